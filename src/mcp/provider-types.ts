@@ -1,0 +1,147 @@
+import type { McpToolsError, McpToolsErrorCode } from '../errors/mcp-tools-error.js';
+import type { RegistryChange } from '../registry/tool-registry.js';
+
+/** Per-call options every public async operation takes. */
+export interface CallOptions {
+  signal?: AbortSignal;
+  timeoutMs?: number;
+}
+
+/** Connection state of one server. */
+export type ServerState = 'connected' | 'connecting' | 'disconnected' | 'error' | 'disabled';
+
+/** Transport actually in use for one server. */
+export type TransportKind = 'stdio' | 'streamable-http' | 'sse';
+
+/** A JSON-safe error as it appears in status and router results. Never holds secrets. */
+export interface ErrorInfo {
+  code: McpToolsErrorCode;
+  message: string;
+  recoverable: boolean;
+}
+
+/** What `status()` reports for one server. */
+export interface ServerStatus {
+  name: string;
+  state: ServerState;
+  transport?: TransportKind;
+  /** The negotiated protocol version, e.g. `2025-11-25` or `2026-07-28`. */
+  protocolVersion?: string;
+  /** `legacy` (2025 era, initialize + sessions) or `modern` (2026-07-28, stateless). */
+  era?: 'legacy' | 'modern';
+  serverInfo?: { name: string; version: string };
+  toolCount: number;
+  resourceCount: number;
+  promptCount: number;
+  lastError?: ErrorInfo;
+  reconnectAttempts: number;
+  /** When the next reconnect attempt is due (epoch ms), while one is scheduled. */
+  nextRetryAt?: number;
+}
+
+/** A resource as listed by one server. */
+export interface ResourceEntry {
+  server: string;
+  uri: string;
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+  size?: number;
+}
+
+/** A resource template as listed by one server. */
+export interface ResourceTemplateEntry {
+  server: string;
+  uriTemplate: string;
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+}
+
+/** One item of a `resources/read` result. */
+export interface ResourceContents {
+  uri: string;
+  mimeType?: string;
+  text?: string;
+  /** Base64. */
+  blob?: string;
+  _meta?: Record<string, unknown>;
+}
+
+/** A failure of one server inside a call that spans several. */
+export interface ServerError {
+  server: string;
+  error: ErrorInfo;
+}
+
+/** A list gathered from several servers, with the failures of those that could not answer. */
+export interface MultiServerList<T> {
+  items: T[];
+  errors: ServerError[];
+}
+
+/** A prompt as listed by one server. */
+export interface PromptEntry {
+  server: string;
+  name: string;
+  title?: string;
+  description?: string;
+  arguments?: { name: string; description?: string; required?: boolean }[];
+}
+
+/** The messages a prompt expands to. */
+export interface PromptResult {
+  server: string;
+  name: string;
+  description?: string;
+  messages: { role: 'user' | 'assistant'; content: unknown }[];
+}
+
+/**
+ * Resources of every server, with seed 003 semantics: listing a disconnected server gives
+ * an empty list and a warning; reading from it throws a typed {@link McpToolsError}.
+ */
+export interface ResourceService {
+  list(server: string, options?: CallOptions): Promise<ResourceEntry[]>;
+  listAll(options?: CallOptions): Promise<MultiServerList<ResourceEntry>>;
+  listTemplates(server: string, options?: CallOptions): Promise<ResourceTemplateEntry[]>;
+  listAllTemplates(options?: CallOptions): Promise<MultiServerList<ResourceTemplateEntry>>;
+  /** Throws `RESOURCE_NOT_FOUND`, `INVALID_URI`, `SERVER_DISCONNECTED`, `TIMEOUT`, … */
+  read(server: string, uri: string, options?: CallOptions): Promise<ResourceContents[]>;
+}
+
+/** Prompts of every server. */
+export interface PromptService {
+  list(server: string, options?: CallOptions): Promise<PromptEntry[]>;
+  listAll(options?: CallOptions): Promise<MultiServerList<PromptEntry>>;
+  get(server: string, name: string, args?: Record<string, string>, options?: CallOptions): Promise<PromptResult>;
+}
+
+/** Events the provider emits. */
+export interface ProviderEvents {
+  /** The tools of a server changed in the registry (connect, list_changed, disconnect). */
+  toolsChanged: (server: string, change: RegistryChange) => void;
+  /** A server changed state. */
+  status: (status: ServerStatus) => void;
+  /** Something worth telling an operator that is not an error of the caller (secrets redacted). */
+  warning: (message: string, server?: string) => void;
+}
+
+/** The hub over every configured MCP server, returned by `loadMCPServers`. */
+export interface MCPToolProvider extends AsyncDisposable {
+  /** Names of every configured server, enabled or not. */
+  servers(): string[];
+  status(): ServerStatus[];
+  status(server: string): ServerStatus | undefined;
+  /** Re-lists tools (and resource/prompt counts) of one server or all. */
+  refresh(server?: string, options?: CallOptions): Promise<void>;
+  /** Closes every connection; idempotent; no child process survives it. */
+  close(): Promise<void>;
+  readonly resources: ResourceService;
+  readonly prompts: PromptService;
+  on<E extends keyof ProviderEvents>(event: E, listener: ProviderEvents[E]): () => void;
+}
+
+export type { McpToolsError };

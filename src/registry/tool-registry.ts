@@ -1,0 +1,291 @@
+import { McpToolsError } from '../errors/mcp-tools-error.js';
+import type { Tool, ToolContext, ToolFactory, ToolSource } from '../tool/tool.js';
+import { compileToolFilter, type ToolFilter } from './tool-filter.js';
+import { TOOL_NAME_PATTERN } from './tool-name.js';
+
+/** Options of {@link ToolRegistry.register} (OpenClaw's `registerTool` options plus metadata). */
+export interface RegisterOptions {
+  /** Name of the tool a factory produces (OpenClaw `name`). */
+  name?: string;
+  /** Names of the tools a factory produces (OpenClaw `names`). */
+  names?: string[];
+  /** Optional tools stay off unless an allow glob names them. */
+  optional?: boolean;
+  /** Defaults for `source`, `server`, `category` on the registered tools. */
+  source?: ToolSource;
+  server?: string;
+  category?: string;
+  /** Who registered it (`mcp:<server>`, `plugin:<id>`, …); `unregisterOwner` removes them all. */
+  owner?: string;
+  /** Replace a tool of the same name instead of throwing. */
+  replace?: boolean;
+}
+
+/** One row of the catalog: what is registered, before factories run. */
+export interface CatalogEntry {
+  name: string;
+  description?: string;
+  source: ToolSource;
+  server?: string;
+  originalName?: string;
+  category?: string;
+  readOnly?: boolean;
+  optional: boolean;
+  /** `true` when the entry comes from a factory (its tool exists only after `resolveAll`). */
+  factory: boolean;
+  /** `false` when the registry's filters hide it. */
+  enabled: boolean;
+  owner?: string;
+}
+
+/** What changed in the registry. */
+export interface RegistryChange {
+  added: string[];
+  removed: string[];
+  /** The owner whose tools changed, when one did. */
+  owner?: string;
+}
+
+/** Options of {@link ToolRegistry}. */
+export interface ToolRegistryOptions extends ToolFilter {}
+
+interface Entry {
+  tool?: Tool;
+  factory?: ToolFactory;
+  options: RegisterOptions;
+  names: string[];
+}
+
+function withDefaults(tool: Tool, options: RegisterOptions): Tool {
+  const source = tool.source ?? options.source ?? 'native';
+  const server = tool.server ?? options.server;
+  const category = tool.category ?? options.category ?? server ?? source;
+  return { ...tool, source, ...(server === undefined ? {} : { server }), category };
+}
+
+/**
+ * Holds every tool an agent may use — native, plugin, MCP and router — under unique,
+ * provider-safe names, with glob filters and change events.
+ *
+ * @example
+ * const registry = new ToolRegistry({ deny: ['*delete*'] });
+ * registry.register(echoTool);
+ * const tools = await registry.resolveAll({ workspaceDir: process.cwd() });
+ */
+export class ToolRegistry {
+  readonly #entries = new Map<string, Entry>();
+  readonly #byName = new Map<string, Entry>();
+  readonly #listeners = new Set<(change: RegistryChange) => void>();
+  #filter: ToolFilter;
+  #passes: (...names: string[]) => boolean;
+
+  constructor(options: ToolRegistryOptions = {}) {
+    this.#filter = { allow: options.allow ?? [], deny: options.deny ?? [] };
+    this.#passes = compileToolFilter(this.#filter);
+  }
+
+  /**
+   * Registers a tool or a factory. Returns a function that unregisters it. Throws
+   * `INVALID_ARGUMENTS` for an illegal name, or for a taken one unless `replace` is set.
+   */
+  register(toolOrFactory: Tool | ToolFactory, options: RegisterOptions = {}): () => void {
+    const isFactory = typeof toolOrFactory === 'function';
+    const names = isFactory
+      ? [...(options.names ?? []), ...(options.name ? [options.name] : [])]
+      : [(toolOrFactory as Tool).name];
+    for (const name of names) {
+      if (!TOOL_NAME_PATTERN.test(name)) {
+        throw new McpToolsError('INVALID_ARGUMENTS', `Tool name "${name}" must match ${TOOL_NAME_PATTERN}`);
+      }
+      const existing = this.#byName.get(name);
+      if (existing && !options.replace) {
+        throw new McpToolsError('INVALID_ARGUMENTS', `A tool named "${name}" is already registered`);
+      }
+    }
+    const removed: string[] = [];
+    for (const name of names) {
+      const existing = this.#byName.get(name);
+      if (existing) removed.push(...this.#remove(existing));
+    }
+    const key = isFactory ? `factory:${names.join(',')}:${this.#entries.size}:${Math.random()}` : names[0]!;
+    const entry: Entry = isFactory
+      ? { factory: toolOrFactory as ToolFactory, options, names }
+      : { tool: withDefaults(toolOrFactory as Tool, options), options, names };
+    this.#entries.set(key, entry);
+    for (const name of names) this.#byName.set(name, entry);
+    this.#emit({ added: names, removed: removed.filter((name) => !names.includes(name)), owner: options.owner });
+    return () => {
+      if (this.#entries.get(key) === entry) {
+        this.#emit({ added: [], removed: this.#remove(entry), owner: options.owner });
+      }
+    };
+  }
+
+  /** Removes the tool (or the factory that declared) `name`. Returns whether something was removed. */
+  unregister(name: string): boolean {
+    const entry = this.#byName.get(name);
+    if (!entry) return false;
+    this.#emit({ added: [], removed: this.#remove(entry), owner: entry.options.owner });
+    return true;
+  }
+
+  /** Removes every tool registered with `owner`; returns the names removed. */
+  unregisterOwner(owner: string): string[] {
+    const removed: string[] = [];
+    for (const entry of new Set(this.#entries.values())) {
+      if (entry.options.owner === owner) removed.push(...this.#remove(entry));
+    }
+    if (removed.length > 0) this.#emit({ added: [], removed, owner });
+    return removed;
+  }
+
+  /** Replaces all tools of `owner` with `tools` in one change event (used on `list_changed`). */
+  replaceOwner(owner: string, tools: Tool[], options: Omit<RegisterOptions, 'owner'> = {}): RegistryChange {
+    const before = new Set(this.names({ owner }));
+    for (const entry of new Set(this.#entries.values())) {
+      if (entry.options.owner === owner) this.#remove(entry);
+    }
+    for (const tool of tools) {
+      const entry: Entry = { tool: withDefaults(tool, { ...options, owner }), options: { ...options, owner }, names: [tool.name] };
+      this.#entries.set(tool.name, entry);
+      this.#byName.set(tool.name, entry);
+    }
+    const after = new Set(tools.map((tool) => tool.name));
+    const change: RegistryChange = {
+      added: [...after].filter((name) => !before.has(name)),
+      removed: [...before].filter((name) => !after.has(name)),
+      owner,
+    };
+    this.#emit(change);
+    return change;
+  }
+
+  /** `true` when `name` is registered (filtered or not). */
+  has(name: string): boolean {
+    return this.#byName.has(name);
+  }
+
+  /** The static tool named `name` if it is registered and passes the filters. */
+  get(name: string): Tool | undefined {
+    const entry = this.#byName.get(name);
+    if (!entry?.tool || !this.#enabled(entry.tool.name, entry)) return undefined;
+    return entry.tool;
+  }
+
+  /** Names of registered tools (all of them, or those of one owner). */
+  names(filter: { owner?: string } = {}): string[] {
+    const names: string[] = [];
+    for (const [name, entry] of this.#byName) {
+      if (filter.owner === undefined || entry.options.owner === filter.owner) names.push(name);
+    }
+    return names;
+  }
+
+  /** The catalog: one row per registered name, in registration order, filtered ones included. */
+  list(): CatalogEntry[] {
+    const rows: CatalogEntry[] = [];
+    for (const [name, entry] of this.#byName) {
+      const tool = entry.tool;
+      rows.push({
+        name,
+        source: tool?.source ?? entry.options.source ?? 'native',
+        optional: entry.options.optional ?? false,
+        factory: entry.factory !== undefined,
+        enabled: this.#enabled(name, entry),
+        ...(tool?.description === undefined ? {} : { description: tool.description }),
+        ...((tool?.server ?? entry.options.server) === undefined ? {} : { server: tool?.server ?? entry.options.server }),
+        ...(tool?.originalName === undefined ? {} : { originalName: tool.originalName }),
+        ...((tool?.category ?? entry.options.category) === undefined
+          ? {}
+          : { category: tool?.category ?? entry.options.category }),
+        ...(tool?.readOnly === undefined ? {} : { readOnly: tool.readOnly }),
+        ...(entry.options.owner === undefined ? {} : { owner: entry.options.owner }),
+      });
+    }
+    return rows;
+  }
+
+  /**
+   * Every enabled tool, factories run with `context`. A factory that returns `null` opts
+   * out; arrays flatten; a factory that throws is skipped and reported through `onError`.
+   */
+  async resolveAll(
+    context: ToolContext = {},
+    options: { onError?: (error: unknown, names: string[]) => void } = {},
+  ): Promise<Tool[]> {
+    const tools: Tool[] = [];
+    const seen = new Set<string>();
+    for (const entry of new Set(this.#entries.values())) {
+      if (entry.tool) {
+        if (this.#enabled(entry.tool.name, entry) && !seen.has(entry.tool.name)) {
+          seen.add(entry.tool.name);
+          tools.push(entry.tool);
+        }
+        continue;
+      }
+      let produced: Tool | Tool[] | null | undefined;
+      try {
+        produced = await entry.factory!(context);
+      } catch (error) {
+        options.onError?.(error, entry.names);
+        continue;
+      }
+      for (const tool of produced == null ? [] : Array.isArray(produced) ? produced : [produced]) {
+        if (seen.has(tool.name) || !this.#enabled(tool.name, entry, tool)) continue;
+        seen.add(tool.name);
+        tools.push(withDefaults(tool, entry.options));
+      }
+    }
+    return tools;
+  }
+
+  /** Replaces the registry-wide allow/deny globs; emits a change listing what appeared or vanished. */
+  setFilter(filter: ToolFilter): void {
+    const before = new Set(this.list().filter((row) => row.enabled).map((row) => row.name));
+    this.#filter = { allow: filter.allow ?? [], deny: filter.deny ?? [] };
+    this.#passes = compileToolFilter(this.#filter);
+    const after = new Set(this.list().filter((row) => row.enabled).map((row) => row.name));
+    const added = [...after].filter((name) => !before.has(name));
+    const removed = [...before].filter((name) => !after.has(name));
+    if (added.length > 0 || removed.length > 0) this.#emit({ added, removed });
+  }
+
+  /** Subscribes to changes; returns the unsubscribe function. */
+  onChange(listener: (change: RegistryChange) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  #enabled(name: string, entry: Entry, tool: Tool | undefined = entry.tool): boolean {
+    const aliases = [name];
+    if (tool?.server && tool.originalName) aliases.push(`${tool.server}/${tool.originalName}`);
+    if (!this.#passes(...aliases)) return false;
+    if (!(entry.options.optional ?? false)) return true;
+    // Optional tools need an explicit allow glob that names them (OpenClaw semantics).
+    const allow = this.#filter.allow ?? [];
+    return allow.length > 0 && compileToolFilter({ allow })(...aliases);
+  }
+
+  #remove(entry: Entry): string[] {
+    for (const [key, value] of this.#entries) if (value === entry) this.#entries.delete(key);
+    const removed: string[] = [];
+    for (const name of entry.names) {
+      if (this.#byName.get(name) === entry) {
+        this.#byName.delete(name);
+        removed.push(name);
+      }
+    }
+    return removed;
+  }
+
+  #emit(change: RegistryChange): void {
+    if (change.added.length === 0 && change.removed.length === 0) return;
+    for (const listener of this.#listeners) {
+      try {
+        listener(change);
+      } catch {
+        // A listener's failure must not break registration.
+      }
+    }
+  }
+}
