@@ -1,0 +1,60 @@
+import type { ToolFilter } from '../registry/tool-filter.js';
+
+/** Settings every server entry may carry, whatever its transport. */
+export interface ServerCommon {
+  /** `false` keeps the server configured but never connected. Default `true`. */
+  enabled?: boolean;
+  /** Connect timeout in ms. Default 30 000. */
+  connectTimeoutMs?: number;
+  /** Per-call timeout in ms. Default 60 000. */
+  callTimeoutMs?: number;
+  /** Globs over the server's original tool names. */
+  tools?: ToolFilter;
+  /** Replaces the server name as the namespace prefix of its tools. */
+  prefix?: string;
+  /** Era negotiation: `auto` (default) probes `server/discover`; `legacy` skips the probe; or pin a version. */
+  protocol?: 'auto' | 'legacy' | '2026-07-28';
+}
+
+/** A server spawned as a child process, speaking JSON-RPC over stdin/stdout. */
+export interface StdioServerConfig extends ServerCommon {
+  type: 'stdio';
+  command: string;
+  args?: string[];
+  env?: Record<string, string>;
+  cwd?: string;
+}
+
+/** Authentication for HTTP servers; values are secrets and never logged. */
+export type HttpAuth = { type: 'bearer'; token: string } | { type: 'api-key'; key: string; header?: string };
+
+/** A server reached over HTTP. `http` tries Streamable HTTP and falls back to SSE on 404/405. */
+export interface HttpServerConfig extends ServerCommon {
+  type: 'streamable-http' | 'sse' | 'http';
+  url: string;
+  headers?: Record<string, string>;
+  auth?: HttpAuth;
+}
+
+/** One normalized server entry. */
+export type ServerConfig = StdioServerConfig | HttpServerConfig;
+
+/** The normalized configuration every loader produces. */
+export interface McpToolsConfig {
+  servers: Record<string, ServerConfig>;
+  namespace?: { separator?: string; maxLength?: number };
+  /** Registry-wide globs over exposed names, native tools included. */
+  tools?: ToolFilter;
+  router?: {
+    listMaxResources?: number;
+    readMaxBytes?: number;
+    toolIndexMaxBytes?: number;
+    perServerResourceTools?: boolean;
+  };
+  /** Cap on the text of one tool result, in characters. Default 100 000. */
+  maxResultChars?: number;
+  /** Filesystem roots offered to servers (2025-era `roots/list`). */
+  workspaceDir?: string;
+  /** Where this configuration was read from, for error messages. */
+  source?: string;
+}
