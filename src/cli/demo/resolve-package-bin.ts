@@ -1,0 +1,20 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+
+const require = createRequire(import.meta.url);
+
+/**
+ * The absolute path of the JavaScript file an installed package exposes as its binary,
+ * so that it can be spawned with `process.execPath` instead of `npx` (no network, no shim).
+ */
+export function resolvePackageBin(packageName: string, binName?: string): string {
+  const manifestPath = require.resolve(`${packageName}/package.json`);
+  const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as { bin?: string | Record<string, string> };
+  const bin =
+    typeof manifest.bin === 'string'
+      ? manifest.bin
+      : (manifest.bin?.[binName ?? ''] ?? Object.values(manifest.bin ?? {})[0]);
+  if (!bin) throw new Error(`Package ${packageName} has no bin`);
+  return join(dirname(manifestPath), bin);
+}

@@ -1,0 +1,62 @@
+import type { McpToolsConfig } from '../config/config-types.js';
+import { loadConfig } from '../config/load-config.js';
+import { loadMCPServers } from '../mcp/load-mcp-servers.js';
+import type { MCPToolProvider } from '../mcp/provider-types.js';
+import { ToolRegistry } from '../registry/tool-registry.js';
+import type { Tool } from '../tool/tool.js';
+import { defaultConfig } from './demo/default-config.js';
+import { exampleTools } from './demo/example-tools.js';
+
+/** Options shared by every command that talks to servers. */
+export interface SessionOptions {
+  /** A config file; absent → discovery, then the built-in default. */
+  config?: string;
+  /** Use the built-in demo configuration and native example tools. */
+  demo?: boolean;
+  connectTimeoutMs?: number;
+  signal?: AbortSignal;
+}
+
+/** A loaded configuration, its registry and its connected servers. */
+export interface Session extends AsyncDisposable {
+  config: McpToolsConfig;
+  registry: ToolRegistry;
+  provider: MCPToolProvider;
+  tools(): Promise<Tool[]>;
+  close(): Promise<void>;
+}
+
+async function resolveConfig(options: SessionOptions): Promise<{ config: McpToolsConfig; demo: boolean }> {
+  if (options.demo) return { config: defaultConfig(), demo: true };
+  if (options.config) return { config: await loadConfig(options.config), demo: false };
+  try {
+    return { config: await loadConfig(), demo: false };
+  } catch (error) {
+    // No config anywhere: fall back to the demo so a fresh checkout does something useful.
+    if (error instanceof Error && 'code' in error && error.code === 'CONFIG_INVALID' && /no config/i.test(error.message)) {
+      return { config: defaultConfig(), demo: true };
+    }
+    throw error;
+  }
+}
+
+/** Loads the configuration, connects every server in parallel and registers their tools. */
+export async function openSession(options: SessionOptions = {}): Promise<Session> {
+  const { config, demo } = await resolveConfig(options);
+  const registry = new ToolRegistry(config.tools ?? {});
+  if (demo) for (const tool of exampleTools()) registry.register(tool, { source: 'native', category: 'examples' });
+  const provider = await loadMCPServers(config, registry, {
+    ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.connectTimeoutMs ? { connectTimeoutMs: options.connectTimeoutMs } : {}),
+    ...(config.workspaceDir ? { workspaceDir: config.workspaceDir } : {}),
+  });
+  const close = () => provider.close();
+  return {
+    config,
+    registry,
+    provider,
+    tools: () => registry.resolveAll(config.workspaceDir ? { workspaceDir: config.workspaceDir } : {}),
+    close,
+    [Symbol.asyncDispose]: close,
+  };
+}

@@ -1,0 +1,78 @@
+import { z } from 'zod';
+
+const toolFilterSchema = z.strictObject({
+  allow: z.array(z.string().min(1)).optional(),
+  deny: z.array(z.string().min(1)).optional(),
+});
+
+const timeoutSchema = z.number().int().positive();
+
+/** Settings every server entry may carry (see `ServerCommon`). */
+const serverCommonShape = {
+  enabled: z.boolean().optional(),
+  connectTimeoutMs: timeoutSchema.optional(),
+  callTimeoutMs: timeoutSchema.optional(),
+  tools: toolFilterSchema.optional(),
+  prefix: z.string().min(1).optional(),
+  protocol: z.enum(['auto', 'legacy', '2026-07-28']).optional(),
+};
+
+const stringMapSchema = z.record(z.string(), z.string());
+
+/** A stdio server entry of `mcptools.json`, after `${VAR}` interpolation. */
+export const stdioServerSchema = z.strictObject({
+  type: z.literal('stdio'),
+  command: z.string().min(1),
+  args: z.array(z.string()).optional(),
+  env: stringMapSchema.optional(),
+  cwd: z.string().min(1).optional(),
+  ...serverCommonShape,
+});
+
+const httpAuthSchema = z.discriminatedUnion('type', [
+  z.strictObject({ type: z.literal('bearer'), token: z.string().min(1) }),
+  z.strictObject({ type: z.literal('api-key'), key: z.string().min(1), header: z.string().min(1).optional() }),
+]);
+
+/** An HTTP server entry of `mcptools.json` (`streamable-http`, `sse`, or `http` = try both). */
+export const httpServerSchema = z.strictObject({
+  type: z.enum(['streamable-http', 'sse', 'http']),
+  url: z.url({ protocol: /^https?$/, error: 'Invalid URL (expected an http: or https: URL)' }),
+  headers: stringMapSchema.optional(),
+  auth: httpAuthSchema.optional(),
+  ...serverCommonShape,
+});
+
+/** The keys a server entry of `mcptools.json` may have, for "did you mean" hints. */
+export const serverEntryKeys: readonly string[] = [
+  ...new Set([...Object.keys(stdioServerSchema.shape), ...Object.keys(httpServerSchema.shape)]),
+];
+
+/**
+ * The top level of `mcptools.json`. Server entries are checked one by one afterwards
+ * ({@link stdioServerSchema}, {@link httpServerSchema}) so that each error names its server.
+ */
+export const mcpToolsFileSchema = z.strictObject({
+  $schema: z.string().optional(),
+  servers: z.record(z.string().min(1), z.unknown()),
+  namespace: z
+    .strictObject({
+      separator: z.string().min(1).optional(),
+      maxLength: z.number().int().min(8).max(1024).optional(),
+    })
+    .optional(),
+  tools: toolFilterSchema.optional(),
+  router: z
+    .strictObject({
+      listMaxResources: z.number().int().positive().optional(),
+      readMaxBytes: z.number().int().positive().optional(),
+      toolIndexMaxBytes: z.number().int().positive().optional(),
+      perServerResourceTools: z.boolean().optional(),
+    })
+    .optional(),
+  maxResultChars: z.number().int().positive().optional(),
+  workspaceDir: z.string().min(1).optional(),
+});
+
+/** The keys the top level of `mcptools.json` may have. */
+export const topLevelKeys: readonly string[] = Object.keys(mcpToolsFileSchema.shape);

@@ -1,0 +1,57 @@
+import { SSEClientTransport, StreamableHTTPClientTransport, type Transport } from '@modelcontextprotocol/client';
+import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import type { HttpServerConfig, ServerConfig } from '../config/config-types.js';
+import type { TransportKind } from './provider-types.js';
+import type { StderrTail } from './stderr-tail.js';
+
+/** Every value in a server's configuration that must never appear in messages or status. */
+export function secretsOf(config: ServerConfig): string[] {
+  if (config.type === 'stdio') return Object.values(config.env ?? {});
+  const secrets = Object.values(config.headers ?? {});
+  if (config.auth?.type === 'bearer') secrets.push(config.auth.token);
+  if (config.auth?.type === 'api-key') secrets.push(config.auth.key);
+  return secrets;
+}
+
+/** The transports worth trying for `config`, in order: `http` tries Streamable HTTP, then SSE. */
+export function transportKindsFor(config: ServerConfig): TransportKind[] {
+  switch (config.type) {
+    case 'stdio':
+      return ['stdio'];
+    case 'sse':
+      return ['sse'];
+    case 'streamable-http':
+      return ['streamable-http'];
+    case 'http':
+      return ['streamable-http', 'sse'];
+  }
+}
+
+function httpHeaders(config: HttpServerConfig): Record<string, string> {
+  const headers: Record<string, string> = { ...config.headers };
+  if (config.auth?.type === 'bearer') headers.Authorization = `Bearer ${config.auth.token}`;
+  if (config.auth?.type === 'api-key') headers[config.auth.header ?? 'X-API-Key'] = config.auth.key;
+  return headers;
+}
+
+/**
+ * Builds the SDK transport of `kind` for `config`. Stdio children get the SDK's safe default
+ * environment plus the configured one, and their stderr piped into `stderr`.
+ */
+export function createTransport(config: ServerConfig, kind: TransportKind, stderr: StderrTail): Transport {
+  if (config.type === 'stdio') {
+    const transport = new StdioClientTransport({
+      command: config.command,
+      args: config.args ?? [],
+      env: { ...getDefaultEnvironment(), ...config.env },
+      ...(config.cwd === undefined ? {} : { cwd: config.cwd }),
+      stderr: 'pipe',
+    });
+    stderr.attach(transport.stderr);
+    return transport;
+  }
+  const url = new URL(config.url);
+  const requestInit: RequestInit = { headers: httpHeaders(config) };
+  if (kind === 'sse') return new SSEClientTransport(url, { requestInit });
+  return new StreamableHTTPClientTransport(url, { requestInit });
+}

@@ -1,0 +1,95 @@
+import type { McpToolsConfig } from '../config/config-types.js';
+import type { NamingOptions } from '../registry/tool-name.js';
+import type { ToolContext } from '../tool/tool.js';
+import type { RouterFormat } from './router-result.js';
+
+/** Exposed names of the router tools. */
+export interface RouterToolNames {
+  listResources: string;
+  readResource: string;
+  toolIndex: string;
+  callTool: string;
+  listPrompts: string;
+  getPrompt: string;
+}
+
+/** Options of `createRouterTools`. Explicit options win over `config.router`. */
+export interface RouterToolsOptions {
+  /** Renames any router tool. */
+  names?: Partial<RouterToolNames>;
+  /** Default cap of `list_mcp_resources` (and `list_mcp_prompts`). Default 200 (seed 000). */
+  listMaxResources?: number;
+  /** Default byte cap of `read_mcp_resource`. Default 256 KiB (seed 000). */
+  readMaxBytes?: number;
+  /** Response budget of `tool_index`, in bytes. Default 32 KiB. */
+  maxResponseBytes?: number;
+  /** Also create `mcp__<server>__list_resources` / `read_resource` for every enabled server. */
+  perServerResourceTools?: boolean;
+  /**
+   * Plan mode: `call_tool` refuses tools that are not read-only. A function is read on
+   * every call, so an agent can toggle plan mode without rebuilding the tools.
+   */
+  planMode?: boolean | (() => boolean);
+  /** `json` (default) or seed 002's `compact` two-line format. */
+  format?: RouterFormat;
+  /** The loaded configuration: `router.*` supplies defaults, `namespace` the naming rules. */
+  config?: Pick<McpToolsConfig, 'router' | 'namespace'>;
+  /** Naming of the per-server tools; defaults to `config.namespace`. */
+  naming?: NamingOptions;
+  /** Context for registry factories when `call_tool` resolves a tool one produces. */
+  context?: ToolContext;
+  /** Timeout of each provider request made by a router tool, in ms (the hub's own default otherwise). */
+  timeoutMs?: number;
+}
+
+/** Options with every default applied. */
+export interface ResolvedRouterOptions {
+  names: RouterToolNames;
+  listMaxResources: number;
+  readMaxBytes: number;
+  maxResponseBytes: number | undefined;
+  perServerResourceTools: boolean;
+  planMode: () => boolean;
+  format: RouterFormat;
+  naming: NamingOptions;
+  context: ToolContext;
+  timeoutMs: number | undefined;
+}
+
+/** Default router tool names (DESIGN.md, "The public contract"). */
+export const DEFAULT_ROUTER_TOOL_NAMES: RouterToolNames = {
+  listResources: 'list_mcp_resources',
+  readResource: 'read_mcp_resource',
+  toolIndex: 'tool_index',
+  callTool: 'call_tool',
+  listPrompts: 'list_mcp_prompts',
+  getPrompt: 'get_mcp_prompt',
+};
+
+/** Seed 000: 200 entries. */
+export const DEFAULT_LIST_MAX_RESOURCES = 200;
+
+/** Seed 000: 256 KiB. */
+export const DEFAULT_READ_MAX_BYTES = 256 * 1024;
+
+function positiveInteger(value: number | undefined, fallback: number): number {
+  return value !== undefined && Number.isFinite(value) && value >= 1 ? Math.floor(value) : fallback;
+}
+
+/** Applies defaults: explicit options, then `config.router`, then the seed's constants. */
+export function resolveRouterOptions(options: RouterToolsOptions = {}): ResolvedRouterOptions {
+  const router = options.config?.router ?? {};
+  const planMode = options.planMode;
+  return {
+    names: { ...DEFAULT_ROUTER_TOOL_NAMES, ...options.names },
+    listMaxResources: positiveInteger(options.listMaxResources ?? router.listMaxResources, DEFAULT_LIST_MAX_RESOURCES),
+    readMaxBytes: positiveInteger(options.readMaxBytes ?? router.readMaxBytes, DEFAULT_READ_MAX_BYTES),
+    maxResponseBytes: options.maxResponseBytes ?? router.toolIndexMaxBytes,
+    perServerResourceTools: options.perServerResourceTools ?? router.perServerResourceTools ?? false,
+    planMode: typeof planMode === 'function' ? planMode : () => planMode === true,
+    format: options.format ?? 'json',
+    naming: options.naming ?? options.config?.namespace ?? {},
+    context: options.context ?? {},
+    timeoutMs: options.timeoutMs,
+  };
+}

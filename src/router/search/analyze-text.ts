@@ -1,0 +1,73 @@
+import { stemmer } from 'stemmer';
+import { STOP_WORDS } from './stop-words.js';
+import { SYNONYM_GROUPS } from './synonyms.js';
+import { tokenize } from './tokenize.js';
+import { TRANSLATIONS } from './translations.js';
+
+const stemCache = new Map<string, string>();
+
+/** Porter stem of a lowercase Latin word; numbers, short words and CJK tokens pass through. */
+export function stemWord(word: string): string {
+  if (word.length <= 2 || !/^[a-z]+$/.test(word)) return word;
+  let stem = stemCache.get(word);
+  if (stem === undefined) {
+    stem = stemmer(word);
+    if (stemCache.size < 50_000) stemCache.set(word, stem);
+  }
+  return stem;
+}
+
+/** Index terms of `text`: tokenized, stop words dropped, stemmed. Used for documents and queries alike. */
+export function analyzeText(text: string): string[] {
+  const terms: string[] = [];
+  for (const token of tokenize(text)) {
+    if (!token.cjk && STOP_WORDS.has(token.text)) continue;
+    terms.push(token.cjk ? token.text : stemWord(token.text));
+  }
+  return terms;
+}
+
+const synonymsByStem: Map<string, Set<string>> = (() => {
+  const map = new Map<string, Set<string>>();
+  for (const group of SYNONYM_GROUPS) {
+    const stems = group.map((word) => stemWord(word));
+    for (const stem of stems) {
+      const set = map.get(stem) ?? new Set<string>();
+      for (const other of stems) if (other !== stem) set.add(other);
+      map.set(stem, set);
+    }
+  }
+  return map;
+})();
+
+const cjkKeys = Object.keys(TRANSLATIONS)
+  .filter((key) => !/^[a-z]+$/.test(key))
+  .sort((left, right) => right.length - left.length);
+
+/** The other stems of the synonym groups `stem` belongs to. */
+export function synonymsOf(stem: string): ReadonlySet<string> | undefined {
+  return synonymsByStem.get(stem);
+}
+
+/**
+ * English words for the non-English action words in `query`: CJK keys are found anywhere
+ * (longest first, so `文件夹` wins over `文件`), Latin keys match whole folded tokens.
+ */
+export function translateQuery(query: string): string[] {
+  const words: string[] = [];
+  if (/[^\p{ASCII}]/u.test(query)) {
+    let rest = query;
+    for (const key of cjkKeys) {
+      if (rest.includes(key)) {
+        words.push(TRANSLATIONS[key]!);
+        rest = rest.split(key).join(' ');
+      }
+    }
+  }
+  for (const token of tokenize(query)) {
+    if (token.cjk) continue;
+    const english = TRANSLATIONS[token.text];
+    if (english !== undefined && !STOP_WORDS.has(token.text)) words.push(english);
+  }
+  return words;
+}
