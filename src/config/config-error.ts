@@ -13,6 +13,8 @@ export interface ConfigErrorLocation {
   file: string;
   server?: string;
   field?: string;
+  /** Path of the problem inside the file, for `data.issues`; derived from server and field when unset. */
+  path?: (string | number)[];
 }
 
 /**
@@ -25,7 +27,7 @@ export function configError(
   message: string,
   options: { issues?: ConfigIssue[]; cause?: unknown; data?: Record<string, unknown> } = {},
 ): McpToolsError {
-  const issues = options.issues ?? [{ path: issuePath(location), message }];
+  const issues = options.issues ?? [{ path: location.path ?? issuePath(location), message }];
   return new McpToolsError('CONFIG_INVALID', `${describeConfigLocation(location)}: ${message}`, {
     cause: options.cause,
     data: {

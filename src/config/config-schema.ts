@@ -1,8 +1,8 @@
 import { z } from 'zod';
 
 const toolFilterSchema = z.strictObject({
-  allow: z.array(z.string().min(1)).optional(),
-  deny: z.array(z.string().min(1)).optional(),
+  allow: z.array(z.string().min(1, 'must not be empty')).optional(),
+  deny: z.array(z.string().min(1, 'must not be empty')).optional(),
 });
 
 const timeoutSchema = z.number().int().positive();
@@ -13,32 +13,42 @@ const serverCommonShape = {
   connectTimeoutMs: timeoutSchema.optional(),
   callTimeoutMs: timeoutSchema.optional(),
   tools: toolFilterSchema.optional(),
-  prefix: z.string().min(1).optional(),
+  prefix: z.string().min(1, 'must not be empty').optional(),
   protocol: z.enum(['auto', 'legacy', '2026-07-28']).optional(),
 };
 
 const stringMapSchema = z.record(z.string(), z.string());
 
+// RFC 9110 token characters; a bad name or a line break would fail (or inject) at request time.
+const headersSchema = z.record(
+  z.string().regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, 'is not a valid HTTP header name'),
+  z.string().refine((value) => !/[\r\n\0]/.test(value), 'must not contain line breaks'),
+);
+
 /** A stdio server entry of `mcptools.json`, after `${VAR}` interpolation. */
 export const stdioServerSchema = z.strictObject({
   type: z.literal('stdio'),
-  command: z.string().min(1),
+  command: z.string().min(1, 'must not be empty'),
   args: z.array(z.string()).optional(),
   env: stringMapSchema.optional(),
-  cwd: z.string().min(1).optional(),
+  cwd: z.string().min(1, 'must not be empty').optional(),
   ...serverCommonShape,
 });
 
 const httpAuthSchema = z.discriminatedUnion('type', [
-  z.strictObject({ type: z.literal('bearer'), token: z.string().min(1) }),
-  z.strictObject({ type: z.literal('api-key'), key: z.string().min(1), header: z.string().min(1).optional() }),
+  z.strictObject({ type: z.literal('bearer'), token: z.string().min(1, 'must not be empty') }),
+  z.strictObject({
+    type: z.literal('api-key'),
+    key: z.string().min(1, 'must not be empty'),
+    header: z.string().min(1, 'must not be empty').optional(),
+  }),
 ]);
 
 /** An HTTP server entry of `mcptools.json` (`streamable-http`, `sse`, or `http` = try both). */
 export const httpServerSchema = z.strictObject({
   type: z.enum(['streamable-http', 'sse', 'http']),
   url: z.url({ protocol: /^https?$/, error: 'Invalid URL (expected an http: or https: URL)' }),
-  headers: stringMapSchema.optional(),
+  headers: headersSchema.optional(),
   auth: httpAuthSchema.optional(),
   ...serverCommonShape,
 });
@@ -54,10 +64,10 @@ export const serverEntryKeys: readonly string[] = [
  */
 export const mcpToolsFileSchema = z.strictObject({
   $schema: z.string().optional(),
-  servers: z.record(z.string().min(1), z.unknown()),
+  servers: z.record(z.string(), z.unknown()),
   namespace: z
     .strictObject({
-      separator: z.string().min(1).optional(),
+      separator: z.string().min(1, 'must not be empty').optional(),
       maxLength: z.number().int().min(8).max(1024).optional(),
     })
     .optional(),
@@ -71,7 +81,7 @@ export const mcpToolsFileSchema = z.strictObject({
     })
     .optional(),
   maxResultChars: z.number().int().positive().optional(),
-  workspaceDir: z.string().min(1).optional(),
+  workspaceDir: z.string().min(1, 'must not be empty').optional(),
 });
 
 /** The keys the top level of `mcptools.json` may have. */

@@ -57,4 +57,16 @@ export interface McpToolsConfig {
   workspaceDir?: string;
   /** Where this configuration was read from, for error messages. */
   source?: string;
+  /** Which file format it was read from. */
+  format?: ConfigFormat;
 }
+
+/** The file formats {@link McpToolsConfig} can be read from. */
+export type ConfigFormat =
+  | 'mcptools'
+  | 'claude-desktop'
+  | 'claude-code'
+  | 'cursor'
+  | 'vscode'
+  | 'windsurf'
+  | 'codex';

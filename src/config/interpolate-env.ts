@@ -41,7 +41,9 @@ export function interpolateEnv(value: string, options: InterpolateEnvOptions): s
       }
       return found;
     }
-    options.warn?.(`${describeConfigLocation(options.location)}: placeholder ${placeholder} is not supported and is left as is`);
+    options.warn?.(
+      `${describeConfigLocation(options.location)}: placeholder ${placeholder} is not supported and is left as is`,
+    );
     return placeholder;
   });
 }

@@ -1,7 +1,8 @@
 import type { z } from 'zod';
 import type { McpToolsError } from '../errors/mcp-tools-error.js';
-import { type ConfigIssue, configError } from './config-error.js';
 import { closestKey } from './closest-key.js';
+import { type ConfigIssue, configError } from './config-error.js';
+import { displayFieldName } from './display-field-name.js';
 
 /** Options of {@link zodConfigError}. */
 export interface ZodConfigErrorOptions {
@@ -21,15 +22,20 @@ export interface ZodConfigErrorOptions {
  * copied into `data.issues`, so secrets stay out.
  */
 export function zodConfigError(error: z.ZodError, options: ZodConfigErrorOptions): McpToolsError {
-  const problems = error.issues.flatMap((issue) => describeIssue(issue, options));
+  // Unknown keys first: a typo (`servres`) is usually why a required key looks missing.
+  const problems = [
+    ...error.issues.filter((issue) => issue.code === 'unrecognized_keys'),
+    ...error.issues.filter((issue) => issue.code !== 'unrecognized_keys'),
+  ].flatMap((issue) => describeIssue(issue, options));
   const first = problems[0] ?? { path: [], message: 'Invalid configuration' };
-  const more = problems.length > 1 ? ` (and ${problems.length - 1} more problem${problems.length > 2 ? 's' : ''})` : '';
+  const more =
+    problems.length > 1 ? ` (and ${problems.length - 1} more problem${problems.length > 2 ? 's' : ''})` : '';
   const issues: ConfigIssue[] = problems.map((problem) => ({
     path: [...(options.basePath ?? []), ...problem.path],
     message: problem.message,
   }));
   return configError(
-    { file: options.file, server: options.server, field: fieldName(first.path, options.fieldNames) },
+    { file: options.file, server: options.server, field: displayFieldName(first.path, options.fieldNames) },
     `${first.message}${more}`,
     { issues },
   );
@@ -43,19 +49,12 @@ function describeIssue(issue: z.core.$ZodIssue, options: ZodConfigErrorOptions):
       return { path: [...path, key], message: `unknown field${hint ? ` (did you mean "${hint}"?)` : ''}` };
     });
   }
-  if (issue.code === 'invalid_type' && /received undefined$/.test(issue.message)) {
-    return [{ path, message: `is required (${issue.message.replace(/^Invalid input: /, '').replace(/, received undefined$/, '')})` }];
+  if (issue.code === 'invalid_key' && issue.issues[0] !== undefined) {
+    return [{ path, message: issue.issues[0].message }];
   }
-  return [{ path, message: issue.message }];
-}
-
-function fieldName(path: (string | number)[], fieldNames?: Readonly<Record<string, string>>): string | undefined {
-  if (path.length === 0) return undefined;
-  return path
-    .map((segment, index) => {
-      if (typeof segment === 'number') return `[${segment}]`;
-      const named = index === 0 ? (fieldNames?.[segment] ?? segment) : segment;
-      return index === 0 ? named : `.${named}`;
-    })
-    .join('');
+  if (issue.code === 'invalid_type' && /received undefined$/.test(issue.message)) {
+    const expected = issue.message.replace(/^Invalid input: /, '').replace(/, received undefined$/, '');
+    return [{ path, message: `is required (${expected.replace(/expected record\b/, 'expected object')})` }];
+  }
+  return [{ path, message: issue.message.replace(/expected record\b/, 'expected object') }];
 }

@@ -1,0 +1,13 @@
+/** What every format reader needs besides the parsed value. */
+export interface ConfigReadContext {
+  /** The file as named in messages (relative to `cwd` when inside it), or `config` for objects. */
+  file: string;
+  /** Directory that relative `cwd`/`workspaceDir` values resolve against; unset keeps them as written. */
+  baseDir?: string;
+  /** The project directory for editor variables (`${workspaceFolder}`). */
+  workspaceFolder: string;
+  homeDir: string;
+  env: Readonly<Record<string, string | undefined>>;
+  /** Receives ignored keys and unsupported placeholders; never values. */
+  warn: (message: string) => void;
+}

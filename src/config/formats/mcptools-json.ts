@@ -1,0 +1,27 @@
+import { configError } from '../config-error.js';
+import type { ConfigReadContext } from '../config-read-context.js';
+import { mcpToolsFileSchema, topLevelKeys } from '../config-schema.js';
+import type { McpToolsConfig, ServerConfig } from '../config-types.js';
+import { isPlainObject } from '../is-plain-object.js';
+import { normalizeServer, resolvePath } from '../normalize-server.js';
+import { zodConfigError } from '../zod-config-error.js';
+
+/**
+ * Reads our own `mcptools.json`. Strict: an unknown key anywhere is an error naming it, with a
+ * "did you mean" hint, because a typo such as `comand` would otherwise silently drop a setting.
+ */
+export function readMcpToolsJson(value: unknown, context: ConfigReadContext): McpToolsConfig {
+  if (!isPlainObject(value))
+    throw configError({ file: context.file }, 'must be a JSON object with "servers"');
+  const result = mcpToolsFileSchema.safeParse(value);
+  if (!result.success) throw zodConfigError(result.error, { file: context.file, knownKeys: topLevelKeys });
+  const { $schema: _schema, servers: _servers, workspaceDir, ...settings } = result.data;
+  const normalized: Record<string, ServerConfig> = {};
+  // The raw map, not zod's copy: zod drops a "__proto__" key that must be reported instead.
+  for (const [name, entry] of Object.entries(value.servers as Record<string, unknown>)) {
+    normalized[name] = normalizeServer(name, entry, context);
+  }
+  const config: McpToolsConfig = { servers: normalized, ...settings };
+  if (workspaceDir !== undefined) config.workspaceDir = resolvePath(workspaceDir, context);
+  return config;
+}

@@ -1,0 +1,51 @@
+import type { McpToolsConfig, ServerConfig } from './config-types.js';
+import { REDACTED, redactUrl } from './redact-url.js';
+
+const secretFlag =
+  /(token|secret|passw|api[-_]?key|access[-_]?key|private[-_]?key|auth|credential|bearer|cookie)/i;
+
+/**
+ * A copy of one server entry fit for printing: `env` and `headers` values, auth tokens and keys,
+ * URL userinfo and query values, and arguments given to secret-looking flags
+ * (`--token x`, `--api-key=x`) become `***`. Names stay visible so the entry can be checked.
+ */
+export function redactServer(server: ServerConfig): ServerConfig {
+  if (server.type === 'stdio') {
+    const redacted = { ...server };
+    if (server.env) redacted.env = hideValues(server.env);
+    if (server.args) redacted.args = redactArgs(server.args);
+    return redacted;
+  }
+  const redacted = { ...server, url: redactUrl(server.url) };
+  if (server.headers) redacted.headers = hideValues(server.headers);
+  if (server.auth) {
+    redacted.auth =
+      server.auth.type === 'bearer' ? { type: 'bearer', token: REDACTED } : { ...server.auth, key: REDACTED };
+  }
+  return redacted;
+}
+
+/** A copy of a whole configuration with every server passed through {@link redactServer}. */
+export function redactConfig(config: McpToolsConfig): McpToolsConfig {
+  const servers = Object.fromEntries(
+    Object.entries(config.servers).map(([name, server]) => [name, redactServer(server)]),
+  );
+  return { ...config, servers };
+}
+
+function hideValues(map: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.keys(map).map((key) => [key, REDACTED]));
+}
+
+function redactArgs(args: string[]): string[] {
+  return args.map((arg, index) => {
+    const previous = index > 0 ? args[index - 1]! : '';
+    if (/^-{1,2}[\w.-]+$/.test(previous) && secretFlag.test(previous) && !arg.startsWith('-'))
+      return REDACTED;
+    const assignment = /^(-{0,2}[\w.-]+)=/.exec(arg);
+    if (assignment && secretFlag.test(assignment[1]!)) return `${assignment[1]}=${REDACTED}`;
+    if (/^[a-z][a-z0-9+.-]*:\/\//i.test(arg)) return redactUrl(arg);
+    if (/^bearer\s/i.test(arg)) return `Bearer ${REDACTED}`;
+    return arg;
+  });
+}
