@@ -54,7 +54,11 @@ const RESOURCE_NOT_FOUND_RPC_CODE = -32002;
 /** Finds a numeric JSON-RPC code on an error, its `data` or its `cause` chain. */
 function rpcCodeOf(error: unknown): number | undefined {
   for (let current = error, depth = 0; current && typeof current === 'object' && depth < 4; depth++) {
-    const record = current as { code?: unknown; data?: { code?: unknown; rpcCode?: unknown }; cause?: unknown };
+    const record = current as {
+      code?: unknown;
+      data?: { code?: unknown; rpcCode?: unknown };
+      cause?: unknown;
+    };
     if (typeof record.code === 'number') return record.code;
     if (typeof record.data?.rpcCode === 'number') return record.data.rpcCode;
     if (typeof record.data?.code === 'number') return record.data.code;
@@ -68,11 +72,13 @@ function rpcCodeOf(error: unknown): number | undefined {
  * the hub could not classify it; these patterns pick the seed 002 type it most likely is.
  */
 function codeFromMessage(message: string): McpToolsErrorCode | undefined {
-  if (/not found|unknown resource|no such|does not exist|doesn't exist/i.test(message)) return 'RESOURCE_NOT_FOUND';
+  if (/not found|unknown resource|no such|does not exist|doesn't exist/i.test(message))
+    return 'RESOURCE_NOT_FOUND';
   if (/permission|forbidden|denied|unauthori[sz]ed|not allowed/i.test(message)) return 'PERMISSION_DENIED';
   if (/invalid uri|malformed uri|invalid url/i.test(message)) return 'INVALID_URI';
   if (/timed? ?out/i.test(message)) return 'TIMEOUT';
-  if (/not connected|connection closed|disconnected|ECONNREFUSED|EPIPE/i.test(message)) return 'CONNECTION_FAILED';
+  if (/not connected|connection closed|disconnected|ECONNREFUSED|EPIPE/i.test(message))
+    return 'CONNECTION_FAILED';
   return undefined;
 }
 
@@ -104,7 +110,10 @@ export function classifyRouterError(error: unknown): RouterError {
   } else if (error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError')) {
     code = error.name === 'TimeoutError' ? 'TIMEOUT' : 'ABORTED';
   } else {
-    code = rpcCodeOf(error) === RESOURCE_NOT_FOUND_RPC_CODE ? 'RESOURCE_NOT_FOUND' : (codeFromMessage(message) ?? 'UPSTREAM_ERROR');
+    code =
+      rpcCodeOf(error) === RESOURCE_NOT_FOUND_RPC_CODE
+        ? 'RESOURCE_NOT_FOUND'
+        : (codeFromMessage(message) ?? 'UPSTREAM_ERROR');
   }
   const type = routerErrorType(code);
   return {
@@ -118,7 +127,12 @@ export function classifyRouterError(error: unknown): RouterError {
 /** A {@link RouterError} for a failure the router itself detects. */
 export function routerError(code: McpToolsErrorCode, msg: string, recoverable?: boolean): RouterError {
   const type = routerErrorType(code);
-  return { type, code, msg, recoverable: recoverable ?? recoverableByType[type] ?? new McpToolsError(code, msg).recoverable };
+  return {
+    type,
+    code,
+    msg,
+    recoverable: recoverable ?? recoverableByType[type] ?? new McpToolsError(code, msg).recoverable,
+  };
 }
 
 /**

@@ -82,7 +82,10 @@ export function resolveRouterOptions(options: RouterToolsOptions = {}): Resolved
   const planMode = options.planMode;
   return {
     names: { ...DEFAULT_ROUTER_TOOL_NAMES, ...options.names },
-    listMaxResources: positiveInteger(options.listMaxResources ?? router.listMaxResources, DEFAULT_LIST_MAX_RESOURCES),
+    listMaxResources: positiveInteger(
+      options.listMaxResources ?? router.listMaxResources,
+      DEFAULT_LIST_MAX_RESOURCES,
+    ),
     readMaxBytes: positiveInteger(options.readMaxBytes ?? router.readMaxBytes, DEFAULT_READ_MAX_BYTES),
     maxResponseBytes: options.maxResponseBytes ?? router.toolIndexMaxBytes,
     perServerResourceTools: options.perServerResourceTools ?? router.perServerResourceTools ?? false,

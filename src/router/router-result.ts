@@ -21,7 +21,11 @@ export interface RouterOutcome {
  * mode: the text is {@link formatCompact}'s two lines. `details` is the payload either way;
  * an `error` outcome is an `isError` result.
  */
-export function renderRouterResult(outcome: RouterOutcome, format: RouterFormat, startedAt: number): ToolResult {
+export function renderRouterResult(
+  outcome: RouterOutcome,
+  format: RouterFormat,
+  startedAt: number,
+): ToolResult {
   const text =
     format === 'compact'
       ? formatCompact({

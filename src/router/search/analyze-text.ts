@@ -6,9 +6,12 @@ import { TRANSLATIONS } from './translations.js';
 
 const stemCache = new Map<string, string>();
 
+// Porter conflates these with unrelated words (`news` → `new`, `general` → `gener` as in `generate`).
+const UNSTEMMED = new Set(['news', 'general', 'generic', 'experience', 'universe', 'university']);
+
 /** Porter stem of a lowercase Latin word; numbers, short words and CJK tokens pass through. */
 export function stemWord(word: string): string {
-  if (word.length <= 2 || !/^[a-z]+$/.test(word)) return word;
+  if (word.length <= 2 || UNSTEMMED.has(word) || !/^[a-z]+$/.test(word)) return word;
   let stem = stemCache.get(word);
   if (stem === undefined) {
     stem = stemmer(word);

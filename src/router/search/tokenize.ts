@@ -48,6 +48,68 @@ function cjkTokens(run: string, out: Token[]): void {
   }
 }
 
+enum CharKind {
+  Other = 0,
+  Lower = 1,
+  Upper = 2,
+  Digit = 3,
+}
+
+function charKind(code: number): CharKind {
+  if (code >= 97 && code <= 122) return CharKind.Lower;
+  if (code >= 65 && code <= 90) return CharKind.Upper;
+  if (code >= 48 && code <= 57) return CharKind.Digit;
+  return CharKind.Other;
+}
+
+/**
+ * One pass with the same boundaries as {@link splitCase}; a word holding any non-ASCII
+ * character is handed whole to {@link unicodeTokens}, so one `é` or `—` in a long
+ * description does not send all of it down the slow Unicode path.
+ */
+function scanTokens(text: string, tokens: Token[]): void {
+  let start = -1;
+  let previous = CharKind.Other;
+  const flush = (end: number) => {
+    if (start >= 0) tokens.push({ text: text.slice(start, end).toLowerCase(), cjk: false });
+    start = -1;
+  };
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    if (code >= 128) {
+      const wordStart = start >= 0 ? start : index;
+      let end = index + 1;
+      while (end < text.length) {
+        const next = text.charCodeAt(end);
+        if (next < 128 && charKind(next) === CharKind.Other) break;
+        end++;
+      }
+      start = -1;
+      unicodeTokens(text.slice(wordStart, end), tokens);
+      index = end - 1;
+      previous = CharKind.Other;
+      continue;
+    }
+    const kind = charKind(code);
+    if (kind === CharKind.Other) {
+      flush(index);
+    } else if (start < 0) {
+      start = index;
+    } else if (
+      (kind === CharKind.Upper && previous === CharKind.Lower) ||
+      (kind === CharKind.Digit) !== (previous === CharKind.Digit) ||
+      (kind === CharKind.Lower && previous === CharKind.Upper && index - 1 > start)
+    ) {
+      // `HTTPServer`: the boundary falls before the last capital of a run.
+      const cut = kind === CharKind.Lower && previous === CharKind.Upper ? index - 1 : index;
+      flush(cut);
+      start = cut;
+    }
+    previous = kind;
+  }
+  flush(text.length);
+}
+
 /**
  * Identifier-aware, Unicode-aware tokenization: splits snake_case, kebab-case, camelCase and
  * letter/digit boundaries, lowercases, folds accents, and cuts CJK text into bigrams.
@@ -57,6 +119,11 @@ function cjkTokens(run: string, out: Token[]): void {
  */
 export function tokenize(text: string): Token[] {
   const tokens: Token[] = [];
+  scanTokens(text, tokens);
+  return tokens;
+}
+
+function unicodeTokens(text: string, tokens: Token[]): void {
   const words = splitCase(foldText(text)).match(/[\p{L}\p{N}\p{M}ー]+/gu) ?? [];
   for (const word of words) {
     if (!CJK_RUN.test(word)) {
@@ -64,11 +131,12 @@ export function tokenize(text: string): Token[] {
       continue;
     }
     // Mixed runs such as `Notion里搜索` keep their Latin part as a word.
-    for (const piece of word.split(/([\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}ー]+)/u)) {
+    for (const piece of word.split(
+      /([\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}ー]+)/u,
+    )) {
       if (piece.length === 0) continue;
       if (CJK_RUN.test(piece)) cjkTokens(piece, tokens);
       else tokens.push({ text: piece.toLowerCase(), cjk: false });
     }
   }
-  return tokens;
 }

@@ -1,0 +1,86 @@
+import type { MCPToolProvider } from '../mcp/provider-types.js';
+import { namespacedName, uniqueName } from '../registry/tool-name.js';
+import type { ToolRegistry } from '../registry/tool-registry.js';
+import type { Tool } from '../tool/tool.js';
+import { createCallToolTool } from './call-tool-tool.js';
+import { createGetPromptTool } from './get-prompt-tool.js';
+import { createListPromptsTool } from './list-prompts-tool.js';
+import { createListResourcesTool } from './list-resources-tool.js';
+import { createReadResourceTool } from './read-resource-tool.js';
+import {
+  type ResolvedRouterOptions,
+  type RouterToolsOptions,
+  resolveRouterOptions,
+} from './router-options.js';
+import { activeServers } from './server-availability.js';
+import { createToolIndexTool, type ToolIndexToolOptions } from './tool-index-tool.js';
+
+/** Seed 000's per-server surface: `mcp__<server>__list_resources` and `mcp__<server>__read_resource`. */
+function perServerTools(
+  provider: MCPToolProvider,
+  settings: ResolvedRouterOptions,
+  taken: Set<string>,
+): Tool[] {
+  const separator = settings.naming.separator ?? '__';
+  const maxLength = settings.naming.maxLength ?? 64;
+  const tools: Tool[] = [];
+  const nameFor = (server: string, action: string) => {
+    const name = uniqueName(
+      namespacedName(`mcp${separator}${server}`, action, settings.naming),
+      `${server}\u0000${action}`,
+      (candidate) => taken.has(candidate),
+      maxLength,
+    );
+    taken.add(name);
+    return name;
+  };
+  for (const server of activeServers(provider)) {
+    tools.push(
+      createListResourcesTool(provider, settings, { name: nameFor(server, 'list_resources'), server }),
+    );
+    tools.push(
+      createReadResourceTool(provider, settings, { name: nameFor(server, 'read_resource'), server }),
+    );
+  }
+  return tools;
+}
+
+/**
+ * The router meta-tools over an MCP hub and a registry: `list_mcp_resources`,
+ * `read_mcp_resource`, `list_mcp_prompts`, `get_mcp_prompt`, `tool_index` and `call_tool`
+ * (names configurable), plus per-server resource tools when `perServerResourceTools` is
+ * set. Every tool has `source: 'router'`; all are read-only except `call_tool`.
+ *
+ * @example
+ * const provider = await loadMCPServers(config, registry);
+ * const tools = createRouterTools(provider, registry, { planMode: () => agent.planning });
+ */
+export function createRouterTools(
+  provider: MCPToolProvider,
+  registry: ToolRegistry,
+  options: RouterToolsOptions = {},
+): Tool[] {
+  const settings = resolveRouterOptions(options);
+  const { names } = settings;
+  // Shared with call_tool by reference: it refuses every router tool, per-server ones included.
+  const routerNames = new Set(Object.values(names));
+  const toolIndexOptions: ToolIndexToolOptions = {
+    name: names.toolIndex,
+    format: settings.format,
+    planMode: settings.planMode,
+    context: settings.context,
+    ...(settings.maxResponseBytes === undefined ? {} : { maxResponseBytes: settings.maxResponseBytes }),
+  };
+  const toolIndex = createToolIndexTool(registry, toolIndexOptions);
+  Object.assign(toolIndex, { source: 'router', category: toolIndex.category ?? 'router', readOnly: true });
+  const tools: Tool[] = [
+    createListResourcesTool(provider, settings, { name: names.listResources }),
+    createReadResourceTool(provider, settings, { name: names.readResource }),
+    createListPromptsTool(provider, settings, names.listPrompts),
+    createGetPromptTool(provider, settings, names.getPrompt),
+    toolIndex,
+    createCallToolTool(registry, settings, routerNames),
+  ];
+  if (settings.perServerResourceTools) tools.push(...perServerTools(provider, settings, routerNames));
+  return tools;
+}

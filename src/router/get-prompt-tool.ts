@@ -1,0 +1,86 @@
+import type { MCPToolProvider } from '../mcp/provider-types.js';
+import type { JsonSchemaObject, Tool } from '../tool/tool.js';
+import { validateArguments } from './argument-validator.js';
+import { classifyRouterError, routerError } from './error-taxonomy.js';
+import type { ResolvedRouterOptions } from './router-options.js';
+import { errorOutcome, type RouterOutcome, renderRouterResult } from './router-result.js';
+import { serverProblem } from './server-availability.js';
+
+const parameters: JsonSchemaObject = {
+  type: 'object',
+  properties: {
+    server: { type: 'string' },
+    name: { type: 'string' },
+    arguments: { type: 'object', additionalProperties: { type: 'string' } },
+  },
+  required: ['server', 'name'],
+};
+
+async function availablePrompts(provider: MCPToolProvider, server: string, signal?: AbortSignal) {
+  try {
+    const prompts = await provider.prompts.list(server, signal ? { signal } : {});
+    return { available: prompts.map((prompt) => prompt.name) };
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * `get_mcp_prompt { server, name, arguments? }`: expands one prompt into its messages.
+ * An unknown prompt is a `ResourceNotFound` error listing the server's prompts. Read-only.
+ */
+export function createGetPromptTool(
+  provider: MCPToolProvider,
+  settings: ResolvedRouterOptions,
+  name: string,
+): Tool {
+  const run = async (params: Record<string, unknown>, signal?: AbortSignal): Promise<RouterOutcome> => {
+    const invalid = validateArguments(parameters, params);
+    if (invalid) return errorOutcome(routerError('INVALID_ARGUMENTS', invalid.message));
+    const server = String(params.server);
+    const prompt = String(params.name);
+    const context = { server, name: prompt };
+    const problem = serverProblem(provider, server);
+    if (problem) return errorOutcome(problem, context, {}, prompt);
+    try {
+      const result = await provider.prompts.get(
+        server,
+        prompt,
+        params.arguments as Record<string, string> | undefined,
+        {
+          ...(signal ? { signal } : {}),
+          ...(settings.timeoutMs === undefined ? {} : { timeoutMs: settings.timeoutMs }),
+        },
+      );
+      const payload = {
+        server,
+        name: prompt,
+        description: result.description ?? null,
+        messages: result.messages,
+      };
+      return {
+        state: 'success',
+        summary: `prompt: ${server}/${prompt} (${result.messages.length} message(s))`,
+        payload,
+      };
+    } catch (error) {
+      const classified = classifyRouterError(error);
+      if (classified.type !== 'ResourceNotFound') return errorOutcome(classified, context, {}, prompt);
+      const notFound = { ...classified, msg: `prompt '${prompt}' not found on server '${server}'` };
+      return errorOutcome(notFound, context, await availablePrompts(provider, server, signal), prompt);
+    }
+  };
+  return {
+    name,
+    label: 'Get MCP prompt',
+    description: 'Get an MCP prompt expanded with string arguments.',
+    parameters,
+    source: 'router',
+    category: 'router',
+    readOnly: true,
+    async execute(_toolCallId, params, signal) {
+      const startedAt = performance.now();
+      return renderRouterResult(await run(params ?? {}, signal), settings.format, startedAt);
+    },
+  };
+}

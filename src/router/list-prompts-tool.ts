@@ -1,0 +1,104 @@
+import type { MCPToolProvider, PromptEntry } from '../mcp/provider-types.js';
+import type { JsonSchemaObject, Tool } from '../tool/tool.js';
+import { validateArguments } from './argument-validator.js';
+import { classifyRouterError, type RouterError, routerError } from './error-taxonomy.js';
+import type { ListError } from './gather-resources.js';
+import type { ResolvedRouterOptions } from './router-options.js';
+import { errorOutcome, type RouterOutcome, renderRouterResult } from './router-result.js';
+import { activeServers, serverProblem } from './server-availability.js';
+
+/** A prompt as `list_mcp_prompts` shows it. */
+export interface ListedPrompt {
+  server: string;
+  name: string;
+  description: string | null;
+  arguments: { name: string; description: string | null; required: boolean }[];
+}
+
+const parameters: JsonSchemaObject = {
+  type: 'object',
+  properties: { server: { type: 'string', description: 'Omit for all servers' } },
+};
+
+function toListError(server: string, error: RouterError): ListError {
+  return { server, error: error.msg, type: error.type, recoverable: error.recoverable };
+}
+
+function toListed(entry: PromptEntry): ListedPrompt {
+  return {
+    server: entry.server,
+    name: entry.name,
+    description: entry.description ?? null,
+    arguments: (entry.arguments ?? []).map((argument) => ({
+      name: argument.name,
+      description: argument.description ?? null,
+      required: argument.required ?? false,
+    })),
+  };
+}
+
+/**
+ * `list_mcp_prompts { server? }`: prompts of one server or every enabled one, in parallel,
+ * on the pattern of `list_mcp_resources` (cap, per-server `errors`). Read-only.
+ */
+export function createListPromptsTool(
+  provider: MCPToolProvider,
+  settings: ResolvedRouterOptions,
+  name: string,
+): Tool {
+  const run = async (params: Record<string, unknown>, signal?: AbortSignal): Promise<RouterOutcome> => {
+    const invalid = validateArguments(parameters, params);
+    if (invalid) return errorOutcome(routerError('INVALID_ARGUMENTS', invalid.message));
+    const server = params.server as string | undefined;
+    if (server !== undefined && !provider.status(server))
+      return errorOutcome(serverProblem(provider, server)!, { server });
+    const options = {
+      ...(signal ? { signal } : {}),
+      ...(settings.timeoutMs === undefined ? {} : { timeoutMs: settings.timeoutMs }),
+    };
+    const parts = await Promise.all(
+      (server === undefined ? activeServers(provider) : [server]).map(async (each) => {
+        const problem = serverProblem(provider, each);
+        if (problem) return { prompts: [], errors: [toListError(each, problem)] };
+        try {
+          const prompts = (await provider.prompts.list(each, options)).map(toListed);
+          const after = serverProblem(provider, each);
+          return after && prompts.length === 0
+            ? { prompts, errors: [toListError(each, after)] }
+            : { prompts, errors: [] };
+        } catch (error) {
+          return { prompts: [], errors: [toListError(each, classifyRouterError(error))] };
+        }
+      }),
+    );
+    const all = parts.flatMap((part) => part.prompts);
+    const errors = parts.flatMap((part) => part.errors);
+    const prompts = all.slice(0, settings.listMaxResources);
+    const truncated = prompts.length < all.length;
+    const payload = { prompts, truncated, errors, count: prompts.length };
+    return {
+      state: truncated || errors.length > 0 ? 'partial' : 'success',
+      summary: `prompt list: ${prompts.length} prompt(s)${errors.length > 0 ? `, ${errors.length} server(s) failed` : ''}`,
+      payload,
+      compactData: {
+        prompts: prompts.map((prompt) => ({ server: prompt.server, name: prompt.name })),
+        total_prompts: prompts.length,
+        truncated,
+        ...(errors.length > 0 ? { errors } : {}),
+      },
+    };
+  };
+  return {
+    name,
+    label: 'List MCP prompts',
+    description: 'List prompts of connected MCP servers.',
+    parameters,
+    source: 'router',
+    category: 'router',
+    readOnly: true,
+    async execute(_toolCallId, params, signal) {
+      const startedAt = performance.now();
+      return renderRouterResult(await run(params ?? {}, signal), settings.format, startedAt);
+    },
+  };
+}

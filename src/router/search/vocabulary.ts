@@ -1,0 +1,69 @@
+/** True when `left` and `right` differ by at most one edit (insert, delete, substitute, swap). */
+export function withinOneEdit(left: string, right: string): boolean {
+  if (left === right) return true;
+  const lengthGap = left.length - right.length;
+  if (lengthGap > 1 || lengthGap < -1) return false;
+  const [shorter, longer] = left.length <= right.length ? [left, right] : [right, left];
+  let index = 0;
+  while (index < shorter.length && shorter[index] === longer[index]) index++;
+  if (shorter.length === longer.length) {
+    if (shorter.slice(index + 1) === longer.slice(index + 1)) return true;
+    // Adjacent transposition (`serach` → `search`).
+    return (
+      shorter[index] === longer[index + 1] &&
+      shorter[index + 1] === longer[index] &&
+      shorter.slice(index + 2) === longer.slice(index + 2)
+    );
+  }
+  return shorter.slice(index) === longer.slice(index + 1);
+}
+
+/**
+ * The sorted set of index terms, for prefix and typo expansion of query words that the
+ * index does not hold as such (`repo` → `repositori`, `serach` → `search`).
+ */
+export class Vocabulary {
+  readonly #terms: string[];
+  readonly #byLength = new Map<number, string[]>();
+
+  constructor(terms: Iterable<string>) {
+    this.#terms = [...new Set(terms)].sort();
+    for (const term of this.#terms) {
+      const bucket = this.#byLength.get(term.length) ?? [];
+      bucket.push(term);
+      this.#byLength.set(term.length, bucket);
+    }
+  }
+
+  /** Terms that start with `prefix` (excluding `prefix` itself), at most `limit` of them. */
+  withPrefix(prefix: string, limit: number): string[] {
+    let low = 0;
+    let high = this.#terms.length;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if (this.#terms[middle]! < prefix) low = middle + 1;
+      else high = middle;
+    }
+    const found: string[] = [];
+    for (let index = low; index < this.#terms.length && found.length < limit; index++) {
+      const term = this.#terms[index]!;
+      if (!term.startsWith(prefix)) break;
+      if (term !== prefix) found.push(term);
+    }
+    return found;
+  }
+
+  /** Terms one edit away from `word`, looked up only among terms of a similar length. */
+  near(word: string, limit: number): string[] {
+    const found: string[] = [];
+    for (let length = word.length - 1; length <= word.length + 1; length++) {
+      for (const term of this.#byLength.get(length) ?? []) {
+        if (term !== word && term[0] === word[0] && withinOneEdit(term, word)) {
+          found.push(term);
+          if (found.length >= limit) return found;
+        }
+      }
+    }
+    return found;
+  }
+}

@@ -1,0 +1,110 @@
+import type { ToolRegistry } from '../registry/tool-registry.js';
+import type { Tool, ToolContext } from '../tool/tool.js';
+import { DEFAULT_SEARCH_TUNING, type SearchTuning } from './search/search-tuning.js';
+import { createToolSearchIndex, type ToolSearchIndex } from './search/tool-search-index.js';
+import { countTokens } from './token-count.js';
+import { toolCategory, toolIndexEntry } from './tool-index-entry.js';
+
+/** A category and how many tools it holds. */
+export interface CategoryCount {
+  name: string;
+  count: number;
+}
+
+/** One consistent view of the registry for `tool_index`, with lazily built search and token counts. */
+export interface ToolIndexSnapshot {
+  /** Enabled tools in catalog order, router tools excluded. */
+  tools: readonly Tool[];
+  categories: readonly CategoryCount[];
+  /** The search index, built on first use. */
+  searchIndex(): ToolSearchIndex;
+  /** o200k tokens of the whole catalog in each tier, counted on first use. */
+  tokens(): { compact: number; full: number };
+}
+
+/** Options of {@link ToolIndexCatalog}. */
+export interface ToolIndexCatalogOptions {
+  /** Context for registry factories. */
+  context?: ToolContext;
+  /** Names never listed (the index tool itself). */
+  exclude?: ReadonlySet<string>;
+  tuning?: SearchTuning;
+}
+
+function snapshotOf(tools: Tool[], tuning: SearchTuning): ToolIndexSnapshot {
+  const counts = new Map<string, number>();
+  for (const tool of tools) counts.set(toolCategory(tool), (counts.get(toolCategory(tool)) ?? 0) + 1);
+  let index: ToolSearchIndex | undefined;
+  let tokens: { compact: number; full: number } | undefined;
+  return {
+    tools,
+    categories: [...counts].map(([name, count]) => ({ name, count })),
+    searchIndex() {
+      index ??= createToolSearchIndex(
+        tools.map((tool) => ({
+          name: tool.name,
+          description: tool.description,
+          parameters: tool.parameters,
+          category: toolCategory(tool),
+          ...(tool.server === undefined ? {} : { server: tool.server }),
+          ...(tool.originalName === undefined ? {} : { originalName: tool.originalName }),
+        })),
+        tuning,
+      );
+      return index;
+    },
+    tokens() {
+      tokens ??= {
+        compact: countTokens(JSON.stringify(tools.map((tool) => toolIndexEntry(tool, false)))),
+        full: countTokens(JSON.stringify(tools.map((tool) => toolIndexEntry(tool, true)))),
+      };
+      return tokens;
+    },
+  };
+}
+
+/**
+ * Keeps a snapshot of the registry's enabled tools for `tool_index` and throws it away when
+ * the registry emits a change: the next call resolves the tools again and rebuilds the
+ * search index and token counts (a full rebuild of 979 tools takes a few milliseconds).
+ */
+export class ToolIndexCatalog {
+  readonly #registry: ToolRegistry;
+  readonly #options: ToolIndexCatalogOptions;
+  #version = 0;
+  #snapshot: { version: number; value: Promise<ToolIndexSnapshot> } | undefined;
+  readonly #unsubscribe: () => void;
+
+  constructor(registry: ToolRegistry, options: ToolIndexCatalogOptions = {}) {
+    this.#registry = registry;
+    this.#options = options;
+    this.#unsubscribe = registry.onChange(() => {
+      this.#version++;
+    });
+  }
+
+  /** The snapshot of the registry as it is now, rebuilt only if it changed since the last call. */
+  current(): Promise<ToolIndexSnapshot> {
+    if (this.#snapshot?.version === this.#version) return this.#snapshot.value;
+    const version = this.#version;
+    const value = this.#build();
+    this.#snapshot = { version, value };
+    // A failed resolve must not stick: the next call tries again.
+    value.catch(() => {
+      if (this.#snapshot?.value === value) this.#snapshot = undefined;
+    });
+    return value;
+  }
+
+  /** Stops listening to the registry. */
+  dispose(): void {
+    this.#unsubscribe();
+  }
+
+  async #build(): Promise<ToolIndexSnapshot> {
+    const exclude = this.#options.exclude ?? new Set<string>();
+    const resolved = await this.#registry.resolveAll(this.#options.context ?? {});
+    const tools = resolved.filter((tool) => tool.source !== 'router' && !exclude.has(tool.name));
+    return snapshotOf(tools, this.#options.tuning ?? DEFAULT_SEARCH_TUNING);
+  }
+}

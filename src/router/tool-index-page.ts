@@ -1,0 +1,71 @@
+import { shortHash } from '../registry/tool-name.js';
+import type { ToolIndexEntry } from './tool-index-entry.js';
+
+/** Position of a `tool_index` page: the offset reached and a fingerprint of the query it belongs to. */
+export interface ToolIndexCursor {
+  offset: number;
+  query: string;
+}
+
+/** A fingerprint of the arguments that decide the result list, so a cursor cannot page another query. */
+export function queryFingerprint(parts: readonly unknown[]): string {
+  return shortHash(JSON.stringify(parts));
+}
+
+/** Encodes a cursor as opaque base64url text. */
+export function encodeToolIndexCursor(cursor: ToolIndexCursor): string {
+  return Buffer.from(JSON.stringify({ o: cursor.offset, q: cursor.query }), 'utf8').toString('base64url');
+}
+
+/** Decodes a cursor made by {@link encodeToolIndexCursor}; `undefined` when it is not one. */
+export function decodeToolIndexCursor(text: string): ToolIndexCursor | undefined {
+  try {
+    const body = JSON.parse(Buffer.from(text, 'base64url').toString('utf8')) as { o?: unknown; q?: unknown };
+    if (typeof body.o !== 'number' || !Number.isInteger(body.o) || body.o < 0 || typeof body.q !== 'string') {
+      return undefined;
+    }
+    return { offset: body.o, query: body.q };
+  } catch {
+    return undefined;
+  }
+}
+
+/** One page of entries cut to a byte budget. */
+export interface ToolIndexPage {
+  entries: ToolIndexEntry[];
+  /** `true` when the byte budget (not `limit`) ended the page before the list did. */
+  truncated: boolean;
+  /** Offset of the first entry not shown, when any remain. */
+  nextOffset?: number;
+}
+
+/**
+ * Takes entries (built on demand by `entryAt`) from `offset` until `limit` entries or `budgetBytes` of JSON (on top of
+ * `overheadBytes` for the rest of the response) would be exceeded, cutting only between
+ * whole entries. The first entry is always taken, so paging always advances.
+ */
+export function takePage(
+  total: number,
+  entryAt: (index: number) => ToolIndexEntry,
+  offset: number,
+  limit: number,
+  budgetBytes: number,
+  overheadBytes: number,
+): ToolIndexPage {
+  const page: ToolIndexEntry[] = [];
+  let used = overheadBytes;
+  let index = offset;
+  let truncated = false;
+  while (index < total && page.length < limit) {
+    const entry = entryAt(index);
+    const size = Buffer.byteLength(JSON.stringify(entry), 'utf8') + (page.length > 0 ? 1 : 0);
+    if (page.length > 0 && used + size > budgetBytes) {
+      truncated = true;
+      break;
+    }
+    page.push(entry);
+    used += size;
+    index++;
+  }
+  return { entries: page, truncated, ...(index < total ? { nextOffset: index } : {}) };
+}

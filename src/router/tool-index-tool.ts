@@ -1,0 +1,231 @@
+import type { ToolRegistry } from '../registry/tool-registry.js';
+import type { JsonSchemaObject, Tool, ToolContext } from '../tool/tool.js';
+import { routerError } from './error-taxonomy.js';
+import { errorOutcome, type RouterFormat, renderRouterResult } from './router-result.js';
+import type { SearchTuning } from './search/search-tuning.js';
+import { ToolIndexCatalog } from './tool-index-catalog.js';
+import { SHORT_DESCRIPTION_CHARS, toolCategory, toolIndexEntry, toolReadOnly } from './tool-index-entry.js';
+import {
+  decodeToolIndexCursor,
+  encodeToolIndexCursor,
+  queryFingerprint,
+  takePage,
+} from './tool-index-page.js';
+
+/** Default response budget of `tool_index` (DESIGN.md, "Defaults"): one call stays well under 10k tokens. */
+export const DEFAULT_TOOL_INDEX_MAX_BYTES = 32 * 1024;
+
+/** Options of {@link createToolIndexTool}. */
+export interface ToolIndexToolOptions {
+  /** Exposed name. Default `tool_index`. */
+  name?: string;
+  /** Byte budget of one response; past it the list is cut at a whole entry with a cursor. Default 32 KiB. */
+  maxResponseBytes?: number;
+  /** Results of a search when `limit` is not given. Default 10. */
+  defaultSearchLimit?: number;
+  /** Longest compact-tier description. Default 160 characters. */
+  descriptionChars?: number;
+  /** Context for registry factories. */
+  context?: ToolContext;
+  /** `json` (default) or seed 002's compact two-line format. */
+  format?: RouterFormat;
+  /** Plan mode: only read-only tools are listed. A function is read on every call. */
+  planMode?: boolean | (() => boolean);
+  /** Ranking knobs; the measured defaults otherwise. */
+  tuning?: SearchTuning;
+}
+
+interface ToolIndexArguments {
+  search?: string;
+  category?: string;
+  server?: string;
+  include_schemas?: boolean;
+  limit?: number;
+  cursor?: string;
+}
+
+const parameters: JsonSchemaObject = {
+  type: 'object',
+  properties: {
+    search: { type: 'string', description: 'What you want to do, in any language; results are ranked.' },
+    category: { type: 'string', description: 'Only this category (server, plugin or native group).' },
+    server: { type: 'string', description: 'Only tools of this server.' },
+    include_schemas: { type: 'boolean', description: 'Add each input_schema (default false).' },
+    limit: { type: 'integer', minimum: 1, description: 'Most tools to return (search default 10).' },
+    cursor: { type: 'string', description: 'next_cursor from a previous call.' },
+  },
+  additionalProperties: false,
+};
+
+function parseArguments(params: Record<string, unknown>): ToolIndexArguments | string {
+  const parsed: ToolIndexArguments = {};
+  for (const key of ['search', 'category', 'server', 'cursor'] as const) {
+    const value = params[key];
+    if (value === undefined || value === null) continue;
+    if (typeof value !== 'string') return `${key} must be a string`;
+    parsed[key] = value;
+  }
+  if (params.include_schemas !== undefined && params.include_schemas !== null) {
+    if (typeof params.include_schemas !== 'boolean') return 'include_schemas must be a boolean';
+    parsed.include_schemas = params.include_schemas;
+  }
+  if (params.limit !== undefined && params.limit !== null) {
+    if (typeof params.limit !== 'number' || !Number.isInteger(params.limit) || params.limit < 1) {
+      return 'limit must be a positive integer';
+    }
+    parsed.limit = params.limit;
+  }
+  const unknown = Object.keys(params).filter((key) => !(key in (parameters.properties ?? {})));
+  if (unknown.length > 0) return `unknown argument ${unknown.join(', ')}`;
+  return parsed;
+}
+
+/**
+ * The `tool_index` meta-tool (seed 004): one discovery entry point over every enabled tool
+ * in the registry — MCP, native and plugin — with a compact tier by default and full input
+ * schemas on request, ranked search, category/server filters, and a byte budget with a
+ * cursor. The response states the catalog's size in tools and o200k tokens per tier.
+ *
+ * @example
+ * const toolIndex = createToolIndexTool(registry);
+ * await toolIndex.execute('1', { search: 'read a file', include_schemas: true, limit: 3 });
+ */
+export function createToolIndexTool(registry: ToolRegistry, options: ToolIndexToolOptions = {}): Tool {
+  const name = options.name ?? 'tool_index';
+  const budget = options.maxResponseBytes ?? DEFAULT_TOOL_INDEX_MAX_BYTES;
+  const descriptionChars = options.descriptionChars ?? SHORT_DESCRIPTION_CHARS;
+  const format = options.format ?? 'json';
+  const planMode = options.planMode;
+  const inPlanMode = typeof planMode === 'function' ? planMode : () => planMode === true;
+  const catalog = new ToolIndexCatalog(registry, {
+    exclude: new Set([name]),
+    ...(options.context === undefined ? {} : { context: options.context }),
+    ...(options.tuning === undefined ? {} : { tuning: options.tuning }),
+  });
+
+  return {
+    name,
+    label: 'Tool index',
+    description:
+      'Find tools to use. Lists every available tool compactly (name, short description, category); ' +
+      '`search` ranks them for a task; `include_schemas` adds input schemas. Page with `cursor`.',
+    parameters,
+    source: 'router',
+    category: 'router',
+    readOnly: true,
+    async execute(_toolCallId, params) {
+      const startedAt = performance.now();
+      const parsed = parseArguments(params ?? {});
+      if (typeof parsed === 'string') {
+        return renderRouterResult(errorOutcome(routerError('INVALID_ARGUMENTS', parsed)), format, startedAt);
+      }
+      const snapshot = await catalog.current();
+      const plan = inPlanMode();
+      const visible = plan ? snapshot.tools.filter((tool) => toolReadOnly(tool) === true) : snapshot.tools;
+      const search = parsed.search?.trim() ?? '';
+      const includeSchemas = parsed.include_schemas ?? false;
+      const fingerprint = queryFingerprint([search, parsed.category, parsed.server, includeSchemas, plan]);
+      let offset = 0;
+      if (parsed.cursor !== undefined) {
+        const cursor = decodeToolIndexCursor(parsed.cursor);
+        if (!cursor || cursor.query !== fingerprint) {
+          const message = 'cursor is not a next_cursor of this query';
+          return renderRouterResult(
+            errorOutcome(routerError('INVALID_ARGUMENTS', message)),
+            format,
+            startedAt,
+          );
+        }
+        offset = cursor.offset;
+      }
+      const categories = plan ? countCategories(visible) : snapshot.categories;
+      const tokens = snapshot.tokens();
+      const base: Record<string, unknown> = {
+        catalog: { tools: snapshot.tools.length, tokens_compact: tokens.compact, tokens_full: tokens.full },
+        categories,
+        ...(plan ? { plan_mode: true } : {}),
+      };
+      const hint = unknownFilterHint(parsed, categories, visible);
+      let results: readonly Tool[];
+      if (hint !== undefined) {
+        results = [];
+      } else if (search.length > 0) {
+        const byName = new Map(visible.map((tool) => [tool.name, tool]));
+        const hits = snapshot.searchIndex().search(search, {
+          limit: snapshot.tools.length,
+          ...(parsed.category === undefined ? {} : { category: parsed.category }),
+          ...(parsed.server === undefined ? {} : { server: parsed.server }),
+        });
+        results = hits.map((hit) => byName.get(hit.name)).filter((tool): tool is Tool => tool !== undefined);
+      } else {
+        results = visible.filter(
+          (tool) =>
+            (parsed.category === undefined || toolCategory(tool) === parsed.category) &&
+            (parsed.server === undefined || tool.server === parsed.server),
+        );
+      }
+      const limit =
+        parsed.limit ?? (search.length > 0 ? (options.defaultSearchLimit ?? 10) : Number.MAX_SAFE_INTEGER);
+      const placeholderCursor = encodeToolIndexCursor({ offset: results.length, query: fingerprint });
+      const overhead = Buffer.byteLength(
+        JSON.stringify({
+          tools: [],
+          count: 0,
+          total: results.length,
+          truncated: true,
+          next_cursor: placeholderCursor,
+          ...base,
+          ...(hint ? { hint } : {}),
+        }),
+        'utf8',
+      );
+      const page = takePage(
+        results.length,
+        (index) => toolIndexEntry(results[index]!, includeSchemas, descriptionChars),
+        offset,
+        limit,
+        budget,
+        overhead,
+      );
+      const payload: Record<string, unknown> = {
+        tools: page.entries,
+        count: page.entries.length,
+        total: results.length,
+        truncated: page.truncated,
+        ...(page.nextOffset === undefined
+          ? {}
+          : { next_cursor: encodeToolIndexCursor({ offset: page.nextOffset, query: fingerprint }) }),
+        ...base,
+        ...(hint === undefined ? {} : { hint }),
+      };
+      const summary = `tool index: ${page.entries.length} of ${results.length} tools${search ? ` for "${search}"` : ''}`;
+      return renderRouterResult(
+        { state: page.truncated ? 'partial' : 'success', summary, payload },
+        format,
+        startedAt,
+      );
+    },
+  };
+}
+
+function countCategories(tools: readonly Tool[]): { name: string; count: number }[] {
+  const counts = new Map<string, number>();
+  for (const tool of tools) counts.set(toolCategory(tool), (counts.get(toolCategory(tool)) ?? 0) + 1);
+  return [...counts].map(([category, count]) => ({ name: category, count }));
+}
+
+/** A hint naming what exists when `category` or `server` names nothing. */
+function unknownFilterHint(
+  parsed: ToolIndexArguments,
+  categories: readonly { name: string }[],
+  tools: readonly Tool[],
+): string | undefined {
+  if (parsed.category !== undefined && !categories.some((category) => category.name === parsed.category)) {
+    return `Unknown category "${parsed.category}". Categories: ${categories.map((category) => category.name).join(', ')}`;
+  }
+  if (parsed.server !== undefined && !tools.some((tool) => tool.server === parsed.server)) {
+    const servers = [...new Set(tools.map((tool) => tool.server).filter((server) => server !== undefined))];
+    return `Unknown server "${parsed.server}". Servers: ${servers.join(', ') || '(none)'}`;
+  }
+  return undefined;
+}

@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import type { MCPToolProvider, ServerStatus } from '../../src/mcp/provider-types.js';
+import { TOOL_NAME_PATTERN } from '../../src/registry/tool-name.js';
+import { ToolRegistry } from '../../src/registry/tool-registry.js';
+import { createRouterTools } from '../../src/router/create-router-tools.js';
+
+// Naming only: a provider that knows server names and states and is never asked for data.
+function namesOnlyProvider(states: Record<string, ServerStatus['state']>): MCPToolProvider {
+  const status = (name: string): ServerStatus | undefined =>
+    states[name] === undefined
+      ? undefined
+      : { name, state: states[name], toolCount: 0, resourceCount: 0, promptCount: 0, reconnectAttempts: 0 };
+  const unused = () => {
+    throw new Error('not used by naming tests');
+  };
+  return {
+    servers: () => Object.keys(states),
+    status: ((name?: string) =>
+      name === undefined
+        ? Object.keys(states).map((each) => status(each)!)
+        : status(name)) as MCPToolProvider['status'],
+    refresh: unused,
+    close: async () => {},
+    resources: {
+      list: unused,
+      listAll: unused,
+      listTemplates: unused,
+      listAllTemplates: unused,
+      read: unused,
+    },
+    prompts: { list: unused, listAll: unused, get: unused },
+    on: () => () => {},
+    [Symbol.asyncDispose]: async () => {},
+  };
+}
+
+describe('per-server resource tool names', () => {
+  it('stay legal and distinct for odd and long server names, and skip disabled servers', () => {
+    const long = 'a-very-long-server-name-that-goes-on-and-on-and-on-forever';
+    const provider = namesOnlyProvider({
+      'my.server': 'connected',
+      my_server: 'connected',
+      [long]: 'error',
+      off: 'disabled',
+    });
+    const tools = createRouterTools(provider, new ToolRegistry(), { perServerResourceTools: true });
+    const perServer = tools.filter((tool) => tool.server !== undefined);
+    expect(perServer).toHaveLength(6);
+    const names = perServer.map((tool) => tool.name);
+    for (const name of names) expect(name).toMatch(TOOL_NAME_PATTERN);
+    expect(new Set(names).size).toBe(6);
+    expect(names).toContain('mcp__my_server__list_resources');
+    const dotted = perServer.find((tool) => tool.server === 'my.server' && tool.name.includes('list'));
+    expect(dotted?.name).toMatch(/^mcp__my_server__list_resources_[0-9a-f]{6}$/);
+    expect(perServer.some((tool) => tool.server === 'off')).toBe(false);
+    expect(new Set(perServer.map((tool) => tool.server))).toEqual(new Set(['my.server', 'my_server', long]));
+  });
+
+  it('are absent unless asked for', () => {
+    const provider = namesOnlyProvider({ files: 'connected' });
+    expect(
+      createRouterTools(provider, new ToolRegistry()).some((tool) => tool.name.startsWith('mcp__')),
+    ).toBe(false);
+  });
+});

@@ -1,0 +1,48 @@
+import { createRequire } from 'node:module';
+import { expect } from 'vitest';
+import type { ServerConfig } from '../../src/config/config-types.js';
+import type { ToolResult } from '../../src/tool/tool.js';
+import { fixtureCommand } from '../fixtures/spawn-http.js';
+
+const require = createRequire(import.meta.url);
+
+/** `@modelcontextprotocol/server-everything` over stdio, run with this Node (never npx). */
+export function everythingServer(): ServerConfig {
+  const entry = require.resolve('@modelcontextprotocol/server-everything/dist/index.js');
+  return { type: 'stdio', command: process.execPath, args: [entry, 'stdio'] };
+}
+
+/** A fixture of test/fixtures/servers over stdio. */
+export function fixtureServer(
+  name: string,
+  args: string[] = [],
+  extra: Partial<ServerConfig> = {},
+): ServerConfig {
+  const command = fixtureCommand(name, args);
+  return { type: 'stdio', command: command.command, args: command.args, ...extra } as ServerConfig;
+}
+
+/** The text of a result's first block. */
+export function firstText(result: ToolResult): string {
+  const block = result.content[0];
+  if (block?.type !== 'text') throw new Error(`expected a text block, got ${block?.type}`);
+  return block.text;
+}
+
+/** The JSON a router tool returned (json format), checked to equal its `details`. */
+// biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON payloads field by field.
+export function jsonOf<T = Record<string, any>>(result: ToolResult): T {
+  const parsed = JSON.parse(firstText(result)) as T;
+  expect(result.details).toEqual(parsed);
+  return parsed;
+}
+
+/** Polls `predicate` every 20 ms until it holds or `timeoutMs` passes. */
+export async function eventually(predicate: () => boolean, timeoutMs = 10_000): Promise<boolean> {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    if (predicate()) return true;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return predicate();
+}
