@@ -29,15 +29,11 @@ export interface Session extends AsyncDisposable {
 async function resolveConfig(options: SessionOptions): Promise<{ config: McpToolsConfig; demo: boolean }> {
   if (options.demo) return { config: defaultConfig(), demo: true };
   if (options.config) return { config: await loadConfig(options.config), demo: false };
-  try {
-    return { config: await loadConfig(), demo: false };
-  } catch (error) {
-    // No config anywhere: fall back to the demo so a fresh checkout does something useful.
-    if (error instanceof Error && 'code' in error && error.code === 'CONFIG_INVALID' && /no config/i.test(error.message)) {
-      return { config: defaultConfig(), demo: true };
-    }
-    throw error;
-  }
+  const found = await loadConfig(undefined, { optional: true });
+  if (found.source !== undefined) return { config: found, demo: false };
+  // No config anywhere: fall back to the demo so a fresh checkout does something useful.
+  process.stderr.write('mcptools: no configuration file found; using the built-in demo configuration\n');
+  return { config: defaultConfig(), demo: true };
 }
 
 /** Loads the configuration, connects every server in parallel and registers their tools. */

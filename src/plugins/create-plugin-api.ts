@@ -1,0 +1,179 @@
+import { homedir } from 'node:os';
+import { resolve } from 'node:path';
+import { isRawPluginTool } from './adapt-plugin-tool.js';
+import { createPluginRuntime } from './create-plugin-runtime.js';
+import type { PluginLogger } from './plugin-types.js';
+
+/** OpenClaw's `registerTool` options. */
+export interface PluginToolOptions {
+  name?: string;
+  names?: string[];
+  optional?: boolean;
+}
+
+/** One `registerTool` call: a tool object or a factory, with its options. */
+export interface PluginToolRegistration {
+  tool?: unknown;
+  factory?: (context: unknown) => unknown;
+  options: PluginToolOptions;
+}
+
+/** Who the plugin is, as `api` tells it. */
+export interface PluginIdentity {
+  id: string;
+  name: string;
+  version?: string;
+  description?: string;
+  /** The entry file. */
+  source: string;
+  rootDir: string;
+}
+
+/** The `api` and what the plugin did with it. */
+export interface PluginApiHandle {
+  api: Record<string, unknown>;
+  tools: PluginToolRegistration[];
+  /** Counts of accepted no-op calls by method name. */
+  ignored: Record<string, number>;
+  /** Set after loading: `registerTool` calls made later go straight here. */
+  onLateTool?: (registration: PluginToolRegistration) => void;
+}
+
+/** `register*` methods OpenClaw's API has that we accept and ignore (tools are all we run). */
+const IGNORED_METHODS = [
+  'registerHook',
+  'registerHttpRoute',
+  'registerChannel',
+  'registerGatewayMethod',
+  'registerCli',
+  'registerReload',
+  'registerNodeHostCommand',
+  'registerNodeInvokePolicy',
+  'registerSecurityAuditCollector',
+  'registerService',
+  'registerGatewayDiscoveryService',
+  'registerCliBackend',
+  'registerTextTransforms',
+  'registerConfigMigration',
+  'registerMigrationProvider',
+  'registerAutoEnableProbe',
+  'registerProvider',
+  'registerSpeechProvider',
+  'registerRealtimeTranscriptionProvider',
+  'registerRealtimeVoiceProvider',
+  'registerMediaUnderstandingProvider',
+  'registerImageGenerationProvider',
+  'registerVideoGenerationProvider',
+  'registerMusicGenerationProvider',
+  'registerWebFetchProvider',
+  'registerWebSearchProvider',
+  'registerInteractiveHandler',
+  'onConversationBindingResolved',
+  'registerCommand',
+  'registerContextEngine',
+  'registerCompactionProvider',
+  'registerAgentHarness',
+  'registerAgentToolResultMiddleware',
+  'registerSessionExtension',
+  'registerTrustedToolPolicy',
+  'registerToolMetadata',
+  'registerControlUiDescriptor',
+  'registerRuntimeLifecycle',
+  'registerAgentEventSubscription',
+  'registerSessionSchedulerJob',
+  'registerSessionAction',
+  'registerDetachedTaskRuntime',
+  'registerMemoryCapability',
+  'registerMemoryPromptSection',
+  'registerMemoryPromptSupplement',
+  'registerMemoryCorpusSupplement',
+  'registerMemoryFlushPlan',
+  'registerMemoryRuntime',
+  'registerMemoryEmbeddingProvider',
+  'on',
+];
+
+/** Calls that answer something in OpenClaw: the answer OpenClaw gives when the feature is not wired. */
+const ANSWERING_METHODS: Record<string, () => unknown> = {
+  enqueueNextTurnInjection: async () => ({ enqueued: false, id: '' }),
+  emitAgentEvent: () => ({ emitted: false, reason: 'not wired' }),
+  setRunContext: () => false,
+  getRunContext: () => undefined,
+  clearRunContext: () => undefined,
+  scheduleSessionTurn: async () => undefined,
+  unscheduleSessionTurnsByTag: async () => ({ removed: 0, failed: 0 }),
+  sendSessionAttachment: async () => ({ ok: false, error: 'not wired' }),
+};
+
+const UNKNOWN_CALL = /^(register[A-Z]|on$|on[A-Z])/;
+
+function describeCall(method: string, args: unknown[]): string {
+  const first = args[0];
+  const detail = typeof first === 'string' ? ` "${first}"` : '';
+  return `${method}${detail}`;
+}
+
+/**
+ * Builds the `api` handed to a plugin's `register`: a plain object with its own members
+ * (`registerTool`, `logger`, `pluginConfig`, `config`, `registrationMode`, `resolvePath`,
+ * `rootDir`, `id`, `name`, `version`, `description`, `source`, `runtime`) so that spreading
+ * it works, wrapped in a Proxy that answers any other `register*`/`on*` call as a logged no-op.
+ */
+export function createPluginApi(params: {
+  identity: PluginIdentity;
+  config: Record<string, unknown>;
+  pluginConfig: Record<string, unknown>;
+  logger: PluginLogger;
+  cwd: string;
+}): PluginApiHandle {
+  const { identity, logger } = params;
+  const handle: PluginApiHandle = { api: {}, tools: [], ignored: {} };
+  const noop = (method: string, answer: () => unknown = () => undefined) =>
+    function ignoredCall(...args: unknown[]): unknown {
+      handle.ignored[method] = (handle.ignored[method] ?? 0) + 1;
+      logger.debug?.(`${describeCall(method, args)} accepted as a no-op (not supported outside OpenClaw)`);
+      return answer();
+    };
+  const registerTool = (toolOrFactory: unknown, options: PluginToolOptions = {}): void => {
+    const safeOptions = typeof options === 'object' && options !== null ? options : {};
+    let registration: PluginToolRegistration;
+    if (typeof toolOrFactory === 'function') {
+      registration = { factory: toolOrFactory as (context: unknown) => unknown, options: safeOptions };
+    } else if (isRawPluginTool(toolOrFactory)) {
+      registration = { tool: toolOrFactory, options: safeOptions };
+    } else {
+      logger.warn('registerTool called without a tool (name + execute) or a factory; ignored');
+      return;
+    }
+    if (handle.onLateTool) handle.onLateTool(registration);
+    else handle.tools.push(registration);
+  };
+  const target: Record<string, unknown> = {
+    id: identity.id,
+    name: identity.name,
+    version: identity.version,
+    description: identity.description,
+    source: identity.source,
+    rootDir: identity.rootDir,
+    registrationMode: 'full',
+    config: params.config,
+    pluginConfig: params.pluginConfig,
+    runtime: createPluginRuntime(params.config, logger),
+    logger,
+    resolvePath: (input: string) =>
+      resolve(params.cwd, input.startsWith('~') ? `${homedir()}${input.slice(1)}` : input),
+    registerTool,
+  };
+  for (const method of IGNORED_METHODS) target[method] = noop(method);
+  for (const [method, answer] of Object.entries(ANSWERING_METHODS)) target[method] = noop(method, answer);
+  handle.api = new Proxy(target, {
+    get(object, property, receiver) {
+      if (typeof property === 'string' && !(property in object) && UNKNOWN_CALL.test(property)) {
+        // Defined on first use so a later `{ ...api }` copy carries it too.
+        object[property] = noop(property);
+      }
+      return Reflect.get(object, property, receiver);
+    },
+  });
+  return handle;
+}

@@ -1,0 +1,114 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fixtureCommand } from '../fixtures/spawn-http.js';
+
+const bin = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+function run(args: string[], cwd: string): Promise<Run> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [bin, ...args], { cwd, timeout: 60_000 }, (error, stdout, stderr) => {
+      const code = error && typeof error.code === 'number' ? error.code : error ? -1 : 0;
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+describe('mcptools CLI (built binary)', () => {
+  let dir: string;
+  let config: string;
+
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'mcptools-cli-'));
+    config = join(dir, 'mcptools.json');
+    writeFileSync(
+      config,
+      JSON.stringify({
+        servers: {
+          echo: { ...fixtureCommand('echo'), protocol: 'legacy' },
+          broken: { ...fixtureCommand('exit-at-start') },
+          remote: {
+            type: 'streamable-http',
+            url: 'http://127.0.0.1:9/mcp',
+            headers: { Authorization: 'Bearer SECRET-TOKEN-123' },
+            connectTimeoutMs: 2000,
+          },
+        },
+      }),
+    );
+  });
+
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('servers --json reports every server, failed ones with their reason, and no secret', async () => {
+    const result = await run(['servers', '--config', config, '--json'], dir);
+    expect(result.code).toBe(0);
+    const parsed = JSON.parse(result.stdout) as { servers: { name: string; state: string; lastError?: { message: string } }[] };
+    const byName = new Map(parsed.servers.map((server) => [server.name, server]));
+    expect(byName.get('echo')?.state).toBe('connected');
+    expect(byName.get('broken')?.state).not.toBe('connected');
+    expect(byName.get('broken')?.lastError?.message).toBeTruthy();
+    expect(byName.get('remote')?.state).not.toBe('connected');
+    expect(result.stdout + result.stderr).not.toContain('SECRET-TOKEN-123');
+  });
+
+  it('tools lists namespaced MCP tools in a table', async () => {
+    const result = await run(['tools', '--config', config], dir);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^echo__echo\s+mcp:echo\s+/m);
+  });
+
+  it('call prints the tool result and exits 0', async () => {
+    const result = await run(['call', 'echo__echo', '{"text":"hello from the cli"}', '--config', config], dir);
+    expect(result.code).toBe(0);
+    expect(result.stdout.trim()).toBe('hello from the cli');
+  });
+
+  it('call exits 1 when the tool returns an error', async () => {
+    const result = await run(['call', 'echo__fail', '{"message":"nope"}', '--config', config, '--json'], dir);
+    expect(result.code).toBe(1);
+    expect(JSON.parse(result.stdout).isError).toBe(true);
+  });
+
+  it('call exits 1 with the field named when arguments fail the schema', async () => {
+    const result = await run(['call', 'echo__echo', '{"text":5}', '--config', config], dir);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(/text/);
+  });
+
+  it('call of an unknown tool exits 2 and suggests close names', async () => {
+    const result = await run(['call', 'echo_echo', '{}', '--config', config], dir);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('echo__echo');
+  });
+
+  it('call with arguments that are not JSON exits 2', async () => {
+    const result = await run(['call', 'echo__echo', '{text:', '--config', config], dir);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/not valid JSON/);
+  });
+
+  it('a broken config exits 2 naming the file, the server and the field', async () => {
+    const bad = join(dir, 'bad.json');
+    writeFileSync(bad, JSON.stringify({ servers: { files: { comand: 'node' } } }));
+    const result = await run(['servers', '--config', bad], dir);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('bad.json');
+    expect(result.stderr).toContain('"files"');
+    expect(result.stderr).toContain('comand');
+  });
+
+  it('an unknown command is a usage error (exit 2)', async () => {
+    const result = await run(['frobnicate'], dir);
+    expect(result.code).toBe(2);
+  });
+});
