@@ -4,57 +4,7 @@
  * and tool definitions every major LLM provider accepts.
  */
 
-// The Tool model and results
-export type {
-  AudioContent,
-  ContentBlock,
-  EmbeddedResourceBody,
-  EmbeddedResourceContent,
-  ImageContent,
-  OpenClawContentBlock,
-  ResourceLinkContent,
-  TextContent,
-} from './tool/content.js';
-export {
-  base64ByteLength,
-  capResultText,
-  DEFAULT_MAX_RESULT_CHARS,
-  errorResult,
-  jsonResult,
-  textResult,
-  toOpenClawResult,
-} from './tool/result.js';
-export type {
-  JsonSchemaObject,
-  Tool,
-  ToolAnnotations,
-  ToolContext,
-  ToolFactory,
-  ToolResult,
-  ToolSource,
-  ToolUpdate,
-  ToolUpdateCallback,
-} from './tool/tool.js';
-export { type Truncation, truncateChars, truncateUtf8 } from './tool/truncate.js';
-
-// Errors
-export {
-  McpToolsError,
-  type McpToolsErrorCode,
-  type McpToolsErrorOptions,
-} from './errors/mcp-tools-error.js';
-
-// The registry
-export { compileToolFilter, type ToolFilter } from './registry/tool-filter.js';
-export { legalizeName, type NamingOptions, namespacedName, TOOL_NAME_PATTERN } from './registry/tool-name.js';
-export {
-  type CatalogEntry,
-  type RegisterOptions,
-  type RegistryChange,
-  ToolRegistry,
-  type ToolRegistryOptions,
-} from './registry/tool-registry.js';
-
+export { type ConfigSearchOptions, configSearchPaths } from './config/config-search-paths.js';
 // Configuration
 export type {
   ConfigFormat,
@@ -64,12 +14,16 @@ export type {
   ServerConfig,
   StdioServerConfig,
 } from './config/config-types.js';
-export { type ConfigSearchOptions, configSearchPaths } from './config/config-search-paths.js';
 export { findConfigFile } from './config/find-config-file.js';
 export { type LoadConfigOptions, loadConfig } from './config/load-config.js';
 export { type ParseConfigOptions, parseConfig } from './config/parse-config.js';
 export { redactConfig, redactServer } from './config/redact-config.js';
-
+// Errors
+export {
+  McpToolsError,
+  type McpToolsErrorCode,
+  type McpToolsErrorOptions,
+} from './errors/mcp-tools-error.js';
 // MCP servers
 export { loadMCPServers } from './mcp/load-mcp-servers.js';
 export type { LoadMcpServersOptions } from './mcp/mcp-tool-hub.js';
@@ -99,22 +53,6 @@ export type {
   SamplingRequest,
   ServerRequestContext,
 } from './mcp/server-requests.js';
-
-// Router tools
-export { type CompactResult, type CompactState, formatCompact } from './router/compact-format.js';
-export { createRouterTools } from './router/create-router-tools.js';
-export { planModeFilter } from './router/plan-mode-filter.js';
-export {
-  DEFAULT_LIST_MAX_RESOURCES,
-  DEFAULT_READ_MAX_BYTES,
-  DEFAULT_ROUTER_TOOL_NAMES,
-  type RouterToolNames,
-  type RouterToolsOptions,
-} from './router/router-options.js';
-export type { RouterFormat } from './router/router-result.js';
-export { createToolSearchIndex } from './router/search/tool-search-index.js';
-export { createToolIndexTool, DEFAULT_TOOL_INDEX_MAX_BYTES } from './router/tool-index-tool.js';
-
 // OpenClaw plugins
 export { loadOpenClawPlugins } from './plugins/load-openclaw-plugins.js';
 export type {
@@ -126,7 +64,6 @@ export type {
   PluginSpec,
   PluginSpecObject,
 } from './plugins/plugin-types.js';
-
 // LLM providers
 export {
   type AISDKTool,
@@ -159,3 +96,59 @@ export {
   validateGeminiDeclaration,
   validateOpenAITool,
 } from './providers/index.js';
+// The registry
+export { compileToolFilter, type ToolFilter } from './registry/tool-filter.js';
+export { legalizeName, type NamingOptions, namespacedName, TOOL_NAME_PATTERN } from './registry/tool-name.js';
+export {
+  type CatalogEntry,
+  type RegisterOptions,
+  type RegistryChange,
+  ToolRegistry,
+  type ToolRegistryOptions,
+} from './registry/tool-registry.js';
+// Router tools
+export { type CompactResult, type CompactState, formatCompact } from './router/compact-format.js';
+export { createRouterTools } from './router/create-router-tools.js';
+export { planModeFilter } from './router/plan-mode-filter.js';
+export {
+  DEFAULT_LIST_MAX_RESOURCES,
+  DEFAULT_READ_MAX_BYTES,
+  DEFAULT_ROUTER_TOOL_NAMES,
+  type RouterToolNames,
+  type RouterToolsOptions,
+} from './router/router-options.js';
+export type { RouterFormat } from './router/router-result.js';
+export { createToolSearchIndex } from './router/search/tool-search-index.js';
+export { createToolIndexTool, DEFAULT_TOOL_INDEX_MAX_BYTES } from './router/tool-index-tool.js';
+// The Tool model and results
+export type {
+  AudioContent,
+  ContentBlock,
+  EmbeddedResourceBody,
+  EmbeddedResourceContent,
+  ImageContent,
+  OpenClawContentBlock,
+  ResourceLinkContent,
+  TextContent,
+} from './tool/content.js';
+export {
+  base64ByteLength,
+  capResultText,
+  DEFAULT_MAX_RESULT_CHARS,
+  errorResult,
+  jsonResult,
+  textResult,
+  toOpenClawResult,
+} from './tool/result.js';
+export type {
+  JsonSchemaObject,
+  Tool,
+  ToolAnnotations,
+  ToolContext,
+  ToolFactory,
+  ToolResult,
+  ToolSource,
+  ToolUpdate,
+  ToolUpdateCallback,
+} from './tool/tool.js';
+export { type Truncation, truncateChars, truncateUtf8 } from './tool/truncate.js';

@@ -40,7 +40,8 @@ async function resolveConfig(options: SessionOptions): Promise<{ config: McpTool
 export async function openSession(options: SessionOptions = {}): Promise<Session> {
   const { config, demo } = await resolveConfig(options);
   const registry = new ToolRegistry(config.tools ?? {});
-  if (demo) for (const tool of exampleTools()) registry.register(tool, { source: 'native', category: 'examples' });
+  if (demo)
+    for (const tool of exampleTools()) registry.register(tool, { source: 'native', category: 'examples' });
   const provider = await loadMCPServers(config, registry, {
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.connectTimeoutMs ? { connectTimeoutMs: options.connectTimeoutMs } : {}),

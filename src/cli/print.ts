@@ -13,7 +13,8 @@ export function printJson(value: unknown): void {
 }
 
 function table(rows: string[][]): string[] {
-  const widths = rows[0]?.map((_, column) => Math.max(...rows.map((row) => (row[column] ?? '').length))) ?? [];
+  const widths =
+    rows[0]?.map((_, column) => Math.max(...rows.map((row) => (row[column] ?? '').length))) ?? [];
   return rows.map((row) =>
     row
       .map((cell, column) => (column === row.length - 1 ? cell : cell.padEnd(widths[column] ?? 0)))
@@ -69,6 +70,8 @@ export function formatResult(result: ToolResult): string {
           return block.resource.text ?? `[resource: ${block.resource.uri}]`;
         case 'resource_link':
           return `[resource link: ${block.uri}]`;
+        default:
+          return '';
       }
     })
     .join('\n');

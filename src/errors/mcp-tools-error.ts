@@ -56,7 +56,12 @@ export class McpToolsError extends Error {
   }
 
   /** A JSON-safe view for logs, status and router results. */
-  toJSON(): { code: McpToolsErrorCode; message: string; recoverable: boolean; data: Record<string, unknown> } {
+  toJSON(): {
+    code: McpToolsErrorCode;
+    message: string;
+    recoverable: boolean;
+    data: Record<string, unknown>;
+  } {
     return { code: this.code, message: this.message, recoverable: this.recoverable, data: this.data };
   }
 }

@@ -71,7 +71,12 @@ export function namespacedName(server: string, tool: string, options: NamingOpti
  * A name that is not in `taken`: `name` itself when free, else `name` shortened to fit and
  * suffixed with a hash of `identity` (and a counter in the unlikely case that is taken too).
  */
-export function uniqueName(name: string, identity: string, taken: (candidate: string) => boolean, maxLength = 64): string {
+export function uniqueName(
+  name: string,
+  identity: string,
+  taken: (candidate: string) => boolean,
+  maxLength = 64,
+): string {
   if (!taken(name)) return name;
   for (let attempt = 0; ; attempt++) {
     const suffix = `_${shortHash(attempt === 0 ? identity : `${identity}\u0000${attempt}`)}`;

@@ -113,7 +113,11 @@ export class ToolRegistry {
       : { tool: withDefaults(toolOrFactory as Tool, options), options, names };
     this.#entries.set(key, entry);
     for (const name of names) this.#byName.set(name, entry);
-    this.#emit({ added: names, removed: removed.filter((name) => !names.includes(name)), owner: options.owner });
+    this.#emit({
+      added: names,
+      removed: removed.filter((name) => !names.includes(name)),
+      owner: options.owner,
+    });
     return () => {
       if (this.#entries.get(key) === entry) {
         this.#emit({ added: [], removed: this.#remove(entry), owner: options.owner });
@@ -146,7 +150,11 @@ export class ToolRegistry {
       if (entry.options.owner === owner) this.#remove(entry);
     }
     for (const tool of tools) {
-      const entry: Entry = { tool: withDefaults(tool, { ...options, owner }), options: { ...options, owner }, names: [tool.name] };
+      const entry: Entry = {
+        tool: withDefaults(tool, { ...options, owner }),
+        options: { ...options, owner },
+        names: [tool.name],
+      };
       this.#entries.set(tool.name, entry);
       this.#byName.set(tool.name, entry);
     }
@@ -193,7 +201,9 @@ export class ToolRegistry {
         factory: entry.factory !== undefined,
         enabled: this.#enabled(name, entry),
         ...(tool?.description === undefined ? {} : { description: tool.description }),
-        ...((tool?.server ?? entry.options.server) === undefined ? {} : { server: tool?.server ?? entry.options.server }),
+        ...((tool?.server ?? entry.options.server) === undefined
+          ? {}
+          : { server: tool?.server ?? entry.options.server }),
         ...(tool?.originalName === undefined ? {} : { originalName: tool.originalName }),
         ...((tool?.category ?? entry.options.category) === undefined
           ? {}
@@ -241,10 +251,18 @@ export class ToolRegistry {
 
   /** Replaces the registry-wide allow/deny globs; emits a change listing what appeared or vanished. */
   setFilter(filter: ToolFilter): void {
-    const before = new Set(this.list().filter((row) => row.enabled).map((row) => row.name));
+    const before = new Set(
+      this.list()
+        .filter((row) => row.enabled)
+        .map((row) => row.name),
+    );
     this.#filter = { allow: filter.allow ?? [], deny: filter.deny ?? [] };
     this.#passes = compileToolFilter(this.#filter);
-    const after = new Set(this.list().filter((row) => row.enabled).map((row) => row.name));
+    const after = new Set(
+      this.list()
+        .filter((row) => row.enabled)
+        .map((row) => row.name),
+    );
     const added = [...after].filter((name) => !before.has(name));
     const removed = [...before].filter((name) => !after.has(name));
     if (added.length > 0 || removed.length > 0) this.#emit({ added, removed });

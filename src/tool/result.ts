@@ -7,7 +7,9 @@ export const DEFAULT_MAX_RESULT_CHARS = 100_000;
 
 /** A result holding one text block. */
 export function textResult(text: string, details?: unknown): ToolResult {
-  return details === undefined ? { content: [{ type: 'text', text }] } : { content: [{ type: 'text', text }], details };
+  return details === undefined
+    ? { content: [{ type: 'text', text }] }
+    : { content: [{ type: 'text', text }], details };
 }
 
 /** An `isError` result holding one text block; tool failures are values, never throws. */
@@ -39,7 +41,10 @@ function degradeBlock(block: ContentBlock): OpenClawContentBlock {
     case 'image':
       return block;
     case 'audio':
-      return { type: 'text', text: `[Audio result: ${block.mimeType}, ${formatBytes(base64ByteLength(block.data))}]` };
+      return {
+        type: 'text',
+        text: `[Audio result: ${block.mimeType}, ${formatBytes(base64ByteLength(block.data))}]`,
+      };
     case 'resource': {
       const { resource } = block;
       if (typeof resource.text === 'string') return { type: 'text', text: resource.text };
@@ -65,7 +70,10 @@ export function toOpenClawResult(result: ToolResult): ToolResult & { content: Op
  * (images, audio, blobs) are never cut.
  */
 export function capResultText(result: ToolResult, maxChars = DEFAULT_MAX_RESULT_CHARS): ToolResult {
-  const total = result.content.reduce((sum, block) => sum + (block.type === 'text' ? block.text.length : 0), 0);
+  const total = result.content.reduce(
+    (sum, block) => sum + (block.type === 'text' ? block.text.length : 0),
+    0,
+  );
   if (total <= maxChars) return result;
   let budget = maxChars;
   const content: ContentBlock[] = [];

@@ -23,7 +23,12 @@ export function truncateUtf8(text: string, maxBytes: number): Truncation {
   let end = Math.max(0, maxBytes);
   // Step back over continuation bytes (10xxxxxx) to the start of the cut character.
   while (end > 0 && ((bytes[end] ?? 0) & 0xc0) === 0x80) end--;
-  return { text: decoder.decode(bytes.subarray(0, end)), truncated: true, originalSize: bytes.length, shownSize: end };
+  return {
+    text: decoder.decode(bytes.subarray(0, end)),
+    truncated: true,
+    originalSize: bytes.length,
+    shownSize: end,
+  };
 }
 
 /**

@@ -52,7 +52,9 @@ describe('mcptools CLI (built binary)', () => {
   it('servers --json reports every server, failed ones with their reason, and no secret', async () => {
     const result = await run(['servers', '--config', config, '--json'], dir);
     expect(result.code).toBe(0);
-    const parsed = JSON.parse(result.stdout) as { servers: { name: string; state: string; lastError?: { message: string } }[] };
+    const parsed = JSON.parse(result.stdout) as {
+      servers: { name: string; state: string; lastError?: { message: string } }[];
+    };
     const byName = new Map(parsed.servers.map((server) => [server.name, server]));
     expect(byName.get('echo')?.state).toBe('connected');
     expect(byName.get('broken')?.state).not.toBe('connected');
@@ -68,7 +70,10 @@ describe('mcptools CLI (built binary)', () => {
   });
 
   it('call prints the tool result and exits 0', async () => {
-    const result = await run(['call', 'echo__echo', '{"text":"hello from the cli"}', '--config', config], dir);
+    const result = await run(
+      ['call', 'echo__echo', '{"text":"hello from the cli"}', '--config', config],
+      dir,
+    );
     expect(result.code).toBe(0);
     expect(result.stdout.trim()).toBe('hello from the cli');
   });

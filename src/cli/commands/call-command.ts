@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { Command } from 'commander';
 import { McpToolsError } from '../../errors/mcp-tools-error.js';
+import { suggestToolNames } from '../../registry/suggest-tool-names.js';
 import { ExitCode } from '../exit-codes.js';
 import { openSession } from '../open-session.js';
 import { formatResult, printJson, printLine } from '../print.js';
-import { closestNames } from '../../registry/closest-names.js';
 import { type GlobalOptions, sessionOptions } from './global-options.js';
 
 function parseArguments(json: string | undefined): Record<string, unknown> {
@@ -36,7 +36,10 @@ export function registerCallCommand(program: Command): void {
       const tools = await session.tools();
       const tool = tools.find((candidate) => candidate.name === name);
       if (!tool) {
-        const suggestions = closestNames(name, tools.map((candidate) => candidate.name));
+        const suggestions = suggestToolNames(
+          name,
+          tools.map((candidate) => candidate.name),
+        );
         throw new McpToolsError(
           'TOOL_NOT_FOUND',
           `No tool named "${name}".${suggestions.length > 0 ? ` Did you mean: ${suggestions.join(', ')}?` : ''}`,
@@ -52,7 +55,9 @@ export function registerCallCommand(program: Command): void {
         const result = await tool.execute(randomUUID(), params, signal, (update) => {
           if (!options.json && update.progress) {
             const { progress, total, message } = update.progress;
-            process.stderr.write(`progress ${progress}${total ? `/${total}` : ''}${message ? ` ${message}` : ''}\n`);
+            process.stderr.write(
+              `progress ${progress}${total ? `/${total}` : ''}${message ? ` ${message}` : ''}\n`,
+            );
           }
         });
         if (options.json) printJson(result);

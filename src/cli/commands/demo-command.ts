@@ -20,7 +20,15 @@ export function registerDemoCommand(program: Command): void {
       const tools = await session.tools();
       const elapsed = Math.round(performance.now() - started);
       if (options.json) {
-        printJson({ servers: statuses, tools: tools.map(({ name, source, server, description }) => ({ name, source, server, description })) });
+        printJson({
+          servers: statuses,
+          tools: tools.map(({ name, source, server, description }) => ({
+            name,
+            source,
+            server,
+            description,
+          })),
+        });
         return;
       }
       printLine(`mcptools demo — ${session.config.source}, connected in ${elapsed} ms`);

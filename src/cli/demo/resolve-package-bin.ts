@@ -10,7 +10,9 @@ const require = createRequire(import.meta.url);
  */
 export function resolvePackageBin(packageName: string, binName?: string): string {
   const manifestPath = require.resolve(`${packageName}/package.json`);
-  const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as { bin?: string | Record<string, string> };
+  const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as {
+    bin?: string | Record<string, string>;
+  };
   const bin =
     typeof manifest.bin === 'string'
       ? manifest.bin

@@ -1,3 +1,5 @@
+import { editDistance } from '../text/edit-distance.js';
+
 /** Splits an identifier into lowercase words: snake_case, kebab-case, camelCase, dotted, namespaced. */
 function words(name: string): string[] {
   return name
@@ -5,19 +7,6 @@ function words(name: string): string[] {
     .toLowerCase()
     .split(/[^a-z0-9]+/)
     .filter((word) => word.length > 1);
-}
-
-function editDistance(left: string, right: string): number {
-  let previous = Array.from({ length: right.length + 1 }, (_, index) => index);
-  for (let row = 1; row <= left.length; row++) {
-    const current = [row];
-    for (let column = 1; column <= right.length; column++) {
-      const substitution = (previous[column - 1] ?? 0) + (left[row - 1] === right[column - 1] ? 0 : 1);
-      current.push(Math.min((previous[column] ?? 0) + 1, (current[column - 1] ?? 0) + 1, substitution));
-    }
-    previous = current;
-  }
-  return previous[right.length] ?? 0;
 }
 
 /**
