@@ -20,12 +20,17 @@ const addFormats = ((addFormatsModule as unknown as { default?: unknown }).defau
 ) => void;
 
 function issuesOf(errors: ErrorObject[] | null | undefined): ArgumentIssue[] {
-  return (errors ?? []).map((error) => ({ path: error.instancePath, message: error.message ?? 'is invalid' }));
+  return (errors ?? []).map((error) => ({
+    path: error.instancePath,
+    message: error.message ?? 'is invalid',
+  }));
 }
 
 /** Human form of the issues: `/count must be number; must have required property 'x'`. */
 export function formatArgumentIssues(issues: ArgumentIssue[]): string {
-  return issues.map((issue) => (issue.path === '' ? issue.message : `${issue.path} ${issue.message}`)).join('; ');
+  return issues
+    .map((issue) => (issue.path === '' ? issue.message : `${issue.path} ${issue.message}`))
+    .join('; ');
 }
 
 /**

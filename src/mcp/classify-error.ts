@@ -29,10 +29,14 @@ function fromSdkError(error: SdkError, context: ErrorContext): McpToolsError {
   const code: string = error.code;
   if (code === SdkErrorCode.RequestTimeout) {
     const ms = context.timeoutMs ?? (error.data as { timeout?: number } | undefined)?.timeout;
-    return new McpToolsError('TIMEOUT', ms === undefined ? 'request timed out' : `request timed out after ${ms} ms`, {
-      cause: error,
-      data: { sdkCode: code },
-    });
+    return new McpToolsError(
+      'TIMEOUT',
+      ms === undefined ? 'request timed out' : `request timed out after ${ms} ms`,
+      {
+        cause: error,
+        data: { sdkCode: code },
+      },
+    );
   }
   if (code === SdkErrorCode.ClientHttpAuthentication || code === SdkErrorCode.ClientHttpForbidden) {
     return new McpToolsError('PERMISSION_DENIED', error.message, { cause: error, data: { sdkCode: code } });
@@ -53,9 +57,20 @@ function fromSdkError(error: SdkError, context: ErrorContext): McpToolsError {
   });
 }
 
+/** What to configure when a 2026-era server needs a client capability mcptools did not declare. */
+const capabilityHints: [RegExp, string][] = [
+  [/sampling/i, 'sampling is not enabled in mcptools; pass onSamplingRequest to loadMCPServers'],
+  [/elicit/i, 'elicitation is not enabled in mcptools; pass onElicitation to loadMCPServers'],
+  [/roots/i, 'roots are not enabled in mcptools; pass workspaceDir or roots to loadMCPServers'],
+];
+
 function fromProtocolError(error: ProtocolError, context: ErrorContext): McpToolsError {
   const data = { rpcCode: error.code };
-  const message = error.message;
+  let message = error.message;
+  if (error.code === ProtocolErrorCode.MissingRequiredClientCapability) {
+    const hint = capabilityHints.find(([pattern]) => pattern.test(message))?.[1];
+    if (hint) message = `${message} (${hint})`;
+  }
   if (context.operation === 'resource') {
     // Spec 2026-07-28 answers a miss with -32602; older peers use -32002 (SDK ProtocolErrorCode docs).
     if (error.code === ProtocolErrorCode.ResourceNotFound || notFoundPattern.test(message)) {
@@ -65,7 +80,11 @@ function fromProtocolError(error: ProtocolError, context: ErrorContext): McpTool
   if (permissionPattern.test(message) && error.code !== ProtocolErrorCode.MethodNotFound) {
     return new McpToolsError('PERMISSION_DENIED', message, { cause: error, data });
   }
-  if (context.operation === 'call' && error.code === ProtocolErrorCode.InvalidParams && /unknown tool|not found/i.test(message)) {
+  if (
+    context.operation === 'call' &&
+    error.code === ProtocolErrorCode.InvalidParams &&
+    /unknown tool|not found/i.test(message)
+  ) {
     return new McpToolsError('TOOL_NOT_FOUND', message, { cause: error, data });
   }
   return new McpToolsError('UPSTREAM_ERROR', message, {
@@ -74,6 +93,29 @@ function fromProtocolError(error: ProtocolError, context: ErrorContext): McpTool
     // A server's internal error may pass; bad requests will not fix themselves.
     recoverable: error.code === ProtocolErrorCode.InternalError,
   });
+}
+
+const networkCodes = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ENOTFOUND',
+  'EHOSTUNREACH',
+  'ETIMEDOUT',
+  'UND_ERR_SOCKET',
+]);
+
+/** The network failure behind `error` (fetch wraps it as `cause`), if there is one. */
+function networkFailure(error: unknown): string | undefined {
+  for (
+    let current = error, depth = 0;
+    current instanceof Error && depth < 4;
+    current = current.cause, depth++
+  ) {
+    const code = (current as NodeJS.ErrnoException).code;
+    if (typeof code === 'string' && networkCodes.has(code)) return current.message;
+  }
+  return undefined;
 }
 
 function isAbortError(error: unknown): boolean {
@@ -107,6 +149,10 @@ export function classifyError(error: unknown, context: ErrorContext = {}): McpTo
     return timedOut
       ? new McpToolsError('TIMEOUT', timeoutMessage(context.timeoutMs), { cause: error })
       : new McpToolsError('ABORTED', 'aborted', { cause: error });
+  }
+  const network = networkFailure(error);
+  if (network !== undefined) {
+    return new McpToolsError('CONNECTION_FAILED', `cannot reach the server: ${network}`, { cause: error });
   }
   const code: McpToolsErrorCode = context.operation === 'connect' ? 'CONNECTION_FAILED' : 'UPSTREAM_ERROR';
   return new McpToolsError(code, describeError(error), { cause: error });

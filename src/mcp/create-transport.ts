@@ -1,4 +1,8 @@
-import { SSEClientTransport, StreamableHTTPClientTransport, type Transport } from '@modelcontextprotocol/client';
+import {
+  SSEClientTransport,
+  StreamableHTTPClientTransport,
+  type Transport,
+} from '@modelcontextprotocol/client';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import type { HttpServerConfig, ServerConfig } from '../config/config-types.js';
 import type { TransportKind } from './provider-types.js';
@@ -10,6 +14,14 @@ export function secretsOf(config: ServerConfig): string[] {
   const secrets = Object.values(config.headers ?? {});
   if (config.auth?.type === 'bearer') secrets.push(config.auth.token);
   if (config.auth?.type === 'api-key') secrets.push(config.auth.key);
+  try {
+    // Credentials in the URL itself (user info, `?key=…`) travel into fetch error messages.
+    const url = new URL(config.url);
+    if (url.password) secrets.push(url.password, decodeURIComponent(url.password));
+    for (const value of url.searchParams.values()) secrets.push(value);
+  } catch {
+    // An invalid URL fails at connect with its own message; nothing to redact here.
+  }
   return secrets;
 }
 

@@ -20,7 +20,10 @@ function allowsObject(type: unknown): boolean {
 export function normalizeInputSchema(schema: unknown): JsonSchemaObject {
   if (!isRecord(schema)) return { type: 'object', properties: {} };
   if (schema.type === 'object') return { ...schema, type: 'object' };
-  if (allowsObject(schema.type) || (schema.type === undefined && !('const' in schema) && !('enum' in schema))) {
+  if (
+    allowsObject(schema.type) ||
+    (schema.type === undefined && !('const' in schema) && !('enum' in schema))
+  ) {
     return { ...schema, type: 'object' };
   }
   const replaced: JsonSchemaObject = { type: 'object', properties: {} };

@@ -37,6 +37,8 @@ export interface ServerStatus {
   reconnectAttempts: number;
   /** When the next reconnect attempt is due (epoch ms), while one is scheduled. */
   nextRetryAt?: number;
+  /** PID of the stdio child process while connected. */
+  pid?: number;
 }
 
 /** A resource as listed by one server. */
@@ -116,7 +118,12 @@ export interface ResourceService {
 export interface PromptService {
   list(server: string, options?: CallOptions): Promise<PromptEntry[]>;
   listAll(options?: CallOptions): Promise<MultiServerList<PromptEntry>>;
-  get(server: string, name: string, args?: Record<string, string>, options?: CallOptions): Promise<PromptResult>;
+  get(
+    server: string,
+    name: string,
+    args?: Record<string, string>,
+    options?: CallOptions,
+  ): Promise<PromptResult>;
 }
 
 /** Events the provider emits. */
@@ -142,6 +149,14 @@ export interface MCPToolProvider extends AsyncDisposable {
   readonly resources: ResourceService;
   readonly prompts: PromptService;
   on<E extends keyof ProviderEvents>(event: E, listener: ProviderEvents[E]): () => void;
+  /** Where an exposed tool name routes: its server and the tool's original name. */
+  toolOrigin?(name: string): ToolOrigin | undefined;
+}
+
+/** The server and original name behind an exposed MCP tool name. */
+export interface ToolOrigin {
+  server: string;
+  originalName: string;
 }
 
 export type { McpToolsError };

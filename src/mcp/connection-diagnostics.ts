@@ -1,0 +1,80 @@
+import type { ServerConfig } from '../config/config-types.js';
+import { McpToolsError } from '../errors/mcp-tools-error.js';
+import { classifyError } from './classify-error.js';
+import { secretsOf } from './create-transport.js';
+import { redactSecrets, StderrTail } from './stderr-tail.js';
+
+/**
+ * What one server left behind for error messages: the stderr tail of the current attempt
+ * and the last transport error (garbage on stdout, a broken stream). Every message it
+ * builds has the server's configured secrets redacted.
+ */
+export class ConnectionDiagnostics {
+  readonly #server: string;
+  readonly #config: ServerConfig;
+  readonly #secrets: string[];
+  #stderr: StderrTail;
+  #transportError: string | undefined;
+
+  constructor(server: string, config: ServerConfig) {
+    this.#server = server;
+    this.#config = config;
+    this.#secrets = secretsOf(config);
+    this.#stderr = new StderrTail(this.#secrets);
+  }
+
+  /** Starts a new attempt: a fresh stderr tail (returned, for the transport) and no transport error. */
+  nextAttempt(): StderrTail {
+    this.#stderr = new StderrTail(this.#secrets);
+    this.#transportError = undefined;
+    return this.#stderr;
+  }
+
+  /** Remembers the latest transport error for the next message. */
+  noteTransportError(message: string): void {
+    this.#transportError = message;
+  }
+
+  /** `text` with secrets replaced by `***`. */
+  redact(text: string): string {
+    return redactSecrets(text, this.#secrets);
+  }
+
+  /** `message` followed by the last transport error and the stderr tail, all redacted. */
+  describe(message: string): string {
+    let text = this.redact(message);
+    if (this.#transportError) text += `; last transport error: ${this.redact(this.#transportError)}`;
+    const tail = this.#stderr.text();
+    if (tail) text += `; stderr: ${tail}`;
+    return text;
+  }
+
+  /** The error of a connection that went away while connected. */
+  exitError(): McpToolsError {
+    const what = this.#config.type === 'stdio' ? 'the server process exited' : 'the connection closed';
+    return new McpToolsError('SERVER_DISCONNECTED', this.describe(what), { data: { server: this.#server } });
+  }
+
+  /** Classifies a failed connect attempt: `TIMEOUT`, `PERMISSION_DENIED` or `CONNECTION_FAILED` (or `ABORTED`). */
+  connectError(error: unknown, deadline: AbortSignal, timeoutMs: number): McpToolsError {
+    const classified = classifyError(error, { operation: 'connect', signal: deadline, timeoutMs });
+    if (classified.code === 'ABORTED') return classified;
+    const code =
+      classified.code === 'TIMEOUT' || classified.code === 'PERMISSION_DENIED'
+        ? classified.code
+        : 'CONNECTION_FAILED';
+    const exited =
+      this.#config.type === 'stdio' ? 'the server process exited' : 'the server closed the connection';
+    const base =
+      code === 'TIMEOUT'
+        ? `connect timed out after ${timeoutMs} ms`
+        : classified.code === 'SERVER_DISCONNECTED'
+          ? `connect failed: ${exited} before the handshake completed`
+          : `connect failed: ${classified.message}`;
+    const stderr = this.#stderr.text();
+    return new McpToolsError(code, this.describe(base), {
+      cause: error,
+      data: { server: this.#server, ...(stderr ? { stderr } : {}) },
+    });
+  }
+}

@@ -1,0 +1,368 @@
+import type {
+  Client,
+  Implementation,
+  Tool as McpToolDefinition,
+  Transport,
+} from '@modelcontextprotocol/client';
+import type { ServerConfig } from '../config/config-types.js';
+import { McpToolsError } from '../errors/mcp-tools-error.js';
+import { classifyError, describeError } from './classify-error.js';
+import { ConnectionDiagnostics } from './connection-diagnostics.js';
+import { transportKindsFor } from './create-transport.js';
+import { type ClientCallbacks, closeMcpClient, isHttpNotFound, openMcpClient } from './open-mcp-client.js';
+import type { ServerState, ServerStatus, TransportKind } from './provider-types.js';
+import { type ReconnectPolicy, reconnectDelay } from './reconnect-policy.js';
+import type { ServerRequestOptions } from './server-requests.js';
+
+/** What a connection tells its hub. */
+export interface ConnectionListeners {
+  /** Connected (first time or again): `tools` is fresh. */
+  connected(connection: McpConnection): void;
+  /** The server's tool list changed while connected. */
+  toolsChanged(connection: McpConnection): void;
+  /** State, counts or error changed. */
+  stateChanged(connection: McpConnection): void;
+  warning(message: string, connection: McpConnection): void;
+}
+
+/** Settings of one {@link McpConnection}. */
+export interface McpConnectionOptions {
+  clientInfo: Implementation;
+  connectTimeoutMs: number;
+  reconnect: ReconnectPolicy;
+  requests: ServerRequestOptions;
+  listeners: ConnectionListeners;
+}
+
+/**
+ * One MCP server: the SDK `Client` and transport, the negotiated era, the tool list, and the
+ * reconnect loop with capped exponential backoff. A failure never escapes as a throw from
+ * `start()`: it lands in `state` and `lastError`, and a retry is scheduled.
+ */
+export class McpConnection {
+  readonly name: string;
+  readonly config: ServerConfig;
+  state: ServerState;
+  /** The connected SDK client; `undefined` unless `state` is `connected`. */
+  client: Client | undefined;
+  tools: McpToolDefinition[] = [];
+  transportKind: TransportKind | undefined;
+  protocolVersion: string | undefined;
+  era: 'legacy' | 'modern' | undefined;
+  serverInfo: { name: string; version: string } | undefined;
+  resourceCount = 0;
+  promptCount = 0;
+  lastError: McpToolsError | undefined;
+  /** Reconnect attempts since the last successful connect. */
+  reconnectAttempts = 0;
+  nextRetryAt: number | undefined;
+  /** PID of the stdio child while connected. */
+  pid: number | undefined;
+
+  readonly #options: McpConnectionOptions;
+  readonly #diagnostics: ConnectionDiagnostics;
+  #closed = false;
+  #everConnected = false;
+  #timer: NodeJS.Timeout | undefined;
+  #attempt: Promise<void> | undefined;
+  #abort: AbortController | undefined;
+  #transport: Transport | undefined;
+  readonly #closings = new Set<Promise<void>>();
+  readonly #callbacks: ClientCallbacks = {
+    toolsChanged: (client, error, tools) => this.#onToolsListChanged(client, error, tools),
+    countChanged: (client, field, items) => this.#onCount(client, field, items),
+    closed: (client) => {
+      if (this.client === client) this.#lost(client, this.#diagnostics.exitError());
+    },
+    transportError: (client, message) => {
+      if (this.client === client || this.client === undefined) this.#diagnostics.noteTransportError(message);
+    },
+  };
+
+  constructor(name: string, config: ServerConfig, options: McpConnectionOptions) {
+    this.name = name;
+    this.config = config;
+    this.#options = options;
+    this.#diagnostics = new ConnectionDiagnostics(name, config);
+    this.state = config.enabled === false ? 'disabled' : 'disconnected';
+  }
+
+  /** Connects once (bounded by the connect timeout); on failure records why and schedules a retry. */
+  async start(signal?: AbortSignal): Promise<void> {
+    if (this.state === 'disabled' || this.#closed) return;
+    this.#setState('connecting');
+    await this.#runAttempt(signal);
+  }
+
+  /** The error a call to this server gets while it is not connected. */
+  unavailableError(): McpToolsError {
+    const retrying = this.#timer !== undefined || this.#attempt !== undefined;
+    const attempt = this.reconnectAttempts + (this.#timer !== undefined ? 1 : 0);
+    const state = this.state === 'error' ? 'unavailable' : this.state;
+    let message = `server "${this.name}" is ${state}`;
+    if (retrying && this.#options.reconnect.enabled)
+      message += ` (reconnecting, attempt ${Math.max(1, attempt)})`;
+    if (this.lastError) message += `: ${this.lastError.message}`;
+    return new McpToolsError(
+      this.state === 'disabled' ? 'CONNECTION_FAILED' : 'SERVER_DISCONNECTED',
+      message,
+      {
+        data: { server: this.name, state: this.state, reconnectAttempts: this.reconnectAttempts },
+      },
+    );
+  }
+
+  /** Marks the connection lost after a call failed at the transport (HTTP servers never "exit"). */
+  markBroken(error: McpToolsError, client: Client): void {
+    if (this.client !== client || this.#closed) return;
+    this.#lost(client, error);
+  }
+
+  /** Re-lists tools and counts when connected; otherwise retries the connection now. */
+  async refresh(options: { signal?: AbortSignal; timeoutMs?: number } = {}): Promise<void> {
+    if (this.state === 'disabled' || this.#closed) return;
+    const client = this.client;
+    if (client === undefined) {
+      this.#cancelTimer();
+      if (this.#attempt) return this.#attempt;
+      return this.#runAttempt(options.signal);
+    }
+    const timeout = options.timeoutMs ?? this.#options.connectTimeoutMs;
+    try {
+      await this.#listAll(
+        client,
+        { timeout, ...(options.signal ? { signal: options.signal } : {}) },
+        'refresh',
+      );
+    } catch (error) {
+      const classified = classifyError(error, { signal: options.signal, timeoutMs: timeout });
+      if (classified.code === 'SERVER_DISCONNECTED' || classified.code === 'CONNECTION_FAILED') {
+        this.markBroken(classified, client);
+      }
+      throw classified;
+    }
+    if (this.client !== client) return;
+    this.#options.listeners.toolsChanged(this);
+    this.#options.listeners.stateChanged(this);
+  }
+
+  /** Closes the client (and its child process), cancels retries, awaits any attempt in flight. Idempotent. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    this.#cancelTimer();
+    this.#abort?.abort(new McpToolsError('ABORTED', 'the hub is closing'));
+    if (this.#attempt) await this.#attempt;
+    const client = this.client;
+    const transport = this.#transport;
+    this.client = undefined;
+    this.#transport = undefined;
+    this.pid = undefined;
+    if (client && transport) await closeMcpClient(client, transport);
+    await Promise.all(this.#closings);
+    if (this.state !== 'disabled') this.state = 'disconnected';
+  }
+
+  /** The status row of this server. */
+  status(): ServerStatus {
+    return {
+      name: this.name,
+      state: this.state,
+      ...(this.transportKind === undefined ? {} : { transport: this.transportKind }),
+      ...(this.protocolVersion === undefined ? {} : { protocolVersion: this.protocolVersion }),
+      ...(this.era === undefined ? {} : { era: this.era }),
+      ...(this.serverInfo === undefined ? {} : { serverInfo: this.serverInfo }),
+      toolCount: this.tools.length,
+      resourceCount: this.resourceCount,
+      promptCount: this.promptCount,
+      ...(this.lastError === undefined
+        ? {}
+        : {
+            lastError: {
+              code: this.lastError.code,
+              message: this.lastError.message,
+              recoverable: this.lastError.recoverable,
+            },
+          }),
+      reconnectAttempts: this.reconnectAttempts,
+      ...(this.nextRetryAt === undefined ? {} : { nextRetryAt: this.nextRetryAt }),
+      ...(this.pid === undefined ? {} : { pid: this.pid }),
+    };
+  }
+
+  async #runAttempt(signal?: AbortSignal): Promise<void> {
+    const abort = new AbortController();
+    this.#abort = abort;
+    const attempt = this.#connectAny(signal ? AbortSignal.any([signal, abort.signal]) : abort.signal);
+    this.#attempt = attempt.then(
+      () => undefined,
+      () => undefined,
+    );
+    try {
+      await attempt;
+      this.#everConnected = true;
+      this.reconnectAttempts = 0;
+      this.lastError = undefined;
+      this.#setState('connected', false);
+      this.#options.listeners.connected(this);
+      this.#options.listeners.stateChanged(this);
+    } catch (error) {
+      if (this.#closed) return;
+      this.lastError = classifyError(error, { operation: 'connect' });
+      this.#setState(this.#everConnected ? 'disconnected' : 'error', false);
+      this.#scheduleReconnect();
+      this.#options.listeners.stateChanged(this);
+    } finally {
+      this.#attempt = undefined;
+      if (this.#abort === abort) this.#abort = undefined;
+    }
+  }
+
+  async #connectAny(signal: AbortSignal): Promise<void> {
+    const timeoutMs = this.#options.connectTimeoutMs;
+    const deadline = AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]);
+    const kinds =
+      this.transportKind && this.config.type === 'http'
+        ? [this.transportKind]
+        : transportKindsFor(this.config);
+    for (let index = 0; index < kinds.length; index++) {
+      const kind = kinds[index]!;
+      try {
+        await this.#open(kind, deadline, timeoutMs);
+        return;
+      } catch (error) {
+        const last = index === kinds.length - 1;
+        if (!last && !deadline.aborted && isHttpNotFound(error)) continue;
+        throw this.#diagnostics.connectError(error, deadline, timeoutMs);
+      }
+    }
+  }
+
+  async #open(kind: TransportKind, deadline: AbortSignal, timeoutMs: number): Promise<void> {
+    const stderr = this.#diagnostics.nextAttempt();
+    const { client, transport } = await openMcpClient({
+      server: this.name,
+      config: this.config,
+      kind,
+      clientInfo: this.#options.clientInfo,
+      requests: this.#options.requests,
+      stderr,
+      deadline,
+      timeoutMs,
+      callbacks: this.#callbacks,
+    });
+    try {
+      await this.#listAll(client, { signal: deadline, timeout: timeoutMs }, 'connect');
+    } catch (error) {
+      await closeMcpClient(client, transport);
+      throw error;
+    }
+    this.client = client;
+    this.#transport = transport;
+    this.transportKind = kind;
+    this.protocolVersion = client.getNegotiatedProtocolVersion();
+    this.era = client.getProtocolEra();
+    const info = client.getServerVersion();
+    this.serverInfo = info ? { name: info.name, version: info.version } : undefined;
+    const pid = (transport as { pid?: number | null }).pid;
+    this.pid = typeof pid === 'number' ? pid : undefined;
+    // 2026-era HTTP has no connection to lose: a dropped subscription stream is the outage signal.
+    void client.autoOpenedSubscription?.closed.then((reason) => {
+      if (reason === 'remote') this.markBroken(this.#diagnostics.exitError(), client);
+    });
+  }
+
+  async #listAll(
+    client: Client,
+    options: { signal?: AbortSignal; timeout: number },
+    reason: 'connect' | 'refresh',
+  ) {
+    const capabilities = client.getServerCapabilities() ?? {};
+    const requestOptions = { ...options, cacheMode: 'refresh' as const };
+    const counts = Promise.all([
+      capabilities.resources
+        ? client.listResources(undefined, requestOptions).then(
+            (result) => result.resources.length,
+            (error: unknown) => this.#countFailed('resources', error),
+          )
+        : 0,
+      capabilities.prompts
+        ? client.listPrompts(undefined, requestOptions).then(
+            (result) => result.prompts.length,
+            (error: unknown) => this.#countFailed('prompts', error),
+          )
+        : 0,
+    ]);
+    const tools = capabilities.tools ? (await client.listTools(undefined, requestOptions)).tools : [];
+    const [resourceCount, promptCount] = await counts;
+    if (reason === 'refresh' && this.client !== client) return;
+    this.tools = tools;
+    this.resourceCount = resourceCount;
+    this.promptCount = promptCount;
+  }
+
+  #countFailed(what: string, error: unknown): number {
+    this.#options.listeners.warning(
+      `listing ${what} of "${this.name}" failed: ${this.#diagnostics.redact(describeError(error))}`,
+      this,
+    );
+    return 0;
+  }
+
+  #onToolsListChanged(client: Client, error: Error | null, tools: McpToolDefinition[] | null): void {
+    if (this.client !== client) return;
+    if (error || !tools) {
+      this.#options.listeners.warning(
+        `re-listing tools of "${this.name}" failed: ${this.#diagnostics.redact(describeError(error))}`,
+        this,
+      );
+      return;
+    }
+    this.tools = tools;
+    this.#options.listeners.toolsChanged(this);
+    this.#options.listeners.stateChanged(this);
+  }
+
+  #onCount(client: Client, field: 'resourceCount' | 'promptCount', items: unknown[] | null): void {
+    if (this.client !== client || !items) return;
+    this[field] = items.length;
+    this.#options.listeners.stateChanged(this);
+  }
+
+  #lost(client: Client, error: McpToolsError): void {
+    this.client = undefined;
+    this.#transport = undefined;
+    this.pid = undefined;
+    this.lastError = error;
+    this.#setState('disconnected', false);
+    this.#scheduleReconnect();
+    this.#options.listeners.stateChanged(this);
+    // A lost client is closed in the background; close() still waits for it.
+    const closing = client.close().catch(() => undefined);
+    this.#closings.add(closing);
+    void closing.finally(() => this.#closings.delete(closing));
+  }
+
+  #scheduleReconnect(): void {
+    if (this.#closed || !this.#options.reconnect.enabled || this.#timer !== undefined) return;
+    const delay = reconnectDelay(this.#options.reconnect, this.reconnectAttempts + 1);
+    this.nextRetryAt = Date.now() + delay;
+    this.#timer = setTimeout(() => {
+      this.#timer = undefined;
+      this.nextRetryAt = undefined;
+      this.reconnectAttempts++;
+      void this.#runAttempt();
+    }, delay);
+    this.#timer.unref();
+  }
+
+  #cancelTimer(): void {
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#timer = undefined;
+    this.nextRetryAt = undefined;
+  }
+
+  #setState(state: ServerState, notify = true): void {
+    this.state = state;
+    if (notify) this.#options.listeners.stateChanged(this);
+  }
+}

@@ -1,0 +1,142 @@
+import type {
+  CallToolResult,
+  Client,
+  Tool as McpToolDefinition,
+  RequestOptions,
+} from '@modelcontextprotocol/client';
+import type { McpToolsError } from '../errors/mcp-tools-error.js';
+import type { ContentBlock } from '../tool/content.js';
+import { capResultText, errorResult } from '../tool/result.js';
+import type { Tool, ToolAnnotations, ToolResult, ToolUpdateCallback } from '../tool/tool.js';
+import { type ArgumentValidator, formatArgumentIssues } from './argument-validator.js';
+import { classifyError } from './classify-error.js';
+import type { McpConnection } from './mcp-connection.js';
+import { normalizeInputSchema } from './normalize-input-schema.js';
+
+/** Settings shared by every tool of one server. */
+export interface McpToolAdapterOptions {
+  /** Per-call timeout in ms. */
+  callTimeoutMs: number;
+  /** Cap on the text of one result, in characters. */
+  maxResultChars: number;
+  /** Shared, caching argument validator. */
+  validator: ArgumentValidator;
+}
+
+/** The `isError` result every failure of an MCP tool becomes: `Tool <server>/<tool> failed: <message>`. */
+export function toolFailure(
+  server: string,
+  tool: string,
+  error: McpToolsError,
+  extra?: Record<string, unknown>,
+): ToolResult {
+  return errorResult(`Tool ${server}/${tool} failed: ${error.message}`, {
+    code: error.code,
+    recoverable: error.recoverable,
+    server,
+    tool,
+    ...error.data,
+    ...extra,
+  });
+}
+
+function toToolResult(result: CallToolResult, maxChars: number): ToolResult {
+  // Lossless: every content type, structuredContent and _meta pass through untouched.
+  const converted: ToolResult = { content: (result.content ?? []) as ContentBlock[] };
+  if (result.isError === true) converted.isError = true;
+  if (result.structuredContent !== undefined) {
+    converted.structuredContent = result.structuredContent as Record<string, unknown>;
+  }
+  if (result._meta !== undefined) converted._meta = result._meta as Record<string, unknown>;
+  return capResultText(converted, maxChars);
+}
+
+/**
+ * Wraps one MCP tool as a {@link Tool} named `exposedName`. `execute` validates arguments
+ * against the tool's schema before anything is sent, calls through the connection's current
+ * client with the caller's signal and the call timeout, feeds progress to `onUpdate`, and
+ * turns every failure into an `isError` result; it never throws.
+ */
+export function createMcpTool(
+  connection: McpConnection,
+  definition: McpToolDefinition,
+  exposedName: string,
+  options: McpToolAdapterOptions,
+): Tool {
+  const server = connection.name;
+  const originalName = definition.name;
+  const parameters = normalizeInputSchema(definition.inputSchema);
+  const timeout = options.callTimeoutMs;
+  const maxChars = options.maxResultChars;
+  let check: ReturnType<ArgumentValidator['checkFor']> | undefined;
+
+  const execute = async (
+    _toolCallId: string,
+    params: Record<string, unknown>,
+    signal?: AbortSignal,
+    onUpdate?: ToolUpdateCallback,
+  ): Promise<ToolResult> => {
+    const args = params ?? {};
+    check ??= options.validator.checkFor(parameters);
+    const issues = check(args);
+    if (issues !== undefined) {
+      return errorResult(
+        `Tool ${server}/${originalName} failed: invalid arguments: ${formatArgumentIssues(issues)}`,
+        {
+          code: 'INVALID_ARGUMENTS',
+          recoverable: true,
+          server,
+          tool: originalName,
+          issues,
+        },
+      );
+    }
+    const client: Client | undefined = connection.client;
+    if (client === undefined) return toolFailure(server, originalName, connection.unavailableError());
+    const requestOptions: RequestOptions = { timeout };
+    if (signal !== undefined) requestOptions.signal = signal;
+    if (onUpdate !== undefined) {
+      requestOptions.onprogress = (progress) => {
+        const update = {
+          content: progress.message === undefined ? [] : [{ type: 'text' as const, text: progress.message }],
+          progress,
+        };
+        try {
+          onUpdate(update);
+        } catch {
+          // A failing listener must not fail the call.
+        }
+      };
+    }
+    try {
+      const result = await client.callTool({ name: originalName, arguments: args }, requestOptions);
+      return toToolResult(result as CallToolResult, maxChars);
+    } catch (error) {
+      const classified = classifyError(error, { operation: 'call', signal, timeoutMs: timeout });
+      if (classified.code === 'SERVER_DISCONNECTED' || classified.code === 'CONNECTION_FAILED') {
+        connection.markBroken(classified, client);
+        return toolFailure(server, originalName, connection.unavailableError(), {
+          cause: classified.message,
+        });
+      }
+      return toolFailure(server, originalName, classified);
+    }
+  };
+
+  const tool: Tool = {
+    name: exposedName,
+    label: originalName,
+    description: definition.description ?? definition.title ?? '',
+    parameters,
+    execute,
+    source: 'mcp',
+    server,
+    originalName,
+    readOnly: definition.annotations?.readOnlyHint === true,
+    category: server,
+  };
+  if (definition.annotations !== undefined) tool.annotations = definition.annotations as ToolAnnotations;
+  if (definition.outputSchema !== undefined)
+    tool.outputSchema = definition.outputSchema as Record<string, unknown>;
+  return tool;
+}

@@ -1,0 +1,220 @@
+import type { Implementation } from '@modelcontextprotocol/client';
+import type { McpToolsConfig } from '../config/config-types.js';
+import { compileToolFilter } from '../registry/tool-filter.js';
+import { type NamingOptions, namespacedName, uniqueName } from '../registry/tool-name.js';
+import type { ToolRegistry } from '../registry/tool-registry.js';
+import { DEFAULT_MAX_RESULT_CHARS } from '../tool/result.js';
+import type { Tool } from '../tool/tool.js';
+import { ArgumentValidator } from './argument-validator.js';
+import { type ConnectionListeners, McpConnection } from './mcp-connection.js';
+import { createMcpTool, type McpToolAdapterOptions } from './mcp-tool-adapter.js';
+import { McpPromptService } from './prompt-service.js';
+import type {
+  CallOptions,
+  MCPToolProvider,
+  ProviderEvents,
+  ServerStatus,
+  ToolOrigin,
+} from './provider-types.js';
+import { type ReconnectOptions, reconnectPolicy } from './reconnect-policy.js';
+import { McpResourceService } from './resource-service.js';
+import { ServerDirectory } from './server-directory.js';
+import {
+  type ElicitationHandler,
+  type RootInput,
+  resolveRoots,
+  type SamplingHandler,
+} from './server-requests.js';
+
+/** Options of `loadMCPServers`; each overrides the matching configuration value. */
+export interface LoadMcpServersOptions {
+  /** Aborts the initial connects; `loadMCPServers` then closes everything and rejects with `ABORTED`. */
+  signal?: AbortSignal;
+  /** Connect timeout of every server, in ms. Default: the server's `connectTimeoutMs`, else 30 000. */
+  connectTimeoutMs?: number;
+  /** Call timeout of every tool, in ms. Default: the server's `callTimeoutMs`, else 60 000. */
+  callTimeoutMs?: number;
+  /** Timeout of resource and prompt requests, in ms. Default 30 000. */
+  requestTimeoutMs?: number;
+  /** How mcptools introduces itself to servers. */
+  clientInfo?: Implementation;
+  /** Answers servers' sampling requests; without it sampling is not declared. */
+  onSamplingRequest?: SamplingHandler;
+  /** Answers servers' elicitation (form) requests; without it elicitation is not declared. */
+  onElicitation?: ElicitationHandler;
+  /** Offered to servers as a root (`file://` URL). Default: the configuration's `workspaceDir`. */
+  workspaceDir?: string;
+  /** More roots: paths or `file://` URLs. */
+  roots?: RootInput[];
+  reconnect?: ReconnectOptions;
+  /** Cap on the text of one tool result. Default: the configuration's, else 100 000. */
+  maxResultChars?: number;
+  /** Name separator and length budget. Default: the configuration's `namespace`. */
+  namespace?: NamingOptions;
+}
+
+const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
+const DEFAULT_CALL_TIMEOUT_MS = 60_000;
+
+type Listeners = { [E in keyof ProviderEvents]: Set<ProviderEvents[E]> };
+
+/**
+ * The hub over every configured MCP server: one {@link McpConnection} each, their tools
+ * registered into the registry under `mcp:<server>`, resources, prompts, status and events.
+ * Built and started by `loadMCPServers`.
+ */
+export class McpToolHub implements MCPToolProvider {
+  readonly resources: McpResourceService;
+  readonly prompts: McpPromptService;
+  readonly #connections = new Map<string, McpConnection>();
+  readonly #registry: ToolRegistry;
+  readonly #naming: NamingOptions;
+  readonly #adapterOptions = new Map<string, McpToolAdapterOptions>();
+  readonly #filters = new Map<string, (...names: string[]) => boolean>();
+  readonly #origins = new Map<string, ToolOrigin>();
+  readonly #listeners: Listeners = { toolsChanged: new Set(), status: new Set(), warning: new Set() };
+  readonly #directory: ServerDirectory;
+  #closing: Promise<void> | undefined;
+
+  constructor(config: McpToolsConfig, registry: ToolRegistry, options: LoadMcpServersOptions = {}) {
+    this.#registry = registry;
+    this.#naming = { ...config.namespace, ...options.namespace };
+    const validator = new ArgumentValidator({
+      onUncompilable: (reason) => this.#emit('warning', `an input schema could not be compiled: ${reason}`),
+    });
+    const maxResultChars = options.maxResultChars ?? config.maxResultChars ?? DEFAULT_MAX_RESULT_CHARS;
+    const roots = resolveRoots(options.workspaceDir ?? config.workspaceDir, options.roots);
+    const requests = {
+      ...(options.onSamplingRequest ? { onSamplingRequest: options.onSamplingRequest } : {}),
+      ...(options.onElicitation ? { onElicitation: options.onElicitation } : {}),
+      ...(roots ? { roots } : {}),
+    };
+    const listeners: ConnectionListeners = {
+      connected: (connection) => this.#register(connection),
+      toolsChanged: (connection) => this.#register(connection),
+      stateChanged: (connection) => this.#emit('status', connection.status()),
+      warning: (message, connection) => this.#emit('warning', message, connection.name),
+    };
+    for (const [name, server] of Object.entries(config.servers)) {
+      const connection = new McpConnection(name, server, {
+        clientInfo: options.clientInfo ?? { name: 'mcptools', version: '0.1.0' },
+        connectTimeoutMs: options.connectTimeoutMs ?? server.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+        reconnect: reconnectPolicy(options.reconnect),
+        requests,
+        listeners,
+      });
+      this.#connections.set(name, connection);
+      this.#filters.set(name, compileToolFilter(server.tools));
+      this.#adapterOptions.set(name, {
+        callTimeoutMs: options.callTimeoutMs ?? server.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS,
+        maxResultChars,
+        validator,
+      });
+    }
+    const directory = new ServerDirectory(
+      this.#connections,
+      (message, server) => this.#emit('warning', message, server),
+      options.requestTimeoutMs,
+    );
+    this.#directory = directory;
+    this.resources = new McpResourceService(directory);
+    this.prompts = new McpPromptService(directory);
+  }
+
+  /** Connects every enabled server in parallel; resolves when each has connected or failed. */
+  async start(signal?: AbortSignal): Promise<void> {
+    await Promise.allSettled([...this.#connections.values()].map((connection) => connection.start(signal)));
+  }
+
+  servers(): string[] {
+    return [...this.#connections.keys()];
+  }
+
+  status(): ServerStatus[];
+  status(server: string): ServerStatus | undefined;
+  status(server?: string): ServerStatus[] | ServerStatus | undefined {
+    if (server !== undefined) return this.#connections.get(server)?.status();
+    return [...this.#connections.values()].map((connection) => connection.status());
+  }
+
+  async refresh(server?: string, options: CallOptions = {}): Promise<void> {
+    const targets = server === undefined ? [...this.#connections.values()] : [this.#directory.get(server)];
+    const outcomes = await Promise.allSettled(targets.map((connection) => connection.refresh(options)));
+    const failure = outcomes.find((outcome) => outcome.status === 'rejected');
+    if (server !== undefined && failure?.status === 'rejected') throw failure.reason;
+    for (const outcome of outcomes) {
+      if (outcome.status === 'rejected') this.#emit('warning', `refresh failed: ${String(outcome.reason)}`);
+    }
+  }
+
+  /** Where an exposed tool name routes. */
+  toolOrigin(name: string): ToolOrigin | undefined {
+    return this.#origins.get(name);
+  }
+
+  on<E extends keyof ProviderEvents>(event: E, listener: ProviderEvents[E]): () => void {
+    const set = this.#listeners[event] as Set<ProviderEvents[E]>;
+    set.add(listener);
+    return () => set.delete(listener);
+  }
+
+  close(): Promise<void> {
+    this.#closing ??= this.#close();
+    return this.#closing;
+  }
+
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.close();
+  }
+
+  async #close(): Promise<void> {
+    await Promise.allSettled([...this.#connections.values()].map((connection) => connection.close()));
+    for (const name of this.#connections.keys()) {
+      const removed = this.#registry.unregisterOwner(`mcp:${name}`);
+      if (removed.length > 0) this.#emit('toolsChanged', name, { added: [], removed, owner: `mcp:${name}` });
+    }
+    this.#origins.clear();
+  }
+
+  #register(connection: McpConnection): void {
+    if (this.#closing) return;
+    const name = connection.name;
+    const owner = `mcp:${name}`;
+    const own = new Set(this.#registry.names({ owner }));
+    const chosen = new Set<string>();
+    const taken = (candidate: string) =>
+      chosen.has(candidate) || (this.#registry.has(candidate) && !own.has(candidate));
+    const passes = this.#filters.get(name) ?? (() => true);
+    const adapterOptions = this.#adapterOptions.get(name)!;
+    const prefix = connection.config.prefix ?? name;
+    const tools: Tool[] = [];
+    for (const definition of connection.tools) {
+      if (!passes(definition.name)) continue;
+      const base = namespacedName(prefix, definition.name, this.#naming);
+      const exposed = uniqueName(
+        base,
+        `${name}\u0000${definition.name}`,
+        taken,
+        this.#naming.maxLength ?? 64,
+      );
+      chosen.add(exposed);
+      tools.push(createMcpTool(connection, definition, exposed, adapterOptions));
+    }
+    const change = this.#registry.replaceOwner(owner, tools, { source: 'mcp', server: name });
+    for (const [exposed, origin] of this.#origins) if (origin.server === name) this.#origins.delete(exposed);
+    for (const tool of tools)
+      this.#origins.set(tool.name, { server: name, originalName: tool.originalName! });
+    // Fired even when no name changed: descriptions or schemas may have.
+    this.#emit('toolsChanged', name, change);
+  }
+
+  #emit<E extends keyof ProviderEvents>(event: E, ...args: Parameters<ProviderEvents[E]>): void {
+    for (const listener of this.#listeners[event]) {
+      try {
+        (listener as (...values: Parameters<ProviderEvents[E]>) => void)(...args);
+      } catch {
+        // A listener's failure must not break the hub.
+      }
+    }
+  }
+}

@@ -1,0 +1,77 @@
+import type { Client, Prompt } from '@modelcontextprotocol/client';
+import type {
+  CallOptions,
+  MultiServerList,
+  PromptEntry,
+  PromptResult,
+  PromptService,
+} from './provider-types.js';
+import type { ServerDirectory } from './server-directory.js';
+
+function promptEntry(server: string, prompt: Prompt): PromptEntry {
+  const entry: PromptEntry = { server, name: prompt.name };
+  if (prompt.title !== undefined) entry.title = prompt.title;
+  if (prompt.description !== undefined) entry.description = prompt.description;
+  if (prompt.arguments !== undefined) {
+    entry.arguments = prompt.arguments.map((argument) => {
+      const item: { name: string; description?: string; required?: boolean } = { name: argument.name };
+      if (argument.description !== undefined) item.description = argument.description;
+      if (argument.required !== undefined) item.required = argument.required;
+      return item;
+    });
+  }
+  return entry;
+}
+
+/**
+ * Prompts of every server: listing a disconnected server yields `[]` and a `warning`
+ * event, like resources (seed 003); `get` throws a typed `McpToolsError`.
+ */
+export class McpPromptService implements PromptService {
+  readonly #servers: ServerDirectory;
+
+  constructor(servers: ServerDirectory) {
+    this.#servers = servers;
+  }
+
+  async list(server: string, options?: CallOptions): Promise<PromptEntry[]> {
+    const connection = this.#servers.get(server);
+    const client = connection.client;
+    if (client === undefined) {
+      this.#servers.warn(`${connection.unavailableError().message}; listing no prompts`, server);
+      return [];
+    }
+    return this.#list(server, client, options);
+  }
+
+  listAll(options?: CallOptions): Promise<MultiServerList<PromptEntry>> {
+    return this.#servers.gather((server) => this.#list(server, this.#servers.client(server), options));
+  }
+
+  async get(
+    server: string,
+    name: string,
+    args?: Record<string, string>,
+    options?: CallOptions,
+  ): Promise<PromptResult> {
+    const client = this.#servers.client(server);
+    const result = await this.#servers.request(server, client, options, (requestOptions) =>
+      client.getPrompt(args === undefined ? { name } : { name, arguments: args }, requestOptions),
+    );
+    const prompt: PromptResult = {
+      server,
+      name,
+      messages: result.messages.map((message) => ({ role: message.role, content: message.content })),
+    };
+    if (result.description !== undefined) prompt.description = result.description;
+    return prompt;
+  }
+
+  async #list(server: string, client: Client, options?: CallOptions): Promise<PromptEntry[]> {
+    const { prompts } = await this.#servers.request(server, client, options, (requestOptions) =>
+      client.listPrompts(undefined, requestOptions),
+    );
+    this.#servers.get(server).promptCount = prompts.length;
+    return prompts.map((prompt) => promptEntry(server, prompt));
+  }
+}

@@ -1,0 +1,115 @@
+import type { Client, Resource, ResourceTemplateType } from '@modelcontextprotocol/client';
+import { McpToolsError } from '../errors/mcp-tools-error.js';
+import type {
+  CallOptions,
+  MultiServerList,
+  ResourceContents,
+  ResourceEntry,
+  ResourceService,
+  ResourceTemplateEntry,
+} from './provider-types.js';
+import type { ServerDirectory } from './server-directory.js';
+
+function resourceEntry(server: string, resource: Resource): ResourceEntry {
+  const entry: ResourceEntry = { server, uri: resource.uri, name: resource.name };
+  if (resource.title !== undefined) entry.title = resource.title;
+  if (resource.description !== undefined) entry.description = resource.description;
+  if (resource.mimeType !== undefined) entry.mimeType = resource.mimeType;
+  if (resource.size !== undefined) entry.size = resource.size;
+  return entry;
+}
+
+function templateEntry(server: string, template: ResourceTemplateType): ResourceTemplateEntry {
+  const entry: ResourceTemplateEntry = { server, uriTemplate: template.uriTemplate, name: template.name };
+  if (template.title !== undefined) entry.title = template.title;
+  if (template.description !== undefined) entry.description = template.description;
+  if (template.mimeType !== undefined) entry.mimeType = template.mimeType;
+  return entry;
+}
+
+/**
+ * Resources of every server with seed 003 semantics: listing a disconnected server yields
+ * `[]` and a `warning` event; reading throws a typed `McpToolsError`; `listAll` isolates
+ * each server's failure into `errors`.
+ */
+export class McpResourceService implements ResourceService {
+  readonly #servers: ServerDirectory;
+
+  constructor(servers: ServerDirectory) {
+    this.#servers = servers;
+  }
+
+  async list(server: string, options?: CallOptions): Promise<ResourceEntry[]> {
+    const client = this.#connectedOrWarn(server, 'resources');
+    if (!client) return [];
+    const connection = this.#servers.get(server);
+    const { resources } = await this.#servers.request(server, client, options, (requestOptions) =>
+      client.listResources(undefined, requestOptions),
+    );
+    connection.resourceCount = resources.length;
+    return resources.map((resource) => resourceEntry(server, resource));
+  }
+
+  listAll(options?: CallOptions): Promise<MultiServerList<ResourceEntry>> {
+    return this.#servers.gather((server) => this.#listStrict(server, options));
+  }
+
+  async listTemplates(server: string, options?: CallOptions): Promise<ResourceTemplateEntry[]> {
+    const client = this.#connectedOrWarn(server, 'resource templates');
+    if (!client) return [];
+    return this.#templates(server, client, options);
+  }
+
+  listAllTemplates(options?: CallOptions): Promise<MultiServerList<ResourceTemplateEntry>> {
+    return this.#servers.gather((server) => this.#templates(server, this.#servers.client(server), options));
+  }
+
+  async read(server: string, uri: string, options?: CallOptions): Promise<ResourceContents[]> {
+    const connection = this.#servers.get(server);
+    try {
+      new URL(uri);
+    } catch {
+      throw new McpToolsError('INVALID_URI', `"${uri}" is not a valid URI`, { data: { server, uri } });
+    }
+    const client = connection.client;
+    if (client === undefined) throw connection.unavailableError();
+    const { contents } = await this.#servers.request(
+      server,
+      client,
+      options,
+      (requestOptions) => client.readResource({ uri }, requestOptions),
+      { operation: 'resource', uri },
+    );
+    return contents.map((item) => {
+      const content: ResourceContents = { uri: item.uri };
+      if (item.mimeType !== undefined) content.mimeType = item.mimeType;
+      if ('text' in item && typeof item.text === 'string') content.text = item.text;
+      if ('blob' in item && typeof item.blob === 'string') content.blob = item.blob;
+      if (item._meta !== undefined) content._meta = item._meta as Record<string, unknown>;
+      return content;
+    });
+  }
+
+  async #listStrict(server: string, options?: CallOptions): Promise<ResourceEntry[]> {
+    const client = this.#servers.client(server);
+    const { resources } = await this.#servers.request(server, client, options, (requestOptions) =>
+      client.listResources(undefined, requestOptions),
+    );
+    this.#servers.get(server).resourceCount = resources.length;
+    return resources.map((resource) => resourceEntry(server, resource));
+  }
+
+  async #templates(server: string, client: Client, options?: CallOptions): Promise<ResourceTemplateEntry[]> {
+    const { resourceTemplates } = await this.#servers.request(server, client, options, (requestOptions) =>
+      client.listResourceTemplates(undefined, requestOptions),
+    );
+    return resourceTemplates.map((template) => templateEntry(server, template));
+  }
+
+  #connectedOrWarn(server: string, what: string): Client | undefined {
+    const connection = this.#servers.get(server);
+    if (connection.client !== undefined) return connection.client;
+    this.#servers.warn(`${connection.unavailableError().message}; listing no ${what}`, server);
+    return undefined;
+  }
+}

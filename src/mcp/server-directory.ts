@@ -1,0 +1,125 @@
+import type { Client } from '@modelcontextprotocol/client';
+import { McpToolsError } from '../errors/mcp-tools-error.js';
+import { classifyError, type ErrorContext } from './classify-error.js';
+import type { McpConnection } from './mcp-connection.js';
+import type { CallOptions, ErrorInfo, MultiServerList, ServerError } from './provider-types.js';
+
+/** Default timeout of resource and prompt requests, in ms. */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+
+/**
+ * The hub's servers as the resource and prompt services see them: lookup by name with a
+ * clear error for unknown names, and the hub's warning channel.
+ */
+export class ServerDirectory {
+  readonly #connections: Map<string, McpConnection>;
+  readonly #warn: (message: string, server?: string) => void;
+  readonly #defaultTimeoutMs: number;
+
+  constructor(
+    connections: Map<string, McpConnection>,
+    warn: (message: string, server?: string) => void,
+    defaultTimeoutMs = DEFAULT_REQUEST_TIMEOUT_MS,
+  ) {
+    this.#connections = connections;
+    this.#warn = warn;
+    this.#defaultTimeoutMs = defaultTimeoutMs;
+  }
+
+  /** The connection named `server`; throws `CONNECTION_FAILED` naming the known servers otherwise. */
+  get(server: string): McpConnection {
+    const connection = this.#connections.get(server);
+    if (connection) return connection;
+    const known = [...this.#connections.keys()];
+    throw new McpToolsError(
+      'CONNECTION_FAILED',
+      `unknown server "${server}"; known servers: ${known.length > 0 ? known.join(', ') : '(none)'}`,
+      { data: { server, known }, recoverable: false },
+    );
+  }
+
+  /** The connected client of `server`, or throws `SERVER_DISCONNECTED` (or the unknown-server error). */
+  client(server: string): Client {
+    const connection = this.get(server);
+    if (connection.client === undefined) throw connection.unavailableError();
+    return connection.client;
+  }
+
+  /** Every server that is enabled. */
+  enabled(): McpConnection[] {
+    return [...this.#connections.values()].filter((connection) => connection.state !== 'disabled');
+  }
+
+  /** Emits a `warning` event from the hub. */
+  warn(message: string, server?: string): void {
+    this.#warn(message, server);
+  }
+
+  /** SDK request options from {@link CallOptions}. */
+  requestOptions(options: CallOptions = {}): { timeout: number; signal?: AbortSignal } {
+    const timeout = options.timeoutMs ?? this.#defaultTimeoutMs;
+    return options.signal ? { timeout, signal: options.signal } : { timeout };
+  }
+
+  /**
+   * Sends one request through `client` with the timeout and signal of `options`; a failure is
+   * classified once into a typed `McpToolsError` naming the server, and a dead connection is
+   * marked lost so that the reconnect loop takes over.
+   */
+  async request<T>(
+    server: string,
+    client: Client,
+    options: CallOptions | undefined,
+    send: (requestOptions: { timeout: number; signal?: AbortSignal }) => Promise<T>,
+    context: { operation?: ErrorContext['operation']; uri?: string } = {},
+  ): Promise<T> {
+    const requestOptions = this.requestOptions(options);
+    try {
+      return await send(requestOptions);
+    } catch (error) {
+      const classified = classifyError(error, {
+        operation: context.operation ?? 'request',
+        signal: options?.signal,
+        timeoutMs: requestOptions.timeout,
+      });
+      if (classified.code === 'SERVER_DISCONNECTED' || classified.code === 'CONNECTION_FAILED') {
+        this.get(server).markBroken(classified, client);
+      }
+      throw new McpToolsError(classified.code, classified.message, {
+        cause: classified.cause ?? error,
+        data: { ...classified.data, server, ...(context.uri === undefined ? {} : { uri: context.uri }) },
+        recoverable: classified.recoverable,
+      });
+    }
+  }
+
+  /** Runs `list` on every enabled server in parallel; a failure lands in `errors`, never throws. */
+  async gather<T>(list: (server: string) => Promise<T[]>): Promise<MultiServerList<T>> {
+    const servers = this.enabled();
+    const outcomes = await Promise.allSettled(
+      servers.map((connection) => {
+        if (connection.client === undefined) return Promise.reject(connection.unavailableError());
+        return list(connection.name);
+      }),
+    );
+    const items: T[] = [];
+    const errors: ServerError[] = [];
+    outcomes.forEach((outcome, index) => {
+      const server = servers[index]!.name;
+      if (outcome.status === 'fulfilled') items.push(...outcome.value);
+      else errors.push({ server, error: errorInfo(outcome.reason) });
+    });
+    return { items, errors };
+  }
+}
+
+/** The JSON-safe view of any error for status and multi-server results. */
+export function errorInfo(error: unknown): ErrorInfo {
+  if (McpToolsError.isInstance(error))
+    return { code: error.code, message: error.message, recoverable: error.recoverable };
+  return {
+    code: 'UPSTREAM_ERROR',
+    message: error instanceof Error ? error.message : String(error),
+    recoverable: false,
+  };
+}

@@ -1,0 +1,79 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ServerConfig } from '../../src/config/config-types.js';
+import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
+import type { MCPToolProvider } from '../../src/mcp/provider-types.js';
+import { ToolRegistry } from '../../src/registry/tool-registry.js';
+import { type HttpFixture, startHttpFixture } from '../fixtures/spawn-http.js';
+import { eventually, httpServer, stdioFixture, textOf } from './hub-test-helpers.js';
+
+interface Variant {
+  label: string;
+  era: 'legacy' | 'modern';
+  start: () => Promise<{ config: ServerConfig; fixture?: HttpFixture }>;
+}
+
+const variants: Variant[] = [
+  {
+    label: 'stdio, 2025 era (tools/list_changed)',
+    era: 'legacy',
+    start: async () => ({ config: stdioFixture('changing', ['--era', 'legacy']) }),
+  },
+  {
+    label: 'stdio, 2026-07-28 (subscriptions/listen)',
+    era: 'modern',
+    start: async () => ({ config: stdioFixture('changing') }),
+  },
+  {
+    label: 'Streamable HTTP, 2025 era (tools/list_changed)',
+    era: 'legacy',
+    start: async () => {
+      const fixture = await startHttpFixture('changing', ['--era', 'legacy']);
+      return { config: httpServer(fixture.url), fixture };
+    },
+  },
+  {
+    label: 'Streamable HTTP, 2026-07-28 (subscriptions/listen)',
+    era: 'modern',
+    start: async () => {
+      const fixture = await startHttpFixture('changing');
+      return { config: httpServer(fixture.url), fixture };
+    },
+  },
+];
+
+describe.each(variants)('live tool list changes over $label', (variant) => {
+  let registry: ToolRegistry;
+  let provider: MCPToolProvider;
+  let fixture: HttpFixture | undefined;
+
+  beforeAll(async () => {
+    const started = await variant.start();
+    fixture = started.fixture;
+    registry = new ToolRegistry();
+    provider = await loadMCPServers({ servers: { chg: started.config } }, registry);
+  });
+
+  afterAll(async () => {
+    await provider?.close();
+    await fixture?.close();
+  });
+
+  it('adds and removes registry tools as the server changes, firing toolsChanged', async () => {
+    expect(provider.status('chg')?.era).toBe(variant.era);
+    const changes: { added: string[]; removed: string[] }[] = [];
+    provider.on('toolsChanged', (server, change) => {
+      if (server === 'chg') changes.push(change);
+    });
+    const added = await registry.get('chg__add_tool')!.execute('1', { name: 'fresh_tool' });
+    expect(textOf(added)).toBe('added fresh_tool');
+    expect(await eventually(() => registry.has('chg__fresh_tool'), 10_000)).toBe(true);
+    expect(changes.some((change) => change.added.includes('chg__fresh_tool'))).toBe(true);
+    expect(provider.status('chg')?.toolCount).toBe(4);
+    const fresh = await registry.get('chg__fresh_tool')!.execute('2', { text: 'x' });
+    expect(textOf(fresh)).toBe('fresh_tool: x');
+
+    await registry.get('chg__remove_tool')!.execute('3', { name: 'fresh_tool' });
+    expect(await eventually(() => !registry.has('chg__fresh_tool'), 10_000)).toBe(true);
+    expect(changes.some((change) => change.removed.includes('chg__fresh_tool'))).toBe(true);
+  });
+});

@@ -1,0 +1,110 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ServerConfig } from '../../src/config/config-types.js';
+import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
+import type { MCPToolProvider } from '../../src/mcp/provider-types.js';
+import type { ElicitationRequest, SamplingRequest } from '../../src/mcp/server-requests.js';
+import { ToolRegistry } from '../../src/registry/tool-registry.js';
+import { type HttpFixture, startHttpFixture } from '../fixtures/spawn-http.js';
+import { httpServer, stdioFixture, textOf } from './hub-test-helpers.js';
+
+interface Variant {
+  label: string;
+  era: 'legacy' | 'modern';
+  start: () => Promise<{ config: ServerConfig; fixture?: HttpFixture }>;
+}
+
+const variants: Variant[] = [
+  {
+    label: 'stdio, 2025 era (server→client requests)',
+    era: 'legacy',
+    start: async () => ({ config: stdioFixture('sampling', ['--era', 'legacy']) }),
+  },
+  {
+    label: 'stdio, 2026-07-28 (input_required)',
+    era: 'modern',
+    start: async () => ({ config: stdioFixture('sampling') }),
+  },
+  {
+    label: 'Streamable HTTP, 2026-07-28 (input_required)',
+    era: 'modern',
+    start: async () => {
+      const fixture = await startHttpFixture('sampling');
+      return { config: httpServer(fixture.url), fixture };
+    },
+  },
+];
+
+describe.each(variants)('server→client requests over $label', (variant) => {
+  let fixture: HttpFixture | undefined;
+  let config: ServerConfig;
+  let withHandlers: { provider: MCPToolProvider; registry: ToolRegistry };
+  let without: { provider: MCPToolProvider; registry: ToolRegistry };
+  const seen: {
+    sampling: { request: SamplingRequest; server: string }[];
+    elicitation: ElicitationRequest[];
+  } = {
+    sampling: [],
+    elicitation: [],
+  };
+
+  beforeAll(async () => {
+    const started = await variant.start();
+    fixture = started.fixture;
+    config = started.config;
+    const registry = new ToolRegistry();
+    const provider = await loadMCPServers({ servers: { s: config } }, registry, {
+      workspaceDir: '/tmp/mcptools-workspace',
+      roots: ['/tmp/other-root'],
+      onSamplingRequest: async (request, context) => {
+        seen.sampling.push({ request, server: context.server });
+        expect(context.signal).toBeInstanceOf(AbortSignal);
+        return { model: 'test-model', role: 'assistant', content: { type: 'text', text: 'forty-two' } };
+      },
+      onElicitation: async (request) => {
+        seen.elicitation.push(request);
+        return { action: 'accept', content: { city: 'Lisbon' } };
+      },
+    });
+    withHandlers = { provider, registry };
+    const bareRegistry = new ToolRegistry();
+    without = {
+      provider: await loadMCPServers({ servers: { s: config } }, bareRegistry),
+      registry: bareRegistry,
+    };
+  });
+
+  afterAll(async () => {
+    await withHandlers?.provider.close();
+    await without?.provider.close();
+    await fixture?.close();
+  });
+
+  it('routes sampling to onSamplingRequest', async () => {
+    expect(withHandlers.provider.status('s')?.era).toBe(variant.era);
+    const result = await withHandlers.registry
+      .get('s__ask_llm')!
+      .execute('1', { prompt: 'meaning of life?' });
+    expect(textOf(result)).toBe('forty-two');
+    expect(seen.sampling.at(-1)?.server).toBe('s');
+    expect(JSON.stringify(seen.sampling.at(-1)?.request.messages)).toContain('meaning of life?');
+  });
+
+  it('routes elicitation to onElicitation', async () => {
+    const result = await withHandlers.registry.get('s__ask_user')!.execute('2', {});
+    expect(textOf(result)).toBe('city: Lisbon');
+    expect(seen.elicitation.at(-1)?.message).toBe('Which city?');
+  });
+
+  it('answers roots from workspaceDir and roots as file:// URLs', async () => {
+    const result = await withHandlers.registry.get('s__list_roots')!.execute('3', {});
+    expect(textOf(result).split('\n')).toEqual(['file:///tmp/mcptools-workspace', 'file:///tmp/other-root']);
+  });
+
+  it('without handlers, the tool fails with an isError result instead of hanging or throwing', async () => {
+    const sampling = await without.registry.get('s__ask_llm')!.execute('4', { prompt: 'x' });
+    expect(sampling.isError).toBe(true);
+    expect(textOf(sampling)).toContain('sampling is not enabled in mcptools; pass onSamplingRequest');
+    const elicitation = await without.registry.get('s__ask_user')!.execute('5', {});
+    expect(elicitation.isError).toBe(true);
+  });
+});
