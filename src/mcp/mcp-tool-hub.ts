@@ -5,7 +5,7 @@ import { type NamingOptions, namespacedName, uniqueName } from '../registry/tool
 import type { ToolRegistry } from '../registry/tool-registry.js';
 import { DEFAULT_MAX_RESULT_CHARS } from '../tool/result.js';
 import type { Tool } from '../tool/tool.js';
-import { ArgumentValidator } from './argument-validator.js';
+import { ArgumentValidator } from '../tool/argument-validator.js';
 import { type ConnectionListeners, McpConnection } from './mcp-connection.js';
 import { createMcpTool, type McpToolAdapterOptions } from './mcp-tool-adapter.js';
 import { McpPromptService } from './prompt-service.js';

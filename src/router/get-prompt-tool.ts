@@ -1,6 +1,6 @@
 import type { MCPToolProvider } from '../mcp/provider-types.js';
 import type { JsonSchemaObject, Tool } from '../tool/tool.js';
-import { validateArguments } from './argument-validator.js';
+import { validateArguments } from '../tool/argument-validator.js';
 import { classifyRouterError, routerError } from './error-taxonomy.js';
 import type { ResolvedRouterOptions } from './router-options.js';
 import { errorOutcome, type RouterOutcome, renderRouterResult } from './router-result.js';

@@ -1,6 +1,6 @@
 import type { MCPToolProvider, PromptEntry } from '../mcp/provider-types.js';
 import type { JsonSchemaObject, Tool } from '../tool/tool.js';
-import { validateArguments } from './argument-validator.js';
+import { validateArguments } from '../tool/argument-validator.js';
 import { classifyRouterError, type RouterError, routerError } from './error-taxonomy.js';
 import type { ListError } from './gather-resources.js';
 import type { ResolvedRouterOptions } from './router-options.js';

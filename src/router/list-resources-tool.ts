@@ -1,6 +1,6 @@
 import type { MCPToolProvider } from '../mcp/provider-types.js';
 import type { JsonSchemaObject, Tool } from '../tool/tool.js';
-import { validateArguments } from './argument-validator.js';
+import { validateArguments } from '../tool/argument-validator.js';
 import { routerError } from './error-taxonomy.js';
 import { gatherResources, type ListedResource, type ListedTemplate } from './gather-resources.js';
 import { decodeListCursor, encodeListCursor } from './list-cursor.js';

@@ -2,7 +2,7 @@ import type { MCPToolProvider, ResourceContents } from '../mcp/provider-types.js
 import { base64ByteLength, formatBytes } from '../tool/result.js';
 import type { JsonSchemaObject, Tool } from '../tool/tool.js';
 import { truncateUtf8 } from '../tool/truncate.js';
-import { validateArguments } from './argument-validator.js';
+import { validateArguments } from '../tool/argument-validator.js';
 import { classifyRouterError, routerError } from './error-taxonomy.js';
 import type { ResolvedRouterOptions } from './router-options.js';
 import { errorOutcome, type RouterOutcome, renderRouterResult } from './router-result.js';

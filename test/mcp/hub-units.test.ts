@@ -1,6 +1,6 @@
 import { ProtocolError, ProtocolErrorCode, SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
 import { describe, expect, it } from 'vitest';
-import { ArgumentValidator, formatArgumentIssues } from '../../src/mcp/argument-validator.js';
+import { ArgumentValidator, formatArgumentIssues } from '../../src/tool/argument-validator.js';
 import { classifyError } from '../../src/mcp/classify-error.js';
 import { secretsOf } from '../../src/mcp/create-transport.js';
 import { normalizeInputSchema } from '../../src/mcp/normalize-input-schema.js';

@@ -7,6 +7,10 @@ export interface ArgumentIssue {
   /** JSON pointer into the arguments (`/items/0/id`), `` for the root. */
   path: string;
   message: string;
+  /** The field at fault as a dotted path (`items.0.id`), a missing or extra property included. */
+  field: string;
+  /** The JSON Schema keyword that failed (`type`, `required`, …). */
+  keyword: string;
 }
 
 /** Checks one tool's arguments; `undefined` means they are valid. */
@@ -19,10 +23,24 @@ const addFormats = ((addFormatsModule as unknown as { default?: unknown }).defau
   ajv: Ajv | Ajv2020,
 ) => void;
 
+function fieldOf(error: ErrorObject): string {
+  const parts = error.instancePath
+    .split('/')
+    .slice(1)
+    .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const { missingProperty, additionalProperty } = error.params as Record<string, unknown>;
+  if (error.keyword === 'required' && typeof missingProperty === 'string') parts.push(missingProperty);
+  if (error.keyword === 'additionalProperties' && typeof additionalProperty === 'string')
+    parts.push(additionalProperty);
+  return parts.length > 0 ? parts.join('.') : '(arguments)';
+}
+
 function issuesOf(errors: ErrorObject[] | null | undefined): ArgumentIssue[] {
   return (errors ?? []).map((error) => ({
     path: error.instancePath,
     message: error.message ?? 'is invalid',
+    field: fieldOf(error),
+    keyword: error.keyword,
   }));
 }
 
@@ -43,6 +61,8 @@ export class ArgumentValidator {
   #draft7: Ajv | undefined;
   #draft2020: Ajv2020 | undefined;
   readonly #cache = new Map<string, ArgumentCheck>();
+  // Tools hand out the same schema object on every call: skip the JSON key on the hot path.
+  readonly #byObject = new WeakMap<object, ArgumentCheck>();
   readonly #onUncompilable: ((reason: string) => void) | undefined;
 
   constructor(options: { onUncompilable?: (reason: string) => void } = {}) {
@@ -51,11 +71,12 @@ export class ArgumentValidator {
 
   /** The check for `schema`; compiled on first use and shared by every tool with the same schema. */
   checkFor(schema: Record<string, unknown>): ArgumentCheck {
+    const known = this.#byObject.get(schema);
+    if (known) return known;
     const key = JSON.stringify(schema);
-    const cached = this.#cache.get(key);
-    if (cached) return cached;
-    const check = this.#compile(schema);
+    const check = this.#cache.get(key) ?? this.#compile(schema);
     this.#cache.set(key, check);
+    this.#byObject.set(schema, check);
     return check;
   }
 
@@ -95,4 +116,32 @@ export class ArgumentValidator {
     }
     return this.#draft7;
   }
+}
+
+/** Why arguments were rejected: the field at fault and a sentence naming it. */
+export interface ArgumentProblem {
+  field: string;
+  message: string;
+}
+
+let sharedValidator: ArgumentValidator | undefined;
+
+/**
+ * Validates `args` against a tool's JSON Schema with the shared validator. Returns
+ * `undefined` when they pass (or the schema cannot be compiled, leaving enforcement to the
+ * tool), else the first problem with the field named, e.g. `field "text" is required`.
+ */
+export function validateArguments(schema: object, args: unknown): ArgumentProblem | undefined {
+  sharedValidator ??= new ArgumentValidator();
+  const issue = sharedValidator.checkFor(schema as Record<string, unknown>)(
+    args as Record<string, unknown>,
+  )?.[0];
+  if (!issue) return undefined;
+  const reason =
+    issue.keyword === 'required'
+      ? 'is required'
+      : issue.keyword === 'additionalProperties'
+        ? 'is not allowed'
+        : issue.message;
+  return { field: issue.field, message: `field "${issue.field}" ${reason}` };
 }
