@@ -1,9 +1,11 @@
 import type { ToolRegistry } from '../registry/tool-registry.js';
 import type { Tool, ToolContext } from '../tool/tool.js';
 import { DEFAULT_SEARCH_TUNING, type SearchTuning } from './search/search-tuning.js';
+import type { SearchableTool } from './search/searchable-tool.js';
+import { ToolAnalysisCache } from './search/tool-analysis-cache.js';
 import { createToolSearchIndex, type ToolSearchIndex } from './search/tool-search-index.js';
 import { countTokens } from './token-count.js';
-import { toolCategory, toolIndexEntry } from './tool-index-entry.js';
+import { type DescriptionCaps, toolCategory, toolIndexEntry } from './tool-index-entry.js';
 
 /** A category and how many tools it holds. */
 export interface CategoryCount {
@@ -29,9 +31,35 @@ export interface ToolIndexCatalogOptions {
   /** Names never listed (the index tool itself). */
   exclude?: ReadonlySet<string>;
   tuning?: SearchTuning;
+  /** Description caps of the tiers, so token counts match what responses show. */
+  caps?: DescriptionCaps;
 }
 
-function snapshotOf(tools: Tool[], tuning: SearchTuning): ToolIndexSnapshot {
+/** Stable search entries for registry tools, so the analysis cache recognizes unchanged tools. */
+const searchEntries = new WeakMap<Tool, SearchableTool>();
+
+function searchEntry(tool: Tool): SearchableTool {
+  let entry = searchEntries.get(tool);
+  if (!entry) {
+    entry = {
+      name: tool.name,
+      description: tool.description,
+      parameters: tool.parameters,
+      category: toolCategory(tool),
+      ...(tool.server === undefined ? {} : { server: tool.server }),
+      ...(tool.originalName === undefined ? {} : { originalName: tool.originalName }),
+    };
+    searchEntries.set(tool, entry);
+  }
+  return entry;
+}
+
+function snapshotOf(
+  tools: Tool[],
+  tuning: SearchTuning,
+  caps: DescriptionCaps,
+  cache: ToolAnalysisCache,
+): ToolIndexSnapshot {
   const counts = new Map<string, number>();
   for (const tool of tools) counts.set(toolCategory(tool), (counts.get(toolCategory(tool)) ?? 0) + 1);
   let index: ToolSearchIndex | undefined;
@@ -40,23 +68,15 @@ function snapshotOf(tools: Tool[], tuning: SearchTuning): ToolIndexSnapshot {
     tools,
     categories: [...counts].map(([name, count]) => ({ name, count })),
     searchIndex() {
-      index ??= createToolSearchIndex(
-        tools.map((tool) => ({
-          name: tool.name,
-          description: tool.description,
-          parameters: tool.parameters,
-          category: toolCategory(tool),
-          ...(tool.server === undefined ? {} : { server: tool.server }),
-          ...(tool.originalName === undefined ? {} : { originalName: tool.originalName }),
-        })),
-        tuning,
-      );
+      index ??= createToolSearchIndex(tools.map(searchEntry), tuning, cache);
       return index;
     },
     tokens() {
+      // The exact count of what a listing of the whole catalog would hold, tier by tier.
+      // Counted once per registry change (about 0.1 s for 979 tools), never per call.
       tokens ??= {
-        compact: countTokens(JSON.stringify(tools.map((tool) => toolIndexEntry(tool, false)))),
-        full: countTokens(JSON.stringify(tools.map((tool) => toolIndexEntry(tool, true)))),
+        compact: countTokens(JSON.stringify(tools.map((tool) => toolIndexEntry(tool, false, caps)))),
+        full: countTokens(JSON.stringify(tools.map((tool) => toolIndexEntry(tool, true, caps)))),
       };
       return tokens;
     },
@@ -66,11 +86,14 @@ function snapshotOf(tools: Tool[], tuning: SearchTuning): ToolIndexSnapshot {
 /**
  * Keeps a snapshot of the registry's enabled tools for `tool_index` and throws it away when
  * the registry emits a change: the next call resolves the tools again and rebuilds the
- * search index and token counts (a full rebuild of 979 tools takes a few milliseconds).
+ * search index and token counts. The search index reuses the analysis of tools that did
+ * not change (cached per tool object), so a rebuild after one server's tools change only
+ * analyzes that server's tools.
  */
 export class ToolIndexCatalog {
   readonly #registry: ToolRegistry;
   readonly #options: ToolIndexCatalogOptions;
+  readonly #analysis = new ToolAnalysisCache();
   #version = 0;
   #snapshot: { version: number; value: Promise<ToolIndexSnapshot> } | undefined;
   readonly #unsubscribe: () => void;
@@ -78,9 +101,15 @@ export class ToolIndexCatalog {
   constructor(registry: ToolRegistry, options: ToolIndexCatalogOptions = {}) {
     this.#registry = registry;
     this.#options = options;
-    this.#unsubscribe = registry.onChange(() => {
-      this.#version++;
+    // The registry outlives any one tool_index: hold the catalog weakly so that a dropped
+    // tool (and its snapshot of every tool) can be collected, and unsubscribe once it is.
+    const self = new WeakRef<ToolIndexCatalog>(this);
+    const unsubscribe = registry.onChange(() => {
+      const catalog = self.deref();
+      if (catalog) catalog.#version++;
+      else unsubscribe();
     });
+    this.#unsubscribe = unsubscribe;
   }
 
   /** The snapshot of the registry as it is now, rebuilt only if it changed since the last call. */
@@ -105,6 +134,11 @@ export class ToolIndexCatalog {
     const exclude = this.#options.exclude ?? new Set<string>();
     const resolved = await this.#registry.resolveAll(this.#options.context ?? {});
     const tools = resolved.filter((tool) => tool.source !== 'router' && !exclude.has(tool.name));
-    return snapshotOf(tools, this.#options.tuning ?? DEFAULT_SEARCH_TUNING);
+    return snapshotOf(
+      tools,
+      this.#options.tuning ?? DEFAULT_SEARCH_TUNING,
+      this.#options.caps ?? {},
+      this.#analysis,
+    );
   }
 }

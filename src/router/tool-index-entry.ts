@@ -17,6 +17,29 @@ export interface ToolIndexEntry {
 export const SHORT_DESCRIPTION_CHARS = 160;
 
 /**
+ * Default length cap of a full-tier description: whole for nearly every tool, while the few
+ * with pages of usage notes cannot crowd a five-result search past ~2,000 tokens.
+ */
+export const FULL_DESCRIPTION_CHARS = 1000;
+
+/** `text` cut to `maxChars` at a sentence end (or else a word boundary), marked with `…`. */
+export function capDescription(text: string, maxChars = FULL_DESCRIPTION_CHARS): string {
+  if (text.length <= maxChars) return text;
+  const cut = text.slice(0, maxChars - 1);
+  const sentenceEnd = Math.max(...['. ', '.\n', '。'].map((end) => cut.lastIndexOf(end)));
+  if (sentenceEnd > maxChars / 2) return `${cut.slice(0, sentenceEnd + 1)} …`;
+  const lastSpace = cut.search(/\s\S*$/);
+  return `${(lastSpace > maxChars / 2 ? cut.slice(0, lastSpace) : cut).trimEnd()}…`;
+}
+
+/** The input schema as `tool_index` shows it: the `$schema` dialect URL says nothing to a model. */
+function shownSchema(schema: Record<string, unknown>): Record<string, unknown> {
+  if (!('$schema' in schema)) return schema;
+  const { $schema: _dialect, ...rest } = schema;
+  return rest;
+}
+
+/**
  * The first sentence of `text`, at most `maxChars` long (cut at a word boundary with `…`):
  * enough to pick a tool, and most of the token saving of the compact tier.
  */
@@ -40,22 +63,31 @@ export function toolReadOnly(tool: Tool): boolean | undefined {
   return tool.readOnly ?? tool.annotations?.readOnlyHint;
 }
 
+/** Length caps of the two tiers' descriptions. */
+export interface DescriptionCaps {
+  compact?: number;
+  full?: number;
+}
+
 /**
  * A tool as `tool_index` shows it. Compact: name, short description, category, server,
- * read_only. Full (`includeSchema`): the whole description and `input_schema` as well.
+ * read_only. Full (`includeSchema`): the description (up to 1,000 characters) and
+ * `input_schema` as well.
  */
 export function toolIndexEntry(
   tool: Tool,
   includeSchema: boolean,
-  descriptionChars = SHORT_DESCRIPTION_CHARS,
+  caps: DescriptionCaps = {},
 ): ToolIndexEntry {
   const readOnly = toolReadOnly(tool);
   return {
     name: tool.name,
-    description: includeSchema ? tool.description : shortDescription(tool.description, descriptionChars),
+    description: includeSchema
+      ? capDescription(tool.description, caps.full ?? FULL_DESCRIPTION_CHARS)
+      : shortDescription(tool.description, caps.compact ?? SHORT_DESCRIPTION_CHARS),
     category: toolCategory(tool),
     ...(tool.server === undefined ? {} : { server: tool.server }),
     ...(readOnly === undefined ? {} : { read_only: readOnly }),
-    ...(includeSchema ? { input_schema: tool.parameters } : {}),
+    ...(includeSchema ? { input_schema: shownSchema(tool.parameters) } : {}),
   };
 }

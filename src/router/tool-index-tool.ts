@@ -1,10 +1,16 @@
 import type { ToolRegistry } from '../registry/tool-registry.js';
 import type { JsonSchemaObject, Tool, ToolContext } from '../tool/tool.js';
-import { routerError } from './error-taxonomy.js';
+import { classifyRouterError, routerError } from './error-taxonomy.js';
 import { errorOutcome, type RouterFormat, renderRouterResult } from './router-result.js';
 import type { SearchTuning } from './search/search-tuning.js';
-import { ToolIndexCatalog } from './tool-index-catalog.js';
-import { SHORT_DESCRIPTION_CHARS, toolCategory, toolIndexEntry, toolReadOnly } from './tool-index-entry.js';
+import { ToolIndexCatalog, type ToolIndexSnapshot } from './tool-index-catalog.js';
+import {
+  FULL_DESCRIPTION_CHARS,
+  SHORT_DESCRIPTION_CHARS,
+  toolCategory,
+  toolIndexEntry,
+  toolReadOnly,
+} from './tool-index-entry.js';
 import {
   decodeToolIndexCursor,
   encodeToolIndexCursor,
@@ -25,6 +31,8 @@ export interface ToolIndexToolOptions {
   defaultSearchLimit?: number;
   /** Longest compact-tier description. Default 160 characters. */
   descriptionChars?: number;
+  /** Longest full-tier description. Default 1,000 characters. */
+  fullDescriptionChars?: number;
   /** Context for registry factories. */
   context?: ToolContext;
   /** `json` (default) or seed 002's compact two-line format. */
@@ -93,12 +101,16 @@ function parseArguments(params: Record<string, unknown>): ToolIndexArguments | s
 export function createToolIndexTool(registry: ToolRegistry, options: ToolIndexToolOptions = {}): Tool {
   const name = options.name ?? 'tool_index';
   const budget = options.maxResponseBytes ?? DEFAULT_TOOL_INDEX_MAX_BYTES;
-  const descriptionChars = options.descriptionChars ?? SHORT_DESCRIPTION_CHARS;
+  const caps = {
+    compact: options.descriptionChars ?? SHORT_DESCRIPTION_CHARS,
+    full: options.fullDescriptionChars ?? FULL_DESCRIPTION_CHARS,
+  };
   const format = options.format ?? 'json';
   const planMode = options.planMode;
   const inPlanMode = typeof planMode === 'function' ? planMode : () => planMode === true;
   const catalog = new ToolIndexCatalog(registry, {
     exclude: new Set([name]),
+    caps,
     ...(options.context === undefined ? {} : { context: options.context }),
     ...(options.tuning === undefined ? {} : { tuning: options.tuning }),
   });
@@ -119,7 +131,13 @@ export function createToolIndexTool(registry: ToolRegistry, options: ToolIndexTo
       if (typeof parsed === 'string') {
         return renderRouterResult(errorOutcome(routerError('INVALID_ARGUMENTS', parsed)), format, startedAt);
       }
-      const snapshot = await catalog.current();
+      let snapshot: ToolIndexSnapshot;
+      try {
+        snapshot = await catalog.current();
+      } catch (error) {
+        // Tool failures are results, never throws into the agent loop.
+        return renderRouterResult(errorOutcome(classifyRouterError(error)), format, startedAt);
+      }
       const plan = inPlanMode();
       const visible = plan ? snapshot.tools.filter((tool) => toolReadOnly(tool) === true) : snapshot.tools;
       const search = parsed.search?.trim() ?? '';
@@ -181,7 +199,7 @@ export function createToolIndexTool(registry: ToolRegistry, options: ToolIndexTo
       );
       const page = takePage(
         results.length,
-        (index) => toolIndexEntry(results[index]!, includeSchemas, descriptionChars),
+        (index) => toolIndexEntry(results[index]!, includeSchemas, caps),
         offset,
         limit,
         budget,

@@ -1,7 +1,7 @@
 import { stemmer } from 'stemmer';
 import { STOP_WORDS } from './stop-words.js';
 import { SYNONYM_GROUPS } from './synonyms.js';
-import { tokenize } from './tokenize.js';
+import { forEachToken, tokenize } from './tokenize.js';
 import { TRANSLATIONS } from './translations.js';
 
 const stemCache = new Map<string, string>();
@@ -23,11 +23,34 @@ export function stemWord(word: string): string {
 /** Index terms of `text`: tokenized, stop words dropped, stemmed. Used for documents and queries alike. */
 export function analyzeText(text: string): string[] {
   const terms: string[] = [];
-  for (const token of tokenize(text)) {
-    if (!token.cjk && STOP_WORDS.has(token.text)) continue;
-    terms.push(token.cjk ? token.text : stemWord(token.text));
-  }
+  forEachToken(text, (token, cjk) => {
+    if (cjk) terms.push(token);
+    else if (!STOP_WORDS.has(token)) terms.push(stemWord(token));
+  });
   return terms;
+}
+
+/**
+ * Index terms of `text` plus its phrases: each pair of adjacent words with no stop word
+ * between them (`merge request` in "open merge requests", not `entities knowledge` in
+ * "entities in the knowledge graph").
+ */
+export function analyzeWithPhrases(text: string): { terms: string[]; phrases: string[] } {
+  const terms: string[] = [];
+  const phrases: string[] = [];
+  let previous: string | undefined;
+  forEachToken(text, (token, cjk) => {
+    if (cjk || STOP_WORDS.has(token)) {
+      previous = undefined;
+      if (cjk) terms.push(token);
+      return;
+    }
+    const term = stemWord(token);
+    terms.push(term);
+    if (previous !== undefined) phrases.push(`${previous} ${term}`);
+    previous = term;
+  });
+  return { terms, phrases };
 }
 
 const synonymsByStem: Map<string, Set<string>> = (() => {
@@ -58,7 +81,7 @@ export function synonymsOf(stem: string): ReadonlySet<string> | undefined {
  */
 export function translateQuery(query: string): string[] {
   const words: string[] = [];
-  if (/[^\p{ASCII}]/u.test(query)) {
+  if (/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u.test(query)) {
     let rest = query;
     for (const key of cjkKeys) {
       if (rest.includes(key)) {

@@ -1,8 +1,9 @@
-import { analyzeText, translateQuery } from './analyze-text.js';
+import { analyzeText, analyzeWithPhrases, translateQuery } from './analyze-text.js';
 import type { SearchField, SearchTuning } from './search-tuning.js';
 import { parameterText, type SearchableTool } from './searchable-tool.js';
 
-const FIELDS: readonly SearchField[] = ['name', 'server', 'description', 'parameters'];
+const FIELDS: readonly SearchField[] = ['name', 'server', 'description', 'parameters', 'phrases'];
+const TEXT_FIELDS: readonly SearchField[] = ['name', 'server', 'description', 'parameters'];
 
 /** The documents holding one term. */
 export interface Posting {
@@ -12,7 +13,7 @@ export interface Posting {
   idf: number;
 }
 
-function fieldTexts(tool: SearchableTool): Record<SearchField, string> {
+function fieldTexts(tool: SearchableTool): Record<Exclude<SearchField, 'phrases'>, string> {
   return {
     name: tool.originalName ?? tool.name,
     server: tool.server ?? '',
@@ -24,7 +25,7 @@ function fieldTexts(tool: SearchableTool): Record<SearchField, string> {
 /** Analyzed terms of one document, per field. */
 export type FieldTerms = Partial<Record<SearchField, string[]>>;
 
-const NON_ASCII = /[^\x00-\x7f]/;
+const NON_ASCII = /[\u0080-\uffff]/;
 
 /**
  * Index terms of each field of `tool`. With `translateDocuments`, a non-English text also
@@ -34,13 +35,16 @@ const NON_ASCII = /[^\x00-\x7f]/;
 export function analyzeTool(tool: SearchableTool, tuning: SearchTuning): Record<SearchField, string[]> {
   const texts = fieldTexts(tool);
   const terms = {} as Record<SearchField, string[]>;
-  for (const field of FIELDS) {
-    const analyzed = analyzeText(texts[field]);
+  const phrases: string[] = [];
+  for (const field of TEXT_FIELDS as Exclude<SearchField, 'phrases'>[]) {
+    const { terms: analyzed, phrases: fieldPhrases } = analyzeWithPhrases(texts[field]);
+    if (field === 'name' || field === 'description') phrases.push(...fieldPhrases);
     if (tuning.translateDocuments && field !== 'server' && NON_ASCII.test(texts[field])) {
       for (const word of translateQuery(texts[field])) analyzed.push(...analyzeText(word));
     }
     terms[field] = analyzed;
   }
+  terms.phrases = tuning.fieldWeights.phrases > 0 ? phrases : [];
   return terms;
 }
 
@@ -60,20 +64,26 @@ export function buildPostings(
   }
   const pseudo = new Map<string, { docs: number[]; weights: number[] }>();
   docs.forEach((doc, docIndex) => {
-    const local = new Map<string, number>();
     for (const field of FIELDS) {
       const terms = doc[field];
       const fieldWeight = fieldWeights[field] ?? 0;
       if (!terms || terms.length === 0 || fieldWeight === 0) continue;
       const b = lengthNormalization[field] ?? 0.75;
       const weight = fieldWeight / (1 - b + (b * terms.length) / averages[field]);
-      for (const term of terms) local.set(term, (local.get(term) ?? 0) + weight);
-    }
-    for (const [term, weight] of local) {
-      const list = pseudo.get(term) ?? { docs: [], weights: [] };
-      list.docs.push(docIndex);
-      list.weights.push(weight);
-      pseudo.set(term, list);
+      for (const term of terms) {
+        let list = pseudo.get(term);
+        if (!list) {
+          list = { docs: [], weights: [] };
+          pseudo.set(term, list);
+        }
+        // Documents arrive in order, so a term seen again in this document is the last entry.
+        const last = list.docs.length - 1;
+        if (last >= 0 && list.docs[last] === docIndex) list.weights[last]! += weight;
+        else {
+          list.docs.push(docIndex);
+          list.weights.push(weight);
+        }
+      }
     }
   });
   const postings = new Map<string, Posting>();

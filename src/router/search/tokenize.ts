@@ -1,3 +1,6 @@
+/** Receives one token: its text and whether it came from an ideographic/kana script. */
+export type TokenVisitor = (text: string, cjk: boolean) => void;
+
 /** A token and whether it came from an ideographic/kana script (those are never stemmed). */
 export interface Token {
   text: string;
@@ -32,19 +35,19 @@ function splitCase(text: string): string {
  * stays a unigram), katakana loanwords stay whole, hiragana runs are dropped because they
  * are mostly particles and verb endings.
  */
-function cjkTokens(run: string, out: Token[]): void {
+function cjkTokens(run: string, emit: TokenVisitor): void {
   for (const match of run.matchAll(SCRIPT_RUN)) {
     const part = match[0];
     const chars = [...part];
     if (/\p{Script=Hiragana}/u.test(chars[0]!)) continue;
     if (/\p{Script=Han}/u.test(chars[0]!)) {
-      if (chars.length === 1) out.push({ text: part, cjk: true });
+      if (chars.length === 1) emit(part, true);
       for (let index = 0; index + 1 < chars.length; index++) {
-        out.push({ text: chars[index]! + chars[index + 1]!, cjk: true });
+        emit(chars[index]! + chars[index + 1]!, true);
       }
       continue;
     }
-    out.push({ text: part, cjk: true });
+    emit(part, true);
   }
 }
 
@@ -67,11 +70,11 @@ function charKind(code: number): CharKind {
  * character is handed whole to {@link unicodeTokens}, so one `é` or `—` in a long
  * description does not send all of it down the slow Unicode path.
  */
-function scanTokens(text: string, tokens: Token[]): void {
+function scanTokens(text: string, emit: TokenVisitor): void {
   let start = -1;
   let previous = CharKind.Other;
   const flush = (end: number) => {
-    if (start >= 0) tokens.push({ text: text.slice(start, end).toLowerCase(), cjk: false });
+    if (start >= 0) emit(text.slice(start, end).toLowerCase(), false);
     start = -1;
   };
   for (let index = 0; index < text.length; index++) {
@@ -85,7 +88,7 @@ function scanTokens(text: string, tokens: Token[]): void {
         end++;
       }
       start = -1;
-      unicodeTokens(text.slice(wordStart, end), tokens);
+      unicodeTokens(text.slice(wordStart, end), emit);
       index = end - 1;
       previous = CharKind.Other;
       continue;
@@ -119,15 +122,20 @@ function scanTokens(text: string, tokens: Token[]): void {
  */
 export function tokenize(text: string): Token[] {
   const tokens: Token[] = [];
-  scanTokens(text, tokens);
+  scanTokens(text, (token, cjk) => tokens.push({ text: token, cjk }));
   return tokens;
 }
 
-function unicodeTokens(text: string, tokens: Token[]): void {
+/** Calls `visit` with each token of `text` in order, as {@link tokenize} would list them, without allocating a list. */
+export function forEachToken(text: string, visit: TokenVisitor): void {
+  scanTokens(text, visit);
+}
+
+function unicodeTokens(text: string, emit: TokenVisitor): void {
   const words = splitCase(foldText(text)).match(/[\p{L}\p{N}\p{M}ー]+/gu) ?? [];
   for (const word of words) {
     if (!CJK_RUN.test(word)) {
-      tokens.push({ text: word.toLowerCase(), cjk: false });
+      emit(word.toLowerCase(), false);
       continue;
     }
     // Mixed runs such as `Notion里搜索` keep their Latin part as a word.
@@ -135,8 +143,8 @@ function unicodeTokens(text: string, tokens: Token[]): void {
       /([\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}ー]+)/u,
     )) {
       if (piece.length === 0) continue;
-      if (CJK_RUN.test(piece)) cjkTokens(piece, tokens);
-      else tokens.push({ text: piece.toLowerCase(), cjk: false });
+      if (CJK_RUN.test(piece)) cjkTokens(piece, emit);
+      else emit(piece.toLowerCase(), false);
     }
   }
 }

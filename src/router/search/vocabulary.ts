@@ -1,22 +1,4 @@
-/** True when `left` and `right` differ by at most one edit (insert, delete, substitute, swap). */
-export function withinOneEdit(left: string, right: string): boolean {
-  if (left === right) return true;
-  const lengthGap = left.length - right.length;
-  if (lengthGap > 1 || lengthGap < -1) return false;
-  const [shorter, longer] = left.length <= right.length ? [left, right] : [right, left];
-  let index = 0;
-  while (index < shorter.length && shorter[index] === longer[index]) index++;
-  if (shorter.length === longer.length) {
-    if (shorter.slice(index + 1) === longer.slice(index + 1)) return true;
-    // Adjacent transposition (`serach` → `search`).
-    return (
-      shorter[index] === longer[index + 1] &&
-      shorter[index + 1] === longer[index] &&
-      shorter.slice(index + 2) === longer.slice(index + 2)
-    );
-  }
-  return shorter.slice(index) === longer.slice(index + 1);
-}
+import { editDistance } from '../../text/edit-distance.js';
 
 /**
  * The sorted set of index terms, for prefix and typo expansion of query words that the
@@ -58,7 +40,7 @@ export class Vocabulary {
     const found: string[] = [];
     for (let length = word.length - 1; length <= word.length + 1; length++) {
       for (const term of this.#byLength.get(length) ?? []) {
-        if (term !== word && term[0] === word[0] && withinOneEdit(term, word)) {
+        if (term !== word && term[0] === word[0] && editDistance(term, word) <= 1) {
           found.push(term);
           if (found.length >= limit) return found;
         }
