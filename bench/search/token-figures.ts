@@ -49,10 +49,10 @@ export async function tokenFigures(
   for (const query of queries) {
     const full = await toolIndex.execute('bench', { search: query.query, limit: 5, include_schemas: true });
     const short = await toolIndex.execute('bench', { search: query.query, limit: 5 });
-    withSchemas.push(countTokens(full.content[0]?.type === 'text' ? full.content[0].text : ''));
-    compact.push(countTokens(short.content[0]?.type === 'text' ? short.content[0].text : ''));
+    withSchemas.push(await countTokens(full.content[0]?.type === 'text' ? full.content[0].text : ''));
+    compact.push(await countTokens(short.content[0]?.type === 'text' ? short.content[0].text : ''));
   }
-  const definition = countTokens(
+  const definition = await countTokens(
     JSON.stringify({
       name: toolIndex.name,
       description: toolIndex.description,

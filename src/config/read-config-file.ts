@@ -1,5 +1,4 @@
 import { readFile } from 'node:fs/promises';
-import { parse as parseToml, TomlError } from 'smol-toml';
 import { configError } from './config-error.js';
 import { parseJsonc } from './parse-jsonc.js';
 
@@ -22,6 +21,8 @@ export async function readConfigFile(path: string, displayName = path): Promise<
     throw configError({ file: displayName }, reason, { cause: error });
   }
   if (!path.endsWith('.toml')) return parseJsonc(text, displayName);
+  // Only Codex configs are TOML: load the parser when one is read, not at import.
+  const { parse: parseToml, TomlError } = await import('smol-toml');
   try {
     return parseToml(text);
   } catch (error) {

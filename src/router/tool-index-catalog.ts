@@ -21,7 +21,7 @@ export interface ToolIndexSnapshot {
   /** The search index, built on first use. */
   searchIndex(): ToolSearchIndex;
   /** o200k tokens of the whole catalog in each tier, counted on first use. */
-  tokens(): { compact: number; full: number };
+  tokens(): Promise<{ compact: number; full: number }>;
 }
 
 /** Options of {@link ToolIndexCatalog}. */
@@ -63,7 +63,7 @@ function snapshotOf(
   const counts = new Map<string, number>();
   for (const tool of tools) counts.set(toolCategory(tool), (counts.get(toolCategory(tool)) ?? 0) + 1);
   let index: ToolSearchIndex | undefined;
-  let tokens: { compact: number; full: number } | undefined;
+  let tokens: Promise<{ compact: number; full: number }> | undefined;
   return {
     tools,
     categories: [...counts].map(([name, count]) => ({ name, count })),
@@ -74,10 +74,10 @@ function snapshotOf(
     tokens() {
       // The exact count of what a listing of the whole catalog would hold, tier by tier.
       // Counted once per registry change (about 0.1 s for 979 tools), never per call.
-      tokens ??= {
-        compact: countTokens(JSON.stringify(tools.map((tool) => toolIndexEntry(tool, false, caps)))),
-        full: countTokens(JSON.stringify(tools.map((tool) => toolIndexEntry(tool, true, caps)))),
-      };
+      tokens ??= Promise.all([
+        countTokens(JSON.stringify(tools.map((tool) => toolIndexEntry(tool, false, caps)))),
+        countTokens(JSON.stringify(tools.map((tool) => toolIndexEntry(tool, true, caps)))),
+      ]).then(([compact, full]) => ({ compact, full }));
       return tokens;
     },
   };

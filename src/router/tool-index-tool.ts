@@ -157,7 +157,7 @@ export function createToolIndexTool(registry: ToolRegistry, options: ToolIndexTo
         offset = cursor.offset;
       }
       const categories = plan ? countCategories(visible) : snapshot.categories;
-      const tokens = snapshot.tokens();
+      const tokens = await snapshot.tokens();
       const base: Record<string, unknown> = {
         catalog: { tools: snapshot.tools.length, tokens_compact: tokens.compact, tokens_full: tokens.full },
         categories,

@@ -1,6 +1,11 @@
+import { createRequire } from 'node:module';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import { Ajv2020 } from 'ajv/dist/2020.js';
+import type { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
+
+// The draft 2020-12 engine costs 1.5 MiB and few tools declare that dialect: load it
+// (synchronously, it is CommonJS) the first time a schema asks for it.
+const require = createRequire(import.meta.url);
 
 /** One reason the arguments were refused. */
 export interface ArgumentIssue {
@@ -101,7 +106,8 @@ export class ArgumentValidator {
     const dialect = typeof schema.$schema === 'string' ? schema.$schema : '';
     if (dialect.includes('2020-12')) {
       if (!this.#draft2020) {
-        this.#draft2020 = new Ajv2020({ allErrors: true, strict: false, logger: false });
+        const { Ajv2020: Draft2020 } = require('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js');
+        this.#draft2020 = new Draft2020({ allErrors: true, strict: false, logger: false });
         addFormats(this.#draft2020);
       }
       return this.#draft2020;

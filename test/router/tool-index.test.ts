@@ -32,7 +32,7 @@ async function call(tool: Tool, params: Record<string, unknown> = {}) {
 }
 
 describe('tool_index', () => {
-  it('is a read-only router tool with a short definition', () => {
+  it('is a read-only router tool with a short definition', async () => {
     const tool = createToolIndexTool(new ToolRegistry());
     expect(tool.name).toBe('tool_index');
     expect(tool.readOnly).toBe(true);
@@ -42,7 +42,7 @@ describe('tool_index', () => {
       description: tool.description,
       parameters: tool.parameters,
     });
-    expect(countTokens(definition)).toBeLessThanOrEqual(300);
+    expect(await countTokens(definition)).toBeLessThanOrEqual(300);
     expect(createToolIndexTool(new ToolRegistry(), { name: 'find_tools' }).name).toBe('find_tools');
   });
 
@@ -59,7 +59,7 @@ describe('tool_index', () => {
     expect(response.catalog.tokens_compact).toBeGreaterThan(0);
     expect(response.catalog.tokens_full).toBeGreaterThan(response.catalog.tokens_compact * 2);
     // The counts are exact: the o200k tokens of the whole catalog's entries in each tier.
-    expect(response.catalog.tokens_compact).toBe(countTokens(JSON.stringify(response.tools)));
+    expect(response.catalog.tokens_compact).toBe(await countTokens(JSON.stringify(response.tools)));
     expect(response.categories).toContainEqual({ name: 'server-slack', count: 8 });
     expect(result.details).toEqual(response);
     for (const entry of response.tools) {
@@ -74,7 +74,7 @@ describe('tool_index', () => {
     const full = (await call(tool, { search: 'read a file', limit: 3, include_schemas: true })).response;
     const wholeFull = (await call(tool, { include_schemas: true })).response;
     expect(wholeFull.truncated).toBe(false);
-    expect(wholeFull.catalog.tokens_full).toBe(countTokens(JSON.stringify(wholeFull.tools)));
+    expect(wholeFull.catalog.tokens_full).toBe(await countTokens(JSON.stringify(wholeFull.tools)));
     expect(full.tools.map((entry) => entry.name)).toEqual(compact.tools.map((entry) => entry.name));
     expect(Object.keys(full).sort()).toEqual(Object.keys(compact).sort());
     full.tools.forEach((entry, index) => {
