@@ -43,8 +43,10 @@ export type {
   ServerError,
   ServerState,
   ServerStatus,
+  ToolOrigin,
   TransportKind,
 } from './mcp/provider-types.js';
+export type { ReconnectOptions } from './mcp/reconnect-policy.js';
 export type {
   ElicitationHandler,
   ElicitationRequest,
@@ -118,8 +120,21 @@ export {
   type RouterToolsOptions,
 } from './router/router-options.js';
 export type { RouterFormat } from './router/router-result.js';
-export { createToolSearchIndex } from './router/search/tool-search-index.js';
-export { createToolIndexTool, DEFAULT_TOOL_INDEX_MAX_BYTES } from './router/tool-index-tool.js';
+export { DEFAULT_SEARCH_TUNING, type SearchTuning } from './router/search/search-tuning.js';
+export type { SearchableTool } from './router/search/searchable-tool.js';
+export {
+  createToolSearchIndex,
+  type ToolSearchHit,
+  type ToolSearchIndex,
+  type ToolSearchOptions,
+} from './router/search/tool-search-index.js';
+export { countTokens } from './router/token-count.js';
+export type { ToolIndexEntry } from './router/tool-index-entry.js';
+export {
+  createToolIndexTool,
+  DEFAULT_TOOL_INDEX_MAX_BYTES,
+  type ToolIndexToolOptions,
+} from './router/tool-index-tool.js';
 // The Tool model and results
 export type {
   AudioContent,
