@@ -1,10 +1,12 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { namespacedName } from '../../src/registry/tool-name.js';
 import { textResult } from '../../src/tool/result.js';
 import type { JsonSchemaObject, Tool } from '../../src/tool/tool.js';
 
-const BENCH = '/work/shared/bench';
+/** The shared benchmark data beside the repository (`../shared/bench`), as CI lays it out. */
+const BENCH = fileURLToPath(new URL('../../../shared/bench/', import.meta.url));
 
 interface RawTool {
   name: string;
