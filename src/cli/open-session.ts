@@ -3,6 +3,7 @@ import { loadConfig } from '../config/load-config.js';
 import { loadMCPServers } from '../mcp/load-mcp-servers.js';
 import type { MCPToolProvider } from '../mcp/provider-types.js';
 import { ToolRegistry } from '../registry/tool-registry.js';
+import { createRouterTools } from '../router/create-router-tools.js';
 import type { Tool } from '../tool/tool.js';
 import { defaultConfig } from './demo/default-config.js';
 import { exampleTools } from './demo/example-tools.js';
@@ -47,12 +48,17 @@ export async function openSession(options: SessionOptions = {}): Promise<Session
     ...(options.connectTimeoutMs ? { connectTimeoutMs: options.connectTimeoutMs } : {}),
     ...(config.workspaceDir ? { workspaceDir: config.workspaceDir } : {}),
   });
+  // Router tools sit in the same registry, so `call tool_index …` and `call read_mcp_resource …` work.
+  const context = config.workspaceDir ? { workspaceDir: config.workspaceDir } : {};
+  for (const tool of createRouterTools(provider, registry, { config, context })) {
+    registry.register(tool, { source: 'router', category: 'router' });
+  }
   const close = () => provider.close();
   return {
     config,
     registry,
     provider,
-    tools: () => registry.resolveAll(config.workspaceDir ? { workspaceDir: config.workspaceDir } : {}),
+    tools: () => registry.resolveAll(context),
     close,
     [Symbol.asyncDispose]: close,
   };

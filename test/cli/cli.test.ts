@@ -78,6 +78,16 @@ describe('mcptools CLI (built binary)', () => {
     expect(result.stdout.trim()).toBe('hello from the cli');
   });
 
+  it('router tools sit beside the others: call tool_index ranks the matching tool first', async () => {
+    const result = await run(
+      ['call', 'tool_index', '{"search":"add two numbers","limit":3}', '--config', config, '--json'],
+      dir,
+    );
+    expect(result.code).toBe(0);
+    const found = JSON.parse(result.stdout).details.tools as { name: string }[];
+    expect(found[0]?.name).toBe('echo__add');
+  });
+
   it('call exits 1 when the tool returns an error', async () => {
     const result = await run(['call', 'echo__fail', '{"message":"nope"}', '--config', config, '--json'], dir);
     expect(result.code).toBe(1);

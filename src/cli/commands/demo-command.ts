@@ -37,5 +37,13 @@ export function registerDemoCommand(program: Command): void {
       printLine();
       printLine(`${tools.length} tools in one Tool[]:`);
       for (const line of formatToolTable(tools)) printLine(line);
+      const toolIndex = tools.find((tool) => tool.name === 'tool_index');
+      if (toolIndex) {
+        const query = 'save a note about a person';
+        const result = await toolIndex.execute('demo', { search: query, limit: 3 });
+        const found = (result.details as { tools?: { name: string }[] } | undefined)?.tools ?? [];
+        printLine();
+        printLine(`tool_index search "${query}" → ${found.map((entry) => entry.name).join(', ')}`);
+      }
     });
 }
