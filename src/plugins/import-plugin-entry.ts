@@ -13,6 +13,8 @@ export interface PluginEntryExport {
 type JitiImporter = { import(id: string): Promise<unknown> };
 
 const SDK_SPECIFIERS = ['openclaw/plugin-sdk', 'clawdbot/plugin-sdk', 'moltbot/plugin-sdk'];
+/** Sub-paths of the real SDK that re-export the same entry, parameter and result helpers as its root. */
+const ROOT_ALIKE_SUBPATHS = ['core', 'agent-runtime'];
 let importer: Promise<JitiImporter> | undefined;
 
 /**
@@ -28,7 +30,12 @@ export function pluginSdkAliases(): Record<string, string> {
     if (file.endsWith('.d.ts') || !['.ts', '.js', '.mjs'].includes(extension)) continue;
     const stem = file.slice(0, -extension.length);
     for (const specifier of SDK_SPECIFIERS) {
-      aliases[stem === 'index' ? specifier : `${specifier}/${stem}`] = join(sdkDir, file);
+      if (stem !== 'index') {
+        aliases[`${specifier}/${stem}`] = join(sdkDir, file);
+        continue;
+      }
+      aliases[specifier] = join(sdkDir, file);
+      for (const subpath of ROOT_ALIKE_SUBPATHS) aliases[`${specifier}/${subpath}`] = join(sdkDir, file);
     }
   }
   return aliases;

@@ -139,7 +139,8 @@ describe('plugin entry helpers', () => {
     const aliases = pluginSdkAliases();
     expect(aliases['openclaw/plugin-sdk']).toMatch(/plugin-sdk[\\/]index\.(ts|js)$/);
     expect(aliases['openclaw/plugin-sdk/plugin-entry']).toMatch(/plugin-entry\.(ts|js)$/);
-    expect(aliases['openclaw/plugin-sdk/core']).toMatch(/core\.(ts|js)$/);
+    expect(aliases['openclaw/plugin-sdk/core']).toBe(aliases['openclaw/plugin-sdk']);
+    expect(aliases['openclaw/plugin-sdk/agent-runtime']).toBe(aliases['openclaw/plugin-sdk']);
   });
 
   it('definePluginEntry defaults to the empty config schema; readStringParam throws ToolInputError', () => {

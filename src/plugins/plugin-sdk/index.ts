@@ -1,5 +1,5 @@
 /**
- * the root `openclaw/plugin-sdk` for plugins loaded by mcptools: the entry, parameter and result helpers that
+ * `openclaw/plugin-sdk` (and its `core` and `agent-runtime` sub-paths) for plugins loaded by mcptools: the entry, parameter and result helpers that
  * plugins import, without an OpenClaw install. The loader aliases the import to this file.
  */
 export {
