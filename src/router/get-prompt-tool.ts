@@ -1,9 +1,9 @@
 import type { MCPToolProvider } from '../mcp/provider-types.js';
 import type { JsonSchemaObject, Tool } from '../tool/tool.js';
-import { validateArguments } from '../tool/argument-validator.js';
-import { classifyRouterError, routerError } from './error-taxonomy.js';
+import { defineRouterTool } from './define-router-tool.js';
+import { classifyRouterError } from './error-taxonomy.js';
 import type { ResolvedRouterOptions } from './router-options.js';
-import { errorOutcome, type RouterOutcome, renderRouterResult } from './router-result.js';
+import { errorOutcome, type RouterOutcome } from './router-result.js';
 import { serverProblem } from './server-availability.js';
 
 const parameters: JsonSchemaObject = {
@@ -35,8 +35,6 @@ export function createGetPromptTool(
   name: string,
 ): Tool {
   const run = async (params: Record<string, unknown>, signal?: AbortSignal): Promise<RouterOutcome> => {
-    const invalid = validateArguments(parameters, params);
-    if (invalid) return errorOutcome(routerError('INVALID_ARGUMENTS', invalid.message));
     const server = String(params.server);
     const prompt = String(params.name);
     const context = { server, name: prompt };
@@ -70,17 +68,14 @@ export function createGetPromptTool(
       return errorOutcome(notFound, context, await availablePrompts(provider, server, signal), prompt);
     }
   };
-  return {
-    name,
-    label: 'Get MCP prompt',
-    description: 'Get an MCP prompt expanded with string arguments.',
-    parameters,
-    source: 'router',
-    category: 'router',
-    readOnly: true,
-    async execute(_toolCallId, params, signal) {
-      const startedAt = performance.now();
-      return renderRouterResult(await run(params ?? {}, signal), settings.format, startedAt);
+  return defineRouterTool(
+    {
+      name,
+      label: 'Get MCP prompt',
+      description: 'Get an MCP prompt expanded with string arguments.',
+      parameters,
+      run,
     },
-  };
+    settings.format,
+  );
 }

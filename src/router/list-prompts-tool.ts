@@ -1,10 +1,10 @@
 import type { MCPToolProvider, PromptEntry } from '../mcp/provider-types.js';
 import type { JsonSchemaObject, Tool } from '../tool/tool.js';
-import { validateArguments } from '../tool/argument-validator.js';
-import { classifyRouterError, type RouterError, routerError } from './error-taxonomy.js';
+import { defineRouterTool } from './define-router-tool.js';
+import { classifyRouterError, type RouterError } from './error-taxonomy.js';
 import type { ListError } from './gather-resources.js';
 import type { ResolvedRouterOptions } from './router-options.js';
-import { errorOutcome, type RouterOutcome, renderRouterResult } from './router-result.js';
+import { errorOutcome, type RouterOutcome } from './router-result.js';
 import { activeServers, serverProblem } from './server-availability.js';
 
 /** A prompt as `list_mcp_prompts` shows it. */
@@ -47,8 +47,6 @@ export function createListPromptsTool(
   name: string,
 ): Tool {
   const run = async (params: Record<string, unknown>, signal?: AbortSignal): Promise<RouterOutcome> => {
-    const invalid = validateArguments(parameters, params);
-    if (invalid) return errorOutcome(routerError('INVALID_ARGUMENTS', invalid.message));
     const server = params.server as string | undefined;
     if (server !== undefined && !provider.status(server))
       return errorOutcome(serverProblem(provider, server)!, { server });
@@ -88,17 +86,14 @@ export function createListPromptsTool(
       },
     };
   };
-  return {
-    name,
-    label: 'List MCP prompts',
-    description: 'List prompts of connected MCP servers.',
-    parameters,
-    source: 'router',
-    category: 'router',
-    readOnly: true,
-    async execute(_toolCallId, params, signal) {
-      const startedAt = performance.now();
-      return renderRouterResult(await run(params ?? {}, signal), settings.format, startedAt);
+  return defineRouterTool(
+    {
+      name,
+      label: 'List MCP prompts',
+      description: 'List prompts of connected MCP servers.',
+      parameters,
+      run,
     },
-  };
+    settings.format,
+  );
 }

@@ -1,11 +1,11 @@
 import type { MCPToolProvider } from '../mcp/provider-types.js';
 import type { JsonSchemaObject, Tool } from '../tool/tool.js';
-import { validateArguments } from '../tool/argument-validator.js';
+import { defineRouterTool } from './define-router-tool.js';
 import { routerError } from './error-taxonomy.js';
 import { gatherResources, type ListedResource, type ListedTemplate } from './gather-resources.js';
 import { decodeListCursor, encodeListCursor } from './list-cursor.js';
 import type { ResolvedRouterOptions } from './router-options.js';
-import { errorOutcome, type RouterOutcome, renderRouterResult } from './router-result.js';
+import { errorOutcome, type RouterOutcome } from './router-result.js';
 import { activeServers, serverProblem } from './server-availability.js';
 
 /** Which tool to build: the router one (any server) or one bound to a single server. */
@@ -68,8 +68,6 @@ export function createListResourcesTool(
 ): Tool {
   const parameters = parametersFor(target.server !== undefined, settings.listMaxResources);
   const run = async (params: Record<string, unknown>, signal?: AbortSignal): Promise<RouterOutcome> => {
-    const invalid = validateArguments(parameters, params);
-    if (invalid) return errorOutcome(routerError('INVALID_ARGUMENTS', invalid.message));
     const server = target.server ?? (params.server as string | undefined);
     const max = (params.max as number | undefined) ?? settings.listMaxResources;
     let offset = 0;
@@ -120,21 +118,18 @@ export function createListResourcesTool(
       compactData: compactData(resources, templates, payload),
     };
   };
-  return {
-    name: target.name,
-    label: target.server === undefined ? 'List MCP resources' : `List resources of ${target.server}`,
-    description:
-      target.server === undefined
-        ? 'List resources and URI templates of connected MCP servers.'
-        : `List resources of MCP server ${target.server}.`,
-    parameters,
-    source: 'router',
-    category: 'router',
-    readOnly: true,
-    ...(target.server === undefined ? {} : { server: target.server }),
-    async execute(_toolCallId, params, signal) {
-      const startedAt = performance.now();
-      return renderRouterResult(await run(params ?? {}, signal), settings.format, startedAt);
+  return defineRouterTool(
+    {
+      name: target.name,
+      label: target.server === undefined ? 'List MCP resources' : `List resources of ${target.server}`,
+      description:
+        target.server === undefined
+          ? 'List resources and URI templates of connected MCP servers.'
+          : `List resources of MCP server ${target.server}.`,
+      parameters,
+      ...(target.server === undefined ? {} : { server: target.server }),
+      run,
     },
-  };
+    settings.format,
+  );
 }

@@ -2,10 +2,10 @@ import type { MCPToolProvider, ResourceContents } from '../mcp/provider-types.js
 import { base64ByteLength, formatBytes } from '../tool/result.js';
 import type { JsonSchemaObject, Tool } from '../tool/tool.js';
 import { truncateUtf8 } from '../tool/truncate.js';
-import { validateArguments } from '../tool/argument-validator.js';
+import { defineRouterTool } from './define-router-tool.js';
 import { classifyRouterError, routerError } from './error-taxonomy.js';
 import type { ResolvedRouterOptions } from './router-options.js';
-import { errorOutcome, type RouterOutcome, renderRouterResult } from './router-result.js';
+import { errorOutcome, type RouterOutcome } from './router-result.js';
 import { serverProblem } from './server-availability.js';
 
 /** One item of a `read_mcp_resource` result, exactly as seed 000 shows it. */
@@ -92,8 +92,6 @@ export function createReadResourceTool(
 ): Tool {
   const parameters = parametersFor(target.server !== undefined, settings.readMaxBytes);
   const run = async (params: Record<string, unknown>, signal?: AbortSignal): Promise<RouterOutcome> => {
-    const invalid = validateArguments(parameters, params);
-    if (invalid) return errorOutcome(routerError('INVALID_ARGUMENTS', invalid.message));
     const server = target.server ?? String(params.server);
     const uri = String(params.uri);
     const context = { server, uri };
@@ -144,21 +142,18 @@ export function createReadResourceTool(
       },
     };
   };
-  return {
-    name: target.name,
-    label: target.server === undefined ? 'Read MCP resource' : `Read resource of ${target.server}`,
-    description:
-      target.server === undefined
-        ? 'Read an MCP resource by server and URI. Text over max_bytes is cut; blobs are base64.'
-        : `Read a resource of MCP server ${target.server} by URI.`,
-    parameters,
-    source: 'router',
-    category: 'router',
-    readOnly: true,
-    ...(target.server === undefined ? {} : { server: target.server }),
-    async execute(_toolCallId, params, signal) {
-      const startedAt = performance.now();
-      return renderRouterResult(await run(params ?? {}, signal), settings.format, startedAt);
+  return defineRouterTool(
+    {
+      name: target.name,
+      label: target.server === undefined ? 'Read MCP resource' : `Read resource of ${target.server}`,
+      description:
+        target.server === undefined
+          ? 'Read an MCP resource by server and URI. Text over max_bytes is cut; blobs are base64.'
+          : `Read a resource of MCP server ${target.server} by URI.`,
+      parameters,
+      ...(target.server === undefined ? {} : { server: target.server }),
+      run,
     },
-  };
+    settings.format,
+  );
 }
