@@ -6,6 +6,8 @@ import {
   translateQuery,
 } from '../../src/router/search/analyze-text.js';
 import { DEFAULT_SEARCH_TUNING } from '../../src/router/search/search-tuning.js';
+import { thesaurusExpansion, thesaurusSynonymsOf } from '../../src/router/search/thesaurus.js';
+import thesaurusData from '../../src/router/search/thesaurus-data.json' with { type: 'json' };
 import { tokenize } from '../../src/router/search/tokenize.js';
 import { ToolAnalysisCache } from '../../src/router/search/tool-analysis-cache.js';
 import { createToolSearchIndex } from '../../src/router/search/tool-search-index.js';
@@ -75,7 +77,9 @@ describe('createToolSearchIndex across languages and rebuilds', () => {
       ...DEFAULT_SEARCH_TUNING,
       translateDocuments: false,
     });
-    expect(untranslated.search('technology news', { limit: 1 })).toEqual([]);
+    expect(untranslated.search('technology news', { limit: 5 }).map((hit) => hit.name)).not.toContain(
+      'trends/get_hot_list',
+    );
   });
 
   it('reuses cached analysis for unchanged tools and still sees changed ones', () => {
@@ -136,6 +140,34 @@ describe('createToolSearchIndex on a real catalog', () => {
     const without = createToolSearchIndex(entries, { ...DEFAULT_SEARCH_TUNING, synonymWeight: 0 });
     expect(without.search('erase', { limit: 5 })).toEqual([]);
     expect(index.search('erase', { limit: 5 }).length).toBeGreaterThan(0);
+  });
+
+  it('matches through WordNet synonyms of the tool words, which the curated table lacks', () => {
+    const shop = [
+      { name: 'buy_item', description: 'Buy an item from the shop' },
+      { name: 'sell_item', description: 'Sell an item in the shop' },
+    ];
+    expect(
+      createToolSearchIndex(shop)
+        .search('purchase', { limit: 5 })
+        .map((hit) => hit.name),
+    ).toEqual(['buy_item']);
+    const without = createToolSearchIndex(shop, {
+      ...DEFAULT_SEARCH_TUNING,
+      fieldWeights: { ...DEFAULT_SEARCH_TUNING.fieldWeights, thesaurus: 0 },
+    });
+    expect(without.search('purchase', { limit: 5 })).toEqual([]);
+  });
+
+  it('ships the WordNet license with the generated synonym table', () => {
+    expect(thesaurusData.license).toContain('WordNet 3.0 Copyright 2006 by Princeton University');
+    expect(thesaurusSynonymsOf(stemWord('purchase'))).toContain(stemWord('buy'));
+    expect(thesaurusSynonymsOf('constructor')).toEqual([]);
+  });
+
+  it('gives the words of a product name no WordNet synonyms', () => {
+    expect(thesaurusExpansion(['brave', 'search'])).toContain(stemWord('weather'));
+    expect(thesaurusExpansion(['brave', 'search'], ['brave'])).not.toContain(stemWord('weather'));
   });
 
   it('expands partial words and typos', () => {

@@ -137,7 +137,10 @@ describe('tool_index', () => {
   it('sees registry changes: new tools become searchable, removed ones vanish', async () => {
     const registry = corpusRegistry();
     const tool = createToolIndexTool(registry);
-    expect((await call(tool, { search: 'weather forecast' })).response.tools).toEqual([]);
+    // WordNet synonyms may still match a few tools weakly (`calculate` → `forecast`), but no weather tool.
+    const names = async () =>
+      (await call(tool, { search: 'weather forecast' })).response.tools.map((entry) => entry.name);
+    expect(await names()).not.toContain('weather__forecast');
     const before = (await call(tool)).response.catalog;
     registry.register({
       name: 'weather__forecast',
@@ -151,7 +154,7 @@ describe('tool_index', () => {
     expect(found.catalog.tools).toBe(before.tools + 1);
     expect(found.catalog.tokens_compact).toBeGreaterThan(before.tokens_compact);
     registry.unregister('weather__forecast');
-    expect((await call(tool, { search: 'weather forecast' })).response.tools).toEqual([]);
+    expect(await names()).not.toContain('weather__forecast');
   });
 
   it('lists native, plugin and factory tools, never router tools or disabled ones', async () => {

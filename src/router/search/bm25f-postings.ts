@@ -1,9 +1,19 @@
 import { analyzeText, analyzeWithPhrases, translateQuery } from './analyze-text.js';
 import type { SearchField, SearchTuning } from './search-tuning.js';
 import { parameterText, type SearchableTool } from './searchable-tool.js';
+import { thesaurusExpansion } from './thesaurus.js';
 
-const FIELDS: readonly SearchField[] = ['name', 'server', 'description', 'parameters', 'phrases'];
-const TEXT_FIELDS: readonly SearchField[] = ['name', 'server', 'description', 'parameters'];
+type TextField = Exclude<SearchField, 'phrases' | 'thesaurus'>;
+
+const FIELDS: readonly SearchField[] = [
+  'name',
+  'server',
+  'description',
+  'parameters',
+  'phrases',
+  'thesaurus',
+];
+const TEXT_FIELDS: readonly TextField[] = ['name', 'server', 'description', 'parameters'];
 
 /** The documents holding one term. */
 export interface Posting {
@@ -13,7 +23,7 @@ export interface Posting {
   idf: number;
 }
 
-function fieldTexts(tool: SearchableTool): Record<Exclude<SearchField, 'phrases'>, string> {
+function fieldTexts(tool: SearchableTool): Record<TextField, string> {
   return {
     name: tool.originalName ?? tool.name,
     server: tool.server ?? '',
@@ -30,13 +40,14 @@ const NON_ASCII = /[\u0080-\uffff]/;
 /**
  * Index terms of each field of `tool`. With `translateDocuments`, a non-English text also
  * gets the English words of its common terms, so an English request finds a tool that is
- * described only in Chinese.
+ * described only in Chinese; the `thesaurus` field gets the WordNet synonyms of the name and
+ * description words.
  */
 export function analyzeTool(tool: SearchableTool, tuning: SearchTuning): Record<SearchField, string[]> {
   const texts = fieldTexts(tool);
   const terms = {} as Record<SearchField, string[]>;
   const phrases: string[] = [];
-  for (const field of TEXT_FIELDS as Exclude<SearchField, 'phrases'>[]) {
+  for (const field of TEXT_FIELDS) {
     const { terms: analyzed, phrases: fieldPhrases } = analyzeWithPhrases(texts[field]);
     if (field === 'name' || field === 'description') phrases.push(...fieldPhrases);
     if (tuning.translateDocuments && field !== 'server' && NON_ASCII.test(texts[field])) {
@@ -45,6 +56,13 @@ export function analyzeTool(tool: SearchableTool, tuning: SearchTuning): Record<
     terms[field] = analyzed;
   }
   terms.phrases = tuning.fieldWeights.phrases > 0 ? phrases : [];
+  // Expanding the document, not the query: a tool's words are few and on topic, while a long
+  // request's words would drag in synonyms of every side remark. Words of the server name are
+  // product names (`Brave`, `Slack`), not English, so they get no synonyms.
+  terms.thesaurus =
+    tuning.fieldWeights.thesaurus > 0
+      ? thesaurusExpansion([...terms.name, ...terms.description], terms.server)
+      : [];
   return terms;
 }
 
