@@ -1,7 +1,7 @@
 import { suggestToolNames } from '../registry/suggest-tool-names.js';
 import type { ToolRegistry } from '../registry/tool-registry.js';
-import type { JsonSchemaObject, Tool, ToolResult } from '../tool/tool.js';
 import { validateArguments } from '../tool/argument-validator.js';
+import type { JsonSchemaObject, Tool, ToolResult } from '../tool/tool.js';
 import { classifyRouterError, routerError } from './error-taxonomy.js';
 import type { ResolvedRouterOptions } from './router-options.js';
 import { errorOutcome, renderRouterResult } from './router-result.js';
