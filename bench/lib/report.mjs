@@ -1,6 +1,6 @@
 // Table printing and JSON result files shared by every benchmark.
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { cpus } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 
 const RESULTS_DIR = new URL('../results/', import.meta.url);
 
@@ -23,6 +23,7 @@ export function machineInfo() {
     platform: `${process.platform}-${process.arch}`,
     cpus: cpus().length,
     cpuModel: cpus()[0]?.model ?? 'unknown',
+    loadAverage: loadavg(),
   };
 }
 
@@ -38,8 +39,21 @@ export function writeResult(name, data) {
 export const format = {
   us: (ms) => (ms === null || ms === undefined || Number.isNaN(ms) ? '—' : `${(ms * 1000).toFixed(0)} µs`),
   ms: (ms) => (ms === null || ms === undefined || Number.isNaN(ms) ? '—' : `${ms.toFixed(0)} ms`),
-  kib: (bytes) => (bytes === null || bytes === undefined || Number.isNaN(bytes) ? '—' : `${(bytes / 1024).toFixed(0)} KiB`),
+  kib: (bytes) =>
+    bytes === null || bytes === undefined || Number.isNaN(bytes) ? '—' : `${(bytes / 1024).toFixed(0)} KiB`,
   mib: (bytes) =>
-    bytes === null || bytes === undefined || Number.isNaN(bytes) ? '—' : `${(bytes / 1024 / 1024).toFixed(1)} MiB`,
+    bytes === null || bytes === undefined || Number.isNaN(bytes)
+      ? '—'
+      : `${(bytes / 1024 / 1024).toFixed(1)} MiB`,
   ratio: (value) => (value === null || value === undefined ? '—' : `${value.toFixed(2)}×`),
 };
+
+/** Warns when other work competes for the CPUs: figures taken then are only good as ratios. */
+export function warnIfBusy() {
+  const [oneMinute] = loadavg();
+  if (oneMinute > cpus().length * 0.75) {
+    console.log(
+      `warning: load average ${oneMinute.toFixed(1)} on ${cpus().length} CPUs — other processes are competing; absolute times are inflated, compare ratios only`,
+    );
+  }
+}

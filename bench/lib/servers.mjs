@@ -5,14 +5,37 @@ import { fileURLToPath } from 'node:url';
 /** Absolute path of the bench echo server. */
 export const ECHO_SERVER = fileURLToPath(new URL('../servers/echo-server.mjs', import.meta.url));
 
+/** Absolute path of the bare-Node, 2025-era echo server the fan-out benchmark spawns by default. */
+export const MINIMAL_ECHO_SERVER = fileURLToPath(
+  new URL('../servers/minimal-echo-server.mjs', import.meta.url),
+);
+
 /** The stdio launch command: this very Node binary and the plain .mjs server, no npx, no tsx. */
 export function echoStdioCommand(args = []) {
   return { command: process.execPath, args: [ECHO_SERVER, ...args] };
 }
 
+/** The stdio launch command of the minimal (bare Node, 2025-era) echo server. */
+export function minimalEchoStdioCommand(args = []) {
+  return { command: process.execPath, args: [MINIMAL_ECHO_SERVER, ...args] };
+}
+
+/** HTTP servers still running; killed on exit so a crashed or interrupted run leaves none behind. */
+const running = new Set();
+process.once('exit', () => {
+  for (const child of running) child.kill('SIGKILL');
+});
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.once(signal, () => process.exit(130));
+}
+
 /** Starts the echo server over Streamable HTTP; resolves with its URL and a close function. */
 export async function startHttpEcho(args = [], timeoutMs = 20_000) {
-  const child = spawn(process.execPath, [ECHO_SERVER, '--http', ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [ECHO_SERVER, '--http', ...args], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  running.add(child);
+  child.once('exit', () => running.delete(child));
   let stderr = '';
   const url = await new Promise((resolve, reject) => {
     const timer = setTimeout(() => {

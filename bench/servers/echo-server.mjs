@@ -8,7 +8,6 @@
 import { createServer } from 'node:http';
 import { createMcpHandler, McpServer } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
-import { toNodeHandler } from '@modelcontextprotocol/node';
 import * as z from 'zod/v4';
 
 const flags = new Map();
@@ -32,9 +31,13 @@ const echoInput = z.object({ text: z.string() });
 
 function createEchoServer() {
   const server = new McpServer({ name: 'bench-echo', version: '1.0.0' });
-  server.registerTool('echo', { description: 'Echo the text back', inputSchema: echoInput }, async ({ text }) => ({
-    content: [{ type: 'text', text }],
-  }));
+  server.registerTool(
+    'echo',
+    { description: 'Echo the text back', inputSchema: echoInput },
+    async ({ text }) => ({
+      content: [{ type: 'text', text }],
+    }),
+  );
   return server;
 }
 
@@ -49,6 +52,9 @@ if (!flags.has('http')) {
     serveStdio(createEchoServer, handlerOptions);
   }
 } else {
+  // Imported only here: the Node HTTP adapter alone costs ~0.3 s of CPU to load, which every
+  // stdio server of the fan-out benchmark would otherwise pay.
+  const { toNodeHandler } = await import('@modelcontextprotocol/node');
   const handler = toNodeHandler(createMcpHandler(createEchoServer, handlerOptions));
   const httpServer = createServer((req, res) => {
     if (!req.url?.startsWith('/mcp')) {
@@ -57,6 +63,9 @@ if (!flags.has('http')) {
     }
     void handler(req, res);
   });
+  // Idle keep-alive sockets closed by the server while a client reuses them surface as ECONNRESET
+  // under load; a long timeout keeps that race out of the measurements.
+  httpServer.keepAliveTimeout = 120_000;
   httpServer.listen(Number(flags.get('port') ?? 0), '127.0.0.1', () => {
     const { port } = httpServer.address();
     process.stderr.write(`LISTENING http://127.0.0.1:${port}/mcp\n`);

@@ -1,0 +1,92 @@
+// The measured side: mcptools' hub (`loadMCPServers`) and `Tool.execute`, loaded from dist/.
+import { existsSync } from 'node:fs';
+
+const DIST = new URL('../../dist/', import.meta.url);
+
+/**
+ * Imports `loadMCPServers` and `ToolRegistry` from the built package: from dist/index.js once it
+ * exports them, else from their own modules. Resolves `{ loadMCPServers, ToolRegistry, entry }`
+ * or `{ unavailable: reason }`.
+ */
+export async function loadMcptools() {
+  const index = new URL('index.js', DIST);
+  if (existsSync(index)) {
+    try {
+      const module = await import(index.href);
+      if (typeof module.loadMCPServers === 'function' && typeof module.ToolRegistry === 'function') {
+        return {
+          loadMCPServers: module.loadMCPServers,
+          ToolRegistry: module.ToolRegistry,
+          entry: 'dist/index.js',
+        };
+      }
+    } catch {
+      // An unfinished index must not stop the direct imports below.
+    }
+  }
+  const hub = new URL('mcp/load-mcp-servers.js', DIST);
+  const registry = new URL('registry/tool-registry.js', DIST);
+  if (!existsSync(hub) || !existsSync(registry)) {
+    return { unavailable: 'dist/mcp/load-mcp-servers.js not built yet (run npm run build)' };
+  }
+  try {
+    const [{ loadMCPServers }, { ToolRegistry }] = await Promise.all([
+      import(hub.href),
+      import(registry.href),
+    ]);
+    if (typeof loadMCPServers !== 'function') return { unavailable: 'loadMCPServers is not exported' };
+    return { loadMCPServers, ToolRegistry, entry: 'dist/mcp/load-mcp-servers.js' };
+  } catch (error) {
+    return {
+      unavailable: `importing dist failed: ${error instanceof Error ? error.message : String(error)}`,
+    };
+  }
+}
+
+/** A normalized server entry for a stdio command or an HTTP URL, with the era mode pinned. */
+export function serverConfig({ stdio, url, mode }) {
+  const protocol = mode === 'auto' ? 'auto' : 'legacy';
+  return stdio
+    ? { type: 'stdio', command: stdio.command, args: stdio.args, protocol }
+    : { type: 'streamable-http', url, protocol };
+}
+
+/**
+ * Loads `servers` (name → entry) through the hub. Resolves once every server's tools are in
+ * the registry: if `loadMCPServers` returned earlier, the wait for the rest is part of the time.
+ */
+export async function loadHub(lib, servers, expectedTools) {
+  const registry = new lib.ToolRegistry();
+  const provider = await lib.loadMCPServers({ servers }, registry);
+  await waitForTools(registry, provider, expectedTools);
+  return { registry, provider };
+}
+
+async function waitForTools(registry, provider, expectedTools) {
+  const count = () => registry.list().filter((row) => row.source === 'mcp').length;
+  if (count() >= expectedTools) return;
+  await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      unsubscribe();
+      const states = provider.status().map((status) => `${status.name}:${status.state}`);
+      reject(new Error(`mcptools: ${count()}/${expectedTools} tools after 60 s (${states.join(', ')})`));
+    }, 60_000);
+    const unsubscribe = registry.onChange(() => {
+      if (count() < expectedTools) return;
+      clearTimeout(timer);
+      unsubscribe();
+      resolve();
+    });
+  });
+}
+
+/** The `Tool` the hub made of `<server>`'s `<tool>`, whatever name it was exposed under. */
+export async function findTool(registry, server, originalName) {
+  const tools = await registry.resolveAll();
+  const tool = tools.find(
+    (candidate) => candidate.server === server && candidate.originalName === originalName,
+  );
+  if (!tool)
+    throw new Error(`mcptools: no tool for ${server}/${originalName} in ${tools.map((t) => t.name)}`);
+  return tool;
+}

@@ -1,0 +1,33 @@
+// The reference side: the SDK's own Client talking directly to a server, no mcptools in between.
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+
+/**
+ * Connects one SDK `Client` with the given era negotiation mode (`auto` or `legacy`) to a
+ * stdio command or an HTTP URL. Returns the client and its era.
+ */
+export async function connectSdk({ stdio, url, mode }) {
+  const client = new Client({ name: 'bench-sdk-direct', version: '1.0.0' }, { versionNegotiation: { mode } });
+  const transport = stdio
+    ? new StdioClientTransport({ command: stdio.command, args: stdio.args, stderr: 'ignore' })
+    : new StreamableHTTPClientTransport(new URL(url));
+  await client.connect(transport);
+  return { client, era: client.getProtocolEra() };
+}
+
+/** Connects to every server at once and lists each one's tools: the SDK-direct fan-out. */
+export async function fanOutSdk(stdioCommands, mode) {
+  return Promise.all(
+    stdioCommands.map(async (stdio) => {
+      const { client } = await connectSdk({ stdio, mode });
+      const { tools } = await client.listTools();
+      if (tools.length === 0) throw new Error('SDK-direct: a server listed no tools');
+      return client;
+    }),
+  );
+}
+
+/** Closes every client; errors on close are not what is measured. */
+export async function closeSdkClients(clients) {
+  await Promise.all(clients.map((client) => client.close().catch(() => {})));
+}

@@ -1,0 +1,91 @@
+// Child process of the memory benchmark; prints one JSON line and exits. Run with --expose-gc.
+//   node --expose-gc bench/memory-child.mjs import <bare|sdk|sdk-stdio|mcptools|mcptools-hub>
+//   node --expose-gc bench/memory-child.mjs module <file URL of one dist module>
+//   node --expose-gc bench/memory-child.mjs servers <sdk|mcptools> <N> <auto|legacy>
+// Only dynamic imports below, so `bare` measures a process that loaded nothing of either side.
+const [task, side, count, mode] = process.argv.slice(2);
+
+const rss = () => process.memoryUsage().rss;
+const snapshot = () => {
+  const { rss: resident, heapTotal, heapUsed, external } = process.memoryUsage();
+  return { rss: resident, heapTotal, heapUsed, external };
+};
+const collect = async () => {
+  for (let pass = 0; pass < 3; pass++) {
+    globalThis.gc?.();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+};
+
+if (task === 'import') {
+  // mcptools is measured through its package entry, dist/index.js, as users import it;
+  // `mcptools-hub` is the hub's own modules alone, to show what the rest of the index adds.
+  const targets =
+    {
+      sdk: ['@modelcontextprotocol/client'],
+      'sdk-stdio': ['@modelcontextprotocol/client', '@modelcontextprotocol/client/stdio'],
+      mcptools: [new URL('../dist/index.js', import.meta.url).href],
+      'mcptools-hub': [
+        new URL('../dist/mcp/load-mcp-servers.js', import.meta.url).href,
+        new URL('../dist/registry/tool-registry.js', import.meta.url).href,
+      ],
+    }[side] ?? [];
+  const before = rss();
+  const start = performance.now();
+  let error = null;
+  try {
+    for (const target of targets) await import(target);
+  } catch (failure) {
+    error = failure instanceof Error ? failure.message.split('\n')[0] : String(failure);
+  }
+  const importMs = performance.now() - start;
+  const after = rss();
+  await collect();
+  console.log(JSON.stringify({ before, after, afterGc: rss(), importMs, error }));
+} else if (task === 'module') {
+  // One module of dist/ (argument: its file URL) on top of the hub's own modules, to see what
+  // each part of dist/index.js adds to what every user of the hub already pays.
+  await import(new URL('../dist/mcp/load-mcp-servers.js', import.meta.url).href);
+  await import(new URL('../dist/registry/tool-registry.js', import.meta.url).href);
+  const before = rss();
+  const start = performance.now();
+  await import(side);
+  const importMs = performance.now() - start;
+  console.log(JSON.stringify({ cost: rss() - before, importMs }));
+} else if (task === 'servers') {
+  const size = Number(count);
+  const { echoStdioCommand } = await import('./lib/servers.mjs');
+  const commands = (n) => Array.from({ length: n }, () => echoStdioCommand());
+  let open;
+  let close;
+  if (side === 'sdk') {
+    const { closeSdkClients, fanOutSdk } = await import('./lib/sdk-side.mjs');
+    open = (n) => fanOutSdk(commands(n), mode);
+    close = (clients) => closeSdkClients(clients);
+  } else {
+    const { loadHub, loadMcptools, serverConfig } = await import('./lib/mcptools-side.mjs');
+    const lib = await loadMcptools();
+    if (lib.unavailable) throw new Error(lib.unavailable);
+    let hubs = 0;
+    open = (n) => {
+      hubs++;
+      const servers = Object.fromEntries(
+        commands(n).map((stdio, index) => [`echo${hubs}_${index}`, serverConfig({ stdio, mode })]),
+      );
+      return loadHub(lib, servers, n);
+    };
+    close = (hub) => hub.provider.close();
+  }
+  // A warm-up round (connect and close a few servers) loads every lazy module and JITs the
+  // paths, so that one-time costs are not charged per server.
+  await close(await open(5));
+  await collect();
+  const before = snapshot();
+  const opened = await open(size);
+  await collect();
+  const after = snapshot();
+  console.log(JSON.stringify({ size, before, after }));
+  await close(opened);
+} else {
+  throw new Error(`unknown task ${task}`);
+}

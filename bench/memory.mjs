@@ -1,0 +1,176 @@
+// Memory: (1) client-side RSS added per connected stdio server, mcptools hub vs SDK-direct
+// clients — the server processes are children and never counted; (2) RSS cost of importing the
+// library, over a bare Node baseline. Every measurement runs in a fresh child process
+// (bench/memory-child.mjs); repetitions alternate the sides and the median is reported.
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { loadMcptools } from './lib/mcptools-side.mjs';
+import { format, printTable, writeResult } from './lib/report.mjs';
+import { ratio, summarize } from './lib/stats.mjs';
+
+const CHILD = fileURLToPath(new URL('./memory-child.mjs', import.meta.url));
+/** Goal for importing mcptools (issue 2); above it the benchmark says which modules weigh most. */
+const IMPORT_GOAL_BYTES = 30 * 1024 * 1024;
+// Per-server children: a fixed 1 MiB young generation keeps V8 from resizing it between the
+// two snapshots. Import children run with default heap settings, as users do.
+const SERVER_CHILD_FLAGS = ['--expose-gc', '--min-semi-space-size=1', '--max-semi-space-size=1'];
+
+/** Runs the memory benchmark; `options.repetitions`, `servers` (N per child) and `mode` size it. */
+export async function runMemoryBenchmark(options = {}) {
+  const repetitions = options.repetitions ?? 3;
+  const servers = options.servers ?? 20;
+  const mode = options.mode ?? 'auto';
+  const lib = await loadMcptools();
+  if (lib.unavailable) console.log(`mcptools side skipped: ${lib.unavailable}`);
+  const withMcptools = !lib.unavailable;
+
+  const importSides = ['bare', 'sdk', 'sdk-stdio', ...(withMcptools ? ['mcptools', 'mcptools-hub'] : [])];
+  const imports = Object.fromEntries(importSides.map((side) => [side, []]));
+  for (let repetition = 0; repetition < repetitions + 2; repetition++) {
+    const order = repetition % 2 === 0 ? importSides : [...importSides].reverse();
+    for (const side of order) imports[side].push(await child(['import', side]));
+  }
+  const bareRss = summarize(imports.bare.map((sample) => sample.after)).p50;
+  const importRows = importSides
+    .filter((side) => side !== 'bare')
+    .map((side) => {
+      const rss = summarize(imports[side].map((sample) => sample.after));
+      const afterGc = summarize(imports[side].map((sample) => sample.afterGc));
+      const importMs = summarize(imports[side].map((sample) => sample.importMs)).p50;
+      const error = imports[side].find((sample) => sample.error)?.error ?? null;
+      return {
+        side,
+        error,
+        rssP50: rss.p50,
+        cost: rss.p50 - bareRss,
+        costAfterGc: afterGc.p50 - bareRss,
+        importMs,
+        samples: rss.n,
+      };
+    });
+
+  const serverSides = ['sdk', ...(withMcptools ? ['mcptools'] : [])];
+  const perServer = Object.fromEntries(serverSides.map((side) => [side, []]));
+  for (let repetition = 0; repetition < repetitions; repetition++) {
+    const order = repetition % 2 === 0 ? serverSides : [...serverSides].reverse();
+    for (const side of order)
+      perServer[side].push(await child(['servers', side, String(servers), mode], SERVER_CHILD_FLAGS));
+  }
+  const serverRows = serverSides.map((side) => ({
+    side,
+    rss: summarize(perServer[side].map((sample) => delta(sample, (point) => point.rss))),
+    live: summarize(perServer[side].map((sample) => delta(sample, liveResident))),
+    heap: summarize(
+      perServer[side].map((sample) => delta(sample, (point) => point.heapUsed + point.external)),
+    ),
+  }));
+  const sdkPerServer = serverRows[0].heap.p50;
+  const sdkImport = importRows.find((row) => row.side === 'sdk')?.cost;
+
+  printTable(
+    `Import cost: RSS of a fresh process after import, minus bare Node (${format.mib(bareRss)}), median of ${repetitions + 2}`,
+    ['import', 'RSS', 'cost', 'cost after gc', 'ratio to SDK client', 'import time'],
+    importRows.map((row) => [
+      row.error ? `${labelOf(row.side)} (FAILED: ${row.error.slice(0, 80)})` : labelOf(row.side),
+      format.mib(row.rssP50),
+      format.mib(row.cost),
+      format.mib(row.costAfterGc),
+      format.ratio(ratio(row.cost, sdkImport)),
+      format.ms(row.importMs),
+    ]),
+  );
+  const mcptoolsImport = importRows.find((row) => row.side === 'mcptools');
+  const overGoal = mcptoolsImport !== undefined && mcptoolsImport.cost > IMPORT_GOAL_BYTES;
+  const modules = overGoal && !mcptoolsImport.error ? await attributeImport() : [];
+  if (modules.length > 0) {
+    printTable(
+      'What dist/index.js adds to the hub: each re-exported module imported after the hub modules, in a fresh process',
+      ['module', 'RSS cost', 'import time'],
+      modules.slice(0, 8).map((row) => [row.module, format.mib(row.cost), format.ms(row.importMs)]),
+    );
+  }
+  printTable(
+    `Per-server client memory: ${servers} stdio servers connected in a fresh process (mode ${mode}), median of ${repetitions}`,
+    ['side', 'JS heap+external / server', 'min..max', 'RSS / server', 'RSS min..max', 'ratio (heap)'],
+    serverRows.map((row) => [
+      row.side === 'sdk' ? 'SDK-direct' : 'mcptools',
+      format.kib(row.heap.p50),
+      `${format.kib(row.heap.min)}..${format.kib(row.heap.max)}`,
+      format.kib(row.rss.p50),
+      `${format.kib(row.rss.min)}..${format.kib(row.rss.max)}`,
+      format.ratio(ratio(row.heap.p50, sdkPerServer)),
+    ]),
+  );
+  console.log(
+    'RSS is not steady at this scale: V8 and malloc take and release pages in MiB steps, more than the\n' +
+      'connections add (after 20 connections RSS usually falls, on both sides); the JS heap figure is the steady one.',
+  );
+  const file = writeResult('memory', {
+    goals: { perServer: 'mcptools ≤ 200 KiB per server', import: 'mcptools import ≤ 30 MiB' },
+    mode,
+    servers,
+    repetitions,
+    mcptoolsEntry: lib.entry ?? null,
+    mcptoolsUnavailable: lib.unavailable ?? null,
+    unit: 'bytes',
+    bareRss,
+    imports: importRows,
+    importByModule: modules,
+    perServer: serverRows,
+    raw: { imports, perServer },
+  });
+  console.log(`wrote ${file}`);
+  return { imports: importRows, perServer: serverRows };
+}
+
+/** Imports each module dist/index.js re-exports after the hub modules (median of 3); largest first. */
+async function attributeImport() {
+  const index = new URL('../dist/index.js', import.meta.url);
+  const source = readFileSync(index, 'utf8');
+  const specifiers = [...new Set([...source.matchAll(/from '(\.\/[^']+)'/g)].map((match) => match[1]))];
+  const rows = [];
+  for (const specifier of specifiers) {
+    const samples = [];
+    for (let repetition = 0; repetition < 3; repetition++) {
+      samples.push(await child(['module', new URL(specifier, index).href]));
+    }
+    rows.push({
+      module: `dist/${specifier.slice(2)}`,
+      cost: summarize(samples.map((sample) => sample.cost)).p50,
+      importMs: summarize(samples.map((sample) => sample.importMs)).p50,
+    });
+  }
+  return rows.sort((left, right) => right.cost - left.cost);
+}
+
+/** RSS with V8's unused heap capacity taken out: the young generation alone swings by 15 MiB. */
+function liveResident(point) {
+  return point.rss - point.heapTotal + point.heapUsed;
+}
+
+/** Bytes added per server between the child's before and after snapshots. */
+function delta(sample, measure) {
+  return (measure(sample.after) - measure(sample.before)) / sample.size;
+}
+
+function labelOf(side) {
+  return {
+    sdk: '@modelcontextprotocol/client',
+    'sdk-stdio': 'client + client/stdio',
+    mcptools: 'mcptools (dist/index.js)',
+    'mcptools-hub': 'mcptools hub modules only',
+  }[side];
+}
+
+function child(args, flags = ['--expose-gc']) {
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, [...flags, CHILD, ...args], { timeout: 120_000 }, (error, stdout, stderr) => {
+      if (error) {
+        reject(new Error(`memory child ${args.join(' ')} failed: ${error.message}\n${stderr}`));
+        return;
+      }
+      resolve(JSON.parse(stdout.trim().split('\n').at(-1)));
+    });
+  });
+}

@@ -1,0 +1,63 @@
+// Entry point of `npm run bench`: `node bench/run.mjs [call|fanout|memory|search ...] [--quick]`.
+// With no name it runs them all. `--quick` shrinks the hub benchmarks for a smoke run;
+// `--sdk-server` makes the fan-out spawn the SDK echo server instead of the minimal one.
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { runCallBenchmark } from './call.mjs';
+import { runFanOutBenchmark } from './fanout.mjs';
+import { warnIfBusy } from './lib/report.mjs';
+import { runMemoryBenchmark } from './memory.mjs';
+
+const args = process.argv.slice(2);
+
+const BENCHMARKS = {
+  call: (quick) => runCallBenchmark(quick ? { rounds: 4, perRound: 50, warmup: 50 } : {}),
+  fanout: (quick) =>
+    runFanOutBenchmark({
+      ...(quick ? { sizes: [1, 5], repetitions: 2 } : {}),
+      ...(args.includes('--sdk-server') ? { server: 'sdk', repetitions: quick ? 2 : 3 } : {}),
+    }),
+  memory: (quick) => runMemoryBenchmark(quick ? { repetitions: 1, servers: 4 } : {}),
+  search: () => runSearchBenchmark(),
+};
+
+/** The tool-search benchmark (bench/search/, TypeScript) in its own process under tsx. */
+function runSearchBenchmark() {
+  const script = fileURLToPath(new URL('./search/run-search-bench.ts', import.meta.url));
+  const suite = fileURLToPath(new URL('../../shared/bench/', import.meta.url));
+  if (!existsSync(script) || !existsSync(suite)) {
+    console.log(`search benchmark skipped: ${existsSync(script) ? suite : script} not found`);
+    return Promise.resolve();
+  }
+  const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+  const child = spawn(process.execPath, ['--import', tsx, script, '--suite', suite], { stdio: 'inherit' });
+  return new Promise((resolve) => {
+    child.once('exit', (code) => {
+      if (code !== 0) {
+        console.log(`search benchmark exited with code ${code}`);
+        process.exitCode = 1;
+      }
+      resolve();
+    });
+  });
+}
+
+const quick = args.includes('--quick');
+const names = args.filter((arg) => !arg.startsWith('--'));
+const unknown = names.filter((name) => !(name in BENCHMARKS));
+if (unknown.length > 0) {
+  console.error(`unknown benchmark ${unknown.join(', ')}; choose from ${Object.keys(BENCHMARKS).join(', ')}`);
+  process.exit(2);
+}
+
+const started = performance.now();
+console.log(`mcptools benchmarks — Node ${process.version}, ${new Date().toISOString()}`);
+for (const name of names.length > 0 ? names : Object.keys(BENCHMARKS)) {
+  warnIfBusy();
+  const benchmarkStart = performance.now();
+  await BENCHMARKS[name](quick);
+  console.log(`(${name}: ${((performance.now() - benchmarkStart) / 1000).toFixed(1)} s)`);
+}
+console.log(`\ntotal ${((performance.now() - started) / 1000).toFixed(1)} s`);
