@@ -5,10 +5,10 @@ import type {
   RequestOptions,
 } from '@modelcontextprotocol/client';
 import type { McpToolsError } from '../errors/mcp-tools-error.js';
+import { type ArgumentValidator, formatArgumentIssues } from '../tool/argument-validator.js';
 import type { ContentBlock } from '../tool/content.js';
 import { capResultText, errorResult } from '../tool/result.js';
 import type { Tool, ToolAnnotations, ToolResult, ToolUpdateCallback } from '../tool/tool.js';
-import { type ArgumentValidator, formatArgumentIssues } from '../tool/argument-validator.js';
 import { classifyError } from './classify-error.js';
 import type { McpConnection } from './mcp-connection.js';
 import { normalizeInputSchema } from './normalize-input-schema.js';

@@ -1,11 +1,11 @@
 import { ProtocolError, ProtocolErrorCode, SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
 import { describe, expect, it } from 'vitest';
-import { ArgumentValidator, formatArgumentIssues } from '../../src/tool/argument-validator.js';
 import { classifyError } from '../../src/mcp/classify-error.js';
 import { secretsOf } from '../../src/mcp/create-transport.js';
 import { normalizeInputSchema } from '../../src/mcp/normalize-input-schema.js';
 import { reconnectDelay, reconnectPolicy } from '../../src/mcp/reconnect-policy.js';
 import { redactSecrets, StderrTail } from '../../src/mcp/stderr-tail.js';
+import { ArgumentValidator, formatArgumentIssues } from '../../src/tool/argument-validator.js';
 
 describe('normalizeInputSchema', () => {
   it('keeps object roots (copied) and adds type to typeless ones', () => {

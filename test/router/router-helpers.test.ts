@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { suggestToolNames } from '../../src/registry/suggest-tool-names.js';
-import { validateArguments } from '../../src/tool/argument-validator.js';
 import { decodeListCursor, encodeListCursor } from '../../src/router/list-cursor.js';
+import { validateArguments } from '../../src/tool/argument-validator.js';
 
 describe('validateArguments', () => {
   const schema = {
