@@ -2,6 +2,7 @@ import type {
   Client,
   Implementation,
   Tool as McpToolDefinition,
+  PriorDiscovery,
   Transport,
 } from '@modelcontextprotocol/client';
 import type { ServerConfig } from '../config/config-types.js';
@@ -67,6 +68,8 @@ export class McpConnection {
   #attempt: Promise<void> | undefined;
   #abort: AbortController | undefined;
   #transport: Transport | undefined;
+  /** The era the last connect found; reconnects reuse it instead of probing (and, on stdio, spawning) again. */
+  #prior: PriorDiscovery | undefined;
   readonly #closings = new Set<Promise<void>>();
   readonly #callbacks: ClientCallbacks = {
     toolsChanged: (client, error, tools) => this.#onToolsListChanged(client, error, tools),
@@ -249,10 +252,16 @@ export class McpConnection {
       deadline,
       timeoutMs,
       callbacks: this.#callbacks,
+      ...(this.#prior === undefined ? {} : { prior: this.#prior }),
+    }).catch((error: unknown) => {
+      this.#forgetEra();
+      throw error;
     });
     try {
       await this.#listAll(client, { signal: deadline, timeout: timeoutMs }, 'connect');
     } catch (error) {
+      // A stale modern verdict connects with zero round trips and fails at the first request.
+      this.#forgetEra();
       await closeMcpClient(client, transport);
       throw error;
     }
@@ -261,6 +270,8 @@ export class McpConnection {
     this.transportKind = kind;
     this.protocolVersion = client.getNegotiatedProtocolVersion();
     this.era = client.getProtocolEra();
+    const discover = client.getDiscoverResult();
+    this.#prior = discover === undefined ? { kind: 'legacy' } : { kind: 'modern', discover };
     const info = client.getServerVersion();
     this.serverInfo = info ? { name: info.name, version: info.version } : undefined;
     const pid = (transport as { pid?: number | null }).pid;
@@ -269,6 +280,11 @@ export class McpConnection {
     void client.autoOpenedSubscription?.closed.then((reason) => {
       if (reason === 'remote') this.markBroken(this.#diagnostics.exitError(), client);
     });
+  }
+
+  /** The server may have changed era since the last connect: the next attempt probes afresh. */
+  #forgetEra(): void {
+    this.#prior = undefined;
   }
 
   async #listAll(

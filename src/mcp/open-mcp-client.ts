@@ -2,6 +2,7 @@ import {
   Client,
   type Implementation,
   type Tool as McpToolDefinition,
+  type PriorDiscovery,
   SdkHttpError,
   StreamableHTTPClientTransport,
   type Transport,
@@ -37,6 +38,8 @@ export interface OpenClientParameters {
   deadline: AbortSignal;
   timeoutMs: number;
   callbacks: ClientCallbacks;
+  /** The era an earlier connect to this server found: skips the `server/discover` probe. */
+  prior?: PriorDiscovery;
 }
 
 /** How long to wait for a half-started connect to settle after giving up on it. */
@@ -111,7 +114,11 @@ export async function openMcpClient(
   installServerRequestHandlers(client, parameters.server, parameters.requests);
   client.onerror = (error) => callbacks.transportError(client, describeError(error));
   client.onclose = () => callbacks.closed(client);
-  const connecting = client.connect(transport, { signal: deadline, timeout: timeoutMs });
+  const connecting = client.connect(transport, {
+    signal: deadline,
+    timeout: timeoutMs,
+    ...(parameters.prior === undefined ? {} : { prior: parameters.prior }),
+  });
   try {
     await untilAborted(connecting, deadline);
   } catch (error) {

@@ -1,3 +1,6 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
 import type { MCPToolProvider, ServerStatus } from '../../src/mcp/provider-types.js';
@@ -120,6 +123,29 @@ describe('a failing server is isolated at load time', () => {
     await expect(provider.resources.list('nope')).rejects.toThrow(
       /unknown server "nope"; known servers: echo, missing/,
     );
+  });
+});
+
+describe('reconnecting', () => {
+  it('reuses the era the first connect found instead of probing (and spawning) again', async () => {
+    const log = join(mkdtempSync(join(tmpdir(), 'mcptools-starts-')), 'starts.log');
+    const registry = new ToolRegistry();
+    const provider = await loadMCPServers(
+      { servers: { crash: stdioFixture('crash', ['--start-log', log]) } },
+      registry,
+      { reconnect: { initialDelayMs: 100, maxDelayMs: 100, jitter: 0 } },
+    );
+    try {
+      expect(provider.status('crash')?.era).toBe('modern');
+      // auto mode on stdio: the SDK probes the era on a sibling process, then spawns the server.
+      expect(readFileSync(log, 'utf8').trim().split('\n')).toHaveLength(2);
+      await registry.get('crash__crash_now')!.execute('1', {});
+      expect(await eventually(() => provider.status('crash')?.state === 'connected', 15_000)).toBe(true);
+      expect(provider.status('crash')?.era).toBe('modern');
+      expect(readFileSync(log, 'utf8').trim().split('\n')).toHaveLength(3);
+    } finally {
+      await provider.close();
+    }
   });
 });
 
