@@ -1,6 +1,6 @@
 import { basename, dirname } from 'node:path';
+import { isPlainObject } from '../json/is-plain-object.js';
 import type { ConfigFormat } from './config-types.js';
-import { isPlainObject } from './is-plain-object.js';
 
 /**
  * Tells which client's format a parsed configuration is in. The top-level key decides the family

@@ -1,4 +1,5 @@
 import { isAbsolute, resolve } from 'node:path';
+import { isPlainObject } from '../json/is-plain-object.js';
 import { closestKey } from './closest-key.js';
 import { configError } from './config-error.js';
 import type { ConfigReadContext } from './config-read-context.js';
@@ -6,7 +7,6 @@ import { httpServerSchema, serverEntryKeys, stdioServerSchema } from './config-s
 import type { ServerConfig } from './config-types.js';
 import { displayFieldName } from './display-field-name.js';
 import { interpolateEnv } from './interpolate-env.js';
-import { isPlainObject } from './is-plain-object.js';
 import { zodConfigError } from './zod-config-error.js';
 
 /** Options of {@link normalizeServer}. */

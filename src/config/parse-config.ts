@@ -1,5 +1,6 @@
 import { homedir } from 'node:os';
 import { basename, dirname, resolve } from 'node:path';
+import { isPlainObject } from '../json/is-plain-object.js';
 import { configError } from './config-error.js';
 import type { ConfigReadContext } from './config-read-context.js';
 import type { ConfigFormat, McpToolsConfig } from './config-types.js';
@@ -9,7 +10,6 @@ import { readCodexToml } from './formats/codex-toml.js';
 import { readMcpServersJson } from './formats/mcp-servers-json.js';
 import { readMcpToolsJson } from './formats/mcptools-json.js';
 import { readVsCodeJson } from './formats/vscode.js';
-import { isPlainObject } from './is-plain-object.js';
 
 /** Options of {@link parseConfig}. */
 export interface ParseConfigOptions {

@@ -1,11 +1,8 @@
+import { isPlainObject } from '../json/is-plain-object.js';
 import type { JsonSchemaObject } from '../tool/tool.js';
 
 /** Keywords worth keeping when a non-object root has to be replaced. */
 const keptKeywords = ['$schema', '$id', '$defs', 'definitions', 'description', 'title'] as const;
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function allowsObject(type: unknown): boolean {
   return type === 'object' || (Array.isArray(type) && type.includes('object'));
@@ -18,7 +15,7 @@ function allowsObject(type: unknown): boolean {
  * empty object schema that keeps `$defs`, `definitions`, `$schema` and the description.
  */
 export function normalizeInputSchema(schema: unknown): JsonSchemaObject {
-  if (!isRecord(schema)) return { type: 'object', properties: {} };
+  if (!isPlainObject(schema)) return { type: 'object', properties: {} };
   if (schema.type === 'object') return { ...schema, type: 'object' };
   if (
     allowsObject(schema.type) ||

@@ -1,11 +1,8 @@
+import { isPlainObject } from '../json/is-plain-object.js';
 import type { ContentBlock } from '../tool/content.js';
 import type { ToolResult } from '../tool/tool.js';
 
 const BLOCK_TYPES = new Set(['text', 'image', 'audio', 'resource', 'resource_link']);
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function toText(value: unknown): string {
   if (typeof value === 'string') return value;
@@ -18,7 +15,7 @@ function toText(value: unknown): string {
 
 function toBlock(item: unknown): ContentBlock {
   if (typeof item === 'string') return { type: 'text', text: item };
-  if (isRecord(item) && typeof item.type === 'string' && BLOCK_TYPES.has(item.type)) {
+  if (isPlainObject(item) && typeof item.type === 'string' && BLOCK_TYPES.has(item.type)) {
     if (item.type === 'text') return { ...(item as object), type: 'text', text: toText(item.text ?? '') };
     return item as unknown as ContentBlock;
   }
@@ -35,7 +32,7 @@ function toBlock(item: unknown): ContentBlock {
 export function normalizePluginResult(raw: unknown): ToolResult {
   if (raw === undefined || raw === null) return { content: [], details: {} };
   if (typeof raw === 'string') return { content: [{ type: 'text', text: raw }], details: {} };
-  if (isRecord(raw) && Array.isArray(raw.content)) {
+  if (isPlainObject(raw) && Array.isArray(raw.content)) {
     const result: ToolResult = { ...(raw as object), content: raw.content.map(toBlock) } as ToolResult;
     if (!('details' in raw) || raw.details === undefined) result.details = {};
     if (raw.isError !== undefined) result.isError = raw.isError === true;

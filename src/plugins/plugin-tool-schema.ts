@@ -1,3 +1,4 @@
+import { isPlainObject } from '../json/is-plain-object.js';
 import type { JsonSchemaObject } from '../tool/tool.js';
 
 function plainCopy(schema: unknown): unknown {
@@ -10,18 +11,15 @@ function plainCopy(schema: unknown): unknown {
   }
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /** A top-level union of object schemas becomes one object: all properties, required only when every branch requires. */
 function mergeObjectUnion(branches: unknown[]): JsonSchemaObject | undefined {
-  const objects = branches.filter(isRecord);
+  const objects = branches.filter(isPlainObject);
   if (objects.length === 0 || objects.length !== branches.length) return undefined;
-  if (!objects.every((branch) => branch.type === 'object' || isRecord(branch.properties))) return undefined;
+  if (!objects.every((branch) => branch.type === 'object' || isPlainObject(branch.properties)))
+    return undefined;
   const properties: Record<string, unknown> = {};
   for (const branch of objects)
-    Object.assign(properties, isRecord(branch.properties) ? branch.properties : {});
+    Object.assign(properties, isPlainObject(branch.properties) ? branch.properties : {});
   const requiredSets = objects.map(
     (branch) => new Set(Array.isArray(branch.required) ? branch.required : []),
   );
@@ -38,7 +36,7 @@ function mergeObjectUnion(branches: unknown[]): JsonSchemaObject | undefined {
  */
 export function toPluginJsonSchema(parameters: unknown): JsonSchemaObject {
   const copy = plainCopy(parameters);
-  if (!isRecord(copy)) return { type: 'object', properties: {} };
+  if (!isPlainObject(copy)) return { type: 'object', properties: {} };
   if (copy.type === 'object') return copy as JsonSchemaObject;
   const union = Array.isArray(copy.anyOf) ? copy.anyOf : Array.isArray(copy.oneOf) ? copy.oneOf : undefined;
   if (copy.type === undefined && union) {
@@ -49,8 +47,8 @@ export function toPluginJsonSchema(parameters: unknown): JsonSchemaObject {
         ...merged,
       };
   }
-  if (copy.type === undefined && (isRecord(copy.properties) || Object.keys(copy).length === 0)) {
-    return { ...copy, type: 'object', properties: isRecord(copy.properties) ? copy.properties : {} };
+  if (copy.type === undefined && (isPlainObject(copy.properties) || Object.keys(copy).length === 0)) {
+    return { ...copy, type: 'object', properties: isPlainObject(copy.properties) ? copy.properties : {} };
   }
   // A non-object schema (a bare string, say) cannot be a tool's arguments: wrap it as `value`.
   return { type: 'object', properties: { value: copy }, required: ['value'] };

@@ -1,7 +1,7 @@
+import { isPlainObject } from '../../json/is-plain-object.js';
 import { configError, describeConfigLocation } from '../config-error.js';
 import type { ConfigReadContext } from '../config-read-context.js';
 import type { McpToolsConfig, ServerConfig } from '../config-types.js';
-import { isPlainObject } from '../is-plain-object.js';
 import { normalizeServer } from '../normalize-server.js';
 import { editorVariables } from './editor-variables.js';
 import { stringifyValues } from './stringify-values.js';

@@ -1,8 +1,8 @@
+import { isPlainObject } from '../../json/is-plain-object.js';
 import { configError } from '../config-error.js';
 import type { ConfigReadContext } from '../config-read-context.js';
 import { mcpToolsFileSchema, topLevelKeys } from '../config-schema.js';
 import type { McpToolsConfig, ServerConfig } from '../config-types.js';
-import { isPlainObject } from '../is-plain-object.js';
 import { normalizeServer, resolvePath } from '../normalize-server.js';
 import { zodConfigError } from '../zod-config-error.js';
 

@@ -1,4 +1,4 @@
-import { isPlainObject } from '../is-plain-object.js';
+import { isPlainObject } from '../../json/is-plain-object.js';
 
 /** Clients pass numbers and booleans in `env` through as strings; so do we. */
 export function stringifyValues(map: unknown): unknown {
