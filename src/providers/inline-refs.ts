@@ -1,25 +1,7 @@
 import type { LossLog } from './conversion-report.js';
 import { childPointer, resolveLocalRef } from './json-pointer.js';
+import { LIST_SCHEMA_KEYWORDS, MAP_SCHEMA_KEYWORDS, SINGLE_SCHEMA_KEYWORDS } from './schema-keywords.js';
 import { isSchemaRecord, type SchemaRecord } from './schema-record.js';
-
-/** Keywords whose value is one subschema. */
-const SINGLE_SCHEMA_KEYWORDS = [
-  'additionalProperties',
-  'additionalItems',
-  'unevaluatedProperties',
-  'unevaluatedItems',
-  'not',
-  'if',
-  'then',
-  'else',
-  'contains',
-  'propertyNames',
-  'contentSchema',
-];
-/** Keywords whose value is a list of subschemas (`items` may be either form). */
-const LIST_SCHEMA_KEYWORDS = ['anyOf', 'oneOf', 'allOf', 'prefixItems', 'items'];
-/** Keywords whose value maps names to subschemas. */
-const MAP_SCHEMA_KEYWORDS = ['properties', 'patternProperties', 'dependentSchemas'];
 
 /** Past this many inlined nodes a schema is cut, so a dense `$defs` graph cannot explode. */
 const NODE_BUDGET = 20_000;
@@ -76,13 +58,11 @@ export function inlineRefs(root: SchemaRecord, log: LossLog): InlinedSchema {
     const out: SchemaRecord = {};
     for (const [keyword, value] of Object.entries(current)) {
       if ((keyword === '$defs' || keyword === 'definitions') && isSchemaRecord(value)) continue;
-      if (SINGLE_SCHEMA_KEYWORDS.includes(keyword)) {
-        out[keyword] = visit(value, childPointer(path, keyword), refs);
-      } else if (LIST_SCHEMA_KEYWORDS.includes(keyword) && Array.isArray(value)) {
+      if (LIST_SCHEMA_KEYWORDS.includes(keyword) && Array.isArray(value)) {
         out[keyword] = value.map((item, index) =>
           visit(item, childPointer(childPointer(path, keyword), index), refs),
         );
-      } else if (keyword === 'items') {
+      } else if (SINGLE_SCHEMA_KEYWORDS.includes(keyword)) {
         out[keyword] = visit(value, childPointer(path, keyword), refs);
       } else if (MAP_SCHEMA_KEYWORDS.includes(keyword) && isSchemaRecord(value)) {
         const mapped: SchemaRecord = {};

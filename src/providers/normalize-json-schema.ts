@@ -1,30 +1,17 @@
+import { LIST_SCHEMA_KEYWORDS, MAP_SCHEMA_KEYWORDS, SINGLE_SCHEMA_KEYWORDS } from './schema-keywords.js';
 import { isSchemaRecord, type SchemaRecord } from './schema-record.js';
-
-const SCHEMA_LISTS = ['anyOf', 'oneOf', 'allOf', 'prefixItems'];
-const SCHEMA_MAPS = ['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas'];
-const SCHEMA_SINGLES = [
-  'additionalProperties',
-  'not',
-  'if',
-  'then',
-  'else',
-  'contains',
-  'propertyNames',
-  'items',
-];
 
 function normalize(node: unknown): unknown {
   if (!isSchemaRecord(node)) return node;
   const out: SchemaRecord = {};
   for (const [keyword, value] of Object.entries(node)) {
-    if (SCHEMA_LISTS.includes(keyword) && Array.isArray(value)) out[keyword] = value.map(normalize);
-    else if (SCHEMA_MAPS.includes(keyword) && isSchemaRecord(value)) {
+    if (LIST_SCHEMA_KEYWORDS.includes(keyword) && Array.isArray(value)) out[keyword] = value.map(normalize);
+    else if (MAP_SCHEMA_KEYWORDS.includes(keyword) && isSchemaRecord(value)) {
       out[keyword] = Object.fromEntries(
         Object.entries(value).map(([name, child]) => [name, normalize(child)]),
       );
-    } else if (SCHEMA_SINGLES.includes(keyword)) {
-      out[keyword] = Array.isArray(value) ? value.map(normalize) : normalize(value);
-    } else out[keyword] = value;
+    } else if (SINGLE_SCHEMA_KEYWORDS.includes(keyword)) out[keyword] = normalize(value);
+    else out[keyword] = value;
   }
   // Draft 4 wrote exclusive bounds as booleans beside minimum/maximum; later drafts (and the
   // providers' validators) want the number itself.
