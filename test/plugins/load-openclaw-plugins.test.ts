@@ -1,22 +1,8 @@
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { loadOpenClawPlugins } from '../../src/plugins/load-openclaw-plugins.js';
-import type { PluginLogSink } from '../../src/plugins/plugin-types.js';
 import { ToolRegistry } from '../../src/registry/tool-registry.js';
-import type { Tool, ToolResult } from '../../src/tool/tool.js';
-
-const fixtures = fileURLToPath(new URL('../fixtures/plugins/', import.meta.url));
-const fixture = (name: string) => `${fixtures}${name}`;
-
-function collectingLogger(): PluginLogSink & { lines: string[] } {
-  const lines: string[] = [];
-  const push = (level: string) => (message: string) => lines.push(`${level} ${message}`);
-  return { lines, debug: push('debug'), info: push('info'), warn: push('warn'), error: push('error') };
-}
-
-function textOf(result: ToolResult): string {
-  return result.content.map((block) => (block.type === 'text' ? block.text : `[${block.type}]`)).join('\n');
-}
+import type { Tool } from '../../src/tool/tool.js';
+import { collectingLogger, fixture, textOf } from './plugin-test-helpers.js';
 
 async function toolNamed(registry: ToolRegistry, name: string, context = {}): Promise<Tool> {
   const tool = (await registry.resolveAll(context)).find((candidate) => candidate.name === name);

@@ -5,20 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadOpenClawPlugins } from '../../src/plugins/load-openclaw-plugins.js';
-import type { PluginLogSink } from '../../src/plugins/plugin-types.js';
 import { TOOL_NAME_PATTERN } from '../../src/registry/tool-name.js';
 import { ToolRegistry } from '../../src/registry/tool-registry.js';
-import type { ToolResult } from '../../src/tool/tool.js';
-
-function collectingLogger(): PluginLogSink & { lines: string[] } {
-  const lines: string[] = [];
-  const push = (level: string) => (message: string) => lines.push(`${level} ${message}`);
-  return { lines, debug: push('debug'), info: push('info'), warn: push('warn'), error: push('error') };
-}
-
-function textOf(result: ToolResult): string {
-  return result.content.map((block) => (block.type === 'text' ? block.text : `[${block.type}]`)).join('\n');
-}
+import { collectingLogger, textOf } from './plugin-test-helpers.js';
 
 type Handler = (request: IncomingMessage, body: string, response: ServerResponse) => void;
 
