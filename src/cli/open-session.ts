@@ -2,6 +2,8 @@ import type { McpToolsConfig } from '../config/config-types.js';
 import { loadConfig } from '../config/load-config.js';
 import { loadMCPServers } from '../mcp/load-mcp-servers.js';
 import type { MCPToolProvider } from '../mcp/provider-types.js';
+import { loadOpenClawPlugins } from '../plugins/load-openclaw-plugins.js';
+import type { PluginLoadResult } from '../plugins/plugin-types.js';
 import { ToolRegistry } from '../registry/tool-registry.js';
 import { createRouterTools } from '../router/create-router-tools.js';
 import type { Tool } from '../tool/tool.js';
@@ -23,6 +25,8 @@ export interface Session extends AsyncDisposable {
   config: McpToolsConfig;
   registry: ToolRegistry;
   provider: MCPToolProvider;
+  /** The OpenClaw plugins the configuration named, loaded or not. */
+  plugins: PluginLoadResult[];
   tools(): Promise<Tool[]>;
   close(): Promise<void>;
 }
@@ -48,6 +52,18 @@ export async function openSession(options: SessionOptions = {}): Promise<Session
     ...(options.connectTimeoutMs ? { connectTimeoutMs: options.connectTimeoutMs } : {}),
     ...(config.workspaceDir ? { workspaceDir: config.workspaceDir } : {}),
   });
+  // Plugins load after the servers, so a plugin tool that takes an MCP tool's name is the one namespaced.
+  const plugins = config.plugins?.length
+    ? (
+        await loadOpenClawPlugins(config.plugins, registry, {
+          ...(options.signal ? { signal: options.signal } : {}),
+        })
+      ).plugins
+    : [];
+  for (const plugin of plugins) {
+    if (plugin.status === 'error')
+      process.stderr.write(`mcptools: ${plugin.error ?? `plugin ${plugin.id} failed`}\n`);
+  }
   // Router tools sit in the same registry, so `call tool_index …` and `call read_mcp_resource …` work.
   const context = config.workspaceDir ? { workspaceDir: config.workspaceDir } : {};
   for (const tool of createRouterTools(provider, registry, { config, context })) {
@@ -58,6 +74,7 @@ export async function openSession(options: SessionOptions = {}): Promise<Session
     config,
     registry,
     provider,
+    plugins,
     tools: () => registry.resolveAll(context),
     close,
     [Symbol.asyncDispose]: close,

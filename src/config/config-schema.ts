@@ -80,6 +80,20 @@ export const mcpToolsFileSchema = z.strictObject({
       perServerResourceTools: z.boolean().optional(),
     })
     .optional(),
+  plugins: z
+    .array(
+      z.union([
+        z.string().min(1, 'must not be empty'),
+        z.strictObject({
+          spec: z.string().min(1, 'must not be empty'),
+          config: z.record(z.string(), z.unknown()).optional(),
+          enabled: z.boolean().optional(),
+          allow: z.array(z.string()).optional(),
+          deny: z.array(z.string()).optional(),
+        }),
+      ]),
+    )
+    .optional(),
   maxResultChars: z.number().int().positive().optional(),
   workspaceDir: z.string().min(1, 'must not be empty').optional(),
 });

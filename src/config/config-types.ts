@@ -39,6 +39,14 @@ export interface HttpServerConfig extends ServerCommon {
 /** One normalized server entry. */
 export type ServerConfig = StdioServerConfig | HttpServerConfig;
 
+/**
+ * An OpenClaw plugin to load beside the servers: an installed package name, a path (relative
+ * paths resolve against the config file), or the long form with the plugin's own config.
+ */
+export type PluginEntryConfig =
+  | string
+  | { spec: string; config?: Record<string, unknown>; enabled?: boolean; allow?: string[]; deny?: string[] };
+
 /** The normalized configuration every loader produces. */
 export interface McpToolsConfig {
   servers: Record<string, ServerConfig>;
@@ -51,6 +59,8 @@ export interface McpToolsConfig {
     toolIndexMaxBytes?: number;
     perServerResourceTools?: boolean;
   };
+  /** OpenClaw plugins whose tools join the servers' tools (`mcptools.json` only). */
+  plugins?: PluginEntryConfig[];
   /** Cap on the text of one tool result, in characters. Default 100 000. */
   maxResultChars?: number;
   /** Filesystem roots offered to servers (2025-era `roots/list`). */

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -120,6 +120,30 @@ describe('mcptools CLI (built binary)', () => {
     expect(result.stderr).toContain('bad.json');
     expect(result.stderr).toContain('"files"');
     expect(result.stderr).toContain('comand');
+  });
+
+  it('loads the OpenClaw plugins a config names beside its servers, reporting a broken one', async () => {
+    const withPlugins = join(dir, 'plugins.json');
+    const pluginDir = fileURLToPath(new URL('../fixtures/plugins/', import.meta.url));
+    copyFileSync(join(pluginDir, 'esm-plugin.mjs'), join(dir, 'esm-plugin.mjs'));
+    writeFileSync(
+      withPlugins,
+      JSON.stringify({
+        servers: { echo: { ...fixtureCommand('echo'), protocol: 'legacy' } },
+        plugins: ['./esm-plugin.mjs', join(pluginDir, 'throwing-plugin.mjs')],
+      }),
+    );
+    const servers = await run(['servers', '--config', withPlugins, '--json'], dir);
+    expect(servers.code).toBe(0);
+    const plugins = JSON.parse(servers.stdout).plugins as { id: string; status: string }[];
+    expect(plugins.map(({ id, status }) => `${id}:${status}`)).toEqual([
+      'esm-plugin:loaded',
+      'throwing-plugin:error',
+    ]);
+    expect(servers.stderr).toContain('register blew up');
+    const call = await run(['call', 'esm_sum', '{"a":2,"b":3}', '--config', withPlugins, '--json'], dir);
+    expect(call.code).toBe(0);
+    expect(JSON.parse(call.stdout).details).toEqual({ sum: 5 });
   });
 
   it('an unknown command is a usage error (exit 2)', async () => {

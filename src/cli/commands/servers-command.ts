@@ -1,5 +1,4 @@
 import type { Command } from 'commander';
-import { ExitCode } from '../exit-codes.js';
 import { openSession } from '../open-session.js';
 import { formatStatusTable, printJson, printLine } from '../print.js';
 import { type GlobalOptions, sessionOptions } from './global-options.js';
@@ -13,8 +12,22 @@ export function registerServersCommand(program: Command): void {
       const options = command.optsWithGlobals<GlobalOptions>();
       await using session = await openSession(sessionOptions(options));
       const statuses = session.provider.status();
-      if (options.json) printJson({ source: session.config.source, servers: statuses });
-      else for (const line of formatStatusTable(statuses)) printLine(line);
-      process.exitCode = ExitCode.success;
+      const plugins = session.plugins.map(({ id, spec, status, error, tools }) => ({
+        id,
+        spec,
+        status,
+        error,
+        tools,
+      }));
+      if (options.json) {
+        printJson({ source: session.config.source, servers: statuses, plugins });
+        return;
+      }
+      for (const line of formatStatusTable(statuses)) printLine(line);
+      for (const plugin of plugins) {
+        printLine(
+          `plugin ${plugin.id}: ${plugin.status}, ${plugin.tools.length} tool(s)${plugin.error ? ` — ${plugin.error}` : ''}`,
+        );
+      }
     });
 }

@@ -2,7 +2,7 @@ import { isPlainObject } from '../../json/is-plain-object.js';
 import { configError } from '../config-error.js';
 import type { ConfigReadContext } from '../config-read-context.js';
 import { mcpToolsFileSchema, topLevelKeys } from '../config-schema.js';
-import type { McpToolsConfig, ServerConfig } from '../config-types.js';
+import type { McpToolsConfig, PluginEntryConfig, ServerConfig } from '../config-types.js';
 import { normalizeServer, resolvePath } from '../normalize-server.js';
 import { zodConfigError } from '../zod-config-error.js';
 
@@ -15,7 +15,7 @@ export function readMcpToolsJson(value: unknown, context: ConfigReadContext): Mc
     throw configError({ file: context.file }, 'must be a JSON object with "servers"');
   const result = mcpToolsFileSchema.safeParse(value);
   if (!result.success) throw zodConfigError(result.error, { file: context.file, knownKeys: topLevelKeys });
-  const { $schema: _schema, servers: _servers, workspaceDir, ...settings } = result.data;
+  const { $schema: _schema, servers: _servers, workspaceDir, plugins, ...settings } = result.data;
   const normalized: Record<string, ServerConfig> = {};
   // The raw map, not zod's copy: zod drops a "__proto__" key that must be reported instead.
   for (const [name, entry] of Object.entries(value.servers as Record<string, unknown>)) {
@@ -23,5 +23,13 @@ export function readMcpToolsJson(value: unknown, context: ConfigReadContext): Mc
   }
   const config: McpToolsConfig = { servers: normalized, ...settings };
   if (workspaceDir !== undefined) config.workspaceDir = resolvePath(workspaceDir, context);
+  if (plugins !== undefined) config.plugins = plugins.map((entry) => resolvePluginSpec(entry, context));
   return config;
+}
+
+/** Paths (`./x`, `../x`, `~/x`, absolute) resolve against the config file; package names stay as they are. */
+function resolvePluginSpec(entry: PluginEntryConfig, context: ConfigReadContext): PluginEntryConfig {
+  const resolveSpec = (spec: string) =>
+    /^(\.{1,2}\/|~\/|\/)/.test(spec) ? resolvePath(spec, context) : spec;
+  return typeof entry === 'string' ? resolveSpec(entry) : { ...entry, spec: resolveSpec(entry.spec) };
 }
