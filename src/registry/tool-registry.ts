@@ -56,6 +56,11 @@ interface Entry {
   names: string[];
 }
 
+function optionalFilter(filter: ToolFilter): (...names: string[]) => boolean {
+  const allow = filter.allow ?? [];
+  return allow.length > 0 ? compileToolFilter({ allow }) : () => false;
+}
+
 function withDefaults(tool: Tool, options: RegisterOptions): Tool {
   const source = tool.source ?? options.source ?? 'native';
   const server = tool.server ?? options.server;
@@ -73,15 +78,17 @@ function withDefaults(tool: Tool, options: RegisterOptions): Tool {
  * const tools = await registry.resolveAll({ workspaceDir: process.cwd() });
  */
 export class ToolRegistry {
-  readonly #entries = new Map<string, Entry>();
+  // Insertion-ordered: the catalog and resolveAll list tools in registration order.
+  readonly #entries = new Set<Entry>();
   readonly #byName = new Map<string, Entry>();
   readonly #listeners = new Set<(change: RegistryChange) => void>();
-  #filter: ToolFilter;
   #passes: (...names: string[]) => boolean;
+  /** Optional tools need an explicit allow glob that names them (OpenClaw semantics). */
+  #allowsOptional: (...names: string[]) => boolean;
 
   constructor(options: ToolRegistryOptions = {}) {
-    this.#filter = { allow: options.allow ?? [], deny: options.deny ?? [] };
-    this.#passes = compileToolFilter(this.#filter);
+    this.#passes = compileToolFilter(options);
+    this.#allowsOptional = optionalFilter(options);
   }
 
   /**
@@ -107,11 +114,10 @@ export class ToolRegistry {
       const existing = this.#byName.get(name);
       if (existing) removed.push(...this.#remove(existing));
     }
-    const key = isFactory ? `factory:${names.join(',')}:${this.#entries.size}:${Math.random()}` : names[0]!;
     const entry: Entry = isFactory
       ? { factory: toolOrFactory as ToolFactory, options, names }
       : { tool: withDefaults(toolOrFactory as Tool, options), options, names };
-    this.#entries.set(key, entry);
+    this.#entries.add(entry);
     for (const name of names) this.#byName.set(name, entry);
     this.#emit({
       added: names,
@@ -119,7 +125,7 @@ export class ToolRegistry {
       owner: options.owner,
     });
     return () => {
-      if (this.#entries.get(key) === entry) {
+      if (this.#entries.has(entry)) {
         this.#emit({ added: [], removed: this.#remove(entry), owner: options.owner });
       }
     };
@@ -136,7 +142,7 @@ export class ToolRegistry {
   /** Removes every tool registered with `owner`; returns the names removed. */
   unregisterOwner(owner: string): string[] {
     const removed: string[] = [];
-    for (const entry of new Set(this.#entries.values())) {
+    for (const entry of [...this.#entries]) {
       if (entry.options.owner === owner) removed.push(...this.#remove(entry));
     }
     if (removed.length > 0) this.#emit({ added: [], removed, owner });
@@ -146,7 +152,7 @@ export class ToolRegistry {
   /** Replaces all tools of `owner` with `tools` in one change event (used on `list_changed`). */
   replaceOwner(owner: string, tools: Tool[], options: Omit<RegisterOptions, 'owner'> = {}): RegistryChange {
     const before = new Set(this.names({ owner }));
-    for (const entry of new Set(this.#entries.values())) {
+    for (const entry of [...this.#entries]) {
       if (entry.options.owner === owner) this.#remove(entry);
     }
     for (const tool of tools) {
@@ -155,7 +161,7 @@ export class ToolRegistry {
         options: { ...options, owner },
         names: [tool.name],
       };
-      this.#entries.set(tool.name, entry);
+      this.#entries.add(entry);
       this.#byName.set(tool.name, entry);
     }
     const after = new Set(tools.map((tool) => tool.name));
@@ -225,7 +231,8 @@ export class ToolRegistry {
   ): Promise<Tool[]> {
     const tools: Tool[] = [];
     const seen = new Set<string>();
-    for (const entry of new Set(this.#entries.values())) {
+    // A copy: factories are awaited, and the registry may change meanwhile.
+    for (const entry of [...this.#entries]) {
       if (entry.tool) {
         if (this.#enabled(entry.tool.name, entry) && !seen.has(entry.tool.name)) {
           seen.add(entry.tool.name);
@@ -256,8 +263,8 @@ export class ToolRegistry {
         .filter((row) => row.enabled)
         .map((row) => row.name),
     );
-    this.#filter = { allow: filter.allow ?? [], deny: filter.deny ?? [] };
-    this.#passes = compileToolFilter(this.#filter);
+    this.#passes = compileToolFilter(filter);
+    this.#allowsOptional = optionalFilter(filter);
     const after = new Set(
       this.list()
         .filter((row) => row.enabled)
@@ -278,14 +285,11 @@ export class ToolRegistry {
     const aliases = [name];
     if (tool?.server && tool.originalName) aliases.push(`${tool.server}/${tool.originalName}`);
     if (!this.#passes(...aliases)) return false;
-    if (!(entry.options.optional ?? false)) return true;
-    // Optional tools need an explicit allow glob that names them (OpenClaw semantics).
-    const allow = this.#filter.allow ?? [];
-    return allow.length > 0 && compileToolFilter({ allow })(...aliases);
+    return !(entry.options.optional ?? false) || this.#allowsOptional(...aliases);
   }
 
   #remove(entry: Entry): string[] {
-    for (const [key, value] of this.#entries) if (value === entry) this.#entries.delete(key);
+    this.#entries.delete(entry);
     const removed: string[] = [];
     for (const name of entry.names) {
       if (this.#byName.get(name) === entry) {
