@@ -1,4 +1,5 @@
 import { shortHash } from '../registry/tool-name.js';
+import { decodeCursor, encodeCursor } from './list-cursor.js';
 import type { ToolIndexEntry } from './tool-index-entry.js';
 
 /** Position of a `tool_index` page: the offset reached and a fingerprint of the query it belongs to. */
@@ -12,22 +13,15 @@ export function queryFingerprint(parts: readonly unknown[]): string {
   return shortHash(JSON.stringify(parts));
 }
 
-/** Encodes a cursor as opaque base64url text. */
+/** A `tool_index` cursor, scoped to its query's fingerprint. */
 export function encodeToolIndexCursor(cursor: ToolIndexCursor): string {
-  return Buffer.from(JSON.stringify({ o: cursor.offset, q: cursor.query }), 'utf8').toString('base64url');
+  return encodeCursor({ offset: cursor.offset, scope: cursor.query });
 }
 
 /** Decodes a cursor made by {@link encodeToolIndexCursor}; `undefined` when it is not one. */
 export function decodeToolIndexCursor(text: string): ToolIndexCursor | undefined {
-  try {
-    const body = JSON.parse(Buffer.from(text, 'base64url').toString('utf8')) as { o?: unknown; q?: unknown };
-    if (typeof body.o !== 'number' || !Number.isInteger(body.o) || body.o < 0 || typeof body.q !== 'string') {
-      return undefined;
-    }
-    return { offset: body.o, query: body.q };
-  } catch {
-    return undefined;
-  }
+  const cursor = decodeCursor(text);
+  return cursor?.scope === undefined ? undefined : { offset: cursor.offset, query: cursor.scope };
 }
 
 /** One page of entries cut to a byte budget. */
