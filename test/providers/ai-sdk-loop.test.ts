@@ -1,5 +1,4 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateText, jsonSchema, stepCountIs } from 'ai';
@@ -14,9 +13,8 @@ import { toOpenAITools } from '../../src/providers/openai-tools.js';
 import { createProviderToolCaller } from '../../src/providers/provider-tool-caller.js';
 import { ToolRegistry } from '../../src/registry/tool-registry.js';
 import type { Tool } from '../../src/tool/tool.js';
+import { publishedServers, stdioPackage } from '../mcp/hub-test-helpers.js';
 
-const require = createRequire(import.meta.url);
-const everythingEntry = require.resolve('@modelcontextprotocol/server-everything/dist/index.js');
 const usage = {
   inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },
   outputTokens: { total: 1, text: 1, reasoning: 0 },
@@ -35,7 +33,7 @@ describe('an AI SDK generateText loop over MCP and OpenClaw plugin tools', () =>
     provider = await loadMCPServers(
       {
         servers: {
-          everything: { type: 'stdio', command: process.execPath, args: [everythingEntry, 'stdio'] },
+          everything: stdioPackage(publishedServers.everything, ['stdio']),
         },
       },
       registry,

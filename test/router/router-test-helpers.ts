@@ -1,26 +1,15 @@
-import { createRequire } from 'node:module';
 import { expect } from 'vitest';
 import type { ServerConfig } from '../../src/config/config-types.js';
 import type { ToolResult } from '../../src/tool/tool.js';
-import { fixtureCommand } from '../fixtures/spawn-http.js';
-
-const require = createRequire(import.meta.url);
+import { publishedServers, stdioFixture, stdioPackage } from '../mcp/hub-test-helpers.js';
 
 /** `@modelcontextprotocol/server-everything` over stdio, run with this Node (never npx). */
 export function everythingServer(): ServerConfig {
-  const entry = require.resolve('@modelcontextprotocol/server-everything/dist/index.js');
-  return { type: 'stdio', command: process.execPath, args: [entry, 'stdio'] };
+  return stdioPackage(publishedServers.everything, ['stdio']);
 }
 
 /** A fixture of test/fixtures/servers over stdio. */
-export function fixtureServer(
-  name: string,
-  args: string[] = [],
-  extra: Partial<ServerConfig> = {},
-): ServerConfig {
-  const command = fixtureCommand(name, args);
-  return { type: 'stdio', command: command.command, args: command.args, ...extra } as ServerConfig;
-}
+export const fixtureServer = stdioFixture;
 
 /** The text of a result's first block. */
 export function firstText(result: ToolResult): string {
