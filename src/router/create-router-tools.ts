@@ -72,7 +72,6 @@ export function createRouterTools(
     ...(settings.maxResponseBytes === undefined ? {} : { maxResponseBytes: settings.maxResponseBytes }),
   };
   const toolIndex = createToolIndexTool(registry, toolIndexOptions);
-  Object.assign(toolIndex, { source: 'router', category: toolIndex.category ?? 'router', readOnly: true });
   const tools: Tool[] = [
     createListResourcesTool(provider, settings, { name: names.listResources }),
     createReadResourceTool(provider, settings, { name: names.readResource }),
