@@ -1,4 +1,5 @@
 import { McpToolsError, type McpToolsErrorCode } from '../errors/mcp-tools-error.js';
+import { classifyError } from '../mcp/classify-error.js';
 
 /**
  * Error types a router result can carry: the five of seed 002 first, then one per
@@ -94,26 +95,18 @@ export function routerErrorType(code: McpToolsErrorCode): RouterErrorType {
  */
 export function classifyRouterError(error: unknown): RouterError {
   const message = error instanceof Error ? error.message : String(error);
-  let code: McpToolsErrorCode;
-  let recoverable: boolean | undefined;
-  if (McpToolsError.isInstance(error)) {
-    code = error.code;
-    recoverable = error.recoverable;
-    if (code === 'UPSTREAM_ERROR') {
-      const refined =
-        rpcCodeOf(error) === RESOURCE_NOT_FOUND_RPC_CODE ? 'RESOURCE_NOT_FOUND' : codeFromMessage(message);
-      if (refined) {
-        code = refined;
-        recoverable = undefined;
-      }
+  // Foreign errors (SDK, JSON-RPC, abort, network) are classified once, by the hub's classifier.
+  const classified = classifyError(error);
+  let code: McpToolsErrorCode = classified.code;
+  let recoverable: boolean | undefined = classified.recoverable;
+  if (code === 'UPSTREAM_ERROR') {
+    // What the hub could only call an upstream error may still say what it is.
+    const refined =
+      rpcCodeOf(error) === RESOURCE_NOT_FOUND_RPC_CODE ? 'RESOURCE_NOT_FOUND' : codeFromMessage(message);
+    if (refined) {
+      code = refined;
+      recoverable = undefined;
     }
-  } else if (error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError')) {
-    code = error.name === 'TimeoutError' ? 'TIMEOUT' : 'ABORTED';
-  } else {
-    code =
-      rpcCodeOf(error) === RESOURCE_NOT_FOUND_RPC_CODE
-        ? 'RESOURCE_NOT_FOUND'
-        : (codeFromMessage(message) ?? 'UPSTREAM_ERROR');
   }
   const type = routerErrorType(code);
   return {
