@@ -13,6 +13,7 @@ import { transportKindsFor } from './create-transport.js';
 import { type ClientCallbacks, closeMcpClient, isHttpNotFound, openMcpClient } from './open-mcp-client.js';
 import type { ServerState, ServerStatus, TransportKind } from './provider-types.js';
 import { type ReconnectPolicy, reconnectDelay } from './reconnect-policy.js';
+import { errorInfo } from './server-directory.js';
 import type { ServerRequestOptions } from './server-requests.js';
 
 /** What a connection tells its hub. */
@@ -180,11 +181,7 @@ export class McpConnection {
       ...(this.lastError === undefined
         ? {}
         : {
-            lastError: {
-              code: this.lastError.code,
-              message: this.lastError.message,
-              recoverable: this.lastError.recoverable,
-            },
+            lastError: errorInfo(this.lastError),
           }),
       reconnectAttempts: this.reconnectAttempts,
       ...(this.nextRetryAt === undefined ? {} : { nextRetryAt: this.nextRetryAt }),

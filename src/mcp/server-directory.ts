@@ -115,11 +115,6 @@ export class ServerDirectory {
 
 /** The JSON-safe view of any error for status and multi-server results. */
 export function errorInfo(error: unknown): ErrorInfo {
-  if (McpToolsError.isInstance(error))
-    return { code: error.code, message: error.message, recoverable: error.recoverable };
-  return {
-    code: 'UPSTREAM_ERROR',
-    message: error instanceof Error ? error.message : String(error),
-    recoverable: false,
-  };
+  const { code, message, recoverable } = classifyError(error);
+  return { code, message, recoverable };
 }
