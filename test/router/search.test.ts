@@ -5,6 +5,7 @@ import {
   stemWord,
   translateQuery,
 } from '../../src/router/search/analyze-text.js';
+import { splitArgumentValues } from '../../src/router/search/argument-values.js';
 import { DEFAULT_SEARCH_TUNING } from '../../src/router/search/search-tuning.js';
 import { thesaurusExpansion, thesaurusSynonymsOf } from '../../src/router/search/thesaurus.js';
 import thesaurusData from '../../src/router/search/thesaurus-data.json' with { type: 'json' };
@@ -58,6 +59,36 @@ describe('analyzeText', () => {
     for (const typo of ['serach', 'seach', 'searcch', 'seerch'])
       expect(vocabulary.near(typo, 5)).toContain('search');
     expect(vocabulary.near('sarech', 5)).toEqual([]);
+  });
+});
+
+describe('splitArgumentValues', () => {
+  const split = (query: string) => splitArgumentValues(query, (word) => word === 'Slack');
+
+  it('takes quoted text, paths, slugs and proper names out of the intent', () => {
+    const parts = split("Move every issue on octocat/hello-world from 'Sprint 4' to Project Falcon");
+    expect(parts.values).toEqual(['octocat/hello-world', "'Sprint 4'", 'Project Falcon']);
+    expect(analyzeText(parts.intent)).toEqual(analyzeText('Move every issue on from to'));
+    expect(parts.implied).toEqual([]);
+  });
+
+  it('names what a value shape implies: file, website, email, channel, user', () => {
+    expect(split('Read backup.tar.gz and out/headlines.txt').implied).toEqual(['file', 'file']);
+    expect(split('Map docs.stripe.com and https://example.com/a?b=1').implied).toEqual([
+      'website',
+      'website',
+    ]);
+    expect(split('Mail bob@example.com').implied).toEqual(['email']);
+    expect(split('Post in #deploys and ping @alice').implied).toEqual(['channel', 'user']);
+  });
+
+  it('keeps sentence starts, acronyms, product names, server names and German nouns as intent', () => {
+    for (const query of [
+      'Show the CI/CD runs of Node.js apps, e.g. the failed ones',
+      "Search Slack for the reviewers' comments",
+      'Lies die Datei und zeig mir den Inhalt',
+    ])
+      expect(split(query)).toEqual({ intent: query, values: [], implied: [] });
   });
 });
 
@@ -182,6 +213,18 @@ describe('createToolSearchIndex on a real catalog', () => {
     expect(top('在地图上搜索附近的咖啡店', 5).some((name) => name.startsWith('server-google-maps/'))).toBe(
       true,
     );
+  });
+
+  it('counts argument values for little and uses what their shape implies', () => {
+    const literal = createToolSearchIndex(entries, { ...DEFAULT_SEARCH_TUNING, argumentValueWeight: 1 });
+    const quoted = "Remember that 'Search Issues' is Dave's favourite view";
+    expect(top(quoted).every((name) => name.startsWith('server-memory/'))).toBe(true);
+    expect(literal.search(quoted, { limit: 3 }).map((hit) => hit.name)).toContain(
+      'server-brave-search/brave_web_search',
+    );
+    const channel = 'Let the team know in #general that lunch is here';
+    expect(top(channel, 2).every((name) => name.includes('channel'))).toBe(true);
+    expect(literal.search(channel, { limit: 1 })[0]?.name).not.toContain('channel');
   });
 
   it('lifts the tools of a server the request names, but not for a generic word', () => {

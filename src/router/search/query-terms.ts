@@ -1,4 +1,5 @@
 import { analyzeText, analyzeWithPhrases, synonymsOf, translateQuery } from './analyze-text.js';
+import { splitArgumentValues } from './argument-values.js';
 import type { SearchTuning } from './search-tuning.js';
 import type { Vocabulary } from './vocabulary.js';
 
@@ -19,9 +20,15 @@ export function queryTermGroups(
   known: (term: string) => boolean,
   vocabulary: Vocabulary,
   tuning: SearchTuning,
+  namesServer: (term: string) => boolean = () => false,
 ): WeightedTerm[][] {
-  const { terms, phrases } = analyzeWithPhrases(query);
+  const parts =
+    tuning.argumentValueWeight < 1
+      ? splitArgumentValues(query, (word) => analyzeText(word).some(namesServer))
+      : { intent: query, values: [], implied: [] };
+  const { terms, phrases } = analyzeWithPhrases(parts.intent);
   const words = new Set(terms);
+  for (const word of parts.implied) words.add(word);
   // Adjacent query words also match as a phrase (`merge request`, `web search`).
   if (tuning.fieldWeights.phrases > 0) for (const phrase of phrases) words.add(phrase);
   if (tuning.translate)
@@ -35,8 +42,16 @@ export function queryTermGroups(
   distinct.forEach((term, group) => {
     add(term, 1, group);
   });
+  // Argument values count, but little: a group of their own at a low weight, no expansion.
+  const valueTerms = new Set(parts.values.flatMap((value) => analyzeText(value)));
+  for (const term of valueTerms) {
+    if (best.has(term)) continue;
+    const group = distinct.length;
+    distinct.push(term);
+    best.set(term, { weight: tuning.argumentValueWeight, group });
+  }
   distinct.forEach((term, group) => {
-    if (term.includes(' ')) return;
+    if (term.includes(' ') || best.get(term)!.weight < 1) return;
     if (tuning.synonymWeight > 0) {
       for (const synonym of synonymsOf(term) ?? []) add(synonym, tuning.synonymWeight, group);
     }

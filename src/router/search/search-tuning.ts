@@ -24,6 +24,8 @@ export interface SearchTuning {
   translateDocuments: boolean;
   /** Score bonus (as a fraction) for the tools of a server the request names (`in Slack`). */
   serverMentionBoost: number;
+  /** Weight of the words of argument values (`config.json`, 'Sprint 4', Project Falcon); 1 treats them as intent. */
+  argumentValueWeight: number;
   /** Score factor for tools deprecated in favour of another (`DEPRECATED: Use x instead`). */
   deprecatedFactor: number;
 }
@@ -47,4 +49,5 @@ export const DEFAULT_SEARCH_TUNING: SearchTuning = {
   translateDocuments: true,
   serverMentionBoost: 0.5,
   deprecatedFactor: 0.6,
+  argumentValueWeight: 0.5,
 };

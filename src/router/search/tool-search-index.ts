@@ -68,7 +68,7 @@ export function createToolSearchIndex(
 
   /** Scores of every tool that matches a term of `query`, by tool position. */
   const score = (query: string): Map<number, number> => {
-    const groups = queryTermGroups(query, known, vocabulary, tuning);
+    const groups = queryTermGroups(query, known, vocabulary, tuning, (term) => mentions.has(term));
     scores.fill(0);
     lastGroup.fill(-1);
     const touched: number[] = [];
