@@ -111,7 +111,7 @@ export {
 // Router tools
 export { type CompactResult, type CompactState, formatCompact } from './router/compact-format.js';
 export { createRouterTools } from './router/create-router-tools.js';
-export { planModeFilter } from './router/plan-mode-filter.js';
+export { ownerOnlyFilter, planModeFilter } from './router/tool-policy-filters.js';
 export {
   DEFAULT_LIST_MAX_RESOURCES,
   DEFAULT_READ_MAX_BYTES,

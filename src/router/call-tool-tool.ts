@@ -28,7 +28,8 @@ async function findTool(
  * `call_tool { name, arguments }`: calls any enabled registered tool by its exposed name,
  * so an agent holding only the router tools can still act. Arguments are validated against
  * the target's schema first; signal and `onUpdate` are forwarded; the target's result comes
- * back unchanged. Refuses router tools, and in plan mode any tool that is not read-only.
+ * back unchanged. Refuses router tools, in plan mode any tool that is not read-only, and
+ * `ownerOnly` tools when the sender is not the owner.
  */
 export function createCallToolTool(
   registry: ToolRegistry,
@@ -82,6 +83,17 @@ export function createCallToolTool(
       if (settings.planMode() && target.readOnly !== true) {
         return fail(
           routerError('PERMISSION_DENIED', `plan mode: ${targetName} is not read-only`),
+          context,
+          {},
+          targetName,
+        );
+      }
+      if (target.ownerOnly === true && !settings.senderIsOwner()) {
+        return fail(
+          routerError(
+            'PERMISSION_DENIED',
+            `${targetName} is for the owner only, and the sender is not the owner`,
+          ),
           context,
           {},
           targetName,

@@ -68,6 +68,7 @@ export function createRouterTools(
     name: names.toolIndex,
     format: settings.format,
     planMode: settings.planMode,
+    senderIsOwner: settings.senderIsOwner,
     context: settings.context,
     ...(settings.maxResponseBytes === undefined ? {} : { maxResponseBytes: settings.maxResponseBytes }),
   };

@@ -30,6 +30,12 @@ export interface RouterToolsOptions {
    * every call, so an agent can toggle plan mode without rebuilding the tools.
    */
   planMode?: boolean | (() => boolean);
+  /**
+   * Whether the sender of the current request is the agent's owner (OpenClaw's
+   * `senderIsOwner`). When it is not, `call_tool` refuses `ownerOnly` tools and `tool_index`
+   * does not list them. A function is read on every call. Default `true`.
+   */
+  senderIsOwner?: boolean | (() => boolean);
   /** `json` (default) or seed 002's `compact` two-line format. */
   format?: RouterFormat;
   /** The loaded configuration: `router.*` supplies defaults, `namespace` the naming rules. */
@@ -50,6 +56,7 @@ export interface ResolvedRouterOptions {
   maxResponseBytes: number | undefined;
   perServerResourceTools: boolean;
   planMode: () => boolean;
+  senderIsOwner: () => boolean;
   format: RouterFormat;
   naming: NamingOptions;
   context: ToolContext;
@@ -72,6 +79,13 @@ export const DEFAULT_LIST_MAX_RESOURCES = 200;
 /** Seed 000: 256 KiB. */
 export const DEFAULT_READ_MAX_BYTES = 256 * 1024;
 
+/** A flag that is either fixed or read on every call, as a getter; `fallback` when absent. */
+export function flagGetter(flag: boolean | (() => boolean) | undefined, fallback: boolean): () => boolean {
+  if (typeof flag === 'function') return flag;
+  const value = flag ?? fallback;
+  return () => value;
+}
+
 function positiveInteger(value: number | undefined, fallback: number): number {
   return value !== undefined && Number.isFinite(value) && value >= 1 ? Math.floor(value) : fallback;
 }
@@ -79,7 +93,6 @@ function positiveInteger(value: number | undefined, fallback: number): number {
 /** Applies defaults: explicit options, then `config.router`, then the seed's constants. */
 export function resolveRouterOptions(options: RouterToolsOptions = {}): ResolvedRouterOptions {
   const router = options.config?.router ?? {};
-  const planMode = options.planMode;
   return {
     names: { ...DEFAULT_ROUTER_TOOL_NAMES, ...options.names },
     listMaxResources: positiveInteger(
@@ -89,7 +102,8 @@ export function resolveRouterOptions(options: RouterToolsOptions = {}): Resolved
     readMaxBytes: positiveInteger(options.readMaxBytes ?? router.readMaxBytes, DEFAULT_READ_MAX_BYTES),
     maxResponseBytes: options.maxResponseBytes ?? router.toolIndexMaxBytes,
     perServerResourceTools: options.perServerResourceTools ?? router.perServerResourceTools ?? false,
-    planMode: typeof planMode === 'function' ? planMode : () => planMode === true,
+    planMode: flagGetter(options.planMode, false),
+    senderIsOwner: flagGetter(options.senderIsOwner, true),
     format: options.format ?? 'json',
     naming: options.naming ?? options.config?.namespace ?? {},
     context: options.context ?? {},

@@ -1,6 +1,7 @@
 import type { ToolRegistry } from '../registry/tool-registry.js';
 import type { JsonSchemaObject, Tool, ToolContext } from '../tool/tool.js';
 import { classifyRouterError, routerError } from './error-taxonomy.js';
+import { flagGetter } from './router-options.js';
 import { errorOutcome, type RouterFormat, renderRouterResult } from './router-result.js';
 import type { SearchTuning } from './search/search-tuning.js';
 import { ToolIndexCatalog, type ToolIndexSnapshot } from './tool-index-catalog.js';
@@ -39,6 +40,8 @@ export interface ToolIndexToolOptions {
   format?: RouterFormat;
   /** Plan mode: only read-only tools are listed. A function is read on every call. */
   planMode?: boolean | (() => boolean);
+  /** When `false`, `ownerOnly` tools are not listed. A function is read on every call. Default `true`. */
+  senderIsOwner?: boolean | (() => boolean);
   /** Ranking knobs; the measured defaults otherwise. */
   tuning?: SearchTuning;
 }
@@ -106,8 +109,8 @@ export function createToolIndexTool(registry: ToolRegistry, options: ToolIndexTo
     full: options.fullDescriptionChars ?? FULL_DESCRIPTION_CHARS,
   };
   const format = options.format ?? 'json';
-  const planMode = options.planMode;
-  const inPlanMode = typeof planMode === 'function' ? planMode : () => planMode === true;
+  const inPlanMode = flagGetter(options.planMode, false);
+  const senderIsOwner = flagGetter(options.senderIsOwner, true);
   const catalog = new ToolIndexCatalog(registry, {
     exclude: new Set([name]),
     caps,
@@ -139,10 +142,23 @@ export function createToolIndexTool(registry: ToolRegistry, options: ToolIndexTo
         return renderRouterResult(errorOutcome(classifyRouterError(error)), format, startedAt);
       }
       const plan = inPlanMode();
-      const visible = plan ? snapshot.tools.filter((tool) => toolReadOnly(tool) === true) : snapshot.tools;
+      const owner = senderIsOwner();
+      const filtered = plan || !owner;
+      const visible = filtered
+        ? snapshot.tools.filter(
+            (tool) => (!plan || toolReadOnly(tool) === true) && (owner || tool.ownerOnly !== true),
+          )
+        : snapshot.tools;
       const search = parsed.search?.trim() ?? '';
       const includeSchemas = parsed.include_schemas ?? false;
-      const fingerprint = queryFingerprint([search, parsed.category, parsed.server, includeSchemas, plan]);
+      const fingerprint = queryFingerprint([
+        search,
+        parsed.category,
+        parsed.server,
+        includeSchemas,
+        plan,
+        owner,
+      ]);
       let offset = 0;
       if (parsed.cursor !== undefined) {
         const cursor = decodeToolIndexCursor(parsed.cursor);
@@ -156,7 +172,7 @@ export function createToolIndexTool(registry: ToolRegistry, options: ToolIndexTo
         }
         offset = cursor.offset;
       }
-      const categories = plan ? countCategories(visible) : snapshot.categories;
+      const categories = filtered ? countCategories(visible) : snapshot.categories;
       const tokens = await snapshot.tokens();
       const base: Record<string, unknown> = {
         catalog: { tools: snapshot.tools.length, tokens_compact: tokens.compact, tokens_full: tokens.full },

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ToolRegistry } from '../../src/registry/tool-registry.js';
 import { createCallToolTool } from '../../src/router/call-tool-tool.js';
-import { planModeFilter } from '../../src/router/plan-mode-filter.js';
 import { type RouterToolsOptions, resolveRouterOptions } from '../../src/router/router-options.js';
+import { ownerOnlyFilter, planModeFilter } from '../../src/router/tool-policy-filters.js';
 import type { Tool, ToolUpdate } from '../../src/tool/tool.js';
 
 interface Recorder {
@@ -35,6 +35,16 @@ function nativeTools(recorder: Recorder): Tool[] {
       async execute(_id, params) {
         recorder.calls.push(params);
         return { content: [{ type: 'text', text: 'deleted' }] };
+      },
+    },
+    {
+      name: 'rotate_keys',
+      description: 'Rotates the API keys',
+      ownerOnly: true,
+      parameters: { type: 'object', properties: {} },
+      async execute(_id, params) {
+        recorder.calls.push(params);
+        return { content: [{ type: 'text', text: 'rotated' }] };
       },
     },
     {
@@ -139,6 +149,27 @@ describe('call_tool', () => {
     expect(allowed.content).toEqual([{ type: 'text', text: '2' }]);
   });
 
+  it('refuses an ownerOnly tool when the sender is not the owner, and reads the flag on every call', async () => {
+    let owner = false;
+    const { recorder, callTool } = setup({ senderIsOwner: () => owner });
+    const refused = await callTool.execute('o1', { name: 'rotate_keys', arguments: {} });
+    expect(refused.isError).toBe(true);
+    expect(payloadOf(refused).error).toMatchObject({
+      type: 'PermissionDenied',
+      code: 'PERMISSION_DENIED',
+      msg: 'rotate_keys is for the owner only, and the sender is not the owner',
+    });
+    expect(recorder.calls).toHaveLength(0);
+    const other = await callTool.execute('o2', { name: 'add_numbers', arguments: { a: 1, b: 2 } });
+    expect(other.content).toEqual([{ type: 'text', text: '3' }]);
+    owner = true;
+    const allowed = await callTool.execute('o3', { name: 'rotate_keys', arguments: {} });
+    expect(allowed.content).toEqual([{ type: 'text', text: 'rotated' }]);
+    // The owner is the default: a library user runs their own agent.
+    const byDefault = await setup().callTool.execute('o4', { name: 'rotate_keys', arguments: {} });
+    expect(byDefault.isError).toBeFalsy();
+  });
+
   it('reads a plan-mode getter on every call', async () => {
     let planning = true;
     const { callTool } = setup({ planMode: () => planning });
@@ -181,9 +212,16 @@ describe('call_tool', () => {
   });
 });
 
-describe('planModeFilter', () => {
-  it('keeps only tools declared read-only', () => {
-    const tools = nativeTools({ calls: [], signals: [] });
-    expect(planModeFilter(tools).map((tool) => tool.name)).toEqual(['add_numbers', 'explode']);
+describe('planModeFilter and ownerOnlyFilter', () => {
+  const tools = nativeTools({ calls: [], signals: [] });
+  const names = (list: Tool[]) => list.map((tool) => tool.name);
+
+  it('plan mode keeps only tools declared read-only', () => {
+    expect(names(planModeFilter(tools))).toEqual(['add_numbers', 'explode']);
+  });
+
+  it('drops ownerOnly tools for a sender who is not the owner, and nothing for the owner', () => {
+    expect(names(ownerOnlyFilter(tools, false))).toEqual(['add_numbers', 'delete_everything', 'explode']);
+    expect(names(ownerOnlyFilter(tools, true))).toEqual(names(tools));
   });
 });

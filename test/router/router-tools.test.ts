@@ -5,8 +5,8 @@ import type { MCPToolProvider } from '../../src/mcp/provider-types.js';
 import { TOOL_NAME_PATTERN } from '../../src/registry/tool-name.js';
 import { ToolRegistry } from '../../src/registry/tool-registry.js';
 import { createRouterTools } from '../../src/router/create-router-tools.js';
-import { planModeFilter } from '../../src/router/plan-mode-filter.js';
 import type { RouterToolsOptions } from '../../src/router/router-options.js';
+import { planModeFilter } from '../../src/router/tool-policy-filters.js';
 import type { Tool, ToolUpdate } from '../../src/tool/tool.js';
 import { eventually, everythingServer, firstText, fixtureServer, jsonOf } from './router-test-helpers.js';
 

@@ -196,6 +196,21 @@ describe('tool_index', () => {
     planning = false;
     expect((await call(tool, { category: 'server-memory' })).response.tools).toHaveLength(9);
   });
+
+  it('does not list ownerOnly tools to a sender who is not the owner', async () => {
+    const registry = new ToolRegistry();
+    const base = { parameters: { type: 'object' as const }, execute: async () => ({ content: [] }) };
+    registry.register({ ...base, name: 'rotate_keys', description: 'Rotate keys.', ownerOnly: true });
+    registry.register({ ...base, name: 'list_keys', description: 'List keys.' });
+    let owner = false;
+    const tool = createToolIndexTool(registry, { senderIsOwner: () => owner });
+    const stranger = (await call(tool, { search: 'keys' })).response;
+    expect(stranger.tools.map((entry) => entry.name)).toEqual(['list_keys']);
+    expect(stranger.categories).toEqual([{ name: 'native', count: 1 }]);
+    owner = true;
+    const names = (await call(tool, { search: 'keys' })).response.tools.map((entry) => entry.name);
+    expect(names.sort()).toEqual(['list_keys', 'rotate_keys']);
+  });
 });
 
 describe('tool_index in the compact result format', () => {

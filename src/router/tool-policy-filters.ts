@@ -8,3 +8,11 @@ import type { Tool } from '../tool/tool.js';
 export function planModeFilter(tools: Tool[]): Tool[] {
   return tools.filter((tool) => tool.readOnly === true);
 }
+
+/**
+ * OpenClaw's owner policy: a sender who is not the owner gets no `ownerOnly` tool. The
+ * owner gets every tool.
+ */
+export function ownerOnlyFilter(tools: Tool[], senderIsOwner: boolean): Tool[] {
+  return senderIsOwner ? tools : tools.filter((tool) => tool.ownerOnly !== true);
+}
