@@ -5,7 +5,8 @@ import {
   stemWord,
   translateQuery,
 } from '../../src/router/search/analyze-text.js';
-import { splitArgumentValues } from '../../src/router/search/argument-values.js';
+import { splitArgumentValues, splitQuotedText } from '../../src/router/search/argument-values.js';
+import { analyzeTool } from '../../src/router/search/bm25f-postings.js';
 import { DEFAULT_SEARCH_TUNING } from '../../src/router/search/search-tuning.js';
 import { thesaurusExpansion, thesaurusSynonymsOf } from '../../src/router/search/thesaurus.js';
 import thesaurusData from '../../src/router/search/thesaurus-data.json' with { type: 'json' };
@@ -89,6 +90,34 @@ describe('splitArgumentValues', () => {
       'Lies die Datei und zeig mir den Inhalt',
     ])
       expect(split(query)).toEqual({ intent: query, values: [], implied: [] });
+  });
+});
+
+describe('quoted text in tool descriptions', () => {
+  const fillForm = {
+    name: 'fill_form',
+    description: 'Fill out several form fields at once, e.g. check "Remember Me" and type \'admin\'.',
+  };
+
+  it('is split out of the description into its own low-weight field', () => {
+    expect(splitQuotedText(fillForm.description).quoted).toEqual(['"Remember Me"', "'admin'"]);
+    const terms = analyzeTool(fillForm, DEFAULT_SEARCH_TUNING);
+    expect(terms.quoted).toEqual([stemWord('remember'), 'admin']);
+    expect(terms.description).not.toContain(stemWord('remember'));
+    expect(terms.description).toContain(stemWord('form'));
+  });
+
+  it('counts for less than the words that say what the tool does', () => {
+    const tools = [fillForm, { name: 'click', description: 'Click an element of the page' }];
+    const scoreWith = (quoted: number) =>
+      createToolSearchIndex(tools, {
+        ...DEFAULT_SEARCH_TUNING,
+        fieldWeights: { ...DEFAULT_SEARCH_TUNING.fieldWeights, quoted },
+      }).search('remember me')[0]?.score ?? 0;
+    expect(scoreWith(DEFAULT_SEARCH_TUNING.fieldWeights.quoted)).toBeLessThan(scoreWith(1));
+    expect(DEFAULT_SEARCH_TUNING.fieldWeights.quoted).toBeLessThan(
+      DEFAULT_SEARCH_TUNING.fieldWeights.description,
+    );
   });
 });
 

@@ -40,6 +40,12 @@ const shape = (
   isNotValue,
 });
 
+/** Text in quotes: 'Sprint 4', "book venue", “…”, 「…」; never an apostrophe (`reviewers' comments`). */
+const QUOTED_SHAPE = shape(
+  '\'[^\'\\n]{1,80}\'|"[^"\\n]{1,80}"|‘[^’\\n]{1,80}’|“[^”\\n]{1,80}”|「[^」\\n]{1,80}」',
+  () => undefined,
+);
+
 // Longest shapes first: an e-mail address holds a domain, a URL a path.
 const SHAPES: readonly ValueShape[] = [
   shape('https?:\\/\\/[^\\s"\'<>]+[^\\s"\'<>.,;:!?)]', () => 'website'),
@@ -57,13 +63,23 @@ const SHAPES: readonly ValueShape[] = [
     (match) => (/\/[^/]+\.[A-Za-z][A-Za-z0-9]{0,4}$/.test(match) ? 'file' : undefined),
     (match) => /^(?:\p{Lu}{1,4}\/\p{Lu}{1,4}|and\/or)$/u.test(match),
   ),
-  shape(
-    '\'[^\'\\n]{1,80}\'|"[^"\\n]{1,80}"|‘[^’\\n]{1,80}’|“[^”\\n]{1,80}”|「[^」\\n]{1,80}」',
-    () => undefined,
-  ),
+  QUOTED_SHAPE,
   shape('#[\\p{L}\\p{N}_-]+', () => 'channel'),
   shape('@[\\p{L}\\p{N}_.-]+', () => 'user'),
 ];
+
+/**
+ * Splits the quoted text out of a tool description: in `Example: check "Remember Me"` the
+ * quoted words are an example value, not what the tool does.
+ */
+export function splitQuotedText(text: string): { rest: string; quoted: string[] } {
+  const quoted: string[] = [];
+  const rest = text.replace(QUOTED_SHAPE.pattern, (match) => {
+    quoted.push(match);
+    return ' '.repeat(match.length);
+  });
+  return { rest, quoted };
+}
 
 /** Capitalized words that do not open a sentence: `Dave`, `Project Falcon`, `In Progress`. */
 const PROPER_NAME = /(?<=[\p{Ll}\p{N},;:)]\s+)\p{Lu}\p{Ll}+(?:\s+\p{Lu}\p{Ll}+)*(?![\p{L}\p{N}]|\.\p{L})/gu;

@@ -1,4 +1,5 @@
 import { analyzeText, analyzeWithPhrases, translateQuery } from './analyze-text.js';
+import { splitQuotedText } from './argument-values.js';
 import type { SearchField, SearchTuning } from './search-tuning.js';
 import { parameterText, type SearchableTool } from './searchable-tool.js';
 import { thesaurusExpansion } from './thesaurus.js';
@@ -9,11 +10,12 @@ const FIELDS: readonly SearchField[] = [
   'name',
   'server',
   'description',
+  'quoted',
   'parameters',
   'phrases',
   'thesaurus',
 ];
-const TEXT_FIELDS: readonly TextField[] = ['name', 'server', 'description', 'parameters'];
+const TEXT_FIELDS: readonly TextField[] = ['name', 'server', 'description', 'quoted', 'parameters'];
 
 /** The documents holding one term. */
 export interface Posting {
@@ -24,10 +26,12 @@ export interface Posting {
 }
 
 function fieldTexts(tool: SearchableTool): Record<TextField, string> {
+  const { rest, quoted } = splitQuotedText(tool.description);
   return {
     name: tool.originalName ?? tool.name,
     server: tool.server ?? '',
-    description: tool.description,
+    description: rest,
+    quoted: quoted.join(' '),
     parameters: parameterText(tool.parameters),
   };
 }

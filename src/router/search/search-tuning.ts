@@ -1,8 +1,16 @@
 /**
- * The fields of a tool that BM25F scores; `phrases` holds adjacent word pairs of the name and
- * description, `thesaurus` the WordNet synonyms of their words.
+ * The fields of a tool that BM25F scores; `quoted` holds the quoted text of the description
+ * (examples and values, kept out of `description`), `phrases` adjacent word pairs of the name
+ * and description, `thesaurus` the WordNet synonyms of their words.
  */
-export type SearchField = 'name' | 'server' | 'description' | 'parameters' | 'phrases' | 'thesaurus';
+export type SearchField =
+  | 'name'
+  | 'server'
+  | 'description'
+  | 'quoted'
+  | 'parameters'
+  | 'phrases'
+  | 'thesaurus';
 
 /** The knobs of the ranking; {@link DEFAULT_SEARCH_TUNING} holds the values measured best on `bench/`. */
 export interface SearchTuning {
@@ -32,11 +40,20 @@ export interface SearchTuning {
 
 /** Defaults tuned on `queries-dev.jsonl` and the LiveMCPBench step queries. */
 export const DEFAULT_SEARCH_TUNING: SearchTuning = {
-  fieldWeights: { name: 3, server: 1, description: 1, parameters: 0.4, phrases: 1, thesaurus: 0.45 },
+  fieldWeights: {
+    name: 3,
+    server: 1,
+    description: 1,
+    quoted: 0.4,
+    parameters: 0.4,
+    phrases: 1,
+    thesaurus: 0.45,
+  },
   lengthNormalization: {
     name: 0.5,
     server: 0.3,
     description: 0.75,
+    quoted: 0.5,
     parameters: 0.75,
     phrases: 0.75,
     thesaurus: 0.5,
