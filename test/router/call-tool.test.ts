@@ -3,7 +3,7 @@ import { ToolRegistry } from '../../src/registry/tool-registry.js';
 import { createCallToolTool } from '../../src/router/call-tool-tool.js';
 import { type RouterToolsOptions, resolveRouterOptions } from '../../src/router/router-options.js';
 import { ownerOnlyFilter, planModeFilter } from '../../src/router/tool-policy-filters.js';
-import type { Tool, ToolUpdate } from '../../src/tool/tool.js';
+import type { Tool, ToolResult, ToolUpdate } from '../../src/tool/tool.js';
 
 interface Recorder {
   calls: Record<string, unknown>[];
@@ -78,6 +78,11 @@ function payloadOf(result: { content: { type: string }[] }) {
   };
 }
 
+function expectPermissionDenied(result: ToolResult, msg: string) {
+  expect(result.isError).toBe(true);
+  expect(payloadOf(result).error).toMatchObject({ type: 'PermissionDenied', code: 'PERMISSION_DENIED', msg });
+}
+
 describe('call_tool', () => {
   it('calls a native tool by name and forwards the signal and onUpdate', async () => {
     const { recorder, callTool } = setup();
@@ -138,12 +143,7 @@ describe('call_tool', () => {
   it('refuses a non-read-only tool in plan mode and still calls read-only ones', async () => {
     const { recorder, callTool } = setup({ planMode: true });
     const refused = await callTool.execute('c7', { name: 'delete_everything', arguments: {} });
-    expect(refused.isError).toBe(true);
-    expect(payloadOf(refused).error).toMatchObject({
-      type: 'PermissionDenied',
-      code: 'PERMISSION_DENIED',
-      msg: 'plan mode: delete_everything is not read-only',
-    });
+    expectPermissionDenied(refused, 'plan mode: delete_everything is not read-only');
     expect(recorder.calls).toHaveLength(0);
     const allowed = await callTool.execute('c8', { name: 'add_numbers', arguments: { a: 1, b: 1 } });
     expect(allowed.content).toEqual([{ type: 'text', text: '2' }]);
@@ -153,12 +153,7 @@ describe('call_tool', () => {
     let owner = false;
     const { recorder, callTool } = setup({ senderIsOwner: () => owner });
     const refused = await callTool.execute('o1', { name: 'rotate_keys', arguments: {} });
-    expect(refused.isError).toBe(true);
-    expect(payloadOf(refused).error).toMatchObject({
-      type: 'PermissionDenied',
-      code: 'PERMISSION_DENIED',
-      msg: 'rotate_keys is for the owner only, and the sender is not the owner',
-    });
+    expectPermissionDenied(refused, 'rotate_keys is for the owner only, and the sender is not the owner');
     expect(recorder.calls).toHaveLength(0);
     const other = await callTool.execute('o2', { name: 'add_numbers', arguments: { a: 1, b: 2 } });
     expect(other.content).toEqual([{ type: 'text', text: '3' }]);
