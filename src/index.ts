@@ -111,7 +111,6 @@ export {
 // Router tools
 export { type CompactResult, type CompactState, formatCompact } from './router/compact-format.js';
 export { createRouterTools } from './router/create-router-tools.js';
-export { ownerOnlyFilter, planModeFilter } from './router/tool-policy-filters.js';
 export {
   DEFAULT_LIST_MAX_RESOURCES,
   DEFAULT_READ_MAX_BYTES,
@@ -122,6 +121,11 @@ export {
 export type { RouterFormat } from './router/router-result.js';
 export { DEFAULT_SEARCH_TUNING, type SearchTuning } from './router/search/search-tuning.js';
 export type { SearchableTool } from './router/search/searchable-tool.js';
+export {
+  DEFAULT_SEMANTIC_WEIGHT,
+  type EmbedTexts,
+  type SemanticSearchOptions,
+} from './router/search/semantic-search.js';
 export {
   createToolSearchIndex,
   type ToolSearchHit,
@@ -135,6 +139,7 @@ export {
   DEFAULT_TOOL_INDEX_MAX_BYTES,
   type ToolIndexToolOptions,
 } from './router/tool-index-tool.js';
+export { ownerOnlyFilter, planModeFilter } from './router/tool-policy-filters.js';
 // The Tool model and results
 export type {
   AudioContent,

@@ -19,8 +19,13 @@ export function createPlainBm25Index(entries: readonly SearchableTool[]): ToolSe
   for (const counts of frequencies) {
     for (const word of counts.keys()) documentFrequency.set(word, (documentFrequency.get(word) ?? 0) + 1);
   }
+  const idf = (term: string) => {
+    const df = documentFrequency.get(term) ?? 0;
+    return df === 0 ? 0 : Math.log(1 + (entries.length - df + 0.5) / (df + 0.5));
+  };
   return {
     size: entries.length,
+    scoreBound: (query) => [...new Set(words(query))].reduce((sum, term) => sum + idf(term) * 2.2, 0),
     search(query, options = {}) {
       const terms = new Set(words(query));
       const hits = entries.map((entry, index) => {
@@ -28,9 +33,7 @@ export function createPlainBm25Index(entries: readonly SearchableTool[]): ToolSe
         for (const term of terms) {
           const tf = frequencies[index]!.get(term) ?? 0;
           if (tf === 0) continue;
-          const df = documentFrequency.get(term)!;
-          const idf = Math.log(1 + (entries.length - df + 0.5) / (df + 0.5));
-          score += (idf * tf * 2.2) / (tf + 1.2 * (0.25 + (0.75 * docs[index]!.length) / average));
+          score += (idf(term) * tf * 2.2) / (tf + 1.2 * (0.25 + (0.75 * docs[index]!.length) / average));
         }
         return { name: entry.name, score };
       });

@@ -6,12 +6,23 @@
  * 979 tools together, token footprint):
  *   node --import tsx bench/search/run-search-bench.ts --suite ../shared/bench [--out rankings.jsonl]
  * `--variant plain` runs the plain BM25 baseline; `--tuning '{"synonymWeight":0}'` overrides knobs.
+ * `--embed <module>` fuses the ranking with an embedding model: the module's default export is
+ * an `EmbedTexts` function (see `use-embedder.ts`); `--semantic-weight 0.2` sets its share (default: the library's).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { DEFAULT_SEARCH_TUNING, type SearchTuning } from '../../src/router/search/search-tuning.js';
 import type { SearchableTool } from '../../src/router/search/searchable-tool.js';
+import {
+  DEFAULT_SEMANTIC_WEIGHT,
+  DocumentVectors,
+  type EmbedTexts,
+  fuseRankings,
+  queryVector,
+  type SemanticSearchOptions,
+} from '../../src/router/search/semantic-search.js';
 import { ToolAnalysisCache } from '../../src/router/search/tool-analysis-cache.js';
 import { createToolSearchIndex, type ToolSearchIndex } from '../../src/router/search/tool-search-index.js';
 import { type BenchQuery, type BenchTool, loadBenchQueries, loadBenchTools } from './load-bench-corpus.js';
@@ -28,8 +39,18 @@ const { values } = parseArgs({
     variant: { type: 'string', default: 'default' },
     tuning: { type: 'string' },
     quiet: { type: 'boolean', default: false },
+    embed: { type: 'string' },
+    'semantic-weight': { type: 'string' },
   },
 });
+
+const semantic: SemanticSearchOptions | undefined = values.embed
+  ? {
+      embed: ((await import(pathToFileURL(resolve(values.embed)).href)) as { default: EmbedTexts }).default,
+      weight:
+        values['semantic-weight'] === undefined ? DEFAULT_SEMANTIC_WEIGHT : Number(values['semantic-weight']),
+    }
+  : undefined;
 
 const tuning: SearchTuning = {
   ...DEFAULT_SEARCH_TUNING,
@@ -39,13 +60,49 @@ const buildIndex = (tools: readonly SearchableTool[]): ToolSearchIndex =>
   values.variant === 'plain' ? createPlainBm25Index(tools) : createToolSearchIndex(tools, tuning);
 const percent = (value: number | undefined) => (value === undefined ? 'n/a' : `${(value * 100).toFixed(1)}%`);
 
-function runQueries(index: ToolSearchIndex, queries: readonly BenchQuery[]): Map<string, string[]> {
+async function runQueries(
+  tools: readonly SearchableTool[],
+  index: ToolSearchIndex,
+  queries: readonly BenchQuery[],
+): Promise<Map<string, string[]>> {
   const rankings = new Map<string, string[]>();
-  for (const query of queries)
+  if (!semantic) {
+    for (const query of queries)
+      rankings.set(
+        query.id,
+        index.search(query.query, { limit: 10 }).map((hit) => hit.name),
+      );
+    return rankings;
+  }
+  const started = performance.now();
+  const documents = await new DocumentVectors().of(tools, semantic);
+  const embedded = performance.now() - started;
+  let queryMs = 0;
+  for (const query of queries) {
+    const start = performance.now();
+    const lexical = index.search(query.query, { limit: tools.length });
+    const vector = await queryVector(query.query, semantic, documents[0]!.length);
+    const bound = index.scoreBound(query.query);
+    const hits = fuseRankings(
+      tools,
+      lexical,
+      bound,
+      documents,
+      vector,
+      semantic.weight ?? DEFAULT_SEMANTIC_WEIGHT,
+      {
+        limit: 10,
+      },
+    );
+    queryMs += performance.now() - start;
     rankings.set(
       query.id,
-      index.search(query.query, { limit: 10 }).map((hit) => hit.name),
+      hits.map((hit) => hit.name),
     );
+  }
+  console.log(
+    `semantic: embedded ${tools.length} tools in ${embedded.toFixed(0)} ms; ${(queryMs / Math.max(1, queries.length)).toFixed(1)} ms per query (embed + fuse)`,
+  );
   return rankings;
 }
 
@@ -61,14 +118,14 @@ function report(label: string, figures: QualityFigures, lenient: boolean): void 
   console.log(`${label} (n=${figures.queries}): ${parts.join(', ')}`);
 }
 
-function evaluate(
+async function evaluate(
   tools: BenchTool[],
   queries: BenchQuery[],
   label: string,
   results: Record<string, unknown>,
 ) {
   const index = buildIndex(tools);
-  const rankings = runQueries(index, queries);
+  const rankings = await runQueries(tools, index, queries);
   const dev = queries.filter((query) => query.kind === 'dev');
   const allSteps = queries.filter((query) => query.kind === 'step');
   const steps = allSteps.filter((query) => query.reachable !== false);
@@ -202,7 +259,12 @@ function writeRankings(path: string, queries: readonly BenchQuery[], rankings: M
   writeFileSync(path, text);
 }
 
-const results: Record<string, unknown> = { variant: values.variant, tuning, date: new Date().toISOString() };
+const results: Record<string, unknown> = {
+  variant: values.variant,
+  tuning,
+  ...(semantic ? { embed: values.embed, semanticWeight: semantic.weight } : {}),
+  date: new Date().toISOString(),
+};
 let allQueries: BenchQuery[] = [];
 let allRankings = new Map<string, string[]>();
 
@@ -216,8 +278,8 @@ if (values.suite) {
   );
   const devResults: Record<string, unknown> = {};
   const liveResults: Record<string, unknown> = {};
-  const devRankings = evaluate(corpus, devQueries, 'toolcorpus', devResults);
-  const liveRankings = evaluate(live, liveQueries, 'livemcpbench', liveResults);
+  const devRankings = await evaluate(corpus, devQueries, 'toolcorpus', devResults);
+  const liveRankings = await evaluate(live, liveQueries, 'livemcpbench', liveResults);
   Object.assign(results, { toolcorpus: devResults, livemcpbench: liveResults });
   results.latency = latency([...corpus, ...live], [...devQueries, ...liveQueries]);
   if (values.variant !== 'plain') results.tokens = await tokenFigures(corpus, devQueries, !values.quiet);
@@ -226,7 +288,7 @@ if (values.suite) {
 } else if (values.tools && values.queries) {
   const tools = loadBenchTools(values.tools);
   const queries = loadBenchQueries(values.queries, new Set(tools.map((tool) => tool.originalName)));
-  allRankings = evaluate(tools, queries, 'search', results);
+  allRankings = await evaluate(tools, queries, 'search', results);
   allQueries = queries;
   results.latency = latency(tools, queries);
 } else {
@@ -239,6 +301,9 @@ if (values.suite) {
 if (values.out) writeRankings(values.out, allQueries, allRankings);
 const resultsDir = join(import.meta.dirname, '..', 'results');
 mkdirSync(resultsDir, { recursive: true });
-const resultsFile = join(resultsDir, `search-${values.variant}-${Date.now()}.json`);
+const resultsFile = join(
+  resultsDir,
+  `search-${values.variant}${semantic ? '-semantic' : ''}-${Date.now()}.json`,
+);
 writeFileSync(resultsFile, `${JSON.stringify(results, null, 2)}\n`);
 if (!values.quiet) console.log(`results written to ${resultsFile}`);

@@ -71,6 +71,7 @@ export function createRouterTools(
     senderIsOwner: settings.senderIsOwner,
     context: settings.context,
     ...(settings.maxResponseBytes === undefined ? {} : { maxResponseBytes: settings.maxResponseBytes }),
+    ...(settings.semanticSearch === undefined ? {} : { semantic: settings.semanticSearch }),
   };
   const toolIndex = createToolIndexTool(registry, toolIndexOptions);
   const tools: Tool[] = [

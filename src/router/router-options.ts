@@ -2,6 +2,7 @@ import type { McpToolsConfig } from '../config/config-types.js';
 import type { NamingOptions } from '../registry/tool-name.js';
 import type { ToolContext } from '../tool/tool.js';
 import type { RouterFormat } from './router-result.js';
+import type { SemanticSearchOptions } from './search/semantic-search.js';
 
 /** Exposed names of the router tools. */
 export interface RouterToolNames {
@@ -46,6 +47,8 @@ export interface RouterToolsOptions {
   context?: ToolContext;
   /** Timeout of each provider request made by a router tool, in ms (the hub's own default otherwise). */
   timeoutMs?: number;
+  /** `tool_index` search fused with an embedding model (`embed`, `weight`); lexical only by default. */
+  semanticSearch?: SemanticSearchOptions;
 }
 
 /** Options with every default applied. */
@@ -61,6 +64,7 @@ export interface ResolvedRouterOptions {
   naming: NamingOptions;
   context: ToolContext;
   timeoutMs: number | undefined;
+  semanticSearch: SemanticSearchOptions | undefined;
 }
 
 /** Default router tool names (DESIGN.md, "The public contract"). */
@@ -108,5 +112,6 @@ export function resolveRouterOptions(options: RouterToolsOptions = {}): Resolved
     naming: options.naming ?? options.config?.namespace ?? {},
     context: options.context ?? {},
     timeoutMs: options.timeoutMs,
+    semanticSearch: options.semanticSearch,
   };
 }

@@ -17,6 +17,8 @@ export interface CategoryCount {
 export interface ToolIndexSnapshot {
   /** Enabled tools in catalog order, router tools excluded. */
   tools: readonly Tool[];
+  /** What the search knows of each tool, in the same order (stable objects per tool). */
+  entries: readonly SearchableTool[];
   categories: readonly CategoryCount[];
   /** The search index, built on first use. */
   searchIndex(): ToolSearchIndex;
@@ -64,11 +66,13 @@ function snapshotOf(
   for (const tool of tools) counts.set(toolCategory(tool), (counts.get(toolCategory(tool)) ?? 0) + 1);
   let index: ToolSearchIndex | undefined;
   let tokens: Promise<{ compact: number; full: number }> | undefined;
+  const entries = tools.map(searchEntry);
   return {
     tools,
+    entries,
     categories: [...counts].map(([name, count]) => ({ name, count })),
     searchIndex() {
-      index ??= createToolSearchIndex(tools.map(searchEntry), tuning, cache);
+      index ??= createToolSearchIndex(entries, tuning, cache);
       return index;
     },
     tokens() {

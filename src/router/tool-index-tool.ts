@@ -4,6 +4,7 @@ import { classifyRouterError, routerError } from './error-taxonomy.js';
 import { flagGetter } from './router-options.js';
 import { errorOutcome, type RouterFormat, renderRouterResult } from './router-result.js';
 import type { SearchTuning } from './search/search-tuning.js';
+import type { SemanticSearchOptions } from './search/semantic-search.js';
 import { ToolIndexCatalog, type ToolIndexSnapshot } from './tool-index-catalog.js';
 import {
   FULL_DESCRIPTION_CHARS,
@@ -18,6 +19,7 @@ import {
   queryFingerprint,
   takePage,
 } from './tool-index-page.js';
+import { ToolIndexRanker } from './tool-index-ranking.js';
 
 /** Default response budget of `tool_index` (DESIGN.md, "Defaults"): one call stays well under 10k tokens. */
 export const DEFAULT_TOOL_INDEX_MAX_BYTES = 32 * 1024;
@@ -44,6 +46,8 @@ export interface ToolIndexToolOptions {
   senderIsOwner?: boolean | (() => boolean);
   /** Ranking knobs; the measured defaults otherwise. */
   tuning?: SearchTuning;
+  /** Fuse the lexical ranking with an embedding model's similarity. Off by default. */
+  semantic?: SemanticSearchOptions;
 }
 
 interface ToolIndexArguments {
@@ -111,6 +115,7 @@ export function createToolIndexTool(registry: ToolRegistry, options: ToolIndexTo
   const format = options.format ?? 'json';
   const inPlanMode = flagGetter(options.planMode, false);
   const senderIsOwner = flagGetter(options.senderIsOwner, true);
+  const ranker = new ToolIndexRanker(options.semantic);
   const catalog = new ToolIndexCatalog(registry, {
     exclude: new Set([name]),
     caps,
@@ -181,16 +186,19 @@ export function createToolIndexTool(registry: ToolRegistry, options: ToolIndexTo
       };
       const hint = unknownFilterHint(parsed, categories, visible);
       let results: readonly Tool[];
+      let warning: string | undefined;
       if (hint !== undefined) {
         results = [];
       } else if (search.length > 0) {
         const byName = new Map(visible.map((tool) => [tool.name, tool]));
-        const hits = snapshot.searchIndex().search(search, {
-          limit: snapshot.tools.length,
+        const ranking = await ranker.rank(snapshot, search, {
           ...(parsed.category === undefined ? {} : { category: parsed.category }),
           ...(parsed.server === undefined ? {} : { server: parsed.server }),
         });
-        results = hits.map((hit) => byName.get(hit.name)).filter((tool): tool is Tool => tool !== undefined);
+        warning = ranking.warning;
+        results = ranking.hits
+          .map((hit) => byName.get(hit.name))
+          .filter((tool): tool is Tool => tool !== undefined);
       } else {
         results = visible.filter(
           (tool) =>
@@ -210,6 +218,7 @@ export function createToolIndexTool(registry: ToolRegistry, options: ToolIndexTo
           next_cursor: placeholderCursor,
           ...base,
           ...(hint ? { hint } : {}),
+          ...(warning ? { warning } : {}),
         }),
         'utf8',
       );
@@ -231,6 +240,7 @@ export function createToolIndexTool(registry: ToolRegistry, options: ToolIndexTo
           : { next_cursor: encodeToolIndexCursor({ offset: page.nextOffset, query: fingerprint }) }),
         ...base,
         ...(hint === undefined ? {} : { hint }),
+        ...(warning === undefined ? {} : { warning }),
       };
       const summary = `tool index: ${page.entries.length} of ${results.length} tools${search ? ` for "${search}"` : ''}`;
       return renderRouterResult(

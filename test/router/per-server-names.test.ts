@@ -1,38 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { MCPToolProvider, ServerStatus } from '../../src/mcp/provider-types.js';
 import { TOOL_NAME_PATTERN } from '../../src/registry/tool-name.js';
 import { ToolRegistry } from '../../src/registry/tool-registry.js';
 import { createRouterTools } from '../../src/router/create-router-tools.js';
-
-// Naming only: a provider that knows server names and states and is never asked for data.
-function namesOnlyProvider(states: Record<string, ServerStatus['state']>): MCPToolProvider {
-  const status = (name: string): ServerStatus | undefined =>
-    states[name] === undefined
-      ? undefined
-      : { name, state: states[name], toolCount: 0, resourceCount: 0, promptCount: 0, reconnectAttempts: 0 };
-  const unused = () => {
-    throw new Error('not used by naming tests');
-  };
-  return {
-    servers: () => Object.keys(states),
-    status: ((name?: string) =>
-      name === undefined
-        ? Object.keys(states).map((each) => status(each)!)
-        : status(name)) as MCPToolProvider['status'],
-    refresh: unused,
-    close: async () => {},
-    resources: {
-      list: unused,
-      listAll: unused,
-      listTemplates: unused,
-      listAllTemplates: unused,
-      read: unused,
-    },
-    prompts: { list: unused, listAll: unused, get: unused },
-    on: () => () => {},
-    [Symbol.asyncDispose]: async () => {},
-  };
-}
+import { namesOnlyProvider } from './router-test-helpers.js';
 
 describe('per-server resource tool names', () => {
   it('stay legal and distinct for odd and long server names, and skip disabled servers', () => {

@@ -1,5 +1,6 @@
 import { expect } from 'vitest';
 import type { ServerConfig } from '../../src/config/config-types.js';
+import type { MCPToolProvider, ServerStatus } from '../../src/mcp/provider-types.js';
 import type { ToolResult } from '../../src/tool/tool.js';
 import { publishedServers, stdioFixture, stdioPackage } from '../mcp/hub-test-helpers.js';
 
@@ -34,4 +35,34 @@ export async function eventually(predicate: () => boolean, timeoutMs = 10_000): 
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
   return predicate();
+}
+
+/** A provider that knows server names and states and is never asked for data. */
+export function namesOnlyProvider(states: Record<string, ServerStatus['state']>): MCPToolProvider {
+  const status = (name: string): ServerStatus | undefined =>
+    states[name] === undefined
+      ? undefined
+      : { name, state: states[name], toolCount: 0, resourceCount: 0, promptCount: 0, reconnectAttempts: 0 };
+  const unused = () => {
+    throw new Error('not used by this test');
+  };
+  return {
+    servers: () => Object.keys(states),
+    status: ((name?: string) =>
+      name === undefined
+        ? Object.keys(states).map((each) => status(each)!)
+        : status(name)) as MCPToolProvider['status'],
+    refresh: unused,
+    close: async () => {},
+    resources: {
+      list: unused,
+      listAll: unused,
+      listTemplates: unused,
+      listAllTemplates: unused,
+      read: unused,
+    },
+    prompts: { list: unused, listAll: unused, get: unused },
+    on: () => () => {},
+    [Symbol.asyncDispose]: async () => {},
+  };
 }

@@ -27,6 +27,13 @@ export interface ToolSearchHit {
 export interface ToolSearchIndex {
   /** Ranked tools for `query`, best first; tools that match no query word are left out. */
   search(query: string, options?: ToolSearchOptions): ToolSearchHit[];
+  /**
+   * What a tool matching every word of `query` itself would score (at saturation, phrases
+   * and the server and deprecation factors left out; a word no tool holds counts as the
+   * rarest word): divides
+   * scores into a 0–1 scale of how much of the request a tool matched, for fusion.
+   */
+  scoreBound(query: string): number;
   /** Number of tools indexed. */
   readonly size: number;
 }
@@ -102,6 +109,19 @@ export function createToolSearchIndex(
 
   return {
     size: entries.length,
+    scoreBound(query) {
+      const rarest = Math.log(1 + (entries.length - 0.5) / 1.5);
+      let bound = 0;
+      for (const group of queryTermGroups(query, known, vocabulary, tuning, (term) => mentions.has(term))) {
+        // A phrase is a bonus on top of its words, not one more word to match.
+        if (group.some(({ term }) => term.includes(' '))) continue;
+        let best = 0;
+        for (const { term, weight } of group)
+          best = Math.max(best, weight * (postings.get(term)?.idf ?? rarest));
+        bound += best * (k1 + 1);
+      }
+      return bound;
+    },
     search(query, options = {}) {
       const limit = options.limit ?? 10;
       if (limit <= 0 || entries.length === 0) return [];

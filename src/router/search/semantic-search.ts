@@ -1,0 +1,133 @@
+import type { SearchableTool } from './searchable-tool.js';
+import type { ToolSearchHit, ToolSearchOptions } from './tool-search-index.js';
+
+/**
+ * Turns texts into vectors with any embedding model: one vector per text, all of one
+ * length. `kind` lets models that embed queries and documents differently (`query:` /
+ * `passage:` prefixes, input types) do so.
+ */
+export type EmbedTexts = (texts: string[], kind: 'query' | 'document') => Promise<ArrayLike<number>[]>;
+
+/** Semantic ranking fused with the lexical one. */
+export interface SemanticSearchOptions {
+  embed: EmbedTexts;
+  /** Share of the semantic similarity in the fused score, from 0 to 1. Default 0.3. */
+  weight?: number;
+  /** Most texts per `embed` call. Default 64. */
+  batchSize?: number;
+}
+
+/** Default share of the semantic similarity in the fused score. */
+export const DEFAULT_SEMANTIC_WEIGHT = 0.3;
+
+const EMBEDDED_DESCRIPTION_CHARS = 500;
+
+/** What is embedded for a tool: its name in words, then the start of its description. */
+export function embeddingText(entry: SearchableTool): string {
+  const name = (entry.originalName ?? entry.name)
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/[_\-./]+/g, ' ')
+    .trim();
+  return `${name}: ${entry.description.slice(0, EMBEDDED_DESCRIPTION_CHARS)}`;
+}
+
+function unitVector(values: ArrayLike<number>, dimensions: number): Float32Array {
+  if (values.length !== dimensions || dimensions === 0)
+    throw new Error(`embed returned a vector of ${values.length} numbers, expected ${dimensions}`);
+  const vector = Float32Array.from(values);
+  let norm = 0;
+  for (const value of vector) norm += value * value;
+  norm = Math.sqrt(norm);
+  if (!Number.isFinite(norm)) throw new Error('embed returned a vector that is not finite');
+  if (norm > 0) for (let index = 0; index < vector.length; index++) vector[index]! /= norm;
+  return vector;
+}
+
+async function embedAll(
+  texts: string[],
+  kind: 'query' | 'document',
+  options: SemanticSearchOptions,
+  dimensions: number | undefined,
+): Promise<Float32Array[]> {
+  const batchSize = Math.max(1, options.batchSize ?? 64);
+  const vectors: Float32Array[] = [];
+  for (let start = 0; start < texts.length; start += batchSize) {
+    const batch = texts.slice(start, start + batchSize);
+    const embedded = await options.embed(batch, kind);
+    if (!Array.isArray(embedded) || embedded.length !== batch.length)
+      throw new Error(
+        `embed returned ${Array.isArray(embedded) ? embedded.length : 'no'} vectors for ${batch.length} texts`,
+      );
+    for (const values of embedded) {
+      dimensions ??= values.length;
+      vectors.push(unitVector(values, dimensions));
+    }
+  }
+  return vectors;
+}
+
+/**
+ * Unit vectors of tool texts, kept per tool entry object: a catalog rebuilt after one
+ * server changed embeds only that server's tools again.
+ */
+export class DocumentVectors {
+  readonly #vectors = new WeakMap<SearchableTool, Float32Array>();
+
+  /** The vectors of `entries`, in order, embedding only those not seen before. */
+  async of(entries: readonly SearchableTool[], options: SemanticSearchOptions): Promise<Float32Array[]> {
+    const missing = entries.filter((entry) => !this.#vectors.has(entry));
+    if (missing.length > 0) {
+      const known = entries.find((entry) => this.#vectors.has(entry));
+      const dimensions = known === undefined ? undefined : this.#vectors.get(known)!.length;
+      const vectors = await embedAll(missing.map(embeddingText), 'document', options, dimensions);
+      missing.forEach((entry, index) => {
+        this.#vectors.set(entry, vectors[index]!);
+      });
+    }
+    return entries.map((entry) => this.#vectors.get(entry)!);
+  }
+}
+
+/** The unit vector of a query, checked against the documents' dimensions. */
+export async function queryVector(
+  query: string,
+  options: SemanticSearchOptions,
+  dimensions: number,
+): Promise<Float32Array> {
+  const [vector] = await embedAll([query], 'query', options, dimensions);
+  return vector!;
+}
+
+/**
+ * Fuses a lexical ranking with cosine similarity: each score is `(1 - weight)` times the
+ * lexical score on a 0–1 scale (over `lexicalBound`, the most the query could score; at most
+ * 1) plus `weight` times the similarity (below zero counts as zero). Scaling by the bound,
+ * not by the best hit, keeps a weak partial match from counting as a perfect one. A tool
+ * with neither is left out; filters apply as in the lexical search.
+ */
+export function fuseRankings(
+  entries: readonly SearchableTool[],
+  lexical: readonly ToolSearchHit[],
+  lexicalBound: number,
+  documents: readonly Float32Array[],
+  query: Float32Array,
+  weight: number,
+  options: ToolSearchOptions = {},
+): ToolSearchHit[] {
+  const share = Math.min(1, Math.max(0, weight));
+  const bound = Math.max(lexicalBound, ...lexical.map((hit) => hit.score), Number.MIN_VALUE);
+  const lexicalScore = new Map(lexical.map((hit) => [hit.name, hit.score / bound]));
+  const hits: ToolSearchHit[] = [];
+  entries.forEach((entry, index) => {
+    if (options.category !== undefined && entry.category !== options.category) return;
+    if (options.server !== undefined && entry.server !== options.server) return;
+    const document = documents[index]!;
+    let similarity = 0;
+    for (let dimension = 0; dimension < query.length; dimension++)
+      similarity += query[dimension]! * document[dimension]!;
+    const score = (1 - share) * (lexicalScore.get(entry.name) ?? 0) + share * Math.max(0, similarity);
+    if (score > 0) hits.push({ name: entry.name, score });
+  });
+  hits.sort((left, right) => right.score - left.score || left.name.localeCompare(right.name));
+  return hits.slice(0, options.limit ?? 10);
+}

@@ -1,0 +1,71 @@
+import {
+  DEFAULT_SEMANTIC_WEIGHT,
+  DocumentVectors,
+  fuseRankings,
+  queryVector,
+  type SemanticSearchOptions,
+} from './search/semantic-search.js';
+import type { ToolSearchHit, ToolSearchOptions } from './search/tool-search-index.js';
+import type { ToolIndexSnapshot } from './tool-index-catalog.js';
+
+/** Ranked hits, and why the semantic half was skipped if it was. */
+export interface ToolIndexRanking {
+  hits: ToolSearchHit[];
+  warning?: string;
+}
+
+const REMEMBERED_QUERIES = 32;
+const WARNING_CHARS = 200;
+
+/**
+ * Ranks a catalog snapshot for a search: the lexical BM25F ranking, fused with semantic
+ * similarity when an embedder is configured. Tool vectors are kept per tool and recent
+ * query vectors are remembered, so paging through results embeds nothing again. An
+ * embedder that fails leaves the lexical ranking and a warning, never an error.
+ */
+export class ToolIndexRanker {
+  readonly #semantic: SemanticSearchOptions | undefined;
+  readonly #documents = new DocumentVectors();
+  readonly #queries = new Map<string, Float32Array>();
+
+  constructor(semantic?: SemanticSearchOptions) {
+    this.#semantic = semantic;
+  }
+
+  async rank(
+    snapshot: ToolIndexSnapshot,
+    search: string,
+    filters: ToolSearchOptions,
+  ): Promise<ToolIndexRanking> {
+    const options = { ...filters, limit: snapshot.entries.length };
+    const lexical = snapshot.searchIndex().search(search, options);
+    const semantic = this.#semantic;
+    if (!semantic || snapshot.entries.length === 0) return { hits: lexical };
+    try {
+      const documents = await this.#documents.of(snapshot.entries, semantic);
+      const query = await this.#queryVector(search, semantic, documents[0]!.length);
+      const weight = semantic.weight ?? DEFAULT_SEMANTIC_WEIGHT;
+      const index = snapshot.searchIndex();
+      const bound = index.scoreBound(search);
+      return { hits: fuseRankings(snapshot.entries, lexical, bound, documents, query, weight, options) };
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      return {
+        hits: lexical,
+        warning: `semantic search failed, lexical ranking only: ${message.slice(0, WARNING_CHARS)}`,
+      };
+    }
+  }
+
+  async #queryVector(search: string, semantic: SemanticSearchOptions, dimensions: number) {
+    let vector = this.#queries.get(search);
+    if (vector === undefined || vector.length !== dimensions) {
+      vector = await queryVector(search, semantic, dimensions);
+      if (this.#queries.size >= REMEMBERED_QUERIES) this.#queries.delete(this.#queries.keys().next().value!);
+    }
+    // Re-inserted, so the map's order is least recently used first.
+    this.#queries.delete(search);
+    this.#queries.set(search, vector);
+    return vector;
+  }
+}

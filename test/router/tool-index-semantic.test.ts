@@ -1,0 +1,144 @@
+import { describe, expect, it } from 'vitest';
+import { ToolRegistry } from '../../src/registry/tool-registry.js';
+import { createRouterTools } from '../../src/router/create-router-tools.js';
+import { type EmbedTexts, embeddingText } from '../../src/router/search/semantic-search.js';
+import { createToolIndexTool } from '../../src/router/tool-index-tool.js';
+import type { Tool } from '../../src/tool/tool.js';
+import { jsonOf, namesOnlyProvider } from './router-test-helpers.js';
+import { corpusRegistry } from './tool-index-corpus.js';
+
+/**
+ * A stand-in for an embedding model: one dimension per concept, counted from the words that
+ * express it. It knows that "how high above sea level" and "elevation" mean one thing,
+ * which is what a real model contributes and what lexical search cannot do.
+ */
+const CONCEPTS: RegExp[] = [
+  /\b(high|elevation|altitude|sea level)\b/gi,
+  /\b(remember|memory|knowledge|entities|observations)\b/gi,
+  /\b(file|files|directory|disk)\b/gi,
+  /\b(message|channel|slack|post)\b/gi,
+];
+
+function conceptEmbedder() {
+  const calls: { texts: string[]; kind: 'query' | 'document' }[] = [];
+  const embed: EmbedTexts = async (texts, kind) => {
+    calls.push({ texts, kind });
+    return texts.map((text) => CONCEPTS.map((concept) => (text.match(concept) ?? []).length + 0.01));
+  };
+  return { embed, calls };
+}
+
+interface Response {
+  tools: { name: string }[];
+  total: number;
+  warning?: string;
+}
+
+async function search(tool: Tool, query: string, extra: Record<string, unknown> = {}) {
+  return jsonOf<Response>(await tool.execute('test', { search: query, ...extra }));
+}
+
+const names = (response: Response) => response.tools.map((entry) => entry.name);
+
+describe('tool_index with semantic search', () => {
+  it('finds a paraphrase that shares no word with the tool', async () => {
+    const query = 'How high above sea level is Denver?';
+    const lexical = await search(createToolIndexTool(corpusRegistry()), query);
+    expect(names(lexical)).not.toContain('server-google-maps__maps_elevation');
+    const { embed } = conceptEmbedder();
+    const hybrid = await search(createToolIndexTool(corpusRegistry(), { semantic: { embed } }), query);
+    expect(names(hybrid)[0]).toBe('server-google-maps__maps_elevation');
+    expect(hybrid.warning).toBeUndefined();
+  });
+
+  it('is what createRouterTools gives tool_index with the semanticSearch option', async () => {
+    const { embed } = conceptEmbedder();
+    const tools = createRouterTools(namesOnlyProvider({}), corpusRegistry(), { semanticSearch: { embed } });
+    const toolIndex = tools.find((tool) => tool.name === 'tool_index')!;
+    const response = await search(toolIndex, 'How high above sea level is Denver?');
+    expect(names(response)[0]).toBe('server-google-maps__maps_elevation');
+  });
+
+  it('embeds each tool once, then only queries, and after a change only the new tools', async () => {
+    const registry = corpusRegistry();
+    const { embed, calls } = conceptEmbedder();
+    const tool = createToolIndexTool(registry, { semantic: { embed, batchSize: 20 } });
+    await search(tool, 'remember this');
+    const documents = () => calls.filter((call) => call.kind === 'document').flatMap((call) => call.texts);
+    expect(documents()).toHaveLength(53);
+    expect(calls.filter((call) => call.kind === 'document').every((call) => call.texts.length <= 20)).toBe(
+      true,
+    );
+    await search(tool, 'remember this');
+    await search(tool, 'post a message');
+    expect(documents()).toHaveLength(53);
+    expect(calls.filter((call) => call.kind === 'query').map((call) => call.texts)).toEqual([
+      ['remember this'],
+      ['post a message'],
+    ]);
+    const added: Tool = {
+      name: 'notes__remember_fact',
+      description: 'Keep a fact in memory',
+      parameters: { type: 'object' },
+      execute: async () => ({ content: [] }),
+    };
+    registry.register(added);
+    const after = await search(tool, 'remember this');
+    expect(documents().slice(53)).toEqual([embeddingText(added)]);
+    expect(names(after)).toContain('notes__remember_fact');
+  });
+
+  it('keeps the category filter and ranks only lexically at weight 0', async () => {
+    const { embed } = conceptEmbedder();
+    const filtered = await search(
+      createToolIndexTool(corpusRegistry(), { semantic: { embed } }),
+      'How high is it',
+      {
+        category: 'server-memory',
+      },
+    );
+    expect(names(filtered).every((name) => name.startsWith('server-memory__'))).toBe(true);
+    const query = 'read a file from disk';
+    const lexical = await search(createToolIndexTool(corpusRegistry()), query);
+    const zero = await search(
+      createToolIndexTool(corpusRegistry(), { semantic: { embed, weight: 0 } }),
+      query,
+    );
+    expect(names(zero)).toEqual(names(lexical));
+  });
+
+  it('falls back to the lexical ranking with a warning when the embedder fails or misbehaves', async () => {
+    const query = 'post a message to a channel';
+    const lexical = names(await search(createToolIndexTool(corpusRegistry()), query));
+    const failing: EmbedTexts = async () => {
+      throw new Error('embedding service unavailable');
+    };
+    const failed = await search(
+      createToolIndexTool(corpusRegistry(), { semantic: { embed: failing } }),
+      query,
+    );
+    expect(names(failed)).toEqual(lexical);
+    expect(failed.warning).toBe(
+      'semantic search failed, lexical ranking only: embedding service unavailable',
+    );
+    const uneven: EmbedTexts = async (texts, kind) =>
+      texts.map(() => new Array(kind === 'document' ? 4 : 3).fill(1));
+    const mismatched = await search(
+      createToolIndexTool(corpusRegistry(), { semantic: { embed: uneven } }),
+      query,
+    );
+    expect(names(mismatched)).toEqual(lexical);
+    expect(mismatched.warning).toContain('embed returned a vector of 3 numbers, expected 4');
+    const short: EmbedTexts = async (texts) => texts.slice(1).map(() => [1]);
+    const missing = await search(
+      createToolIndexTool(new ToolRegistry(), { semantic: { embed: short } }),
+      query,
+    );
+    expect(missing.tools).toEqual([]);
+    const partial = await search(
+      createToolIndexTool(corpusRegistry(), { semantic: { embed: short } }),
+      query,
+    );
+    expect(partial.warning).toContain('embed returned 52 vectors for 53 texts');
+  });
+});
