@@ -129,6 +129,9 @@ describe('tool_index with semantic search', () => {
     );
     expect(names(mismatched)).toEqual(lexical);
     expect(mismatched.warning).toContain('embed returned a vector of 3 numbers, expected 4');
+    const empty: EmbedTexts = async (texts) => texts.map(() => []);
+    const none = await search(createToolIndexTool(corpusRegistry(), { semantic: { embed: empty } }), query);
+    expect(none.warning).toContain('embed returned an empty vector');
     const short: EmbedTexts = async (texts) => texts.slice(1).map(() => [1]);
     const missing = await search(
       createToolIndexTool(new ToolRegistry(), { semantic: { embed: short } }),

@@ -32,7 +32,8 @@ export function embeddingText(entry: SearchableTool): string {
 }
 
 function unitVector(values: ArrayLike<number>, dimensions: number): Float32Array {
-  if (values.length !== dimensions || dimensions === 0)
+  if (values.length === 0) throw new Error('embed returned an empty vector');
+  if (values.length !== dimensions)
     throw new Error(`embed returned a vector of ${values.length} numbers, expected ${dimensions}`);
   const vector = Float32Array.from(values);
   let norm = 0;
