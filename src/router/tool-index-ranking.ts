@@ -38,14 +38,14 @@ export class ToolIndexRanker {
     filters: ToolSearchOptions,
   ): Promise<ToolIndexRanking> {
     const options = { ...filters, limit: snapshot.entries.length };
-    const lexical = snapshot.searchIndex().search(search, options);
+    const index = snapshot.searchIndex();
+    const lexical = index.search(search, options);
     const semantic = this.#semantic;
     if (!semantic || snapshot.entries.length === 0) return { hits: lexical };
     try {
       const documents = await this.#documents.of(snapshot.entries, semantic);
       const query = await this.#queryVector(search, semantic, documents[0]!.length);
       const weight = semantic.weight ?? DEFAULT_SEMANTIC_WEIGHT;
-      const index = snapshot.searchIndex();
       const bound = index.scoreBound(search);
       return { hits: fuseRankings(snapshot.entries, lexical, bound, documents, query, weight, options) };
     } catch (error) {
