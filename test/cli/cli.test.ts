@@ -69,6 +69,22 @@ describe('mcptools CLI (built binary)', () => {
     expect(result.stdout).toMatch(/^echo__echo\s+mcp:echo\s+/m);
   });
 
+  it('tools --search ranks tools as tool_index does; a bad --limit exits 2', async () => {
+    const result = await run(
+      ['tools', '--search', 'add two numbers', '--limit', '2', '--config', config, '--json'],
+      dir,
+    );
+    expect(result.code).toBe(0);
+    const ranked = JSON.parse(result.stdout) as { name: string }[];
+    expect(ranked.map((tool) => tool.name)[0]).toBe('echo__add');
+    expect(ranked.length).toBeLessThanOrEqual(2);
+    const table = await run(['tools', '--search', 'add two numbers', '--config', config], dir);
+    expect(table.stdout.split('\n')[1]).toMatch(/^echo__add\s+mcp:echo\s+/);
+    const bad = await run(['tools', '--search', 'add', '--limit', '0', '--config', config], dir);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--limit must be a positive integer');
+  });
+
   it('call prints the tool result and exits 0', async () => {
     const result = await run(
       ['call', 'echo__echo', '{"text":"hello from the cli"}', '--config', config],
