@@ -69,6 +69,7 @@ export function createRouterTools(
     format: settings.format,
     planMode: settings.planMode,
     senderIsOwner: settings.senderIsOwner,
+    serverState: (server) => provider.status(server)?.state,
     context: settings.context,
     ...(settings.maxResponseBytes === undefined ? {} : { maxResponseBytes: settings.maxResponseBytes }),
     ...(settings.semanticSearch === undefined ? {} : { semantic: settings.semanticSearch }),

@@ -1,3 +1,4 @@
+import type { ServerState } from '../mcp/provider-types.js';
 import type { Tool } from '../tool/tool.js';
 
 /**
@@ -10,6 +11,8 @@ export interface ToolIndexEntry {
   category: string;
   server?: string;
   read_only?: boolean;
+  /** The state of the tool's MCP server when it is not connected: calls fail until it is. */
+  server_state?: Exclude<ServerState, 'connected'>;
   input_schema?: Record<string, unknown>;
 }
 
@@ -71,13 +74,14 @@ export interface DescriptionCaps {
 
 /**
  * A tool as `tool_index` shows it. Compact: name, short description, category, server,
- * read_only. Full (`includeSchema`): the description (up to 1,000 characters) and
- * `input_schema` as well.
+ * read_only, and `server_state` when its MCP server is not connected. Full
+ * (`includeSchema`): the description (up to 1,000 characters) and `input_schema` as well.
  */
 export function toolIndexEntry(
   tool: Tool,
   includeSchema: boolean,
   caps: DescriptionCaps = {},
+  serverState?: ServerState,
 ): ToolIndexEntry {
   const readOnly = toolReadOnly(tool);
   return {
@@ -88,6 +92,7 @@ export function toolIndexEntry(
     category: toolCategory(tool),
     ...(tool.server === undefined ? {} : { server: tool.server }),
     ...(readOnly === undefined ? {} : { read_only: readOnly }),
+    ...(serverState === undefined || serverState === 'connected' ? {} : { server_state: serverState }),
     ...(includeSchema ? { input_schema: shownSchema(tool.parameters) } : {}),
   };
 }

@@ -1,3 +1,4 @@
+import type { ServerState } from '../mcp/provider-types.js';
 import type { ToolRegistry } from '../registry/tool-registry.js';
 import type { JsonSchemaObject, Tool, ToolContext } from '../tool/tool.js';
 import { classifyRouterError, routerError } from './error-taxonomy.js';
@@ -48,6 +49,8 @@ export interface ToolIndexToolOptions {
   tuning?: SearchTuning;
   /** Fuse the lexical ranking with an embedding model's similarity. Off by default. */
   semantic?: SemanticSearchOptions;
+  /** The state of an MCP server, so that the tools of one that is not connected are marked. */
+  serverState?: (server: string) => ServerState | undefined;
 }
 
 interface ToolIndexArguments {
@@ -224,7 +227,14 @@ export function createToolIndexTool(registry: ToolRegistry, options: ToolIndexTo
       );
       const page = takePage(
         results.length,
-        (index) => toolIndexEntry(results[index]!, includeSchemas, caps),
+        (index) => {
+          const tool = results[index]!;
+          const state =
+            tool.source === 'mcp' && tool.server !== undefined
+              ? options.serverState?.(tool.server)
+              : undefined;
+          return toolIndexEntry(tool, includeSchemas, caps, state);
+        },
         offset,
         limit,
         budget,

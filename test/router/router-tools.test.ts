@@ -249,5 +249,12 @@ describe('a server that dies between list and read', () => {
     expect(all.resources.some((entry: { server: string }) => entry.server === 'echo')).toBe(true);
     const prompts = jsonOf(await tools.list_mcp_prompts!.execute('d5', {}));
     expect(prompts.errors.map((entry: { server: string }) => entry.server)).toEqual(['dying']);
+    // tool_index still lists the dead server's tools, marked, so an agent can pick another.
+    const state = provider.status('dying')?.state;
+    const dead = jsonOf(await tools.tool_index!.execute('d6', { category: 'dying' }));
+    expect(dead.tools.length).toBeGreaterThan(0);
+    expect(dead.tools.every((entry: { server_state?: string }) => entry.server_state === state)).toBe(true);
+    const alive = jsonOf(await tools.tool_index!.execute('d7', { category: 'echo' }));
+    expect(alive.tools.some((entry: { server_state?: string }) => 'server_state' in entry)).toBe(false);
   });
 });
