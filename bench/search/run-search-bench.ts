@@ -17,14 +17,12 @@ import { DEFAULT_SEARCH_TUNING, type SearchTuning } from '../../src/router/searc
 import type { SearchableTool } from '../../src/router/search/searchable-tool.js';
 import {
   DEFAULT_SEMANTIC_WEIGHT,
-  DocumentVectors,
   type EmbedTexts,
-  fuseRankings,
-  queryVector,
   type SemanticSearchOptions,
 } from '../../src/router/search/semantic-search.js';
 import { ToolAnalysisCache } from '../../src/router/search/tool-analysis-cache.js';
 import { createToolSearchIndex, type ToolSearchIndex } from '../../src/router/search/tool-search-index.js';
+import { ToolIndexRanker } from '../../src/router/tool-index-ranking.js';
 import { type BenchQuery, type BenchTool, loadBenchQueries, loadBenchTools } from './load-bench-corpus.js';
 import { createPlainBm25Index } from './plain-bm25.js';
 import { meanRecallAt10, type QualityFigures, qualityFigures, quantile } from './search-metrics.js';
@@ -74,30 +72,22 @@ async function runQueries(
       );
     return rankings;
   }
+  // The product's own path: tool_index's ranker over this corpus.
+  const ranker = new ToolIndexRanker(semantic);
+  const corpus = { entries: tools, searchIndex: () => index };
   const started = performance.now();
-  const documents = await new DocumentVectors().of(tools, semantic);
+  const first = await ranker.rank(corpus, 'warm up: embed every tool', {});
+  if (first.warning) throw new Error(first.warning);
   const embedded = performance.now() - started;
   let queryMs = 0;
   for (const query of queries) {
     const start = performance.now();
-    const lexical = index.search(query.query, { limit: tools.length });
-    const vector = await queryVector(query.query, semantic, documents[0]!.length);
-    const bound = index.scoreBound(query.query);
-    const hits = fuseRankings(
-      tools,
-      lexical,
-      bound,
-      documents,
-      vector,
-      semantic.weight ?? DEFAULT_SEMANTIC_WEIGHT,
-      {
-        limit: 10,
-      },
-    );
+    const ranking = await ranker.rank(corpus, query.query, {});
+    if (ranking.warning) throw new Error(ranking.warning);
     queryMs += performance.now() - start;
     rankings.set(
       query.id,
-      hits.map((hit) => hit.name),
+      ranking.hits.slice(0, 10).map((hit) => hit.name),
     );
   }
   console.log(

@@ -33,7 +33,7 @@ export class ToolIndexRanker {
   }
 
   async rank(
-    snapshot: ToolIndexSnapshot,
+    snapshot: Pick<ToolIndexSnapshot, 'entries' | 'searchIndex'>,
     search: string,
     filters: ToolSearchOptions,
   ): Promise<ToolIndexRanking> {
