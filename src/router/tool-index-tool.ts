@@ -187,7 +187,7 @@ export function createToolIndexTool(registry: ToolRegistry, options: ToolIndexTo
         categories,
         ...(plan ? { plan_mode: true } : {}),
       };
-      const hint = unknownFilterHint(parsed, categories, visible);
+      let hint = unknownFilterHint(parsed, categories, visible);
       let results: readonly Tool[];
       let warning: string | undefined;
       if (hint !== undefined) {
@@ -202,6 +202,8 @@ export function createToolIndexTool(registry: ToolRegistry, options: ToolIndexTo
         results = ranking.hits
           .map((hit) => byName.get(hit.name))
           .filter((tool): tool is Tool => tool !== undefined);
+        if (results.length === 0)
+          hint = `No tool matched "${search}". Name the action and its object ("read file", "send message"), or list a category.`;
       } else {
         results = visible.filter(
           (tool) =>

@@ -105,6 +105,14 @@ describe('tool_index', () => {
     expect(response.hint).toContain('nope');
   });
 
+  it('answers a search that matches nothing with a hint on how to search', async () => {
+    const { response } = await call(createToolIndexTool(corpusRegistry()), { search: 'xyzzy frobnicate' });
+    expect(response.tools).toEqual([]);
+    expect(response.hint).toMatch(/^No tool matched "xyzzy frobnicate"\. Name the action and its object/);
+    const found = (await call(createToolIndexTool(corpusRegistry()), { search: 'read file' })).response;
+    expect(found.hint).toBeUndefined();
+  });
+
   it('cuts past the byte budget at a whole entry and pages through every tool exactly once', async () => {
     const tool = createToolIndexTool(corpusRegistry(), { maxResponseBytes: 4096 });
     const seen: string[] = [];
