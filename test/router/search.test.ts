@@ -51,6 +51,8 @@ describe('analyzeText', () => {
       expect.arrayContaining(['read', 'file', 'show', 'content']),
     );
     expect(translateQuery('在 Notion 里搜索页面')).toEqual(expect.arrayContaining(['search', 'page']));
+    expect(translateQuery('Прочитай файлы')).toEqual(['read', 'file']);
+    expect(translateQuery('파일을 삭제해줘')).toEqual(['file', 'delete']);
   });
 
   it('expands a word by prefix and by one typo (insert, delete, substitute, swap), no more', () => {
@@ -242,6 +244,11 @@ describe('createToolSearchIndex on a real catalog', () => {
     expect(top('在地图上搜索附近的咖啡店', 5).some((name) => name.startsWith('server-google-maps/'))).toBe(
       true,
     );
+    // Russian stems match any ending; Korean words match with their particles attached.
+    expect(top('Найди файлы в папке', 3)).toContain('server-filesystem/search_files');
+    expect(top('Отправь сообщение в канал', 1)).toEqual(['server-slack/slack_post_message']);
+    expect(top('파일을 읽어줘', 3)).toContain('server-filesystem/read_text_file');
+    expect(top('브랜치를 만들어줘', 1)).toEqual(['server-github/create_branch']);
   });
 
   it('counts argument values for little and uses what their shape implies', () => {

@@ -66,7 +66,10 @@ const synonymsByStem: Map<string, Set<string>> = (() => {
   return map;
 })();
 
-const cjkKeys = Object.keys(TRANSLATIONS)
+const NON_LATIN_KEYED =
+  /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Cyrillic}]/u;
+
+const substringKeys = Object.keys(TRANSLATIONS)
   .filter((key) => !/^[a-z]+$/.test(key))
   .sort((left, right) => right.length - left.length);
 
@@ -76,14 +79,15 @@ export function synonymsOf(stem: string): ReadonlySet<string> | undefined {
 }
 
 /**
- * English words for the non-English action words in `query`: CJK keys are found anywhere
- * (longest first, so `文件夹` wins over `文件`), Latin keys match whole folded tokens.
+ * English words for the non-English action words in `query`: Chinese, Japanese, Korean and
+ * Russian keys are found anywhere (longest first, so `文件夹` wins over `文件`), Latin keys
+ * match whole folded tokens.
  */
 export function translateQuery(query: string): string[] {
   const words: string[] = [];
-  if (/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u.test(query)) {
-    let rest = query;
-    for (const key of cjkKeys) {
+  if (NON_LATIN_KEYED.test(query)) {
+    let rest = query.toLowerCase();
+    for (const key of substringKeys) {
       if (rest.includes(key)) {
         words.push(TRANSLATIONS[key]!);
         rest = rest.split(key).join(' ');

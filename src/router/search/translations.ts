@@ -1,8 +1,9 @@
 /**
  * The commonest action words and objects of tool requests in German, French, Spanish,
- * Portuguese, Italian, Chinese and Japanese, mapped to English. Latin keys are lowercase
- * and accent-folded (they match whole tokens); CJK keys match anywhere in the query, since
- * those languages do not separate words.
+ * Portuguese, Italian, Russian, Chinese, Japanese and Korean, mapped to English. Latin keys
+ * are lowercase and accent-folded (they match whole tokens). The other keys match anywhere
+ * in the query: Chinese and Japanese do not separate words, Korean attaches particles
+ * (`파일을`), and Russian keys are stems that match every ending (`файл` in `файлы`).
  */
 export const TRANSLATIONS: Readonly<Record<string, string>> = {
   // German
@@ -166,6 +167,41 @@ export const TRANSLATIONS: Readonly<Record<string, string>> = {
   cerca: 'search',
   cercare: 'search',
   mostra: 'show',
+  // Russian (stems)
+  найд: 'find',
+  найти: 'find',
+  поиск: 'search',
+  ищи: 'search',
+  прочита: 'read',
+  прочти: 'read',
+  читай: 'read',
+  файл: 'file',
+  папк: 'folder',
+  каталог: 'directory',
+  покажи: 'show',
+  показа: 'show',
+  список: 'list',
+  созда: 'create',
+  удали: 'delete',
+  запиш: 'write',
+  сохрани: 'save',
+  отправ: 'send',
+  сообщени: 'message',
+  страниц: 'page',
+  скриншот: 'screenshot',
+  снимок: 'screenshot',
+  запуст: 'run',
+  выполн: 'run',
+  ошибк: 'error',
+  задач: 'task',
+  репозитор: 'repository',
+  ветк: 'branch',
+  коммит: 'commit',
+  погод: 'weather',
+  новост: 'news',
+  цена: 'price',
+  цены: 'price',
+  запомни: 'remember',
   // Chinese
   搜索: 'search',
   搜寻: 'search',
@@ -272,4 +308,38 @@ export const TRANSLATIONS: Readonly<Record<string, string>> = {
   コレクション: 'collection',
   ニュース: 'news',
   要約: 'summarize',
+  // Korean
+  검색: 'search',
+  찾아: 'find',
+  찾기: 'find',
+  목록: 'list',
+  읽어: 'read',
+  읽기: 'read',
+  파일: 'file',
+  폴더: 'folder',
+  디렉터리: 'directory',
+  보여: 'show',
+  만들어: 'create',
+  생성: 'create',
+  삭제: 'delete',
+  지워: 'delete',
+  써줘: 'write',
+  저장: 'save',
+  보내: 'send',
+  전송: 'send',
+  메시지: 'message',
+  페이지: 'page',
+  스크린샷: 'screenshot',
+  실행: 'run',
+  오류: 'error',
+  에러: 'error',
+  이슈: 'issue',
+  저장소: 'repository',
+  브랜치: 'branch',
+  커밋: 'commit',
+  날씨: 'weather',
+  뉴스: 'news',
+  가격: 'price',
+  기억: 'remember',
+  요약: 'summarize',
 };
