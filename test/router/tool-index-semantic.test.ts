@@ -63,7 +63,8 @@ describe('tool_index with semantic search', () => {
     const registry = corpusRegistry();
     const { embed, calls } = conceptEmbedder();
     const tool = createToolIndexTool(registry, { semantic: { embed, batchSize: 20 } });
-    await search(tool, 'remember this');
+    // Two searches at once share one embedding of the catalog.
+    await Promise.all([search(tool, 'remember this'), search(tool, 'remember this')]);
     const documents = () => calls.filter((call) => call.kind === 'document').flatMap((call) => call.texts);
     expect(documents()).toHaveLength(53);
     expect(calls.filter((call) => call.kind === 'document').every((call) => call.texts.length <= 20)).toBe(
@@ -72,10 +73,9 @@ describe('tool_index with semantic search', () => {
     await search(tool, 'remember this');
     await search(tool, 'post a message');
     expect(documents()).toHaveLength(53);
-    expect(calls.filter((call) => call.kind === 'query').map((call) => call.texts)).toEqual([
-      ['remember this'],
-      ['post a message'],
-    ]);
+    const queries = calls.filter((call) => call.kind === 'query').map((call) => call.texts);
+    expect(queries.slice(-1)).toEqual([['post a message']]);
+    expect(queries.filter(([text]) => text === 'remember this').length).toBeLessThanOrEqual(2);
     const added: Tool = {
       name: 'notes__remember_fact',
       description: 'Keep a fact in memory',

@@ -69,23 +69,35 @@ async function embedAll(
 
 /**
  * Unit vectors of tool texts, kept per tool entry object: a catalog rebuilt after one
- * server changed embeds only that server's tools again.
+ * server changed embeds only that server's tools again, and concurrent searches share one
+ * embedding of the tools they both need. A failed embedding is forgotten, so the next
+ * search tries again.
  */
 export class DocumentVectors {
-  readonly #vectors = new WeakMap<SearchableTool, Float32Array>();
+  readonly #vectors = new WeakMap<SearchableTool, Promise<Float32Array>>();
+  #dimensions: number | undefined;
 
   /** The vectors of `entries`, in order, embedding only those not seen before. */
   async of(entries: readonly SearchableTool[], options: SemanticSearchOptions): Promise<Float32Array[]> {
     const missing = entries.filter((entry) => !this.#vectors.has(entry));
     if (missing.length > 0) {
-      const known = entries.find((entry) => this.#vectors.has(entry));
-      const dimensions = known === undefined ? undefined : this.#vectors.get(known)!.length;
-      const vectors = await embedAll(missing.map(embeddingText), 'document', options, dimensions);
+      const batch = embedAll(missing.map(embeddingText), 'document', options, this.#dimensions).then(
+        (vectors) => {
+          this.#dimensions ??= vectors[0]?.length;
+          return vectors;
+        },
+      );
       missing.forEach((entry, index) => {
-        this.#vectors.set(entry, vectors[index]!);
+        this.#vectors.set(
+          entry,
+          batch.then((vectors) => vectors[index]!),
+        );
+      });
+      batch.catch(() => {
+        for (const entry of missing) this.#vectors.delete(entry);
       });
     }
-    return entries.map((entry) => this.#vectors.get(entry)!);
+    return Promise.all(entries.map((entry) => this.#vectors.get(entry)!));
   }
 }
 
