@@ -121,6 +121,16 @@ describe('tool_index with semantic search', () => {
     expect(failed.warning).toBe(
       'semantic search failed, lexical ranking only: embedding service unavailable',
     );
+    let outage = true;
+    const { embed: working } = conceptEmbedder();
+    const flaky: EmbedTexts = async (texts, kind) => {
+      if (outage) throw new Error('embedding service unavailable');
+      return working(texts, kind);
+    };
+    const recovering = createToolIndexTool(corpusRegistry(), { semantic: { embed: flaky } });
+    expect((await search(recovering, query)).warning).toContain('unavailable');
+    outage = false;
+    expect((await search(recovering, query)).warning).toBeUndefined();
     const uneven: EmbedTexts = async (texts, kind) =>
       texts.map(() => new Array(kind === 'document' ? 4 : 3).fill(1));
     const mismatched = await search(
