@@ -9,7 +9,7 @@
 
 /** A query split by {@link splitArgumentValues}. */
 export interface QueryParts {
-  /** The query with its argument values blanked out. */
+  /** The query with each argument value replaced by a space. */
   intent: string;
   /** The argument values, as written. */
   values: string[];
@@ -76,13 +76,16 @@ export function splitQuotedText(text: string): { rest: string; quoted: string[] 
   const quoted: string[] = [];
   const rest = text.replace(QUOTED_SHAPE.pattern, (match) => {
     quoted.push(match);
-    return ' '.repeat(match.length);
+    return ' ';
   });
   return { rest, quoted };
 }
 
-/** Capitalized words that do not open a sentence: `Dave`, `Project Falcon`, `In Progress`. */
-const PROPER_NAME = /(?<=[\p{Ll}\p{N},;:)]\s+)\p{Lu}\p{Ll}+(?:\s+\p{Lu}\p{Ll}+)*(?![\p{L}\p{N}]|\.\p{L})/gu;
+/**
+ * Capitalized words that do not open a sentence: `Dave`, `Project Falcon`, `In Progress`.
+ * The word before is matched, not looked behind at, so the scan stays linear.
+ */
+const PROPER_NAME = /([\p{Ll}\p{N},;:)]\s+)(\p{Lu}\p{Ll}+(?:\s+\p{Lu}\p{Ll}+)*)(?![\p{L}\p{N}]|\.\p{L})/gu;
 
 /** German capitalizes every noun, so capitals mark no names there. */
 const GERMAN = /(?<![\p{L}])(?:der|die|das|und|ist|ein|eine|mir|mich|zeig|bitte)(?![\p{L}])/iu;
@@ -93,12 +96,11 @@ const GERMAN = /(?<![\p{L}])(?:der|die|das|und|ist|ein|eine|mir|mich|zeig|bitte)
  *
  * @example
  * splitArgumentValues("Move issues to 'Sprint 5'", () => false)
- * // { intent: 'Move issues to           ', values: ["'Sprint 5'"], implied: [] }
+ * // { intent: 'Move issues to  ', values: ["'Sprint 5'"], implied: [] }
  */
 export function splitArgumentValues(query: string, namesServer: (word: string) => boolean): QueryParts {
   const values: string[] = [];
   const implied: string[] = [];
-  const blank = (text: string) => ' '.repeat(text.length);
   let intent = query;
   for (const { pattern, implies, isNotValue } of SHAPES) {
     intent = intent.replace(pattern, (match) => {
@@ -106,14 +108,14 @@ export function splitArgumentValues(query: string, namesServer: (word: string) =
       values.push(match);
       const word = implies(match);
       if (word !== undefined) implied.push(word);
-      return blank(match);
+      return ' ';
     });
   }
   if (GERMAN.test(intent)) return { intent, values, implied };
-  intent = intent.replace(PROPER_NAME, (match) => {
-    if (match.split(/\s+/).some(namesServer)) return match;
-    values.push(match);
-    return blank(match);
+  intent = intent.replace(PROPER_NAME, (match, before: string, name: string) => {
+    if (name.split(/\s+/).some(namesServer)) return match;
+    values.push(name);
+    return `${before} `;
   });
   return { intent, values, implied };
 }
