@@ -1,20 +1,12 @@
-import { Ajv, type ErrorObject } from 'ajv';
-import addFormatsModule from 'ajv-formats';
+import type { Ajv, ErrorObject } from 'ajv';
 import { McpToolsError } from '../errors/mcp-tools-error.js';
-
-// ajv-formats is CommonJS with a default export; under NodeNext the plugin sits on `.default`.
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (
-  ajv: Ajv,
-) => void;
+import { createAjv } from '../json/load-ajv.js';
 
 let ajv: Ajv | undefined;
 
 function engine(): Ajv {
-  if (!ajv) {
-    // `useDefaults` fills in the manifest's defaults, as OpenClaw does before `register`.
-    ajv = new Ajv({ useDefaults: true, allErrors: true, strict: false, validateSchema: false });
-    addFormats(ajv);
-  }
+  // `useDefaults` fills in the manifest's defaults, as OpenClaw does before `register`.
+  ajv ??= createAjv({ useDefaults: true, allErrors: true, strict: false, validateSchema: false });
   return ajv;
 }
 

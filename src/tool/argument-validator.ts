@@ -1,11 +1,6 @@
-import { createRequire } from 'node:module';
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
 import type { Ajv2020 } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
-
-// The draft 2020-12 engine costs 1.5 MiB and few tools declare that dialect: load it
-// (synchronously, it is CommonJS) the first time a schema asks for it.
-const require = createRequire(import.meta.url);
+import { createAjv, createAjv2020 } from '../json/load-ajv.js';
 
 /** One reason the arguments were refused. */
 export interface ArgumentIssue {
@@ -22,11 +17,6 @@ export interface ArgumentIssue {
 export type ArgumentCheck = (args: Record<string, unknown>) => ArgumentIssue[] | undefined;
 
 const acceptAll: ArgumentCheck = () => undefined;
-
-// ajv-formats is CommonJS with a default export; under NodeNext the plugin sits on `.default`.
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (
-  ajv: Ajv | Ajv2020,
-) => void;
 
 function fieldOf(error: ErrorObject): string {
   const parts = error.instancePath
@@ -105,21 +95,14 @@ export class ArgumentValidator {
   #engineFor(schema: Record<string, unknown>): Ajv | Ajv2020 {
     const dialect = typeof schema.$schema === 'string' ? schema.$schema : '';
     if (dialect.includes('2020-12')) {
-      if (!this.#draft2020) {
-        const { Ajv2020: Draft2020 } = require('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js');
-        this.#draft2020 = new Draft2020({ allErrors: true, strict: false, logger: false });
-        addFormats(this.#draft2020);
-      }
+      this.#draft2020 ??= createAjv2020({ allErrors: true, strict: false, logger: false });
       return this.#draft2020;
     }
     return this.#draft7Engine();
   }
 
   #draft7Engine(): Ajv {
-    if (!this.#draft7) {
-      this.#draft7 = new Ajv({ allErrors: true, strict: false, logger: false });
-      addFormats(this.#draft7);
-    }
+    this.#draft7 ??= createAjv({ allErrors: true, strict: false, logger: false });
     return this.#draft7;
   }
 }

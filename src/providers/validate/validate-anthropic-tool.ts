@@ -1,4 +1,5 @@
-import { Ajv } from 'ajv';
+import type { Ajv } from 'ajv';
+import { createAjv } from '../../json/load-ajv.js';
 import { TOOL_NAME_PATTERN } from '../../registry/tool-name.js';
 import type { AnthropicTool } from '../anthropic-tools.js';
 import { ARGUMENT_NAME_PATTERNS } from '../provider-argument-names.js';
@@ -42,7 +43,7 @@ export function validateAnthropicTool(tool: AnthropicTool): string[] {
   ) {
     problems.add('/required', 'must be a list of names');
   }
-  metaValidator ??= new Ajv({ strict: false, validateSchema: true, logger: false });
+  metaValidator ??= createAjv({ strict: false, validateSchema: true, logger: false }, false);
   const { $schema: _ignored, ...body } = schema;
   if (!metaValidator.validateSchema(body)) {
     for (const error of metaValidator.errors ?? [])
