@@ -4,29 +4,9 @@ import { createRouterTools } from '../../src/router/create-router-tools.js';
 import { type EmbedTexts, embeddingText } from '../../src/router/search/semantic-search.js';
 import { createToolIndexTool } from '../../src/router/tool-index-tool.js';
 import type { Tool } from '../../src/tool/tool.js';
+import { conceptEmbedder } from './concept-embedder.js';
 import { jsonOf, namesOnlyProvider } from './router-test-helpers.js';
 import { corpusRegistry } from './tool-index-corpus.js';
-
-/**
- * A stand-in for an embedding model: one dimension per concept, counted from the words that
- * express it. It knows that "how high above sea level" and "elevation" mean one thing,
- * which is what a real model contributes and what lexical search cannot do.
- */
-const CONCEPTS: RegExp[] = [
-  /\b(high|elevation|altitude|sea level)\b/gi,
-  /\b(remember|memory|knowledge|entities|observations)\b/gi,
-  /\b(file|files|directory|disk)\b/gi,
-  /\b(message|channel|slack|post)\b/gi,
-];
-
-function conceptEmbedder() {
-  const calls: { texts: string[]; kind: 'query' | 'document' }[] = [];
-  const embed: EmbedTexts = async (texts, kind) => {
-    calls.push({ texts, kind });
-    return texts.map((text) => CONCEPTS.map((concept) => (text.match(concept) ?? []).length + 0.01));
-  };
-  return { embed, calls };
-}
 
 interface Response {
   tools: { name: string }[];
