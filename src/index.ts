@@ -11,6 +11,7 @@ export type {
   HttpAuth,
   HttpServerConfig,
   McpToolsConfig,
+  SemanticSearchConfig,
   ServerConfig,
   StdioServerConfig,
 } from './config/config-types.js';
@@ -119,6 +120,7 @@ export {
   type RouterToolsOptions,
 } from './router/router-options.js';
 export type { RouterFormat } from './router/router-result.js';
+export { type OpenAIEmbeddingsOptions, openAIEmbeddings } from './router/search/openai-embeddings.js';
 export { DEFAULT_SEARCH_TUNING, type SearchTuning } from './router/search/search-tuning.js';
 export type { SearchableTool } from './router/search/searchable-tool.js';
 export {

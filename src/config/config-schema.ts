@@ -58,6 +58,20 @@ export const serverEntryKeys: readonly string[] = [
   ...new Set([...Object.keys(stdioServerSchema.shape), ...Object.keys(httpServerSchema.shape)]),
 ];
 
+/** `router.semanticSearch`: an OpenAI-compatible embeddings endpoint for `tool_index`. */
+export const semanticSearchSchema = z.strictObject({
+  url: z.url({ protocol: /^https?$/, error: 'Invalid URL (expected an http: or https: URL)' }),
+  model: z.string().min(1, 'must not be empty'),
+  apiKey: z.string().min(1, 'must not be empty').optional(),
+  headers: headersSchema.optional(),
+  weight: z.number().min(0).max(1).optional(),
+  dimensions: z.number().int().positive().optional(),
+  queryPrefix: z.string().optional(),
+  documentPrefix: z.string().optional(),
+  batchSize: z.number().int().positive().optional(),
+  timeoutMs: z.number().int().positive().optional(),
+});
+
 /**
  * The top level of `mcptools.json`. Server entries are checked one by one afterwards
  * ({@link stdioServerSchema}, {@link httpServerSchema}) so that each error names its server.
@@ -78,6 +92,7 @@ export const mcpToolsFileSchema = z.strictObject({
       readMaxBytes: z.number().int().positive().optional(),
       toolIndexMaxBytes: z.number().int().positive().optional(),
       perServerResourceTools: z.boolean().optional(),
+      semanticSearch: semanticSearchSchema.optional(),
     })
     .optional(),
   plugins: z

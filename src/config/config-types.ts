@@ -47,6 +47,24 @@ export type PluginEntryConfig =
   | string
   | { spec: string; config?: Record<string, unknown>; enabled?: boolean; allow?: string[]; deny?: string[] };
 
+/**
+ * An OpenAI-compatible `/v1/embeddings` endpoint for `tool_index` (`router.semanticSearch`).
+ * `url`, `apiKey` and header values take `${VAR}`.
+ */
+export interface SemanticSearchConfig {
+  url: string;
+  model: string;
+  apiKey?: string;
+  headers?: Record<string, string>;
+  /** Share of the similarity in the fused score, 0–1. Default 0.3. */
+  weight?: number;
+  dimensions?: number;
+  queryPrefix?: string;
+  documentPrefix?: string;
+  batchSize?: number;
+  timeoutMs?: number;
+}
+
 /** The normalized configuration every loader produces. */
 export interface McpToolsConfig {
   servers: Record<string, ServerConfig>;
@@ -58,6 +76,8 @@ export interface McpToolsConfig {
     readMaxBytes?: number;
     toolIndexMaxBytes?: number;
     perServerResourceTools?: boolean;
+    /** `tool_index` search fused with an OpenAI-compatible embeddings endpoint. */
+    semanticSearch?: SemanticSearchConfig;
   };
   /** OpenClaw plugins whose tools join the servers' tools (`mcptools.json` only). */
   plugins?: PluginEntryConfig[];

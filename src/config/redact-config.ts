@@ -25,12 +25,20 @@ export function redactServer(server: ServerConfig): ServerConfig {
   return redacted;
 }
 
-/** A copy of a whole configuration with every server passed through {@link redactServer}. */
+/**
+ * A copy of a whole configuration with every server passed through {@link redactServer}, and
+ * the embeddings endpoint's key, header values and URL secrets hidden.
+ */
 export function redactConfig(config: McpToolsConfig): McpToolsConfig {
   const servers = Object.fromEntries(
     Object.entries(config.servers).map(([name, server]) => [name, redactServer(server)]),
   );
-  return { ...config, servers };
+  const search = config.router?.semanticSearch;
+  if (!search) return { ...config, servers };
+  const hidden = { ...search, url: redactUrl(search.url) };
+  if (search.apiKey !== undefined) hidden.apiKey = REDACTED;
+  if (search.headers) hidden.headers = hideValues(search.headers);
+  return { ...config, servers, router: { ...config.router, semanticSearch: hidden } };
 }
 
 function hideValues(map: Record<string, string>): Record<string, string> {

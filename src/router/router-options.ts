@@ -3,6 +3,7 @@ import type { NamingOptions } from '../registry/tool-name.js';
 import type { ToolContext } from '../tool/tool.js';
 import type { RouterFormat } from './router-result.js';
 import type { SemanticSearchOptions } from './search/semantic-search.js';
+import { semanticSearchFromConfig } from './search/semantic-search-from-config.js';
 
 /** Exposed names of the router tools. */
 export interface RouterToolNames {
@@ -47,7 +48,10 @@ export interface RouterToolsOptions {
   context?: ToolContext;
   /** Timeout of each provider request made by a router tool, in ms (the hub's own default otherwise). */
   timeoutMs?: number;
-  /** `tool_index` search fused with an embedding model (`embed`, `weight`); lexical only by default. */
+  /**
+   * `tool_index` search fused with an embedding model (`embed`, `weight`); defaults to the
+   * endpoint `config.router.semanticSearch` names, and to lexical only without one.
+   */
   semanticSearch?: SemanticSearchOptions;
 }
 
@@ -112,6 +116,6 @@ export function resolveRouterOptions(options: RouterToolsOptions = {}): Resolved
     naming: options.naming ?? options.config?.namespace ?? {},
     context: options.context ?? {},
     timeoutMs: options.timeoutMs,
-    semanticSearch: options.semanticSearch,
+    semanticSearch: options.semanticSearch ?? semanticSearchFromConfig(router.semanticSearch),
   };
 }

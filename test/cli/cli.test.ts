@@ -85,6 +85,25 @@ describe('mcptools CLI (built binary)', () => {
     expect(bad.stderr).toContain('--limit must be a positive integer');
   });
 
+  it('tools --search with an embeddings endpoint that is down ranks lexically and says why', async () => {
+    const semantic = join(dir, 'semantic.json');
+    writeFileSync(
+      semantic,
+      JSON.stringify({
+        servers: { echo: { ...fixtureCommand('echo'), protocol: 'legacy' } },
+        router: {
+          semanticSearch: { url: 'http://127.0.0.1:9/v1/embeddings', model: 'm', apiKey: 'SECRET-KEY-456' },
+        },
+      }),
+    );
+    const result = await run(['tools', '--search', 'add two numbers', '--config', semantic, '--json'], dir);
+    expect(result.code).toBe(0);
+    expect((JSON.parse(result.stdout) as { name: string }[])[0]?.name).toBe('echo__add');
+    expect(result.stderr).toContain('semantic search failed, lexical ranking only');
+    expect(result.stderr).toContain('127.0.0.1:9');
+    expect(result.stdout + result.stderr).not.toContain('SECRET-KEY-456');
+  });
+
   it('call prints the tool result and exits 0', async () => {
     const result = await run(
       ['call', 'echo__echo', '{"text":"hello from the cli"}', '--config', config],

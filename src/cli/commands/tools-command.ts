@@ -19,9 +19,13 @@ async function searchTools(tools: Tool[], search: string, limit: number | undefi
   const toolIndex = tools.find((tool) => tool.name === DEFAULT_ROUTER_TOOL_NAMES.toolIndex);
   if (!toolIndex) throw new McpToolsError('TOOL_NOT_FOUND', 'tool_index is not in this session');
   const result = await toolIndex.execute('cli-search', { search, ...(limit === undefined ? {} : { limit }) });
-  const details = result.details as { tools?: { name: string }[]; error?: { msg: string } } | undefined;
+  const details = result.details as
+    | { tools?: { name: string }[]; error?: { msg: string }; warning?: string }
+    | undefined;
   if (result.isError || !details?.tools)
     throw new McpToolsError('INVALID_ARGUMENTS', details?.error?.msg ?? 'tool_index failed');
+  // A failed semantic ranking still ranks, lexically; say so where the table does not.
+  if (details.warning) process.stderr.write(`mcptools: ${details.warning}\n`);
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
   return details.tools.map((entry) => byName.get(entry.name)).filter((tool) => tool !== undefined);
 }

@@ -3,6 +3,7 @@ import { configError } from '../config-error.js';
 import type { ConfigReadContext } from '../config-read-context.js';
 import { mcpToolsFileSchema, topLevelKeys } from '../config-schema.js';
 import type { McpToolsConfig, PluginEntryConfig, ServerConfig } from '../config-types.js';
+import { interpolateSemanticSearch } from '../interpolate-semantic-search.js';
 import { normalizeServer, resolvePath } from '../normalize-server.js';
 import { zodConfigError } from '../zod-config-error.js';
 
@@ -13,7 +14,7 @@ import { zodConfigError } from '../zod-config-error.js';
 export function readMcpToolsJson(value: unknown, context: ConfigReadContext): McpToolsConfig {
   if (!isPlainObject(value))
     throw configError({ file: context.file }, 'must be a JSON object with "servers"');
-  const result = mcpToolsFileSchema.safeParse(value);
+  const result = mcpToolsFileSchema.safeParse(interpolateSemanticSearch(value, context));
   if (!result.success) throw zodConfigError(result.error, { file: context.file, knownKeys: topLevelKeys });
   const { $schema: _schema, servers: _servers, workspaceDir, plugins, ...settings } = result.data;
   const normalized: Record<string, ServerConfig> = {};
