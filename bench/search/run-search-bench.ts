@@ -8,11 +8,14 @@
  * `--variant plain` runs the plain BM25 baseline; `--tuning '{"synonymWeight":0}'` overrides knobs.
  * `--embed <module>` fuses the ranking with an embedding model: the module's default export is
  * an `EmbedTexts` function (see `use-embedder.ts`); `--semantic-weight 0.2` sets its share (default: the library's).
+ * `--embed <http(s) URL> --embed-model <name>` uses an OpenAI-compatible embeddings endpoint instead
+ * (key from `EMBED_API_KEY`; `--query-prefix`, `--document-prefix` for models trained with them).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { openAIEmbeddings } from '../../src/router/search/openai-embeddings.js';
 import { DEFAULT_SEARCH_TUNING, type SearchTuning } from '../../src/router/search/search-tuning.js';
 import type { SearchableTool } from '../../src/router/search/searchable-tool.js';
 import {
@@ -39,12 +42,29 @@ const { values } = parseArgs({
     quiet: { type: 'boolean', default: false },
     embed: { type: 'string' },
     'semantic-weight': { type: 'string' },
+    'embed-model': { type: 'string' },
+    'query-prefix': { type: 'string' },
+    'document-prefix': { type: 'string' },
   },
 });
 
+async function loadEmbedder(spec: string): Promise<EmbedTexts> {
+  if (!/^https?:\/\//.test(spec))
+    return ((await import(pathToFileURL(resolve(spec)).href)) as { default: EmbedTexts }).default;
+  const model = values['embed-model'];
+  if (model === undefined) throw new Error('--embed with a URL needs --embed-model');
+  return openAIEmbeddings({
+    url: spec,
+    model,
+    ...(process.env.EMBED_API_KEY ? { apiKey: process.env.EMBED_API_KEY } : {}),
+    ...(values['query-prefix'] !== undefined ? { queryPrefix: values['query-prefix'] } : {}),
+    ...(values['document-prefix'] !== undefined ? { documentPrefix: values['document-prefix'] } : {}),
+  });
+}
+
 const semantic: SemanticSearchOptions | undefined = values.embed
   ? {
-      embed: ((await import(pathToFileURL(resolve(values.embed)).href)) as { default: EmbedTexts }).default,
+      embed: await loadEmbedder(values.embed),
       weight:
         values['semantic-weight'] === undefined ? DEFAULT_SEMANTIC_WEIGHT : Number(values['semantic-weight']),
     }
