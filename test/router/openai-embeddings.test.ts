@@ -193,7 +193,9 @@ describe('router.semanticSearch in the config', () => {
       }
       throw new Error('expected a config error');
     };
-    expect(error({ url })).toBe('mcptools.json: field "router.semanticSearch.model": is required (expected string)');
+    expect(error({ url })).toBe(
+      'mcptools.json: field "router.semanticSearch.model": is required (expected string)',
+    );
     expect(error({ url: 'ftp://host/x', model: 'm' })).toMatch(
       /^mcptools\.json: field "router\.semanticSearch\.url": Invalid URL/,
     );
