@@ -124,6 +124,7 @@ export { type OpenAIEmbeddingsOptions, openAIEmbeddings } from './router/search/
 export { DEFAULT_SEARCH_TUNING, type SearchTuning } from './router/search/search-tuning.js';
 export type { SearchableTool } from './router/search/searchable-tool.js';
 export {
+  DEFAULT_SEMANTIC_WAIT_MS,
   DEFAULT_SEMANTIC_WEIGHT,
   type EmbedTexts,
   type SemanticSearchOptions,

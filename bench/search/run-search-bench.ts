@@ -67,6 +67,8 @@ const semantic: SemanticSearchOptions | undefined = values.embed
       embed: await loadEmbedder(values.embed),
       weight:
         values['semantic-weight'] === undefined ? DEFAULT_SEMANTIC_WEIGHT : Number(values['semantic-weight']),
+      // Measure the fused ranking of every query, never the lexical fallback of a slow model.
+      waitMs: Number.POSITIVE_INFINITY,
     }
   : undefined;
 

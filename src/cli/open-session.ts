@@ -6,6 +6,7 @@ import { loadOpenClawPlugins } from '../plugins/load-openclaw-plugins.js';
 import type { PluginLoadResult } from '../plugins/plugin-types.js';
 import { ToolRegistry } from '../registry/tool-registry.js';
 import { createRouterTools } from '../router/create-router-tools.js';
+import { semanticSearchFromConfig } from '../router/search/semantic-search-from-config.js';
 import type { Tool } from '../tool/tool.js';
 import { defaultConfig } from './demo/default-config.js';
 import { exampleTools } from './demo/example-tools.js';
@@ -66,7 +67,13 @@ export async function openSession(options: SessionOptions = {}): Promise<Session
   }
   // Router tools sit in the same registry, so `call tool_index …` and `call read_mcp_resource …` work.
   const context = config.workspaceDir ? { workspaceDir: config.workspaceDir } : {};
-  for (const tool of createRouterTools(provider, registry, { config, context })) {
+  // A command runs once and exits, so a search waits for the tools' embeddings instead of
+  // answering lexically while they are computed in the background.
+  const semantic = semanticSearchFromConfig(config.router?.semanticSearch);
+  const semanticSearch = semantic
+    ? { semanticSearch: { ...semantic, waitMs: Number.POSITIVE_INFINITY } }
+    : {};
+  for (const tool of createRouterTools(provider, registry, { config, context, ...semanticSearch })) {
     registry.register(tool, { source: 'router', category: 'router' });
   }
   const close = () => provider.close();

@@ -70,6 +70,7 @@ export const semanticSearchSchema = z.strictObject({
   documentPrefix: z.string().optional(),
   batchSize: z.number().int().positive().optional(),
   timeoutMs: z.number().int().positive().optional(),
+  waitMs: z.number().int().nonnegative().optional(),
 });
 
 /**

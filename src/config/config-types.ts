@@ -63,6 +63,8 @@ export interface SemanticSearchConfig {
   documentPrefix?: string;
   batchSize?: number;
   timeoutMs?: number;
+  /** How long a search waits for embeddings before answering lexically. Default 5000. */
+  waitMs?: number;
 }
 
 /** The normalized configuration every loader produces. */

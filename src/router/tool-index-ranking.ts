@@ -1,4 +1,5 @@
 import {
+  DEFAULT_SEMANTIC_WAIT_MS,
   DEFAULT_SEMANTIC_WEIGHT,
   DocumentVectors,
   fuseRankings,
@@ -17,11 +18,30 @@ export interface ToolIndexRanking {
 const REMEMBERED_QUERIES = 32;
 const WARNING_CHARS = 200;
 
+const STILL_EMBEDDING =
+  'semantic search is still embedding the tools, lexical ranking only for now; later searches use it';
+
+/** `promise`'s value, or `undefined` when it takes longer than `ms`; a later rejection is dropped. */
+async function within<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
+  if (!Number.isFinite(ms)) return promise;
+  promise.catch(() => {});
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), Math.max(0, ms));
+  });
+  try {
+    return await Promise.race([promise, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /**
  * Ranks a catalog snapshot for a search: the lexical BM25F ranking, fused with semantic
  * similarity when an embedder is configured. Tool vectors are kept per tool and recent
  * query vectors are remembered, so paging through results embeds nothing again. An
- * embedder that fails leaves the lexical ranking and a warning, never an error.
+ * embedder that fails, or has not finished within `waitMs`, leaves the lexical ranking and
+ * a warning, never an error.
  */
 export class ToolIndexRanker {
   readonly #semantic: SemanticSearchOptions | undefined;
@@ -30,6 +50,11 @@ export class ToolIndexRanker {
 
   constructor(semantic?: SemanticSearchOptions) {
     this.#semantic = semantic;
+  }
+
+  /** Starts embedding the tools not embedded yet, in the background, so the first search waits less. */
+  prepare(entries: Pick<ToolIndexSnapshot, 'entries'>['entries']): void {
+    if (this.#semantic && entries.length > 0) this.#documents.of(entries, this.#semantic).catch(() => {});
   }
 
   async rank(
@@ -43,8 +68,15 @@ export class ToolIndexRanker {
     const semantic = this.#semantic;
     if (!semantic || snapshot.entries.length === 0) return { hits: lexical };
     try {
-      const documents = await this.#documents.of(snapshot.entries, semantic);
-      const query = await this.#queryVector(search, semantic, documents[0]!.length);
+      const vectors = await within(
+        this.#documents.of(snapshot.entries, semantic).then(async (documents) => ({
+          documents,
+          query: await this.#queryVector(search, semantic, documents[0]!.length),
+        })),
+        semantic.waitMs ?? DEFAULT_SEMANTIC_WAIT_MS,
+      );
+      if (vectors === undefined) return { hits: lexical, warning: STILL_EMBEDDING };
+      const { documents, query } = vectors;
       const weight = semantic.weight ?? DEFAULT_SEMANTIC_WEIGHT;
       const bound = index.scoreBound(search);
       return { hits: fuseRankings(snapshot.entries, lexical, bound, documents, query, weight, options) };

@@ -149,6 +149,7 @@ export function createToolIndexTool(registry: ToolRegistry, options: ToolIndexTo
         // Tool failures are results, never throws into the agent loop.
         return renderRouterResult(errorOutcome(classifyRouterError(error)), format, startedAt);
       }
+      ranker.prepare(snapshot.entries);
       const plan = inPlanMode();
       const owner = senderIsOwner();
       const filtered = plan || !owner;

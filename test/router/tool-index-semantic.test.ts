@@ -5,7 +5,7 @@ import { type EmbedTexts, embeddingText } from '../../src/router/search/semantic
 import { createToolIndexTool } from '../../src/router/tool-index-tool.js';
 import type { Tool } from '../../src/tool/tool.js';
 import { conceptEmbedder } from './concept-embedder.js';
-import { jsonOf, namesOnlyProvider } from './router-test-helpers.js';
+import { eventually, jsonOf, namesOnlyProvider } from './router-test-helpers.js';
 import { corpusRegistry } from './tool-index-corpus.js';
 
 interface Response {
@@ -133,5 +133,37 @@ describe('tool_index with semantic search', () => {
       query,
     );
     expect(partial.warning).toContain('embed returned 52 vectors for 53 texts');
+  });
+
+  it('answers lexically while the tools are still being embedded, then fuses', async () => {
+    const query = 'How high above sea level is Denver?';
+    const { embed: working, calls } = conceptEmbedder();
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let embedding = 0;
+    const slow: EmbedTexts = async (texts, kind) => {
+      if (kind === 'document') {
+        embedding += texts.length;
+        await gate;
+      }
+      return working(texts, kind);
+    };
+    const tool = createToolIndexTool(corpusRegistry(), { semantic: { embed: slow, waitMs: 20 } });
+    // A listing call already starts embedding the catalog.
+    await tool.execute('list', {});
+    expect(embedding).toBe(53);
+    const lexical = names(await search(createToolIndexTool(corpusRegistry()), query));
+    const early = await search(tool, query);
+    expect(early.warning).toMatch(/still embedding the tools, lexical ranking only/);
+    expect(names(early)).toEqual(lexical);
+    release();
+    expect(await eventually(() => calls.some((call) => call.kind === 'document'))).toBe(true);
+    const late = await search(tool, query);
+    expect(late.warning).toBeUndefined();
+    expect(names(late)[0]).toBe('server-google-maps__maps_elevation');
+    // One embedding of the catalog, started by the listing call and shared by both searches.
+    expect(embedding).toBe(53);
   });
 });

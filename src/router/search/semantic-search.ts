@@ -15,10 +15,19 @@ export interface SemanticSearchOptions {
   weight?: number;
   /** Most texts per `embed` call. Default 64. */
   batchSize?: number;
+  /**
+   * How long a search waits for the embeddings it needs, in ms, before it answers with the
+   * lexical ranking and a warning; the embedding goes on, and later searches use it.
+   * Default 5000; `Infinity` always waits.
+   */
+  waitMs?: number;
 }
 
 /** Default share of the semantic similarity in the fused score. */
 export const DEFAULT_SEMANTIC_WEIGHT = 0.3;
+
+/** Default wait of a search for embeddings still being computed. */
+export const DEFAULT_SEMANTIC_WAIT_MS = 5000;
 
 const EMBEDDED_DESCRIPTION_CHARS = 500;
 
