@@ -120,6 +120,11 @@ export {
   type RouterToolsOptions,
 } from './router/router-options.js';
 export type { RouterFormat } from './router/router-result.js';
+export { type EmbeddingCache, embeddingKey } from './router/search/embedding-cache.js';
+export {
+  type FileEmbeddingCacheOptions,
+  fileEmbeddingCache,
+} from './router/search/file-embedding-cache.js';
 export { type OpenAIEmbeddingsOptions, openAIEmbeddings } from './router/search/openai-embeddings.js';
 export { DEFAULT_SEARCH_TUNING, type SearchTuning } from './router/search/search-tuning.js';
 export type { SearchableTool } from './router/search/searchable-tool.js';

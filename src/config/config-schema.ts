@@ -71,6 +71,7 @@ export const semanticSearchSchema = z.strictObject({
   batchSize: z.number().int().positive().optional(),
   timeoutMs: z.number().int().positive().optional(),
   waitMs: z.number().int().nonnegative().optional(),
+  cacheDir: z.string().min(1, 'must not be empty').optional(),
 });
 
 /**

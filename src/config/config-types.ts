@@ -65,6 +65,8 @@ export interface SemanticSearchConfig {
   timeoutMs?: number;
   /** How long a search waits for embeddings before answering lexically. Default 5000. */
   waitMs?: number;
+  /** A directory where tool vectors are kept between runs (one file per endpoint and model). */
+  cacheDir?: string;
 }
 
 /** The normalized configuration every loader produces. */

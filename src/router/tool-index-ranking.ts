@@ -1,3 +1,4 @@
+import type { SearchableTool } from './search/searchable-tool.js';
 import {
   DEFAULT_SEMANTIC_WAIT_MS,
   DEFAULT_SEMANTIC_WEIGHT,
@@ -69,10 +70,7 @@ export class ToolIndexRanker {
     if (!semantic || snapshot.entries.length === 0) return { hits: lexical };
     try {
       const vectors = await within(
-        this.#documents.of(snapshot.entries, semantic).then(async (documents) => ({
-          documents,
-          query: await this.#queryVector(search, semantic, documents[0]!.length),
-        })),
+        this.#vectors(snapshot.entries, search, semantic),
         semantic.waitMs ?? DEFAULT_SEMANTIC_WAIT_MS,
       );
       if (vectors === undefined) return { hits: lexical, warning: STILL_EMBEDDING };
@@ -89,9 +87,21 @@ export class ToolIndexRanker {
     }
   }
 
-  async #queryVector(search: string, semantic: SemanticSearchOptions, dimensions: number) {
+  /** The tools' vectors and the query's, all of one length. */
+  async #vectors(entries: readonly SearchableTool[], search: string, semantic: SemanticSearchOptions) {
+    const documents = await this.#documents.of(entries, semantic);
+    const dimensions = documents[0]!.length;
+    // Without a cache every vector comes from this run's model, so the lengths must agree.
+    const query = await this.#queryVector(search, semantic, semantic.cache ? undefined : dimensions);
+    if (query.length === dimensions) return { documents, query };
+    // Cached tool vectors of another length were made by another model: embed the tools again.
+    this.#documents.restart(query.length);
+    return { documents: await this.#documents.of(entries, semantic), query };
+  }
+
+  async #queryVector(search: string, semantic: SemanticSearchOptions, dimensions: number | undefined) {
     let vector = this.#queries.get(search);
-    if (vector === undefined || vector.length !== dimensions) {
+    if (vector === undefined || (dimensions !== undefined && vector.length !== dimensions)) {
       vector = await queryVector(search, semantic, dimensions);
       if (this.#queries.size >= REMEMBERED_QUERIES) this.#queries.delete(this.#queries.keys().next().value!);
     }

@@ -1,6 +1,9 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: these strings are ${VAR} placeholders under test, not templates.
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config/parse-config.js';
 import { redactConfig } from '../../src/config/redact-config.js';
@@ -206,6 +209,37 @@ describe('router.semanticSearch in the config', () => {
       /^mcptools\.json: field "router\.semanticSearch\.apiKey": environment variable "MISSING_KEY" is not set/,
     );
     expect(error({ url, model: 'm', modle: 'x' })).toMatch(/router\.semanticSearch\.modle/);
+  });
+
+  it('keeps tool vectors in cacheDir, one file per endpoint and model', async () => {
+    answer = undefined;
+    expect(configWith({ url, model: 'm', cacheDir: '.cache/vectors' }).router?.semanticSearch?.cacheDir).toBe(
+      '/project/.cache/vectors',
+    );
+    expect(configWith({ url, model: 'm', cacheDir: '~/vectors' }).router?.semanticSearch?.cacheDir).toBe(
+      '/home/user/vectors',
+    );
+    const cacheDir = mkdtempSync(join(tmpdir(), 'mcptools-vectors-'));
+    try {
+      const toolIndexOf = (model: string) =>
+        createRouterTools(namesOnlyProvider({}), corpusRegistry(), {
+          config: configWith({ url, model, cacheDir }),
+        }).find((tool) => tool.name === 'tool_index')!;
+      const embeddedTexts = () => received.reduce((sum, request) => sum + request.body.input.length, 0);
+      const before = embeddedTexts();
+      await toolIndexOf('concepts').execute('t', { search: 'remember this' });
+      expect(embeddedTexts() - before).toBe(54);
+      await toolIndexOf('concepts').execute('t', { search: 'remember this' });
+      expect(embeddedTexts() - before).toBe(55);
+      await toolIndexOf('concepts-v2').execute('t', { search: 'remember this' });
+      expect(embeddedTexts() - before).toBe(55 + 54);
+      expect(readdirSync(cacheDir).sort()).toEqual([
+        expect.stringMatching(/^concepts-[0-9a-f]{12}\.json$/),
+        expect.stringMatching(/^concepts-v2-[0-9a-f]{12}\.json$/),
+      ]);
+    } finally {
+      rmSync(cacheDir, { recursive: true, force: true });
+    }
   });
 
   it('is redacted for printing', () => {

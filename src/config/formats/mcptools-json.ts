@@ -24,6 +24,12 @@ export function readMcpToolsJson(value: unknown, context: ConfigReadContext): Mc
   }
   const config: McpToolsConfig = { servers: normalized, ...settings };
   if (workspaceDir !== undefined) config.workspaceDir = resolvePath(workspaceDir, context);
+  const cacheDir = config.router?.semanticSearch?.cacheDir;
+  if (cacheDir !== undefined)
+    config.router = {
+      ...config.router,
+      semanticSearch: { ...config.router!.semanticSearch!, cacheDir: resolvePath(cacheDir, context) },
+    };
   if (plugins !== undefined) config.plugins = plugins.map((entry) => resolvePluginSpec(entry, context));
   return config;
 }

@@ -1,3 +1,5 @@
+import { embedAll } from './embed-batches.js';
+import { type EmbeddingCache, embedDocuments } from './embedding-cache.js';
 import type { SearchableTool } from './searchable-tool.js';
 import type { ToolSearchHit, ToolSearchOptions } from './tool-search-index.js';
 
@@ -21,6 +23,8 @@ export interface SemanticSearchOptions {
    * Default 5000; `Infinity` always waits.
    */
   waitMs?: number;
+  /** Keeps tool vectors between runs (see `fileEmbeddingCache`); use one cache per model. */
+  cache?: EmbeddingCache;
 }
 
 /** Default share of the semantic similarity in the fused score. */
@@ -40,42 +44,6 @@ export function embeddingText(entry: SearchableTool): string {
   return `${name}: ${entry.description.slice(0, EMBEDDED_DESCRIPTION_CHARS)}`;
 }
 
-function unitVector(values: ArrayLike<number>, dimensions: number): Float32Array {
-  if (values.length === 0) throw new Error('embed returned an empty vector');
-  if (values.length !== dimensions)
-    throw new Error(`embed returned a vector of ${values.length} numbers, expected ${dimensions}`);
-  const vector = Float32Array.from(values);
-  let norm = 0;
-  for (const value of vector) norm += value * value;
-  norm = Math.sqrt(norm);
-  if (!Number.isFinite(norm)) throw new Error('embed returned a vector that is not finite');
-  if (norm > 0) for (let index = 0; index < vector.length; index++) vector[index]! /= norm;
-  return vector;
-}
-
-async function embedAll(
-  texts: string[],
-  kind: 'query' | 'document',
-  options: SemanticSearchOptions,
-  dimensions: number | undefined,
-): Promise<Float32Array[]> {
-  const batchSize = Math.max(1, options.batchSize ?? 64);
-  const vectors: Float32Array[] = [];
-  for (let start = 0; start < texts.length; start += batchSize) {
-    const batch = texts.slice(start, start + batchSize);
-    const embedded = await options.embed(batch, kind);
-    if (!Array.isArray(embedded) || embedded.length !== batch.length)
-      throw new Error(
-        `embed returned ${Array.isArray(embedded) ? embedded.length : 'no'} vectors for ${batch.length} texts`,
-      );
-    for (const values of embedded) {
-      dimensions ??= values.length;
-      vectors.push(unitVector(values, dimensions));
-    }
-  }
-  return vectors;
-}
-
 /**
  * Unit vectors of tool texts, kept per tool entry object: a catalog rebuilt after one
  * server changed embeds only that server's tools again, and concurrent searches share one
@@ -83,19 +51,26 @@ async function embedAll(
  * search tries again.
  */
 export class DocumentVectors {
-  readonly #vectors = new WeakMap<SearchableTool, Promise<Float32Array>>();
+  #vectors = new WeakMap<SearchableTool, Promise<Float32Array>>();
   #dimensions: number | undefined;
+
+  /**
+   * Forgets every vector: the model now makes vectors `dimensions` long (found when a query
+   * vector did not match cached tool vectors), so every tool is looked up or embedded again.
+   */
+  restart(dimensions: number): void {
+    this.#vectors = new WeakMap();
+    this.#dimensions = dimensions;
+  }
 
   /** The vectors of `entries`, in order, embedding only those not seen before. */
   async of(entries: readonly SearchableTool[], options: SemanticSearchOptions): Promise<Float32Array[]> {
     const missing = entries.filter((entry) => !this.#vectors.has(entry));
     if (missing.length > 0) {
-      const batch = embedAll(missing.map(embeddingText), 'document', options, this.#dimensions).then(
-        (vectors) => {
-          this.#dimensions ??= vectors[0]?.length;
-          return vectors;
-        },
-      );
+      const batch = embedDocuments(missing.map(embeddingText), options, this.#dimensions).then((vectors) => {
+        this.#dimensions ??= vectors[0]?.length;
+        return vectors;
+      });
       missing.forEach((entry, index) => {
         this.#vectors.set(
           entry,
@@ -110,11 +85,11 @@ export class DocumentVectors {
   }
 }
 
-/** The unit vector of a query, checked against the documents' dimensions. */
+/** The unit vector of a query, checked against the documents' dimensions when given. */
 export async function queryVector(
   query: string,
   options: SemanticSearchOptions,
-  dimensions: number,
+  dimensions: number | undefined,
 ): Promise<Float32Array> {
   const [vector] = await embedAll([query], 'query', options, dimensions);
   return vector!;
