@@ -5,6 +5,7 @@ import { parseConfig } from '../../src/config/parse-config.js';
 import { redactConfig, redactServer } from '../../src/config/redact-config.js';
 import { redactUrl } from '../../src/config/redact-url.js';
 import { McpToolsError } from '../../src/errors/mcp-tools-error.js';
+import { caughtMcpToolsError } from '../caught-error.js';
 import { createTempConfigDir, type TempConfigDir } from './temp-config-dir.js';
 
 const secret = 'sk-live-5up3r-s3cr3t';
@@ -29,19 +30,9 @@ function everything(error: unknown): string {
   return seen.join('\n');
 }
 
-async function caught(action: () => unknown): Promise<McpToolsError> {
-  try {
-    await action();
-  } catch (error) {
-    if (McpToolsError.isInstance(error)) return error;
-    throw error;
-  }
-  throw new Error('expected a throw');
-}
-
 describe('no error message carries a secret', () => {
   it('a bad field next to a secret header', async () => {
-    const error = await caught(() =>
+    const error = await caughtMcpToolsError(() =>
       parseConfig(
         { servers: { github: { url: 'not a url', headers: { Authorization: `Bearer ${secret}` } } } },
         { file: 'mcptools.json', env: {} },
@@ -62,7 +53,7 @@ describe('no error message carries a secret', () => {
       { url: `https://user:${secret}@x.example/`, type: 'stdio' },
       { url: `ftp://user:${secret}@x.example/` },
     ]) {
-      const error = await caught(() =>
+      const error = await caughtMcpToolsError(() =>
         parseConfig({ servers: { s: entry } }, { file: 'mcptools.json', env: {} }),
       );
       expect(error.data.server).toBe('s');
@@ -71,7 +62,7 @@ describe('no error message carries a secret', () => {
   });
 
   it('an interpolated secret that makes a URL invalid', async () => {
-    const error = await caught(() =>
+    const error = await caughtMcpToolsError(() =>
       parseConfig(
         { servers: { s: { url: '${URL}' } } },
         { file: 'mcptools.json', env: { URL: `${secret} x` } },
@@ -86,7 +77,7 @@ describe('no error message carries a secret', () => {
       'mcptools.json',
       `{ "servers": { "a": { "url": "https://x/", "headers": { "K": ${secret} } } } }`,
     );
-    const error = await caught(() => loadConfig(file, { cwd: dir.path, env: {} }));
+    const error = await caughtMcpToolsError(() => loadConfig(file, { cwd: dir.path, env: {} }));
     expect(error.message).toBe('mcptools.json: invalid JSON at line 1, column 62: expected a value');
     expect(error.data).toMatchObject({ file: 'mcptools.json', line: 1, column: 62 });
     expect(everything(error)).not.toContain(secret);
@@ -97,7 +88,7 @@ describe('no error message carries a secret', () => {
       'codex/config.toml',
       `[mcp_servers.a]\nurl = "https://x/"\nbearer_token = "${secret}"\nhttp_headers = = 1\n`,
     );
-    const error = await caught(() => loadConfig(file, { cwd: dir.path, env: {} }));
+    const error = await caughtMcpToolsError(() => loadConfig(file, { cwd: dir.path, env: {} }));
     expect(error.message).toMatch(/^codex\/config.toml: invalid TOML at line 4, column \d+: /);
     expect(everything(error)).not.toContain(secret);
   });

@@ -8,7 +8,7 @@ import { createToolIndexTool } from '../../src/router/tool-index-tool.js';
 import type { Tool } from '../../src/tool/tool.js';
 import { conceptEmbedder } from './concept-embedder.js';
 import { jsonOf } from './router-test-helpers.js';
-import { corpusRegistry } from './tool-index-corpus.js';
+import { corpusRegistry, rememberFactTool } from './tool-index-corpus.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'mcptools-embedding-cache-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -68,12 +68,7 @@ describe('tool_index with an embedding cache', () => {
     expect(await topHit(after)).toEqual({ first: 'server-google-maps__maps_elevation', warning: undefined });
     expect(documentTexts(secondRun.calls)).toHaveLength(0);
     expect(secondRun.calls.map((call) => call.kind)).toEqual(['query']);
-    const added: Tool = {
-      name: 'notes__remember_fact',
-      description: 'Keep a fact in memory',
-      parameters: { type: 'object' },
-      execute: async () => ({ content: [] }),
-    };
+    const added = rememberFactTool();
     registry.register(added);
     await topHit(after);
     expect(documentTexts(secondRun.calls)).toEqual([embeddingText(added)]);

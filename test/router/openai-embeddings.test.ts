@@ -10,6 +10,7 @@ import { redactConfig } from '../../src/config/redact-config.js';
 import { McpToolsError } from '../../src/errors/mcp-tools-error.js';
 import { createRouterTools } from '../../src/router/create-router-tools.js';
 import { openAIEmbeddings } from '../../src/router/search/openai-embeddings.js';
+import { caughtMcpToolsError } from '../caught-error.js';
 import { conceptVector } from './concept-embedder.js';
 import { jsonOf, namesOnlyProvider } from './router-test-helpers.js';
 import { corpusRegistry } from './tool-index-corpus.js';
@@ -61,16 +62,6 @@ afterAll(async () => {
   await new Promise((resolve) => server.close(resolve));
 });
 
-async function failure(action: () => Promise<unknown>): Promise<McpToolsError> {
-  try {
-    await action();
-  } catch (error) {
-    if (McpToolsError.isInstance(error)) return error;
-    throw error;
-  }
-  throw new Error('expected a throw');
-}
-
 function configWith(semanticSearch: Record<string, unknown>, env: Record<string, string> = {}) {
   return parseConfig(
     { servers: {}, router: { semanticSearch } },
@@ -109,7 +100,9 @@ describe('openAIEmbeddings', () => {
       status: 401,
       body: JSON.stringify({ error: { message: `Incorrect API key: ${request.headers.authorization}` } }),
     });
-    const error = await failure(() => openAIEmbeddings({ url, model: 'concepts', apiKey })(['x'], 'query'));
+    const error = await caughtMcpToolsError(() =>
+      openAIEmbeddings({ url, model: 'concepts', apiKey })(['x'], 'query'),
+    );
     expect(error.code).toBe('UPSTREAM_ERROR');
     expect(error.message).toContain('HTTP 401');
     expect(error.message).toContain('Incorrect API key');
@@ -120,18 +113,20 @@ describe('openAIEmbeddings', () => {
   it('rejects answers that do not hold one vector of numbers per text', async () => {
     const embed = openAIEmbeddings({ url, model: 'concepts' });
     answer = () => ({ status: 200, body: JSON.stringify({ data: [{ index: 0, embedding: [1, 2] }] }) });
-    expect((await failure(() => embed(['a', 'b'], 'document'))).message).toContain(
+    expect((await caughtMcpToolsError(() => embed(['a', 'b'], 'document'))).message).toContain(
       '1 embeddings for 2 texts',
     );
     answer = () => ({ status: 200, body: JSON.stringify({ data: [{ index: 0, embedding: 'AAAA' }] }) });
-    expect((await failure(() => embed(['a'], 'document'))).message).toContain('not a list of numbers');
+    expect((await caughtMcpToolsError(() => embed(['a'], 'document'))).message).toContain(
+      'not a list of numbers',
+    );
     answer = () => ({ status: 200, body: '<html>' });
-    expect((await failure(() => embed(['a'], 'document'))).message).toContain('not JSON');
+    expect((await caughtMcpToolsError(() => embed(['a'], 'document'))).message).toContain('not JSON');
   });
 
   it('times out on an endpoint that never answers, and names an unreachable one', async () => {
     answer = () => 'hang';
-    const slow = await failure(() =>
+    const slow = await caughtMcpToolsError(() =>
       openAIEmbeddings({ url, model: 'concepts', timeoutMs: 150 })(['a'], 'query'),
     );
     expect(slow.code).toBe('TIMEOUT');
@@ -139,7 +134,7 @@ describe('openAIEmbeddings', () => {
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
     const port = (closed.address() as AddressInfo).port;
     await new Promise((resolve) => closed.close(resolve));
-    const unreachable = await failure(() =>
+    const unreachable = await caughtMcpToolsError(() =>
       openAIEmbeddings({ url: `http://127.0.0.1:${port}/v1/embeddings?key=${apiKey}`, model: 'm' })(
         ['a'],
         'query',

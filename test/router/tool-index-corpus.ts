@@ -41,3 +41,13 @@ export function corpusRegistry(): ToolRegistry {
   for (const tool of CORPUS_TOOLS) registry.register(corpusTool(tool));
   return registry;
 }
+
+/** A tool outside the corpus, to register after a catalog was built or embedded. */
+export function rememberFactTool(): Tool {
+  return {
+    name: 'notes__remember_fact',
+    description: 'Keep a fact in memory',
+    parameters: { type: 'object' },
+    execute: async () => ({ content: [] }),
+  };
+}

@@ -6,7 +6,7 @@ import { createToolIndexTool } from '../../src/router/tool-index-tool.js';
 import type { Tool } from '../../src/tool/tool.js';
 import { conceptEmbedder } from './concept-embedder.js';
 import { eventually, jsonOf, namesOnlyProvider } from './router-test-helpers.js';
-import { corpusRegistry } from './tool-index-corpus.js';
+import { corpusRegistry, rememberFactTool } from './tool-index-corpus.js';
 
 interface Response {
   tools: { name: string }[];
@@ -56,12 +56,7 @@ describe('tool_index with semantic search', () => {
     const queries = calls.filter((call) => call.kind === 'query').map((call) => call.texts);
     expect(queries.slice(-1)).toEqual([['post a message']]);
     expect(queries.filter(([text]) => text === 'remember this').length).toBeLessThanOrEqual(2);
-    const added: Tool = {
-      name: 'notes__remember_fact',
-      description: 'Keep a fact in memory',
-      parameters: { type: 'object' },
-      execute: async () => ({ content: [] }),
-    };
+    const added = rememberFactTool();
     registry.register(added);
     const after = await search(tool, 'remember this');
     expect(documents().slice(53)).toEqual([embeddingText(added)]);
