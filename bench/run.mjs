@@ -26,7 +26,7 @@ const BENCHMARKS = {
 /** The tool-search benchmark (bench/search/, TypeScript) in its own process under tsx. */
 function runSearchBenchmark() {
   const script = fileURLToPath(new URL('./search/run-search-bench.ts', import.meta.url));
-  const suite = fileURLToPath(new URL('../../shared/bench/', import.meta.url));
+  const suite = fileURLToPath(new URL('./data/', import.meta.url));
   if (!existsSync(script) || !existsSync(suite)) {
     console.log(`search benchmark skipped: ${existsSync(script) ? suite : script} not found`);
     return Promise.resolve();

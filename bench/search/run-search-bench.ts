@@ -4,7 +4,7 @@
  *     --queries <queries-dev.jsonl | queries.json> [--out rankings.jsonl]
  * or the whole suite over a bench directory (both corpora, every query set, latency over the
  * 979 tools together, token footprint):
- *   node --import tsx bench/search/run-search-bench.ts --suite ../shared/bench [--out rankings.jsonl]
+ *   node --import tsx bench/search/run-search-bench.ts [--suite bench/data] [--out rankings.jsonl]
  * `--variant plain` runs the plain BM25 baseline; `--tuning '{"synonymWeight":0}'` overrides knobs.
  * `--embed <module>` fuses the ranking with an embedding model: the module's default export is
  * an `EmbedTexts` function (see `use-embedder.ts`); `--semantic-weight 0.2` sets its share (default: the library's).
@@ -15,6 +15,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { DEFAULT_BENCH_SUITE } from './bench-suite.js';
 import { openAIEmbeddings } from '../../src/router/search/openai-embeddings.js';
 import { DEFAULT_SEARCH_TUNING, type SearchTuning } from '../../src/router/search/search-tuning.js';
 import type { SearchableTool } from '../../src/router/search/searchable-tool.js';
@@ -280,12 +281,13 @@ const results: Record<string, unknown> = {
 let allQueries: BenchQuery[] = [];
 let allRankings = new Map<string, string[]>();
 
-if (values.suite) {
-  const corpus = loadBenchTools(join(values.suite, 'toolcorpus'));
-  const live = loadBenchTools(join(values.suite, 'livemcpbench', 'tools.json'));
-  const devQueries = loadBenchQueries(join(values.suite, 'queries-dev.jsonl'), new Set());
+const suite = values.suite ?? (values.tools || values.queries ? undefined : DEFAULT_BENCH_SUITE);
+if (suite) {
+  const corpus = loadBenchTools(join(suite, 'toolcorpus'));
+  const live = loadBenchTools(join(suite, 'livemcpbench', 'tools.json'));
+  const devQueries = loadBenchQueries(join(suite, 'queries-dev.jsonl'), new Set());
   const liveQueries = loadBenchQueries(
-    join(values.suite, 'livemcpbench', 'queries.json'),
+    join(suite, 'livemcpbench', 'queries.json'),
     new Set(live.map((tool) => tool.originalName)),
   );
   const devResults: Record<string, unknown> = {};
@@ -305,7 +307,7 @@ if (values.suite) {
   results.latency = latency(tools, queries);
 } else {
   console.error(
-    'usage: run-search-bench.ts (--suite <bench dir> | --tools <path> --queries <path>) [--out <file>]',
+    'usage: run-search-bench.ts [--suite <bench dir> (default bench/data) | --tools <path> --queries <path>] [--out <file>]',
   );
   process.exit(2);
 }

@@ -1,9 +1,10 @@
 /**
  * Prints the queries whose gold tool is not in the top 5, with the top 5 and the gold's rank:
- *   node --import tsx bench/search/show-misses.ts --suite ../shared/bench [--kind dev|step|task]
+ *   node --import tsx bench/search/show-misses.ts [--suite bench/data] [--kind dev|step|task]
  */
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { DEFAULT_BENCH_SUITE } from './bench-suite.js';
 import { DEFAULT_SEARCH_TUNING } from '../../src/router/search/search-tuning.js';
 import { createToolSearchIndex } from '../../src/router/search/tool-search-index.js';
 import { loadBenchQueries, loadBenchTools } from './load-bench-corpus.js';
@@ -15,7 +16,7 @@ const { values } = parseArgs({
     tuning: { type: 'string' },
   },
 });
-const suite = values.suite ?? '../shared/bench';
+const suite = values.suite ?? DEFAULT_BENCH_SUITE;
 const tuning = { ...DEFAULT_SEARCH_TUNING, ...(values.tuning ? JSON.parse(values.tuning) : {}) };
 const live = values.kind !== 'dev';
 const tools = live

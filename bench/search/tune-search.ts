@@ -1,11 +1,12 @@
 /**
  * Compares ranking variants on every query set in one run, one line per variant:
- *   node --import tsx bench/search/tune-search.ts --suite ../shared/bench \
+ *   node --import tsx bench/search/tune-search.ts [--suite bench/data] \
  *     --variant '{}' --variant '{"synonymWeight":0}' ...
  * Each variant is a partial SearchTuning merged over the defaults.
  */
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { DEFAULT_BENCH_SUITE } from './bench-suite.js';
 import { DEFAULT_SEARCH_TUNING, type SearchTuning } from '../../src/router/search/search-tuning.js';
 import { createToolSearchIndex } from '../../src/router/search/tool-search-index.js';
 import { type BenchQuery, type BenchTool, loadBenchQueries, loadBenchTools } from './load-bench-corpus.js';
@@ -14,7 +15,7 @@ import { meanRecallAt10, qualityFigures } from './search-metrics.js';
 const { values } = parseArgs({
   options: { suite: { type: 'string' }, variant: { type: 'string', multiple: true, default: ['{}'] } },
 });
-const suite = values.suite ?? '../shared/bench';
+const suite = values.suite ?? DEFAULT_BENCH_SUITE;
 const corpus = loadBenchTools(join(suite, 'toolcorpus'));
 const live = loadBenchTools(join(suite, 'livemcpbench', 'tools.json'));
 const dev = loadBenchQueries(join(suite, 'queries-dev.jsonl'), new Set());

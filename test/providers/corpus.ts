@@ -5,8 +5,8 @@ import { namespacedName } from '../../src/registry/tool-name.js';
 import { textResult } from '../../src/tool/result.js';
 import type { JsonSchemaObject, Tool } from '../../src/tool/tool.js';
 
-/** The shared benchmark data beside the repository (`../shared/bench`), as CI lays it out. */
-const BENCH = fileURLToPath(new URL('../../../shared/bench/', import.meta.url));
+/** The benchmark data in the repository (`bench/data`, see its README). */
+const BENCH = fileURLToPath(new URL('../../bench/data/', import.meta.url));
 
 interface RawTool {
   name: string;
@@ -26,7 +26,7 @@ function toTool(server: string, raw: RawTool): Tool {
   };
 }
 
-/** The 979 real MCP tools of the shared benchmark corpus, as registry-named {@link Tool}s. */
+/** The 979 real MCP tools of the benchmark corpus, as registry-named {@link Tool}s. */
 export function loadCorpusTools(): Tool[] {
   const tools: Tool[] = [];
   const dir = join(BENCH, 'toolcorpus');

@@ -13,7 +13,7 @@ export interface CorpusTool {
 
 /**
  * 53 real tools, verbatim from the `tools/list` output of seven MCP server packages (the
- * toolcorpus of `../shared/bench`): filesystem, GitHub (first 12), Slack, memory, Brave
+ * toolcorpus of `bench/data`): filesystem, GitHub (first 12), Slack, memory, Brave
  * search, Google Maps, Postgres.
  */
 export const CORPUS_TOOLS: CorpusTool[] = JSON.parse(
