@@ -15,7 +15,6 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { DEFAULT_BENCH_SUITE } from './bench-suite.js';
 import { openAIEmbeddings } from '../../src/router/search/openai-embeddings.js';
 import { DEFAULT_SEARCH_TUNING, type SearchTuning } from '../../src/router/search/search-tuning.js';
 import type { SearchableTool } from '../../src/router/search/searchable-tool.js';
@@ -27,6 +26,7 @@ import {
 import { ToolAnalysisCache } from '../../src/router/search/tool-analysis-cache.js';
 import { createToolSearchIndex, type ToolSearchIndex } from '../../src/router/search/tool-search-index.js';
 import { ToolIndexRanker } from '../../src/router/tool-index-ranking.js';
+import { DEFAULT_BENCH_SUITE } from './bench-suite.js';
 import { type BenchQuery, type BenchTool, loadBenchQueries, loadBenchTools } from './load-bench-corpus.js';
 import { createPlainBm25Index } from './plain-bm25.js';
 import { meanRecallAt10, type QualityFigures, qualityFigures, quantile } from './search-metrics.js';

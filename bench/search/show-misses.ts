@@ -4,9 +4,9 @@
  */
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { DEFAULT_BENCH_SUITE } from './bench-suite.js';
 import { DEFAULT_SEARCH_TUNING } from '../../src/router/search/search-tuning.js';
 import { createToolSearchIndex } from '../../src/router/search/tool-search-index.js';
+import { DEFAULT_BENCH_SUITE } from './bench-suite.js';
 import { loadBenchQueries, loadBenchTools } from './load-bench-corpus.js';
 
 const { values } = parseArgs({

@@ -6,9 +6,9 @@
  */
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { DEFAULT_BENCH_SUITE } from './bench-suite.js';
 import { DEFAULT_SEARCH_TUNING, type SearchTuning } from '../../src/router/search/search-tuning.js';
 import { createToolSearchIndex } from '../../src/router/search/tool-search-index.js';
+import { DEFAULT_BENCH_SUITE } from './bench-suite.js';
 import { type BenchQuery, type BenchTool, loadBenchQueries, loadBenchTools } from './load-bench-corpus.js';
 import { meanRecallAt10, qualityFigures } from './search-metrics.js';
 
