@@ -57,7 +57,9 @@ export function refusedEra(error: unknown): boolean {
   if (ProtocolError.isInstance(error)) return true;
   if (SdkHttpError.isInstance(error)) {
     const status = error.status ?? 0;
-    return status >= 400 && status < 500 && ![401, 403, 404, 405].includes(status) && hasJsonRpcErrorBody(error);
+    return (
+      status >= 400 && status < 500 && ![401, 403, 404, 405].includes(status) && hasJsonRpcErrorBody(error)
+    );
   }
   if (SdkError.isInstance(error)) {
     return error.code === SdkErrorCode.EraNegotiationFailed && !hasNetworkCause(error);

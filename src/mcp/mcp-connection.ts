@@ -1,4 +1,9 @@
-import type { Client, Implementation, Tool as McpToolDefinition, Transport } from '@modelcontextprotocol/client';
+import type {
+  Client,
+  Implementation,
+  Tool as McpToolDefinition,
+  Transport,
+} from '@modelcontextprotocol/client';
 import type { ProtocolMode, ServerConfig } from '../config/config-types.js';
 import { McpToolsError } from '../errors/mcp-tools-error.js';
 import { classifyError, describeError } from './classify-error.js';

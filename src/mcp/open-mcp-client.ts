@@ -13,12 +13,12 @@ import { createTransport } from './create-transport.js';
 import type { Era } from './era-memory.js';
 import { type EraStep, eraSteps, refusedEra } from './era-steps.js';
 import type { TransportKind } from './provider-types.js';
+import { ReusableStdioTransport } from './reusable-stdio-transport.js';
 import {
   clientCapabilities,
   installServerRequestHandlers,
   type ServerRequestOptions,
 } from './server-requests.js';
-import { ReusableStdioTransport } from './reusable-stdio-transport.js';
 import type { StderrTail } from './stderr-tail.js';
 
 /** Callbacks a freshly opened client reports to; each names the client so stale ones can be ignored. */
