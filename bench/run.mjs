@@ -38,7 +38,7 @@ const BENCHMARKS = {
       ...(args.includes('--minimal-server') ? { server: 'minimal' } : {}),
       ...(sidesFlag ? { sides: sidesFlag } : {}),
     }),
-  memory: (quick) => runMemoryBenchmark(quick ? { repetitions: 1, servers: 4 } : {}),
+  memory: (quick) => runMemoryBenchmark(quick ? { repetitions: 1, servers: 4, calls: 4000 } : {}),
   search: () => runSearchBenchmark(),
 };
 
