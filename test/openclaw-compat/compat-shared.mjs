@@ -21,9 +21,41 @@ export function bundledToolPlugins(openclawRoot) {
   return plugins;
 }
 
-/** Plugin config both hosts get (an xai key so its tools pass OpenClaw's availability check). */
+/**
+ * Plugin config both hosts get: an xai key (its tools pass OpenClaw's availability check)
+ * and one 1Password slug (its broker, hence its tool, exists only with items configured).
+ */
 export function pluginConfigFor(id) {
-  return id === 'xai' ? { webSearch: { apiKey: 'xai-compat-key' } } : {};
+  if (id === 'xai') return { webSearch: { apiKey: 'xai-compat-key' } };
+  if (id === 'onepassword') return { vault: 'Compat', items: { 'compat-key': { item: 'Compat Item' } } };
+  return {};
+}
+
+/** The host config both hosts get: every plugin enabled with its config, and one crabbox machine profile. */
+export function hostConfigFor(plugins) {
+  return {
+    plugins: {
+      entries: Object.fromEntries(
+        plugins.map((plugin) => [plugin.id, { enabled: true, config: pluginConfigFor(plugin.id) }]),
+      ),
+    },
+    cloudWorkers: { profiles: { compat: { provider: 'crabbox' } } },
+  };
+}
+
+/**
+ * The tool-factory context both hosts pass: a session, an owner as sender (memory-core's
+ * `intent` needs one) and an xai model (xai's tools need one).
+ */
+export function factoryContext(workspaceDir) {
+  return {
+    workspaceDir,
+    agentId: 'main',
+    sessionKey: 'agent:main:main',
+    sessionId: 'compat-session',
+    senderIsOwner: true,
+    activeModel: { provider: 'xai', id: 'grok-4' },
+  };
 }
 
 /** One call per tool that changes nothing outside the scratch state directory. */
@@ -40,6 +72,8 @@ export const harmlessCalls = {
   'llm-task': {},
   node_inference: {},
   browser: { action: 'status' },
+  onepassword: { action: 'list' },
+  crabbox: { action: 'profiles' },
 };
 
 function textOf(result) {

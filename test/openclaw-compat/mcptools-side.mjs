@@ -1,7 +1,14 @@
 // Runs mcptools' loader (from dist/, built) over the bundled plugins of an installed
 import { writeFileSync } from 'node:fs';
 // `openclaw` package that declare tools, and prints what it registered as JSON.
-import { bundledToolPlugins, harmlessCalls, outcomeOf, pluginConfigFor } from './compat-shared.mjs';
+import {
+  bundledToolPlugins,
+  factoryContext,
+  harmlessCalls,
+  hostConfigFor,
+  outcomeOf,
+  pluginConfigFor,
+} from './compat-shared.mjs';
 
 const [openclawRoot, mcptoolsDist, outputFile] = process.argv.slice(2);
 const { loadOpenClawPlugins, ToolRegistry } = await import(`${mcptoolsDist}/index.js`);
@@ -14,7 +21,7 @@ for (const plugin of plugins) {
   } = await loadOpenClawPlugins(
     [{ spec: plugin.dir, config: pluginConfigFor(plugin.id), allow: ['*'] }],
     registry,
-    { logger: {} },
+    { logger: {}, config: hostConfigFor(plugins) },
   );
   const entry = {
     status: result.status,
@@ -24,11 +31,7 @@ for (const plugin of plugins) {
     calls: {},
   };
   if (result.status === 'loaded') {
-    const tools = await registry.resolveAll({
-      workspaceDir: process.env.COMPAT_WORKSPACE,
-      agentId: 'main',
-      sessionKey: 'agent:main:main',
-    });
+    const tools = await registry.resolveAll(factoryContext(process.env.COMPAT_WORKSPACE));
     for (const tool of tools) entry.tools[tool.originalName ?? tool.name] = tool.parameters;
     for (const [name, params] of Object.entries(harmlessCalls)) {
       const tool = tools.find((candidate) => (candidate.originalName ?? candidate.name) === name);

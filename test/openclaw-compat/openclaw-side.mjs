@@ -1,9 +1,16 @@
 // Runs OpenClaw's own resolver (`resolvePluginTools`, from the installed package's dist)
 // over the same bundled plugins as mcptools-side.mjs and prints the same JSON shape.
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { bundledToolPlugins, harmlessCalls, outcomeOf, pluginConfigFor } from './compat-shared.mjs';
+import {
+  bundledToolPlugins,
+  factoryContext,
+  harmlessCalls,
+  hostConfigFor,
+  outcomeOf,
+} from './compat-shared.mjs';
 
 const [openclawRoot, outputFile] = process.argv.slice(2);
 const dist = join(openclawRoot, 'dist');
@@ -23,20 +30,12 @@ function findResolver() {
 const located = findResolver();
 const resolvePluginTools = (await import(pathToFileURL(located.file).href))[located.name];
 const plugins = bundledToolPlugins(openclawRoot);
-const config = {
-  plugins: {
-    entries: Object.fromEntries(
-      plugins.map((plugin) => [plugin.id, { enabled: true, config: pluginConfigFor(plugin.id) }]),
-    ),
-  },
-};
+const config = hostConfigFor(plugins);
+// The same config as OpenClaw's own config file, so that `runtime.config.current()` sees it too.
+mkdirSync(join(homedir(), '.openclaw'), { recursive: true });
+writeFileSync(join(homedir(), '.openclaw', 'openclaw.json'), `${JSON.stringify(config, null, 2)}\n`);
 const tools = resolvePluginTools({
-  context: {
-    config,
-    workspaceDir: process.env.COMPAT_WORKSPACE,
-    agentId: 'main',
-    sessionKey: 'agent:main:main',
-  },
+  context: { config, ...factoryContext(process.env.COMPAT_WORKSPACE) },
   toolAllowlist: ['group:plugins'],
   env: process.env,
   // The caller admits this request, as a gateway run would (version 2 factories check it).

