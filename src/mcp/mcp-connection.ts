@@ -6,6 +6,7 @@ import type {
   Transport,
 } from '@modelcontextprotocol/client';
 import type { ServerConfig } from '../config/config-types.js';
+import type { SecretRedactor } from '../config/secret-redactor.js';
 import { McpToolsError } from '../errors/mcp-tools-error.js';
 import { classifyError, describeError } from './classify-error.js';
 import { ConnectionDiagnostics } from './connection-diagnostics.js';
@@ -34,6 +35,8 @@ export interface McpConnectionOptions {
   reconnect: ReconnectPolicy;
   requests: ServerRequestOptions;
   listeners: ConnectionListeners;
+  /** Hides configured secrets in every error and message this connection produces. */
+  redactor: SecretRedactor;
 }
 
 /**
@@ -87,7 +90,7 @@ export class McpConnection {
     this.name = name;
     this.config = config;
     this.#options = options;
-    this.#diagnostics = new ConnectionDiagnostics(name, config);
+    this.#diagnostics = new ConnectionDiagnostics(name, config, options.redactor);
     this.state = config.enabled === false ? 'disabled' : 'disconnected';
   }
 
@@ -139,7 +142,9 @@ export class McpConnection {
         'refresh',
       );
     } catch (error) {
-      const classified = classifyError(error, { signal: options.signal, timeoutMs: timeout });
+      const classified = this.#options.redactor.error(
+        classifyError(error, { signal: options.signal, timeoutMs: timeout }),
+      );
       if (classified.code === 'SERVER_DISCONNECTED' || classified.code === 'CONNECTION_FAILED') {
         this.markBroken(classified, client);
       }
@@ -207,7 +212,7 @@ export class McpConnection {
       this.#options.listeners.stateChanged(this);
     } catch (error) {
       if (this.#closed) return;
-      this.lastError = classifyError(error, { operation: 'connect' });
+      this.lastError = this.#options.redactor.error(classifyError(error, { operation: 'connect' }));
       this.#setState(this.#everConnected ? 'disconnected' : 'error', false);
       this.#scheduleReconnect();
       this.#options.listeners.stateChanged(this);
@@ -345,7 +350,7 @@ export class McpConnection {
     this.client = undefined;
     this.#transport = undefined;
     this.pid = undefined;
-    this.lastError = error;
+    this.lastError = this.#options.redactor.error(error);
     this.#setState('disconnected', false);
     this.#scheduleReconnect();
     this.#options.listeners.stateChanged(this);

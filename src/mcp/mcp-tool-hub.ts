@@ -1,5 +1,6 @@
 import type { Implementation } from '@modelcontextprotocol/client';
 import type { McpToolsConfig } from '../config/config-types.js';
+import { SecretRedactor } from '../config/secret-redactor.js';
 import { compileToolFilter } from '../registry/tool-filter.js';
 import { type NamingOptions, namespacedName, uniqueName } from '../registry/tool-name.js';
 import type { ToolRegistry } from '../registry/tool-registry.js';
@@ -74,10 +75,13 @@ export class McpToolHub implements MCPToolProvider {
   readonly #origins = new Map<string, ToolOrigin>();
   readonly #listeners: Listeners = { toolsChanged: new Set(), status: new Set(), warning: new Set() };
   readonly #directory: ServerDirectory;
+  /** Every configured secret, hidden in every message, status row, event and error result. */
+  readonly #redactor: SecretRedactor;
   #closing: Promise<void> | undefined;
 
   constructor(config: McpToolsConfig, registry: ToolRegistry, options: LoadMcpServersOptions = {}) {
     this.#registry = registry;
+    this.#redactor = SecretRedactor.forConfig(config);
     this.#naming = { ...config.namespace, ...options.namespace };
     const validator = new ArgumentValidator({
       onUncompilable: (reason) => this.#emit('warning', `an input schema could not be compiled: ${reason}`),
@@ -102,6 +106,7 @@ export class McpToolHub implements MCPToolProvider {
         reconnect: reconnectPolicy(options.reconnect),
         requests,
         listeners,
+        redactor: this.#redactor,
       });
       this.#connections.set(name, connection);
       this.#filters.set(name, compileToolFilter(server.tools));
@@ -109,12 +114,14 @@ export class McpToolHub implements MCPToolProvider {
         callTimeoutMs: options.callTimeoutMs ?? server.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS,
         maxResultChars,
         validator,
+        redactor: this.#redactor,
       });
     }
     const directory = new ServerDirectory(
       this.#connections,
       (message, server) => this.#emit('warning', message, server),
       options.requestTimeoutMs,
+      this.#redactor,
     );
     this.#directory = directory;
     this.resources = new McpResourceService(directory);
@@ -209,6 +216,8 @@ export class McpToolHub implements MCPToolProvider {
   }
 
   #emit<E extends keyof ProviderEvents>(event: E, ...args: Parameters<ProviderEvents[E]>): void {
+    // Warnings quote upstream text; status rows carry error messages: both leave the library here.
+    args = this.#redactor.value(args);
     for (const listener of this.#listeners[event]) {
       try {
         (listener as (...values: Parameters<ProviderEvents[E]>) => void)(...args);

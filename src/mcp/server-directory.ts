@@ -1,4 +1,5 @@
 import type { Client } from '@modelcontextprotocol/client';
+import { SecretRedactor } from '../config/secret-redactor.js';
 import { McpToolsError } from '../errors/mcp-tools-error.js';
 import { classifyError, type ErrorContext } from './classify-error.js';
 import type { McpConnection } from './mcp-connection.js';
@@ -15,15 +16,18 @@ export class ServerDirectory {
   readonly #connections: Map<string, McpConnection>;
   readonly #warn: (message: string, server?: string) => void;
   readonly #defaultTimeoutMs: number;
+  readonly #redactor: SecretRedactor;
 
   constructor(
     connections: Map<string, McpConnection>,
     warn: (message: string, server?: string) => void,
     defaultTimeoutMs = DEFAULT_REQUEST_TIMEOUT_MS,
+    redactor = new SecretRedactor([]),
   ) {
     this.#connections = connections;
     this.#warn = warn;
     this.#defaultTimeoutMs = defaultTimeoutMs;
+    this.#redactor = redactor;
   }
 
   /** The connection named `server`; throws `CONNECTION_FAILED` naming the known servers otherwise. */
@@ -85,11 +89,13 @@ export class ServerDirectory {
       if (classified.code === 'SERVER_DISCONNECTED' || classified.code === 'CONNECTION_FAILED') {
         this.get(server).markBroken(classified, client);
       }
-      throw new McpToolsError(classified.code, classified.message, {
-        cause: classified.cause ?? error,
-        data: { ...classified.data, server, ...(context.uri === undefined ? {} : { uri: context.uri }) },
-        recoverable: classified.recoverable,
-      });
+      throw this.#redactor.error(
+        new McpToolsError(classified.code, classified.message, {
+          cause: classified.cause ?? error,
+          data: { ...classified.data, server, ...(context.uri === undefined ? {} : { uri: context.uri }) },
+          recoverable: classified.recoverable,
+        }),
+      );
     }
   }
 
@@ -107,7 +113,10 @@ export class ServerDirectory {
     outcomes.forEach((outcome, index) => {
       const server = servers[index]!.name;
       if (outcome.status === 'fulfilled') items.push(...outcome.value);
-      else errors.push({ server, error: errorInfo(outcome.reason) });
+      else {
+        const info = errorInfo(outcome.reason);
+        errors.push({ server, error: { ...info, message: this.#redactor.text(info.message) } });
+      }
     });
     return { items, errors };
   }
