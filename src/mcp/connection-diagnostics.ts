@@ -75,6 +75,17 @@ export class ConnectionDiagnostics {
     return new McpToolsError(code, this.describe(base), {
       cause: error,
       data: { server: this.#server, ...(stderr ? { stderr } : {}) },
+      // A command that does not exist will not appear by retrying the call (retries go on anyway).
+      ...(hasErrnoCode(error, 'ENOENT') || hasErrnoCode(error, 'EACCES') ? { recoverable: false } : {}),
     });
   }
+}
+
+/** `true` when `error` or one of its causes is a system error with `code` (spawn ENOENT). */
+function hasErrnoCode(error: unknown, code: string): boolean {
+  for (let current = error, depth = 0; current instanceof Error && depth < 5; depth++) {
+    if ((current as NodeJS.ErrnoException).code === code) return true;
+    current = current.cause;
+  }
+  return false;
 }

@@ -1,5 +1,6 @@
 import type { Implementation } from '@modelcontextprotocol/client';
 import type { McpToolsConfig } from '../config/config-types.js';
+import { durationMs } from '../config/duration.js';
 import { SecretRedactor } from '../config/secret-redactor.js';
 import { compileToolFilter } from '../registry/tool-filter.js';
 import { type NamingOptions, namespacedName, uniqueName } from '../registry/tool-name.js';
@@ -87,6 +88,9 @@ export class McpToolHub implements MCPToolProvider {
       onUncompilable: (reason) => this.#emit('warning', `an input schema could not be compiled: ${reason}`),
     });
     const maxResultChars = options.maxResultChars ?? config.maxResultChars ?? DEFAULT_MAX_RESULT_CHARS;
+    const connectTimeoutMs = optionalDuration(options.connectTimeoutMs, 'connectTimeoutMs');
+    const callTimeoutMs = optionalDuration(options.callTimeoutMs, 'callTimeoutMs');
+    const reconnect = reconnectPolicy(options.reconnect);
     const roots = resolveRoots(options.workspaceDir ?? config.workspaceDir, options.roots);
     const requests = {
       ...(options.onSamplingRequest ? { onSamplingRequest: options.onSamplingRequest } : {}),
@@ -102,8 +106,11 @@ export class McpToolHub implements MCPToolProvider {
     for (const [name, server] of Object.entries(config.servers)) {
       const connection = new McpConnection(name, server, {
         clientInfo: options.clientInfo ?? { name: 'mcptools', version: '0.1.0' },
-        connectTimeoutMs: options.connectTimeoutMs ?? server.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
-        reconnect: reconnectPolicy(options.reconnect),
+        connectTimeoutMs:
+          connectTimeoutMs ??
+          optionalDuration(server.connectTimeoutMs, `servers.${name}.connectTimeoutMs`) ??
+          DEFAULT_CONNECT_TIMEOUT_MS,
+        reconnect,
         requests,
         listeners,
         redactor: this.#redactor,
@@ -111,7 +118,10 @@ export class McpToolHub implements MCPToolProvider {
       this.#connections.set(name, connection);
       this.#filters.set(name, compileToolFilter(server.tools));
       this.#adapterOptions.set(name, {
-        callTimeoutMs: options.callTimeoutMs ?? server.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS,
+        callTimeoutMs:
+          callTimeoutMs ??
+          optionalDuration(server.callTimeoutMs, `servers.${name}.callTimeoutMs`) ??
+          DEFAULT_CALL_TIMEOUT_MS,
         maxResultChars,
         validator,
         redactor: this.#redactor,
@@ -120,7 +130,7 @@ export class McpToolHub implements MCPToolProvider {
     const directory = new ServerDirectory(
       this.#connections,
       (message, server) => this.#emit('warning', message, server),
-      options.requestTimeoutMs,
+      optionalDuration(options.requestTimeoutMs, 'requestTimeoutMs'),
       this.#redactor,
     );
     this.#directory = directory;
@@ -226,4 +236,9 @@ export class McpToolHub implements MCPToolProvider {
       }
     }
   }
+}
+
+/** An optional duration option of `loadMCPServers`, checked and clamped. */
+function optionalDuration(value: number | undefined, field: string): number | undefined {
+  return value === undefined ? undefined : durationMs(value, field);
 }

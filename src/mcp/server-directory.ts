@@ -1,4 +1,5 @@
 import type { Client } from '@modelcontextprotocol/client';
+import { durationMs } from '../config/duration.js';
 import { SecretRedactor } from '../config/secret-redactor.js';
 import { McpToolsError } from '../errors/mcp-tools-error.js';
 import { classifyError, type ErrorContext } from './classify-error.js';
@@ -61,7 +62,8 @@ export class ServerDirectory {
 
   /** SDK request options from {@link CallOptions}. */
   requestOptions(options: CallOptions = {}): { timeout: number; signal?: AbortSignal } {
-    const timeout = options.timeoutMs ?? this.#defaultTimeoutMs;
+    const timeout =
+      options.timeoutMs === undefined ? this.#defaultTimeoutMs : durationMs(options.timeoutMs, 'timeoutMs');
     return options.signal ? { timeout, signal: options.signal } : { timeout };
   }
 
