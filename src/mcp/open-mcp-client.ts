@@ -8,6 +8,7 @@ import {
   type Transport,
 } from '@modelcontextprotocol/client';
 import type { ServerConfig } from '../config/config-types.js';
+import { acceptUndeclaredListChanges } from './accept-undeclared-list-changes.js';
 import { describeError } from './classify-error.js';
 import { createTransport } from './create-transport.js';
 import type { TransportKind } from './provider-types.js';
@@ -127,6 +128,7 @@ export async function openMcpClient(
     await transport.close().catch(() => undefined);
     throw error;
   }
+  acceptUndeclaredListChanges(client, callbacks);
   return { client, transport };
 }
 
