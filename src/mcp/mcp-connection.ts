@@ -5,6 +5,7 @@ import type {
   Transport,
 } from '@modelcontextprotocol/client';
 import type { ProtocolMode, ServerConfig } from '../config/config-types.js';
+import type { SecretRedactor } from '../config/secret-redactor.js';
 import { McpToolsError } from '../errors/mcp-tools-error.js';
 import { classifyError, describeError } from './classify-error.js';
 import { ConnectionDiagnostics } from './connection-diagnostics.js';
@@ -38,6 +39,8 @@ export interface McpConnectionOptions {
   protocol?: ProtocolMode;
   /** Where the era of each server is remembered between connects and runs. */
   eras?: EraMemory;
+  /** Hides configured secrets in every error and message this connection produces. */
+  redactor: SecretRedactor;
 }
 
 /**
@@ -93,7 +96,7 @@ export class McpConnection {
     this.name = name;
     this.config = config;
     this.#options = options;
-    this.#diagnostics = new ConnectionDiagnostics(name, config);
+    this.#diagnostics = new ConnectionDiagnostics(name, config, options.redactor);
     this.#mode = config.protocol ?? options.protocol ?? 'initialize';
     this.#eraKey = eraKey(config, this.#mode);
     this.state = config.enabled === false ? 'disabled' : 'disconnected';
@@ -147,7 +150,9 @@ export class McpConnection {
         'refresh',
       );
     } catch (error) {
-      const classified = classifyError(error, { signal: options.signal, timeoutMs: timeout });
+      const classified = this.#options.redactor.error(
+        classifyError(error, { signal: options.signal, timeoutMs: timeout }),
+      );
       if (classified.code === 'SERVER_DISCONNECTED' || classified.code === 'CONNECTION_FAILED') {
         this.markBroken(classified, client);
       }
@@ -215,7 +220,7 @@ export class McpConnection {
       this.#options.listeners.stateChanged(this);
     } catch (error) {
       if (this.#closed) return;
-      this.lastError = classifyError(error, { operation: 'connect' });
+      this.lastError = this.#options.redactor.error(classifyError(error, { operation: 'connect' }));
       this.#setState(this.#everConnected ? 'disconnected' : 'error', false);
       this.#scheduleReconnect();
       this.#options.listeners.stateChanged(this);
@@ -357,7 +362,7 @@ export class McpConnection {
     this.client = undefined;
     this.#transport = undefined;
     this.pid = undefined;
-    this.lastError = error;
+    this.lastError = this.#options.redactor.error(error);
     this.#setState('disconnected', false);
     this.#scheduleReconnect();
     this.#options.listeners.stateChanged(this);

@@ -4,6 +4,7 @@ import type {
   Tool as McpToolDefinition,
   RequestOptions,
 } from '@modelcontextprotocol/client';
+import type { SecretRedactor } from '../config/secret-redactor.js';
 import type { McpToolsError } from '../errors/mcp-tools-error.js';
 import { type ArgumentValidator, formatArgumentIssues } from '../tool/argument-validator.js';
 import type { ContentBlock } from '../tool/content.js';
@@ -22,6 +23,8 @@ export interface McpToolAdapterOptions {
   maxResultChars: number;
   /** Shared, caching argument validator. */
   validator: ArgumentValidator;
+  /** Hides configured secrets in failures, including an upstream's own error text. */
+  redactor: SecretRedactor;
 }
 
 /** The `isError` result every failure of an MCP tool becomes: `Tool <server>/<tool> failed: <message>`. */
@@ -75,7 +78,7 @@ export function createMcpTool(
   const plainRequest =
     definition.outputSchema === undefined && !JSON.stringify(definition.inputSchema).includes('x-mcp-header');
 
-  const execute = async (
+  const run = async (
     _toolCallId: string,
     params: Record<string, unknown>,
     signal?: AbortSignal,
@@ -129,6 +132,12 @@ export function createMcpTool(
       }
       return toolFailure(server, originalName, classified);
     }
+  };
+
+  // An upstream may echo a credential in its own error text ("rejected key sk-…").
+  const execute: Tool['execute'] = async (toolCallId, params, signal, onUpdate) => {
+    const result = await run(toolCallId, params, signal, onUpdate);
+    return result.isError === true ? options.redactor.value(result) : result;
   };
 
   const tool: Tool = {

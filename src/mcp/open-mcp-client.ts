@@ -8,6 +8,7 @@ import {
   type Transport,
 } from '@modelcontextprotocol/client';
 import type { ProtocolMode, ServerConfig } from '../config/config-types.js';
+import { acceptUndeclaredListChanges } from './accept-undeclared-list-changes.js';
 import { describeError } from './classify-error.js';
 import { createTransport } from './create-transport.js';
 import type { Era } from './era-memory.js';
@@ -142,6 +143,7 @@ export async function openMcpClient(
     try {
       await untilAborted(connecting, deadline);
       if (held) current.holdChild(false);
+      acceptUndeclaredListChanges(client, parameters.callbacks);
       return { client, transport: current };
     } catch (error) {
       const next = index < steps.length - 1 && !deadline.aborted && refusedEra(error);
