@@ -51,6 +51,8 @@ export interface LoadMcpServersOptions {
   maxResultChars?: number;
   /** Name separator and length budget. Default: the configuration's `namespace`. */
   namespace?: NamingOptions;
+  /** Called on every server state change from the first connect on (the `status` event, before `start` resolves). */
+  onStatus?: (status: ServerStatus) => void;
 }
 
 const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
@@ -79,6 +81,7 @@ export class McpToolHub implements MCPToolProvider {
   constructor(config: McpToolsConfig, registry: ToolRegistry, options: LoadMcpServersOptions = {}) {
     this.#registry = registry;
     this.#naming = { ...config.namespace, ...options.namespace };
+    if (options.onStatus) this.#listeners.status.add(options.onStatus);
     const validator = new ArgumentValidator({
       onUncompilable: (reason) => this.#emit('warning', `an input schema could not be compiled: ${reason}`),
     });

@@ -1,70 +1,31 @@
-import { randomUUID } from 'node:crypto';
 import type { Command } from 'commander';
-import { McpToolsError } from '../../errors/mcp-tools-error.js';
-import { suggestToolNames } from '../../registry/suggest-tool-names.js';
-import { ExitCode } from '../exit-codes.js';
-import { openSession } from '../open-session.js';
-import { formatResult, printJson, printLine } from '../print.js';
-import { type GlobalOptions, sessionOptions } from './global-options.js';
+import { lazyAction } from '../lazy-action.js';
+import { durationOption } from '../parse-option-value.js';
 
-function parseArguments(json: string | undefined): Record<string, unknown> {
-  if (json === undefined || json.trim() === '') return {};
-  let value: unknown;
-  try {
-    value = JSON.parse(json);
-  } catch (error) {
-    throw new McpToolsError('INVALID_ARGUMENTS', `Arguments are not valid JSON: ${(error as Error).message}`);
-  }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new McpToolsError('INVALID_ARGUMENTS', 'Arguments must be a JSON object, e.g. {"text":"hi"}');
-  }
-  return value as Record<string, unknown>;
-}
-
-/** `mcptools call TOOL [JSON]`: call one tool and print its result; exit 1 when it returns an error. */
+/** `mcptools call TOOL [JSON | key=value …]`: call one tool and print its result. */
 export function registerCallCommand(program: Command): void {
   program
     .command('call')
-    .description('call one tool by its exposed name with JSON arguments')
+    .description('call one tool by its exposed name (server__tool or server.tool)')
     .argument('<tool>', 'exposed tool name, e.g. everything__echo')
-    .argument('[json]', 'arguments as a JSON object', '{}')
-    .option('--timeout <ms>', 'call timeout in milliseconds', (value) => Number.parseInt(value, 10))
-    .action(async (name: string, json: string, commandOptions: { timeout?: number }, command: Command) => {
-      const options = command.optsWithGlobals<GlobalOptions>();
-      const params = parseArguments(json);
-      await using session = await openSession(sessionOptions(options));
-      const tools = await session.tools();
-      const tool = tools.find((candidate) => candidate.name === name);
-      if (!tool) {
-        const suggestions = suggestToolNames(
-          name,
-          tools.map((candidate) => candidate.name),
-        );
-        throw new McpToolsError(
-          'TOOL_NOT_FOUND',
-          `No tool named "${name}".${suggestions.length > 0 ? ` Did you mean: ${suggestions.join(', ')}?` : ''}`,
-        );
-      }
-      const controller = new AbortController();
-      const onSigint = () => controller.abort(new McpToolsError('ABORTED', 'Interrupted'));
-      process.once('SIGINT', onSigint);
-      const signal = commandOptions.timeout
-        ? AbortSignal.any([controller.signal, AbortSignal.timeout(commandOptions.timeout)])
-        : controller.signal;
-      try {
-        const result = await tool.execute(randomUUID(), params, signal, (update) => {
-          if (!options.json && update.progress) {
-            const { progress, total, message } = update.progress;
-            process.stderr.write(
-              `progress ${progress}${total ? `/${total}` : ''}${message ? ` ${message}` : ''}\n`,
-            );
-          }
-        });
-        if (options.json) printJson(result);
-        else printLine(formatResult(result));
-        process.exitCode = result.isError ? ExitCode.toolError : ExitCode.success;
-      } finally {
-        process.off('SIGINT', onSigint);
-      }
-    });
+    .argument(
+      '[arguments...]',
+      'one JSON object, or key=value pairs typed by the tool’s schema (key=@file reads a file)',
+    )
+    .option('--timeout <ms>', 'call timeout in milliseconds (e.g. 5000 or 5e3)', durationOption)
+    .option('--save <dir>', 'write images, audio and blobs of the result into this directory')
+    .option('--format <format>', '"text" (default) or "compact" (seed 002’s two-line format)')
+    .addHelpText(
+      'after',
+      `
+key=value: numbers, booleans, JSON objects and arrays follow the tool's schema.
+Ctrl-C cancels the call upstream and exits 130.
+Examples:
+  mcptools call everything__echo message=hello
+  mcptools call everything__add a=2 b=3
+  mcptools call everything__echo '{"message":"hello"}' --json
+  mcptools call files__write_file path=.sandbox/a.txt content=@notes.txt
+  mcptools call everything__get-tiny-image --save ./out`,
+    )
+    .action(lazyAction(async () => (await import('./call-action.js')).callAction));
 }

@@ -1,49 +1,15 @@
 import type { Command } from 'commander';
-import { openSession } from '../open-session.js';
-import { formatStatusTable, formatToolTable, printJson, printLine } from '../print.js';
-import type { GlobalOptions } from './global-options.js';
+import { lazyAction } from '../lazy-action.js';
 
 /**
- * `mcptools demo` (what `npm start` runs): the built-in configuration — server-everything,
+ * `mcptools demo`: the one-shot tour of the built-in configuration — server-everything,
  * server-filesystem on a sandbox directory, server-memory, and native example tools —
- * connected in parallel, then each server's status and the unified tool list.
+ * connected in parallel, then each server's status, the unified tool list and a search.
  */
 export function registerDemoCommand(program: Command): void {
   program
     .command('demo')
-    .description('run the built-in configuration: three published MCP servers and native example tools')
-    .action(async (_options, command: Command) => {
-      const options = command.optsWithGlobals<GlobalOptions>();
-      const started = performance.now();
-      await using session = await openSession({ demo: true });
-      const statuses = session.provider.status();
-      const tools = await session.tools();
-      const elapsed = Math.round(performance.now() - started);
-      if (options.json) {
-        printJson({
-          servers: statuses,
-          tools: tools.map(({ name, source, server, description }) => ({
-            name,
-            source,
-            server,
-            description,
-          })),
-        });
-        return;
-      }
-      printLine(`mcptools demo — ${session.config.source}, connected in ${elapsed} ms`);
-      printLine();
-      for (const line of formatStatusTable(statuses)) printLine(line);
-      printLine();
-      printLine(`${tools.length} tools in one Tool[]:`);
-      for (const line of formatToolTable(tools)) printLine(line);
-      const toolIndex = tools.find((tool) => tool.name === 'tool_index');
-      if (toolIndex) {
-        const query = 'save a note about a person';
-        const result = await toolIndex.execute('demo', { search: query, limit: 3 });
-        const found = (result.details as { tools?: { name: string }[] } | undefined)?.tools ?? [];
-        printLine();
-        printLine(`tool_index search "${query}" → ${found.map((entry) => entry.name).join(', ')}`);
-      }
-    });
+    .description('run the built-in configuration once: three published MCP servers and native example tools')
+    .addHelpText('after', '\nExamples:\n  mcptools demo\n  mcptools demo --json')
+    .action(lazyAction(async () => (await import('./demo-action.js')).demoAction));
 }
