@@ -16,7 +16,18 @@ const RUNS = runsFlag > 0 ? Number(process.argv[runsFlag + 1]) : 10;
 const BUDGET_MS = 150;
 const bin = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
 
-const COMMANDS = ['servers', 'tools', 'call', 'resources', 'read', 'prompts', 'prompt', 'config', 'doctor', 'demo'];
+const COMMANDS = [
+  'servers',
+  'tools',
+  'call',
+  'resources',
+  'read',
+  'prompts',
+  'prompt',
+  'config',
+  'doctor',
+  'demo',
+];
 const cases = [
   { name: 'node -e 0 (reference)', args: ['-e', '0'], node: true },
   { name: 'mcptools --help', args: ['--help'] },
@@ -100,5 +111,9 @@ for (const entry of cases) {
     entry.node ? '' : stats.p50 <= BUDGET_MS ? 'yes' : 'NO',
   ]);
 }
-printTable(`CLI start-up, ${RUNS} runs each (Node ${process.version})`, ['command', 'p50', 'p95', 'min', 'CPU p50', 'p50 − node', `≤ ${BUDGET_MS} ms`], rows);
+printTable(
+  `CLI start-up, ${RUNS} runs each (Node ${process.version})`,
+  ['command', 'p50', 'p95', 'min', 'CPU p50', 'p50 − node', `≤ ${BUDGET_MS} ms`],
+  rows,
+);
 console.log(`\nwrote ${writeResult('cli-start', { runs: RUNS, budgetMs: BUDGET_MS, results })}`);

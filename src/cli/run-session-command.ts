@@ -19,11 +19,24 @@ export interface SessionCommandContext {
  * abort the connects or the call in flight and end the process with 130 or 143. `body`
  * returns the exit code (default 0).
  */
+/**
+ * Keeps stdout for the command's own output (`--json` prints one document and nothing else):
+ * libraries' console.log/info go to stderr, and console.debug (the SDK's "server does not
+ * advertise …" notes) is dropped.
+ */
+function keepStdoutClean(): void {
+  const toStderr = (...args: unknown[]) => console.error(...args);
+  console.log = toStderr;
+  console.info = toStderr;
+  console.debug = () => {};
+}
+
 export async function runSessionCommand(
   command: Command,
   body: (context: SessionCommandContext) => Promise<number | undefined>,
   extra: Partial<SessionOptions> = {},
 ): Promise<void> {
+  keepStdoutClean();
   const options = globalOptions(command);
   using interrupts = watchInterrupts();
   const progress = await startConnectProgress(options);

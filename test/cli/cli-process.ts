@@ -99,7 +99,8 @@ export async function waitForChildren(pid: number, count: number, timeoutMs = 60
   for (;;) {
     const children = childPids(pid);
     if (children.length >= count) return children;
-    if (Date.now() - started > timeoutMs) throw new Error(`${pid} has ${children.length} children, not ${count}`);
+    if (Date.now() - started > timeoutMs)
+      throw new Error(`${pid} has ${children.length} children, not ${count}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }

@@ -8,7 +8,7 @@ import { runCli, startCli, survivors, waitForChildren } from './cli-process.js';
 
 const stubbornEcho = fileURLToPath(new URL('./fixtures/stubborn-echo.ts', import.meta.url));
 
-describe('mcptools CLI under SIGINT and SIGTERM (built binary)', () => {
+describe('mcptools CLI under SIGINT and SIGTERM (built binary)', { timeout: 120_000 }, () => {
   let dir: string;
   let remote: HttpFixture;
 
@@ -53,7 +53,10 @@ describe('mcptools CLI under SIGINT and SIGTERM (built binary)', () => {
 
   it('SIGTERM during a call closes every server, even one that ignores SIGTERM and stdin EOF', async () => {
     const config = writeConfig('sigterm-call.json', {
-      stubborn: { command: process.execPath, args: [...fixtureCommand('echo').args.slice(0, 2), stubbornEcho] },
+      stubborn: {
+        command: process.execPath,
+        args: [...fixtureCommand('echo').args.slice(0, 2), stubbornEcho],
+      },
     });
     const cli = startCli(['call', 'stubborn__slow', 'ms=60000', 'steps=60', '--config', config], dir);
     const [server] = await waitForChildren(cli.pid, 1);

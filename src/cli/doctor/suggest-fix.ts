@@ -71,6 +71,9 @@ export function suggestFix(
     if (refused)
       return `nothing listens at ${refused[1] || server.url}: start the server, or fix the port in "url"`;
     if (/ENOTFOUND|EAI_AGAIN/.test(message)) return 'the host name does not resolve: check the host in "url"';
+    // fetch reports a refused or unreachable port as a bare "fetch failed".
+    if (/fetch failed|ECONNRESET|EHOSTUNREACH|socket hang up/i.test(message))
+      return `nothing answers at ${hostOf(server.url)}: start the server, or fix the host and port in "url"`;
     if (/\b404\b/.test(message)) return 'the URL answered 404: check its path (often /mcp or /sse)';
   }
   if (status?.lastError?.code === 'TIMEOUT')
@@ -78,4 +81,12 @@ export function suggestFix(
   return server.type === 'stdio'
     ? `run it by hand to see why it stops: ${[server.command, ...(server.args ?? [])].join(' ')}`
     : 'check the URL with curl, and the server’s logs';
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return url;
+  }
 }
