@@ -4,46 +4,57 @@ import { createPainter } from './painter.js';
 /** Live per-server progress while a command's servers connect. */
 export interface ConnectProgress {
   onStatus(status: ServerStatus): void;
-  /** Removes the live lines (the command prints its own output next). */
+  /** Removes the spinner (the command prints its own output next). */
   stop(): void;
 }
 
 const silent: ConnectProgress = { onStatus: () => {}, stop: () => {} };
 
 /**
- * On a terminal (stderr is a TTY, no `--json`), a spinner with one line per server that
- * updates in place as each connects or fails (ora); elsewhere nothing, so pipes and scripts
- * get only the command's plain output.
+ * On a terminal (stderr is a TTY, no `--json`, not CI): one spinner line naming the servers
+ * still connecting (ora), and one line per server printed above it as soon as it connects
+ * or fails. Elsewhere nothing, so pipes and scripts get only the command's plain output.
  */
 export async function startConnectProgress(options: { json?: boolean }): Promise<ConnectProgress> {
-  if (options.json || !process.stderr.isTTY || process.env.CI) return silent;
+  const stream = process.stderr;
+  if (options.json || !stream.isTTY || !(stream.columns > 0) || process.env.CI) return silent;
   const { default: ora } = await import('ora');
-  const paint = createPainter(process.stderr);
+  const paint = createPainter(stream);
   const started = performance.now();
-  const lines = new Map<string, string>();
   const pending = new Set<string>();
+  const finished = new Set<string>();
   const spinner = ora({
-    stream: process.stderr,
+    stream,
     text: 'loading the configuration…',
     color: paint.enabled ? 'cyan' : false,
     discardStdin: false,
   }).start();
-  const render = () => {
-    spinner.text = `connecting ${lines.size - pending.size}/${lines.size} servers\n${[...lines.values()].join('\n')}`;
-  };
+  const fit = (text: string) =>
+    text.length < stream.columns - 4 ? text : `${text.slice(0, stream.columns - 5)}…`;
   return {
     onStatus(status) {
-      const elapsed = Math.round(performance.now() - started);
-      const line =
-        status.state === 'connected'
-          ? `  ${paint.green('✓')} ${status.name} ${paint.dim(`${status.toolCount} tools, ${elapsed} ms`)}`
-          : status.state === 'error' || status.state === 'disconnected'
-            ? `  ${paint.red('✗')} ${status.name} ${paint.dim(status.lastError?.message.split('\n')[0] ?? status.state)}`
-            : `  … ${status.name} ${paint.dim(status.state === 'connecting' ? 'connecting' : status.state)}`;
-      lines.set(status.name, line);
-      if (status.state === 'connecting') pending.add(status.name);
-      else pending.delete(status.name);
-      render();
+      if (finished.has(status.name)) return;
+      if (status.state === 'connecting') {
+        pending.add(status.name);
+      } else if (
+        status.state === 'connected' ||
+        status.state === 'error' ||
+        status.state === 'disconnected'
+      ) {
+        pending.delete(status.name);
+        finished.add(status.name);
+        const elapsed = Math.round(performance.now() - started);
+        const line =
+          status.state === 'connected'
+            ? `${paint.green('✓')} ${status.name} ${paint.dim(`${status.toolCount} tools, ${elapsed} ms`)}`
+            : `${paint.red('✗')} ${status.name} ${paint.dim(status.lastError?.message.split('\n')[0] ?? status.state)}`;
+        spinner.clear();
+        stream.write(`${fit(line)}\n`);
+      }
+      spinner.text = fit(
+        pending.size > 0 ? `connecting ${[...pending].join(', ')}` : `${finished.size} servers ready`,
+      );
+      spinner.render();
     },
     stop() {
       spinner.stop();
