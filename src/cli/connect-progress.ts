@@ -29,7 +29,7 @@ export async function startConnectProgress(options: { json?: boolean }): Promise
     color: paint.enabled ? 'cyan' : false,
     discardStdin: false,
   }).start();
-  const fit = (text: string) =>
+  const clip = (text: string) =>
     text.length < stream.columns - 4 ? text : `${text.slice(0, stream.columns - 5)}…`;
   return {
     onStatus(status) {
@@ -49,9 +49,9 @@ export async function startConnectProgress(options: { json?: boolean }): Promise
             ? `${paint.green('✓')} ${status.name} ${paint.dim(`${status.toolCount} tools, ${elapsed} ms`)}`
             : `${paint.red('✗')} ${status.name} ${paint.dim(status.lastError?.message.split('\n')[0] ?? status.state)}`;
         spinner.clear();
-        stream.write(`${fit(line)}\n`);
+        stream.write(`${clip(line)}\n`);
       }
-      spinner.text = fit(
+      spinner.text = clip(
         pending.size > 0 ? `connecting ${[...pending].join(', ')}` : `${finished.size} servers ready`,
       );
       spinner.render();
