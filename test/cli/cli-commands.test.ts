@@ -342,6 +342,14 @@ describe('mcptools CLI commands (built binary)', { timeout: 120_000 }, () => {
 
     it('doctor --json checks every server and suggests a fix for each failure; exit 3', async () => {
       const doctorConfig = join(dir, 'doctor.json');
+      // An `npx` that answers like npm does for a package the registry does not have.
+      const fakeNpx = join(dir, 'bin', 'npx');
+      mkdirSync(join(dir, 'bin'), { recursive: true });
+      writeFileSync(
+        fakeNpx,
+        '#!/bin/sh\necho "npm error code E404" >&2\necho "npm error 404 Not Found - GET @nope/ghost-server" >&2\nexit 1\n',
+        { mode: 0o755 },
+      );
       writeFileSync(
         doctorConfig,
         JSON.stringify({
@@ -351,6 +359,7 @@ describe('mcptools CLI commands (built binary)', { timeout: 120_000 }, () => {
             wrongpath: { command: process.execPath, args: ['./no/such/server.js'] },
             refused: { type: 'streamable-http', url: 'http://127.0.0.1:9/mcp', connectTimeoutMs: 5000 },
             locked: { type: 'streamable-http', url: unauthorizedUrl, connectTimeoutMs: 5000 },
+            ghost: { command: fakeNpx, args: ['-y', '@nope/ghost-server'] },
           },
         }),
       );
@@ -377,11 +386,12 @@ describe('mcptools CLI commands (built binary)', { timeout: 120_000 }, () => {
       expect(byName.get('wrongpath')?.fix).toContain('file not found: ./no/such/server.js');
       expect(byName.get('refused')?.fix).toMatch(/nothing (listens|answers) at 127\.0\.0\.1:9\b/);
       expect(byName.get('locked')?.fix).toContain('401');
+      expect(byName.get('ghost')?.fix).toContain('npx could not find the package "@nope/ghost-server"');
       const text = await cli(['doctor', '--config', doctorConfig]);
       expect(text.code).toBe(3);
       expect(text.stdout).toMatch(/✓ good/);
       expect(text.stdout).toMatch(/✗ missing[\s\S]*fix: "mcptools-no-such-command-xyz" is not on PATH/);
-      expect(text.stdout).toContain('4 of 5 servers need attention.');
+      expect(text.stdout).toContain('5 of 6 servers need attention.');
     });
   });
 
