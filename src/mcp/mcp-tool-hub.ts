@@ -54,6 +54,8 @@ export interface LoadMcpServersOptions {
   maxResultChars?: number;
   /** Name separator and length budget. Default: the configuration's `namespace`. */
   namespace?: NamingOptions;
+  /** Called on every server state change from the first connect on (the `status` event, before `start` resolves). */
+  onStatus?: (status: ServerStatus) => void;
   /** The `protocol` of every server that sets none. Default: the configuration's, else `initialize`. */
   protocol?: ProtocolMode;
   /**
@@ -93,6 +95,7 @@ export class McpToolHub implements MCPToolProvider {
     this.#registry = registry;
     this.#redactor = SecretRedactor.forConfig(config);
     this.#naming = { ...config.namespace, ...options.namespace };
+    if (options.onStatus) this.#listeners.status.add(options.onStatus);
     const validator = new ArgumentValidator({
       onUncompilable: (reason) => this.#emit('warning', `an input schema could not be compiled: ${reason}`),
     });
