@@ -12,6 +12,7 @@ import type { Tool, ToolAnnotations, ToolResult, ToolUpdateCallback } from '../t
 import { classifyError } from './classify-error.js';
 import type { McpConnection } from './mcp-connection.js';
 import { normalizeInputSchema } from './normalize-input-schema.js';
+import { trackCall } from './server-requests.js';
 
 /** Settings shared by every tool of one server. */
 export interface McpToolAdapterOptions {
@@ -108,6 +109,8 @@ export function createMcpTool(
         }
       };
     }
+    // The caller is in flight on this client until the call settles (gateway attribution).
+    const release = trackCall(client);
     try {
       const result = await client.callTool({ name: originalName, arguments: args }, requestOptions);
       return toToolResult(result as CallToolResult, maxChars);
@@ -120,6 +123,8 @@ export function createMcpTool(
         });
       }
       return toolFailure(server, originalName, classified);
+    } finally {
+      release();
     }
   };
 

@@ -10,7 +10,7 @@ import {
 import type { ServerConfig } from '../config/config-types.js';
 import { describeError } from './classify-error.js';
 import { createTransport } from './create-transport.js';
-import type { TransportKind } from './provider-types.js';
+import type { TransportKind, UpstreamNotification } from './provider-types.js';
 import {
   clientCapabilities,
   installServerRequestHandlers,
@@ -23,6 +23,8 @@ export interface ClientCallbacks {
   toolsChanged(client: Client, error: Error | null, tools: McpToolDefinition[] | null): void;
   countChanged(client: Client, field: 'resourceCount' | 'promptCount', items: unknown[] | null): void;
   closed(client: Client): void;
+  /** Logs and resource updates, for a gateway to forward. */
+  notification(client: Client, notification: UpstreamNotification): void;
   transportError(client: Client, message: string): void;
 }
 
@@ -112,6 +114,15 @@ export async function openMcpClient(
     },
   });
   installServerRequestHandlers(client, parameters.server, parameters.requests);
+  client.setNotificationHandler('notifications/message', (notification) =>
+    callbacks.notification(client, { method: 'notifications/message', params: notification.params }),
+  );
+  client.setNotificationHandler('notifications/resources/updated', (notification) =>
+    callbacks.notification(client, {
+      method: 'notifications/resources/updated',
+      params: { uri: notification.params.uri },
+    }),
+  );
   client.onerror = (error) => callbacks.transportError(client, describeError(error));
   client.onclose = () => callbacks.closed(client);
   const connecting = client.connect(transport, {
