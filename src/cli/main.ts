@@ -3,6 +3,7 @@ import { Command, CommanderError } from 'commander';
 import { McpToolsError } from '../errors/mcp-tools-error.js';
 import { registerCallCommand } from './commands/call-command.js';
 import { registerDemoCommand } from './commands/demo-command.js';
+import { registerServeCommand } from './commands/serve.js';
 import { registerServersCommand } from './commands/servers-command.js';
 import { registerToolsCommand } from './commands/tools-command.js';
 import { ExitCode, exitCodeFor } from './exit-codes.js';
@@ -24,6 +25,7 @@ registerServersCommand(program);
 registerToolsCommand(program);
 registerCallCommand(program);
 registerDemoCommand(program);
+registerServeCommand(program);
 
 try {
   await program.parseAsync(process.argv);
