@@ -125,6 +125,8 @@ export function createGateway(options: GatewayOptions): Gateway {
 
   const unsubscribers = [
     options.registry.onChange(() => core.toolsChanged()),
+    // Fired on every (re)connect and list_changed, even when no name changed (schemas may have).
+    options.provider.on('toolsChanged', () => core.toolsChanged()),
     options.provider.on('notification', (server, notification) =>
       core.upstreamNotification(server, notification),
     ),
