@@ -14,6 +14,7 @@ export function secretsOf(config: ServerConfig): string[] {
   const secrets = Object.values(config.headers ?? {});
   if (config.auth?.type === 'bearer') secrets.push(config.auth.token);
   if (config.auth?.type === 'api-key') secrets.push(config.auth.key);
+  if (config.auth?.type === 'oauth' && config.auth.clientSecret) secrets.push(config.auth.clientSecret);
   try {
     // Credentials in the URL itself (user info, `?key=…`) travel into fetch error messages.
     const url = new URL(config.url);
