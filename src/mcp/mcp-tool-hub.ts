@@ -1,4 +1,6 @@
 import type { Implementation } from '@modelcontextprotocol/client';
+import type { AuthorizationStart, AuthorizationUrlHandler } from '../auth/server-authorization.js';
+import { type OAuthHostOptions, ServerAuthorizations } from '../auth/server-authorizations.js';
 import type { McpToolsConfig } from '../config/config-types.js';
 import { compileToolFilter } from '../registry/tool-filter.js';
 import { type NamingOptions, namespacedName, uniqueName } from '../registry/tool-name.js';
@@ -27,7 +29,7 @@ import {
 } from './server-requests.js';
 
 /** Options of `loadMCPServers`; each overrides the matching configuration value. */
-export interface LoadMcpServersOptions {
+export interface LoadMcpServersOptions extends OAuthHostOptions {
   /** Aborts the initial connects; `loadMCPServers` then closes everything and rejects with `ABORTED`. */
   signal?: AbortSignal;
   /** Connect timeout of every server, in ms. Default: the server's `connectTimeoutMs`, else 30 000. */
@@ -74,6 +76,7 @@ export class McpToolHub implements MCPToolProvider {
   readonly #origins = new Map<string, ToolOrigin>();
   readonly #listeners: Listeners = { toolsChanged: new Set(), status: new Set(), warning: new Set() };
   readonly #directory: ServerDirectory;
+  readonly #authorizations: ServerAuthorizations;
   #closing: Promise<void> | undefined;
 
   constructor(config: McpToolsConfig, registry: ToolRegistry, options: LoadMcpServersOptions = {}) {
@@ -95,13 +98,25 @@ export class McpToolHub implements MCPToolProvider {
       stateChanged: (connection) => this.#emit('status', connection.status()),
       warning: (message, connection) => this.#emit('warning', message, connection.name),
     };
+    this.#authorizations = new ServerAuthorizations(config, options, {
+      authRequired: (server, error) => this.#connections.get(server)?.requireAuthorization(error),
+      authorized: (server) => {
+        if (!this.#closing)
+          void this.#connections
+            .get(server)
+            ?.refresh()
+            .catch(() => undefined);
+      },
+    });
     for (const [name, server] of Object.entries(config.servers)) {
+      const auth = this.#authorizations.for(name);
       const connection = new McpConnection(name, server, {
         clientInfo: options.clientInfo ?? { name: 'mcptools', version: '0.1.0' },
         connectTimeoutMs: options.connectTimeoutMs ?? server.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
         reconnect: reconnectPolicy(options.reconnect),
         requests,
         listeners,
+        ...(auth === undefined ? {} : { auth }),
       });
       this.#connections.set(name, connection);
       this.#filters.set(name, compileToolFilter(server.tools));
@@ -145,6 +160,24 @@ export class McpToolHub implements MCPToolProvider {
     for (const outcome of outcomes) {
       if (outcome.status === 'rejected') this.#emit('warning', `refresh failed: ${String(outcome.reason)}`);
     }
+  }
+
+  /**
+   * Starts OAuth authorization of `server` (or joins the sign-in under way): resolves with the
+   * URL a person must open (`pending`), or `authorized` when a refresh sufficed. When the sign-in
+   * completes, the server reconnects.
+   */
+  async authorize(
+    server: string,
+    options: { force?: boolean; onAuthorizationUrl?: AuthorizationUrlHandler } = {},
+  ): Promise<AuthorizationStart> {
+    this.#directory.get(server);
+    return this.#authorizations.authorize(server, options);
+  }
+
+  /** The URL a sign-in under way for `server` waits on. */
+  pendingAuthorization(server: string): string | undefined {
+    return this.#authorizations.pendingUrl(server);
   }
 
   /** Where an exposed tool name routes. */

@@ -7,6 +7,7 @@ import {
   StreamableHTTPClientTransport,
   type Transport,
 } from '@modelcontextprotocol/client';
+import type { TransportAuth } from '../auth/transport-auth.js';
 import type { ServerConfig } from '../config/config-types.js';
 import { describeError } from './classify-error.js';
 import { createTransport } from './create-transport.js';
@@ -40,6 +41,8 @@ export interface OpenClientParameters {
   callbacks: ClientCallbacks;
   /** The era an earlier connect to this server found: skips the `server/discover` probe. */
   prior?: PriorDiscovery;
+  /** OAuth for an HTTP server. */
+  auth?: TransportAuth;
 }
 
 /** How long to wait for a half-started connect to settle after giving up on it. */
@@ -95,7 +98,7 @@ export async function openMcpClient(
   parameters: OpenClientParameters,
 ): Promise<{ client: Client; transport: Transport }> {
   const { config, kind, callbacks, deadline, timeoutMs } = parameters;
-  const transport = createTransport(config, kind, parameters.stderr);
+  const transport = createTransport(config, kind, parameters.stderr, parameters.auth);
   const client: Client = new Client(parameters.clientInfo, {
     capabilities: clientCapabilities(parameters.requests),
     versionNegotiation: negotiation(config, kind, timeoutMs),
