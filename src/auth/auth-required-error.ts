@@ -16,7 +16,7 @@ export function authRequiredError(server: string, reason: string, cause?: unknow
   const command = authCommand(server);
   return new McpToolsError(
     'PERMISSION_DENIED',
-    `server "${server}" needs authorization (${reason}): run \`${command}\``,
+    `server "${server}" needs authorization: run \`${command}\` (${reason})`,
     {
       recoverable: true,
       ...(cause === undefined ? {} : { cause }),

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { Command, CommanderError } from 'commander';
 import { McpToolsError } from '../errors/mcp-tools-error.js';
+import { registerAuthCommand } from './commands/auth.js';
 import { registerCallCommand } from './commands/call-command.js';
 import { registerDemoCommand } from './commands/demo-command.js';
 import { registerServersCommand } from './commands/servers-command.js';
@@ -24,6 +25,7 @@ registerServersCommand(program);
 registerToolsCommand(program);
 registerCallCommand(program);
 registerDemoCommand(program);
+registerAuthCommand(program);
 
 try {
   await program.parseAsync(process.argv);

@@ -152,7 +152,7 @@ describe('refresh', () => {
     const again = await load(config(), { tokenStore: store });
     const status = again.provider.status('remote');
     expect(status?.state).toBe('auth_required');
-    expect(status?.lastError?.message).toMatch(/refused the refresh token.*mcptools auth remote/);
+    expect(status?.lastError?.message).toMatch(/mcptools auth remote.*refused the refresh token/);
     expect(fixture.state.counts.refused).toBe(refused + 1);
     expect((await store.get(fixture.mcpUrl))?.tokens).toBeUndefined();
     const call = await callTool(registry, 'remote__whoami').catch((error: unknown) => error);
