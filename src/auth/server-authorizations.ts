@@ -57,6 +57,11 @@ export class ServerAuthorizations {
     return this.#auth.get(server);
   }
 
+  /** Servers a person can authorize (every OAuth server but client-credentials ones). */
+  interactiveServers(): string[] {
+    return [...this.#auth].filter(([, auth]) => auth.authorization !== undefined).map(([name]) => name);
+  }
+
   /** Whether a sign-in for `server` is waiting for a person. */
   pending(server: string): boolean {
     return this.#auth.get(server)?.authorization?.pending ?? false;

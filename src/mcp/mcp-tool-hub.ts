@@ -180,6 +180,11 @@ export class McpToolHub implements MCPToolProvider {
     return this.#authorizations.pendingUrl(server);
   }
 
+  /** Servers whose OAuth a person can authorize. */
+  oauthServers(): string[] {
+    return this.#authorizations.interactiveServers();
+  }
+
   /** Where an exposed tool name routes. */
   toolOrigin(name: string): ToolOrigin | undefined {
     return this.#origins.get(name);

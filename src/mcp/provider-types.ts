@@ -170,6 +170,8 @@ export interface MCPToolProvider extends AsyncDisposable {
   ): Promise<{ status: 'authorized' | 'pending'; url?: string; completion: Promise<void> }>;
   /** The URL a sign-in under way for `server` waits on. */
   pendingAuthorization?(server: string): string | undefined;
+  /** Servers whose OAuth a person can authorize (HTTP, no static credentials). */
+  oauthServers?(): string[];
 }
 
 /** The server and original name behind an exposed MCP tool name. */

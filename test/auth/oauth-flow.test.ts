@@ -205,3 +205,44 @@ describe('other grants and precedence', () => {
     expect(fixture.state.counts.authorize).toBe(authorizations + 1);
   });
 });
+
+describe('the mcp_auth router tool', () => {
+  it('starts authorization, returns the URL, reports completion later; other tools work meanwhile; plan mode hides it', async () => {
+    const { createRouterTools } = await import('../../src/router/create-router-tools.js');
+    const { planModeFilter } = await import('../../src/router/tool-policy-filters.js');
+    const { provider, registry } = await load(
+      {
+        servers: {
+          remote: { type: 'streamable-http', url: fixture.mcpUrl },
+          other: { type: 'streamable-http', url: fixture.mcpUrl, auth: { type: 'bearer', token: 'x' } },
+        },
+      },
+      { tokenStore: new MemoryTokenStore() },
+    );
+    const tools = createRouterTools(provider, registry);
+    const mcpAuth = tools.find((tool) => tool.name === 'mcp_auth');
+    expect(mcpAuth?.readOnly).toBe(false);
+    expect(planModeFilter(tools).some((tool) => tool.name === 'mcp_auth')).toBe(false);
+    const parse = (result: { content: { type: string; text?: string }[] }) =>
+      JSON.parse(result.content[0]?.text ?? '{}') as Record<string, unknown>;
+
+    const listing = parse(await mcpAuth!.execute('1', {}));
+    expect(listing.servers).toEqual([
+      { server: 'remote', state: 'auth_required', status: 'needs_authorization' },
+    ]);
+    const started = parse(await mcpAuth!.execute('2', { server: 'remote' }));
+    expect(started.status).toBe('pending');
+    expect(String(started.url)).toContain(`${fixture.issuer}/authorize`);
+    // Meanwhile the other tools answer.
+    const index = tools.find((tool) => tool.name === 'tool_index');
+    expect((await index!.execute('3', {})).isError).toBeFalsy();
+    expect(parse(await mcpAuth!.execute('4', { server: 'remote' })).url).toBe(started.url);
+    await followAuthorizationUrl(new URL(String(started.url)));
+    await expect.poll(() => provider.status('remote')?.state).toBe('connected');
+    const done = parse(await mcpAuth!.execute('5', { server: 'remote' }));
+    expect(done).toMatchObject({ server: 'remote', status: 'authorized', state: 'connected' });
+    const refused = await mcpAuth!.execute('6', { server: 'other' });
+    expect(refused.isError).toBe(true);
+    expect(JSON.stringify([listing, started, done])).not.toContain(canary);
+  });
+});
