@@ -11,6 +11,7 @@ export type {
   HttpAuth,
   HttpServerConfig,
   McpToolsConfig,
+  ProtocolMode,
   SemanticSearchConfig,
   ServerConfig,
   StdioServerConfig,
