@@ -14,7 +14,7 @@ const serverCommonShape = {
   callTimeoutMs: timeoutSchema.optional(),
   tools: toolFilterSchema.optional(),
   prefix: z.string().min(1, 'must not be empty').optional(),
-  protocol: z.enum(['auto', 'legacy', '2026-07-28']).optional(),
+  protocol: z.enum(['initialize', 'auto', 'legacy', '2026-07-28']).optional(),
 };
 
 const stringMapSchema = z.record(z.string(), z.string());
@@ -112,6 +112,7 @@ export const mcpToolsFileSchema = z.strictObject({
     )
     .optional(),
   maxResultChars: z.number().int().positive().optional(),
+  protocol: serverCommonShape.protocol,
   workspaceDir: z.string().min(1, 'must not be empty').optional(),
 });
 

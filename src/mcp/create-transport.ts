@@ -3,9 +3,10 @@ import {
   StreamableHTTPClientTransport,
   type Transport,
 } from '@modelcontextprotocol/client';
-import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
 import type { HttpServerConfig, ServerConfig } from '../config/config-types.js';
 import type { TransportKind } from './provider-types.js';
+import { ReusableStdioTransport } from './reusable-stdio-transport.js';
 import type { StderrTail } from './stderr-tail.js';
 
 /** Every value in a server's configuration that must never appear in messages or status. */
@@ -52,7 +53,7 @@ function httpHeaders(config: HttpServerConfig): Record<string, string> {
  */
 export function createTransport(config: ServerConfig, kind: TransportKind, stderr: StderrTail): Transport {
   if (config.type === 'stdio') {
-    const transport = new StdioClientTransport({
+    const transport = new ReusableStdioTransport({
       command: config.command,
       args: config.args ?? [],
       env: { ...getDefaultEnvironment(), ...config.env },
