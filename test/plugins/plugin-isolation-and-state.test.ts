@@ -42,7 +42,7 @@ describe('a plugin that fails outside a call', () => {
     expect(Object.keys(seen.answers)).toEqual(['cjs_greet']);
   });
 
-  it('throws from a timer after loading: the host lives on, the other plugins keep answering', async () => {
+  it('throws from a timer its tool started: the host lives on, the other plugins keep answering', async () => {
     const seen = await host(fixture('late-throwing-plugin.mjs'), fixture('cjs-plugin'));
     expect(seen.atLoad.map((plugin) => plugin.status)).toEqual(['loaded', 'loaded']);
     expect(seen.answers.late_throw_probe).toBe('ok');
@@ -50,7 +50,7 @@ describe('a plugin that fails outside a call', () => {
       id: 'late-throwing-plugin',
       status: 'error',
       error:
-        'Plugin "late-throwing-plugin" failed with an uncaught exception: thrown from a timer after load',
+        'Plugin "late-throwing-plugin" failed with an uncaught exception: thrown from a timer after the call',
     });
     expect(seen.later[1]).toEqual({ id: 'cjs-plugin', status: 'loaded' });
   });
