@@ -129,11 +129,10 @@ export async function importPluginModule(file: string, options: { strict?: boole
   } catch (error) {
     const subpath = missingSdkSubpath(error);
     if (!subpath) throw error;
-    throw new McpToolsError(
-      'CONFIG_INVALID',
-      `imports "openclaw/plugin-sdk/${subpath}", which mcptools does not provide; install openclaw beside mcptools (it needs Node 24) to load this plugin`,
-      { cause: error },
-    );
+    const message = realSdkSubpaths()
+      ? `imports "openclaw/plugin-sdk/${subpath}", which the openclaw installed beside mcptools does not export`
+      : `imports "openclaw/plugin-sdk/${subpath}", which mcptools does not provide; install openclaw beside mcptools (it needs Node 24) to load this plugin`;
+    throw new McpToolsError('CONFIG_INVALID', message, { cause: error });
   }
 }
 
