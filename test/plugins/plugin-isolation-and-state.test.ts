@@ -54,6 +54,20 @@ describe('a plugin that fails outside a call', () => {
     });
     expect(seen.later[1]).toEqual({ id: 'cjs-plugin', status: 'loaded' });
   });
+
+  it('leaves a rejected promise behind in a tool factory: the tool still answers, the plugin is in error', async () => {
+    const seen = await host(fixture('factory-rejecting-plugin.mjs'));
+    expect(seen.atLoad).toEqual([{ id: 'factory-rejecting-plugin', status: 'loaded' }]);
+    expect(seen.answers).toEqual({ factory_probe: 'made' });
+    expect(seen.later).toEqual([
+      {
+        id: 'factory-rejecting-plugin',
+        status: 'error',
+        error:
+          'Plugin "factory-rejecting-plugin" failed with an unhandled rejection: left behind by the factory',
+      },
+    ]);
+  });
 });
 
 describe('api.runtime.state', () => {
