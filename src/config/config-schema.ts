@@ -1,17 +1,16 @@
 import { z } from 'zod';
+import { durationSchema, optionalDelaySchema } from './duration.js';
 
 const toolFilterSchema = z.strictObject({
   allow: z.array(z.string().min(1, 'must not be empty')).optional(),
   deny: z.array(z.string().min(1, 'must not be empty')).optional(),
 });
 
-const timeoutSchema = z.number().int().positive();
-
 /** Settings every server entry may carry (see `ServerCommon`). */
 const serverCommonShape = {
   enabled: z.boolean().optional(),
-  connectTimeoutMs: timeoutSchema.optional(),
-  callTimeoutMs: timeoutSchema.optional(),
+  connectTimeoutMs: durationSchema.optional(),
+  callTimeoutMs: durationSchema.optional(),
   tools: toolFilterSchema.optional(),
   prefix: z.string().min(1, 'must not be empty').optional(),
   protocol: z.enum(['initialize', 'auto', 'legacy', '2026-07-28']).optional(),
@@ -69,9 +68,33 @@ export const semanticSearchSchema = z.strictObject({
   queryPrefix: z.string().optional(),
   documentPrefix: z.string().optional(),
   batchSize: z.number().int().positive().optional(),
-  timeoutMs: z.number().int().positive().optional(),
-  waitMs: z.number().int().nonnegative().optional(),
+  timeoutMs: durationSchema.optional(),
+  waitMs: optionalDelaySchema.optional(),
   cacheDir: z.string().min(1, 'must not be empty').optional(),
+});
+
+const gatewayModeSchema = z.enum(['full', 'router', 'hybrid']);
+
+/** One named gateway profile, served at `/mcp/<name>`. */
+const gatewayProfileSchema = z.strictObject({
+  mode: gatewayModeSchema.optional(),
+  pin: z.array(z.string().min(1, 'must not be empty')).optional(),
+  tools: toolFilterSchema.optional(),
+  servers: toolFilterSchema.optional(),
+});
+
+/** `gateway`: the default mode and pins of `/mcp`, and named profiles. */
+export const gatewaySchema = z.strictObject({
+  mode: gatewayModeSchema.optional(),
+  pin: z.array(z.string().min(1, 'must not be empty')).optional(),
+  tools: toolFilterSchema.optional(),
+  servers: toolFilterSchema.optional(),
+  profiles: z
+    .record(
+      z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'profile names may use letters, digits, "_" and "-" only'),
+      gatewayProfileSchema,
+    )
+    .optional(),
 });
 
 /**
@@ -112,6 +135,7 @@ export const mcpToolsFileSchema = z.strictObject({
     )
     .optional(),
   maxResultChars: z.number().int().positive().optional(),
+  gateway: gatewaySchema.optional(),
   protocol: serverCommonShape.protocol,
   workspaceDir: z.string().min(1, 'must not be empty').optional(),
 });

@@ -138,7 +138,11 @@ export function classifyError(error: unknown, context: ErrorContext = {}): McpTo
     const reason = context.signal.reason;
     if (McpToolsError.isInstance(reason)) return reason;
     if (reason instanceof Error && reason.name === 'TimeoutError') {
-      return new McpToolsError('TIMEOUT', timeoutMessage(context.timeoutMs), { cause: error });
+      // The caller's own deadline (AbortSignal.timeout) fired, not the timeout mcptools applied.
+      return new McpToolsError('TIMEOUT', "timed out by the caller's signal (its own timeout)", {
+        cause: error,
+        data: { timeout: 'signal' },
+      });
     }
     return new McpToolsError('ABORTED', 'aborted by the caller', { cause: error });
   }

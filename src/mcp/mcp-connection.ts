@@ -5,13 +5,14 @@ import type {
   Transport,
 } from '@modelcontextprotocol/client';
 import type { ProtocolMode, ServerConfig } from '../config/config-types.js';
+import type { SecretRedactor } from '../config/secret-redactor.js';
 import { McpToolsError } from '../errors/mcp-tools-error.js';
 import { classifyError, describeError } from './classify-error.js';
 import { ConnectionDiagnostics } from './connection-diagnostics.js';
 import { transportKindsFor } from './create-transport.js';
 import { type Era, type EraMemory, eraKey } from './era-memory.js';
 import { type ClientCallbacks, closeMcpClient, isHttpNotFound, openMcpClient } from './open-mcp-client.js';
-import type { ServerState, ServerStatus, TransportKind } from './provider-types.js';
+import type { ServerState, ServerStatus, TransportKind, UpstreamNotification } from './provider-types.js';
 import { type ReconnectPolicy, reconnectDelay } from './reconnect-policy.js';
 import { errorInfo } from './server-directory.js';
 import type { ServerRequestOptions } from './server-requests.js';
@@ -25,6 +26,8 @@ export interface ConnectionListeners {
   /** State, counts or error changed. */
   stateChanged(connection: McpConnection): void;
   warning(message: string, connection: McpConnection): void;
+  /** A notification a gateway forwards (logs, resource updates, resource/prompt list changes). */
+  notification(connection: McpConnection, notification: UpstreamNotification): void;
 }
 
 /** Settings of one {@link McpConnection}. */
@@ -38,6 +41,8 @@ export interface McpConnectionOptions {
   protocol?: ProtocolMode;
   /** Where the era of each server is remembered between connects and runs. */
   eras?: EraMemory;
+  /** Hides configured secrets in every error and message this connection produces. */
+  redactor: SecretRedactor;
 }
 
 /**
@@ -84,6 +89,9 @@ export class McpConnection {
     closed: (client) => {
       if (this.client === client) this.#lost(client, this.#diagnostics.exitError());
     },
+    notification: (client, notification) => {
+      if (this.client === client) this.#options.listeners.notification(this, notification);
+    },
     transportError: (client, message) => {
       if (this.client === client || this.client === undefined) this.#diagnostics.noteTransportError(message);
     },
@@ -93,7 +101,7 @@ export class McpConnection {
     this.name = name;
     this.config = config;
     this.#options = options;
-    this.#diagnostics = new ConnectionDiagnostics(name, config);
+    this.#diagnostics = new ConnectionDiagnostics(name, config, options.redactor);
     this.#mode = config.protocol ?? options.protocol ?? 'initialize';
     this.#eraKey = eraKey(config, this.#mode);
     this.state = config.enabled === false ? 'disabled' : 'disconnected';
@@ -147,7 +155,9 @@ export class McpConnection {
         'refresh',
       );
     } catch (error) {
-      const classified = classifyError(error, { signal: options.signal, timeoutMs: timeout });
+      const classified = this.#options.redactor.error(
+        classifyError(error, { signal: options.signal, timeoutMs: timeout }),
+      );
       if (classified.code === 'SERVER_DISCONNECTED' || classified.code === 'CONNECTION_FAILED') {
         this.markBroken(classified, client);
       }
@@ -215,7 +225,7 @@ export class McpConnection {
       this.#options.listeners.stateChanged(this);
     } catch (error) {
       if (this.#closed) return;
-      this.lastError = classifyError(error, { operation: 'connect' });
+      this.lastError = this.#options.redactor.error(classifyError(error, { operation: 'connect' }));
       this.#setState(this.#everConnected ? 'disconnected' : 'error', false);
       this.#scheduleReconnect();
       this.#options.listeners.stateChanged(this);
@@ -351,13 +361,19 @@ export class McpConnection {
     if (this.client !== client || !items) return;
     this[field] = items.length;
     this.#options.listeners.stateChanged(this);
+    this.#options.listeners.notification(this, {
+      method:
+        field === 'resourceCount'
+          ? 'notifications/resources/list_changed'
+          : 'notifications/prompts/list_changed',
+    });
   }
 
   #lost(client: Client, error: McpToolsError): void {
     this.client = undefined;
     this.#transport = undefined;
     this.pid = undefined;
-    this.lastError = error;
+    this.lastError = this.#options.redactor.error(error);
     this.#setState('disconnected', false);
     this.#scheduleReconnect();
     this.#options.listeners.stateChanged(this);

@@ -4,6 +4,7 @@ import type {
   Tool as McpToolDefinition,
   RequestOptions,
 } from '@modelcontextprotocol/client';
+import type { SecretRedactor } from '../config/secret-redactor.js';
 import type { McpToolsError } from '../errors/mcp-tools-error.js';
 import { type ArgumentValidator, formatArgumentIssues } from '../tool/argument-validator.js';
 import type { ContentBlock } from '../tool/content.js';
@@ -13,6 +14,7 @@ import { callToolResultSchema } from './call-tool-result-schema.js';
 import { classifyError } from './classify-error.js';
 import type { McpConnection } from './mcp-connection.js';
 import { normalizeInputSchema } from './normalize-input-schema.js';
+import { trackCall } from './server-requests.js';
 
 /** Settings shared by every tool of one server. */
 export interface McpToolAdapterOptions {
@@ -22,6 +24,8 @@ export interface McpToolAdapterOptions {
   maxResultChars: number;
   /** Shared, caching argument validator. */
   validator: ArgumentValidator;
+  /** Hides configured secrets in failures, including an upstream's own error text. */
+  redactor: SecretRedactor;
 }
 
 /** The `isError` result every failure of an MCP tool becomes: `Tool <server>/<tool> failed: <message>`. */
@@ -75,7 +79,7 @@ export function createMcpTool(
   const plainRequest =
     definition.outputSchema === undefined && !JSON.stringify(definition.inputSchema).includes('x-mcp-header');
 
-  const execute = async (
+  const run = async (
     _toolCallId: string,
     params: Record<string, unknown>,
     signal?: AbortSignal,
@@ -113,6 +117,8 @@ export function createMcpTool(
         }
       };
     }
+    // The caller is in flight on this client until the call settles (gateway attribution).
+    const release = trackCall(client);
     try {
       const params = { name: originalName, arguments: args };
       const result = plainRequest
@@ -128,7 +134,15 @@ export function createMcpTool(
         });
       }
       return toolFailure(server, originalName, classified);
+    } finally {
+      release();
     }
+  };
+
+  // An upstream may echo a credential in its own error text ("rejected key sk-…").
+  const execute: Tool['execute'] = async (toolCallId, params, signal, onUpdate) => {
+    const result = await run(toolCallId, params, signal, onUpdate);
+    return result.isError === true ? options.redactor.value(result) : result;
   };
 
   const tool: Tool = {

@@ -1,5 +1,7 @@
 import type { Implementation } from '@modelcontextprotocol/client';
 import type { McpToolsConfig, ProtocolMode } from '../config/config-types.js';
+import { durationMs } from '../config/duration.js';
+import { SecretRedactor } from '../config/secret-redactor.js';
 import { compileToolFilter } from '../registry/tool-filter.js';
 import { type NamingOptions, namespacedName, uniqueName } from '../registry/tool-name.js';
 import type { ToolRegistry } from '../registry/tool-registry.js';
@@ -23,6 +25,7 @@ import { ServerDirectory } from './server-directory.js';
 import {
   type ElicitationHandler,
   type RootInput,
+  type RootsHandler,
   resolveRoots,
   type SamplingHandler,
 } from './server-requests.js';
@@ -47,11 +50,15 @@ export interface LoadMcpServersOptions {
   workspaceDir?: string;
   /** More roots: paths or `file://` URLs. */
   roots?: RootInput[];
+  /** Answers servers' `roots/list` per request (wins over `workspaceDir` and `roots`); a gateway routes it to its caller. */
+  onRootsRequest?: RootsHandler;
   reconnect?: ReconnectOptions;
   /** Cap on the text of one tool result. Default: the configuration's, else 100 000. */
   maxResultChars?: number;
   /** Name separator and length budget. Default: the configuration's `namespace`. */
   namespace?: NamingOptions;
+  /** Called on every server state change from the first connect on (the `status` event, before `start` resolves). */
+  onStatus?: (status: ServerStatus) => void;
   /** The `protocol` of every server that sets none. Default: the configuration's, else `initialize`. */
   protocol?: ProtocolMode;
   /**
@@ -80,29 +87,43 @@ export class McpToolHub implements MCPToolProvider {
   readonly #adapterOptions = new Map<string, McpToolAdapterOptions>();
   readonly #filters = new Map<string, (...names: string[]) => boolean>();
   readonly #origins = new Map<string, ToolOrigin>();
-  readonly #listeners: Listeners = { toolsChanged: new Set(), status: new Set(), warning: new Set() };
+  readonly #listeners: Listeners = {
+    toolsChanged: new Set(),
+    status: new Set(),
+    warning: new Set(),
+    notification: new Set(),
+  };
   readonly #directory: ServerDirectory;
   readonly #eras: EraMemory;
+  /** Every configured secret, hidden in every message, status row, event and error result. */
+  readonly #redactor: SecretRedactor;
   #closing: Promise<void> | undefined;
 
   constructor(config: McpToolsConfig, registry: ToolRegistry, options: LoadMcpServersOptions = {}) {
     this.#registry = registry;
+    this.#redactor = SecretRedactor.forConfig(config);
     this.#naming = { ...config.namespace, ...options.namespace };
+    if (options.onStatus) this.#listeners.status.add(options.onStatus);
     const validator = new ArgumentValidator({
       onUncompilable: (reason) => this.#emit('warning', `an input schema could not be compiled: ${reason}`),
     });
     const maxResultChars = options.maxResultChars ?? config.maxResultChars ?? DEFAULT_MAX_RESULT_CHARS;
+    const connectTimeoutMs = optionalDuration(options.connectTimeoutMs, 'connectTimeoutMs');
+    const callTimeoutMs = optionalDuration(options.callTimeoutMs, 'callTimeoutMs');
+    const reconnect = reconnectPolicy(options.reconnect);
     const roots = resolveRoots(options.workspaceDir ?? config.workspaceDir, options.roots);
     const requests = {
       ...(options.onSamplingRequest ? { onSamplingRequest: options.onSamplingRequest } : {}),
       ...(options.onElicitation ? { onElicitation: options.onElicitation } : {}),
       ...(roots ? { roots } : {}),
+      ...(options.onRootsRequest ? { onRootsRequest: options.onRootsRequest } : {}),
     };
     const listeners: ConnectionListeners = {
       connected: (connection) => this.#register(connection),
       toolsChanged: (connection) => this.#register(connection),
       stateChanged: (connection) => this.#emit('status', connection.status()),
       warning: (message, connection) => this.#emit('warning', message, connection.name),
+      notification: (connection, notification) => this.#emit('notification', connection.name, notification),
     };
     const eraCache = options.eraCache === false ? undefined : (options.eraCache ?? defaultEraCacheFile());
     this.#eras = eraMemoryFor(eraCache);
@@ -112,23 +133,32 @@ export class McpToolHub implements MCPToolProvider {
         ...(protocol === undefined ? {} : { protocol }),
         eras: this.#eras,
         clientInfo: options.clientInfo ?? { name: 'mcptools', version: '0.1.0' },
-        connectTimeoutMs: options.connectTimeoutMs ?? server.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
-        reconnect: reconnectPolicy(options.reconnect),
+        connectTimeoutMs:
+          connectTimeoutMs ??
+          optionalDuration(server.connectTimeoutMs, `servers.${name}.connectTimeoutMs`) ??
+          DEFAULT_CONNECT_TIMEOUT_MS,
+        reconnect,
         requests,
         listeners,
+        redactor: this.#redactor,
       });
       this.#connections.set(name, connection);
       this.#filters.set(name, compileToolFilter(server.tools));
       this.#adapterOptions.set(name, {
-        callTimeoutMs: options.callTimeoutMs ?? server.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS,
+        callTimeoutMs:
+          callTimeoutMs ??
+          optionalDuration(server.callTimeoutMs, `servers.${name}.callTimeoutMs`) ??
+          DEFAULT_CALL_TIMEOUT_MS,
         maxResultChars,
         validator,
+        redactor: this.#redactor,
       });
     }
     const directory = new ServerDirectory(
       this.#connections,
       (message, server) => this.#emit('warning', message, server),
-      options.requestTimeoutMs,
+      optionalDuration(options.requestTimeoutMs, 'requestTimeoutMs'),
+      this.#redactor,
     );
     this.#directory = directory;
     this.resources = new McpResourceService(directory);
@@ -224,6 +254,8 @@ export class McpToolHub implements MCPToolProvider {
   }
 
   #emit<E extends keyof ProviderEvents>(event: E, ...args: Parameters<ProviderEvents[E]>): void {
+    // Warnings quote upstream text; status rows carry error messages: both leave the library here.
+    args = this.#redactor.value(args);
     for (const listener of this.#listeners[event]) {
       try {
         (listener as (...values: Parameters<ProviderEvents[E]>) => void)(...args);
@@ -232,4 +264,9 @@ export class McpToolHub implements MCPToolProvider {
       }
     }
   }
+}
+
+/** An optional duration option of `loadMCPServers`, checked and clamped. */
+function optionalDuration(value: number | undefined, field: string): number | undefined {
+  return value === undefined ? undefined : durationMs(value, field);
 }

@@ -8,15 +8,17 @@ import {
   type Transport,
 } from '@modelcontextprotocol/client';
 import type { ProtocolMode, ServerConfig } from '../config/config-types.js';
+import { acceptUndeclaredListChanges } from './accept-undeclared-list-changes.js';
 import { describeError } from './classify-error.js';
 import { createTransport } from './create-transport.js';
 import type { Era } from './era-memory.js';
 import { type EraStep, eraSteps, refusedEra } from './era-steps.js';
-import type { TransportKind } from './provider-types.js';
+import type { TransportKind, UpstreamNotification } from './provider-types.js';
 import { ReusableStdioTransport } from './reusable-stdio-transport.js';
 import {
   clientCapabilities,
   installServerRequestHandlers,
+  linkResponsesToCallers,
   type ServerRequestOptions,
 } from './server-requests.js';
 import type { StderrTail } from './stderr-tail.js';
@@ -26,6 +28,8 @@ export interface ClientCallbacks {
   toolsChanged(client: Client, error: Error | null, tools: McpToolDefinition[] | null): void;
   countChanged(client: Client, field: 'resourceCount' | 'promptCount', items: unknown[] | null): void;
   closed(client: Client): void;
+  /** Logs and resource updates, for a gateway to forward. */
+  notification(client: Client, notification: UpstreamNotification): void;
   transportError(client: Client, message: string): void;
 }
 
@@ -111,6 +115,15 @@ function createClient(parameters: OpenClientParameters, step: EraStep): Client {
     },
   });
   installServerRequestHandlers(client, parameters.server, parameters.requests);
+  client.setNotificationHandler('notifications/message', (notification) =>
+    callbacks.notification(client, { method: 'notifications/message', params: notification.params }),
+  );
+  client.setNotificationHandler('notifications/resources/updated', (notification) =>
+    callbacks.notification(client, {
+      method: 'notifications/resources/updated',
+      params: { uri: notification.params.uri },
+    }),
+  );
   client.onerror = (error) => callbacks.transportError(client, describeError(error));
   client.onclose = () => callbacks.closed(client);
   return client;
@@ -133,7 +146,10 @@ export async function openMcpClient(
   for (let index = 0; ; index++) {
     const step = steps[index]!;
     const reusable = transport instanceof ReusableStdioTransport && transport.childReusable;
-    if (!reusable) transport = createTransport(config, kind, parameters.stderr);
+    if (!reusable) {
+      transport = createTransport(config, kind, parameters.stderr);
+      linkResponsesToCallers(transport);
+    }
     const current = transport!;
     const held = current instanceof ReusableStdioTransport && index < steps.length - 1;
     if (held) current.holdChild(true);
@@ -142,6 +158,7 @@ export async function openMcpClient(
     try {
       await untilAborted(connecting, deadline);
       if (held) current.holdChild(false);
+      acceptUndeclaredListChanges(client, parameters.callbacks);
       return { client, transport: current };
     } catch (error) {
       const next = index < steps.length - 1 && !deadline.aborted && refusedEra(error);

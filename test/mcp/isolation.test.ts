@@ -61,8 +61,11 @@ describe('a failing server is isolated at load time', () => {
     expect(textOf(result)).toBe('still here');
   });
 
-  it('reports a missing command as CONNECTION_FAILED naming the spawn error', () => {
-    expect(status('missing')).toMatchObject({ state: 'error', lastError: { code: 'CONNECTION_FAILED' } });
+  it('reports a missing command as CONNECTION_FAILED naming the spawn error, not recoverable', () => {
+    expect(status('missing')).toMatchObject({
+      state: 'error',
+      lastError: { code: 'CONNECTION_FAILED', recoverable: false },
+    });
     expect(status('missing').lastError?.message).toMatch(/ENOENT/);
     expect(status('missing').nextRetryAt).toBeGreaterThan(Date.now());
   });

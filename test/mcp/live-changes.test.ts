@@ -77,3 +77,27 @@ describe.each(variants)('live tool list changes over $label', (variant) => {
     expect(changes.some((change) => change.removed.includes('chg__fresh_tool'))).toBe(true);
   });
 });
+
+describe('list_changed from a server that never declared listChanged (Python SDK, fastmcp)', () => {
+  it('is accepted anyway: tools, prompt and resource counts refresh', async () => {
+    const registry = new ToolRegistry();
+    const provider = await loadMCPServers(
+      { servers: { lax: stdioFixture('undeclared-changes', [], { protocol: 'legacy' }) } },
+      registry,
+    );
+    try {
+      expect(provider.status('lax')?.state).toBe('connected');
+      expect(registry.has('lax__fresh')).toBe(false);
+      await registry.get('lax__add_tool')!.execute('1', { name: 'fresh' });
+      expect(await eventually(() => registry.has('lax__fresh'), 5000)).toBe(true);
+      expect(
+        await eventually(
+          () => provider.status('lax')?.promptCount === 1 && provider.status('lax')?.resourceCount === 1,
+          5000,
+        ),
+      ).toBe(true);
+    } finally {
+      await provider.close();
+    }
+  });
+});
