@@ -1,6 +1,5 @@
 import { existsSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
-import { authCommand } from '../../auth/auth-required-error.js';
 import type { ServerConfig } from '../../config/config-types.js';
 import type { ServerStatus } from '../../mcp/provider-types.js';
 import { findOnPath } from './find-on-path.js';
@@ -61,9 +60,9 @@ export function suggestFix(
     )
       return `npx could not find the package "${check.npxPackage}": check its name and version`;
   } else {
-    // A 401 with a challenge moves the server to auth_required, its error naming the command.
-    if (status?.state === 'auth_required')
-      return `the server answered 401: sign in with \`${authCommand(status.name)}\` (OAuth), or set "headers": { "Authorization": "Bearer $${'{'}TOKEN}" } on this server`;
+    // With OAuth support, a 401 arrives as "needs authorization: run `mcptools auth NAME`".
+    const auth = /run `(mcptools auth [^`]+)`/.exec(message);
+    if (auth) return `the server answered 401 and signs in with OAuth: run \`${auth[1]}\``;
     if (/\b401\b|unauthori[sz]ed/i.test(message))
       return (
         'the server answered 401: it needs credentials; set "headers": { "Authorization": "Bearer $' +
