@@ -54,7 +54,7 @@ it.runIf(existsSync(CHROMIUM))(
       expect(echo).toMatch(/\b7\b/);
       expect(broken).toMatch(/error|disconnected/);
       expect(broken).toMatch(/exit/i);
-      expect(await page.locator('#uptime').innerText()).toMatch(/\d+h \d+m \d+s/);
+      expect(await page.locator('#uptime').textContent()).toMatch(/\d+h \d+m \d+s/);
       expect(await page.locator('script').count()).toBe(0);
       expect(scripts).toEqual([]);
     } finally {
