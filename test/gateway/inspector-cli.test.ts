@@ -61,7 +61,8 @@ const targets = [
   },
 ];
 
-describe.each(targets)('the MCP Inspector CLI over $label', ({ target }) => {
+// Each step starts the inspector (and, over stdio, the gateway and its upstream): give it time on a busy machine.
+describe.each(targets)('the MCP Inspector CLI over $label', { timeout: 180_000 }, ({ target }) => {
   it('lists and calls tools', async () => {
     const listed = (await inspect(target(), ['--method', 'tools/list'])) as { tools: { name: string }[] };
     expect(listed.tools.map((tool) => tool.name)).toContain('echo__echo');
