@@ -4,7 +4,9 @@ import { expect, it } from 'vitest';
 import { currentCaller, linkResponsesToCallers, runAsCaller } from '../../src/mcp/server-requests.js';
 import { fixtureCommand } from '../fixtures/spawn-http.js';
 
-it('runs a 2026-07-28 stdio input_required round in the context of the call that caused it', async () => {
+it('runs a 2026-07-28 stdio input_required round in the context of the call that caused it', {
+  timeout: 120_000,
+}, async () => {
   const transport = new StdioClientTransport(fixtureCommand('sampling', ['--era', 'modern']));
   const client = new Client(
     { name: 'link-test', version: '1.0.0' },

@@ -24,6 +24,8 @@ export async function startGateway(
   const provider = await loadMCPServers(config, registry, {
     ...gatewayServerRequests(),
     reconnect: { initialDelayMs: 100, maxDelayMs: 500 },
+    // Fixtures start through tsx: on a loaded machine that can take most of the default 30 s.
+    connectTimeoutMs: 50_000,
   });
   const gateway = createGateway({ registry, provider, config, ...options });
   const { url } = await gateway.listen({ host: '127.0.0.1', port: 0 });
