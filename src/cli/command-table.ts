@@ -153,7 +153,8 @@ Examples:
     )
     .action(lazyAction(async () => (await import('./commands/serve-action.js')).serveAction));
 
-  // `mcptools demo`: the one-shot tour of the built-in configuration — server-everything, server-filesystem on a sandbox directory, server-memory, and native example tools — connected in parallel, then each server's status, the unified tool list and a search.
+  // `mcptools demo`: the one-shot tour of the built-in configuration (three published servers and
+  // native example tools): each server's status, the unified tool list and one search.
   program
     .command('demo')
     .description('run the built-in configuration once: three published MCP servers and native example tools')

@@ -3,6 +3,7 @@
 // command's dependencies are imported when it runs (issue 9: CLI start ≤ 150 ms).
 import { Command, CommanderError } from 'commander';
 import { registerCommands } from './command-table.js';
+import { registerAuthCommand } from './commands/auth.js';
 import { durationOption } from './parse-option-value.js';
 
 const program = new Command('mcptools')
@@ -21,6 +22,7 @@ const program = new Command('mcptools')
   );
 
 registerCommands(program);
+registerAuthCommand(program);
 
 try {
   await program.parseAsync(process.argv);

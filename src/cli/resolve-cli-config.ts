@@ -13,13 +13,19 @@ export interface CliConfig {
  * `--config FILE` if given, else the first file discovery finds, else the built-in default —
  * announced in one line on stderr so a user knows which servers they are talking to.
  */
-export async function resolveCliConfig(options: { config?: string; demo?: boolean }): Promise<CliConfig> {
-  if (options.demo) return { config: defaultConfig(), builtIn: true };
+export async function resolveCliConfig(options: {
+  config?: string;
+  demo?: boolean;
+  /** `false` for commands that only show the configuration (no sandbox directory is created). */
+  createSandbox?: boolean;
+}): Promise<CliConfig> {
+  const builtIn = () => defaultConfig(undefined, { createSandbox: options.createSandbox !== false });
+  if (options.demo) return { config: builtIn(), builtIn: true };
   if (options.config) return { config: await loadConfig(options.config), builtIn: false };
   const found = await loadConfig(undefined, { optional: true });
   if (found.source !== undefined) return { config: found, builtIn: false };
   process.stderr.write(
     'mcptools: no configuration file found; using the built-in default (see `mcptools config`)\n',
   );
-  return { config: defaultConfig(), builtIn: true };
+  return { config: builtIn(), builtIn: true };
 }

@@ -3,6 +3,7 @@ import {
   StreamableHTTPClientTransport,
   type Transport,
 } from '@modelcontextprotocol/client';
+import type { TransportAuth } from '../auth/transport-auth.js';
 import type { HttpServerConfig, ServerConfig } from '../config/config-types.js';
 import { urlBasicCredentials } from '../config/url-basic-credentials.js';
 import type { TransportKind } from './provider-types.js';
@@ -36,14 +37,15 @@ function httpHeaders(config: HttpServerConfig, url: URL): Record<string, string>
 
 /**
  * Builds the SDK transport of `kind` for `config`. Stdio children get the SDK's safe default
- * environment plus the configured one, and their stderr piped into `stderr`. The stdio
- * transport (and `cross-spawn` under it) is loaded by the first stdio server, not by an import
- * of mcptools.
+ * environment plus the configured one, and their stderr piped into `stderr`. HTTP transports get
+ * `auth` (OAuth) as their `authProvider` and step-up `fetch`. The stdio transport (and
+ * `cross-spawn` under it) is loaded by the first stdio server, not by an import of mcptools.
  */
 export async function createTransport(
   config: ServerConfig,
   kind: TransportKind,
   stderr: StderrTail,
+  auth?: TransportAuth,
 ): Promise<Transport> {
   if (config.type === 'stdio') {
     const [{ getDefaultEnvironment }, { ReusableStdioTransport }] = await Promise.all([
@@ -62,6 +64,10 @@ export async function createTransport(
   }
   const url = new URL(config.url);
   const requestInit: RequestInit = { headers: httpHeaders(config, url) };
-  if (kind === 'sse') return new SSEClientTransport(url, { requestInit });
-  return new StreamableHTTPClientTransport(url, { requestInit });
+  const oauth =
+    auth === undefined
+      ? {}
+      : { authProvider: auth.authProvider(), ...(auth.fetch ? { fetch: auth.fetch() } : {}) };
+  if (kind === 'sse') return new SSEClientTransport(url, { requestInit, ...oauth });
+  return new StreamableHTTPClientTransport(url, { requestInit, ...oauth });
 }

@@ -7,6 +7,7 @@ import {
   StreamableHTTPClientTransport,
   type Transport,
 } from '@modelcontextprotocol/client';
+import type { TransportAuth } from '../auth/transport-auth.js';
 import type { ProtocolMode, ServerConfig } from '../config/config-types.js';
 import { acceptUndeclaredListChanges } from './accept-undeclared-list-changes.js';
 import { describeError } from './classify-error.js';
@@ -49,6 +50,8 @@ export interface OpenClientParameters {
   mode: ProtocolMode;
   /** The era an earlier connect to this server found: tried first. */
   remembered?: Era;
+  /** OAuth for an HTTP server. */
+  auth?: TransportAuth;
 }
 
 /** How long to wait for a half-started connect to settle after giving up on it. */
@@ -151,7 +154,7 @@ export async function openMcpClient(
     const step = steps[index]!;
     const reusable = isReusable(transport) && transport.childReusable;
     if (!reusable) {
-      transport = await createTransport(config, kind, parameters.stderr);
+      transport = await createTransport(config, kind, parameters.stderr, parameters.auth);
       linkResponsesToCallers(transport);
     }
     const current = transport!;

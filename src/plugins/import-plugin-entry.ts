@@ -92,7 +92,12 @@ async function createImporter(strict: boolean): Promise<JitiImporter> {
   const { createJiti } = await import('jiti');
   // jiti runs ESM, CommonJS and TypeScript alike, and applies the alias map to every
   // import in the plugin's graph, including ESM files Node would otherwise resolve itself.
-  return createJiti(import.meta.url, { interopDefault: true, alias: pluginSdkAliases({ strict }) });
+  // Under strict the plugin's graph is evaluated afresh: a module cached by a lenient load must not skip the rules.
+  return createJiti(import.meta.url, {
+    interopDefault: true,
+    alias: pluginSdkAliases({ strict }),
+    ...(strict ? { moduleCache: false } : {}),
+  });
 }
 
 /** The SDK subpath a failed import asked for, read from the resolver's message. */
@@ -102,6 +107,7 @@ function missingSdkSubpath(error: unknown): string | undefined {
     message,
   );
   if (aliased?.[1]) return aliased[1];
+  if (!/cannot find|not found|ERR_MODULE_NOT_FOUND/i.test(message)) return undefined;
   const direct = /['"]((?:openclaw|clawdbot|moltbot)\/plugin-sdk\/[\w./-]+)['"]/.exec(message);
   return direct?.[1]?.replace(/^[^/]+\/plugin-sdk\//, '');
 }
@@ -123,11 +129,10 @@ export async function importPluginModule(file: string, options: { strict?: boole
   } catch (error) {
     const subpath = missingSdkSubpath(error);
     if (!subpath) throw error;
-    throw new McpToolsError(
-      'CONFIG_INVALID',
-      `imports "openclaw/plugin-sdk/${subpath}", which mcptools does not provide; install openclaw beside mcptools (it needs Node 24) to load this plugin`,
-      { cause: error },
-    );
+    const message = realSdkSubpaths()
+      ? `imports "openclaw/plugin-sdk/${subpath}", which the openclaw installed beside mcptools does not export`
+      : `imports "openclaw/plugin-sdk/${subpath}", which mcptools does not provide; install openclaw beside mcptools (it needs Node 24) to load this plugin`;
+    throw new McpToolsError('CONFIG_INVALID', message, { cause: error });
   }
 }
 

@@ -128,6 +128,7 @@ export async function loadOnePlugin(
     };
     context.fault.id = partial.id;
     context.fault.rootDir = location.rootDir;
+    if (location.entryFiles.length === 1) context.fault.source = location.entryFiles[0];
     if (context.strict) {
       const violation = strictManifestViolation(manifest);
       if (violation) throw new Error(violation);

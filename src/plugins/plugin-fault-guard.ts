@@ -5,6 +5,8 @@ import { sep } from 'node:path';
 export interface PluginFaultTarget {
   id: string;
   rootDir?: string;
+  /** The entry file: a stack through it names the plugin even when several share a folder. */
+  source?: string;
   /** Records the fault (status `error` with the reason); never throws. */
   fail(reason: string): void;
 }
@@ -20,9 +22,10 @@ function messageOf(reason: unknown): string {
   return typeof reason === 'string' ? reason : String(reason);
 }
 
-/** Blames the plugin whose folder the error's stack runs through, else the one running, else the last to run. */
+/** Blames the plugin whose entry file or folder the error's stack runs through, else the one running, else the last to run. */
 function attribute(reason: unknown): PluginFaultTarget | undefined {
   const stack = reason instanceof Error ? (reason.stack ?? '') : '';
+  for (const target of targets) if (target.source && stack.includes(target.source)) return target;
   let best: PluginFaultTarget | undefined;
   for (const target of targets) {
     const root = target.rootDir;

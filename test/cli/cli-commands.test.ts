@@ -323,6 +323,7 @@ describe('mcptools CLI commands (built binary)', { timeout: 120_000 }, () => {
     const parsed = JSON.parse(result.stdout) as { builtIn: boolean; servers: { name: string }[] };
     expect(parsed.builtIn).toBe(true);
     expect(parsed.servers.map((server) => server.name)).toEqual(['everything', 'files', 'memory']);
+    expect(readdirSync(empty)).toEqual([]); // showing the configuration creates nothing
   });
 
   describe('doctor', () => {

@@ -75,6 +75,29 @@ after(() => {
   rmSync(scratch, { recursive: true, force: true });
 });
 
+describe('openclaw installed beside mcptools', () => {
+  it('serves openclaw/plugin-sdk/* from the real package; a subpath it lacks fails that plugin by name', async () => {
+    const output = join(scratch, 'sdk.json');
+    const nodeModules = join(openclawRoot, '..');
+    await run(process.execPath, [join(here, 'sdk-side.mjs'), mcptoolsDist, output], {
+      env: { ...process.env, HOME: mkdtempSync(join(scratch, 'sdk-home-')), NODE_PATH: nodeModules },
+      timeout: 5 * 60_000,
+    });
+    const seen = JSON.parse(readFileSync(output, 'utf8'));
+    assert.ok(seen.pluginEntry.startsWith(join(nodeModules, 'openclaw')), seen.pluginEntry);
+    assert.deepEqual(seen.plugins, [
+      { id: 'v2-plugin', status: 'loaded' },
+      {
+        id: 'bad-import-plugin',
+        status: 'error',
+        error:
+          'Plugin "bad-import-plugin" failed to load: imports "openclaw/plugin-sdk/channel-runtime-that-does-not-exist", which the openclaw installed beside mcptools does not export',
+      },
+    ]);
+    assert.deepEqual(seen.answer, [{ type: 'text', text: 'agent compat-agent' }]);
+  });
+});
+
 describe('bundled OpenClaw plugins that declare tools', () => {
   it('are the twelve the comparison is about', () => {
     assert.equal(plugins.length, 12, plugins.map((plugin) => plugin.id).join(', '));

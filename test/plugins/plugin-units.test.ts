@@ -143,6 +143,26 @@ describe('plugin entry helpers', () => {
     expect(aliases['openclaw/plugin-sdk/agent-runtime']).toBe(aliases['openclaw/plugin-sdk']);
   });
 
+  it('aliases openclaw/plugin-sdk/* to a real openclaw installed beside mcptools, and only its subpaths', () => {
+    const real = new Map([
+      ['plugin-entry', '/opt/openclaw/dist/plugin-sdk/plugin-entry.js'],
+      ['core', '/opt/openclaw/dist/plugin-sdk/core.js'],
+    ]);
+    const aliases = pluginSdkAliases({ real });
+    expect(aliases['openclaw/plugin-sdk/plugin-entry']).toBe('/opt/openclaw/dist/plugin-sdk/plugin-entry.js');
+    expect(aliases['clawdbot/plugin-sdk/core']).toBe('/opt/openclaw/dist/plugin-sdk/core.js');
+    // Ours are not mixed in: an import OpenClaw lacks fails as it would in OpenClaw.
+    expect(aliases['openclaw/plugin-sdk/tool-results']).toBeUndefined();
+    // The removed root stays ours when lenient, and fails the plugin under strict.
+    expect(aliases['openclaw/plugin-sdk']).toMatch(/plugin-sdk[\\/]index\.(ts|js)$/);
+    expect(pluginSdkAliases({ real, strict: true })['openclaw/plugin-sdk']).toMatch(
+      /removed-sdk-root\.(ts|js)$/,
+    );
+    expect(pluginSdkAliases({ real: false })['openclaw/plugin-sdk/tool-results']).toMatch(
+      /tool-results\.(ts|js)$/,
+    );
+  });
+
   it('definePluginEntry defaults to the empty config schema; readStringParam throws ToolInputError', () => {
     const entry = definePluginEntry({ id: 'x', name: 'X', register: () => undefined });
     expect(entry.configSchema.jsonSchema).toEqual({

@@ -100,7 +100,7 @@ export async function configAction(commandOptions: { all?: boolean }, command: C
     process.exitCode = await showAll(options.config, options.json === true);
     return;
   }
-  const { config, builtIn } = await resolveCliConfig(options);
+  const { config, builtIn } = await resolveCliConfig({ ...options, createSandbox: false });
   const from = builtIn ? 'built-in' : displayConfigPath(config.source ?? '', process.cwd());
   const servers = serverViews(config, from);
   if (options.json) {

@@ -2,13 +2,13 @@ import { format } from 'node:util';
 import type { Command } from 'commander';
 import { configError } from '../../config/config-error.js';
 import type { GatewayMode, GatewayProfileConfig, McpToolsConfig } from '../../config/config-types.js';
-import { loadConfig } from '../../config/load-config.js';
 import { McpToolsError } from '../../errors/mcp-tools-error.js';
 import { createGateway } from '../../gateway/create-gateway.js';
 import { gatewayServerRequests } from '../../gateway/gateway-server-requests.js';
-import { loadMCPServers } from '../../mcp/load-mcp-servers.js';
-import { loadOpenClawPlugins } from '../../plugins/load-openclaw-plugins.js';
-import { ToolRegistry } from '../../registry/tool-registry.js';
+import { formatGatewayBanner } from '../format-gateway-banner.js';
+import { openSession } from '../open-session.js';
+import { printLine } from '../print.js';
+import { sessionOptions } from './global-options.js';
 
 interface ServeOptions {
   config?: string;
@@ -65,8 +65,10 @@ function profileSettings(config: McpToolsConfig, options: ServeOptions): Gateway
 
 /**
  * Runs `mcptools serve --stdio | --http [HOST:]PORT`: every configured server, plugin and
- * native tool as one MCP server (both protocol eras). Logs go to stderr only; SIGINT/SIGTERM
- * answer calls in flight with an error, close every upstream and exit 0.
+ * native tool as one MCP server (both protocol eras); without a configuration, the built-in
+ * default (what `npm start` serves). Over HTTP it prints the status table, the MCP and status
+ * page URLs and how to add it to Claude Code / Claude Desktop; logs go to stderr only.
+ * SIGINT/SIGTERM answer calls in flight with an error, close every upstream and exit 0.
  */
 export async function serveAction(_options: unknown, command: Command): Promise<void> {
   const options = command.optsWithGlobals<ServeOptions>();
@@ -80,52 +82,50 @@ export async function serveAction(_options: unknown, command: Command): Promise<
   }
   const address = options.http === undefined ? undefined : parseListenAddress(options.http);
   const token = options.token ?? (process.env.MCPTOOLS_TOKEN || undefined);
-  const config = options.config
-    ? await loadConfig(options.config)
-    : await loadConfig(undefined, { optional: true });
-  const settings = profileSettings(config, options);
-  const registry = new ToolRegistry(config.tools ?? {});
-  const provider = await loadMCPServers(config, registry, {
-    ...gatewayServerRequests(),
-    ...(options.connectTimeout ? { connectTimeoutMs: options.connectTimeout } : {}),
-  });
+  const session = await openSession({ ...sessionOptions(options), requests: gatewayServerRequests() });
+  const { config, provider, registry } = session;
   provider.on('warning', (message, server) => log(server ? `${server}: ${message}` : message));
-  if (config.plugins?.length) {
-    const { plugins } = await loadOpenClawPlugins(config.plugins, registry);
-    for (const plugin of plugins)
-      if (plugin.status === 'error') log(plugin.error ?? `plugin ${plugin.id} failed`);
-  }
-  const gateway = createGateway({
-    registry,
-    provider,
-    config,
-    ...settings,
-    ...(token ? { token } : {}),
-    ...(config.workspaceDir ? { context: { workspaceDir: config.workspaceDir } } : {}),
-    log,
-  });
+  let gateway: ReturnType<typeof createGateway> | undefined;
   let stopping = false;
   const stop = async (why: string) => {
     if (stopping) return;
     stopping = true;
     log(`${why}; shutting down`);
-    await gateway.close();
-    await provider.close();
+    await gateway?.close();
+    await session.close();
     process.exit(0);
   };
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
   try {
-    if (address) await gateway.listen(address);
-    else {
+    gateway = createGateway({
+      registry,
+      provider,
+      config,
+      ...profileSettings(config, options),
+      ...(token ? { token } : {}),
+      ...(config.workspaceDir ? { context: { workspaceDir: config.workspaceDir } } : {}),
+      log,
+    });
+    if (address) {
+      const { url } = await gateway.listen(address);
+      const statusUrl = new URL('/', url).href;
+      const lines = formatGatewayBanner({
+        mcpUrl: url,
+        statusUrl,
+        statuses: provider.status(),
+        connectMs: session.connectMs,
+      });
+      for (const line of lines) printLine(line);
+    } else {
       process.stdin.on('end', () => void stop('stdin closed'));
       gateway.serveStdio();
       const connected = provider.status().filter((status) => status.state === 'connected').length;
       log(`serving ${connected}/${provider.status().length} server(s) over stdio`);
     }
   } catch (error) {
-    await gateway.close();
-    await provider.close();
+    await gateway?.close();
+    await session.close();
     throw error;
   }
   // Serve until a signal (or stdin's end) stops the process.

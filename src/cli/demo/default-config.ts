@@ -5,10 +5,15 @@ import { resolvePackageBin } from './resolve-package-bin.js';
 
 /**
  * The built-in configuration `mcptools demo` (and `npm start`) runs: three published MCP
- * servers spawned from the local install (no network), sharing one sandbox directory.
+ * servers spawned from the local install (no network), sharing one sandbox directory
+ * (created unless `createSandbox` is `false`).
  */
-export function defaultConfig(sandboxDir = resolve('.sandbox')): McpToolsConfig {
-  mkdirSync(sandboxDir, { recursive: true });
+export function defaultConfig(
+  sandboxDir = resolve('.sandbox'),
+  options: { createSandbox?: boolean } = {},
+): McpToolsConfig {
+  // `mcptools config` only shows the configuration: it must not create the directory.
+  if (options.createSandbox !== false) mkdirSync(sandboxDir, { recursive: true });
   const node = process.execPath;
   return {
     servers: {

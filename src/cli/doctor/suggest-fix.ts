@@ -60,6 +60,9 @@ export function suggestFix(
     )
       return `npx could not find the package "${check.npxPackage}": check its name and version`;
   } else {
+    // With OAuth support, a 401 arrives as "needs authorization: run `mcptools auth NAME`".
+    const auth = /run `(mcptools auth [^`]+)`/.exec(message);
+    if (auth) return `the server answered 401 and signs in with OAuth: run \`${auth[1]}\``;
     if (/\b401\b|unauthori[sz]ed/i.test(message))
       return (
         'the server answered 401: it needs credentials; set "headers": { "Authorization": "Bearer $' +
