@@ -25,45 +25,48 @@ const machine = (result) =>
 
 const call = read('call');
 if (call) {
-  console.log(`### Call overhead (${machine(call)})\n`);
+  console.log(`### Calls (${machine(call)})\n`);
   console.log(
     table(
       [
         'transport',
-        'mode → era',
-        'SDK p50',
-        'mcptools p50',
-        'ratio p50',
-        'SDK p95',
-        'mcptools p95',
-        'ratio p95',
+        'side',
+        'era',
+        'p50',
+        'p50 ratio',
+        'p50 ÷ SDK auto',
+        'calls/s (50 in flight)',
+        'ratio',
+        '÷ SDK auto',
       ],
-      call.results.map((result) => [
-        result.transport,
-        `${result.mode} → ${result.era.mcptools ?? result.era.sdk}`,
-        format.us(result.sdk.p50),
-        format.us(result.mcptools?.p50),
-        `**${format.ratio(result.ratioP50)}**`,
-        format.us(result.sdk.p95),
-        format.us(result.mcptools?.p95),
-        format.ratio(result.ratioP95),
-      ]),
+      call.results.flatMap((result) =>
+        result.sides.map((side) => [
+          result.transport,
+          side.name,
+          side.era ?? '—',
+          format.us(side.latency.p50),
+          `**${format.ratio(side.latencyRatio)}**`,
+          format.ratio(side.latencyRatioAuto),
+          side.throughput.p50.toFixed(0),
+          `**${format.ratio(side.throughputRatio)}**`,
+          format.ratio(side.throughputRatioAuto),
+        ]),
+      ),
     ),
   );
 }
-for (const name of ['fanout', 'fanout-sdk-server']) {
+for (const name of ['fanout', 'fanout-minimal-server']) {
   const fanout = read(name);
-  if (!fanout) continue;
-  console.log(`\n### Fan-out, ${fanout.server} echo server, mode ${fanout.mode} (${machine(fanout)})\n`);
+  if (!fanout?.results?.[0]?.sides) continue;
+  const names = fanout.results[0].sides.map((side) => side.name);
+  console.log(`\n### Fan-out, ${fanout.server} echo server (${machine(fanout)})\n`);
   console.log(
     table(
-      ['start delay', 'N', 'SDK-direct p50', 'mcptools p50', 'ratio'],
+      ['start delay', 'N', ...names],
       fanout.results.map((result) => [
         `${result.delayMs} ms`,
         result.servers,
-        format.ms(result.sdk.p50),
-        format.ms(result.mcptools?.p50),
-        `**${format.ratio(result.ratioP50)}**`,
+        ...result.sides.map((side) => `${format.ms(side.p50)} (**${format.ratio(side.ratio)}**)`),
       ]),
     ),
   );
@@ -92,4 +95,18 @@ if (memory) {
       ]),
     ),
   );
+  if (memory.growth) {
+    console.log('');
+    console.log(
+      table(
+        [`heap growth over ${memory.calls} calls`, 'JS heap + external at start', 'at end', 'growth'],
+        memory.growth.map((row) => [
+          row.side === 'sdk' ? 'SDK-direct' : 'mcptools',
+          format.kib(row.points[0].heap),
+          format.kib(row.points.at(-1).heap),
+          format.kib(row.growth),
+        ]),
+      ),
+    );
+  }
 }

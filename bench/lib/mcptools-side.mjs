@@ -57,7 +57,8 @@ export function serverConfig({ stdio, url, mode }) {
  */
 export async function loadHub(lib, servers, expectedTools) {
   const registry = new lib.ToolRegistry();
-  const provider = await lib.loadMCPServers({ servers }, registry);
+  // The SDK client has no connect timeout; on a loaded machine 20 servers can take over 30 s.
+  const provider = await lib.loadMCPServers({ servers }, registry, { connectTimeoutMs: 180_000 });
   await waitForTools(registry, provider, expectedTools);
   return { registry, provider };
 }
@@ -69,8 +70,8 @@ async function waitForTools(registry, provider, expectedTools) {
     const timer = setTimeout(() => {
       unsubscribe();
       const states = provider.status().map((status) => `${status.name}:${status.state}`);
-      reject(new Error(`mcptools: ${count()}/${expectedTools} tools after 60 s (${states.join(', ')})`));
-    }, 60_000);
+      reject(new Error(`mcptools: ${count()}/${expectedTools} tools after 180 s (${states.join(', ')})`));
+    }, 180_000);
     const unsubscribe = registry.onChange(() => {
       if (count() < expectedTools) return;
       clearTimeout(timer);

@@ -3,12 +3,10 @@ import {
   StreamableHTTPClientTransport,
   type Transport,
 } from '@modelcontextprotocol/client';
-import { getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
 import type { TransportAuth } from '../auth/transport-auth.js';
 import type { HttpServerConfig, ServerConfig } from '../config/config-types.js';
 import { urlBasicCredentials } from '../config/url-basic-credentials.js';
 import type { TransportKind } from './provider-types.js';
-import { ReusableStdioTransport } from './reusable-stdio-transport.js';
 import type { StderrTail } from './stderr-tail.js';
 
 /** The transports worth trying for `config`, in order: `http` tries Streamable HTTP, then SSE. */
@@ -40,15 +38,20 @@ function httpHeaders(config: HttpServerConfig, url: URL): Record<string, string>
 /**
  * Builds the SDK transport of `kind` for `config`. Stdio children get the SDK's safe default
  * environment plus the configured one, and their stderr piped into `stderr`. HTTP transports get
- * `auth` (OAuth) as their `authProvider` and step-up `fetch`.
+ * `auth` (OAuth) as their `authProvider` and step-up `fetch`. The stdio transport (and
+ * `cross-spawn` under it) is loaded by the first stdio server, not by an import of mcptools.
  */
-export function createTransport(
+export async function createTransport(
   config: ServerConfig,
   kind: TransportKind,
   stderr: StderrTail,
   auth?: TransportAuth,
-): Transport {
+): Promise<Transport> {
   if (config.type === 'stdio') {
+    const [{ getDefaultEnvironment }, { ReusableStdioTransport }] = await Promise.all([
+      import('@modelcontextprotocol/client/stdio'),
+      import('./reusable-stdio-transport.js'),
+    ]);
     const transport = new ReusableStdioTransport({
       command: config.command,
       args: config.args ?? [],

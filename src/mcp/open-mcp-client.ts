@@ -15,7 +15,7 @@ import { createTransport } from './create-transport.js';
 import type { Era } from './era-memory.js';
 import { type EraStep, eraSteps, refusedEra } from './era-steps.js';
 import type { TransportKind, UpstreamNotification } from './provider-types.js';
-import { ReusableStdioTransport } from './reusable-stdio-transport.js';
+import type { ReusableStdioTransport } from './reusable-stdio-transport.js';
 import {
   clientCapabilities,
   installServerRequestHandlers,
@@ -152,13 +152,13 @@ export async function openMcpClient(
   let refusal: unknown;
   for (let index = 0; ; index++) {
     const step = steps[index]!;
-    const reusable = transport instanceof ReusableStdioTransport && transport.childReusable;
+    const reusable = isReusable(transport) && transport.childReusable;
     if (!reusable) {
-      transport = createTransport(config, kind, parameters.stderr, parameters.auth);
+      transport = await createTransport(config, kind, parameters.stderr, parameters.auth);
       linkResponsesToCallers(transport);
     }
     const current = transport!;
-    const held = current instanceof ReusableStdioTransport && index < steps.length - 1;
+    const held = isReusable(current) && index < steps.length - 1;
     if (held) current.holdChild(true);
     const client = createClient(parameters, step);
     const connecting = client.connect(current, { signal: deadline, timeout: timeoutMs });
@@ -173,12 +173,12 @@ export async function openMcpClient(
         refusal ??= error;
         await settled(connecting, SETTLE_MS);
         // A child that refused but still runs is detached and reused; one that exited is not.
-        if (!(current instanceof ReusableStdioTransport && current.childReusable)) {
+        if (!(isReusable(current) && current.childReusable)) {
           await closeQuietly(client, current);
         }
         continue;
       }
-      if (current instanceof ReusableStdioTransport) current.holdChild(false);
+      if (isReusable(current)) current.holdChild(false);
       await closeMcpClient(client, current);
       await settled(connecting, SETTLE_MS);
       await current.close().catch(() => undefined);
@@ -188,8 +188,12 @@ export async function openMcpClient(
   }
 }
 
+function isReusable(transport: Transport | undefined): transport is ReusableStdioTransport {
+  return transport !== undefined && 'holdChild' in transport;
+}
+
 async function closeQuietly(client: Client, transport: Transport): Promise<void> {
-  if (transport instanceof ReusableStdioTransport) transport.holdChild(false);
+  if (isReusable(transport)) transport.holdChild(false);
   await client.close().catch(() => undefined);
   await transport.close().catch(() => undefined);
 }
