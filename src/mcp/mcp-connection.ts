@@ -11,9 +11,11 @@ import { McpToolsError } from '../errors/mcp-tools-error.js';
 import { classifyError, describeError } from './classify-error.js';
 import { ConnectionDiagnostics } from './connection-diagnostics.js';
 import { transportKindsFor } from './create-transport.js';
+import { isToolListContentFailure, listToolsLeniently } from './list-tools-leniently.js';
 import { type ClientCallbacks, closeMcpClient, isHttpNotFound, openMcpClient } from './open-mcp-client.js';
 import type { ServerState, ServerStatus, TransportKind } from './provider-types.js';
 import { type ReconnectPolicy, reconnectDelay } from './reconnect-policy.js';
+import { screenToolDefinitions } from './screen-tool-definitions.js';
 import { errorInfo } from './server-directory.js';
 import type { ServerRequestOptions } from './server-requests.js';
 
@@ -310,12 +312,26 @@ export class McpConnection {
           )
         : 0,
     ]);
-    const tools = capabilities.tools ? (await client.listTools(undefined, requestOptions)).tools : [];
+    const tools = capabilities.tools ? await this.#listTools(client, requestOptions) : [];
     const [resourceCount, promptCount] = await counts;
     if (reason === 'refresh' && this.client !== client) return;
     this.tools = tools;
     this.resourceCount = resourceCount;
     this.promptCount = promptCount;
+  }
+
+  /** The server's tools, each screened on its own so that one hostile definition costs only itself. */
+  async #listTools(client: Client, options: { signal?: AbortSignal; timeout: number }) {
+    let definitions: unknown[];
+    try {
+      definitions = (await client.listTools(undefined, { ...options, cacheMode: 'refresh' })).tools;
+    } catch (error) {
+      if (!isToolListContentFailure(error)) throw error;
+      definitions = await listToolsLeniently(client, options);
+    }
+    const { tools, warnings } = screenToolDefinitions(definitions, this.name);
+    for (const warning of warnings) this.#options.listeners.warning(warning, this);
+    return tools;
   }
 
   #countFailed(what: string, error: unknown): number {
@@ -328,6 +344,15 @@ export class McpConnection {
 
   #onToolsListChanged(client: Client, error: Error | null, tools: McpToolDefinition[] | null): void {
     if (this.client !== client) return;
+    if (error && isToolListContentFailure(error)) {
+      const timeout = this.#options.connectTimeoutMs;
+      listToolsLeniently(client, { timeout }).then(
+        (definitions) => this.#onToolsListChanged(client, null, definitions as McpToolDefinition[]),
+        // Wrapped so that a second content failure cannot loop back here.
+        (failure: unknown) => this.#onToolsListChanged(client, new Error(describeError(failure)), null),
+      );
+      return;
+    }
     if (error || !tools) {
       this.#options.listeners.warning(
         `re-listing tools of "${this.name}" failed: ${this.#diagnostics.redact(describeError(error))}`,
@@ -335,7 +360,9 @@ export class McpConnection {
       );
       return;
     }
-    this.tools = tools;
+    const screened = screenToolDefinitions(tools, this.name);
+    for (const warning of screened.warnings) this.#options.listeners.warning(warning, this);
+    this.tools = screened.tools;
     this.#options.listeners.toolsChanged(this);
     this.#options.listeners.stateChanged(this);
   }
