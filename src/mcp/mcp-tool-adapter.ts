@@ -7,6 +7,7 @@ import type {
 import type { SecretRedactor } from '../config/secret-redactor.js';
 import type { McpToolsError } from '../errors/mcp-tools-error.js';
 import { type ArgumentValidator, formatArgumentIssues } from '../tool/argument-validator.js';
+import { boundResultDepth } from '../tool/bound-result-depth.js';
 import type { ContentBlock } from '../tool/content.js';
 import { capResultText, errorResult } from '../tool/result.js';
 import type { Tool, ToolAnnotations, ToolResult, ToolUpdateCallback } from '../tool/tool.js';
@@ -51,7 +52,7 @@ function toToolResult(result: CallToolResult, maxChars: number): ToolResult {
     converted.structuredContent = result.structuredContent as Record<string, unknown>;
   }
   if (result._meta !== undefined) converted._meta = result._meta as Record<string, unknown>;
-  return capResultText(converted, maxChars);
+  return capResultText(boundResultDepth(converted), maxChars);
 }
 
 /**
