@@ -13,7 +13,7 @@ const serverCommonShape = {
   callTimeoutMs: durationSchema.optional(),
   tools: toolFilterSchema.optional(),
   prefix: z.string().min(1, 'must not be empty').optional(),
-  protocol: z.enum(['auto', 'legacy', '2026-07-28']).optional(),
+  protocol: z.enum(['initialize', 'auto', 'legacy', '2026-07-28']).optional(),
 };
 
 const stringMapSchema = z.record(z.string(), z.string());
@@ -111,6 +111,7 @@ export const mcpToolsFileSchema = z.strictObject({
     )
     .optional(),
   maxResultChars: z.number().int().positive().optional(),
+  protocol: serverCommonShape.protocol,
   workspaceDir: z.string().min(1, 'must not be empty').optional(),
 });
 

@@ -146,6 +146,11 @@ export function classifyError(error: unknown, context: ErrorContext = {}): McpTo
     }
     return new McpToolsError('ABORTED', 'aborted by the caller', { cause: error });
   }
+  // Before the SDK's own wrapping, which names only "fetch failed" (e.g. a failed era probe).
+  const network = networkFailure(error);
+  if (network !== undefined) {
+    return new McpToolsError('CONNECTION_FAILED', `cannot reach the server: ${network}`, { cause: error });
+  }
   if (SdkError.isInstance(error)) return fromSdkError(error, context);
   if (ProtocolError.isInstance(error)) return fromProtocolError(error, context);
   if (isAbortError(error)) {
@@ -153,10 +158,6 @@ export function classifyError(error: unknown, context: ErrorContext = {}): McpTo
     return timedOut
       ? new McpToolsError('TIMEOUT', timeoutMessage(context.timeoutMs), { cause: error })
       : new McpToolsError('ABORTED', 'aborted', { cause: error });
-  }
-  const network = networkFailure(error);
-  if (network !== undefined) {
-    return new McpToolsError('CONNECTION_FAILED', `cannot reach the server: ${network}`, { cause: error });
   }
   const code: McpToolsErrorCode = context.operation === 'connect' ? 'CONNECTION_FAILED' : 'UPSTREAM_ERROR';
   return new McpToolsError(code, describeError(error), { cause: error });

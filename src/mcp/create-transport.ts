@@ -3,10 +3,11 @@ import {
   StreamableHTTPClientTransport,
   type Transport,
 } from '@modelcontextprotocol/client';
-import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
 import type { HttpServerConfig, ServerConfig } from '../config/config-types.js';
 import { urlBasicCredentials } from '../config/url-basic-credentials.js';
 import type { TransportKind } from './provider-types.js';
+import { ReusableStdioTransport } from './reusable-stdio-transport.js';
 import type { StderrTail } from './stderr-tail.js';
 
 /** The transports worth trying for `config`, in order: `http` tries Streamable HTTP, then SSE. */
@@ -41,7 +42,7 @@ function httpHeaders(config: HttpServerConfig, url: URL): Record<string, string>
  */
 export function createTransport(config: ServerConfig, kind: TransportKind, stderr: StderrTail): Transport {
   if (config.type === 'stdio') {
-    const transport = new StdioClientTransport({
+    const transport = new ReusableStdioTransport({
       command: config.command,
       args: config.args ?? [],
       env: { ...getDefaultEnvironment(), ...config.env },

@@ -11,6 +11,7 @@ import { boundResultDepth } from '../tool/bound-result-depth.js';
 import type { ContentBlock } from '../tool/content.js';
 import { capResultText, errorResult } from '../tool/result.js';
 import type { Tool, ToolAnnotations, ToolResult, ToolUpdateCallback } from '../tool/tool.js';
+import { callToolResultSchema } from './call-tool-result-schema.js';
 import { classifyError } from './classify-error.js';
 import type { McpConnection } from './mcp-connection.js';
 import { normalizeInputSchema } from './normalize-input-schema.js';
@@ -73,6 +74,10 @@ export function createMcpTool(
   const timeout = options.callTimeoutMs;
   const maxChars = options.maxResultChars;
   let check: ReturnType<ArgumentValidator['checkFor']> | undefined;
+  // `callTool` adds output validation and `x-mcp-header` mirroring; a tool that needs neither
+  // is called with a plain request and a light result check (see call-tool-result-schema.ts).
+  const plainRequest =
+    definition.outputSchema === undefined && !JSON.stringify(definition.inputSchema).includes('x-mcp-header');
 
   const run = async (
     _toolCallId: string,
@@ -113,7 +118,10 @@ export function createMcpTool(
       };
     }
     try {
-      const result = await client.callTool({ name: originalName, arguments: args }, requestOptions);
+      const params = { name: originalName, arguments: args };
+      const result = plainRequest
+        ? await client.request({ method: 'tools/call', params }, callToolResultSchema, requestOptions)
+        : await client.callTool(params, requestOptions);
       return toToolResult(result as CallToolResult, maxChars);
     } catch (error) {
       const classified = classifyError(error, { operation: 'call', signal, timeoutMs: timeout });

@@ -1,5 +1,5 @@
 import type { Implementation } from '@modelcontextprotocol/client';
-import type { McpToolsConfig } from '../config/config-types.js';
+import type { McpToolsConfig, ProtocolMode } from '../config/config-types.js';
 import { durationMs } from '../config/duration.js';
 import { SecretRedactor } from '../config/secret-redactor.js';
 import { compileToolFilter } from '../registry/tool-filter.js';
@@ -8,6 +8,7 @@ import type { ToolRegistry } from '../registry/tool-registry.js';
 import { ArgumentValidator } from '../tool/argument-validator.js';
 import { DEFAULT_MAX_RESULT_CHARS } from '../tool/result.js';
 import type { Tool } from '../tool/tool.js';
+import { defaultEraCacheFile, type EraMemory, eraMemoryFor } from './era-memory.js';
 import { type ConnectionListeners, McpConnection } from './mcp-connection.js';
 import { createMcpTool, type McpToolAdapterOptions } from './mcp-tool-adapter.js';
 import { McpPromptService } from './prompt-service.js';
@@ -53,6 +54,13 @@ export interface LoadMcpServersOptions {
   maxResultChars?: number;
   /** Name separator and length budget. Default: the configuration's `namespace`. */
   namespace?: NamingOptions;
+  /** The `protocol` of every server that sets none. Default: the configuration's, else `initialize`. */
+  protocol?: ProtocolMode;
+  /**
+   * The file each server's era is remembered in between runs, or `false` for memory only.
+   * Default: `$MCPTOOLS_ERA_CACHE`, else `mcptools/eras.json` under `$XDG_CACHE_HOME` (`~/.cache`).
+   */
+  eraCache?: string | false;
 }
 
 const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
@@ -76,6 +84,7 @@ export class McpToolHub implements MCPToolProvider {
   readonly #origins = new Map<string, ToolOrigin>();
   readonly #listeners: Listeners = { toolsChanged: new Set(), status: new Set(), warning: new Set() };
   readonly #directory: ServerDirectory;
+  readonly #eras: EraMemory;
   /** Every configured secret, hidden in every message, status row, event and error result. */
   readonly #redactor: SecretRedactor;
   #closing: Promise<void> | undefined;
@@ -103,8 +112,13 @@ export class McpToolHub implements MCPToolProvider {
       stateChanged: (connection) => this.#emit('status', connection.status()),
       warning: (message, connection) => this.#emit('warning', message, connection.name),
     };
+    const eraCache = options.eraCache === false ? undefined : (options.eraCache ?? defaultEraCacheFile());
+    this.#eras = eraMemoryFor(eraCache);
+    const protocol = options.protocol ?? config.protocol;
     for (const [name, server] of Object.entries(config.servers)) {
       const connection = new McpConnection(name, server, {
+        ...(protocol === undefined ? {} : { protocol }),
+        eras: this.#eras,
         clientInfo: options.clientInfo ?? { name: 'mcptools', version: '0.1.0' },
         connectTimeoutMs:
           connectTimeoutMs ??
@@ -186,6 +200,7 @@ export class McpToolHub implements MCPToolProvider {
 
   async #close(): Promise<void> {
     await Promise.allSettled([...this.#connections.values()].map((connection) => connection.close()));
+    await this.#eras.flush();
     for (const name of this.#connections.keys()) {
       const removed = this.#registry.unregisterOwner(`mcp:${name}`);
       if (removed.length > 0) this.#emit('toolsChanged', name, { added: [], removed, owner: `mcp:${name}` });

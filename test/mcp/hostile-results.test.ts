@@ -29,7 +29,7 @@ describe('hostile results from an upstream', () => {
       'deep\n[Omitted by mcptools: structuredContent nested deeper than 128 levels]',
     );
     expect(() => JSON.stringify(result)).not.toThrow();
-    expect(() => JSON.stringify(toGeminiToolResult(result))).not.toThrow();
+    expect(() => JSON.stringify(toGeminiToolResult(result, 'deep_result'))).not.toThrow();
     expect(() => JSON.stringify(toOpenClawResult(result))).not.toThrow();
   });
 

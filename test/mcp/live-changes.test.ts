@@ -21,7 +21,7 @@ const variants: Variant[] = [
   {
     label: 'stdio, 2026-07-28 (subscriptions/listen)',
     era: 'modern',
-    start: async () => ({ config: stdioFixture('changing') }),
+    start: async () => ({ config: stdioFixture('changing', [], { protocol: '2026-07-28' }) }),
   },
   {
     label: 'Streamable HTTP, 2025 era (tools/list_changed)',
@@ -36,7 +36,7 @@ const variants: Variant[] = [
     era: 'modern',
     start: async () => {
       const fixture = await startHttpFixture('changing');
-      return { config: httpServer(fixture.url), fixture };
+      return { config: httpServer(fixture.url, { protocol: '2026-07-28' }), fixture };
     },
   },
 ];
