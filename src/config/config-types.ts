@@ -95,6 +95,10 @@ export interface McpToolsConfig {
   plugins?: PluginEntryConfig[];
   /** Cap on the text of one tool result, in characters. Default 100 000. */
   maxResultChars?: number;
+  /** Cap on one HTTP message from a server (JSON body or SSE event), in bytes. Default 10 MiB. */
+  maxResponseBytes?: number;
+  /** Cap on the arguments of one tool call, in bytes of JSON. Default 10 MiB. */
+  maxArgumentBytes?: number;
   /** The `protocol` of every server that sets none. Default `initialize`. */
   protocol?: ProtocolMode;
   /** Filesystem roots offered to servers (2025-era `roots/list`). */

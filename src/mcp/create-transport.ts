@@ -8,6 +8,7 @@ import type { HttpServerConfig, ServerConfig } from '../config/config-types.js';
 import { urlBasicCredentials } from '../config/url-basic-credentials.js';
 import type { TransportKind } from './provider-types.js';
 import { ReusableStdioTransport } from './reusable-stdio-transport.js';
+import { type SizeLimits, sizeLimitedFetch } from './size-limited-fetch.js';
 import type { StderrTail } from './stderr-tail.js';
 
 /** The transports worth trying for `config`, in order: `http` tries Streamable HTTP, then SSE. */
@@ -38,9 +39,15 @@ function httpHeaders(config: HttpServerConfig, url: URL): Record<string, string>
 
 /**
  * Builds the SDK transport of `kind` for `config`. Stdio children get the SDK's safe default
- * environment plus the configured one, and their stderr piped into `stderr`.
+ * environment plus the configured one, and their stderr piped into `stderr`. HTTP transports
+ * fetch through {@link sizeLimitedFetch} when `limits` are given.
  */
-export function createTransport(config: ServerConfig, kind: TransportKind, stderr: StderrTail): Transport {
+export function createTransport(
+  config: ServerConfig,
+  kind: TransportKind,
+  stderr: StderrTail,
+  limits?: SizeLimits,
+): Transport {
   if (config.type === 'stdio') {
     const transport = new ReusableStdioTransport({
       command: config.command,
@@ -54,6 +61,7 @@ export function createTransport(config: ServerConfig, kind: TransportKind, stder
   }
   const url = new URL(config.url);
   const requestInit: RequestInit = { headers: httpHeaders(config, url) };
-  if (kind === 'sse') return new SSEClientTransport(url, { requestInit });
-  return new StreamableHTTPClientTransport(url, { requestInit });
+  const options = { requestInit, ...(limits === undefined ? {} : { fetch: sizeLimitedFetch(limits) }) };
+  if (kind === 'sse') return new SSEClientTransport(url, options);
+  return new StreamableHTTPClientTransport(url, options);
 }

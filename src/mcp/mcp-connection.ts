@@ -18,6 +18,7 @@ import { type ReconnectPolicy, reconnectDelay } from './reconnect-policy.js';
 import { screenToolDefinitions } from './screen-tool-definitions.js';
 import { errorInfo } from './server-directory.js';
 import type { ServerRequestOptions } from './server-requests.js';
+import type { SizeLimits } from './size-limited-fetch.js';
 
 /** What a connection tells its hub. */
 export interface ConnectionListeners {
@@ -43,6 +44,8 @@ export interface McpConnectionOptions {
   eras?: EraMemory;
   /** Hides configured secrets in every error and message this connection produces. */
   redactor: SecretRedactor;
+  /** HTTP size limits. */
+  limits?: SizeLimits;
 }
 
 /**
@@ -266,6 +269,7 @@ export class McpConnection {
       deadline,
       timeoutMs,
       callbacks: this.#callbacks,
+      ...(this.#options.limits === undefined ? {} : { limits: this.#options.limits }),
       mode: this.#mode,
       ...(remembered === undefined ? {} : { remembered }),
     }).catch((error: unknown) => {

@@ -6,15 +6,19 @@ import type {
 } from '@modelcontextprotocol/client';
 import type { SecretRedactor } from '../config/secret-redactor.js';
 import type { McpToolsError } from '../errors/mcp-tools-error.js';
+import { jsonBounds } from '../json/json-bounds.js';
 import { type ArgumentValidator, formatArgumentIssues } from '../tool/argument-validator.js';
 import { boundResultDepth } from '../tool/bound-result-depth.js';
 import type { ContentBlock } from '../tool/content.js';
-import { capResultText, errorResult } from '../tool/result.js';
+import { capResultText, errorResult, formatBytes } from '../tool/result.js';
 import type { Tool, ToolAnnotations, ToolResult, ToolUpdateCallback } from '../tool/tool.js';
 import { callToolResultSchema } from './call-tool-result-schema.js';
 import { classifyError } from './classify-error.js';
 import type { McpConnection } from './mcp-connection.js';
 import { normalizeInputSchema } from './normalize-input-schema.js';
+
+/** Deepest arguments sent on; deeper ones would overflow validators and `JSON.stringify`. */
+const MAX_ARGUMENT_DEPTH = 128;
 
 /** Settings shared by every tool of one server. */
 export interface McpToolAdapterOptions {
@@ -22,6 +26,8 @@ export interface McpToolAdapterOptions {
   callTimeoutMs: number;
   /** Cap on the text of one result, in characters. */
   maxResultChars: number;
+  /** Cap on the arguments of one call (estimated JSON bytes), checked before anything is sent. */
+  maxArgumentBytes: number;
   /** Shared, caching argument validator. */
   validator: ArgumentValidator;
   /** Hides configured secrets in failures, including an upstream's own error text. */
@@ -86,6 +92,19 @@ export function createMcpTool(
     onUpdate?: ToolUpdateCallback,
   ): Promise<ToolResult> => {
     const args = params ?? {};
+    const bounds = jsonBounds(args, { maxDepth: MAX_ARGUMENT_DEPTH, maxBytes: options.maxArgumentBytes });
+    if (bounds !== undefined) {
+      const why =
+        bounds === 'depth'
+          ? `nested deeper than ${MAX_ARGUMENT_DEPTH} levels`
+          : `larger than ${formatBytes(options.maxArgumentBytes)} (maxArgumentBytes)`;
+      return errorResult(`Tool ${server}/${originalName} failed: invalid arguments: ${why}`, {
+        code: 'INVALID_ARGUMENTS',
+        recoverable: false,
+        server,
+        tool: originalName,
+      });
+    }
     check ??= options.validator.checkFor(parameters);
     const issues = check(args);
     if (issues !== undefined) {

@@ -28,6 +28,7 @@ import {
   resolveRoots,
   type SamplingHandler,
 } from './server-requests.js';
+import { DEFAULT_MAX_RESPONSE_BYTES, type SizeLimits } from './size-limited-fetch.js';
 
 /** Options of `loadMCPServers`; each overrides the matching configuration value. */
 export interface LoadMcpServersOptions {
@@ -52,6 +53,13 @@ export interface LoadMcpServersOptions {
   reconnect?: ReconnectOptions;
   /** Cap on the text of one tool result. Default: the configuration's, else 100 000. */
   maxResultChars?: number;
+  /**
+   * Cap on one HTTP message from a server (a JSON body, or one SSE event), enforced while it
+   * streams. Default: the configuration's, else 10 MiB (the SDK's stdio line buffer).
+   */
+  maxResponseBytes?: number;
+  /** Cap on the arguments of one tool call (estimated JSON size), checked before sending. Default 10 MiB. */
+  maxArgumentBytes?: number;
   /** Name separator and length budget. Default: the configuration's `namespace`. */
   namespace?: NamingOptions;
   /** The `protocol` of every server that sets none. Default: the configuration's, else `initialize`. */
@@ -65,6 +73,7 @@ export interface LoadMcpServersOptions {
 
 const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
 const DEFAULT_CALL_TIMEOUT_MS = 60_000;
+const DEFAULT_MAX_ARGUMENT_BYTES = 10 * 1024 * 1024;
 
 type Listeners = { [E in keyof ProviderEvents]: Set<ProviderEvents[E]> };
 
@@ -100,6 +109,13 @@ export class McpToolHub implements MCPToolProvider {
     const connectTimeoutMs = optionalDuration(options.connectTimeoutMs, 'connectTimeoutMs');
     const callTimeoutMs = optionalDuration(options.callTimeoutMs, 'callTimeoutMs');
     const reconnect = reconnectPolicy(options.reconnect);
+    const maxArgumentBytes =
+      options.maxArgumentBytes ?? config.maxArgumentBytes ?? DEFAULT_MAX_ARGUMENT_BYTES;
+    const limits: SizeLimits = {
+      maxResponseBytes: options.maxResponseBytes ?? config.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
+      // The JSON-RPC envelope around the arguments needs a little room.
+      maxRequestBytes: maxArgumentBytes + 64 * 1024,
+    };
     const roots = resolveRoots(options.workspaceDir ?? config.workspaceDir, options.roots);
     const requests = {
       ...(options.onSamplingRequest ? { onSamplingRequest: options.onSamplingRequest } : {}),
@@ -128,6 +144,7 @@ export class McpToolHub implements MCPToolProvider {
         requests,
         listeners,
         redactor: this.#redactor,
+        limits,
       });
       this.#connections.set(name, connection);
       this.#filters.set(name, compileToolFilter(server.tools));
@@ -137,6 +154,7 @@ export class McpToolHub implements MCPToolProvider {
           optionalDuration(server.callTimeoutMs, `servers.${name}.callTimeoutMs`) ??
           DEFAULT_CALL_TIMEOUT_MS,
         maxResultChars,
+        maxArgumentBytes,
         validator,
         redactor: this.#redactor,
       });

@@ -20,6 +20,7 @@ import {
   installServerRequestHandlers,
   type ServerRequestOptions,
 } from './server-requests.js';
+import type { SizeLimits } from './size-limited-fetch.js';
 import type { StderrTail } from './stderr-tail.js';
 
 /** Callbacks a freshly opened client reports to; each names the client so stale ones can be ignored. */
@@ -38,6 +39,8 @@ export interface OpenClientParameters {
   clientInfo: Implementation;
   requests: ServerRequestOptions;
   stderr: StderrTail;
+  /** HTTP size limits (stdio has the SDK's own 10 MiB line buffer). */
+  limits?: SizeLimits;
   /** Aborts the attempt (connect timeout or hub closing). */
   deadline: AbortSignal;
   timeoutMs: number;
@@ -134,7 +137,7 @@ export async function openMcpClient(
   for (let index = 0; ; index++) {
     const step = steps[index]!;
     const reusable = transport instanceof ReusableStdioTransport && transport.childReusable;
-    if (!reusable) transport = createTransport(config, kind, parameters.stderr);
+    if (!reusable) transport = createTransport(config, kind, parameters.stderr, parameters.limits);
     const current = transport!;
     const held = current instanceof ReusableStdioTransport && index < steps.length - 1;
     if (held) current.holdChild(true);

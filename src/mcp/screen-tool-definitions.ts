@@ -1,4 +1,5 @@
 import type { Tool as McpToolDefinition } from '@modelcontextprotocol/client';
+import { jsonBounds } from '../json/json-bounds.js';
 import { formatBytes } from '../tool/result.js';
 
 /**
@@ -69,31 +70,10 @@ export function screenToolDefinitions(definitions: readonly unknown[], server: s
   return { tools, warnings };
 }
 
-/**
- * Why `schema` is too deep or too large, or `undefined` when it is fine. Walks iteratively and
- * stops at the first limit crossed, so even a hostile schema costs little.
- */
+/** Why `schema` is too deep or too large, or `undefined` when it is fine ({@link jsonBounds}). */
 export function oversize(schema: unknown): string | undefined {
-  const stack: [unknown, number][] = [[schema, 1]];
-  let bytes = 0;
-  while (stack.length > 0) {
-    const [value, depth] = stack.pop()!;
-    if (typeof value === 'string') bytes += value.length + 2;
-    else if (typeof value !== 'object' || value === null) bytes += 5;
-    else {
-      if (depth > MAX_SCHEMA_DEPTH) return `is nested deeper than ${MAX_SCHEMA_DEPTH} levels`;
-      bytes += 2;
-      if (Array.isArray(value)) {
-        for (const item of value) stack.push([item, depth + 1]);
-        bytes += value.length;
-      } else {
-        for (const [key, item] of Object.entries(value)) {
-          bytes += key.length + 4;
-          stack.push([item, depth + 1]);
-        }
-      }
-    }
-    if (bytes > MAX_SCHEMA_BYTES) return `is larger than ${formatBytes(MAX_SCHEMA_BYTES)}`;
-  }
+  const crossed = jsonBounds(schema, { maxDepth: MAX_SCHEMA_DEPTH, maxBytes: MAX_SCHEMA_BYTES });
+  if (crossed === 'depth') return `is nested deeper than ${MAX_SCHEMA_DEPTH} levels`;
+  if (crossed === 'bytes') return `is larger than ${formatBytes(MAX_SCHEMA_BYTES)}`;
   return undefined;
 }

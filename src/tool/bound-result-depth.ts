@@ -1,4 +1,4 @@
-import { exceedsDepth } from '../json/exceeds-depth.js';
+import { exceedsDepth } from '../json/json-bounds.js';
 import type { ContentBlock } from './content.js';
 import type { ToolResult } from './tool.js';
 
