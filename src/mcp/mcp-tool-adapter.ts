@@ -7,6 +7,7 @@ import type {
 import type { SecretRedactor } from '../config/secret-redactor.js';
 import type { McpToolsError } from '../errors/mcp-tools-error.js';
 import { jsonBounds } from '../json/json-bounds.js';
+import { pollutionKey } from '../json/pollution-key.js';
 import { type ArgumentValidator, formatArgumentIssues } from '../tool/argument-validator.js';
 import { boundResultDepth } from '../tool/bound-result-depth.js';
 import type { ContentBlock } from '../tool/content.js';
@@ -104,6 +105,13 @@ export function createMcpTool(
         server,
         tool: originalName,
       });
+    }
+    const polluting = pollutionKey(args);
+    if (polluting !== undefined) {
+      return errorResult(
+        `Tool ${server}/${originalName} failed: invalid arguments: key "${polluting}" is not allowed (prototype pollution)`,
+        { code: 'INVALID_ARGUMENTS', recoverable: false, server, tool: originalName },
+      );
     }
     check ??= options.validator.checkFor(parameters);
     const issues = check(args);
