@@ -29,7 +29,8 @@ export function checkResourceUri(uri: string, server: string): void {
   try {
     parsed = new URL(uri);
   } catch {
-    return refuse('expected scheme:rest');
+    refuse('expected scheme:rest');
+    return;
   }
   if (refusedSchemes.has(parsed.protocol)) refuse(`the ${parsed.protocol} scheme is not a resource`);
   const path = uri.slice(parsed.protocol.length).split(/[?#]/, 1)[0] ?? '';

@@ -1,5 +1,4 @@
 import type { Client, Resource, ResourceTemplateType } from '@modelcontextprotocol/client';
-import { McpToolsError } from '../errors/mcp-tools-error.js';
 import { checkResourceUri } from './check-resource-uri.js';
 import type {
   CallOptions,
