@@ -41,6 +41,18 @@ const httpAuthSchema = z.discriminatedUnion('type', [
     key: z.string().min(1, 'must not be empty'),
     header: z.string().min(1, 'must not be empty').optional(),
   }),
+  z.strictObject({
+    type: z.literal('oauth'),
+    clientId: z.string().min(1, 'must not be empty').optional(),
+    clientSecret: z.string().min(1, 'must not be empty').optional(),
+    scopes: z.array(z.string().min(1, 'must not be empty')).optional(),
+    grant: z.enum(['authorization_code', 'client_credentials']).optional(),
+    clientMetadataUrl: z
+      .url({ protocol: /^https$/, error: 'Invalid URL (expected an https: URL)' })
+      .refine((value) => new URL(value).pathname !== '/', 'must have a path (a client ID metadata document)')
+      .optional(),
+    redirectPort: z.number().int().min(1).max(65535).optional(),
+  }),
 ]);
 
 /** An HTTP server entry of `mcptools.json` (`streamable-http`, `sse`, or `http` = try both). */
@@ -71,6 +83,30 @@ export const semanticSearchSchema = z.strictObject({
   timeoutMs: durationSchema.optional(),
   waitMs: optionalDelaySchema.optional(),
   cacheDir: z.string().min(1, 'must not be empty').optional(),
+});
+
+const gatewayModeSchema = z.enum(['full', 'router', 'hybrid']);
+
+/** One named gateway profile, served at `/mcp/<name>`. */
+const gatewayProfileSchema = z.strictObject({
+  mode: gatewayModeSchema.optional(),
+  pin: z.array(z.string().min(1, 'must not be empty')).optional(),
+  tools: toolFilterSchema.optional(),
+  servers: toolFilterSchema.optional(),
+});
+
+/** `gateway`: the default mode and pins of `/mcp`, and named profiles. */
+export const gatewaySchema = z.strictObject({
+  mode: gatewayModeSchema.optional(),
+  pin: z.array(z.string().min(1, 'must not be empty')).optional(),
+  tools: toolFilterSchema.optional(),
+  servers: toolFilterSchema.optional(),
+  profiles: z
+    .record(
+      z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'profile names may use letters, digits, "_" and "-" only'),
+      gatewayProfileSchema,
+    )
+    .optional(),
 });
 
 /**
@@ -113,6 +149,7 @@ export const mcpToolsFileSchema = z.strictObject({
   maxResultChars: z.number().int().positive().optional(),
   maxResponseBytes: z.number().int().positive().optional(),
   maxArgumentBytes: z.number().int().positive().optional(),
+  gateway: gatewaySchema.optional(),
   protocol: serverCommonShape.protocol,
   workspaceDir: z.string().min(1, 'must not be empty').optional(),
 });

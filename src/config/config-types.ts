@@ -33,8 +33,32 @@ export interface StdioServerConfig extends ServerCommon {
   cwd?: string;
 }
 
+/**
+ * OAuth 2.1 for a remote server (`auth: { type: "oauth" }`). Every field is optional: by default
+ * the client registers itself (client ID metadata document or dynamic registration) and runs the
+ * authorization code flow with PKCE through a loopback redirect. `clientSecret` is a secret.
+ */
+export interface OAuthConfig {
+  type: 'oauth';
+  /** A client ID registered with the authorization server beforehand. */
+  clientId?: string;
+  /** Its secret (confidential clients, and the client-credentials grant). */
+  clientSecret?: string;
+  /** Scopes to request; default: what the server's metadata advertises. */
+  scopes?: string[];
+  /** `authorization_code` (default; a person signs in) or `client_credentials` (machine to machine). */
+  grant?: 'authorization_code' | 'client_credentials';
+  /** An https URL of this client's metadata document, used as its client ID where the server supports it. */
+  clientMetadataUrl?: string;
+  /** A fixed port for the loopback redirect (`http://127.0.0.1:PORT/callback`); default: a free one. */
+  redirectPort?: number;
+}
+
 /** Authentication for HTTP servers; values are secrets and never logged. */
-export type HttpAuth = { type: 'bearer'; token: string } | { type: 'api-key'; key: string; header?: string };
+export type HttpAuth =
+  | { type: 'bearer'; token: string }
+  | { type: 'api-key'; key: string; header?: string }
+  | OAuthConfig;
 
 /** A server reached over HTTP. `http` tries Streamable HTTP and falls back to SSE on 404/405. */
 export interface HttpServerConfig extends ServerCommon {
@@ -77,6 +101,23 @@ export interface SemanticSearchConfig {
   cacheDir?: string;
 }
 
+/** What a gateway endpoint serves: `full` (every tool), `router` (the router tools), `hybrid` (pinned tools + router tools). */
+export type GatewayMode = 'full' | 'router' | 'hybrid';
+
+/** One gateway endpoint's view: a mode, pinned globs (hybrid), and allow/deny globs over tools and servers. */
+export interface GatewayProfileConfig {
+  mode?: GatewayMode;
+  /** Tools served beside the router tools in `hybrid` mode (globs over exposed names or `server/tool`). */
+  pin?: string[];
+  tools?: ToolFilter;
+  servers?: ToolFilter;
+}
+
+/** `gateway` in `mcptools.json`: the default endpoint's profile plus named profiles at `/mcp/<name>`. */
+export interface GatewayConfig extends GatewayProfileConfig {
+  profiles?: Record<string, GatewayProfileConfig>;
+}
+
 /** The normalized configuration every loader produces. */
 export interface McpToolsConfig {
   servers: Record<string, ServerConfig>;
@@ -99,6 +140,8 @@ export interface McpToolsConfig {
   maxResponseBytes?: number;
   /** Cap on the arguments of one tool call, in bytes of JSON. Default 10 MiB. */
   maxArgumentBytes?: number;
+  /** What `mcptools serve` exposes (`mcptools.json` only). */
+  gateway?: GatewayConfig;
   /** The `protocol` of every server that sets none. Default `initialize`. */
   protocol?: ProtocolMode;
   /** Filesystem roots offered to servers (2025-era `roots/list`). */

@@ -4,6 +4,7 @@ import {
   type Transport,
 } from '@modelcontextprotocol/client';
 import { getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
+import type { TransportAuth } from '../auth/transport-auth.js';
 import type { HttpServerConfig, ServerConfig } from '../config/config-types.js';
 import { urlBasicCredentials } from '../config/url-basic-credentials.js';
 import type { TransportKind } from './provider-types.js';
@@ -39,13 +40,15 @@ function httpHeaders(config: HttpServerConfig, url: URL): Record<string, string>
 
 /**
  * Builds the SDK transport of `kind` for `config`. Stdio children get the SDK's safe default
- * environment plus the configured one, and their stderr piped into `stderr`. HTTP transports
- * fetch through {@link sizeLimitedFetch} when `limits` are given.
+ * environment plus the configured one, and their stderr piped into `stderr`. HTTP transports get
+ * `auth` (OAuth) as their `authProvider` and step-up `fetch`, wrapped by {@link sizeLimitedFetch}
+ * when `limits` are given.
  */
 export function createTransport(
   config: ServerConfig,
   kind: TransportKind,
   stderr: StderrTail,
+  auth?: TransportAuth,
   limits?: SizeLimits,
 ): Transport {
   if (config.type === 'stdio') {
@@ -61,7 +64,14 @@ export function createTransport(
   }
   const url = new URL(config.url);
   const requestInit: RequestInit = { headers: httpHeaders(config, url) };
-  const options = { requestInit, ...(limits === undefined ? {} : { fetch: sizeLimitedFetch(limits) }) };
+  // Sizes are counted on the wire; OAuth step-up wraps that.
+  const limited = limits === undefined ? undefined : sizeLimitedFetch(limits);
+  const fetch = auth?.fetch ? auth.fetch(limited) : limited;
+  const options = {
+    requestInit,
+    ...(auth === undefined ? {} : { authProvider: auth.authProvider() }),
+    ...(fetch === undefined ? {} : { fetch }),
+  };
   if (kind === 'sse') return new SSEClientTransport(url, options);
   return new StreamableHTTPClientTransport(url, options);
 }

@@ -4,6 +4,8 @@ import type {
   Tool as McpToolDefinition,
   Transport,
 } from '@modelcontextprotocol/client';
+import { authRequiredError, findAuthRequired } from '../auth/auth-required-error.js';
+import type { TransportAuth } from '../auth/transport-auth.js';
 import type { ProtocolMode, ServerConfig } from '../config/config-types.js';
 import type { SecretRedactor } from '../config/secret-redactor.js';
 import { McpToolsError } from '../errors/mcp-tools-error.js';
@@ -13,7 +15,7 @@ import { transportKindsFor } from './create-transport.js';
 import { type Era, type EraMemory, eraKey } from './era-memory.js';
 import { isToolListContentFailure, listToolsLeniently } from './list-tools-leniently.js';
 import { type ClientCallbacks, closeMcpClient, isHttpNotFound, openMcpClient } from './open-mcp-client.js';
-import type { ServerState, ServerStatus, TransportKind } from './provider-types.js';
+import type { ServerState, ServerStatus, TransportKind, UpstreamNotification } from './provider-types.js';
 import { type ReconnectPolicy, reconnectDelay } from './reconnect-policy.js';
 import { screenToolDefinitions } from './screen-tool-definitions.js';
 import { errorInfo } from './server-directory.js';
@@ -29,6 +31,8 @@ export interface ConnectionListeners {
   /** State, counts or error changed. */
   stateChanged(connection: McpConnection): void;
   warning(message: string, connection: McpConnection): void;
+  /** A notification a gateway forwards (logs, resource updates, resource/prompt list changes). */
+  notification(connection: McpConnection, notification: UpstreamNotification): void;
 }
 
 /** Settings of one {@link McpConnection}. */
@@ -46,6 +50,8 @@ export interface McpConnectionOptions {
   redactor: SecretRedactor;
   /** HTTP size limits. */
   limits?: SizeLimits;
+  /** OAuth for an HTTP server. */
+  auth?: TransportAuth;
 }
 
 /**
@@ -92,6 +98,9 @@ export class McpConnection {
     closed: (client) => {
       if (this.client === client) this.#lost(client, this.#diagnostics.exitError());
     },
+    notification: (client, notification) => {
+      if (this.client === client) this.#options.listeners.notification(this, notification);
+    },
     transportError: (client, message) => {
       if (this.client === client || this.client === undefined) this.#diagnostics.noteTransportError(message);
     },
@@ -116,6 +125,7 @@ export class McpConnection {
 
   /** The error a call to this server gets while it is not connected. */
   unavailableError(): McpToolsError {
+    if (this.state === 'auth_required' && this.lastError) return this.lastError;
     const retrying = this.#timer !== undefined || this.#attempt !== undefined;
     const attempt = this.reconnectAttempts + (this.#timer !== undefined ? 1 : 0);
     const state = this.state === 'error' ? 'unavailable' : this.state;
@@ -130,6 +140,26 @@ export class McpConnection {
         data: { server: this.name, state: this.state, reconnectAttempts: this.reconnectAttempts },
       },
     );
+  }
+
+  /**
+   * The server needs a person to authorize it (no token, or a refresh token refused): stop
+   * retrying, drop the client, and stay `auth_required` until `refresh()` after authorization.
+   */
+  requireAuthorization(error: McpToolsError): void {
+    if (this.#closed || this.state === 'disabled') return;
+    this.#cancelTimer();
+    this.lastError = error;
+    const client = this.client;
+    if (client) {
+      this.client = undefined;
+      this.#transport = undefined;
+      const closing = client.close().catch(() => undefined);
+      this.#closings.add(closing);
+      void closing.finally(() => this.#closings.delete(closing));
+    }
+    this.#setState('auth_required', false);
+    this.#options.listeners.stateChanged(this);
   }
 
   /** Marks the connection lost after a call failed at the transport (HTTP servers never "exit"). */
@@ -225,6 +255,15 @@ export class McpConnection {
       this.#options.listeners.stateChanged(this);
     } catch (error) {
       if (this.#closed) return;
+      const authRequired =
+        findAuthRequired(error) ??
+        (this.#options.auth?.authorization?.pending
+          ? authRequiredError(this.name, 'waiting for the sign-in to complete', error)
+          : undefined);
+      if (authRequired) {
+        this.requireAuthorization(authRequired);
+        return;
+      }
       this.lastError = this.#options.redactor.error(classifyError(error, { operation: 'connect' }));
       this.#setState(this.#everConnected ? 'disconnected' : 'error', false);
       this.#scheduleReconnect();
@@ -272,6 +311,7 @@ export class McpConnection {
       ...(this.#options.limits === undefined ? {} : { limits: this.#options.limits }),
       mode: this.#mode,
       ...(remembered === undefined ? {} : { remembered }),
+      ...(this.#options.auth === undefined ? {} : { auth: this.#options.auth }),
     }).catch((error: unknown) => {
       this.#forgetEra();
       throw error;
@@ -387,6 +427,12 @@ export class McpConnection {
     if (this.client !== client || !items) return;
     this[field] = items.length;
     this.#options.listeners.stateChanged(this);
+    this.#options.listeners.notification(this, {
+      method:
+        field === 'resourceCount'
+          ? 'notifications/resources/list_changed'
+          : 'notifications/prompts/list_changed',
+    });
   }
 
   #lost(client: Client, error: McpToolsError): void {

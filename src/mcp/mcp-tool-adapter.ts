@@ -17,6 +17,7 @@ import { callToolResultSchema } from './call-tool-result-schema.js';
 import { classifyError } from './classify-error.js';
 import type { McpConnection } from './mcp-connection.js';
 import { normalizeInputSchema } from './normalize-input-schema.js';
+import { trackCall } from './server-requests.js';
 
 /** Deepest arguments sent on; deeper ones would overflow validators and `JSON.stringify`. */
 const MAX_ARGUMENT_DEPTH = 128;
@@ -144,6 +145,8 @@ export function createMcpTool(
         }
       };
     }
+    // The caller is in flight on this client until the call settles (gateway attribution).
+    const release = trackCall(client);
     try {
       const params = { name: originalName, arguments: args };
       const result = plainRequest
@@ -159,6 +162,8 @@ export function createMcpTool(
         });
       }
       return toolFailure(server, originalName, classified);
+    } finally {
+      release();
     }
   };
 

@@ -1,4 +1,6 @@
 import type { Implementation } from '@modelcontextprotocol/client';
+import type { AuthorizationStart, AuthorizationUrlHandler } from '../auth/server-authorization.js';
+import { type OAuthHostOptions, ServerAuthorizations } from '../auth/server-authorizations.js';
 import type { McpToolsConfig, ProtocolMode } from '../config/config-types.js';
 import { durationMs } from '../config/duration.js';
 import { SecretRedactor } from '../config/secret-redactor.js';
@@ -25,13 +27,14 @@ import { ServerDirectory } from './server-directory.js';
 import {
   type ElicitationHandler,
   type RootInput,
+  type RootsHandler,
   resolveRoots,
   type SamplingHandler,
 } from './server-requests.js';
 import { DEFAULT_MAX_RESPONSE_BYTES, type SizeLimits } from './size-limited-fetch.js';
 
 /** Options of `loadMCPServers`; each overrides the matching configuration value. */
-export interface LoadMcpServersOptions {
+export interface LoadMcpServersOptions extends OAuthHostOptions {
   /** Aborts the initial connects; `loadMCPServers` then closes everything and rejects with `ABORTED`. */
   signal?: AbortSignal;
   /** Connect timeout of every server, in ms. Default: the server's `connectTimeoutMs`, else 30 000. */
@@ -50,6 +53,8 @@ export interface LoadMcpServersOptions {
   workspaceDir?: string;
   /** More roots: paths or `file://` URLs. */
   roots?: RootInput[];
+  /** Answers servers' `roots/list` per request (wins over `workspaceDir` and `roots`); a gateway routes it to its caller. */
+  onRootsRequest?: RootsHandler;
   reconnect?: ReconnectOptions;
   /** Cap on the text of one tool result. Default: the configuration's, else 100 000. */
   maxResultChars?: number;
@@ -62,6 +67,8 @@ export interface LoadMcpServersOptions {
   maxArgumentBytes?: number;
   /** Name separator and length budget. Default: the configuration's `namespace`. */
   namespace?: NamingOptions;
+  /** Called on every server state change from the first connect on (the `status` event, before `start` resolves). */
+  onStatus?: (status: ServerStatus) => void;
   /** The `protocol` of every server that sets none. Default: the configuration's, else `initialize`. */
   protocol?: ProtocolMode;
   /**
@@ -91,17 +98,24 @@ export class McpToolHub implements MCPToolProvider {
   readonly #adapterOptions = new Map<string, McpToolAdapterOptions>();
   readonly #filters = new Map<string, (...names: string[]) => boolean>();
   readonly #origins = new Map<string, ToolOrigin>();
-  readonly #listeners: Listeners = { toolsChanged: new Set(), status: new Set(), warning: new Set() };
+  readonly #listeners: Listeners = {
+    toolsChanged: new Set(),
+    status: new Set(),
+    warning: new Set(),
+    notification: new Set(),
+  };
   readonly #directory: ServerDirectory;
   readonly #eras: EraMemory;
   /** Every configured secret, hidden in every message, status row, event and error result. */
   readonly #redactor: SecretRedactor;
+  readonly #authorizations: ServerAuthorizations;
   #closing: Promise<void> | undefined;
 
   constructor(config: McpToolsConfig, registry: ToolRegistry, options: LoadMcpServersOptions = {}) {
     this.#registry = registry;
     this.#redactor = SecretRedactor.forConfig(config);
     this.#naming = { ...config.namespace, ...options.namespace };
+    if (options.onStatus) this.#listeners.status.add(options.onStatus);
     const validator = new ArgumentValidator({
       onUncompilable: (reason) => this.#emit('warning', `an input schema could not be compiled: ${reason}`),
     });
@@ -121,17 +135,30 @@ export class McpToolHub implements MCPToolProvider {
       ...(options.onSamplingRequest ? { onSamplingRequest: options.onSamplingRequest } : {}),
       ...(options.onElicitation ? { onElicitation: options.onElicitation } : {}),
       ...(roots ? { roots } : {}),
+      ...(options.onRootsRequest ? { onRootsRequest: options.onRootsRequest } : {}),
     };
     const listeners: ConnectionListeners = {
       connected: (connection) => this.#register(connection),
       toolsChanged: (connection) => this.#register(connection),
       stateChanged: (connection) => this.#emit('status', connection.status()),
       warning: (message, connection) => this.#emit('warning', message, connection.name),
+      notification: (connection, notification) => this.#emit('notification', connection.name, notification),
     };
     const eraCache = options.eraCache === false ? undefined : (options.eraCache ?? defaultEraCacheFile());
     this.#eras = eraMemoryFor(eraCache);
     const protocol = options.protocol ?? config.protocol;
+    this.#authorizations = new ServerAuthorizations(config, options, {
+      authRequired: (server, error) => this.#connections.get(server)?.requireAuthorization(error),
+      authorized: (server) => {
+        if (!this.#closing)
+          void this.#connections
+            .get(server)
+            ?.refresh()
+            .catch(() => undefined);
+      },
+    });
     for (const [name, server] of Object.entries(config.servers)) {
+      const auth = this.#authorizations.for(name);
       const connection = new McpConnection(name, server, {
         ...(protocol === undefined ? {} : { protocol }),
         eras: this.#eras,
@@ -145,6 +172,7 @@ export class McpToolHub implements MCPToolProvider {
         listeners,
         redactor: this.#redactor,
         limits,
+        ...(auth === undefined ? {} : { auth }),
       });
       this.#connections.set(name, connection);
       this.#filters.set(name, compileToolFilter(server.tools));
@@ -194,6 +222,29 @@ export class McpToolHub implements MCPToolProvider {
     for (const outcome of outcomes) {
       if (outcome.status === 'rejected') this.#emit('warning', `refresh failed: ${String(outcome.reason)}`);
     }
+  }
+
+  /**
+   * Starts OAuth authorization of `server` (or joins the sign-in under way): resolves with the
+   * URL a person must open (`pending`), or `authorized` when a refresh sufficed. When the sign-in
+   * completes, the server reconnects.
+   */
+  async authorize(
+    server: string,
+    options: { force?: boolean; onAuthorizationUrl?: AuthorizationUrlHandler } = {},
+  ): Promise<AuthorizationStart> {
+    this.#directory.get(server);
+    return this.#authorizations.authorize(server, options);
+  }
+
+  /** The URL a sign-in under way for `server` waits on. */
+  pendingAuthorization(server: string): string | undefined {
+    return this.#authorizations.pendingUrl(server);
+  }
+
+  /** Servers whose OAuth a person can authorize. */
+  oauthServers(): string[] {
+    return this.#authorizations.interactiveServers();
   }
 
   /** Where an exposed tool name routes. */
