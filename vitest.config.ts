@@ -3,6 +3,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
+    // Heavy fault and fuzz tests run with `npm run test:reliability`.
+    exclude: ['test/reliability/**', '**/node_modules/**'],
     globalSetup: ['test/no-orphan-processes.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,

@@ -147,6 +147,8 @@ export const mcpToolsFileSchema = z.strictObject({
     )
     .optional(),
   maxResultChars: z.number().int().positive().optional(),
+  maxResponseBytes: z.number().int().positive().optional(),
+  maxArgumentBytes: z.number().int().positive().optional(),
   gateway: gatewaySchema.optional(),
   protocol: serverCommonShape.protocol,
   workspaceDir: z.string().min(1, 'must not be empty').optional(),

@@ -136,6 +136,10 @@ export interface McpToolsConfig {
   plugins?: PluginEntryConfig[];
   /** Cap on the text of one tool result, in characters. Default 100 000. */
   maxResultChars?: number;
+  /** Cap on one HTTP message from a server (JSON body or SSE event), in bytes. Default 10 MiB. */
+  maxResponseBytes?: number;
+  /** Cap on the arguments of one tool call, in bytes of JSON. Default 10 MiB. */
+  maxArgumentBytes?: number;
   /** What `mcptools serve` exposes (`mcptools.json` only). */
   gateway?: GatewayConfig;
   /** The `protocol` of every server that sets none. Default `initialize`. */

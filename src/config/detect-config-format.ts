@@ -51,7 +51,15 @@ export function formatFromFileName(file: string): ConfigFormat | undefined {
 }
 
 const vsCodeOnlyKeys = ['envFile', 'dev', 'gallery', 'version'];
-const ownTopLevelKeys = ['namespace', 'tools', 'router', 'maxResultChars', 'workspaceDir'];
+const ownTopLevelKeys = [
+  'namespace',
+  'tools',
+  'router',
+  'maxResultChars',
+  'maxResponseBytes',
+  'maxArgumentBytes',
+  'workspaceDir',
+];
 
 function looksLikeVsCode(value: Record<string, unknown>): boolean {
   if ('inputs' in value) return true;

@@ -5,8 +5,8 @@ import { serverSecrets, urlSecrets } from './server-secrets.js';
 /** Shorter values, and values that are ordinary words or small numbers, would redact prose. */
 const MIN_SECRET_LENGTH = 4;
 const ordinaryValue = /^(true|false|null|undefined|yes|no|on|off|\d{1,5})$/i;
-/** Deeper values are left as they are (results are depth-bounded before they get here). */
-const MAX_DEPTH = 64;
+/** Deeper values are left as they are (results are bounded to 128 levels before they get here). */
+const MAX_DEPTH = 256;
 
 /**
  * Replaces known secret values with `***` in any text that leaves mcptools: error messages,

@@ -7,6 +7,7 @@ import type { TransportAuth } from '../auth/transport-auth.js';
 import type { HttpServerConfig, ServerConfig } from '../config/config-types.js';
 import { urlBasicCredentials } from '../config/url-basic-credentials.js';
 import type { TransportKind } from './provider-types.js';
+import { type SizeLimits, sizeLimitedFetch } from './size-limited-fetch.js';
 import type { StderrTail } from './stderr-tail.js';
 
 /** The transports worth trying for `config`, in order: `http` tries Streamable HTTP, then SSE. */
@@ -38,14 +39,16 @@ function httpHeaders(config: HttpServerConfig, url: URL): Record<string, string>
 /**
  * Builds the SDK transport of `kind` for `config`. Stdio children get the SDK's safe default
  * environment plus the configured one, and their stderr piped into `stderr`. HTTP transports get
- * `auth` (OAuth) as their `authProvider` and step-up `fetch`. The stdio transport (and
- * `cross-spawn` under it) is loaded by the first stdio server, not by an import of mcptools.
+ * `auth` (OAuth) as their `authProvider` and step-up `fetch`, wrapped by {@link sizeLimitedFetch}
+ * when `limits` are given. The stdio transport (and `cross-spawn` under it) is loaded by the
+ * first stdio server, not by an import of mcptools.
  */
 export async function createTransport(
   config: ServerConfig,
   kind: TransportKind,
   stderr: StderrTail,
   auth?: TransportAuth,
+  limits?: SizeLimits,
 ): Promise<Transport> {
   if (config.type === 'stdio') {
     const [{ getDefaultEnvironment }, { ReusableStdioTransport }] = await Promise.all([
@@ -64,10 +67,14 @@ export async function createTransport(
   }
   const url = new URL(config.url);
   const requestInit: RequestInit = { headers: httpHeaders(config, url) };
-  const oauth =
-    auth === undefined
-      ? {}
-      : { authProvider: auth.authProvider(), ...(auth.fetch ? { fetch: auth.fetch() } : {}) };
-  if (kind === 'sse') return new SSEClientTransport(url, { requestInit, ...oauth });
-  return new StreamableHTTPClientTransport(url, { requestInit, ...oauth });
+  // Sizes are counted on the wire; OAuth step-up wraps that.
+  const limited = limits === undefined ? undefined : sizeLimitedFetch(limits);
+  const fetch = auth?.fetch ? auth.fetch(limited) : limited;
+  const options = {
+    requestInit,
+    ...(auth === undefined ? {} : { authProvider: auth.authProvider() }),
+    ...(fetch === undefined ? {} : { fetch }),
+  };
+  if (kind === 'sse') return new SSEClientTransport(url, options);
+  return new StreamableHTTPClientTransport(url, options);
 }

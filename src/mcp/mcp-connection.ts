@@ -13,11 +13,14 @@ import { classifyError, describeError } from './classify-error.js';
 import { ConnectionDiagnostics } from './connection-diagnostics.js';
 import { transportKindsFor } from './create-transport.js';
 import { type Era, type EraMemory, eraKey } from './era-memory.js';
+import { isToolListContentFailure, listToolsLeniently } from './list-tools-leniently.js';
 import { type ClientCallbacks, closeMcpClient, isHttpNotFound, openMcpClient } from './open-mcp-client.js';
 import type { ServerState, ServerStatus, TransportKind, UpstreamNotification } from './provider-types.js';
 import { type ReconnectPolicy, reconnectDelay } from './reconnect-policy.js';
+import { screenToolDefinitions } from './screen-tool-definitions.js';
 import { errorInfo } from './server-directory.js';
 import type { ServerRequestOptions } from './server-requests.js';
+import type { SizeLimits } from './size-limited-fetch.js';
 
 /** What a connection tells its hub. */
 export interface ConnectionListeners {
@@ -45,6 +48,8 @@ export interface McpConnectionOptions {
   eras?: EraMemory;
   /** Hides configured secrets in every error and message this connection produces. */
   redactor: SecretRedactor;
+  /** HTTP size limits. */
+  limits?: SizeLimits;
   /** OAuth for an HTTP server. */
   auth?: TransportAuth;
 }
@@ -303,6 +308,7 @@ export class McpConnection {
       deadline,
       timeoutMs,
       callbacks: this.#callbacks,
+      ...(this.#options.limits === undefined ? {} : { limits: this.#options.limits }),
       mode: this.#mode,
       ...(remembered === undefined ? {} : { remembered }),
       ...(this.#options.auth === undefined ? {} : { auth: this.#options.auth }),
@@ -362,12 +368,26 @@ export class McpConnection {
           )
         : 0,
     ]);
-    const tools = capabilities.tools ? (await client.listTools(undefined, requestOptions)).tools : [];
+    const tools = capabilities.tools ? await this.#listTools(client, requestOptions) : [];
     const [resourceCount, promptCount] = await counts;
     if (reason === 'refresh' && this.client !== client) return;
     this.tools = tools;
     this.resourceCount = resourceCount;
     this.promptCount = promptCount;
+  }
+
+  /** The server's tools, each screened on its own so that one hostile definition costs only itself. */
+  async #listTools(client: Client, options: { signal?: AbortSignal; timeout: number }) {
+    let definitions: unknown[];
+    try {
+      definitions = (await client.listTools(undefined, { ...options, cacheMode: 'refresh' })).tools;
+    } catch (error) {
+      if (!isToolListContentFailure(error)) throw error;
+      definitions = await listToolsLeniently(client, options);
+    }
+    const { tools, warnings } = screenToolDefinitions(definitions, this.name);
+    for (const warning of warnings) this.#options.listeners.warning(warning, this);
+    return tools;
   }
 
   #countFailed(what: string, error: unknown): number {
@@ -380,6 +400,15 @@ export class McpConnection {
 
   #onToolsListChanged(client: Client, error: Error | null, tools: McpToolDefinition[] | null): void {
     if (this.client !== client) return;
+    if (error && isToolListContentFailure(error)) {
+      const timeout = this.#options.connectTimeoutMs;
+      listToolsLeniently(client, { timeout }).then(
+        (definitions) => this.#onToolsListChanged(client, null, definitions as McpToolDefinition[]),
+        // Wrapped so that a second content failure cannot loop back here.
+        (failure: unknown) => this.#onToolsListChanged(client, new Error(describeError(failure)), null),
+      );
+      return;
+    }
     if (error || !tools) {
       this.#options.listeners.warning(
         `re-listing tools of "${this.name}" failed: ${this.#diagnostics.redact(describeError(error))}`,
@@ -387,7 +416,9 @@ export class McpConnection {
       );
       return;
     }
-    this.tools = tools;
+    const screened = screenToolDefinitions(tools, this.name);
+    for (const warning of screened.warnings) this.#options.listeners.warning(warning, this);
+    this.tools = screened.tools;
     this.#options.listeners.toolsChanged(this);
     this.#options.listeners.stateChanged(this);
   }

@@ -6,9 +6,12 @@ import type {
 } from '@modelcontextprotocol/client';
 import type { SecretRedactor } from '../config/secret-redactor.js';
 import type { McpToolsError } from '../errors/mcp-tools-error.js';
+import { jsonBounds } from '../json/json-bounds.js';
+import { pollutionKey } from '../json/pollution-key.js';
 import { type ArgumentValidator, formatArgumentIssues } from '../tool/argument-validator.js';
+import { boundResultDepth } from '../tool/bound-result-depth.js';
 import type { ContentBlock } from '../tool/content.js';
-import { capResultText, errorResult } from '../tool/result.js';
+import { capResultText, errorResult, formatBytes } from '../tool/result.js';
 import type { Tool, ToolAnnotations, ToolResult, ToolUpdateCallback } from '../tool/tool.js';
 import { callToolResultSchema } from './call-tool-result-schema.js';
 import { classifyError } from './classify-error.js';
@@ -16,12 +19,17 @@ import type { McpConnection } from './mcp-connection.js';
 import { normalizeInputSchema } from './normalize-input-schema.js';
 import { trackCall } from './server-requests.js';
 
+/** Deepest arguments sent on; deeper ones would overflow validators and `JSON.stringify`. */
+const MAX_ARGUMENT_DEPTH = 128;
+
 /** Settings shared by every tool of one server. */
 export interface McpToolAdapterOptions {
   /** Per-call timeout in ms. */
   callTimeoutMs: number;
   /** Cap on the text of one result, in characters. */
   maxResultChars: number;
+  /** Cap on the arguments of one call (estimated JSON bytes), checked before anything is sent. */
+  maxArgumentBytes: number;
   /** Shared, caching argument validator. */
   validator: ArgumentValidator;
   /** Hides configured secrets in failures, including an upstream's own error text. */
@@ -53,7 +61,7 @@ function toToolResult(result: CallToolResult, maxChars: number): ToolResult {
     converted.structuredContent = result.structuredContent as Record<string, unknown>;
   }
   if (result._meta !== undefined) converted._meta = result._meta as Record<string, unknown>;
-  return capResultText(converted, maxChars);
+  return capResultText(boundResultDepth(converted), maxChars);
 }
 
 /**
@@ -86,6 +94,26 @@ export function createMcpTool(
     onUpdate?: ToolUpdateCallback,
   ): Promise<ToolResult> => {
     const args = params ?? {};
+    const bounds = jsonBounds(args, { maxDepth: MAX_ARGUMENT_DEPTH, maxBytes: options.maxArgumentBytes });
+    if (bounds !== undefined) {
+      const why =
+        bounds === 'depth'
+          ? `nested deeper than ${MAX_ARGUMENT_DEPTH} levels`
+          : `larger than ${formatBytes(options.maxArgumentBytes)} (maxArgumentBytes)`;
+      return errorResult(`Tool ${server}/${originalName} failed: invalid arguments: ${why}`, {
+        code: 'INVALID_ARGUMENTS',
+        recoverable: false,
+        server,
+        tool: originalName,
+      });
+    }
+    const polluting = pollutionKey(args);
+    if (polluting !== undefined) {
+      return errorResult(
+        `Tool ${server}/${originalName} failed: invalid arguments: key "${polluting}" is not allowed (prototype pollution)`,
+        { code: 'INVALID_ARGUMENTS', recoverable: false, server, tool: originalName },
+      );
+    }
     check ??= options.validator.checkFor(parameters);
     const issues = check(args);
     if (issues !== undefined) {

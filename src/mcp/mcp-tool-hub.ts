@@ -31,6 +31,7 @@ import {
   resolveRoots,
   type SamplingHandler,
 } from './server-requests.js';
+import { DEFAULT_MAX_RESPONSE_BYTES, type SizeLimits } from './size-limited-fetch.js';
 
 /** Options of `loadMCPServers`; each overrides the matching configuration value. */
 export interface LoadMcpServersOptions extends OAuthHostOptions {
@@ -57,6 +58,13 @@ export interface LoadMcpServersOptions extends OAuthHostOptions {
   reconnect?: ReconnectOptions;
   /** Cap on the text of one tool result. Default: the configuration's, else 100 000. */
   maxResultChars?: number;
+  /**
+   * Cap on one HTTP message from a server (a JSON body, or one SSE event), enforced while it
+   * streams. Default: the configuration's, else 10 MiB (the SDK's stdio line buffer).
+   */
+  maxResponseBytes?: number;
+  /** Cap on the arguments of one tool call (estimated JSON size), checked before sending. Default 10 MiB. */
+  maxArgumentBytes?: number;
   /** Name separator and length budget. Default: the configuration's `namespace`. */
   namespace?: NamingOptions;
   /** Called on every server state change from the first connect on (the `status` event, before `start` resolves). */
@@ -72,6 +80,7 @@ export interface LoadMcpServersOptions extends OAuthHostOptions {
 
 const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
 const DEFAULT_CALL_TIMEOUT_MS = 60_000;
+const DEFAULT_MAX_ARGUMENT_BYTES = 10 * 1024 * 1024;
 
 type Listeners = { [E in keyof ProviderEvents]: Set<ProviderEvents[E]> };
 
@@ -114,6 +123,13 @@ export class McpToolHub implements MCPToolProvider {
     const connectTimeoutMs = optionalDuration(options.connectTimeoutMs, 'connectTimeoutMs');
     const callTimeoutMs = optionalDuration(options.callTimeoutMs, 'callTimeoutMs');
     const reconnect = reconnectPolicy(options.reconnect);
+    const maxArgumentBytes =
+      options.maxArgumentBytes ?? config.maxArgumentBytes ?? DEFAULT_MAX_ARGUMENT_BYTES;
+    const limits: SizeLimits = {
+      maxResponseBytes: options.maxResponseBytes ?? config.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
+      // The JSON-RPC envelope around the arguments needs a little room.
+      maxRequestBytes: maxArgumentBytes + 64 * 1024,
+    };
     const roots = resolveRoots(options.workspaceDir ?? config.workspaceDir, options.roots);
     const requests = {
       ...(options.onSamplingRequest ? { onSamplingRequest: options.onSamplingRequest } : {}),
@@ -155,6 +171,7 @@ export class McpToolHub implements MCPToolProvider {
         requests,
         listeners,
         redactor: this.#redactor,
+        limits,
         ...(auth === undefined ? {} : { auth }),
       });
       this.#connections.set(name, connection);
@@ -165,6 +182,7 @@ export class McpToolHub implements MCPToolProvider {
           optionalDuration(server.callTimeoutMs, `servers.${name}.callTimeoutMs`) ??
           DEFAULT_CALL_TIMEOUT_MS,
         maxResultChars,
+        maxArgumentBytes,
         validator,
         redactor: this.#redactor,
       });

@@ -22,6 +22,7 @@ import {
   linkResponsesToCallers,
   type ServerRequestOptions,
 } from './server-requests.js';
+import type { SizeLimits } from './size-limited-fetch.js';
 import type { StderrTail } from './stderr-tail.js';
 
 /** Callbacks a freshly opened client reports to; each names the client so stale ones can be ignored. */
@@ -42,6 +43,8 @@ export interface OpenClientParameters {
   clientInfo: Implementation;
   requests: ServerRequestOptions;
   stderr: StderrTail;
+  /** HTTP size limits (stdio has the SDK's own 10 MiB line buffer). */
+  limits?: SizeLimits;
   /** Aborts the attempt (connect timeout or hub closing). */
   deadline: AbortSignal;
   timeoutMs: number;
@@ -154,7 +157,7 @@ export async function openMcpClient(
     const step = steps[index]!;
     const reusable = isReusable(transport) && transport.childReusable;
     if (!reusable) {
-      transport = await createTransport(config, kind, parameters.stderr, parameters.auth);
+      transport = await createTransport(config, kind, parameters.stderr, parameters.auth, parameters.limits);
       linkResponsesToCallers(transport);
     }
     const current = transport!;

@@ -1,5 +1,5 @@
 import type { Client, Resource, ResourceTemplateType } from '@modelcontextprotocol/client';
-import { McpToolsError } from '../errors/mcp-tools-error.js';
+import { checkResourceUri } from './check-resource-uri.js';
 import type {
   CallOptions,
   MultiServerList,
@@ -66,11 +66,7 @@ export class McpResourceService implements ResourceService {
 
   async read(server: string, uri: string, options?: CallOptions): Promise<ResourceContents[]> {
     const connection = this.#servers.get(server);
-    try {
-      new URL(uri);
-    } catch {
-      throw new McpToolsError('INVALID_URI', `"${uri}" is not a valid URI`, { data: { server, uri } });
-    }
+    checkResourceUri(uri, server);
     const client = connection.client;
     if (client === undefined) throw connection.unavailableError();
     const { contents } = await this.#servers.request(

@@ -14,6 +14,8 @@ export interface ToolIndexEntry {
   /** The state of the tool's MCP server when it is not connected: calls fail until it is. */
   server_state?: Exclude<ServerState, 'connected'>;
   input_schema?: Record<string, unknown>;
+  /** Why `input_schema` is missing from a full-tier entry (it alone was over the response budget). */
+  schema_omitted?: string;
 }
 
 /** Default length cap of a compact-tier description. */

@@ -1,4 +1,5 @@
 import { shortHash } from '../registry/tool-name.js';
+import { formatBytes } from '../tool/result.js';
 import { decodeCursor, encodeCursor } from './list-cursor.js';
 import type { ToolIndexEntry } from './tool-index-entry.js';
 
@@ -51,8 +52,13 @@ export function takePage(
   let index = offset;
   let truncated = false;
   while (index < total && page.length < limit) {
-    const entry = entryAt(index);
-    const size = Buffer.byteLength(JSON.stringify(entry), 'utf8') + (page.length > 0 ? 1 : 0);
+    let entry = entryAt(index);
+    let size = Buffer.byteLength(JSON.stringify(entry), 'utf8') + (page.length > 0 ? 1 : 0);
+    if (overheadBytes + size > budgetBytes && entry.input_schema !== undefined) {
+      // One entry alone would break the budget: the schema goes, a notice says so.
+      entry = withoutSchema(entry, size, budgetBytes);
+      size = Buffer.byteLength(JSON.stringify(entry), 'utf8') + (page.length > 0 ? 1 : 0);
+    }
     if (page.length > 0 && used + size > budgetBytes) {
       truncated = true;
       break;
@@ -62,4 +68,13 @@ export function takePage(
     index++;
   }
   return { entries: page, truncated, ...(index < total ? { nextOffset: index } : {}) };
+}
+
+/** `entry` with its `input_schema` replaced by `schema_omitted`, a notice naming the sizes. */
+function withoutSchema(entry: ToolIndexEntry, size: number, budgetBytes: number): ToolIndexEntry {
+  const { input_schema: _schema, ...rest } = entry;
+  return {
+    ...rest,
+    schema_omitted: `input_schema omitted: this entry is ${formatBytes(size)}, over the ${formatBytes(budgetBytes)} budget of a tool_index response; call the tool and the server checks the arguments`,
+  };
 }

@@ -1,0 +1,44 @@
+/** Limits for {@link jsonBounds}. */
+export interface JsonLimits {
+  /** Deepest nesting of objects and arrays allowed (a flat object is depth 1). */
+  maxDepth?: number;
+  /** Largest size allowed, as an estimate of the JSON text in bytes (UTF-16 units of strings). */
+  maxBytes?: number;
+}
+
+/**
+ * Which limit a JSON-like value crosses first: `'depth'`, `'bytes'`, or `undefined` when it is
+ * within both. Iterative and stopping at the first crossing, so a hostile value (a million
+ * levels deep, hundreds of megabytes) costs no more than the limit and never overflows the stack.
+ */
+export function jsonBounds(value: unknown, limits: JsonLimits): 'depth' | 'bytes' | undefined {
+  const maxDepth = limits.maxDepth ?? Number.POSITIVE_INFINITY;
+  const maxBytes = limits.maxBytes ?? Number.POSITIVE_INFINITY;
+  const stack: [unknown, number][] = [[value, 1]];
+  let bytes = 0;
+  while (stack.length > 0) {
+    const [current, depth] = stack.pop()!;
+    if (typeof current === 'string') bytes += current.length + 2;
+    else if (typeof current !== 'object' || current === null) bytes += 5;
+    else {
+      if (depth > maxDepth) return 'depth';
+      bytes += 2;
+      if (Array.isArray(current)) {
+        bytes += current.length;
+        for (const item of current) stack.push([item, depth + 1]);
+      } else {
+        for (const [key, item] of Object.entries(current)) {
+          bytes += key.length + 4;
+          stack.push([item, depth + 1]);
+        }
+      }
+    }
+    if (bytes > maxBytes) return 'bytes';
+  }
+  return undefined;
+}
+
+/** `true` when `value` nests objects or arrays deeper than `maxDepth` ({@link jsonBounds}). */
+export function exceedsDepth(value: unknown, maxDepth: number): boolean {
+  return jsonBounds(value, { maxDepth }) === 'depth';
+}
