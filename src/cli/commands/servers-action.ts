@@ -16,7 +16,8 @@ export async function serversAction(_options: unknown, command: Command): Promis
       tools,
     }));
     const failed = statuses.filter(
-      (status) => status.state === 'error' || status.state === 'disconnected' || status.state === 'auth_required',
+      (status) =>
+        status.state === 'error' || status.state === 'disconnected' || status.state === 'auth_required',
     );
     if (options.json) {
       printJson({
