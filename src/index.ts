@@ -20,6 +20,7 @@ export type {
   HttpServerConfig,
   McpToolsConfig,
   OAuthConfig,
+  ProtocolMode,
   SemanticSearchConfig,
   ServerConfig,
   StdioServerConfig,

@@ -135,6 +135,24 @@ Examples:
     )
     .action(lazyAction(async () => (await import('./commands/doctor-action.js')).doctorAction));
 
+  // `mcptools serve --stdio | --http [HOST:]PORT`: the gateway, every tool as one MCP server.
+  program
+    .command('serve')
+    .description('serve every configured tool as one MCP server, over stdio or Streamable HTTP (both eras)')
+    .option('--stdio', 'serve over stdin/stdout (for Claude Desktop, Cursor, …)')
+    .option('--http <[host:]port>', 'serve Streamable HTTP at http://HOST:PORT/mcp (default host 127.0.0.1)')
+    .option(
+      '--mode <mode>',
+      'full (every tool), router (router tools only) or hybrid (pinned tools + router tools)',
+    )
+    .option('--profile <name>', 'serve this profile of the configuration\'s "gateway.profiles"')
+    .option('--token <token>', 'bearer token HTTP clients must send (default: MCPTOOLS_TOKEN)')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  mcptools serve --stdio\n  mcptools serve --http 8808\n  MCPTOOLS_TOKEN=secret mcptools serve --http 0.0.0.0:8808 --mode router',
+    )
+    .action(lazyAction(async () => (await import('./commands/serve-action.js')).serveAction));
+
   // `mcptools demo`: the one-shot tour of the built-in configuration — server-everything, server-filesystem on a sandbox directory, server-memory, and native example tools — connected in parallel, then each server's status, the unified tool list and a search.
   program
     .command('demo')

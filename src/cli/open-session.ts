@@ -1,5 +1,6 @@
 import type { McpToolsConfig } from '../config/config-types.js';
 import { loadMCPServers } from '../mcp/load-mcp-servers.js';
+import type { LoadMcpServersOptions } from '../mcp/mcp-tool-hub.js';
 import type { MCPToolProvider, ServerStatus } from '../mcp/provider-types.js';
 import { loadOpenClawPlugins } from '../plugins/load-openclaw-plugins.js';
 import type { PluginLoadResult } from '../plugins/plugin-types.js';
@@ -23,6 +24,8 @@ export interface SessionOptions {
   signal?: AbortSignal;
   /** Every server state change while connecting and after (for live progress). */
   onStatus?: (status: ServerStatus) => void;
+  /** Who answers the servers' sampling, elicitation and roots requests (the gateway's clients). */
+  requests?: Pick<LoadMcpServersOptions, 'onElicitation' | 'onSamplingRequest' | 'onRootsRequest'>;
 }
 
 /** A loaded configuration, its registry and its connected servers. */
@@ -54,6 +57,7 @@ export async function openSession(options: SessionOptions = {}): Promise<Session
     options.onStatus?.(status);
   };
   const provider = await loadMCPServers(config, registry, {
+    ...options.requests,
     onStatus,
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.connectTimeoutMs ? { connectTimeoutMs: options.connectTimeoutMs } : {}),

@@ -85,6 +85,30 @@ export const semanticSearchSchema = z.strictObject({
   cacheDir: z.string().min(1, 'must not be empty').optional(),
 });
 
+const gatewayModeSchema = z.enum(['full', 'router', 'hybrid']);
+
+/** One named gateway profile, served at `/mcp/<name>`. */
+const gatewayProfileSchema = z.strictObject({
+  mode: gatewayModeSchema.optional(),
+  pin: z.array(z.string().min(1, 'must not be empty')).optional(),
+  tools: toolFilterSchema.optional(),
+  servers: toolFilterSchema.optional(),
+});
+
+/** `gateway`: the default mode and pins of `/mcp`, and named profiles. */
+export const gatewaySchema = z.strictObject({
+  mode: gatewayModeSchema.optional(),
+  pin: z.array(z.string().min(1, 'must not be empty')).optional(),
+  tools: toolFilterSchema.optional(),
+  servers: toolFilterSchema.optional(),
+  profiles: z
+    .record(
+      z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'profile names may use letters, digits, "_" and "-" only'),
+      gatewayProfileSchema,
+    )
+    .optional(),
+});
+
 /**
  * The top level of `mcptools.json`. Server entries are checked one by one afterwards
  * ({@link stdioServerSchema}, {@link httpServerSchema}) so that each error names its server.
@@ -123,6 +147,7 @@ export const mcpToolsFileSchema = z.strictObject({
     )
     .optional(),
   maxResultChars: z.number().int().positive().optional(),
+  gateway: gatewaySchema.optional(),
   protocol: serverCommonShape.protocol,
   workspaceDir: z.string().min(1, 'must not be empty').optional(),
 });

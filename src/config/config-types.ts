@@ -101,6 +101,23 @@ export interface SemanticSearchConfig {
   cacheDir?: string;
 }
 
+/** What a gateway endpoint serves: `full` (every tool), `router` (the router tools), `hybrid` (pinned tools + router tools). */
+export type GatewayMode = 'full' | 'router' | 'hybrid';
+
+/** One gateway endpoint's view: a mode, pinned globs (hybrid), and allow/deny globs over tools and servers. */
+export interface GatewayProfileConfig {
+  mode?: GatewayMode;
+  /** Tools served beside the router tools in `hybrid` mode (globs over exposed names or `server/tool`). */
+  pin?: string[];
+  tools?: ToolFilter;
+  servers?: ToolFilter;
+}
+
+/** `gateway` in `mcptools.json`: the default endpoint's profile plus named profiles at `/mcp/<name>`. */
+export interface GatewayConfig extends GatewayProfileConfig {
+  profiles?: Record<string, GatewayProfileConfig>;
+}
+
 /** The normalized configuration every loader produces. */
 export interface McpToolsConfig {
   servers: Record<string, ServerConfig>;
@@ -119,6 +136,8 @@ export interface McpToolsConfig {
   plugins?: PluginEntryConfig[];
   /** Cap on the text of one tool result, in characters. Default 100 000. */
   maxResultChars?: number;
+  /** What `mcptools serve` exposes (`mcptools.json` only). */
+  gateway?: GatewayConfig;
   /** The `protocol` of every server that sets none. Default `initialize`. */
   protocol?: ProtocolMode;
   /** Filesystem roots offered to servers (2025-era `roots/list`). */

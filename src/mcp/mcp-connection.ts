@@ -14,7 +14,7 @@ import { ConnectionDiagnostics } from './connection-diagnostics.js';
 import { transportKindsFor } from './create-transport.js';
 import { type Era, type EraMemory, eraKey } from './era-memory.js';
 import { type ClientCallbacks, closeMcpClient, isHttpNotFound, openMcpClient } from './open-mcp-client.js';
-import type { ServerState, ServerStatus, TransportKind } from './provider-types.js';
+import type { ServerState, ServerStatus, TransportKind, UpstreamNotification } from './provider-types.js';
 import { type ReconnectPolicy, reconnectDelay } from './reconnect-policy.js';
 import { errorInfo } from './server-directory.js';
 import type { ServerRequestOptions } from './server-requests.js';
@@ -28,6 +28,8 @@ export interface ConnectionListeners {
   /** State, counts or error changed. */
   stateChanged(connection: McpConnection): void;
   warning(message: string, connection: McpConnection): void;
+  /** A notification a gateway forwards (logs, resource updates, resource/prompt list changes). */
+  notification(connection: McpConnection, notification: UpstreamNotification): void;
 }
 
 /** Settings of one {@link McpConnection}. */
@@ -90,6 +92,9 @@ export class McpConnection {
     countChanged: (client, field, items) => this.#onCount(client, field, items),
     closed: (client) => {
       if (this.client === client) this.#lost(client, this.#diagnostics.exitError());
+    },
+    notification: (client, notification) => {
+      if (this.client === client) this.#options.listeners.notification(this, notification);
     },
     transportError: (client, message) => {
       if (this.client === client || this.client === undefined) this.#diagnostics.noteTransportError(message);
@@ -391,6 +396,12 @@ export class McpConnection {
     if (this.client !== client || !items) return;
     this[field] = items.length;
     this.#options.listeners.stateChanged(this);
+    this.#options.listeners.notification(this, {
+      method:
+        field === 'resourceCount'
+          ? 'notifications/resources/list_changed'
+          : 'notifications/prompts/list_changed',
+    });
   }
 
   #lost(client: Client, error: McpToolsError): void {

@@ -14,6 +14,7 @@ import { callToolResultSchema } from './call-tool-result-schema.js';
 import { classifyError } from './classify-error.js';
 import type { McpConnection } from './mcp-connection.js';
 import { normalizeInputSchema } from './normalize-input-schema.js';
+import { trackCall } from './server-requests.js';
 
 /** Settings shared by every tool of one server. */
 export interface McpToolAdapterOptions {
@@ -116,6 +117,8 @@ export function createMcpTool(
         }
       };
     }
+    // The caller is in flight on this client until the call settles (gateway attribution).
+    const release = trackCall(client);
     try {
       const params = { name: originalName, arguments: args };
       const result = plainRequest
@@ -131,6 +134,8 @@ export function createMcpTool(
         });
       }
       return toolFailure(server, originalName, classified);
+    } finally {
+      release();
     }
   };
 

@@ -27,6 +27,7 @@ import { ServerDirectory } from './server-directory.js';
 import {
   type ElicitationHandler,
   type RootInput,
+  type RootsHandler,
   resolveRoots,
   type SamplingHandler,
 } from './server-requests.js';
@@ -51,6 +52,8 @@ export interface LoadMcpServersOptions extends OAuthHostOptions {
   workspaceDir?: string;
   /** More roots: paths or `file://` URLs. */
   roots?: RootInput[];
+  /** Answers servers' `roots/list` per request (wins over `workspaceDir` and `roots`); a gateway routes it to its caller. */
+  onRootsRequest?: RootsHandler;
   reconnect?: ReconnectOptions;
   /** Cap on the text of one tool result. Default: the configuration's, else 100 000. */
   maxResultChars?: number;
@@ -86,7 +89,12 @@ export class McpToolHub implements MCPToolProvider {
   readonly #adapterOptions = new Map<string, McpToolAdapterOptions>();
   readonly #filters = new Map<string, (...names: string[]) => boolean>();
   readonly #origins = new Map<string, ToolOrigin>();
-  readonly #listeners: Listeners = { toolsChanged: new Set(), status: new Set(), warning: new Set() };
+  readonly #listeners: Listeners = {
+    toolsChanged: new Set(),
+    status: new Set(),
+    warning: new Set(),
+    notification: new Set(),
+  };
   readonly #directory: ServerDirectory;
   readonly #eras: EraMemory;
   /** Every configured secret, hidden in every message, status row, event and error result. */
@@ -111,12 +119,14 @@ export class McpToolHub implements MCPToolProvider {
       ...(options.onSamplingRequest ? { onSamplingRequest: options.onSamplingRequest } : {}),
       ...(options.onElicitation ? { onElicitation: options.onElicitation } : {}),
       ...(roots ? { roots } : {}),
+      ...(options.onRootsRequest ? { onRootsRequest: options.onRootsRequest } : {}),
     };
     const listeners: ConnectionListeners = {
       connected: (connection) => this.#register(connection),
       toolsChanged: (connection) => this.#register(connection),
       stateChanged: (connection) => this.#emit('status', connection.status()),
       warning: (message, connection) => this.#emit('warning', message, connection.name),
+      notification: (connection, notification) => this.#emit('notification', connection.name, notification),
     };
     const eraCache = options.eraCache === false ? undefined : (options.eraCache ?? defaultEraCacheFile());
     this.#eras = eraMemoryFor(eraCache);

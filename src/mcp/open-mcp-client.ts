@@ -14,11 +14,12 @@ import { describeError } from './classify-error.js';
 import { createTransport } from './create-transport.js';
 import type { Era } from './era-memory.js';
 import { type EraStep, eraSteps, refusedEra } from './era-steps.js';
-import type { TransportKind } from './provider-types.js';
+import type { TransportKind, UpstreamNotification } from './provider-types.js';
 import { ReusableStdioTransport } from './reusable-stdio-transport.js';
 import {
   clientCapabilities,
   installServerRequestHandlers,
+  linkResponsesToCallers,
   type ServerRequestOptions,
 } from './server-requests.js';
 import type { StderrTail } from './stderr-tail.js';
@@ -28,6 +29,8 @@ export interface ClientCallbacks {
   toolsChanged(client: Client, error: Error | null, tools: McpToolDefinition[] | null): void;
   countChanged(client: Client, field: 'resourceCount' | 'promptCount', items: unknown[] | null): void;
   closed(client: Client): void;
+  /** Logs and resource updates, for a gateway to forward. */
+  notification(client: Client, notification: UpstreamNotification): void;
   transportError(client: Client, message: string): void;
 }
 
@@ -85,10 +88,13 @@ export function isHttpNotFound(error: unknown): boolean {
   return /\b(404|405)\b/.test(describeError(error));
 }
 
-/** How long a `server/discover` probe that may fall back to `initialize` waits for an answer. */
+/**
+ * How long a `server/discover` probe that may fall back to `initialize` waits. The probe runs
+ * on the server's one process, so a server still starting answers it when it is up; only a
+ * server that never answers an unknown request waits this long before `initialize`.
+ */
 function probeTimeout(timeoutMs: number): number {
-  // A silent stdio probe means "2025 era" to the SDK: keep it well inside the connect timeout.
-  return Math.max(100, Math.min(5000, Math.floor(timeoutMs / 2)));
+  return Math.max(100, Math.floor(timeoutMs / 2));
 }
 
 function negotiation(step: EraStep, timeoutMs: number): ClientOptions['versionNegotiation'] {
@@ -115,6 +121,15 @@ function createClient(parameters: OpenClientParameters, step: EraStep): Client {
     },
   });
   installServerRequestHandlers(client, parameters.server, parameters.requests);
+  client.setNotificationHandler('notifications/message', (notification) =>
+    callbacks.notification(client, { method: 'notifications/message', params: notification.params }),
+  );
+  client.setNotificationHandler('notifications/resources/updated', (notification) =>
+    callbacks.notification(client, {
+      method: 'notifications/resources/updated',
+      params: { uri: notification.params.uri },
+    }),
+  );
   client.onerror = (error) => callbacks.transportError(client, describeError(error));
   client.onclose = () => callbacks.closed(client);
   return client;
@@ -134,10 +149,14 @@ export async function openMcpClient(
   const { config, kind, deadline, timeoutMs } = parameters;
   const steps = eraSteps(parameters.mode, kind, parameters.remembered);
   let transport: Transport | undefined;
+  let refusal: unknown;
   for (let index = 0; ; index++) {
     const step = steps[index]!;
     const reusable = transport instanceof ReusableStdioTransport && transport.childReusable;
-    if (!reusable) transport = createTransport(config, kind, parameters.stderr, parameters.auth);
+    if (!reusable) {
+      transport = createTransport(config, kind, parameters.stderr, parameters.auth);
+      linkResponsesToCallers(transport);
+    }
     const current = transport!;
     const held = current instanceof ReusableStdioTransport && index < steps.length - 1;
     if (held) current.holdChild(true);
@@ -151,6 +170,7 @@ export async function openMcpClient(
     } catch (error) {
       const next = index < steps.length - 1 && !deadline.aborted && refusedEra(error);
       if (next) {
+        refusal ??= error;
         await settled(connecting, SETTLE_MS);
         // A child that refused but still runs is detached and reused; one that exited is not.
         if (!(current instanceof ReusableStdioTransport && current.childReusable)) {
@@ -162,7 +182,8 @@ export async function openMcpClient(
       await closeMcpClient(client, current);
       await settled(connecting, SETTLE_MS);
       await current.close().catch(() => undefined);
-      throw error;
+      // A fallback era the server refused too says less than the first refusal did.
+      throw refusal !== undefined && refusedEra(error) ? refusal : error;
     }
   }
 }

@@ -1,6 +1,8 @@
 import type { Client, Prompt } from '@modelcontextprotocol/client';
 import type {
   CallOptions,
+  CompletionParams,
+  CompletionValues,
   MultiServerList,
   PromptEntry,
   PromptResult,
@@ -65,6 +67,14 @@ export class McpPromptService implements PromptService {
     };
     if (result.description !== undefined) prompt.description = result.description;
     return prompt;
+  }
+
+  async complete(server: string, params: CompletionParams, options?: CallOptions): Promise<CompletionValues> {
+    const client = this.#servers.client(server);
+    const result = await this.#servers.request(server, client, options, (requestOptions) =>
+      client.complete(params, requestOptions),
+    );
+    return result.completion;
   }
 
   async #list(server: string, client: Client, options?: CallOptions): Promise<PromptEntry[]> {

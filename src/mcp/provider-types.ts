@@ -121,6 +121,9 @@ export interface ResourceService {
   listAllTemplates(options?: CallOptions): Promise<MultiServerList<ResourceTemplateEntry>>;
   /** Throws `RESOURCE_NOT_FOUND`, `INVALID_URI`, `SERVER_DISCONNECTED`, `TIMEOUT`, … */
   read(server: string, uri: string, options?: CallOptions): Promise<ResourceContents[]>;
+  /** Asks `server` for `notifications/resources/updated` about `uri` (2025-era servers). */
+  subscribe?(server: string, uri: string, options?: CallOptions): Promise<void>;
+  unsubscribe?(server: string, uri: string, options?: CallOptions): Promise<void>;
 }
 
 /** Prompts of every server. */
@@ -133,7 +136,33 @@ export interface PromptService {
     args?: Record<string, string>,
     options?: CallOptions,
   ): Promise<PromptResult>;
+  /** Argument completions from `server` (`completion/complete`), for a prompt or a resource template. */
+  complete?(server: string, params: CompletionParams, options?: CallOptions): Promise<CompletionValues>;
 }
+
+/** What `completion/complete` asks: the reference, the argument being typed, and the others. */
+export interface CompletionParams {
+  ref: { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: string };
+  argument: { name: string; value: string };
+  context?: { arguments?: Record<string, string> };
+}
+
+/** The completion values a server suggested. */
+export interface CompletionValues {
+  values: string[];
+  total?: number;
+  hasMore?: boolean;
+}
+
+/**
+ * A notification an upstream server sent that a gateway forwards: a log message, an update of
+ * a subscribed resource, or a change of its resource or prompt list.
+ */
+export type UpstreamNotification =
+  | { method: 'notifications/message'; params: { level: string; logger?: string; data: unknown } }
+  | { method: 'notifications/resources/updated'; params: { uri: string } }
+  | { method: 'notifications/resources/list_changed' }
+  | { method: 'notifications/prompts/list_changed' };
 
 /** Events the provider emits. */
 export interface ProviderEvents {
@@ -143,6 +172,8 @@ export interface ProviderEvents {
   status: (status: ServerStatus) => void;
   /** Something worth telling an operator that is not an error of the caller (secrets redacted). */
   warning: (message: string, server?: string) => void;
+  /** A server sent a notification a gateway may forward (logs, resource updates, list changes). */
+  notification: (server: string, notification: UpstreamNotification) => void;
 }
 
 /** The hub over every configured MCP server, returned by `loadMCPServers`. */

@@ -90,6 +90,28 @@ export class McpResourceService implements ResourceService {
     });
   }
 
+  async subscribe(server: string, uri: string, options?: CallOptions): Promise<void> {
+    const client = this.#servers.client(server);
+    await this.#servers.request(
+      server,
+      client,
+      options,
+      (requestOptions) => client.subscribeResource({ uri }, requestOptions),
+      { operation: 'resource', uri },
+    );
+  }
+
+  async unsubscribe(server: string, uri: string, options?: CallOptions): Promise<void> {
+    const client = this.#servers.client(server);
+    await this.#servers.request(
+      server,
+      client,
+      options,
+      (requestOptions) => client.unsubscribeResource({ uri }, requestOptions),
+      { operation: 'resource', uri },
+    );
+  }
+
   async #listStrict(server: string, options?: CallOptions): Promise<ResourceEntry[]> {
     const client = this.#servers.client(server);
     const { resources } = await this.#servers.request(server, client, options, (requestOptions) =>

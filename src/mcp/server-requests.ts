@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { basename, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import {
@@ -7,8 +8,10 @@ import {
   type CreateMessageResult,
   type ElicitRequest,
   type ElicitResult,
+  type ListRootsResult,
   ProtocolError,
   ProtocolErrorCode,
+  type Transport,
 } from '@modelcontextprotocol/client';
 
 /** The parameters of a `sampling/createMessage` request (deprecated in 2026-07-28, still common). */
@@ -22,6 +25,110 @@ export interface ServerRequestContext {
   server: string;
   /** Aborted when the server cancels the request or the connection closes. */
   signal: AbortSignal;
+  /**
+   * The caller (see {@link runAsCaller}) of the tool call this request belongs to, when the
+   * protocol links the two: a 2026-07-28 `input_required` round, or a 2025-era request that
+   * arrived on the call's own HTTP response stream. Absent when there is no link.
+   */
+  caller?: object;
+  /** The callers of every tool call in flight to this server right now (a gateway's fallback). */
+  callersInFlight: object[];
+}
+
+/*
+ * The per-call hook the gateway needs (issue 10): whoever runs `Tool.execute` may name a
+ * caller with `runAsCaller`; the MCP tool adapter records that caller as in flight on the
+ * upstream client for the duration of the call (`trackCall`), and a server→client request is
+ * handed the caller whose async context it arrived in. The SDK runs a 2026-07-28
+ * `input_required` round and reads a 2025-era HTTP call's response stream inside that call's
+ * async context, so the link holds exactly where the protocol carries one; a 2025-era stdio
+ * server's requests arrive from the pipe, whose context belongs to no call (responses are
+ * re-linked to their sender by `linkResponsesToCallers`, requests cannot be) — and a stale
+ * caller (a call that already ended) is never reported, because only callers in flight count.
+ */
+const callers = new AsyncLocalStorage<object>();
+const inFlight = new WeakMap<Client, Map<object, number>>();
+
+/** Runs `fn` with `caller` as the owner of every tool call it makes (and their server→client requests). */
+export function runAsCaller<T>(caller: object, fn: () => T): T {
+  return callers.run(caller, fn);
+}
+
+/** The caller named by the innermost {@link runAsCaller}, if any. */
+export function currentCaller(): object | undefined {
+  return callers.getStore();
+}
+
+/** Records the current caller's call on `client` as in flight; returns the release function. */
+export function trackCall(client: Client): () => void {
+  const caller = callers.getStore();
+  if (caller === undefined) return () => {};
+  let calls = inFlight.get(client);
+  if (calls === undefined) {
+    calls = new Map();
+    inFlight.set(client, calls);
+  }
+  calls.set(caller, (calls.get(caller) ?? 0) + 1);
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    const count = (calls.get(caller) ?? 1) - 1;
+    if (count <= 0) calls.delete(caller);
+    else calls.set(caller, count);
+  };
+}
+
+const MAX_LINKED = 10_000;
+
+/**
+ * Delivers each response to the caller that sent its request: the SDK handles a response —
+ * including a 2026-07-28 `input_required` result, whose rounds then call the request handlers
+ * — in the async context of the transport's read, which over stdio belongs to no call. Call
+ * it before `client.connect(transport)`: whatever `onmessage` the client installs (now or
+ * later) is wrapped.
+ */
+export function linkResponsesToCallers(transport: Transport): void {
+  const send = transport.send.bind(transport);
+  const sentBy = new Map<string | number, object>();
+  transport.send = (message, options) => {
+    const caller = callers.getStore();
+    if (caller !== undefined && 'method' in message && 'id' in message) {
+      if (sentBy.size >= MAX_LINKED) sentBy.clear();
+      sentBy.set(message.id, caller);
+    }
+    return send(message, options);
+  };
+  let receive: Transport['onmessage'];
+  const linked: Transport['onmessage'] = (message, extra) => {
+    if (receive === undefined) return;
+    if (!('method' in message) && 'id' in message && message.id !== undefined) {
+      const caller = sentBy.get(message.id);
+      if (caller !== undefined) {
+        sentBy.delete(message.id);
+        return callers.run(caller, () => receive?.(message, extra));
+      }
+    }
+    return receive(message, extra);
+  };
+  Object.defineProperty(transport, 'onmessage', {
+    configurable: true,
+    enumerable: true,
+    get: () => (receive === undefined ? undefined : linked),
+    set: (handler: Transport['onmessage']) => {
+      receive = handler;
+    },
+  });
+}
+
+function requestContext(client: Client, server: string, signal: AbortSignal): ServerRequestContext {
+  const calls = inFlight.get(client);
+  const callersInFlight = calls ? [...calls.keys()] : [];
+  const store = callers.getStore();
+  const caller = store !== undefined && calls?.has(store) ? store : undefined;
+  return caller === undefined
+    ? { server, signal, callersInFlight }
+    : { server, signal, caller, callersInFlight };
 }
 
 /** Answers a server's sampling request with a completion from a model the host controls. */
@@ -35,6 +142,9 @@ export type ElicitationHandler = (
   context: ServerRequestContext,
 ) => Promise<ElicitResult>;
 
+/** Answers a server's `roots/list` request (instead of a fixed list). */
+export type RootsHandler = (context: ServerRequestContext) => Promise<ListRootsResult>;
+
 /** A filesystem root offered to servers: a path or a `file://` URL, with an optional name. */
 export type RootInput = string | { uri: string; name?: string };
 
@@ -44,6 +154,8 @@ export interface ServerRequestOptions {
   onElicitation?: ElicitationHandler;
   /** Roots (2025-era `roots/list`, or `input_required` in 2026-07-28). */
   roots?: { uri: string; name?: string }[];
+  /** Answers `roots/list` per request; wins over `roots`. */
+  onRootsRequest?: RootsHandler;
 }
 
 /** Roots from `workspaceDir` and explicit `roots`, as `file://` URLs. */
@@ -69,7 +181,7 @@ export function clientCapabilities(options: ServerRequestOptions): ClientCapabil
   if (options.onSamplingRequest) capabilities.sampling = {};
   // applyDefaults: the SDK fills in schema defaults the host left out of an accepted form (SEP-1034).
   if (options.onElicitation) capabilities.elicitation = { form: { applyDefaults: true } };
-  if (options.roots) capabilities.roots = { listChanged: false };
+  if (options.roots || options.onRootsRequest) capabilities.roots = { listChanged: false };
   return capabilities;
 }
 
@@ -89,18 +201,22 @@ export function installServerRequestHandlers(
   server: string,
   options: ServerRequestOptions,
 ): void {
-  const { onSamplingRequest, onElicitation, roots } = options;
+  const { onSamplingRequest, onElicitation, onRootsRequest, roots } = options;
   if (onSamplingRequest) {
     client.setRequestHandler('sampling/createMessage', (request, context) =>
-      onSamplingRequest(request.params, { server, signal: context.mcpReq.signal }),
+      onSamplingRequest(request.params, requestContext(client, server, context.mcpReq.signal)),
     );
   }
   if (onElicitation) {
     client.setRequestHandler('elicitation/create', (request, context) =>
-      onElicitation(request.params, { server, signal: context.mcpReq.signal }),
+      onElicitation(request.params, requestContext(client, server, context.mcpReq.signal)),
     );
   }
-  if (roots) {
+  if (onRootsRequest) {
+    client.setRequestHandler('roots/list', (_request, context) =>
+      onRootsRequest(requestContext(client, server, context.mcpReq.signal)),
+    );
+  } else if (roots) {
     client.setRequestHandler('roots/list', async () => ({ roots }));
   }
   client.fallbackRequestHandler = async (request) => {

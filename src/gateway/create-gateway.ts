@@ -1,0 +1,357 @@
+import { randomUUID } from 'node:crypto';
+import { createServer, type Server as HttpServer, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { toNodeHandler } from '@modelcontextprotocol/node';
+import {
+  createMcpHandler,
+  type Implementation,
+  isInitializeRequest,
+  isLegacyRequest,
+  type McpHttpHandler,
+  type Transport,
+  WebStandardStreamableHTTPServerTransport,
+} from '@modelcontextprotocol/server';
+import { serveStdio as sdkServeStdio } from '@modelcontextprotocol/server/stdio';
+import { McpToolsError } from '../errors/mcp-tools-error.js';
+import { currentCaller } from '../mcp/server-requests.js';
+import { DownstreamCall } from './downstream-call.js';
+import { createSession, type DownstreamSession } from './downstream-session.js';
+import { GatewayCore } from './gateway-core.js';
+import { buildGatewayServer } from './gateway-mcp-server.js';
+import type { GatewayOptions } from './gateway-options.js';
+import { GatewayProfile } from './gateway-profile.js';
+import { guardRequest, type HttpGuardSettings, type RequestPrincipal } from './http-guard.js';
+import { isLoopbackHost, loopbackHostnames } from './loopback.js';
+import { healthJson, statusPage } from './status-page.js';
+
+/** The default cap on request bodies: 4 MiB (DESIGN.md, "Defaults"). */
+export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
+
+/** Where {@link Gateway.listen} listens. */
+export interface ListenOptions {
+  /** Default `127.0.0.1`. Any non-loopback address needs a token. */
+  host?: string;
+  /** Default 0 (any free port). */
+  port?: number;
+}
+
+/** A running gateway: an MCP server over the registry, both protocol eras. */
+export interface Gateway extends AsyncDisposable {
+  /** The web-standard face: serves `/mcp`, `/mcp/<profile>`, `/healthz` and `/`. */
+  fetch(request: Request): Promise<Response>;
+  /** Serves {@link fetch} over `node:http`; resolves with the URL of `/mcp`. */
+  listen(options?: ListenOptions): Promise<{ url: string; host: string; port: number }>;
+  /** Serves the default profile over this process's stdin/stdout (or `transport`), either era. */
+  serveStdio(options?: { transport?: Transport; profile?: string }): void;
+  /** Answers calls in flight with an error, ends every session and stops listening. Idempotent. */
+  close(): Promise<void>;
+}
+
+interface LegacyEntry {
+  transport: WebStandardStreamableHTTPServerTransport;
+  session: DownstreamSession;
+  profile: GatewayProfile;
+}
+
+function jsonRpcError(status: number, code: number, message: string): Response {
+  return Response.json({ jsonrpc: '2.0', error: { code, message }, id: null }, { status });
+}
+
+/**
+ * Serves everything in `registry` (native, plugin and MCP tools, or the router tools) as one
+ * MCP server, to 2026-07-28 clients (stateless, `server/discover`, `subscriptions/listen`,
+ * `input_required`) and 2025-era clients (`initialize`, `Mcp-Session-Id`, the GET stream,
+ * `DELETE`) on the same URL, over one shared connection per upstream server.
+ *
+ * @example
+ * const registry = new ToolRegistry();
+ * const provider = await loadMCPServers(config, registry, gatewayServerRequests());
+ * const gateway = createGateway({ registry, provider, config });
+ * const { url } = await gateway.listen({ port: 8808 });
+ */
+export function createGateway(options: GatewayOptions): Gateway {
+  const gatewayConfig = options.config?.gateway ?? {};
+  const serverInfo: Implementation = options.serverInfo ?? { name: 'mcptools', version: '0.1.0' };
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const log = options.log ?? (() => {});
+  const core = new GatewayCore(options.provider, {
+    separator: options.config?.namespace?.separator ?? '__',
+    inputTimeoutMs: options.inputTimeoutMs ?? 300_000,
+    log,
+  });
+  const senderIsOwner = () => {
+    const caller = currentCaller();
+    return caller instanceof DownstreamCall ? caller.session.owner : false;
+  };
+  const parts = {
+    registry: options.registry,
+    provider: options.provider,
+    config: options.config,
+    context: options.context ?? {},
+    senderIsOwner,
+  };
+  const mode = options.mode ?? gatewayConfig.mode;
+  core.profiles.set(
+    '',
+    new GatewayProfile(
+      '',
+      {
+        ...(mode ? { mode } : {}),
+        ...((options.pin ?? gatewayConfig.pin) ? { pin: options.pin ?? gatewayConfig.pin } : {}),
+        ...((options.tools ?? gatewayConfig.tools) ? { tools: options.tools ?? gatewayConfig.tools } : {}),
+        ...((options.servers ?? gatewayConfig.servers)
+          ? { servers: options.servers ?? gatewayConfig.servers }
+          : {}),
+      },
+      parts,
+    ),
+  );
+  for (const [name, profile] of Object.entries(options.profiles ?? gatewayConfig.profiles ?? {})) {
+    core.profiles.set(name, new GatewayProfile(name, profile, parts));
+  }
+
+  const startedAt = Date.now();
+  const legacySessions = new Map<string, LegacyEntry>();
+  const modernHandlers = new Map<GatewayProfile, McpHttpHandler>();
+  const stdioHandles: { close(): Promise<void> }[] = [];
+  let httpServer: HttpServer | undefined;
+  let guard: HttpGuardSettings = {
+    ...(options.token ? { token: options.token } : {}),
+    ...(options.ownerToken ? { ownerToken: options.ownerToken } : {}),
+    allowedHostnames: [...loopbackHostnames(), ...(options.allowedHosts ?? [])],
+    maxBodyBytes,
+  };
+  let closing: Promise<void> | undefined;
+
+  const unsubscribers = [
+    options.registry.onChange(() => core.toolsChanged()),
+    // Fired on every (re)connect and list_changed, even when no name changed (schemas may have).
+    options.provider.on('toolsChanged', () => core.toolsChanged()),
+    options.provider.on('notification', (server, notification) =>
+      core.upstreamNotification(server, notification),
+    ),
+    options.provider.on('status', (status) => {
+      // A server that (re)connected may bring different resources and prompts.
+      if (status.state === 'connected') {
+        core.resourcesChanged();
+        core.promptsChanged();
+      }
+    }),
+  ];
+
+  const modernHandler = (profile: GatewayProfile): McpHttpHandler => {
+    let handler = modernHandlers.get(profile);
+    if (handler === undefined) {
+      handler = createMcpHandler(
+        (context) => {
+          const principal = context.authInfo?.clientId ?? 'anonymous';
+          const owner = context.authInfo?.scopes.includes('owner') ?? false;
+          return buildGatewayServer(
+            core,
+            profile,
+            createSession(randomUUID(), 'modern', owner, principal),
+            serverInfo,
+          );
+        },
+        {
+          legacy: 'reject',
+          maxRequestBodySize: maxBodyBytes,
+          onerror: (error) => log(`http: ${error.message}`),
+        },
+      );
+      modernHandlers.set(profile, handler);
+      core.modernHandlers.add(handler);
+    }
+    return handler;
+  };
+
+  const legacy = async (
+    profile: GatewayProfile,
+    request: Request,
+    who: RequestPrincipal,
+  ): Promise<Response> => {
+    const sessionId = request.headers.get('mcp-session-id');
+    if (sessionId) {
+      const entry = legacySessions.get(sessionId);
+      if (entry === undefined || entry.profile !== profile || entry.session.principal !== who.principal)
+        return jsonRpcError(404, -32001, 'Session not found');
+      return entry.transport.handleRequest(request);
+    }
+    if (request.method !== 'POST')
+      return jsonRpcError(400, -32000, 'Bad Request: Mcp-Session-Id header is required');
+    let body: unknown;
+    try {
+      body = await request.clone().json();
+    } catch {
+      return jsonRpcError(400, -32700, 'Parse error: the body is not JSON');
+    }
+    if (!isInitializeRequest(body))
+      return jsonRpcError(400, -32000, 'Bad Request: Mcp-Session-Id header is required');
+    const session = createSession(randomUUID(), 'legacy', who.owner, who.principal);
+    const end = () => {
+      legacySessions.delete(session.id);
+      core.endSession(session);
+    };
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: () => session.id,
+      onsessioninitialized: () => {
+        legacySessions.set(session.id, { transport, session, profile });
+        core.sessions.add(session);
+      },
+      onsessionclosed: end,
+      maxRequestBodySize: maxBodyBytes,
+    });
+    transport.onclose = end;
+    const server = buildGatewayServer(core, profile, session, serverInfo);
+    await server.connect(transport);
+    return transport.handleRequest(request, { parsedBody: body });
+  };
+
+  const mcp = async (profile: GatewayProfile, request: Request, who: RequestPrincipal): Promise<Response> => {
+    if (core.closing) return jsonRpcError(503, -32603, 'the gateway is shutting down');
+    if (await isLegacyRequest(request, undefined, { maxRequestBodySize: maxBodyBytes }))
+      return legacy(profile, request, who);
+    return modernHandler(profile).fetch(request, {
+      authInfo: { token: 'gateway', clientId: who.principal, scopes: who.owner ? ['owner'] : [] },
+    });
+  };
+
+  const fetch = async (request: Request): Promise<Response> => {
+    const checked = guardRequest(request, guard);
+    if (checked instanceof Response) return checked;
+    const { pathname } = new URL(request.url);
+    if (pathname === '/healthz' && request.method === 'GET')
+      return Response.json(healthJson(options.provider.status(), startedAt));
+    if (pathname === '/' && request.method === 'GET') {
+      const endpoints = [...core.profiles.keys()].map((name) => (name === '' ? '/mcp' : `/mcp/${name}`));
+      return new Response(statusPage(options.provider.status(), startedAt, endpoints), {
+        headers: {
+          'content-type': 'text/html; charset=utf-8',
+          'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'",
+        },
+      });
+    }
+    const match = /^\/mcp(?:\/([A-Za-z0-9_-]{1,64}))?\/?$/.exec(pathname);
+    const profile = match ? core.profiles.get(match[1] ?? '') : undefined;
+    if (profile === undefined) return new Response('Not Found\n', { status: 404 });
+    return mcp(profile, request, checked);
+  };
+
+  const listen = async (listenOptions: ListenOptions = {}) => {
+    if (httpServer) throw new McpToolsError('INVALID_ARGUMENTS', 'the gateway is already listening');
+    const host = listenOptions.host ?? '127.0.0.1';
+    const loopback = isLoopbackHost(host);
+    if (!loopback && options.token === undefined && options.ownerToken === undefined) {
+      throw new McpToolsError(
+        'INVALID_ARGUMENTS',
+        `refusing to listen on ${host} without a token: anyone who can reach it could call every tool. Pass --token <secret> or set MCPTOOLS_TOKEN (library: createGateway({ token }))`,
+        { recoverable: false },
+      );
+    }
+    const wildcard = host === '0.0.0.0' || host === '::';
+    guard = {
+      ...guard,
+      allowedHostnames: wildcard
+        ? options.allowedHosts
+        : [
+            ...new Set([
+              ...(loopback ? loopbackHostnames() : []),
+              host.includes(':') ? `[${host}]` : host,
+              ...(options.allowedHosts ?? []),
+            ]),
+          ],
+    };
+    const nodeHandler = toNodeHandler(
+      { fetch },
+      { maxRequestBodySize: maxBodyBytes, onerror: (error) => log(`http: ${error.message}`) },
+    );
+    const server = createServer((req: IncomingMessage, res) => {
+      // Checked before the body is read: a refused request never gets buffered.
+      const early = guardRequest(headersOnly(req), guard);
+      if (early instanceof Response) {
+        const headers: Record<string, string> = {};
+        early.headers.forEach((value, name) => {
+          headers[name] = value;
+        });
+        res.writeHead(early.status, headers);
+        void early.text().then((text) => res.end(text));
+        return;
+      }
+      void nodeHandler(req, res);
+    });
+    httpServer = server;
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(listenOptions.port ?? 0, host, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+    const address = server.address() as AddressInfo;
+    const shown = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+    const url = `http://${shown}:${address.port}/mcp`;
+    log(`listening on ${url}`);
+    return { url, host: address.address, port: address.port };
+  };
+
+  const serveStdio = (stdioOptions: { transport?: Transport; profile?: string } = {}) => {
+    const profile = core.profiles.get(stdioOptions.profile ?? '');
+    if (profile === undefined)
+      throw new McpToolsError('INVALID_ARGUMENTS', `unknown profile "${stdioOptions.profile}"`);
+    const handle = sdkServeStdio(
+      (context) => {
+        // Over stdio the client started this process: it is the owner.
+        const session = createSession(randomUUID(), context.era, true, 'stdio');
+        const server = buildGatewayServer(core, profile, session, serverInfo);
+        core.sessions.add(session);
+        server.onclose = () => core.endSession(session);
+        return server;
+      },
+      {
+        ...(stdioOptions.transport ? { transport: stdioOptions.transport } : {}),
+        onerror: (error) => log(`stdio: ${error.message}`),
+      },
+    );
+    stdioHandles.push(handle);
+  };
+
+  const close = () => {
+    closing ??= (async () => {
+      core.shutDown();
+      // Give the handlers of cancelled calls a moment to answer with their error.
+      const until = Date.now() + 1000;
+      while (core.calls.size > 0 && Date.now() < until)
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      for (const unsubscribe of unsubscribers) unsubscribe();
+      await Promise.allSettled([
+        ...[...legacySessions.values()].map((entry) => entry.transport.close()),
+        ...[...modernHandlers.values()].map((handler) => handler.close()),
+        ...stdioHandles.map((handle) => handle.close()),
+      ]);
+      for (const session of [...core.sessions]) core.endSession(session);
+      if (httpServer) {
+        const server = httpServer;
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeAllConnections();
+        });
+      }
+    })();
+    return closing;
+  };
+
+  return { fetch, listen, serveStdio, close, [Symbol.asyncDispose]: close };
+}
+
+/** A body-less `Request` carrying a Node request's method, URL and headers, for the front-door checks. */
+function headersOnly(req: IncomingMessage): Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value === undefined) continue;
+    for (const item of Array.isArray(value) ? value : [value]) headers.append(name, item);
+  }
+  return new Request(`http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`, {
+    method: req.method ?? 'GET',
+    headers,
+  });
+}

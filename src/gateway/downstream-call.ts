@@ -1,0 +1,172 @@
+import { randomUUID } from 'node:crypto';
+import {
+  type CallToolResult,
+  type ClientCapabilities,
+  type InputRequiredResult,
+  inputRequired,
+  ProtocolError,
+  ProtocolErrorCode,
+} from '@modelcontextprotocol/server';
+import type { DownstreamSession } from './downstream-session.js';
+
+/** A server→client request an upstream made during a call, in the form the gateway forwards it. */
+export type ForwardedRequest =
+  | { method: 'elicitation/create'; params: Record<string, unknown> }
+  | { method: 'sampling/createMessage'; params: Record<string, unknown> }
+  | { method: 'roots/list'; params?: Record<string, unknown> };
+
+/** How a 2025-era session's call pushes a request to its client (the call's own request context). */
+export type PushRequest = (request: ForwardedRequest, signal: AbortSignal) => Promise<unknown>;
+
+const capabilityOf: Record<ForwardedRequest['method'], keyof ClientCapabilities> = {
+  'elicitation/create': 'elicitation',
+  'sampling/createMessage': 'sampling',
+  'roots/list': 'roots',
+};
+
+interface Outstanding {
+  request: ForwardedRequest;
+  sent: boolean;
+  resolve(value: unknown): void;
+  reject(error: unknown): void;
+}
+
+/**
+ * One downstream `tools/call` in flight, and the owner of every upstream call it makes
+ * (`runAsCaller`). It answers the upstream's server→client requests for exactly this call:
+ * a 2025-era session gets them pushed on the call's own request (`push`); a 2026-07-28
+ * client gets them as `input_required` rounds — the upstream call stays parked, keyed by the
+ * round's `requestState`, until the client retries with the answers.
+ */
+export class DownstreamCall {
+  readonly id = randomUUID();
+  readonly session: DownstreamSession;
+  readonly #abort = new AbortController();
+  readonly #capabilities: () => ClientCapabilities | undefined;
+  #push: PushRequest | undefined;
+  readonly #outstanding = new Map<string, Outstanding>();
+  #counter = 0;
+  #wake: (() => void) | undefined;
+  #result: Promise<CallToolResult> | undefined;
+  #settled: { value: CallToolResult } | { error: unknown } | undefined;
+
+  constructor(
+    session: DownstreamSession,
+    capabilities: () => ClientCapabilities | undefined,
+    push?: PushRequest,
+  ) {
+    this.session = session;
+    this.#capabilities = capabilities;
+    this.#push = push;
+  }
+
+  /** Aborted when the downstream cancels, the session ends or the gateway closes. */
+  get signal(): AbortSignal {
+    return this.#abort.signal;
+  }
+
+  /** Cancels the call (and so its upstream call). */
+  cancel(reason: string): void {
+    if (!this.#abort.signal.aborted) this.#abort.abort(new Error(reason));
+    for (const entry of this.#outstanding.values()) entry.reject(new Error(reason));
+    this.#outstanding.clear();
+    this.#wake?.();
+  }
+
+  /**
+   * Forwards an upstream's server→client request to this call's client. Refused at once when
+   * the client did not declare the capability, so the upstream never hangs on it.
+   */
+  ask(request: ForwardedRequest, signal: AbortSignal): Promise<unknown> {
+    const capability = capabilityOf[request.method];
+    if (this.#capabilities()?.[capability] === undefined) {
+      return Promise.reject(
+        new ProtocolError(
+          ProtocolErrorCode.InvalidRequest,
+          `the client of this call did not declare the "${capability}" capability; ${request.method} refused`,
+        ),
+      );
+    }
+    if (this.#abort.signal.aborted) return Promise.reject(this.#abort.signal.reason);
+    const combined = AbortSignal.any([signal, this.#abort.signal]);
+    if (this.#push) return this.#push(request, combined);
+    return new Promise((resolve, reject) => {
+      const key = `r${++this.#counter}`;
+      const entry: Outstanding = { request, sent: false, resolve, reject };
+      this.#outstanding.set(key, entry);
+      combined.addEventListener(
+        'abort',
+        () => {
+          if (this.#outstanding.delete(key)) reject(combined.reason);
+        },
+        { once: true },
+      );
+      this.#wake?.();
+    });
+  }
+
+  /** Starts the upstream work (once); its result ends the last round. */
+  start(run: () => Promise<CallToolResult>): void {
+    this.#result ??= run().then(
+      (value) => {
+        this.#settled = { value };
+        this.#wake?.();
+        return value;
+      },
+      (error: unknown) => {
+        this.#settled = { error };
+        this.#wake?.();
+        throw error;
+      },
+    );
+    this.#result.catch(() => {});
+  }
+
+  /** A 2026-07-28 retry: hands the client's answers to the upstream requests waiting for them. */
+  resume(responses: Record<string, unknown>): void {
+    for (const [key, entry] of this.#outstanding) {
+      if (!entry.sent) continue;
+      if (key in responses) {
+        this.#outstanding.delete(key);
+        entry.resolve(responses[key]);
+      } else {
+        // Not answered: ask again in the next round.
+        entry.sent = false;
+      }
+    }
+  }
+
+  /**
+   * One 2026-07-28 round: resolves with the call's result, or with `input_required` carrying
+   * every upstream request not yet sent (and this call's id as `requestState`). `signal` is the
+   * round's own request: when it aborts (a downstream cancellation), the call is cancelled.
+   */
+  async round(signal: AbortSignal, onParked: () => void): Promise<CallToolResult | InputRequiredResult> {
+    const onAbort = () => this.cancel('the client cancelled the call');
+    signal.addEventListener('abort', onAbort, { once: true });
+    try {
+      for (;;) {
+        const unsent = [...this.#outstanding].filter(([, entry]) => !entry.sent);
+        if (unsent.length > 0) {
+          for (const [, entry] of unsent) entry.sent = true;
+          onParked();
+          return inputRequired({
+            inputRequests: Object.fromEntries(unsent.map(([key, entry]) => [key, entry.request])),
+            requestState: this.id,
+          } as Parameters<typeof inputRequired>[0]);
+        }
+        if (this.#settled !== undefined) {
+          if ('value' in this.#settled) return this.#settled.value;
+          throw this.#settled.error;
+        }
+        if (this.#abort.signal.aborted) throw this.#abort.signal.reason;
+        await new Promise<void>((resolve) => {
+          this.#wake = resolve;
+        });
+        this.#wake = undefined;
+      }
+    } finally {
+      signal.removeEventListener('abort', onAbort);
+    }
+  }
+}

@@ -1,0 +1,36 @@
+import type { LoggingLevel, Server } from '@modelcontextprotocol/server';
+import type { DownstreamCall } from './downstream-call.js';
+
+/**
+ * One downstream client as the gateway sees it: a 2025-era session (HTTP `Mcp-Session-Id` or a
+ * stdio connection), or one 2026-07-28 request (stateless: each request is its own session,
+ * and a call that returned `input_required` keeps its session across the retries).
+ */
+export interface DownstreamSession {
+  readonly id: string;
+  readonly era: 'legacy' | 'modern';
+  /** `true` when the client presented the owner token (or came over stdio). */
+  readonly owner: boolean;
+  /** Who authenticated: a hash-derived id of the token presented, `stdio`, or `anonymous`. */
+  readonly principal: string;
+  /** Calls in flight from this session. */
+  readonly calls: Set<DownstreamCall>;
+  /** The server instance serving it (2025 era and stdio), for notifications. */
+  server?: Server;
+  /** The level the client asked for with `logging/setLevel`; no upstream logs without one. */
+  logLevel?: LoggingLevel;
+  /** Wrapped resource URIs the client subscribed to (2025 era). */
+  readonly subscriptions: Set<string>;
+  /** Set when the session ended. */
+  ended: boolean;
+}
+
+/** A new session record. */
+export function createSession(
+  id: string,
+  era: 'legacy' | 'modern',
+  owner: boolean,
+  principal: string,
+): DownstreamSession {
+  return { id, era, owner, principal, calls: new Set(), subscriptions: new Set(), ended: false };
+}

@@ -1,0 +1,207 @@
+import type {
+  CallToolResult,
+  InputRequiredResult,
+  LoggingLevel,
+  McpHttpHandler,
+} from '@modelcontextprotocol/server';
+import type { MCPToolProvider, UpstreamNotification } from '../mcp/provider-types.js';
+import type { DownstreamCall } from './downstream-call.js';
+import type { DownstreamSession } from './downstream-session.js';
+import type { GatewayProfile } from './gateway-profile.js';
+import { unwrapResourceUri, wrapResourceUri } from './resource-uri.js';
+
+const SEVERITY: Record<LoggingLevel, number> = {
+  debug: 0,
+  info: 1,
+  notice: 2,
+  warning: 3,
+  error: 4,
+  critical: 5,
+  alert: 6,
+  emergency: 7,
+};
+
+/**
+ * What every downstream connection of one gateway shares: the profiles, the sessions that get
+ * notifications, the calls in flight, the 2026-07-28 calls parked on `input_required`, and the
+ * upstream resource subscriptions (reference-counted: one upstream subscription per URI,
+ * however many sessions asked).
+ */
+export class GatewayCore {
+  readonly provider: MCPToolProvider;
+  readonly separator: string;
+  readonly profiles = new Map<string, GatewayProfile>();
+  /** Sessions that receive notifications: 2025-era HTTP sessions and stdio connections. */
+  readonly sessions = new Set<DownstreamSession>();
+  /** The 2026-07-28 HTTP handlers, whose `subscriptions/listen` streams get change events. */
+  readonly modernHandlers = new Set<McpHttpHandler>();
+  readonly calls = new Set<DownstreamCall>();
+  closing = false;
+  readonly #parked = new Map<string, { call: DownstreamCall; timer: NodeJS.Timeout }>();
+  readonly #subscriptions = new Map<string, Set<DownstreamSession>>();
+  readonly #inputTimeoutMs: number;
+  readonly #log: (line: string) => void;
+
+  constructor(
+    provider: MCPToolProvider,
+    options: { separator: string; inputTimeoutMs: number; log: (line: string) => void },
+  ) {
+    this.provider = provider;
+    this.separator = options.separator;
+    this.#inputTimeoutMs = options.inputTimeoutMs;
+    this.#log = options.log;
+  }
+
+  log(line: string): void {
+    this.#log(line);
+  }
+
+  beginCall(call: DownstreamCall): void {
+    this.calls.add(call);
+    call.session.calls.add(call);
+  }
+
+  endCall(call: DownstreamCall): void {
+    this.calls.delete(call);
+    call.session.calls.delete(call);
+  }
+
+  /** One 2026-07-28 round of `call`; a final answer ends the call, `input_required` parks it. */
+  async round(call: DownstreamCall, signal: AbortSignal): Promise<CallToolResult | InputRequiredResult> {
+    let parked = false;
+    try {
+      return await call.round(signal, () => {
+        parked = true;
+        this.#park(call);
+      });
+    } finally {
+      if (!parked) this.endCall(call);
+    }
+  }
+
+  /** The parked call `id`, if `principal` parked it; it is no longer parked afterwards. */
+  takeParked(id: string, principal: string): DownstreamCall | undefined {
+    const entry = this.#parked.get(id);
+    if (entry === undefined || entry.call.session.principal !== principal) return undefined;
+    clearTimeout(entry.timer);
+    this.#parked.delete(id);
+    return entry.call;
+  }
+
+  #park(call: DownstreamCall): void {
+    const timer = setTimeout(() => {
+      this.#parked.delete(call.id);
+      call.cancel('the client did not answer the input request in time');
+      this.endCall(call);
+    }, this.#inputTimeoutMs);
+    timer.unref();
+    this.#parked.set(call.id, { call, timer });
+  }
+
+  /** Subscribes `session` to a wrapped resource URI; the first subscriber subscribes upstream. */
+  async subscribe(session: DownstreamSession, wrapped: string): Promise<void> {
+    const origin = unwrapResourceUri(wrapped);
+    if (origin === undefined) return;
+    let subscribers = this.#subscriptions.get(wrapped);
+    if (subscribers === undefined) {
+      await this.provider.resources.subscribe?.(origin.server, origin.uri);
+      subscribers = this.#subscriptions.get(wrapped) ?? new Set();
+      this.#subscriptions.set(wrapped, subscribers);
+    }
+    subscribers.add(session);
+    session.subscriptions.add(wrapped);
+  }
+
+  /** Ends `session`'s subscription; the last one out unsubscribes upstream. */
+  async unsubscribe(session: DownstreamSession, wrapped: string): Promise<void> {
+    session.subscriptions.delete(wrapped);
+    const subscribers = this.#subscriptions.get(wrapped);
+    if (subscribers === undefined || !subscribers.delete(session) || subscribers.size > 0) return;
+    this.#subscriptions.delete(wrapped);
+    const origin = unwrapResourceUri(wrapped);
+    if (origin !== undefined)
+      await this.provider.resources.unsubscribe?.(origin.server, origin.uri).catch(() => {});
+  }
+
+  /** A session ended (DELETE, disconnect, stdio close): its calls are cancelled, its subscriptions dropped. */
+  endSession(session: DownstreamSession): void {
+    if (session.ended) return;
+    session.ended = true;
+    this.sessions.delete(session);
+    for (const call of [...session.calls]) {
+      call.cancel('the downstream session ended');
+      this.endCall(call);
+    }
+    for (const wrapped of [...session.subscriptions]) void this.unsubscribe(session, wrapped);
+  }
+
+  #toolsChangePending = false;
+
+  /** Tells every downstream client that the tool list changed (changes in one tick are sent once). */
+  toolsChanged(): void {
+    for (const profile of this.profiles.values()) profile.invalidate();
+    if (this.#toolsChangePending) return;
+    this.#toolsChangePending = true;
+    queueMicrotask(() => {
+      this.#toolsChangePending = false;
+      this.#sendToolsChanged();
+    });
+  }
+
+  #sendToolsChanged(): void {
+    for (const session of this.sessions) void session.server?.sendToolListChanged().catch(() => {});
+    for (const handler of this.modernHandlers) handler.notify.toolsChanged();
+  }
+
+  resourcesChanged(): void {
+    for (const session of this.sessions) void session.server?.sendResourceListChanged().catch(() => {});
+    for (const handler of this.modernHandlers) handler.notify.resourcesChanged();
+  }
+
+  promptsChanged(): void {
+    for (const session of this.sessions) void session.server?.sendPromptListChanged().catch(() => {});
+    for (const handler of this.modernHandlers) handler.notify.promptsChanged();
+  }
+
+  /** Routes an upstream notification: logs to sessions that asked, updates to subscribers, list changes to all. */
+  upstreamNotification(server: string, notification: UpstreamNotification): void {
+    switch (notification.method) {
+      case 'notifications/resources/list_changed':
+        this.resourcesChanged();
+        return;
+      case 'notifications/prompts/list_changed':
+        this.promptsChanged();
+        return;
+      case 'notifications/resources/updated': {
+        const wrapped = wrapResourceUri(server, notification.params.uri);
+        for (const session of this.#subscriptions.get(wrapped) ?? [])
+          void session.server?.sendResourceUpdated({ uri: wrapped }).catch(() => {});
+        for (const handler of this.modernHandlers) handler.notify.resourceUpdated(wrapped);
+        return;
+      }
+      case 'notifications/message': {
+        const level = notification.params.level as LoggingLevel;
+        const logger =
+          notification.params.logger === undefined ? server : `${server}/${notification.params.logger}`;
+        for (const session of this.sessions) {
+          if (session.logLevel === undefined || (SEVERITY[level] ?? 0) < SEVERITY[session.logLevel]) continue;
+          void session.server
+            ?.sendLoggingMessage({ level, logger, data: notification.params.data })
+            .catch(() => {});
+        }
+        return;
+      }
+    }
+  }
+
+  /** Cancels every call in flight and every parked call; new calls are refused from now on. */
+  shutDown(): void {
+    this.closing = true;
+    for (const { call, timer } of this.#parked.values()) {
+      clearTimeout(timer);
+      call.cancel('the gateway is shutting down');
+    }
+    this.#parked.clear();
+    for (const call of this.calls) call.cancel('the gateway is shutting down');
+  }
+}

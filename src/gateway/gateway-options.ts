@@ -1,0 +1,52 @@
+import type { Implementation } from '@modelcontextprotocol/server';
+import type { GatewayMode, GatewayProfileConfig, McpToolsConfig } from '../config/config-types.js';
+import type { MCPToolProvider } from '../mcp/provider-types.js';
+import type { ToolFilter } from '../registry/tool-filter.js';
+import type { ToolRegistry } from '../registry/tool-registry.js';
+import type { ToolContext } from '../tool/tool.js';
+
+/** Options of {@link createGateway}. */
+export interface GatewayOptions {
+  /** Every native, plugin and MCP tool the gateway may serve. */
+  registry: ToolRegistry;
+  /** The MCP hub: resources, prompts, status and change events of the upstream servers. */
+  provider: MCPToolProvider;
+  /** What `/mcp` serves. Default: `config.gateway.mode`, else `full`. */
+  mode?: GatewayMode;
+  /** Tools served beside the router tools in `hybrid` mode (globs). */
+  pin?: string[];
+  /** Allow/deny globs over the tools `/mcp` serves. */
+  tools?: ToolFilter;
+  /** Allow/deny globs over the servers `/mcp` serves. */
+  servers?: ToolFilter;
+  /** Named profiles served at `/mcp/<name>`. Default: `config.gateway.profiles`. */
+  profiles?: Record<string, GatewayProfileConfig>;
+  /** The loaded configuration: router defaults (`router`, `namespace`) and the `gateway` section. */
+  config?: McpToolsConfig;
+  /**
+   * A bearer token every HTTP request must present (`Authorization: Bearer <token>`). Required
+   * to listen on anything but a loopback address. Default `MCPTOOLS_TOKEN` for the CLI.
+   */
+  token?: string;
+  /**
+   * The token that marks a client as the owner (it sees `ownerOnly` tools); also accepted as
+   * the access token. Default: `token`, so that a single-user gateway's one token is the owner's.
+   * Over stdio the client is the owner: it started the process.
+   */
+  ownerToken?: string;
+  /** Host names accepted in `Host` and `Origin` besides the bound address and loopback names. */
+  allowedHosts?: string[];
+  /** Request bodies above this many bytes get 413. Default 4 MiB. */
+  maxBodyBytes?: number;
+  /** How the gateway introduces itself. Default `{ name: 'mcptools', version }`. */
+  serverInfo?: Implementation;
+  /** Context handed to registry factories. */
+  context?: ToolContext;
+  /**
+   * How long a 2026-07-28 call that returned `input_required` waits for the client's retry
+   * before its upstream call is cancelled, in ms. Default 300 000.
+   */
+  inputTimeoutMs?: number;
+  /** Where operational lines go (never a secret). Default: nowhere. The CLI writes them to stderr. */
+  log?: (line: string) => void;
+}

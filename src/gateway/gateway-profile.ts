@@ -1,0 +1,94 @@
+import type { GatewayMode, GatewayProfileConfig, McpToolsConfig } from '../config/config-types.js';
+import type { MCPToolProvider } from '../mcp/provider-types.js';
+import { compileToolFilter } from '../registry/tool-filter.js';
+import { ToolRegistry } from '../registry/tool-registry.js';
+import { createRouterTools } from '../router/create-router-tools.js';
+import type { Tool, ToolContext } from '../tool/tool.js';
+import { scopedProvider } from './scoped-provider.js';
+
+/** What one profile needs from the gateway. */
+export interface ProfileParts {
+  registry: ToolRegistry;
+  provider: MCPToolProvider;
+  config: McpToolsConfig | undefined;
+  context: ToolContext;
+  /** Whether the client behind the current call is the owner (read inside a call). */
+  senderIsOwner: () => boolean;
+}
+
+function aliases(tool: Tool): string[] {
+  const names = [tool.name];
+  if (tool.server !== undefined && tool.originalName !== undefined)
+    names.push(`${tool.server}/${tool.originalName}`);
+  return names;
+}
+
+/**
+ * One endpoint's view of the registry (`/mcp` or `/mcp/<name>`): its mode, its allow/deny
+ * globs over tools and servers, and — in `router` and `hybrid` modes — router tools of its
+ * own that run over a registry and provider restricted to what the profile admits, so that
+ * `call_tool` cannot reach a tool the profile denies.
+ */
+export class GatewayProfile {
+  readonly name: string;
+  readonly mode: GatewayMode;
+  readonly allowsServer: (server: string) => boolean;
+  readonly #allowsTool: (...names: string[]) => boolean;
+  readonly #pinned: (...names: string[]) => boolean;
+  readonly #parts: ProfileParts;
+  readonly #scoped: ToolRegistry | undefined;
+  readonly #routerTools: Tool[];
+  #cache: Promise<Tool[]> | undefined;
+
+  constructor(name: string, settings: GatewayProfileConfig, parts: ProfileParts) {
+    this.name = name;
+    this.mode = settings.mode ?? 'full';
+    this.#parts = parts;
+    this.allowsServer = compileToolFilter(settings.servers ?? {});
+    this.#allowsTool = compileToolFilter(settings.tools ?? {});
+    const pin = settings.pin ?? [];
+    this.#pinned = pin.length > 0 ? compileToolFilter({ allow: pin }) : () => false;
+    if (this.mode === 'full') {
+      this.#routerTools = [];
+      this.#scoped = undefined;
+    } else {
+      this.#scoped = new ToolRegistry();
+      this.#routerTools = createRouterTools(scopedProvider(parts.provider, this.allowsServer), this.#scoped, {
+        ...(parts.config ? { config: parts.config } : {}),
+        context: parts.context,
+        senderIsOwner: parts.senderIsOwner,
+      });
+    }
+  }
+
+  /** Forgets the cached tool list; the next call lists afresh. */
+  invalidate(): void {
+    this.#cache = undefined;
+  }
+
+  /** The tools this profile serves, `ownerOnly` ones only to the owner. */
+  async tools(owner: boolean): Promise<Tool[]> {
+    this.#cache ??= this.#list();
+    const tools = await this.#cache;
+    return owner ? tools : tools.filter((tool) => tool.ownerOnly !== true);
+  }
+
+  /** The served tool named `name`, if this client may see it. */
+  async tool(name: string, owner: boolean): Promise<Tool | undefined> {
+    return (await this.tools(owner)).find((tool) => tool.name === name);
+  }
+
+  async #list(): Promise<Tool[]> {
+    const all = await this.#parts.registry.resolveAll(this.#parts.context);
+    const admitted = all.filter((tool) => {
+      // The registry's own router tools answer for the whole registry; profiles bring their own.
+      if (tool.source === 'router') return false;
+      if (tool.source === 'mcp' && tool.server !== undefined && !this.allowsServer(tool.server)) return false;
+      return this.#allowsTool(...aliases(tool));
+    });
+    if (this.mode === 'full') return admitted;
+    this.#scoped!.replaceOwner('gateway', admitted);
+    const pinned = this.mode === 'hybrid' ? admitted.filter((tool) => this.#pinned(...aliases(tool))) : [];
+    return [...pinned, ...this.#routerTools];
+  }
+}

@@ -1,0 +1,80 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { hostHeaderValidationResponse, originValidationResponse } from '@modelcontextprotocol/server';
+
+/** What {@link guardRequest} checks a request against. */
+export interface HttpGuardSettings {
+  /** The access token; when set, every request must present it (or the owner token). */
+  token?: string;
+  /** The owner token; presenting it marks the client as the owner. */
+  ownerToken?: string;
+  /** Host names accepted in `Host` and `Origin`; `undefined` accepts any (a wildcard bind). */
+  allowedHostnames?: string[];
+  /** Bodies above this many bytes (by `Content-Length`) are refused before they are read. */
+  maxBodyBytes: number;
+}
+
+/** Who a request that passed comes from. */
+export interface RequestPrincipal {
+  /** A stable id derived from the token presented (never the token), or `anonymous`. */
+  principal: string;
+  owner: boolean;
+}
+
+const digest = (value: string) => createHash('sha256').update(value).digest();
+
+/** Equal in constant time whatever the lengths (both sides are hashed first). */
+export function tokensMatch(presented: string, expected: string): boolean {
+  return timingSafeEqual(digest(presented), digest(expected));
+}
+
+function plain(status: number, text: string, headers: Record<string, string> = {}): Response {
+  return new Response(`${text}\n`, {
+    status,
+    headers: { 'content-type': 'text/plain; charset=utf-8', ...headers },
+  });
+}
+
+/**
+ * The gateway's front door, before anything reads the body: `Host` and `Origin` must name the
+ * bound address (DNS rebinding), a configured token must be presented as
+ * `Authorization: Bearer <token>` (401 otherwise, compared in constant time), and a declared
+ * body over the cap gets 413.
+ */
+export function guardRequest(request: Request, settings: HttpGuardSettings): Response | RequestPrincipal {
+  if (settings.allowedHostnames !== undefined) {
+    const rejected =
+      hostHeaderValidationResponse(request, settings.allowedHostnames) ??
+      originValidationResponse(request, settings.allowedHostnames);
+    if (rejected) return rejected;
+  }
+  let principal: RequestPrincipal = { principal: 'anonymous', owner: false };
+  const expected = [settings.token, settings.ownerToken].filter(
+    (value): value is string => value !== undefined,
+  );
+  if (expected.length > 0) {
+    const header = request.headers.get('authorization') ?? '';
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+    const presented = match?.[1];
+    // Both comparisons always run, so timing says nothing about which token (if any) matched.
+    const isOwner =
+      presented !== undefined &&
+      settings.ownerToken !== undefined &&
+      tokensMatch(presented, settings.ownerToken);
+    const isAccess =
+      presented !== undefined && settings.token !== undefined && tokensMatch(presented, settings.token);
+    if (!isOwner && !isAccess) {
+      return plain(401, 'Unauthorized: send Authorization: Bearer <token>', {
+        'www-authenticate': 'Bearer realm="mcptools"',
+      });
+    }
+    principal = {
+      principal: `token:${digest(presented!).toString('hex').slice(0, 16)}`,
+      owner: isOwner || (settings.ownerToken === undefined && isAccess),
+    };
+  }
+  const length = Number(request.headers.get('content-length') ?? '0');
+  if (Number.isFinite(length) && length > settings.maxBodyBytes) {
+    return plain(413, `Payload Too Large: the limit is ${settings.maxBodyBytes} bytes`);
+  }
+  return principal;
+}

@@ -1,0 +1,73 @@
+import { Client, type ClientCapabilities, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import type { McpToolsConfig } from '../../src/config/config-types.js';
+import { createGateway, type Gateway } from '../../src/gateway/create-gateway.js';
+import type { GatewayOptions } from '../../src/gateway/gateway-options.js';
+import { gatewayServerRequests } from '../../src/gateway/gateway-server-requests.js';
+import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
+import type { MCPToolProvider } from '../../src/mcp/provider-types.js';
+import { ToolRegistry } from '../../src/registry/tool-registry.js';
+
+/** A gateway over `config`'s servers, listening on 127.0.0.1:0. */
+export interface RunningGateway {
+  gateway: Gateway;
+  registry: ToolRegistry;
+  provider: MCPToolProvider;
+  url: string;
+  close(): Promise<void>;
+}
+
+export async function startGateway(
+  config: McpToolsConfig,
+  options: Partial<GatewayOptions> = {},
+): Promise<RunningGateway> {
+  const registry = options.registry ?? new ToolRegistry();
+  const provider = await loadMCPServers(config, registry, {
+    ...gatewayServerRequests(),
+    reconnect: { initialDelayMs: 100, maxDelayMs: 500 },
+  });
+  const gateway = createGateway({ registry, provider, config, ...options });
+  const { url } = await gateway.listen({ host: '127.0.0.1', port: 0 });
+  return {
+    gateway,
+    registry,
+    provider,
+    url,
+    close: async () => {
+      await gateway.close();
+      await provider.close();
+    },
+  };
+}
+
+/** The two downstream eras: a 2026-07-28 client (auto negotiation) and a default 2025 client. */
+export const eras = [
+  { label: '2026-07-28 client', era: 'modern' as const },
+  { label: '2025-era client', era: 'legacy' as const },
+];
+
+/** An SDK v2 client of `url` in `era`, with optional capabilities and handlers. */
+export async function connectClient(
+  url: string,
+  era: 'modern' | 'legacy',
+  options: {
+    capabilities?: ClientCapabilities;
+    prepare?: (client: Client) => void;
+    headers?: Record<string, string>;
+  } = {},
+): Promise<Client> {
+  const client = new Client(
+    { name: 'gateway-test', version: '1.0.0' },
+    {
+      ...(era === 'modern' ? { versionNegotiation: { mode: 'auto' as const } } : {}),
+      ...(options.capabilities ? { capabilities: options.capabilities } : {}),
+    },
+  );
+  options.prepare?.(client);
+  await client.connect(
+    new StreamableHTTPClientTransport(
+      new URL(url),
+      options.headers ? { requestInit: { headers: options.headers } } : undefined,
+    ),
+  );
+  return client;
+}
