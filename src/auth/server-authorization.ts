@@ -119,7 +119,9 @@ export class ServerAuthorization {
   }
 
   async #token(): Promise<string | undefined> {
-    const entry = await this.provider.entry();
+    // A vault that cannot be read must not break servers that need no token: send none, and
+    // let a 401 (whose handling reports the vault's error) say whether one was needed.
+    const entry = await this.provider.entry().catch(() => undefined);
     const tokens = entry?.tokens;
     if (
       tokens?.refresh_token &&
@@ -137,7 +139,7 @@ export class ServerAuthorization {
         // Unreachable authorization server: try the old token; a 401 will say if it is dead.
       }
     }
-    this.#lastToken = (await this.provider.entry())?.tokens?.access_token;
+    this.#lastToken = (await this.provider.entry().catch(() => undefined))?.tokens?.access_token;
     return this.#lastToken;
   }
 

@@ -39,7 +39,8 @@ export async function startConnectProgress(options: { json?: boolean }): Promise
       } else if (
         status.state === 'connected' ||
         status.state === 'error' ||
-        status.state === 'disconnected'
+        status.state === 'disconnected' ||
+        status.state === 'auth_required'
       ) {
         pending.delete(status.name);
         finished.add(status.name);

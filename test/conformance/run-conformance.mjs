@@ -25,6 +25,10 @@ const notApplicable = {
     'private_key_jwt client authentication: mcptools configures client credentials with a secret only',
   'auth/cross-app-access-complete-flow':
     'enterprise cross-app access (an IdP ID token exchanged for an ID-JAG): not a configuration mcptools offers',
+  'auth/2025-03-26-oauth-metadata-backcompat':
+    'in 0.1.16 the scenario serves authorization-server metadata whose issuer (<origin>/oauth) is not the URL it was fetched from; ' +
+    'the SDK refuses that (RFC 8414 §3.3) and mcptools does not switch the check off. The same scenario passes (12/12) under ' +
+    'conformance 0.2.0-alpha.12, whose fixture was corrected',
 };
 
 if (process.platform !== 'linux' || process.arch !== 'x64') {
@@ -67,39 +71,59 @@ const scenarios =
         .map((match) => match[1])
         .filter((name) => !name.includes('server'));
 
-const results = [];
-for (const scenario of scenarios) {
+/** Runs one scenario; the summary line and the check counts the suite printed. */
+function runScenario(scenario) {
   const started = Date.now();
   const run = spawnSync(
     node22,
     [suite, 'client', '--command', command, '--scenario', scenario, '--timeout', '90000'],
-    {
-      encoding: 'utf8',
-      cwd: work,
-      timeout: 180_000,
-    },
+    { encoding: 'utf8', cwd: work, timeout: 180_000 },
   );
   const output = `${run.stdout}\n${run.stderr}`;
   const counts = /Passed: (\d+)\/(\d+), (\d+) failed/.exec(output);
-  const passed = /OVERALL: PASSED/.test(output);
-  const result = {
-    scenario,
-    passed,
+  return {
+    passed: /OVERALL: PASSED/.test(output),
     checks: counts ? `${counts[1]}/${counts[2]}` : '-',
     seconds: Math.round((Date.now() - started) / 100) / 10,
+    output,
+  };
+}
+
+const results = [];
+for (const scenario of scenarios) {
+  let attempt = runScenario(scenario);
+  let attempts = 1;
+  // A loaded machine can miss a timing the suite checks (sse-retry): one more try, reported.
+  if (!attempt.passed && !notApplicable[scenario]) {
+    attempt = runScenario(scenario);
+    attempts = 2;
+  }
+  const { output, ...outcome } = attempt;
+  const result = {
+    scenario,
+    ...outcome,
+    attempts,
     ...(notApplicable[scenario] ? { notApplicable: notApplicable[scenario] } : {}),
   };
   results.push(result);
+  const label = result.passed ? 'PASS' : result.notApplicable ? 'N/A ' : 'FAIL';
   console.log(
-    `${passed ? 'PASS' : result.notApplicable ? 'N/A ' : 'FAIL'}  ${scenario}  checks ${result.checks}  ${result.seconds} s`,
+    `${label}  ${scenario}  checks ${result.checks}  ${result.seconds} s${attempts > 1 ? ' (second attempt)' : ''}`,
   );
-  if (!passed && !result.notApplicable && process.env.CONFORMANCE_VERBOSE) console.log(output);
+  if (!result.passed && !result.notApplicable && process.env.CONFORMANCE_VERBOSE) console.log(output);
 }
 const applicable = results.filter((result) => !result.notApplicable);
 const failures = applicable.filter((result) => !result.passed);
 console.log(
   `\nconformance ${CONFORMANCE_VERSION} (client): ${applicable.length - failures.length}/${applicable.length} applicable scenarios pass; ` +
-    `${results.length - applicable.length} not applicable: ${Object.keys(notApplicable).join(', ')}`,
+    `${results.length - applicable.length} not applicable${
+      results.length > applicable.length
+        ? `: ${results
+            .filter((result) => result.notApplicable)
+            .map((result) => result.scenario)
+            .join(', ')}`
+        : ''
+    }`,
 );
 writeFileSync(join(work, 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
 process.exit(failures.length === 0 ? 0 : 1);

@@ -15,7 +15,10 @@ export async function serversAction(_options: unknown, command: Command): Promis
       error,
       tools,
     }));
-    const failed = statuses.filter((status) => status.state === 'error' || status.state === 'disconnected');
+    const failed = statuses.filter(
+      (status) =>
+        status.state === 'error' || status.state === 'disconnected' || status.state === 'auth_required',
+    );
     if (options.json) {
       printJson({
         source: session.config.source,

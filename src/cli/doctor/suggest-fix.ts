@@ -60,9 +60,10 @@ export function suggestFix(
     )
       return `npx could not find the package "${check.npxPackage}": check its name and version`;
   } else {
-    // With OAuth support, a 401 arrives as "needs authorization: run `mcptools auth NAME`".
-    const auth = /run `(mcptools auth [^`]+)`/.exec(message);
-    if (auth) return `the server answered 401 and signs in with OAuth: run \`${auth[1]}\``;
+    if (status?.state === 'auth_required') {
+      const command = /`(mcptools auth [^`]+)`/.exec(message)?.[1] ?? 'mcptools auth SERVER';
+      return `the server answered 401 and wants an OAuth sign-in: run \`${command}\` (or set a static "Authorization" header)`;
+    }
     if (/\b401\b|unauthori[sz]ed/i.test(message))
       return (
         'the server answered 401: it needs credentials; set "headers": { "Authorization": "Bearer $' +
