@@ -14,6 +14,7 @@ import type { TransportKind, UpstreamNotification } from './provider-types.js';
 import {
   clientCapabilities,
   installServerRequestHandlers,
+  linkResponsesToCallers,
   type ServerRequestOptions,
 } from './server-requests.js';
 import type { StderrTail } from './stderr-tail.js';
@@ -123,6 +124,7 @@ export async function openMcpClient(
       params: { uri: notification.params.uri },
     }),
   );
+  linkResponsesToCallers(transport);
   client.onerror = (error) => callbacks.transportError(client, describeError(error));
   client.onclose = () => callbacks.closed(client);
   const connecting = client.connect(transport, {

@@ -11,6 +11,7 @@ import {
   type ListRootsResult,
   ProtocolError,
   ProtocolErrorCode,
+  type Transport,
 } from '@modelcontextprotocol/client';
 
 /** The parameters of a `sampling/createMessage` request (deprecated in 2026-07-28, still common). */
@@ -41,7 +42,8 @@ export interface ServerRequestContext {
  * handed the caller whose async context it arrived in. The SDK runs a 2026-07-28
  * `input_required` round and reads a 2025-era HTTP call's response stream inside that call's
  * async context, so the link holds exactly where the protocol carries one; a 2025-era stdio
- * server's requests arrive from the pipe, whose context belongs to no call — and a stale
+ * server's requests arrive from the pipe, whose context belongs to no call (responses are
+ * re-linked to their sender by `linkResponsesToCallers`, requests cannot be) — and a stale
  * caller (a call that already ended) is never reported, because only callers in flight count.
  */
 const callers = new AsyncLocalStorage<object>();
@@ -75,6 +77,48 @@ export function trackCall(client: Client): () => void {
     if (count <= 0) calls.delete(caller);
     else calls.set(caller, count);
   };
+}
+
+const MAX_LINKED = 10_000;
+
+/**
+ * Delivers each response to the caller that sent its request: the SDK handles a response —
+ * including a 2026-07-28 `input_required` result, whose rounds then call the request handlers
+ * — in the async context of the transport's read, which over stdio belongs to no call. Call
+ * it before `client.connect(transport)`: whatever `onmessage` the client installs (now or
+ * later) is wrapped.
+ */
+export function linkResponsesToCallers(transport: Transport): void {
+  const send = transport.send.bind(transport);
+  const sentBy = new Map<string | number, object>();
+  transport.send = (message, options) => {
+    const caller = callers.getStore();
+    if (caller !== undefined && 'method' in message && 'id' in message) {
+      if (sentBy.size >= MAX_LINKED) sentBy.clear();
+      sentBy.set(message.id, caller);
+    }
+    return send(message, options);
+  };
+  let receive: Transport['onmessage'];
+  const linked: Transport['onmessage'] = (message, extra) => {
+    if (receive === undefined) return;
+    if (!('method' in message) && 'id' in message && message.id !== undefined) {
+      const caller = sentBy.get(message.id);
+      if (caller !== undefined) {
+        sentBy.delete(message.id);
+        return callers.run(caller, () => receive?.(message, extra));
+      }
+    }
+    return receive(message, extra);
+  };
+  Object.defineProperty(transport, 'onmessage', {
+    configurable: true,
+    enumerable: true,
+    get: () => (receive === undefined ? undefined : linked),
+    set: (handler: Transport['onmessage']) => {
+      receive = handler;
+    },
+  });
 }
 
 function requestContext(client: Client, server: string, signal: AbortSignal): ServerRequestContext {

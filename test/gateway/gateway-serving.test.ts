@@ -75,7 +75,9 @@ describe.each(eras)('gateway serving a $label', ({ era }) => {
 
   it('serves templates that expand to routable URIs', async () => {
     const { resourceTemplates } = await client.listResourceTemplates();
-    const template = resourceTemplates.find((item) => item.uriTemplate === 'mcptools://echo/echo://items/{id}');
+    const template = resourceTemplates.find(
+      (item) => item.uriTemplate === 'mcptools://echo/echo://items/{id}',
+    );
     expect(template).toBeDefined();
     const read = await client.readResource({ uri: 'mcptools://echo/echo://items/42' });
     expect((read.contents[0] as { text: string }).text).toBe('item 42');
@@ -87,7 +89,9 @@ describe.each(eras)('gateway serving a $label', ({ era }) => {
 
   it('serves prompts under their server name', async () => {
     const { prompts } = await client.listPrompts();
-    expect(prompts.map((prompt) => prompt.name)).toEqual(expect.arrayContaining(['echo__greet', 'legacy__greet']));
+    expect(prompts.map((prompt) => prompt.name)).toEqual(
+      expect.arrayContaining(['echo__greet', 'legacy__greet']),
+    );
     const result = await client.getPrompt({ name: 'legacy__greet', arguments: { name: 'Ada' } });
     expect(JSON.stringify(result.messages)).toContain('Hello, Ada!');
   });
