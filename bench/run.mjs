@@ -1,4 +1,4 @@
-// Entry point of `npm run bench`: `node bench/run.mjs [call|fanout|memory|search ...] [--quick]`.
+// Entry point of `npm run bench`: `node bench/run.mjs [call|fanout|memory|search|gateway ...] [--quick]`.
 // With no name it runs them all. `--quick` shrinks the hub benchmarks for a smoke run;
 // `--sdk-server` makes the fan-out spawn the SDK echo server instead of the minimal one.
 import { spawn } from 'node:child_process';
@@ -7,6 +7,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { runCallBenchmark } from './call.mjs';
 import { runFanOutBenchmark } from './fanout.mjs';
+import { runGatewayBenchmark } from './gateway.mjs';
 import { warnIfBusy } from './lib/report.mjs';
 import { runMemoryBenchmark } from './memory.mjs';
 
@@ -21,6 +22,8 @@ const BENCHMARKS = {
     }),
   memory: (quick) => runMemoryBenchmark(quick ? { repetitions: 1, servers: 4 } : {}),
   search: () => runSearchBenchmark(),
+  gateway: (quick) =>
+    runGatewayBenchmark(quick ? { rounds: 3, perRound: 30, warmup: 30, perBurst: 200 } : {}),
 };
 
 /** The tool-search benchmark (bench/search/, TypeScript) in its own process under tsx. */
