@@ -7,5 +7,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Eras are remembered in memory only: no test reads or writes the user's cache directory.
+    env: { MCPTOOLS_ERA_CACHE: 'off' },
   },
 });

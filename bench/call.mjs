@@ -1,76 +1,56 @@
-// Call overhead: one `tools/call` round trip through mcptools' `Tool.execute` versus the SDK's
-// own `client.callTool`, to the same echo server, over stdio and Streamable HTTP, in both era
-// negotiation modes. Rounds of the two sides are interleaved (and their order alternates) so
-// machine noise lands on both; each call is timed on its own.
+// Calls: latency of one `echo` call (sequential) and throughput with 50 calls in flight, over
+// stdio and Streamable HTTP, for every side of lib/sides.mjs against the same echo server
+// (bench/servers/echo-server.mjs, both eras). Rounds interleave the sides, and the order
+// rotates every round, so machine noise lands on all of them; ratios to the SDK's default
+// client are taken per round and their median reported.
 
-import { findTool, loadHub, loadMcptools, serverConfig } from './lib/mcptools-side.mjs';
 import { format, printTable, writeResult } from './lib/report.mjs';
-import { connectSdk } from './lib/sdk-side.mjs';
 import { echoStdioCommand, settle, startHttpEcho } from './lib/servers.mjs';
-import { ratio, summarize } from './lib/stats.mjs';
+import { loadSides, rotated } from './lib/sides.mjs';
+import { quantile, summarize } from './lib/stats.mjs';
 
-const SETUPS = [
-  { transport: 'stdio', mode: 'auto' },
-  { transport: 'stdio', mode: 'legacy' },
-  { transport: 'http', mode: 'auto' },
-  { transport: 'http', mode: 'legacy' },
-];
-
-/** Runs the call benchmark; `options.rounds`/`perRound` size it. Returns the result object. */
+/**
+ * Runs the call benchmark. Options: `rounds`, `perRound` (sequential calls per side per
+ * round), `inFlight` and `batch` (throughput: calls per side per round, `inFlight` at once),
+ * `warmup`, `sides` (names), `transports`.
+ */
 export async function runCallBenchmark(options = {}) {
-  const rounds = options.rounds ?? 20;
+  const rounds = options.rounds ?? 10;
   const perRound = options.perRound ?? 100;
+  const inFlight = options.inFlight ?? 50;
+  const batch = options.batch ?? 1000;
   const warmup = options.warmup ?? 300;
-  const lib = await loadMcptools();
-  if (lib.unavailable) console.log(`mcptools side skipped: ${lib.unavailable}`);
+  const { sides, skipped } = await loadSides(options.sides);
+  for (const [name, reason] of Object.entries(skipped)) console.log(`${name} skipped: ${reason}`);
   const results = [];
-  for (const setup of SETUPS) {
-    results.push(await measureSetup(setup, lib, { rounds, perRound, warmup }));
-    await settle();
+  for (const transport of options.transports ?? ['stdio', 'http']) {
+    results.push(await measureTransport(transport, sides, { rounds, perRound, inFlight, batch, warmup }));
+    await settle(300);
   }
-  const rows = results.map((result) => [
-    result.transport,
-    result.mode,
-    result.era.sdk,
-    result.era.mcptools ?? '—',
-    format.us(result.sdk.p50),
-    format.us(result.mcptools?.p50),
-    format.ratio(result.ratioP50),
-    format.us(result.sdk.p95),
-    format.us(result.mcptools?.p95),
-    format.ratio(result.ratioP95),
-  ]);
-  printTable(
-    `Call overhead: Tool.execute (mcptools) vs client.callTool (SDK-direct), ${rounds}×${perRound} calls per side, interleaved`,
-    [
-      'transport',
-      'mode',
-      'SDK era',
-      'mcptools era',
-      'SDK p50',
-      'mcptools p50',
-      'ratio p50',
-      'SDK p95',
-      'mcptools p95',
-      'ratio p95',
-    ],
-    rows,
-  );
   for (const result of results) {
-    const { sdk, mcptools } = result.failedCalls;
-    if (sdk + mcptools > 0) {
-      console.log(
-        `failed calls (not timed) in ${result.transport}/${result.mode}: SDK ${sdk}, mcptools ${mcptools}: ${JSON.stringify(result.firstFailures)}`,
-      );
-    }
+    printTable(
+      `Calls over ${result.transport}: sequential latency (${rounds}×${perRound} per side) and ${inFlight} in flight (${rounds}×${batch} per side); ratios = median over rounds of side ÷ SDK default`,
+      ['side', 'era', 'p50', 'p95', 'p50 ratio', 'calls/s', 'calls/s ratio', 'failed'],
+      result.sides.map((side) => [
+        side.name,
+        side.era ?? '—',
+        format.us(side.latency.p50),
+        format.us(side.latency.p95),
+        format.ratio(side.latencyRatio),
+        side.throughput === null ? '—' : side.throughput.p50.toFixed(0),
+        format.ratio(side.throughputRatio),
+        side.failed,
+      ]),
+    );
   }
   const file = writeResult('call', {
-    goal: 'mcptools p50 ≤ 1.10× SDK-direct p50',
-    mcptoolsEntry: lib.entry ?? null,
-    mcptoolsUnavailable: lib.unavailable ?? null,
+    goal: 'p50 ≤ 1.00× and 50-in-flight throughput ≥ 1.00× the SDK client in its default mode',
     rounds,
     perRound,
+    inFlight,
+    batch,
     warmup,
+    skipped,
     unit: 'ms',
     results,
   });
@@ -78,89 +58,85 @@ export async function runCallBenchmark(options = {}) {
   return results;
 }
 
-async function measureSetup(setup, lib, { rounds, perRound, warmup }) {
-  const http = setup.transport === 'http' ? await startHttpEcho() : undefined;
+async function measureTransport(transport, sides, { rounds, perRound, inFlight, batch, warmup }) {
+  const http = transport === 'http' ? await startHttpEcho() : undefined;
   const target = http ? { url: http.url } : { stdio: echoStdioCommand() };
-  const sdk = await connectSdk({ ...target, mode: setup.mode });
-  // Like the hub (and any real client), list the tools first: the SDK's callTool consults that
-  // cached list on every call (output validator, x-mcp-header scan), so skipping it would flatter SDK-direct.
-  await sdk.client.listTools();
-  let hub;
+  const open = [];
   try {
-    const sides = [
-      { name: 'sdk', call: () => sdk.client.callTool({ name: 'echo', arguments: { text: 'hello' } }) },
-    ];
-    let mcptoolsEra;
-    if (!lib.unavailable) {
-      hub = await loadHub(lib, { echo: serverConfig({ ...target, mode: setup.mode }) }, 1);
-      const tool = await findTool(hub.registry, 'echo', 'echo');
-      mcptoolsEra = hub.provider.status('echo')?.era ?? null;
-      let id = 0;
-      sides.push({ name: 'mcptools', call: () => tool.execute(`bench-${id++}`, { text: 'hello' }) });
+    for (const side of sides) open.push({ side, handle: await side.open([target]) });
+    for (const { side, handle } of open) {
+      const text = await handle.call(0, 'hello');
+      if (text !== 'hello') throw new Error(`${side.name}: echo returned ${text}`);
+      for (let index = 0; index < warmup; index++) await handle.call(0, 'hello');
     }
-    for (const side of sides) await checkEcho(side);
-    for (let index = 0; index < warmup; index++) for (const side of sides) await side.call();
-    const samples = Object.fromEntries(sides.map((side) => [side.name, []]));
-    const failures = Object.fromEntries(sides.map((side) => [side.name, []]));
-    // Client-process CPU per call, per round, kept in the JSON only: with both clients in one
-    // process, work one side leaves behind (GC threads, finalizers) is charged to whichever side
-    // runs next; separate-process profiles (bench/profile.mjs) are the reliable CPU comparison.
-    const cpu = Object.fromEntries(sides.map((side) => [side.name, []]));
+    const latency = new Map(open.map(({ side }) => [side.name, { all: [], rounds: [] }]));
+    const throughput = new Map(open.map(({ side }) => [side.name, []]));
+    const failed = new Map(open.map(({ side }) => [side.name, 0]));
     for (let round = 0; round < rounds; round++) {
-      const order = round % 2 === 0 ? sides : [...sides].reverse();
-      for (const side of order) {
-        const into = samples[side.name];
-        const cpuStart = process.cpuUsage();
+      for (const { side, handle } of rotated(open, round).map((entry) => entry)) {
+        const samples = [];
         for (let index = 0; index < perRound; index++) {
           const start = performance.now();
-          const failure = await attempt(side);
-          // A failed call measures the failure path, not a round trip: count it, do not time it.
-          if (failure === undefined) into.push(performance.now() - start);
-          else failures[side.name].push(failure);
+          try {
+            await handle.call(0, 'hello');
+            samples.push(performance.now() - start);
+          } catch {
+            failed.set(side.name, failed.get(side.name) + 1);
+          }
         }
-        const used = process.cpuUsage(cpuStart);
-        cpu[side.name].push((used.user + used.system) / 1000 / perRound);
+        latency.get(side.name).all.push(...samples);
+        latency.get(side.name).rounds.push(quantile(samples, 0.5));
+      }
+      for (const { side, handle } of rotated(open, round + 1)) {
+        const { perSecond, failures } = await pool(handle, batch, inFlight);
+        throughput.get(side.name).push(perSecond);
+        failed.set(side.name, failed.get(side.name) + failures);
       }
     }
-    const sdkStats = summarize(samples.sdk);
-    const mcptoolsStats = samples.mcptools ? summarize(samples.mcptools) : null;
-    const sdkCpu = summarize(cpu.sdk);
-    const mcptoolsCpu = cpu.mcptools ? summarize(cpu.mcptools) : null;
+    const reference = 'sdk';
+    const perRoundRatio = (series, name) => {
+      const own = series(name);
+      const base = series(reference);
+      return quantile(
+        own.map((value, index) => value / base[index]),
+        0.5,
+      );
+    };
     return {
-      ...setup,
-      era: { sdk: sdk.era, mcptools: mcptoolsEra },
-      sdk: sdkStats,
-      mcptools: mcptoolsStats,
-      ratioP50: ratio(mcptoolsStats?.p50, sdkStats.p50),
-      ratioP95: ratio(mcptoolsStats?.p95, sdkStats.p95),
-      cpuPerCall: { sdk: sdkCpu, mcptools: mcptoolsCpu, ratioP50: ratio(mcptoolsCpu?.p50, sdkCpu.p50) },
-      failedCalls: { sdk: failures.sdk.length, mcptools: failures.mcptools?.length ?? 0 },
-      firstFailures: { sdk: failures.sdk.slice(0, 3), mcptools: failures.mcptools?.slice(0, 3) ?? [] },
+      transport,
+      sides: open.map(({ side, handle }) => ({
+        name: side.name,
+        era: handle.era ?? null,
+        latency: summarize(latency.get(side.name).all),
+        latencyRatio: perRoundRatio((name) => latency.get(name).rounds, side.name),
+        latencyRoundP50s: latency.get(side.name).rounds,
+        throughput: summarize(throughput.get(side.name)),
+        throughputRatio: perRoundRatio((name) => throughput.get(name), side.name),
+        throughputRounds: throughput.get(side.name),
+        failed: failed.get(side.name),
+      })),
     };
   } finally {
-    await hub?.provider.close();
-    await sdk.client.close();
+    for (const { handle } of open) await handle.close().catch(() => {});
     await http?.close();
   }
 }
 
-/** Runs one call; resolves undefined on success or a short description of the failure. */
-async function attempt(side) {
-  try {
-    const result = await side.call();
-    if (result?.isError) return String(result.content?.[0]?.text ?? 'isError').slice(0, 200);
-    return undefined;
-  } catch (error) {
-    const cause = error?.cause?.code ? ` (${error.cause.code})` : '';
-    return `${error instanceof Error ? error.message : String(error)}${cause}`.slice(0, 200);
-  }
-}
-
-/** Fails loudly if a side does not really echo: a benchmark of error results measures nothing. */
-async function checkEcho(side) {
-  const result = await side.call();
-  const text = result?.content?.[0]?.text;
-  if (result?.isError || text !== 'hello') {
-    throw new Error(`${side.name}: echo returned ${JSON.stringify(result).slice(0, 300)}`);
-  }
+/** `total` calls with `inFlight` at once; resolves calls per second and the count that failed. */
+async function pool(handle, total, inFlight) {
+  let started = 0;
+  let failures = 0;
+  const begin = performance.now();
+  const worker = async () => {
+    while (started < total) {
+      started++;
+      try {
+        await handle.call(0, 'hello');
+      } catch {
+        failures++;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: inFlight }, worker));
+  return { perSecond: ((total - failures) / (performance.now() - begin)) * 1000, failures };
 }

@@ -233,10 +233,10 @@ function writeGatewayConfig(dir) {
 
 /** Runs the gateway benchmark. Returns the result object. */
 export async function runGatewayBenchmark(options = {}) {
-  const rounds = options.rounds ?? 10;
+  const rounds = options.rounds ?? 8;
   const perRound = options.perRound ?? 100;
   const warmup = options.warmup ?? 200;
-  const perBurst = options.perBurst ?? 1000;
+  const perBurst = options.perBurst ?? 500;
   if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run npm run build first`);
   ensureMcpProxy();
   const dir = mkdtempSync(join(tmpdir(), 'mcptools-bench-gateway-'));

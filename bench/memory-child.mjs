@@ -1,7 +1,8 @@
 // Child process of the memory benchmark; prints one JSON line and exits. Run with --expose-gc.
 //   node --expose-gc bench/memory-child.mjs import <bare|sdk|sdk-stdio|mcptools|mcptools-hub>
 //   node --expose-gc bench/memory-child.mjs module <file URL of one dist module>
-//   node --expose-gc bench/memory-child.mjs servers <sdk|mcptools> <N> <auto|legacy>
+//   node --expose-gc bench/memory-child.mjs servers <sdk|mcptools> <N> <default|auto|legacy>
+//   node --expose-gc bench/memory-child.mjs calls <sdk|mcptools> <count>
 // Only dynamic imports below, so `bare` measures a process that loaded nothing of either side.
 const [task, side, count, mode] = process.argv.slice(2);
 
@@ -86,6 +87,38 @@ if (task === 'import') {
   const after = snapshot();
   console.log(JSON.stringify({ size, before, after }));
   await close(opened);
+} else if (task === 'calls') {
+  // Heap growth over many calls on one connection: 2,000 warm-up calls, then `count` calls with
+  // 50 in flight; JS heap + external after a full collection at each quarter.
+  const total = Number(count);
+  const { echoStdioCommand } = await import('./lib/servers.mjs');
+  const { loadSides } = await import('./lib/sides.mjs');
+  const { sides } = await loadSides([side]);
+  const handle = await sides[0].open([{ stdio: echoStdioCommand() }]);
+  const run = async (calls) => {
+    let started = 0;
+    const worker = async () => {
+      while (started < calls) {
+        started++;
+        await handle.call(0, 'hello');
+      }
+    };
+    await Promise.all(Array.from({ length: 50 }, worker));
+  };
+  await run(2000);
+  await collect();
+  const heap = () => {
+    const { heapUsed, external } = process.memoryUsage();
+    return heapUsed + external;
+  };
+  const points = [{ calls: 0, heap: heap() }];
+  for (let quarter = 1; quarter <= 4; quarter++) {
+    await run(total / 4);
+    await collect();
+    points.push({ calls: (total / 4) * quarter, heap: heap() });
+  }
+  await handle.close();
+  console.log(JSON.stringify({ side, total, points }));
 } else {
   throw new Error(`unknown task ${task}`);
 }

@@ -11,16 +11,19 @@ import { ratio, summarize } from './lib/stats.mjs';
 
 const CHILD = fileURLToPath(new URL('./memory-child.mjs', import.meta.url));
 /** Goal for importing mcptools (issue 2); above it the benchmark says which modules weigh most. */
-const IMPORT_GOAL_BYTES = 30 * 1024 * 1024;
+const IMPORT_GOAL_BYTES = 26 * 1024 * 1024;
 // Per-server children: a fixed 1 MiB young generation keeps V8 from resizing it between the
 // two snapshots. Import children run with default heap settings, as users do.
 const SERVER_CHILD_FLAGS = ['--expose-gc', '--min-semi-space-size=1', '--max-semi-space-size=1'];
 
-/** Runs the memory benchmark; `options.repetitions`, `servers` (N per child) and `mode` size it. */
+/**
+ * Runs the memory benchmark; `options.repetitions`, `servers` (N per child), `mode` and
+ * `calls` (the heap-growth run) size it.
+ */
 export async function runMemoryBenchmark(options = {}) {
   const repetitions = options.repetitions ?? 3;
   const servers = options.servers ?? 20;
-  const mode = options.mode ?? 'auto';
+  const mode = options.mode ?? 'default';
   const lib = await loadMcptools();
   if (lib.unavailable) console.log(`mcptools side skipped: ${lib.unavailable}`);
   const withMcptools = !lib.unavailable;
@@ -66,6 +69,15 @@ export async function runMemoryBenchmark(options = {}) {
     ),
   }));
   const sdkPerServer = serverRows[0].heap.p50;
+
+  // Growth over many calls: one child per side, heap after a full collection at each quarter.
+  const calls = options.calls ?? 100_000;
+  const growth = [];
+  for (const side of serverSides) {
+    const sample = await child(['calls', side, String(calls)], ['--expose-gc'], 900_000);
+    const first = sample.points[0].heap;
+    growth.push({ side, points: sample.points, growth: sample.points.at(-1).heap - first });
+  }
   const sdkImport = importRows.find((row) => row.side === 'sdk')?.cost;
 
   printTable(
@@ -102,12 +114,24 @@ export async function runMemoryBenchmark(options = {}) {
       format.ratio(ratio(row.heap.p50, sdkPerServer)),
     ]),
   );
+  printTable(
+    `Heap growth over ${calls.toLocaleString('en')} calls (50 in flight) on one stdio connection, JS heap + external after a full GC`,
+    ['side', ...growth[0].points.map((point) => `after ${point.calls.toLocaleString('en')}`), 'growth'],
+    growth.map((row) => [
+      row.side === 'sdk' ? 'SDK-direct' : 'mcptools',
+      ...row.points.map((point) => format.kib(point.heap)),
+      format.kib(row.growth),
+    ]),
+  );
   console.log(
     'RSS is not steady at this scale: V8 and malloc take and release pages in MiB steps, more than the\n' +
       'connections add (after 20 connections RSS usually falls, on both sides); the JS heap figure is the steady one.',
   );
   const file = writeResult('memory', {
-    goals: { perServer: 'mcptools ≤ 200 KiB per server', import: 'mcptools import ≤ 30 MiB' },
+    goals: {
+      perServer: 'mcptools ≤ 170 KiB and ≤ 1.00× the SDK default client per server',
+      import: 'mcptools import ≤ 26 MiB',
+    },
     mode,
     servers,
     repetitions,
@@ -118,6 +142,8 @@ export async function runMemoryBenchmark(options = {}) {
     imports: importRows,
     importByModule: modules,
     perServer: serverRows,
+    calls,
+    growth,
     raw: { imports, perServer },
   });
   console.log(`wrote ${file}`);
@@ -163,9 +189,9 @@ function labelOf(side) {
   }[side];
 }
 
-function child(args, flags = ['--expose-gc']) {
+function child(args, flags = ['--expose-gc'], timeout = 120_000) {
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, [...flags, CHILD, ...args], { timeout: 120_000 }, (error, stdout, stderr) => {
+    execFile(process.execPath, [...flags, CHILD, ...args], { timeout }, (error, stdout, stderr) => {
       if (error) {
         reject(new Error(`memory child ${args.join(' ')} failed: ${error.message}\n${stderr}`));
         return;

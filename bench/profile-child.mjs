@@ -14,14 +14,18 @@ const target = transport === 'http' ? { url } : { stdio: echoStdioCommand() };
 let call;
 let close;
 if (side === 'sdk') {
-  const { client } = await connectSdk({ ...target, mode: 'auto' });
+  const { client } = await connectSdk({ ...target, mode: 'default' });
   await client.listTools(); // as the hub does: callTool consults the cached list
   call = () => client.callTool({ name: 'echo', arguments: { text: 'hello' } });
   close = () => client.close();
 } else {
   const lib = await loadMcptools();
   if (lib.unavailable) throw new Error(lib.unavailable);
-  const { registry, provider } = await loadHub(lib, { echo: serverConfig({ ...target, mode: 'auto' }) }, 1);
+  const { registry, provider } = await loadHub(
+    lib,
+    { echo: serverConfig({ ...target, mode: 'default' }) },
+    1,
+  );
   const tool = await findTool(registry, 'echo', 'echo');
   let id = 0;
   call = () => tool.execute(`profile-${id++}`, { text: 'hello' });

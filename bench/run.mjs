@@ -1,6 +1,8 @@
 // Entry point of `npm run bench`: `node bench/run.mjs [call|fanout|memory|search|gateway ...] [--quick]`.
 // With no name it runs them all. `--quick` shrinks the hub benchmarks for a smoke run;
-// `--sdk-server` makes the fan-out spawn the SDK echo server instead of the minimal one.
+// `--sides=sdk,mcptools,…` picks the clients compared (default: sdk, sdk-auto, mcptools and
+// the peers mcporter, mastra, langchain); `--minimal-server` makes the fan-out spawn the
+// bare-Node echo server instead of the SDK one.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -13,14 +15,31 @@ import { runMemoryBenchmark } from './memory.mjs';
 
 const args = process.argv.slice(2);
 
+const sidesFlag = args
+  .find((arg) => arg.startsWith('--sides='))
+  ?.slice('--sides='.length)
+  .split(',');
 const BENCHMARKS = {
-  call: (quick) => runCallBenchmark(quick ? { rounds: 4, perRound: 50, warmup: 50 } : {}),
+  call: (quick) =>
+    runCallBenchmark({
+      ...(quick ? { rounds: 3, perRound: 50, batch: 200, warmup: 50 } : {}),
+      ...(sidesFlag ? { sides: sidesFlag } : {}),
+    }),
   fanout: (quick) =>
     runFanOutBenchmark({
-      ...(quick ? { sizes: [1, 5], repetitions: 2 } : {}),
-      ...(args.includes('--sdk-server') ? { server: 'sdk', repetitions: quick ? 2 : 3 } : {}),
+      ...(quick
+        ? {
+            points: [
+              { delayMs: 0, servers: 1 },
+              { delayMs: 0, servers: 5 },
+            ],
+            repetitions: 1,
+          }
+        : {}),
+      ...(args.includes('--minimal-server') ? { server: 'minimal' } : {}),
+      ...(sidesFlag ? { sides: sidesFlag } : {}),
     }),
-  memory: (quick) => runMemoryBenchmark(quick ? { repetitions: 1, servers: 4 } : {}),
+  memory: (quick) => runMemoryBenchmark(quick ? { repetitions: 1, servers: 4, calls: 4000 } : {}),
   search: () => runSearchBenchmark(),
   gateway: (quick) =>
     runGatewayBenchmark(quick ? { rounds: 3, perRound: 30, warmup: 30, perBurst: 200 } : {}),

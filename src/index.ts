@@ -8,6 +8,9 @@ export { type ConfigSearchOptions, configSearchPaths } from './config/config-sea
 // Configuration
 export type {
   ConfigFormat,
+  GatewayConfig,
+  GatewayMode,
+  GatewayProfileConfig,
   HttpAuth,
   HttpServerConfig,
   McpToolsConfig,
@@ -25,6 +28,16 @@ export {
   type McpToolsErrorCode,
   type McpToolsErrorOptions,
 } from './errors/mcp-tools-error.js';
+// Gateway
+export {
+  createGateway,
+  DEFAULT_MAX_BODY_BYTES,
+  type Gateway,
+  type ListenOptions,
+} from './gateway/create-gateway.js';
+export type { GatewayOptions } from './gateway/gateway-options.js';
+export { gatewayServerRequests } from './gateway/gateway-server-requests.js';
+export { unwrapResourceUri, wrapResourceUri } from './gateway/resource-uri.js';
 // MCP servers
 export { loadMCPServers } from './mcp/load-mcp-servers.js';
 export type { LoadMcpServersOptions } from './mcp/mcp-tool-hub.js';
@@ -46,16 +59,19 @@ export type {
   ServerStatus,
   ToolOrigin,
   TransportKind,
+  UpstreamNotification,
 } from './mcp/provider-types.js';
 export type { ReconnectOptions } from './mcp/reconnect-policy.js';
 export type {
   ElicitationHandler,
   ElicitationRequest,
   RootInput,
+  RootsHandler,
   SamplingHandler,
   SamplingRequest,
   ServerRequestContext,
 } from './mcp/server-requests.js';
+export { currentCaller, runAsCaller } from './mcp/server-requests.js';
 // OpenClaw plugins
 export { loadOpenClawPlugins } from './plugins/load-openclaw-plugins.js';
 export type {

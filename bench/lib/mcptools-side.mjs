@@ -43,12 +43,12 @@ export async function loadMcptools() {
   }
 }
 
-/** A normalized server entry for a stdio command or an HTTP URL, with the era mode pinned. */
+/** A normalized server entry for a stdio command or an HTTP URL; `mode` `default` leaves `protocol` unset. */
 export function serverConfig({ stdio, url, mode }) {
-  const protocol = mode === 'auto' ? 'auto' : 'legacy';
+  const protocol = mode === 'default' ? {} : { protocol: mode === 'auto' ? 'auto' : 'legacy' };
   return stdio
-    ? { type: 'stdio', command: stdio.command, args: stdio.args, protocol }
-    : { type: 'streamable-http', url, protocol };
+    ? { type: 'stdio', command: stdio.command, args: stdio.args, ...protocol }
+    : { type: 'streamable-http', url, ...protocol };
 }
 
 /**

@@ -3,11 +3,15 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 
 /**
- * Connects one SDK `Client` with the given era negotiation mode (`auto` or `legacy`) to a
- * stdio command or an HTTP URL. Returns the client and its era.
+ * Connects one SDK `Client` with the given era negotiation mode (`auto`, `legacy`, or
+ * `default` = the SDK's default, which is `initialize` on one process) to a stdio command or
+ * an HTTP URL. Returns the client and its era.
  */
 export async function connectSdk({ stdio, url, mode }) {
-  const client = new Client({ name: 'bench-sdk-direct', version: '1.0.0' }, { versionNegotiation: { mode } });
+  const client = new Client(
+    { name: 'bench-sdk-direct', version: '1.0.0' },
+    mode === 'default' ? undefined : { versionNegotiation: { mode } },
+  );
   const transport = stdio
     ? new StdioClientTransport({ command: stdio.command, args: stdio.args, stderr: 'ignore' })
     : new StreamableHTTPClientTransport(new URL(url));

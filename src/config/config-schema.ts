@@ -1,20 +1,19 @@
 import { z } from 'zod';
+import { durationSchema, optionalDelaySchema } from './duration.js';
 
 const toolFilterSchema = z.strictObject({
   allow: z.array(z.string().min(1, 'must not be empty')).optional(),
   deny: z.array(z.string().min(1, 'must not be empty')).optional(),
 });
 
-const timeoutSchema = z.number().int().positive();
-
 /** Settings every server entry may carry (see `ServerCommon`). */
 const serverCommonShape = {
   enabled: z.boolean().optional(),
-  connectTimeoutMs: timeoutSchema.optional(),
-  callTimeoutMs: timeoutSchema.optional(),
+  connectTimeoutMs: durationSchema.optional(),
+  callTimeoutMs: durationSchema.optional(),
   tools: toolFilterSchema.optional(),
   prefix: z.string().min(1, 'must not be empty').optional(),
-  protocol: z.enum(['auto', 'legacy', '2026-07-28']).optional(),
+  protocol: z.enum(['initialize', 'auto', 'legacy', '2026-07-28']).optional(),
 };
 
 const stringMapSchema = z.record(z.string(), z.string());
@@ -69,8 +68,8 @@ export const semanticSearchSchema = z.strictObject({
   queryPrefix: z.string().optional(),
   documentPrefix: z.string().optional(),
   batchSize: z.number().int().positive().optional(),
-  timeoutMs: z.number().int().positive().optional(),
-  waitMs: z.number().int().nonnegative().optional(),
+  timeoutMs: durationSchema.optional(),
+  waitMs: optionalDelaySchema.optional(),
   cacheDir: z.string().min(1, 'must not be empty').optional(),
 });
 
@@ -137,6 +136,7 @@ export const mcpToolsFileSchema = z.strictObject({
     .optional(),
   maxResultChars: z.number().int().positive().optional(),
   gateway: gatewaySchema.optional(),
+  protocol: serverCommonShape.protocol,
   workspaceDir: z.string().min(1, 'must not be empty').optional(),
 });
 

@@ -12,9 +12,17 @@ export interface ServerCommon {
   tools?: ToolFilter;
   /** Replaces the server name as the namespace prefix of its tools. */
   prefix?: string;
-  /** Era negotiation: `auto` (default) probes `server/discover`; `legacy` skips the probe; or pin a version. */
-  protocol?: 'auto' | 'legacy' | '2026-07-28';
+  /** How the protocol era is chosen; default: the configuration's `protocol`, else `initialize`. */
+  protocol?: ProtocolMode;
 }
+
+/**
+ * How a connect chooses the protocol era. `initialize` (the default): the 2025 handshake,
+ * moving to 2026-07-28 only when the server refuses it. `auto`: ask `server/discover` first
+ * (on the server's one process), falling back to `initialize`. `legacy` / `2026-07-28`: that
+ * era only.
+ */
+export type ProtocolMode = 'initialize' | 'auto' | 'legacy' | '2026-07-28';
 
 /** A server spawned as a child process, speaking JSON-RPC over stdin/stdout. */
 export interface StdioServerConfig extends ServerCommon {
@@ -106,6 +114,8 @@ export interface McpToolsConfig {
   maxResultChars?: number;
   /** What `mcptools serve` exposes (`mcptools.json` only). */
   gateway?: GatewayConfig;
+  /** The `protocol` of every server that sets none. Default `initialize`. */
+  protocol?: ProtocolMode;
   /** Filesystem roots offered to servers (2025-era `roots/list`). */
   workspaceDir?: string;
   /** Where this configuration was read from, for error messages. */

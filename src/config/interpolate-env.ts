@@ -10,6 +10,8 @@ export interface InterpolateEnvOptions {
   location: ConfigErrorLocation;
   /** Receives a note for each placeholder left as is (`${input:token}`). */
   warn?: (message: string) => void;
+  /** Receives each value taken from `env`, so that it can be redacted later. */
+  onValue?: (value: string) => void;
 }
 
 const placeholderPattern = /\$\{([^{}]*)\}/g;
@@ -31,7 +33,7 @@ export function interpolateEnv(value: string, options: InterpolateEnvOptions): s
     }
     const name = body.startsWith('env:') ? body.slice(4) : body;
     if (variableName.test(name)) {
-      const found = body.startsWith('env:') ? options.env[name] : lookup(name, options);
+      const found = body.startsWith('env:') ? fromEnv(name, options) : lookup(name, options);
       if (found === undefined) {
         throw configError(
           options.location,
@@ -49,5 +51,11 @@ export function interpolateEnv(value: string, options: InterpolateEnvOptions): s
 }
 
 function lookup(name: string, options: InterpolateEnvOptions): string | undefined {
-  return options.variables?.[name] ?? options.env[name];
+  return options.variables?.[name] ?? fromEnv(name, options);
+}
+
+function fromEnv(name: string, options: InterpolateEnvOptions): string | undefined {
+  const value = options.env[name];
+  if (value !== undefined && value !== '') options.onValue?.(value);
+  return value;
 }

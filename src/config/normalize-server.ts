@@ -7,6 +7,7 @@ import { httpServerSchema, serverEntryKeys, stdioServerSchema } from './config-s
 import type { ServerConfig } from './config-types.js';
 import { displayFieldName } from './display-field-name.js';
 import { interpolateEnv } from './interpolate-env.js';
+import { rememberInterpolatedValues } from './server-secrets.js';
 import { zodConfigError } from './zod-config-error.js';
 
 /** Options of {@link normalizeServer}. */
@@ -43,6 +44,7 @@ export function normalizeServer(
   if (name === '__proto__' || name === '') throw configError(locate(), 'is not an allowed server name');
   if (!isPlainObject(entry)) throw configError(locate(), 'must be an object');
   const disabled = entry.enabled === false;
+  const values: string[] = [];
   const interpolated = interpolateEntry(entry, (value, path) => {
     const interpolate = () =>
       interpolateEnv(value, {
@@ -50,6 +52,10 @@ export function normalizeServer(
         variables: options.variables,
         location: locate(path),
         warn: context.warn,
+        // A variable in the command or working directory is a path, not a credential.
+        onValue: (found) => {
+          if (path[0] !== 'command' && path[0] !== 'cwd') values.push(found);
+        },
       });
     if (!disabled) return interpolate();
     // A disabled server is never started, so a variable it lacks must not break the others.
@@ -93,6 +99,7 @@ export function normalizeServer(
   }
   const server: ServerConfig = result.data;
   if (server.type === 'stdio' && server.cwd !== undefined) server.cwd = resolvePath(server.cwd, context);
+  rememberInterpolatedValues(server, values);
   return server;
 }
 

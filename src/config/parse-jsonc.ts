@@ -10,11 +10,18 @@ export function parseJsonc(text: string, file: string): unknown {
   return parser.parseDocument();
 }
 
+/**
+ * Deepest nesting of objects and arrays accepted. Real configurations stay under ten levels;
+ * the bound keeps a hostile file from exhausting the stack here or in every later walk.
+ */
+export const MAX_CONFIG_DEPTH = 256;
+
 const numberPattern = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 const literals = { true: true, false: false, null: null } as const;
 
 class JsoncParser {
   private offset = 0;
+  private depth = 0;
 
   constructor(
     private readonly text: string,
@@ -34,8 +41,12 @@ class JsoncParser {
 
   private parseValue(): unknown {
     const char = this.text[this.offset];
-    if (char === '{') return this.parseObject();
-    if (char === '[') return this.parseArray();
+    if (char === '{' || char === '[') {
+      if (++this.depth > MAX_CONFIG_DEPTH) this.fail(`nested deeper than ${MAX_CONFIG_DEPTH} levels`);
+      const value = char === '{' ? this.parseObject() : this.parseArray();
+      this.depth--;
+      return value;
+    }
     if (char === '"') return this.parseString();
     numberPattern.lastIndex = this.offset;
     const number = numberPattern.exec(this.text);

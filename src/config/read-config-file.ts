@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { configError } from './config-error.js';
-import { parseJsonc } from './parse-jsonc.js';
+import { MAX_CONFIG_DEPTH, parseJsonc } from './parse-jsonc.js';
 
 /**
  * Reads and parses one configuration file: TOML for `.toml`, JSON with comments otherwise.
@@ -24,7 +24,7 @@ export async function readConfigFile(path: string, displayName = path): Promise<
   // Only Codex configs are TOML: load the parser when one is read, not at import.
   const { parse: parseToml, TomlError } = await import('smol-toml');
   try {
-    return parseToml(text);
+    return parseToml(text, { maxDepth: MAX_CONFIG_DEPTH });
   } catch (error) {
     if (!(error instanceof TomlError)) throw error;
     // smol-toml appends a code block quoting the source; keep only its first line.

@@ -1,22 +1,23 @@
 import type { McpToolsConfig, ServerConfig } from './config-types.js';
 import { REDACTED, redactUrl } from './redact-url.js';
-
-const secretFlag =
-  /(token|secret|passw|api[-_]?key|access[-_]?key|private[-_]?key|auth|credential|bearer|cookie)/i;
+import { SecretRedactor } from './secret-redactor.js';
+import { isSecretFlag } from './server-secrets.js';
 
 /**
  * A copy of one server entry fit for printing: `env` and `headers` values, auth tokens and keys,
- * URL userinfo and query values, and arguments given to secret-looking flags
- * (`--token x`, `--api-key=x`) become `***`. Names stay visible so the entry can be checked.
+ * URL userinfo and query values, arguments given to secret-looking flags
+ * (`--token x`, `--api-key=x`) and values `${VAR}` placeholders took become `***`. Names stay visible so the entry can be checked.
  */
 export function redactServer(server: ServerConfig): ServerConfig {
+  // `${VAR}` values anywhere else (a positional argument, a URL path) are hidden too.
+  const values = SecretRedactor.forServer(server);
   if (server.type === 'stdio') {
     const redacted = { ...server };
     if (server.env) redacted.env = hideValues(server.env);
-    if (server.args) redacted.args = redactArgs(server.args);
+    if (server.args) redacted.args = values.value(redactArgs(server.args));
     return redacted;
   }
-  const redacted = { ...server, url: redactUrl(server.url) };
+  const redacted = { ...server, url: values.text(redactUrl(server.url)) };
   if (server.headers) redacted.headers = hideValues(server.headers);
   if (server.auth) {
     redacted.auth =
@@ -48,10 +49,9 @@ function hideValues(map: Record<string, string>): Record<string, string> {
 function redactArgs(args: string[]): string[] {
   return args.map((arg, index) => {
     const previous = index > 0 ? args[index - 1]! : '';
-    if (/^-{1,2}[\w.-]+$/.test(previous) && secretFlag.test(previous) && !arg.startsWith('-'))
-      return REDACTED;
+    if (/^-{1,2}[\w.-]+$/.test(previous) && isSecretFlag(previous) && !arg.startsWith('-')) return REDACTED;
     const assignment = /^(-{0,2}[\w.-]+)=/.exec(arg);
-    if (assignment && secretFlag.test(assignment[1]!)) return `${assignment[1]}=${REDACTED}`;
+    if (assignment && isSecretFlag(assignment[1]!)) return `${assignment[1]}=${REDACTED}`;
     if (/^[a-z][a-z0-9+.-]*:\/\//i.test(arg)) return redactUrl(arg);
     if (/^bearer\s/i.test(arg)) return `Bearer ${REDACTED}`;
     return arg;

@@ -125,6 +125,8 @@ export function createGateway(options: GatewayOptions): Gateway {
 
   const unsubscribers = [
     options.registry.onChange(() => core.toolsChanged()),
+    // Fired on every (re)connect and list_changed, even when no name changed (schemas may have).
+    options.provider.on('toolsChanged', () => core.toolsChanged()),
     options.provider.on('notification', (server, notification) =>
       core.upstreamNotification(server, notification),
     ),
@@ -320,6 +322,8 @@ export function createGateway(options: GatewayOptions): Gateway {
       const until = Date.now() + 1000;
       while (core.calls.size > 0 && Date.now() < until)
         await new Promise((resolve) => setTimeout(resolve, 10));
+      // …and their error responses a moment to be written before the transports close.
+      await new Promise((resolve) => setTimeout(resolve, 50));
       for (const unsubscribe of unsubscribers) unsubscribe();
       await Promise.allSettled([
         ...[...legacySessions.values()].map((entry) => entry.transport.close()),

@@ -135,9 +135,20 @@ export class GatewayCore {
     for (const wrapped of [...session.subscriptions]) void this.unsubscribe(session, wrapped);
   }
 
-  /** Tells every downstream client that the tool list changed. */
+  #toolsChangePending = false;
+
+  /** Tells every downstream client that the tool list changed (changes in one tick are sent once). */
   toolsChanged(): void {
     for (const profile of this.profiles.values()) profile.invalidate();
+    if (this.#toolsChangePending) return;
+    this.#toolsChangePending = true;
+    queueMicrotask(() => {
+      this.#toolsChangePending = false;
+      this.#sendToolsChanged();
+    });
+  }
+
+  #sendToolsChanged(): void {
     for (const session of this.sessions) void session.server?.sendToolListChanged().catch(() => {});
     for (const handler of this.modernHandlers) handler.notify.toolsChanged();
   }

@@ -138,9 +138,18 @@ export function classifyError(error: unknown, context: ErrorContext = {}): McpTo
     const reason = context.signal.reason;
     if (McpToolsError.isInstance(reason)) return reason;
     if (reason instanceof Error && reason.name === 'TimeoutError') {
-      return new McpToolsError('TIMEOUT', timeoutMessage(context.timeoutMs), { cause: error });
+      // The caller's own deadline (AbortSignal.timeout) fired, not the timeout mcptools applied.
+      return new McpToolsError('TIMEOUT', "timed out by the caller's signal (its own timeout)", {
+        cause: error,
+        data: { timeout: 'signal' },
+      });
     }
     return new McpToolsError('ABORTED', 'aborted by the caller', { cause: error });
+  }
+  // Before the SDK's own wrapping, which names only "fetch failed" (e.g. a failed era probe).
+  const network = networkFailure(error);
+  if (network !== undefined) {
+    return new McpToolsError('CONNECTION_FAILED', `cannot reach the server: ${network}`, { cause: error });
   }
   if (SdkError.isInstance(error)) return fromSdkError(error, context);
   if (ProtocolError.isInstance(error)) return fromProtocolError(error, context);
@@ -149,10 +158,6 @@ export function classifyError(error: unknown, context: ErrorContext = {}): McpTo
     return timedOut
       ? new McpToolsError('TIMEOUT', timeoutMessage(context.timeoutMs), { cause: error })
       : new McpToolsError('ABORTED', 'aborted', { cause: error });
-  }
-  const network = networkFailure(error);
-  if (network !== undefined) {
-    return new McpToolsError('CONNECTION_FAILED', `cannot reach the server: ${network}`, { cause: error });
   }
   const code: McpToolsErrorCode = context.operation === 'connect' ? 'CONNECTION_FAILED' : 'UPSTREAM_ERROR';
   return new McpToolsError(code, describeError(error), { cause: error });

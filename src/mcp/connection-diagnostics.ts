@@ -1,8 +1,8 @@
 import type { ServerConfig } from '../config/config-types.js';
+import type { SecretRedactor } from '../config/secret-redactor.js';
 import { McpToolsError } from '../errors/mcp-tools-error.js';
 import { classifyError } from './classify-error.js';
-import { secretsOf } from './create-transport.js';
-import { redactSecrets, StderrTail } from './stderr-tail.js';
+import { StderrTail } from './stderr-tail.js';
 
 /**
  * What one server left behind for error messages: the stderr tail of the current attempt
@@ -12,20 +12,20 @@ import { redactSecrets, StderrTail } from './stderr-tail.js';
 export class ConnectionDiagnostics {
   readonly #server: string;
   readonly #config: ServerConfig;
-  readonly #secrets: string[];
+  readonly #redactor: SecretRedactor;
   #stderr: StderrTail;
   #transportError: string | undefined;
 
-  constructor(server: string, config: ServerConfig) {
+  constructor(server: string, config: ServerConfig, redactor: SecretRedactor) {
     this.#server = server;
     this.#config = config;
-    this.#secrets = secretsOf(config);
-    this.#stderr = new StderrTail(this.#secrets);
+    this.#redactor = redactor;
+    this.#stderr = new StderrTail(redactor);
   }
 
   /** Starts a new attempt: a fresh stderr tail (returned, for the transport) and no transport error. */
   nextAttempt(): StderrTail {
-    this.#stderr = new StderrTail(this.#secrets);
+    this.#stderr = new StderrTail(this.#redactor);
     this.#transportError = undefined;
     return this.#stderr;
   }
@@ -37,7 +37,7 @@ export class ConnectionDiagnostics {
 
   /** `text` with secrets replaced by `***`. */
   redact(text: string): string {
-    return redactSecrets(text, this.#secrets);
+    return this.#redactor.text(text);
   }
 
   /** `message` followed by the last transport error and the stderr tail, all redacted. */
@@ -75,6 +75,17 @@ export class ConnectionDiagnostics {
     return new McpToolsError(code, this.describe(base), {
       cause: error,
       data: { server: this.#server, ...(stderr ? { stderr } : {}) },
+      // A command that does not exist will not appear by retrying the call (retries go on anyway).
+      ...(hasErrnoCode(error, 'ENOENT') || hasErrnoCode(error, 'EACCES') ? { recoverable: false } : {}),
     });
   }
+}
+
+/** `true` when `error` or one of its causes is a system error with `code` (spawn ENOENT). */
+function hasErrnoCode(error: unknown, code: string): boolean {
+  for (let current = error, depth = 0; current instanceof Error && depth < 5; depth++) {
+    if ((current as NodeJS.ErrnoException).code === code) return true;
+    current = current.cause;
+  }
+  return false;
 }

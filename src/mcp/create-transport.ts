@@ -3,27 +3,12 @@ import {
   StreamableHTTPClientTransport,
   type Transport,
 } from '@modelcontextprotocol/client';
-import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
 import type { HttpServerConfig, ServerConfig } from '../config/config-types.js';
+import { urlBasicCredentials } from '../config/url-basic-credentials.js';
 import type { TransportKind } from './provider-types.js';
+import { ReusableStdioTransport } from './reusable-stdio-transport.js';
 import type { StderrTail } from './stderr-tail.js';
-
-/** Every value in a server's configuration that must never appear in messages or status. */
-export function secretsOf(config: ServerConfig): string[] {
-  if (config.type === 'stdio') return Object.values(config.env ?? {});
-  const secrets = Object.values(config.headers ?? {});
-  if (config.auth?.type === 'bearer') secrets.push(config.auth.token);
-  if (config.auth?.type === 'api-key') secrets.push(config.auth.key);
-  try {
-    // Credentials in the URL itself (user info, `?key=…`) travel into fetch error messages.
-    const url = new URL(config.url);
-    if (url.password) secrets.push(url.password, decodeURIComponent(url.password));
-    for (const value of url.searchParams.values()) secrets.push(value);
-  } catch {
-    // An invalid URL fails at connect with its own message; nothing to redact here.
-  }
-  return secrets;
-}
 
 /** The transports worth trying for `config`, in order: `http` tries Streamable HTTP, then SSE. */
 export function transportKindsFor(config: ServerConfig): TransportKind[] {
@@ -39,10 +24,15 @@ export function transportKindsFor(config: ServerConfig): TransportKind[] {
   }
 }
 
-function httpHeaders(config: HttpServerConfig): Record<string, string> {
+function httpHeaders(config: HttpServerConfig, url: URL): Record<string, string> {
   const headers: Record<string, string> = { ...config.headers };
   if (config.auth?.type === 'bearer') headers.Authorization = `Bearer ${config.auth.token}`;
   if (config.auth?.type === 'api-key') headers[config.auth.header ?? 'X-API-Key'] = config.auth.key;
+  const basic = urlBasicCredentials(url);
+  url.username = '';
+  url.password = '';
+  const hasAuthorization = Object.keys(headers).some((name) => name.toLowerCase() === 'authorization');
+  if (basic !== undefined && !hasAuthorization) headers.Authorization = `Basic ${basic}`;
   return headers;
 }
 
@@ -52,7 +42,7 @@ function httpHeaders(config: HttpServerConfig): Record<string, string> {
  */
 export function createTransport(config: ServerConfig, kind: TransportKind, stderr: StderrTail): Transport {
   if (config.type === 'stdio') {
-    const transport = new StdioClientTransport({
+    const transport = new ReusableStdioTransport({
       command: config.command,
       args: config.args ?? [],
       env: { ...getDefaultEnvironment(), ...config.env },
@@ -63,7 +53,7 @@ export function createTransport(config: ServerConfig, kind: TransportKind, stder
     return transport;
   }
   const url = new URL(config.url);
-  const requestInit: RequestInit = { headers: httpHeaders(config) };
+  const requestInit: RequestInit = { headers: httpHeaders(config, url) };
   if (kind === 'sse') return new SSEClientTransport(url, { requestInit });
   return new StreamableHTTPClientTransport(url, { requestInit });
 }

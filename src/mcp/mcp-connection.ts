@@ -2,14 +2,15 @@ import type {
   Client,
   Implementation,
   Tool as McpToolDefinition,
-  PriorDiscovery,
   Transport,
 } from '@modelcontextprotocol/client';
-import type { ServerConfig } from '../config/config-types.js';
+import type { ProtocolMode, ServerConfig } from '../config/config-types.js';
+import type { SecretRedactor } from '../config/secret-redactor.js';
 import { McpToolsError } from '../errors/mcp-tools-error.js';
 import { classifyError, describeError } from './classify-error.js';
 import { ConnectionDiagnostics } from './connection-diagnostics.js';
 import { transportKindsFor } from './create-transport.js';
+import { type Era, type EraMemory, eraKey } from './era-memory.js';
 import { type ClientCallbacks, closeMcpClient, isHttpNotFound, openMcpClient } from './open-mcp-client.js';
 import type { ServerState, ServerStatus, TransportKind, UpstreamNotification } from './provider-types.js';
 import { type ReconnectPolicy, reconnectDelay } from './reconnect-policy.js';
@@ -36,6 +37,12 @@ export interface McpConnectionOptions {
   reconnect: ReconnectPolicy;
   requests: ServerRequestOptions;
   listeners: ConnectionListeners;
+  /** The `protocol` of a server that sets none. Default `initialize`. */
+  protocol?: ProtocolMode;
+  /** Where the era of each server is remembered between connects and runs. */
+  eras?: EraMemory;
+  /** Hides configured secrets in every error and message this connection produces. */
+  redactor: SecretRedactor;
 }
 
 /**
@@ -65,14 +72,16 @@ export class McpConnection {
 
   readonly #options: McpConnectionOptions;
   readonly #diagnostics: ConnectionDiagnostics;
+  readonly #mode: ProtocolMode;
+  readonly #eraKey: string;
   #closed = false;
   #everConnected = false;
   #timer: NodeJS.Timeout | undefined;
   #attempt: Promise<void> | undefined;
   #abort: AbortController | undefined;
   #transport: Transport | undefined;
-  /** The era the last connect found; reconnects reuse it instead of probing (and, on stdio, spawning) again. */
-  #prior: PriorDiscovery | undefined;
+  /** The era the last connect found; the next connect starts in it. */
+  #era: Era | undefined;
   readonly #closings = new Set<Promise<void>>();
   readonly #callbacks: ClientCallbacks = {
     toolsChanged: (client, error, tools) => this.#onToolsListChanged(client, error, tools),
@@ -92,7 +101,9 @@ export class McpConnection {
     this.name = name;
     this.config = config;
     this.#options = options;
-    this.#diagnostics = new ConnectionDiagnostics(name, config);
+    this.#diagnostics = new ConnectionDiagnostics(name, config, options.redactor);
+    this.#mode = config.protocol ?? options.protocol ?? 'initialize';
+    this.#eraKey = eraKey(config, this.#mode);
     this.state = config.enabled === false ? 'disabled' : 'disconnected';
   }
 
@@ -144,7 +155,9 @@ export class McpConnection {
         'refresh',
       );
     } catch (error) {
-      const classified = classifyError(error, { signal: options.signal, timeoutMs: timeout });
+      const classified = this.#options.redactor.error(
+        classifyError(error, { signal: options.signal, timeoutMs: timeout }),
+      );
       if (classified.code === 'SERVER_DISCONNECTED' || classified.code === 'CONNECTION_FAILED') {
         this.markBroken(classified, client);
       }
@@ -212,7 +225,7 @@ export class McpConnection {
       this.#options.listeners.stateChanged(this);
     } catch (error) {
       if (this.#closed) return;
-      this.lastError = classifyError(error, { operation: 'connect' });
+      this.lastError = this.#options.redactor.error(classifyError(error, { operation: 'connect' }));
       this.#setState(this.#everConnected ? 'disconnected' : 'error', false);
       this.#scheduleReconnect();
       this.#options.listeners.stateChanged(this);
@@ -244,6 +257,8 @@ export class McpConnection {
 
   async #open(kind: TransportKind, deadline: AbortSignal, timeoutMs: number): Promise<void> {
     const stderr = this.#diagnostics.nextAttempt();
+    this.#era ??= await this.#options.eras?.get(this.#eraKey);
+    const remembered = this.#era;
     const { client, transport } = await openMcpClient({
       server: this.name,
       config: this.config,
@@ -254,7 +269,8 @@ export class McpConnection {
       deadline,
       timeoutMs,
       callbacks: this.#callbacks,
-      ...(this.#prior === undefined ? {} : { prior: this.#prior }),
+      mode: this.#mode,
+      ...(remembered === undefined ? {} : { remembered }),
     }).catch((error: unknown) => {
       this.#forgetEra();
       throw error;
@@ -262,7 +278,6 @@ export class McpConnection {
     try {
       await this.#listAll(client, { signal: deadline, timeout: timeoutMs }, 'connect');
     } catch (error) {
-      // A stale modern verdict connects with zero round trips and fails at the first request.
       this.#forgetEra();
       await closeMcpClient(client, transport);
       throw error;
@@ -272,8 +287,8 @@ export class McpConnection {
     this.transportKind = kind;
     this.protocolVersion = client.getNegotiatedProtocolVersion();
     this.era = client.getProtocolEra();
-    const discover = client.getDiscoverResult();
-    this.#prior = discover === undefined ? { kind: 'legacy' } : { kind: 'modern', discover };
+    this.#era = this.era;
+    if (this.era !== undefined) this.#options.eras?.set(this.#eraKey, this.era);
     const info = client.getServerVersion();
     this.serverInfo = info ? { name: info.name, version: info.version } : undefined;
     const pid = (transport as { pid?: number | null }).pid;
@@ -284,9 +299,11 @@ export class McpConnection {
     });
   }
 
-  /** The server may have changed era since the last connect: the next attempt probes afresh. */
+  /** The server may have changed era since the last connect: the next attempt negotiates afresh. */
   #forgetEra(): void {
-    this.#prior = undefined;
+    if (this.#era === undefined) return;
+    this.#era = undefined;
+    this.#options.eras?.forget(this.#eraKey);
   }
 
   async #listAll(
@@ -356,7 +373,7 @@ export class McpConnection {
     this.client = undefined;
     this.#transport = undefined;
     this.pid = undefined;
-    this.lastError = error;
+    this.lastError = this.#options.redactor.error(error);
     this.#setState('disconnected', false);
     this.#scheduleReconnect();
     this.#options.listeners.stateChanged(this);

@@ -4,11 +4,13 @@ import type {
   Tool as McpToolDefinition,
   RequestOptions,
 } from '@modelcontextprotocol/client';
+import type { SecretRedactor } from '../config/secret-redactor.js';
 import type { McpToolsError } from '../errors/mcp-tools-error.js';
 import { type ArgumentValidator, formatArgumentIssues } from '../tool/argument-validator.js';
 import type { ContentBlock } from '../tool/content.js';
 import { capResultText, errorResult } from '../tool/result.js';
 import type { Tool, ToolAnnotations, ToolResult, ToolUpdateCallback } from '../tool/tool.js';
+import { callToolResultSchema } from './call-tool-result-schema.js';
 import { classifyError } from './classify-error.js';
 import type { McpConnection } from './mcp-connection.js';
 import { normalizeInputSchema } from './normalize-input-schema.js';
@@ -22,6 +24,8 @@ export interface McpToolAdapterOptions {
   maxResultChars: number;
   /** Shared, caching argument validator. */
   validator: ArgumentValidator;
+  /** Hides configured secrets in failures, including an upstream's own error text. */
+  redactor: SecretRedactor;
 }
 
 /** The `isError` result every failure of an MCP tool becomes: `Tool <server>/<tool> failed: <message>`. */
@@ -70,8 +74,12 @@ export function createMcpTool(
   const timeout = options.callTimeoutMs;
   const maxChars = options.maxResultChars;
   let check: ReturnType<ArgumentValidator['checkFor']> | undefined;
+  // `callTool` adds output validation and `x-mcp-header` mirroring; a tool that needs neither
+  // is called with a plain request and a light result check (see call-tool-result-schema.ts).
+  const plainRequest =
+    definition.outputSchema === undefined && !JSON.stringify(definition.inputSchema).includes('x-mcp-header');
 
-  const execute = async (
+  const run = async (
     _toolCallId: string,
     params: Record<string, unknown>,
     signal?: AbortSignal,
@@ -112,7 +120,10 @@ export function createMcpTool(
     // The caller is in flight on this client until the call settles (gateway attribution).
     const release = trackCall(client);
     try {
-      const result = await client.callTool({ name: originalName, arguments: args }, requestOptions);
+      const params = { name: originalName, arguments: args };
+      const result = plainRequest
+        ? await client.request({ method: 'tools/call', params }, callToolResultSchema, requestOptions)
+        : await client.callTool(params, requestOptions);
       return toToolResult(result as CallToolResult, maxChars);
     } catch (error) {
       const classified = classifyError(error, { operation: 'call', signal, timeoutMs: timeout });
@@ -126,6 +137,12 @@ export function createMcpTool(
     } finally {
       release();
     }
+  };
+
+  // An upstream may echo a credential in its own error text ("rejected key sk-…").
+  const execute: Tool['execute'] = async (toolCallId, params, signal, onUpdate) => {
+    const result = await run(toolCallId, params, signal, onUpdate);
+    return result.isError === true ? options.redactor.value(result) : result;
   };
 
   const tool: Tool = {

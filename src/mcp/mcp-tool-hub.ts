@@ -1,11 +1,14 @@
 import type { Implementation } from '@modelcontextprotocol/client';
-import type { McpToolsConfig } from '../config/config-types.js';
+import type { McpToolsConfig, ProtocolMode } from '../config/config-types.js';
+import { durationMs } from '../config/duration.js';
+import { SecretRedactor } from '../config/secret-redactor.js';
 import { compileToolFilter } from '../registry/tool-filter.js';
 import { type NamingOptions, namespacedName, uniqueName } from '../registry/tool-name.js';
 import type { ToolRegistry } from '../registry/tool-registry.js';
 import { ArgumentValidator } from '../tool/argument-validator.js';
 import { DEFAULT_MAX_RESULT_CHARS } from '../tool/result.js';
 import type { Tool } from '../tool/tool.js';
+import { defaultEraCacheFile, type EraMemory, eraMemoryFor } from './era-memory.js';
 import { type ConnectionListeners, McpConnection } from './mcp-connection.js';
 import { createMcpTool, type McpToolAdapterOptions } from './mcp-tool-adapter.js';
 import { McpPromptService } from './prompt-service.js';
@@ -54,6 +57,13 @@ export interface LoadMcpServersOptions {
   maxResultChars?: number;
   /** Name separator and length budget. Default: the configuration's `namespace`. */
   namespace?: NamingOptions;
+  /** The `protocol` of every server that sets none. Default: the configuration's, else `initialize`. */
+  protocol?: ProtocolMode;
+  /**
+   * The file each server's era is remembered in between runs, or `false` for memory only.
+   * Default: `$MCPTOOLS_ERA_CACHE`, else `mcptools/eras.json` under `$XDG_CACHE_HOME` (`~/.cache`).
+   */
+  eraCache?: string | false;
 }
 
 const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
@@ -82,15 +92,22 @@ export class McpToolHub implements MCPToolProvider {
     notification: new Set(),
   };
   readonly #directory: ServerDirectory;
+  readonly #eras: EraMemory;
+  /** Every configured secret, hidden in every message, status row, event and error result. */
+  readonly #redactor: SecretRedactor;
   #closing: Promise<void> | undefined;
 
   constructor(config: McpToolsConfig, registry: ToolRegistry, options: LoadMcpServersOptions = {}) {
     this.#registry = registry;
+    this.#redactor = SecretRedactor.forConfig(config);
     this.#naming = { ...config.namespace, ...options.namespace };
     const validator = new ArgumentValidator({
       onUncompilable: (reason) => this.#emit('warning', `an input schema could not be compiled: ${reason}`),
     });
     const maxResultChars = options.maxResultChars ?? config.maxResultChars ?? DEFAULT_MAX_RESULT_CHARS;
+    const connectTimeoutMs = optionalDuration(options.connectTimeoutMs, 'connectTimeoutMs');
+    const callTimeoutMs = optionalDuration(options.callTimeoutMs, 'callTimeoutMs');
+    const reconnect = reconnectPolicy(options.reconnect);
     const roots = resolveRoots(options.workspaceDir ?? config.workspaceDir, options.roots);
     const requests = {
       ...(options.onSamplingRequest ? { onSamplingRequest: options.onSamplingRequest } : {}),
@@ -105,26 +122,40 @@ export class McpToolHub implements MCPToolProvider {
       warning: (message, connection) => this.#emit('warning', message, connection.name),
       notification: (connection, notification) => this.#emit('notification', connection.name, notification),
     };
+    const eraCache = options.eraCache === false ? undefined : (options.eraCache ?? defaultEraCacheFile());
+    this.#eras = eraMemoryFor(eraCache);
+    const protocol = options.protocol ?? config.protocol;
     for (const [name, server] of Object.entries(config.servers)) {
       const connection = new McpConnection(name, server, {
+        ...(protocol === undefined ? {} : { protocol }),
+        eras: this.#eras,
         clientInfo: options.clientInfo ?? { name: 'mcptools', version: '0.1.0' },
-        connectTimeoutMs: options.connectTimeoutMs ?? server.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
-        reconnect: reconnectPolicy(options.reconnect),
+        connectTimeoutMs:
+          connectTimeoutMs ??
+          optionalDuration(server.connectTimeoutMs, `servers.${name}.connectTimeoutMs`) ??
+          DEFAULT_CONNECT_TIMEOUT_MS,
+        reconnect,
         requests,
         listeners,
+        redactor: this.#redactor,
       });
       this.#connections.set(name, connection);
       this.#filters.set(name, compileToolFilter(server.tools));
       this.#adapterOptions.set(name, {
-        callTimeoutMs: options.callTimeoutMs ?? server.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS,
+        callTimeoutMs:
+          callTimeoutMs ??
+          optionalDuration(server.callTimeoutMs, `servers.${name}.callTimeoutMs`) ??
+          DEFAULT_CALL_TIMEOUT_MS,
         maxResultChars,
         validator,
+        redactor: this.#redactor,
       });
     }
     const directory = new ServerDirectory(
       this.#connections,
       (message, server) => this.#emit('warning', message, server),
-      options.requestTimeoutMs,
+      optionalDuration(options.requestTimeoutMs, 'requestTimeoutMs'),
+      this.#redactor,
     );
     this.#directory = directory;
     this.resources = new McpResourceService(directory);
@@ -179,6 +210,7 @@ export class McpToolHub implements MCPToolProvider {
 
   async #close(): Promise<void> {
     await Promise.allSettled([...this.#connections.values()].map((connection) => connection.close()));
+    await this.#eras.flush();
     for (const name of this.#connections.keys()) {
       const removed = this.#registry.unregisterOwner(`mcp:${name}`);
       if (removed.length > 0) this.#emit('toolsChanged', name, { added: [], removed, owner: `mcp:${name}` });
@@ -219,6 +251,8 @@ export class McpToolHub implements MCPToolProvider {
   }
 
   #emit<E extends keyof ProviderEvents>(event: E, ...args: Parameters<ProviderEvents[E]>): void {
+    // Warnings quote upstream text; status rows carry error messages: both leave the library here.
+    args = this.#redactor.value(args);
     for (const listener of this.#listeners[event]) {
       try {
         (listener as (...values: Parameters<ProviderEvents[E]>) => void)(...args);
@@ -227,4 +261,9 @@ export class McpToolHub implements MCPToolProvider {
       }
     }
   }
+}
+
+/** An optional duration option of `loadMCPServers`, checked and clamped. */
+function optionalDuration(value: number | undefined, field: string): number | undefined {
+  return value === undefined ? undefined : durationMs(value, field);
 }

@@ -1,16 +1,20 @@
 import {
   Client,
+  type ClientOptions,
   type Implementation,
   type Tool as McpToolDefinition,
-  type PriorDiscovery,
   SdkHttpError,
   StreamableHTTPClientTransport,
   type Transport,
 } from '@modelcontextprotocol/client';
-import type { ServerConfig } from '../config/config-types.js';
+import type { ProtocolMode, ServerConfig } from '../config/config-types.js';
+import { acceptUndeclaredListChanges } from './accept-undeclared-list-changes.js';
 import { describeError } from './classify-error.js';
 import { createTransport } from './create-transport.js';
+import type { Era } from './era-memory.js';
+import { type EraStep, eraSteps, refusedEra } from './era-steps.js';
 import type { TransportKind, UpstreamNotification } from './provider-types.js';
+import { ReusableStdioTransport } from './reusable-stdio-transport.js';
 import {
   clientCapabilities,
   installServerRequestHandlers,
@@ -41,8 +45,10 @@ export interface OpenClientParameters {
   deadline: AbortSignal;
   timeoutMs: number;
   callbacks: ClientCallbacks;
-  /** The era an earlier connect to this server found: skips the `server/discover` probe. */
-  prior?: PriorDiscovery;
+  /** How the era is chosen (the server's `protocol`, else the global default). */
+  mode: ProtocolMode;
+  /** The era an earlier connect to this server found: tried first. */
+  remembered?: Era;
 }
 
 /** How long to wait for a half-started connect to settle after giving up on it. */
@@ -79,29 +85,23 @@ export function isHttpNotFound(error: unknown): boolean {
   return /\b(404|405)\b/.test(describeError(error));
 }
 
-function negotiation(config: ServerConfig, kind: TransportKind, timeoutMs: number) {
-  const protocol = config.protocol ?? 'auto';
-  // HTTP+SSE predates 2026-07-28; probing it only produces a confusing error.
-  if (protocol === 'legacy' || kind === 'sse') return { mode: 'legacy' as const };
-  // A silent stdio probe means "legacy" to the SDK: keep it well inside the connect timeout.
-  const probe = { timeoutMs: Math.max(100, Math.min(5000, Math.floor(timeoutMs / 2))) };
-  if (protocol === 'auto') return { mode: 'auto' as const, probe };
-  return { mode: { pin: protocol }, probe };
+/** How long a `server/discover` probe that may fall back to `initialize` waits for an answer. */
+function probeTimeout(timeoutMs: number): number {
+  // A silent stdio probe means "2025 era" to the SDK: keep it well inside the connect timeout.
+  return Math.max(100, Math.min(5000, Math.floor(timeoutMs / 2)));
 }
 
-/**
- * Creates the transport and SDK `Client` for one connect attempt and connects it within
- * `deadline`. On failure the client, its transport and any child process are closed before
- * the error is rethrown, so an abandoned attempt never leaves a process behind.
- */
-export async function openMcpClient(
-  parameters: OpenClientParameters,
-): Promise<{ client: Client; transport: Transport }> {
-  const { config, kind, callbacks, deadline, timeoutMs } = parameters;
-  const transport = createTransport(config, kind, parameters.stderr);
+function negotiation(step: EraStep, timeoutMs: number): ClientOptions['versionNegotiation'] {
+  if (step === 'legacy') return { mode: 'legacy' };
+  if (step === 'auto') return { mode: 'auto', probe: { timeoutMs: probeTimeout(timeoutMs) } };
+  return { mode: { pin: '2026-07-28' }, probe: { timeoutMs } };
+}
+
+function createClient(parameters: OpenClientParameters, step: EraStep): Client {
+  const { callbacks } = parameters;
   const client: Client = new Client(parameters.clientInfo, {
     capabilities: clientCapabilities(parameters.requests),
-    versionNegotiation: negotiation(config, kind, timeoutMs),
+    versionNegotiation: negotiation(step, parameters.timeoutMs),
     listChanged: {
       tools: { debounceMs: 50, onChanged: (error, tools) => callbacks.toolsChanged(client, error, tools) },
       resources: {
@@ -124,23 +124,65 @@ export async function openMcpClient(
       params: { uri: notification.params.uri },
     }),
   );
-  linkResponsesToCallers(transport);
   client.onerror = (error) => callbacks.transportError(client, describeError(error));
   client.onclose = () => callbacks.closed(client);
-  const connecting = client.connect(transport, {
-    signal: deadline,
-    timeout: timeoutMs,
-    ...(parameters.prior === undefined ? {} : { prior: parameters.prior }),
-  });
-  try {
-    await untilAborted(connecting, deadline);
-  } catch (error) {
-    await closeMcpClient(client, transport);
-    await settled(connecting, SETTLE_MS);
-    await transport.close().catch(() => undefined);
-    throw error;
+  return client;
+}
+
+/**
+ * Creates the transport and SDK `Client` for one connect attempt and connects it within
+ * `deadline`, trying the eras of `eraSteps(mode, kind, remembered)` in turn: the next only
+ * when the server refused the last. A stdio child refusing one era is spoken to in the other
+ * on the same process; only a child that exited is started again. On failure the client, its
+ * transport and any child process are closed before the error is rethrown, so an abandoned
+ * attempt never leaves a process behind.
+ */
+export async function openMcpClient(
+  parameters: OpenClientParameters,
+): Promise<{ client: Client; transport: Transport }> {
+  const { config, kind, deadline, timeoutMs } = parameters;
+  const steps = eraSteps(parameters.mode, kind, parameters.remembered);
+  let transport: Transport | undefined;
+  for (let index = 0; ; index++) {
+    const step = steps[index]!;
+    const reusable = transport instanceof ReusableStdioTransport && transport.childReusable;
+    if (!reusable) {
+      transport = createTransport(config, kind, parameters.stderr);
+      linkResponsesToCallers(transport);
+    }
+    const current = transport!;
+    const held = current instanceof ReusableStdioTransport && index < steps.length - 1;
+    if (held) current.holdChild(true);
+    const client = createClient(parameters, step);
+    const connecting = client.connect(current, { signal: deadline, timeout: timeoutMs });
+    try {
+      await untilAborted(connecting, deadline);
+      if (held) current.holdChild(false);
+      acceptUndeclaredListChanges(client, parameters.callbacks);
+      return { client, transport: current };
+    } catch (error) {
+      const next = index < steps.length - 1 && !deadline.aborted && refusedEra(error);
+      if (next) {
+        await settled(connecting, SETTLE_MS);
+        // A child that refused but still runs is detached and reused; one that exited is not.
+        if (!(current instanceof ReusableStdioTransport && current.childReusable)) {
+          await closeQuietly(client, current);
+        }
+        continue;
+      }
+      if (current instanceof ReusableStdioTransport) current.holdChild(false);
+      await closeMcpClient(client, current);
+      await settled(connecting, SETTLE_MS);
+      await current.close().catch(() => undefined);
+      throw error;
+    }
   }
-  return { client, transport };
+}
+
+async function closeQuietly(client: Client, transport: Transport): Promise<void> {
+  if (transport instanceof ReusableStdioTransport) transport.holdChild(false);
+  await client.close().catch(() => undefined);
+  await transport.close().catch(() => undefined);
 }
 
 /** Closes a client politely: ends a 2025-era HTTP session (bounded), then closes the transport. */

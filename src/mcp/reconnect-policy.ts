@@ -1,3 +1,5 @@
+import { durationMs } from '../config/duration.js';
+
 /** How a lost or failed server is retried (DESIGN.md, "Defaults"). */
 export interface ReconnectOptions {
   /** Delay before the first retry. Default 500 ms. */
@@ -13,11 +15,13 @@ export interface ReconnectOptions {
 /** {@link ReconnectOptions} with every default filled in. */
 export type ReconnectPolicy = Required<ReconnectOptions>;
 
-/** Fills in the defaults of {@link ReconnectOptions}. */
+/** Fills in the defaults of {@link ReconnectOptions}; delays are checked and clamped ({@link durationMs}). */
 export function reconnectPolicy(options: ReconnectOptions = {}): ReconnectPolicy {
   return {
-    initialDelayMs: options.initialDelayMs ?? 500,
-    maxDelayMs: options.maxDelayMs ?? 30_000,
+    initialDelayMs: durationMs(options.initialDelayMs ?? 500, 'reconnect.initialDelayMs', {
+      allowZero: true,
+    }),
+    maxDelayMs: durationMs(options.maxDelayMs ?? 30_000, 'reconnect.maxDelayMs', { allowZero: true }),
     jitter: Math.min(1, Math.max(0, options.jitter ?? 0.2)),
     enabled: options.enabled ?? true,
   };

@@ -1,4 +1,6 @@
 import type { Client } from '@modelcontextprotocol/client';
+import { durationMs } from '../config/duration.js';
+import { SecretRedactor } from '../config/secret-redactor.js';
 import { McpToolsError } from '../errors/mcp-tools-error.js';
 import { classifyError, type ErrorContext } from './classify-error.js';
 import type { McpConnection } from './mcp-connection.js';
@@ -15,15 +17,18 @@ export class ServerDirectory {
   readonly #connections: Map<string, McpConnection>;
   readonly #warn: (message: string, server?: string) => void;
   readonly #defaultTimeoutMs: number;
+  readonly #redactor: SecretRedactor;
 
   constructor(
     connections: Map<string, McpConnection>,
     warn: (message: string, server?: string) => void,
     defaultTimeoutMs = DEFAULT_REQUEST_TIMEOUT_MS,
+    redactor = new SecretRedactor([]),
   ) {
     this.#connections = connections;
     this.#warn = warn;
     this.#defaultTimeoutMs = defaultTimeoutMs;
+    this.#redactor = redactor;
   }
 
   /** The connection named `server`; throws `CONNECTION_FAILED` naming the known servers otherwise. */
@@ -57,7 +62,8 @@ export class ServerDirectory {
 
   /** SDK request options from {@link CallOptions}. */
   requestOptions(options: CallOptions = {}): { timeout: number; signal?: AbortSignal } {
-    const timeout = options.timeoutMs ?? this.#defaultTimeoutMs;
+    const timeout =
+      options.timeoutMs === undefined ? this.#defaultTimeoutMs : durationMs(options.timeoutMs, 'timeoutMs');
     return options.signal ? { timeout, signal: options.signal } : { timeout };
   }
 
@@ -85,11 +91,13 @@ export class ServerDirectory {
       if (classified.code === 'SERVER_DISCONNECTED' || classified.code === 'CONNECTION_FAILED') {
         this.get(server).markBroken(classified, client);
       }
-      throw new McpToolsError(classified.code, classified.message, {
-        cause: classified.cause ?? error,
-        data: { ...classified.data, server, ...(context.uri === undefined ? {} : { uri: context.uri }) },
-        recoverable: classified.recoverable,
-      });
+      throw this.#redactor.error(
+        new McpToolsError(classified.code, classified.message, {
+          cause: classified.cause ?? error,
+          data: { ...classified.data, server, ...(context.uri === undefined ? {} : { uri: context.uri }) },
+          recoverable: classified.recoverable,
+        }),
+      );
     }
   }
 
@@ -107,7 +115,10 @@ export class ServerDirectory {
     outcomes.forEach((outcome, index) => {
       const server = servers[index]!.name;
       if (outcome.status === 'fulfilled') items.push(...outcome.value);
-      else errors.push({ server, error: errorInfo(outcome.reason) });
+      else {
+        const info = errorInfo(outcome.reason);
+        errors.push({ server, error: { ...info, message: this.#redactor.text(info.message) } });
+      }
     });
     return { items, errors };
   }

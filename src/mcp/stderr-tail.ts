@@ -1,4 +1,5 @@
 import type { Stream } from 'node:stream';
+import type { SecretRedactor } from '../config/secret-redactor.js';
 
 const MAX_LINES = 20;
 const MAX_CHARS = 4000;
@@ -10,11 +11,10 @@ const MAX_CHARS = 4000;
 export class StderrTail {
   #lines: string[] = [];
   #partial = '';
-  readonly #secrets: string[];
+  readonly #redactor: SecretRedactor | undefined;
 
-  constructor(secrets: string[] = []) {
-    // Short values would redact ordinary words; longest first so overlaps redact fully.
-    this.#secrets = secrets.filter((secret) => secret.length >= 4).sort((a, b) => b.length - a.length);
+  constructor(redactor?: SecretRedactor) {
+    this.#redactor = redactor;
   }
 
   /** Starts collecting from `stream`; the stream is drained so the child never blocks on a full pipe. */
@@ -35,15 +35,6 @@ export class StderrTail {
     const lines = this.#partial.trim() === '' ? this.#lines : [...this.#lines, this.#partial];
     let text = lines.join('\n');
     if (text.length > MAX_CHARS) text = `…${text.slice(-MAX_CHARS)}`;
-    return redactSecrets(text, this.#secrets);
+    return this.#redactor ? this.#redactor.text(text) : text;
   }
-}
-
-/** Replaces every occurrence of each secret in `text` by `***`. */
-export function redactSecrets(text: string, secrets: readonly string[]): string {
-  let redacted = text;
-  for (const secret of secrets) {
-    if (secret.length >= 4) redacted = redacted.split(secret).join('***');
-  }
-  return redacted;
 }

@@ -37,7 +37,15 @@ function messageOf(error: unknown): string {
  * tool had none. `execute` never throws: results are normalised, a throw or an abort becomes
  * `Tool <plugin>/<tool> failed: <message>` as an `isError` result.
  */
-export function adaptPluginTool(raw: unknown, options: { pluginId: string; exposedName: string }): Tool {
+export function adaptPluginTool(
+  raw: unknown,
+  options: {
+    pluginId: string;
+    exposedName: string;
+    /** Runs the plugin's `execute` (the loader passes its fault guard). */
+    run?: <T>(work: () => T) => T;
+  },
+): Tool {
   if (!isRawPluginTool(raw)) {
     throw new McpToolsError(
       'INVALID_ARGUMENTS',
@@ -45,6 +53,7 @@ export function adaptPluginTool(raw: unknown, options: { pluginId: string; expos
     );
   }
   const { pluginId, exposedName } = options;
+  const runPlugin = options.run ?? (<T>(work: () => T): T => work());
   const originalName = raw.name;
   const failed = (message: string): ToolResult =>
     errorResult(`Tool ${pluginId}/${originalName} failed: ${message}`);
@@ -64,7 +73,7 @@ export function adaptPluginTool(raw: unknown, options: { pluginId: string; expos
     const run = (async () => {
       try {
         return normalizePluginResult(
-          await raw.execute.call(raw, toolCallId, params ?? {}, signal, forwardUpdate),
+          await runPlugin(() => raw.execute.call(raw, toolCallId, params ?? {}, signal, forwardUpdate)),
         );
       } catch (error) {
         return failed(messageOf(error));

@@ -15,6 +15,8 @@ export interface PluginToolOptions {
 export interface PluginToolRegistration {
   tool?: unknown;
   factory?: (context: unknown) => unknown;
+  /** 2 for `registerTool({ contextVersion: 2, create })`, whose context carries `assertInvocationCurrent`. */
+  contextVersion?: 1 | 2;
   options: PluginToolOptions;
 }
 
@@ -37,6 +39,8 @@ export interface PluginApiHandle {
   ignored: Record<string, number>;
   /** Set after loading: `registerTool` calls made later go straight here. */
   onLateTool?: (registration: PluginToolRegistration) => void;
+  /** Aborts `api.lifecycle.signal` and runs the `onDispose` callbacks (at unload). Idempotent. */
+  dispose(): Promise<void>;
 }
 
 /** `register*` methods OpenClaw's API has that we accept and ignore (tools are all we run). */
@@ -90,6 +94,19 @@ const IGNORED_METHODS = [
   'registerMemoryFlushPlan',
   'registerMemoryRuntime',
   'registerMemoryEmbeddingProvider',
+  'registerMemoryPromptPreparation',
+  'registerHostedMediaResolver',
+  'registerWidgetPresenter',
+  'registerGatewayAccessPolicy',
+  'registerBoardWidgetContentKind',
+  'registerSessionCatalog',
+  'registerNodeCliFeature',
+  'registerWorkerProvider',
+  'registerModelCatalogProvider',
+  'registerEmbeddingProvider',
+  'registerTranscriptSourceProvider',
+  'registerDecisionProvider',
+  'registerCodexAppServerExtensionFactory',
   'on',
 ];
 
@@ -113,21 +130,64 @@ function describeCall(method: string, args: unknown[]): string {
   return `${method}${detail}`;
 }
 
+/** Reads a `registerTool` argument: a tool, a factory function, or a `{ contextVersion: 2, create }` factory. */
+function readRegistration(
+  toolOrFactory: unknown,
+  options: PluginToolOptions,
+): PluginToolRegistration | undefined {
+  if (typeof toolOrFactory === 'function') {
+    return { factory: toolOrFactory as (context: unknown) => unknown, options };
+  }
+  if (isRawPluginTool(toolOrFactory)) return { tool: toolOrFactory, options };
+  const versioned = toolOrFactory as { contextVersion?: unknown; create?: unknown } | null;
+  if (versioned && typeof versioned === 'object' && typeof versioned.create === 'function') {
+    const create = versioned.create as (context: unknown) => unknown;
+    return {
+      // `create` may be a method of the object: keep its `this`.
+      factory: (context) => create.call(versioned, context),
+      contextVersion: versioned.contextVersion === 2 ? 2 : 1,
+      options,
+    };
+  }
+  return undefined;
+}
+
 /**
  * Builds the `api` handed to a plugin's `register`: a plain object with its own members
- * (`registerTool`, `logger`, `pluginConfig`, `config`, `registrationMode`, `resolvePath`,
- * `rootDir`, `id`, `name`, `version`, `description`, `source`, `runtime`) so that spreading
- * it works, wrapped in a Proxy that answers any other `register*`/`on*` call as a logged no-op.
+ * (`registerTool`, `logger`, `pluginConfig`, `config`, `registrationMode`, `resolvePath`
+ * relative to the plugin's folder, `rootDir`, `id`, `name`, `version`, `description`,
+ * `source`, `runtimeSource`, `runtime`, and the `session`, `agent`, `runContext` and
+ * `lifecycle` facades) so that spreading it works, wrapped in a Proxy that answers any other
+ * `register*`/`on*` call as a logged no-op.
  */
 export function createPluginApi(params: {
   identity: PluginIdentity;
   config: Record<string, unknown>;
   pluginConfig: Record<string, unknown>;
   logger: PluginLogger;
-  cwd: string;
+  /** Root of plugin state (`runtime.state.resolveStateDir()`). */
+  stateRoot: string;
 }): PluginApiHandle {
   const { identity, logger } = params;
-  const handle: PluginApiHandle = { api: {}, tools: [], ignored: {} };
+  const lifetime = new AbortController();
+  const disposers = new Set<() => void | Promise<void>>();
+  const handle: PluginApiHandle = {
+    api: {},
+    tools: [],
+    ignored: {},
+    async dispose() {
+      if (lifetime.signal.aborted) return;
+      lifetime.abort(new Error(`Plugin "${identity.id}" was unloaded`));
+      for (const dispose of [...disposers].reverse()) {
+        try {
+          await dispose();
+        } catch (error) {
+          logger.warn('an onDispose callback threw:', error);
+        }
+      }
+      disposers.clear();
+    },
+  };
   const noop = (method: string, answer: () => unknown = () => undefined) =>
     function ignoredCall(...args: unknown[]): unknown {
       handle.ignored[method] = (handle.ignored[method] ?? 0) + 1;
@@ -136,12 +196,8 @@ export function createPluginApi(params: {
     };
   const registerTool = (toolOrFactory: unknown, options: PluginToolOptions = {}): void => {
     const safeOptions = typeof options === 'object' && options !== null ? options : {};
-    let registration: PluginToolRegistration;
-    if (typeof toolOrFactory === 'function') {
-      registration = { factory: toolOrFactory as (context: unknown) => unknown, options: safeOptions };
-    } else if (isRawPluginTool(toolOrFactory)) {
-      registration = { tool: toolOrFactory, options: safeOptions };
-    } else {
+    const registration = readRegistration(toolOrFactory, safeOptions);
+    if (!registration) {
       logger.warn('registerTool called without a tool (name + execute) or a factory; ignored');
       return;
     }
@@ -154,18 +210,47 @@ export function createPluginApi(params: {
     version: identity.version,
     description: identity.description,
     source: identity.source,
+    runtimeSource: identity.source,
     rootDir: identity.rootDir,
     registrationMode: 'full',
     config: params.config,
     pluginConfig: params.pluginConfig,
-    runtime: createPluginRuntime(params.config, logger),
+    runtime: createPluginRuntime({
+      pluginId: identity.id,
+      config: params.config,
+      logger,
+      stateRoot: params.stateRoot,
+    }),
     logger,
     resolvePath: (input: string) =>
-      resolve(params.cwd, input.startsWith('~') ? `${homedir()}${input.slice(1)}` : input),
+      resolve(identity.rootDir, input.startsWith('~') ? `${homedir()}${input.slice(1)}` : input),
     registerTool,
   };
   for (const method of IGNORED_METHODS) target[method] = noop(method);
   for (const [method, answer] of Object.entries(ANSWERING_METHODS)) target[method] = noop(method, answer);
+  // The grouped facades OpenClaw 2026.9 adds over the same calls (its OpenClawPluginApi type).
+  const pick = (...names: string[]) => Object.fromEntries(names.map((name) => [name, target[name]]));
+  target.session = {
+    state: pick('registerSessionExtension'),
+    workflow: pick(
+      'enqueueNextTurnInjection',
+      'registerSessionSchedulerJob',
+      'sendSessionAttachment',
+      'scheduleSessionTurn',
+      'unscheduleSessionTurnsByTag',
+    ),
+    controls: pick('registerSessionAction', 'registerControlUiDescriptor'),
+  };
+  target.agent = { events: pick('registerAgentEventSubscription', 'emitAgentEvent') };
+  target.runContext = pick('setRunContext', 'getRunContext', 'clearRunContext');
+  target.lifecycle = {
+    signal: lifetime.signal,
+    onDispose(dispose: () => void | Promise<void>) {
+      disposers.add(dispose);
+      return () => disposers.delete(dispose);
+    },
+    registerRuntimeLifecycle: target.registerRuntimeLifecycle,
+  };
   handle.api = new Proxy(target, {
     get(object, property, receiver) {
       if (typeof property === 'string' && !(property in object) && UNKNOWN_CALL.test(property)) {

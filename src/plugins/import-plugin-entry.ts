@@ -1,7 +1,8 @@
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { McpToolsError } from '../errors/mcp-tools-error.js';
+import { findPackageRoot } from './resolve-plugin-location.js';
 
 /** What a plugin entry module provides once unwrapped. */
 export interface PluginEntryExport {
@@ -15,15 +16,48 @@ type JitiImporter = { import(id: string): Promise<unknown> };
 const SDK_SPECIFIERS = ['openclaw/plugin-sdk', 'clawdbot/plugin-sdk', 'moltbot/plugin-sdk'];
 /** Sub-paths of the real SDK that re-export the same entry, parameter and result helpers as its root. */
 const ROOT_ALIKE_SUBPATHS = ['core', 'agent-runtime'];
-let importer: Promise<JitiImporter> | undefined;
 
 /**
- * Maps `openclaw/plugin-sdk` and each `openclaw/plugin-sdk/<name>` to our own helpers in
- * `plugin-sdk/`, so plugins load with no OpenClaw install (the same trick OpenClaw's own
- * loader plays with its jiti alias map). Works from `src/` (.ts) and `dist/` (.js).
+ * The real `openclaw` package when it is installed beside mcptools: its `./plugin-sdk/<name>`
+ * exports, by subpath. `undefined` when there is none.
  */
-export function pluginSdkAliases(): Record<string, string> {
+function realSdkSubpaths(): Map<string, string> | undefined {
+  const root = findPackageRoot('openclaw', fileURLToPath(new URL('.', import.meta.url)));
+  if (!root) return undefined;
+  let exports: Record<string, unknown>;
+  try {
+    exports =
+      (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { exports?: Record<string, unknown> })
+        .exports ?? {};
+  } catch {
+    return undefined;
+  }
+  const subpaths = new Map<string, string>();
+  for (const [key, target] of Object.entries(exports)) {
+    const match = /^\.\/plugin-sdk\/(.+)$/.exec(key);
+    const file =
+      typeof target === 'string'
+        ? target
+        : ((target as Record<string, unknown> | null)?.import ??
+          (target as Record<string, unknown> | null)?.default);
+    if (match?.[1] && typeof file === 'string') subpaths.set(match[1], join(root, file));
+  }
+  return subpaths.size > 0 ? subpaths : undefined;
+}
+
+/**
+ * Maps `openclaw/plugin-sdk/<name>` (and the older `clawdbot`/`moltbot` names) to the real
+ * `openclaw` package when it is installed beside mcptools, else to our own helpers in
+ * `plugin-sdk/` so plugins load with no OpenClaw install (the trick OpenClaw's own loader
+ * plays with its jiti alias map). The root `openclaw/plugin-sdk`, which OpenClaw 2026.9
+ * removed, maps to our helpers, or under `strict` to a module that fails the plugin. Works
+ * from `src/` (.ts) and `dist/` (.js).
+ */
+export function pluginSdkAliases(
+  options: { strict?: boolean; real?: Map<string, string> | false } = {},
+): Record<string, string> {
   const sdkDir = fileURLToPath(new URL('./plugin-sdk/', import.meta.url));
+  const real = options.real === false ? undefined : (options.real ?? realSdkSubpaths());
   const aliases: Record<string, string> = {};
   for (const file of readdirSync(sdkDir)) {
     const extension = extname(file);
@@ -31,28 +65,70 @@ export function pluginSdkAliases(): Record<string, string> {
     const stem = file.slice(0, -extension.length);
     for (const specifier of SDK_SPECIFIERS) {
       if (stem !== 'index') {
-        aliases[`${specifier}/${stem}`] = join(sdkDir, file);
+        if (!real) aliases[`${specifier}/${stem}`] = join(sdkDir, file);
         continue;
       }
       aliases[specifier] = join(sdkDir, file);
-      for (const subpath of ROOT_ALIKE_SUBPATHS) aliases[`${specifier}/${subpath}`] = join(sdkDir, file);
+      if (!real)
+        for (const subpath of ROOT_ALIKE_SUBPATHS) aliases[`${specifier}/${subpath}`] = join(sdkDir, file);
     }
+  }
+  for (const [subpath, file] of real ?? []) {
+    for (const specifier of SDK_SPECIFIERS) aliases[`${specifier}/${subpath}`] = file;
+  }
+  if (options.strict) {
+    const removed = fileURLToPath(
+      new URL(`./removed-sdk-root${extname(fileURLToPath(import.meta.url))}`, import.meta.url),
+    );
+    for (const specifier of SDK_SPECIFIERS) aliases[specifier] = removed;
   }
   return aliases;
 }
 
-async function createImporter(): Promise<JitiImporter> {
+const importers = new Map<boolean, Promise<JitiImporter>>();
+
+async function createImporter(strict: boolean): Promise<JitiImporter> {
   // Loaded on first use so that importing mcptools stays cheap for users without plugins.
   const { createJiti } = await import('jiti');
   // jiti runs ESM, CommonJS and TypeScript alike, and applies the alias map to every
   // import in the plugin's graph, including ESM files Node would otherwise resolve itself.
-  return createJiti(import.meta.url, { interopDefault: true, alias: pluginSdkAliases() });
+  return createJiti(import.meta.url, { interopDefault: true, alias: pluginSdkAliases({ strict }) });
 }
 
-/** Imports one plugin entry file (ESM, CommonJS or TypeScript) through jiti with the SDK aliases. */
-export async function importPluginModule(file: string): Promise<unknown> {
-  importer ??= createImporter();
-  return (await importer).import(file);
+/** The SDK subpath a failed import asked for, read from the resolver's message. */
+function missingSdkSubpath(error: unknown): string | undefined {
+  const message = error instanceof Error ? error.message : String(error);
+  const aliased = /plugin-sdk[\\/](?:index|removed-sdk-root)\.(?:ts|js|mjs)[\\/]([\w./-]+?)(?:['"\s]|$)/.exec(
+    message,
+  );
+  if (aliased?.[1]) return aliased[1];
+  const direct = /['"]((?:openclaw|clawdbot|moltbot)\/plugin-sdk\/[\w./-]+)['"]/.exec(message);
+  return direct?.[1]?.replace(/^[^/]+\/plugin-sdk\//, '');
+}
+
+/**
+ * Imports one plugin entry file (ESM, CommonJS or TypeScript) through jiti with the SDK
+ * aliases. An `openclaw/plugin-sdk/<name>` that neither mcptools nor an installed `openclaw`
+ * provides fails with `CONFIG_INVALID` naming the subpath.
+ */
+export async function importPluginModule(file: string, options: { strict?: boolean } = {}): Promise<unknown> {
+  const strict = options.strict === true;
+  let importer = importers.get(strict);
+  if (!importer) {
+    importer = createImporter(strict);
+    importers.set(strict, importer);
+  }
+  try {
+    return await (await importer).import(file);
+  } catch (error) {
+    const subpath = missingSdkSubpath(error);
+    if (!subpath) throw error;
+    throw new McpToolsError(
+      'CONFIG_INVALID',
+      `imports "openclaw/plugin-sdk/${subpath}", which mcptools does not provide; install openclaw beside mcptools (it needs Node 24) to load this plugin`,
+      { cause: error },
+    );
+  }
 }
 
 function unwrapDefault(value: unknown): unknown {

@@ -1,6 +1,8 @@
 import { McpToolsError } from '../errors/mcp-tools-error.js';
 import type { ToolRegistry } from '../registry/tool-registry.js';
 import { type LoadedPlugin, loadOnePlugin, PluginLoadFailure } from './load-one-plugin.js';
+import { type PluginFaultTarget, pluginFaultGuard } from './plugin-fault-guard.js';
+import { pluginStateRoot } from './plugin-state-dir.js';
 import type {
   LoadedOpenClawPlugins,
   LoadOpenClawPluginsOptions,
@@ -11,6 +13,30 @@ import type {
 import { type PluginToolSource, registerPluginTools } from './register-plugin-tools.js';
 
 const DEFAULT_TIMEOUT_MS = 30_000;
+
+/** A fault guard target that records a plugin's stray failure on its load result (status `error`). */
+function faultTarget(
+  spec: string,
+  options: LoadOpenClawPluginsOptions,
+): PluginFaultTarget & { reason?: string; result?: PluginLoadResult } {
+  const target: PluginFaultTarget & { reason?: string; result?: PluginLoadResult } = {
+    id: spec,
+    fail(reason) {
+      const message = `Plugin "${target.id}" failed with an ${reason}`;
+      try {
+        options.logger?.error?.(message);
+      } catch {
+        // A failing sink must not turn a recorded fault into a new one.
+      }
+      target.reason ??= reason;
+      if (target.result && target.result.status !== 'error') {
+        target.result.status = 'error';
+        target.result.error = message;
+      }
+    },
+  };
+  return target;
+}
 
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
@@ -70,6 +96,8 @@ export async function loadOpenClawPlugins(
   const sources: PluginToolSource[] = [];
   const byResult = new Map<PluginLoadResult, LoadedPlugin>();
   const seenIds = new Set<string>();
+  const stateRoot = pluginStateRoot(options.stateDir);
+  const faults: PluginFaultTarget[] = [];
 
   for (const entry of specs) {
     if (options.signal?.aborted) throw new McpToolsError('ABORTED', 'Loading OpenClaw plugins was aborted');
@@ -79,10 +107,20 @@ export async function loadOpenClawPlugins(
       results.push({ ...base, id: spec.spec, status: 'disabled' });
       continue;
     }
+    const fault = faultTarget(spec.spec, options);
+    faults.push(fault);
+    pluginFaultGuard.add(fault);
     try {
       // Plugins load one after another: their modules may share state and `register` is usually synchronous.
       const plugin = await withDeadline(
-        loadOnePlugin(spec, { cwd, config, ...(options.logger ? { sink: options.logger } : {}) }),
+        loadOnePlugin(spec, {
+          cwd,
+          config,
+          stateRoot,
+          fault,
+          ...(options.strict ? { strict: true } : {}),
+          ...(options.logger ? { sink: options.logger } : {}),
+        }),
         `Plugin "${spec.spec}"`,
         timeoutMs,
         options.signal,
@@ -108,6 +146,7 @@ export async function loadOpenClawPlugins(
         ...(plugin.version ? { version: plugin.version } : {}),
       };
       results.push(result);
+      fault.result = result;
       sources.push({ plugin, spec });
       byResult.set(result, plugin);
     } catch (error) {
@@ -116,7 +155,9 @@ export async function loadOpenClawPlugins(
       // loadOnePlugin's failures and the deadline's both name the plugin already.
       const message = messageOf(error);
       options.logger?.warn?.(message);
-      results.push({ ...base, ...partial, status: 'error', error: message });
+      const failed: PluginLoadResult = { ...base, ...partial, status: 'error', error: message };
+      results.push(failed);
+      fault.result = failed;
     }
   }
 
@@ -142,7 +183,9 @@ export async function loadOpenClawPlugins(
         // Late `registerTool` calls after unload must not bring tools back.
         plugin.handle.onLateTool = () => undefined;
         registry.unregisterOwner(`plugin:${plugin.id}`);
+        void plugin.handle.dispose();
       }
+      for (const fault of faults) pluginFaultGuard.remove(fault);
     },
   };
 }

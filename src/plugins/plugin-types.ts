@@ -46,6 +46,18 @@ export interface LoadOpenClawPluginsOptions {
   logger?: PluginLogSink;
   /** How colliding names are namespaced (`<pluginId>__<tool>`). */
   naming?: NamingOptions;
+  /**
+   * Root of the plugins' state (`api.runtime.state.resolveStateDir()`); each plugin's keyed
+   * and blob stores live in `<stateDir>/plugins/<pluginId>/`. Default
+   * `$XDG_STATE_HOME/mcptools/openclaw`, else `~/.local/state/mcptools/openclaw`.
+   */
+  stateDir?: string;
+  /**
+   * Apply OpenClaw 2026.9's own rules: an `openclaw.plugin.json` with a `configSchema`, every
+   * registered tool declared in `contracts.tools`, a synchronous `register`, and no import of
+   * the removed root `openclaw/plugin-sdk`. Default `false` (lenient: such plugins load).
+   */
+  strict?: boolean;
   /** Longest time one plugin's import plus `register` may take. Default 30 s. */
   timeoutMs?: number;
   signal?: AbortSignal;
@@ -65,7 +77,10 @@ export interface PluginLoadResult {
   status: 'loaded' | 'error' | 'disabled';
   /** Why the plugin failed, naming the plugin (and the config field for a bad config). */
   error?: string;
-  /** Exposed names of the tools it registered (factory tools by their declared names). */
+  /**
+   * Exposed names of the tools it registered: factory tools by their declared names, else
+   * by the names its manifest's `contracts.tools` declares.
+   */
   tools: string[];
   /** Tools it registered that stay off until an allow glob names them. */
   optionalTools: string[];

@@ -4,7 +4,8 @@ import type { ToolRegistry } from '../registry/tool-registry.js';
 import type { Tool, ToolContext, ToolFactory } from '../tool/tool.js';
 import { adaptPluginTool, isRawPluginTool, type RawPluginTool } from './adapt-plugin-tool.js';
 import type { PluginToolRegistration } from './create-plugin-api.js';
-import type { LoadedPlugin } from './load-one-plugin.js';
+import { contractTools, type LoadedPlugin } from './load-one-plugin.js';
+import { pluginFaultGuard } from './plugin-fault-guard.js';
 import { exposedPluginToolName, planPluginToolNames, pluginToolKey } from './plugin-tool-name.js';
 import type { PluginSpecObject } from './plugin-types.js';
 
@@ -87,6 +88,12 @@ export function registerPluginTools(
     const summary: PluginToolSummary = { tools: [], optionalTools: [] };
     summaries.set(plugin.id, summary);
     const owner = `plugin:${plugin.id}`;
+    const run = <T>(work: () => T): T => pluginFaultGuard.run(plugin.fault, work);
+    const lifecycle = (plugin.handle.api.lifecycle ?? {}) as { signal?: AbortSignal };
+    const assertCurrent = (): void => {
+      if (lifecycle.signal?.aborted)
+        throw new Error(`Plugin "${plugin.id}" tool runtime is no longer active.`);
+    };
     const nameFor = (original: string, late: boolean): string =>
       (late ? undefined : planned.get(pluginToolKey(plugin.id, original))) ??
       exposedPluginToolName(
@@ -107,7 +114,7 @@ export function registerPluginTools(
           const optional =
             policy.optional(raw.name, registration.options.optional, raw.optional) &&
             !policy.allowed(raw.name, exposed);
-          registry.register(adaptPluginTool(raw, { pluginId: plugin.id, exposedName: exposed }), {
+          registry.register(adaptPluginTool(raw, { pluginId: plugin.id, exposedName: exposed, run }), {
             source: 'plugin',
             server: plugin.id,
             category: plugin.id,
@@ -132,7 +139,13 @@ export function registerPluginTools(
         const factory: ToolFactory = async (context: ToolContext) => {
           let produced: unknown;
           try {
-            produced = await registration.factory!({ ...context, config: context.config ?? options.config });
+            const factoryContext: Record<string, unknown> = {
+              ...context,
+              config: context.config ?? options.config,
+            };
+            // Version 2 factories check that the call is still admitted; here the caller's resolveAll admits it.
+            if (registration.contextVersion === 2) factoryContext.assertInvocationCurrent = assertCurrent;
+            produced = await run(() => registration.factory!(factoryContext));
           } catch (error) {
             plugin.logger.warn(
               `tool factory ${[...exposedByOriginal.keys()].join(', ')} threw; skipped:`,
@@ -164,7 +177,7 @@ export function registerPluginTools(
               !policy.allowed(raw.name, exposed)
             )
               continue;
-            tools.push(adaptPluginTool(raw, { pluginId: plugin.id, exposedName: exposed }));
+            tools.push(adaptPluginTool(raw, { pluginId: plugin.id, exposedName: exposed, run }));
           }
           return tools;
         };
@@ -184,6 +197,15 @@ export function registerPluginTools(
     };
 
     for (const registration of plugin.handle.tools) commit(registration, false);
+    // Factories registered without names are listed by the names the manifest's contracts.tools declares.
+    if (plugin.handle.tools.some((registration) => declaredNames(registration).length === 0)) {
+      const listed = new Set(summary.tools);
+      for (const name of contractTools(plugin.manifest)) {
+        if (listed.has(name) || !policy.passes(name)) continue;
+        summary.tools.push(name);
+        if (policy.optional(name) && !policy.allowed(name)) summary.optionalTools.push(name);
+      }
+    }
     plugin.handle.onLateTool = (registration) => commit(registration, true);
   }
   return summaries;

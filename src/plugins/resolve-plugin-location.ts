@@ -26,8 +26,8 @@ function stringList(value: unknown): string[] {
   return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
 }
 
-/** Finds `<node_modules>/<name>` along Node's lookup paths, without needing an exported package.json. */
-function findPackageRoot(name: string, cwd: string): string | undefined {
+/** Finds `<node_modules>/<name>` along Node's lookup paths from `cwd`, without needing an exported package.json. */
+export function findPackageRoot(name: string, cwd: string): string | undefined {
   const require = createRequire(join(cwd, '__mcptools_plugin_resolver__.js'));
   for (const lookup of require.resolve.paths(name) ?? []) {
     const candidate = join(lookup, name);

@@ -1,3 +1,4 @@
+import { clampDurationMs } from '../config/duration.js';
 import type { SearchableTool } from './search/searchable-tool.js';
 import {
   DEFAULT_SEMANTIC_WAIT_MS,
@@ -28,7 +29,7 @@ async function within<T>(promise: Promise<T>, ms: number): Promise<T | undefined
   promise.catch(() => {});
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<undefined>((resolve) => {
-    timer = setTimeout(() => resolve(undefined), Math.max(0, ms));
+    timer = setTimeout(() => resolve(undefined), Math.max(0, clampDurationMs(ms)));
   });
   try {
     return await Promise.race([promise, late]);

@@ -138,6 +138,22 @@ describe('loadConfig', () => {
     expect((error as McpToolsError).message).toContain(`mcptools.json: invalid JSON at ${position}`);
   });
 
+  it('refuses a file nested thousands of levels deep with CONFIG_INVALID naming it, not a RangeError', async () => {
+    for (const [name, text] of [
+      ['mcptools.json', `{ "servers": {}, "x": ${'['.repeat(3000)}${']'.repeat(3000)} }`],
+      ['mcptools.json', `{ "servers": {}, "x": ${'{"a":'.repeat(100_000)}1${'}'.repeat(100_000)} }`],
+      ['config.toml', `[mcp_servers.a]\ncommand = "x"\nargs = ${'['.repeat(3000)}${']'.repeat(3000)}\n`],
+    ] as const) {
+      const file = await project.write(name, text);
+      const error = await loadConfig(file, { cwd: project.path, homeDir: home.path, env: {} }).catch(
+        (thrown: unknown) => thrown,
+      );
+      expect((error as McpToolsError).code).toBe('CONFIG_INVALID');
+      expect((error as McpToolsError).message.startsWith(`${name}: invalid `)).toBe(true);
+      expect((error as McpToolsError).message).toMatch(/at line \d+, column \d+: .*nested/);
+    }
+  });
+
   it('refuses "__proto__" as a server name rather than polluting the servers map', async () => {
     await project.write('mcptools.json', '{ "servers": { "__proto__": { "command": "x" } } }');
     const error = await loadConfig(undefined, { cwd: project.path, homeDir: home.path, env: {} }).catch(

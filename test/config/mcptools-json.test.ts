@@ -156,7 +156,7 @@ describe('mcptools.json errors name file, server and field', () => {
       { servers: { github: { command: 'npx', connectTimeoutMs: -1 } } },
       'github',
       'connectTimeoutMs',
-      /expected number to be >0/,
+      /must be a positive number of milliseconds/,
     ],
     [{ servers: { github: { command: 'npx', protocol: '2024' } } }, 'github', 'protocol', /Invalid option/],
     [

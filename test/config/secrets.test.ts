@@ -4,6 +4,8 @@ import { loadConfig } from '../../src/config/load-config.js';
 import { parseConfig } from '../../src/config/parse-config.js';
 import { redactConfig, redactServer } from '../../src/config/redact-config.js';
 import { redactUrl } from '../../src/config/redact-url.js';
+import { SecretRedactor } from '../../src/config/secret-redactor.js';
+import { serverSecrets } from '../../src/config/server-secrets.js';
 import { McpToolsError } from '../../src/errors/mcp-tools-error.js';
 import { caughtMcpToolsError } from '../caught-error.js';
 import { createTempConfigDir, type TempConfigDir } from './temp-config-dir.js';
@@ -153,5 +155,70 @@ describe('redactConfig / redactServer', () => {
 
   it('hides userinfo and query values even in text that is no URL', () => {
     expect(redactUrl(`//me:${secret}@host/x?token=${secret}`)).toBe('//***@host/x?token=***');
+  });
+});
+
+describe('a query key without a value', () => {
+  it('is hidden whole by redactUrl, in URLs and in text that is no URL', () => {
+    expect(redactUrl(`https://api.example/mcp?${secret}`)).toBe('https://api.example/mcp?***');
+    expect(redactUrl(`https://api.example/mcp?${secret}&region=eu`)).toBe(
+      'https://api.example/mcp?***&region=***',
+    );
+    expect(redactUrl(`//host/x?${secret}`)).toBe('//host/x?***');
+  });
+
+  it('is a secret of its server', () => {
+    expect(serverSecrets({ type: 'http', url: `https://api.example/mcp?${secret}` })).toContain(secret);
+  });
+});
+
+describe('SecretRedactor', () => {
+  it('hides every ${VAR} value of a server, wherever the placeholder sat', () => {
+    const config = parseConfig(
+      {
+        servers: {
+          local: { command: 'server', args: ['--region', 'eu', '${KEY}'] },
+          remote: { url: 'https://api.example/${KEY}/mcp', headers: { Authorization: 'Bearer ${TOKEN}' } },
+        },
+      },
+      { env: { KEY: secret, TOKEN: 'tok-123456789' } },
+    );
+    const redactor = SecretRedactor.forConfig(config);
+    expect(redactor.text(`no key ${secret}, no token tok-123456789`)).toBe('no key ***, no token ***');
+    expect(redactServer(config.servers.local!)).toMatchObject({ args: ['--region', 'eu', '***'] });
+    expect(redactServer(config.servers.remote!)).toMatchObject({ url: 'https://api.example/***/mcp' });
+    // The remembered values stay invisible to JSON and key listings.
+    expect(Object.keys(config.servers.remote!).sort()).toEqual(['headers', 'type', 'url']);
+  });
+
+  it('matches URL-encoded and JSON-escaped forms, not ordinary words', () => {
+    const redactor = new SecretRedactor(['p@ss/wo"rd', 'true', 'abc', '8080']);
+    expect(redactor.text('a p%40ss%2Fwo%22rd b')).toBe('a *** b');
+    expect(redactor.text(JSON.stringify({ key: 'p@ss/wo"rd' }))).toBe('{"key":"***"}');
+    expect(redactor.text('true abc 8080')).toBe('true abc 8080');
+  });
+
+  it('redacts an error in place down its cause chain, stack and data included', () => {
+    const cause = new Error(`upstream said ${secret}`);
+    const error = new McpToolsError('UPSTREAM_ERROR', `failed: ${secret}`, {
+      cause,
+      data: { echoed: [secret] },
+    });
+    const redactor = new SecretRedactor([secret]);
+    expect(redactor.error(error)).toBe(error);
+    expect(error.message).toBe('failed: ***');
+    expect(error.stack).not.toContain(secret);
+    expect(cause.message).toBe('upstream said ***');
+    expect(cause.stack).not.toContain(secret);
+    expect(error.data).toEqual({ echoed: ['***'] });
+  });
+
+  it('copies only the parts of a value that held a secret', () => {
+    const untouched = { a: 1, b: ['x'] };
+    const value = { untouched, hit: { text: `key ${secret}` } };
+    const redacted = new SecretRedactor([secret]).value(value);
+    expect(redacted).toEqual({ untouched, hit: { text: 'key ***' } });
+    expect(redacted.untouched).toBe(untouched);
+    expect(value.hit.text).toContain(secret);
   });
 });

@@ -18,7 +18,7 @@ interface Variant {
 
 function httpVariant(era: 'legacy' | 'modern'): Variant['server'] {
   return async () => {
-    const fixture: HttpFixture = await startHttpFixture('echo', era === 'legacy' ? ['--era', 'legacy'] : []);
+    const fixture: HttpFixture = await startHttpFixture('echo', ['--era', era]);
     return { config: httpServer(fixture.url), close: () => fixture.close() };
   };
 }
@@ -28,7 +28,7 @@ const variants: Variant[] = [
     label: 'stdio, 2026-07-28',
     era: 'modern',
     transport: 'stdio',
-    server: async () => ({ config: stdioFixture('echo'), close: async () => {} }),
+    server: async () => ({ config: stdioFixture('echo', ['--era', 'modern']), close: async () => {} }),
   },
   {
     label: 'stdio, 2025 era',

@@ -1,10 +1,11 @@
 import { ProtocolError, ProtocolErrorCode, SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
 import { describe, expect, it } from 'vitest';
+import { SecretRedactor } from '../../src/config/secret-redactor.js';
+import { serverSecrets } from '../../src/config/server-secrets.js';
 import { classifyError } from '../../src/mcp/classify-error.js';
-import { secretsOf } from '../../src/mcp/create-transport.js';
 import { normalizeInputSchema } from '../../src/mcp/normalize-input-schema.js';
 import { reconnectDelay, reconnectPolicy } from '../../src/mcp/reconnect-policy.js';
-import { redactSecrets, StderrTail } from '../../src/mcp/stderr-tail.js';
+import { StderrTail } from '../../src/mcp/stderr-tail.js';
 import { ArgumentValidator, formatArgumentIssues } from '../../src/tool/argument-validator.js';
 
 describe('normalizeInputSchema', () => {
@@ -119,21 +120,23 @@ describe('reconnect policy', () => {
 
 describe('StderrTail', () => {
   it('keeps the last lines and redacts secrets', () => {
-    const tail = new StderrTail(['s3cr3t-token']);
+    const tail = new StderrTail(new SecretRedactor(['s3cr3t-token']));
     for (let index = 0; index < 30; index++) tail.push(`line ${index}\n`);
     tail.push('auth with s3cr3t-token failed');
     const text = tail.text();
     expect(text).not.toContain('line 0\n');
     expect(text).toContain('line 29');
     expect(text).toContain('auth with *** failed');
-    expect(redactSecrets('a abc b', ['abc'])).toBe('a abc b');
+    expect(new SecretRedactor(['abc']).text('a abc b')).toBe('a abc b');
   });
 });
 
-describe('secretsOf', () => {
+describe('serverSecrets', () => {
   it('collects env values, headers, tokens and URL credentials', () => {
-    expect(secretsOf({ type: 'stdio', command: 'x', env: { TOKEN: 'env-secret' } })).toEqual(['env-secret']);
-    const http = secretsOf({
+    expect(serverSecrets({ type: 'stdio', command: 'x', env: { TOKEN: 'env-secret' } })).toEqual([
+      'env-secret',
+    ]);
+    const http = serverSecrets({
       type: 'http',
       url: 'https://user:pa55word@example.test/mcp?api_key=query-secret',
       headers: { 'X-Token': 'header-secret' },

@@ -61,8 +61,11 @@ describe('a failing server is isolated at load time', () => {
     expect(textOf(result)).toBe('still here');
   });
 
-  it('reports a missing command as CONNECTION_FAILED naming the spawn error', () => {
-    expect(status('missing')).toMatchObject({ state: 'error', lastError: { code: 'CONNECTION_FAILED' } });
+  it('reports a missing command as CONNECTION_FAILED naming the spawn error, not recoverable', () => {
+    expect(status('missing')).toMatchObject({
+      state: 'error',
+      lastError: { code: 'CONNECTION_FAILED', recoverable: false },
+    });
     expect(status('missing').lastError?.message).toMatch(/ENOENT/);
     expect(status('missing').nextRetryAt).toBeGreaterThan(Date.now());
   });
@@ -127,22 +130,22 @@ describe('a failing server is isolated at load time', () => {
 });
 
 describe('reconnecting', () => {
-  it('reuses the era the first connect found instead of probing (and spawning) again', async () => {
+  it('reconnects in the era the first connect found, starting the server once', async () => {
     const log = join(mkdtempSync(join(tmpdir(), 'mcptools-starts-')), 'starts.log');
     const registry = new ToolRegistry();
     const provider = await loadMCPServers(
-      { servers: { crash: stdioFixture('crash', ['--start-log', log]) } },
+      { servers: { crash: stdioFixture('crash', ['--era', 'modern', '--start-log', log]) } },
       registry,
       { reconnect: { initialDelayMs: 100, maxDelayMs: 100, jitter: 0 } },
     );
     try {
+      // A 2026-only server refuses `initialize` and is asked `server/discover` on the same process.
       expect(provider.status('crash')?.era).toBe('modern');
-      // auto mode on stdio: the SDK probes the era on a sibling process, then spawns the server.
-      expect(readFileSync(log, 'utf8').trim().split('\n')).toHaveLength(2);
+      expect(readFileSync(log, 'utf8').trim().split('\n')).toHaveLength(1);
       await registry.get('crash__crash_now')!.execute('1', {});
       expect(await eventually(() => provider.status('crash')?.state === 'connected', 15_000)).toBe(true);
       expect(provider.status('crash')?.era).toBe('modern');
-      expect(readFileSync(log, 'utf8').trim().split('\n')).toHaveLength(3);
+      expect(readFileSync(log, 'utf8').trim().split('\n')).toHaveLength(2);
     } finally {
       await provider.close();
     }
@@ -209,7 +212,7 @@ describe('a server that crashes while connected', () => {
   });
 
   it('notices an HTTP server that went away and reconnects when it is back on the same port', async () => {
-    let fixture = await startHttpFixture('crash');
+    let fixture = await startHttpFixture('crash', ['--era', 'modern']);
     const port = new URL(fixture.url).port;
     const registry = new ToolRegistry();
     const provider = await loadMCPServers({ servers: { web: httpServer(fixture.url) } }, registry, {
@@ -226,7 +229,7 @@ describe('a server that crashes while connected', () => {
       expect(failed.isError).toBe(true);
       expect(failed.details).toMatchObject({ code: 'SERVER_DISCONNECTED' });
       expect(provider.status('web')?.state).not.toBe('connected');
-      fixture = await startHttpFixture('crash', ['--port', port]);
+      fixture = await startHttpFixture('crash', ['--era', 'modern', '--port', port]);
       expect(await eventually(() => provider.status('web')?.state === 'connected', 15_000)).toBe(true);
       expect(textOf(await registry.get('web__ok')!.execute('3', {}))).toBe('ok');
     } finally {

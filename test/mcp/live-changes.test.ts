@@ -21,7 +21,7 @@ const variants: Variant[] = [
   {
     label: 'stdio, 2026-07-28 (subscriptions/listen)',
     era: 'modern',
-    start: async () => ({ config: stdioFixture('changing') }),
+    start: async () => ({ config: stdioFixture('changing', [], { protocol: '2026-07-28' }) }),
   },
   {
     label: 'Streamable HTTP, 2025 era (tools/list_changed)',
@@ -36,7 +36,7 @@ const variants: Variant[] = [
     era: 'modern',
     start: async () => {
       const fixture = await startHttpFixture('changing');
-      return { config: httpServer(fixture.url), fixture };
+      return { config: httpServer(fixture.url, { protocol: '2026-07-28' }), fixture };
     },
   },
 ];
@@ -75,5 +75,29 @@ describe.each(variants)('live tool list changes over $label', (variant) => {
     await registry.get('chg__remove_tool')!.execute('3', { name: 'fresh_tool' });
     expect(await eventually(() => !registry.has('chg__fresh_tool'), 10_000)).toBe(true);
     expect(changes.some((change) => change.removed.includes('chg__fresh_tool'))).toBe(true);
+  });
+});
+
+describe('list_changed from a server that never declared listChanged (Python SDK, fastmcp)', () => {
+  it('is accepted anyway: tools, prompt and resource counts refresh', async () => {
+    const registry = new ToolRegistry();
+    const provider = await loadMCPServers(
+      { servers: { lax: stdioFixture('undeclared-changes', [], { protocol: 'legacy' }) } },
+      registry,
+    );
+    try {
+      expect(provider.status('lax')?.state).toBe('connected');
+      expect(registry.has('lax__fresh')).toBe(false);
+      await registry.get('lax__add_tool')!.execute('1', { name: 'fresh' });
+      expect(await eventually(() => registry.has('lax__fresh'), 5000)).toBe(true);
+      expect(
+        await eventually(
+          () => provider.status('lax')?.promptCount === 1 && provider.status('lax')?.resourceCount === 1,
+          5000,
+        ),
+      ).toBe(true);
+    } finally {
+      await provider.close();
+    }
   });
 });

@@ -31,6 +31,41 @@ describe('loadMCPServers options', () => {
     }
   });
 
+  it("names the caller's AbortSignal.timeout as the timeout that fired, not the call timeout", async () => {
+    const registry = new ToolRegistry();
+    const provider = await loadMCPServers(
+      { servers: { echo: stdioFixture('echo', [], { protocol: 'legacy' }) } },
+      registry,
+    );
+    try {
+      const result = await registry.get('echo__slow')!.execute('1', { ms: 5000 }, AbortSignal.timeout(300));
+      expect(result.details).toMatchObject({ code: 'TIMEOUT', timeout: 'signal' });
+      expect(textOf(result)).toBe(
+        "Tool echo/slow failed: timed out by the caller's signal (its own timeout)",
+      );
+    } finally {
+      await provider.close();
+    }
+  });
+
+  it('clamps a call timeout above 2^31-1 ms instead of failing every call at once', async () => {
+    const registry = new ToolRegistry();
+    const provider = await loadMCPServers(
+      { servers: { echo: stdioFixture('echo', [], { protocol: 'legacy', callTimeoutMs: 3e9 }) } },
+      registry,
+    );
+    try {
+      const result = await registry.get('echo__slow')!.execute('1', { ms: 300, steps: 2 });
+      expect(result.isError).toBeUndefined();
+      expect(textOf(result)).toBe('slept 300ms in 2 steps');
+      await expect(
+        loadMCPServers({ servers: {} }, new ToolRegistry(), { callTimeoutMs: -1 }),
+      ).rejects.toMatchObject({ code: 'CONFIG_INVALID', message: expect.stringContaining('callTimeoutMs') });
+    } finally {
+      await provider.close();
+    }
+  });
+
   it('returns ABORTED at once for a signal that is already aborted', async () => {
     const registry = new ToolRegistry();
     const provider = await loadMCPServers(

@@ -22,14 +22,14 @@ const variants: Variant[] = [
   {
     label: 'stdio, 2026-07-28 (input_required)',
     era: 'modern',
-    start: async () => ({ config: stdioFixture('sampling') }),
+    start: async () => ({ config: stdioFixture('sampling', [], { protocol: '2026-07-28' }) }),
   },
   {
     label: 'Streamable HTTP, 2026-07-28 (input_required)',
     era: 'modern',
     start: async () => {
       const fixture = await startHttpFixture('sampling');
-      return { config: httpServer(fixture.url), fixture };
+      return { config: httpServer(fixture.url, { protocol: '2026-07-28' }), fixture };
     },
   },
 ];

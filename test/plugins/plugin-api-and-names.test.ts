@@ -50,10 +50,14 @@ describe('the api given to register', () => {
       registrationMode: 'full',
       pluginConfig: {},
       hostConfigSeen: { agents: { list: [] } },
-      resolved: '/srv/app/data/file.txt',
+      // Relative to the plugin's folder, as in OpenClaw, not to `cwd`.
+      resolved: `${fixtures}data/file.txt`,
       rootDir: fixtures.replace(/\/$/, ''),
       source: fixture('unknown-api-plugin.mjs'),
+      runtimeSource: fixture('unknown-api-plugin.mjs'),
       spreadHasRegisterTool: true,
+      gatewayOnly: 'not available outside the OpenClaw gateway: runtime.some.deep.feature.call()',
+      facades: ['function', 'function', 'function', false],
     });
     expect(details.ownKeys).toEqual(
       expect.arrayContaining([
@@ -69,6 +73,11 @@ describe('the api given to register', () => {
         'runtime',
         'logger',
         'resolvePath',
+        'runtimeSource',
+        'session',
+        'agent',
+        'runContext',
+        'lifecycle',
         'on',
       ]),
     );

@@ -1,0 +1,105 @@
+// Every client a benchmark compares, behind one shape:
+//
+//   side.open(targets) → { call(index, text) → Promise<text>, era, close() }
+//
+// `targets` are `{ stdio: { command, args } }` or `{ url }`; `open` connects to all of them at
+// once and lists their tools (what a user waits for before the first call); `call` runs the
+// `echo` tool of target `index` and resolves with the echoed text.
+//
+// - `sdk`       — the SDK's `Client` in its DEFAULT mode: one process, `initialize` (the reference)
+// - `sdk-auto`  — the SDK's `Client` with `versionNegotiation: { mode: 'auto' }` (probes
+//                 `server/discover`, on a throw-away sibling process over stdio)
+// - `mcptools`  — `loadMCPServers` in its default mode, `Tool.execute`
+// - `mcporter`, `mastra`, `langchain` — the peers, from bench/peers (see peers.mjs)
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { loadHub, loadMcptools } from './mcptools-side.mjs';
+import { loadPeers } from './peers.mjs';
+
+function textOf(result) {
+  const text = result?.content?.[0]?.text;
+  if (typeof text !== 'string' || result?.isError)
+    throw new Error(`not an echo: ${JSON.stringify(result).slice(0, 200)}`);
+  return text;
+}
+
+function sdkSide(name, versionNegotiation) {
+  return {
+    name,
+    async open(targets) {
+      const clients = await Promise.all(
+        targets.map(async (target) => {
+          const client = new Client(
+            { name: 'bench-sdk', version: '1.0.0' },
+            versionNegotiation ? { versionNegotiation } : undefined,
+          );
+          const transport = target.stdio
+            ? new StdioClientTransport({ ...target.stdio, stderr: 'ignore' })
+            : new StreamableHTTPClientTransport(new URL(target.url));
+          await client.connect(transport);
+          const { tools } = await client.listTools();
+          if (tools.length === 0) throw new Error(`${name}: a server listed no tools`);
+          return client;
+        }),
+      );
+      return {
+        era: clients[0]?.getProtocolEra(),
+        call: async (index, text) =>
+          textOf(await clients[index].callTool({ name: 'echo', arguments: { text } })),
+        close: () => Promise.all(clients.map((client) => client.close().catch(() => {}))),
+      };
+    },
+  };
+}
+
+function mcptoolsSide(lib) {
+  return {
+    name: 'mcptools',
+    async open(targets) {
+      const servers = Object.fromEntries(
+        targets.map((target, index) => [
+          `echo${index}`,
+          target.stdio
+            ? { type: 'stdio', command: target.stdio.command, args: target.stdio.args }
+            : { type: 'streamable-http', url: target.url },
+        ]),
+      );
+      const { registry, provider } = await loadHub(lib, servers, targets.length);
+      const tools = targets.map((_target, index) => registry.get(`echo${index}__echo`));
+      let id = 0;
+      return {
+        era: provider.status('echo0')?.era,
+        call: async (index, text) => textOf(await tools[index].execute(`bench-${id++}`, { text })),
+        close: () => provider.close(),
+      };
+    },
+  };
+}
+
+/**
+ * The sides to run, in this order: `names` picks and orders them (default: all that load).
+ * Resolves `{ sides, skipped }`; a side that cannot load is skipped with its reason.
+ */
+export async function loadSides(names = ['sdk', 'sdk-auto', 'mcptools', 'mcporter', 'mastra', 'langchain']) {
+  const sides = [];
+  const skipped = {};
+  const lib = names.includes('mcptools') ? await loadMcptools() : undefined;
+  const peerNames = names.filter((name) => ['mcporter', 'mastra', 'langchain'].includes(name));
+  const peers = peerNames.length > 0 ? await loadPeers(peerNames) : { sides: {}, skipped: {} };
+  for (const name of names) {
+    if (name === 'sdk') sides.push(sdkSide('sdk'));
+    else if (name === 'sdk-auto') sides.push(sdkSide('sdk-auto', { mode: 'auto' }));
+    else if (name === 'mcptools') {
+      if (lib.unavailable) skipped.mcptools = lib.unavailable;
+      else sides.push(mcptoolsSide(lib));
+    } else if (peers.sides[name]) sides.push(peers.sides[name]);
+    else skipped[name] = peers.skipped[name] ?? 'unknown side';
+  }
+  return { sides, skipped };
+}
+
+/** `sides` rotated by `round` places: each side goes first in turn. */
+export function rotated(sides, round) {
+  const shift = round % sides.length;
+  return [...sides.slice(shift), ...sides.slice(0, shift)];
+}

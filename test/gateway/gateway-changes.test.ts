@@ -1,0 +1,93 @@
+import type { Client } from '@modelcontextprotocol/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Tool } from '../../src/tool/tool.js';
+import { eventually, stdioFixture, textOf } from '../mcp/hub-test-helpers.js';
+import { connectClient, eras, type RunningGateway, startGateway } from './gateway-test-helpers.js';
+
+let running: RunningGateway;
+
+beforeAll(async () => {
+  running = await startGateway({
+    servers: { echo: stdioFixture('echo'), crash: stdioFixture('crash'), changing: stdioFixture('changing') },
+  });
+});
+
+afterAll(async () => {
+  await running?.close();
+});
+
+const native: Tool = {
+  name: 'native_hello',
+  description: 'A native tool registered at run time',
+  parameters: { type: 'object', properties: {} },
+  execute: async () => ({ content: [{ type: 'text', text: 'hello from native' }] }),
+};
+
+async function watchToolChanges(client: Client, era: 'modern' | 'legacy'): Promise<() => number> {
+  let changes = 0;
+  client.setNotificationHandler('notifications/tools/list_changed', () => {
+    changes++;
+  });
+  if (era === 'modern') await client.listen({ toolsListChanged: true });
+  // A 2025 client opens its GET stream (where unsolicited notifications go) after connecting.
+  else await new Promise((resolve) => setTimeout(resolve, 500));
+  return () => changes;
+}
+
+describe.each(eras)('changes seen by a $label', ({ era }) => {
+  it('hears list_changed when a native tool is registered and removed', async () => {
+    const client = await connectClient(running.url, era);
+    try {
+      const changes = await watchToolChanges(client, era);
+      const unregister = running.registry.register(native);
+      expect(await eventually(() => changes() >= 1)).toBe(true);
+      expect((await client.listTools()).tools.map((tool) => tool.name)).toContain('native_hello');
+      const before = changes();
+      unregister();
+      expect(await eventually(() => changes() > before)).toBe(true);
+      expect((await client.listTools()).tools.map((tool) => tool.name)).not.toContain('native_hello');
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("hears list_changed when an upstream's tools change", async () => {
+    const client = await connectClient(running.url, era);
+    try {
+      const changes = await watchToolChanges(client, era);
+      const name = `added_${era}`;
+      await client.callTool({ name: 'changing__add_tool', arguments: { name } });
+      expect(await eventually(() => changes() >= 1)).toBe(true);
+      expect(
+        await eventually(async () =>
+          (await client.listTools()).tools.some((tool) => tool.name === `changing__${name}`),
+        ),
+      ).toBe(true);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('keeps the other servers working when an upstream crashes, fails its calls fast, and announces its return', async () => {
+    const client = await connectClient(running.url, era);
+    try {
+      const changes = await watchToolChanges(client, era);
+      const crashed = await client.callTool({ name: 'crash__crash_now', arguments: {} });
+      expect(crashed.isError).toBe(true);
+      const started = Date.now();
+      const meanwhile = await client.callTool({ name: 'crash__ok', arguments: {} });
+      // Either it failed fast while down, or the reconnect already brought it back.
+      if (meanwhile.isError) expect(Date.now() - started).toBeLessThan(5000);
+      const echo = await client.callTool({ name: 'echo__echo', arguments: { text: 'still here' } });
+      expect(textOf(echo as never)).toBe('still here');
+      expect(await eventually(() => running.provider.status('crash')?.state === 'connected', 20_000)).toBe(
+        true,
+      );
+      expect(await eventually(() => changes() >= 1)).toBe(true);
+      const back = await client.callTool({ name: 'crash__ok', arguments: {} });
+      expect(textOf(back as never)).toBe('ok');
+    } finally {
+      await client.close();
+    }
+  });
+});

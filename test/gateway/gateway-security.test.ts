@@ -1,0 +1,152 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { McpToolsError } from '../../src/errors/mcp-tools-error.js';
+import { createGateway } from '../../src/gateway/create-gateway.js';
+import { ToolRegistry } from '../../src/registry/tool-registry.js';
+import type { Tool } from '../../src/tool/tool.js';
+import { stdioFixture } from '../mcp/hub-test-helpers.js';
+import { connectClient, eras, type RunningGateway, startGateway } from './gateway-test-helpers.js';
+
+const TOKEN = 'gw-secret-token-123';
+const OWNER = 'gw-owner-token-456';
+
+const ownerTool: Tool = {
+  name: 'owner_secret',
+  description: 'Only the owner may call this',
+  parameters: { type: 'object', properties: {} },
+  ownerOnly: true,
+  execute: async () => ({ content: [{ type: 'text', text: 'owner only' }] }),
+};
+
+let running: RunningGateway;
+
+beforeAll(async () => {
+  const registry = new ToolRegistry();
+  registry.register(ownerTool);
+  running = await startGateway(
+    { servers: { echo: stdioFixture('echo') } },
+    { registry, token: TOKEN, ownerToken: OWNER },
+  );
+});
+
+afterAll(async () => {
+  await running?.close();
+});
+
+const initialize = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+});
+
+function post(url: string, headers: Record<string, string>, body = initialize) {
+  return fetch(url, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      ...headers,
+    },
+    body,
+  });
+}
+
+describe('the gateway front door', () => {
+  it('answers 401 without a token and with a wrong one', async () => {
+    expect((await post(running.url, {})).status).toBe(401);
+    expect((await post(running.url, { authorization: 'Bearer wrong' })).status).toBe(401);
+    expect((await fetch(running.url.replace('/mcp', '/healthz'))).status).toBe(401);
+  });
+
+  it('accepts the token', async () => {
+    const response = await post(running.url, { authorization: `Bearer ${TOKEN}` });
+    expect(response.status).toBe(200);
+    await response.body?.cancel();
+  });
+
+  it('refuses a foreign Host or Origin (DNS rebinding)', async () => {
+    const port = new URL(running.url).port;
+    const { request } = await import('node:http');
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = request(
+        {
+          host: '127.0.0.1',
+          port,
+          path: '/mcp',
+          method: 'POST',
+          headers: {
+            host: `evil.example:${port}`,
+            authorization: `Bearer ${TOKEN}`,
+            'content-type': 'application/json',
+          },
+        },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        },
+      );
+      req.on('error', reject);
+      req.end(initialize);
+    });
+    expect(status).toBe(403);
+    const origin = await post(running.url, {
+      authorization: `Bearer ${TOKEN}`,
+      origin: 'http://evil.example',
+    });
+    expect(origin.status).toBe(403);
+    const local = await post(running.url, {
+      authorization: `Bearer ${TOKEN}`,
+      origin: 'http://localhost:3000',
+    });
+    expect(local.status).toBe(200);
+    await local.body?.cancel();
+  });
+
+  it('answers 413 to a body over 4 MiB', async () => {
+    const big = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'ping',
+      params: { pad: 'x'.repeat(4 * 1024 * 1024 + 10) },
+    });
+    const response = await post(running.url, { authorization: `Bearer ${TOKEN}` }, big);
+    expect(response.status).toBe(413);
+  });
+
+  it('refuses to listen beyond loopback without a token, saying how to set one', async () => {
+    const gateway = createGateway({ registry: running.registry, provider: running.provider });
+    const error = await gateway.listen({ host: '0.0.0.0', port: 0 }).catch((caught: unknown) => caught);
+    expect(McpToolsError.isInstance(error)).toBe(true);
+    expect((error as Error).message).toMatch(/--token.*MCPTOOLS_TOKEN/);
+    await gateway.close();
+  });
+
+  it('never shows the token in its pages', async () => {
+    const headers = { authorization: `Bearer ${TOKEN}` };
+    const page = await (await fetch(running.url.replace('/mcp', '/'), { headers })).text();
+    const health = await (await fetch(running.url.replace('/mcp', '/healthz'), { headers })).text();
+    expect(page).toContain('echo');
+    expect(JSON.parse(health).servers[0].name).toBe('echo');
+    for (const text of [page, health]) {
+      expect(text).not.toContain(TOKEN);
+      expect(text).not.toContain(OWNER);
+    }
+  });
+});
+
+describe.each(eras)('ownerOnly tools for a $label', ({ era }) => {
+  it('are listed and callable only with the owner token', async () => {
+    const guest = await connectClient(running.url, era, { headers: { authorization: `Bearer ${TOKEN}` } });
+    const owner = await connectClient(running.url, era, { headers: { authorization: `Bearer ${OWNER}` } });
+    try {
+      expect((await guest.listTools()).tools.map((tool) => tool.name)).not.toContain('owner_secret');
+      await expect(guest.callTool({ name: 'owner_secret', arguments: {} })).rejects.toThrow(/Unknown tool/);
+      expect((await owner.listTools()).tools.map((tool) => tool.name)).toContain('owner_secret');
+      const result = await owner.callTool({ name: 'owner_secret', arguments: {} });
+      expect(JSON.stringify(result.content)).toContain('owner only');
+    } finally {
+      await guest.close();
+      await owner.close();
+    }
+  });
+});

@@ -1,0 +1,150 @@
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fixtureCommand } from '../fixtures/spawn-http.js';
+import { eventually, isAlive, textOf } from '../mcp/hub-test-helpers.js';
+import { connectClient, eras } from './gateway-test-helpers.js';
+
+const bin = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
+const SECRET = 'HEADER-SECRET-987';
+
+let dir: string;
+let config: string;
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'mcptools-serve-'));
+  config = join(dir, 'mcptools.json');
+  writeFileSync(
+    config,
+    JSON.stringify({
+      servers: {
+        echo: fixtureCommand('echo'),
+        remote: {
+          type: 'streamable-http',
+          url: 'http://127.0.0.1:9/mcp',
+          headers: { Authorization: `Bearer ${SECRET}` },
+          connectTimeoutMs: 2000,
+        },
+      },
+      gateway: { profiles: { small: { mode: 'router' } } },
+    }),
+  );
+});
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function childPids(pid: number): number[] {
+  try {
+    return execFileSync('ps', ['-o', 'pid=', '--ppid', String(pid)], { encoding: 'utf8' })
+      .split('\n')
+      .map((line) => Number(line.trim()))
+      .filter((value) => value > 0);
+  } catch {
+    return [];
+  }
+}
+
+function startHttp(args: string[], env: NodeJS.ProcessEnv = process.env) {
+  const child: ChildProcess = spawn(process.execPath, [bin, 'serve', '--config', config, ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env,
+  });
+  let stderr = '';
+  let stdout = '';
+  child.stdout?.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString('utf8');
+  });
+  const url = new Promise<string>((resolve, reject) => {
+    child.stderr?.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString('utf8');
+      const match = /listening on (\S+)/.exec(stderr);
+      if (match) resolve(match[1]!);
+    });
+    child.once('exit', (code) => reject(new Error(`exited ${code}: ${stderr}`)));
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return { child, url, exited, stderr: () => stderr, stdout: () => stdout };
+}
+
+describe('mcptools serve --http (built binary)', () => {
+  it('serves both eras, hides secrets, and on SIGTERM answers the call in flight with an error, closes upstreams and exits 0', async () => {
+    const served = startHttp(['--http', '127.0.0.1:0']);
+    const url = await served.url;
+    const clients = await Promise.all(eras.map(({ era }) => connectClient(url, era)));
+    try {
+      for (const client of clients) {
+        const result = await client.callTool({ name: 'echo__echo', arguments: { text: 'via cli' } });
+        expect(textOf(result as never)).toBe('via cli');
+      }
+      const small = await connectClient(url.replace(/\/mcp$/, '/mcp/small'), 'modern');
+      expect((await small.listTools()).tools.map((tool) => tool.name)).toContain('tool_index');
+      expect((await small.listTools()).tools.map((tool) => tool.name)).not.toContain('echo__echo');
+      await small.close();
+      const page = await (await fetch(url.replace(/\/mcp$/, '/'))).text();
+      const health = await (await fetch(url.replace(/\/mcp$/, '/healthz'))).text();
+      expect(page).toContain('remote');
+      for (const text of [page, health, served.stderr(), served.stdout()]) expect(text).not.toContain(SECRET);
+      const upstreams = childPids(served.child.pid!);
+      expect(upstreams.length).toBeGreaterThan(0);
+      const inFlight = clients[1]!.callTool({ name: 'echo__slow', arguments: { ms: 20_000, steps: 200 } });
+      const outcome = inFlight.then(
+        (result) => ({ ok: true as const, result }),
+        (error: unknown) => ({ ok: false as const, error }),
+      );
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      served.child.kill('SIGTERM');
+      expect(await served.exited).toBe(0);
+      const settled = await outcome;
+      expect(settled.ok).toBe(false);
+      expect(await eventually(() => upstreams.every((pid) => !isAlive(pid)), 5000)).toBe(true);
+    } finally {
+      for (const client of clients) await client.close().catch(() => {});
+      served.child.kill('SIGKILL');
+    }
+  });
+
+  it('refuses to listen beyond loopback without a token and says how to set one', async () => {
+    const env = { ...process.env };
+    delete env.MCPTOOLS_TOKEN;
+    const served = startHttp(['--http', '0.0.0.0:0'], env);
+    served.url.catch(() => {});
+    expect(await served.exited).toBe(2);
+    expect(served.stderr()).toMatch(/--token.*MCPTOOLS_TOKEN/);
+  });
+});
+
+describe('mcptools serve --stdio (built binary)', () => {
+  it.each(eras)('serves a $label and logs only to stderr', async ({ era }) => {
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [bin, 'serve', '--stdio', '--config', config],
+      stderr: 'pipe',
+    });
+    let stderr = '';
+    transport.stderr?.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString('utf8');
+    });
+    const client = new Client(
+      { name: 'serve-stdio-test', version: '1.0.0' },
+      era === 'modern' ? { versionNegotiation: { mode: 'auto', probe: { timeoutMs: 30_000 } } } : {},
+    );
+    await client.connect(transport);
+    const pid = transport.pid!;
+    try {
+      expect(client.getProtocolEra()).toBe(era);
+      const { tools } = await client.listTools();
+      expect(tools.map((tool) => tool.name)).toContain('echo__echo');
+      const result = await client.callTool({ name: 'echo__add', arguments: { a: 1, b: 2 } });
+      expect(result.structuredContent).toEqual({ sum: 3 });
+      expect(stderr).not.toContain(SECRET);
+    } finally {
+      await client.close();
+    }
+    expect(await eventually(() => !isAlive(pid), 10_000)).toBe(true);
+  });
+});
