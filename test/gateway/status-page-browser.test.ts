@@ -60,7 +60,7 @@ describe.skipIf(CHROMIUM === undefined)('the status page in headless Chromium', 
     rows = await page
       .locator('tbody tr')
       .evaluateAll((trs) =>
-        trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent ?? '')),
+        trs.map((tr) => Array.from(tr.querySelectorAll('td'), (td) => td.textContent ?? '')),
       );
   }, 120_000);
 
