@@ -20,7 +20,9 @@ export async function runCallBenchmark(options = {}) {
   const inFlight = options.inFlight ?? 50;
   const batch = options.batch ?? 1000;
   const warmup = options.warmup ?? 300;
-  const { sides, skipped } = await loadSides(options.sides);
+  const { sides, skipped } = await loadSides(
+    options.sides ?? ['sdk', 'sdk-auto', 'mcptools', 'mcptools-auto', 'mcporter', 'mastra', 'langchain'],
+  );
   for (const [name, reason] of Object.entries(skipped)) console.log(`${name} skipped: ${reason}`);
   const results = [];
   for (const transport of options.transports ?? ['stdio', 'http']) {
@@ -30,15 +32,28 @@ export async function runCallBenchmark(options = {}) {
   for (const result of results) {
     printTable(
       `Calls over ${result.transport}: sequential latency (${rounds}×${perRound} per side) and ${inFlight} in flight (${rounds}×${batch} per side); ratios = median over rounds of side ÷ SDK default`,
-      ['side', 'era', 'p50', 'p95', 'p50 ratio', 'calls/s', 'calls/s ratio', 'failed'],
+      [
+        'side',
+        'era',
+        'p50',
+        'p95',
+        'p50 ratio',
+        'p50 ÷ SDK auto',
+        'calls/s',
+        'calls/s ratio',
+        '÷ SDK auto',
+        'failed',
+      ],
       result.sides.map((side) => [
         side.name,
         side.era ?? '—',
         format.us(side.latency.p50),
         format.us(side.latency.p95),
         format.ratio(side.latencyRatio),
+        format.ratio(side.latencyRatioAuto),
         side.throughput === null ? '—' : side.throughput.p50.toFixed(0),
         format.ratio(side.throughputRatio),
+        format.ratio(side.throughputRatioAuto),
         side.failed,
       ]),
     );
@@ -93,8 +108,9 @@ async function measureTransport(transport, sides, { rounds, perRound, inFlight, 
         failed.set(side.name, failed.get(side.name) + failures);
       }
     }
-    const reference = 'sdk';
-    const perRoundRatio = (series, name) => {
+    const names = new Set(open.map(({ side }) => side.name));
+    const perRoundRatio = (series, name, reference = 'sdk') => {
+      if (!names.has(reference)) return null;
       const own = series(name);
       const base = series(reference);
       return quantile(
@@ -109,9 +125,12 @@ async function measureTransport(transport, sides, { rounds, perRound, inFlight, 
         era: handle.era ?? null,
         latency: summarize(latency.get(side.name).all),
         latencyRatio: perRoundRatio((name) => latency.get(name).rounds, side.name),
+        // The same era on both sides: the SDK client in `auto` mode lands on 2026-07-28 here.
+        latencyRatioAuto: perRoundRatio((name) => latency.get(name).rounds, side.name, 'sdk-auto'),
         latencyRoundP50s: latency.get(side.name).rounds,
         throughput: summarize(throughput.get(side.name)),
         throughputRatio: perRoundRatio((name) => throughput.get(name), side.name),
+        throughputRatioAuto: perRoundRatio((name) => throughput.get(name), side.name, 'sdk-auto'),
         throughputRounds: throughput.get(side.name),
         failed: failed.get(side.name),
       })),

@@ -26,7 +26,9 @@ export async function runFanOutBenchmark(options = {}) {
   const repetitions = options.repetitions ?? 3;
   const server = options.server ?? 'sdk';
   const launch = server === 'minimal' ? minimalEchoStdioCommand : echoStdioCommand;
-  const { sides, skipped } = await loadSides(options.sides);
+  const { sides, skipped } = await loadSides(
+    options.sides ?? ['sdk', 'sdk-auto', 'mcptools', 'mcporter', 'mastra', 'langchain'],
+  );
   for (const [name, reason] of Object.entries(skipped)) console.log(`${name} skipped: ${reason}`);
   const targetsFor = ({ delayMs, servers }) =>
     Array.from({ length: servers }, () => ({

@@ -4,6 +4,14 @@
  * and tool definitions every major LLM provider accepts.
  */
 
+// OAuth for remote servers
+export { authCommand } from './auth/auth-required-error.js';
+export { defaultVaultPath } from './auth/default-vault-path.js';
+export { FileTokenStore } from './auth/file-token-store.js';
+export { MemoryTokenStore } from './auth/memory-token-store.js';
+export type { AuthorizationStart, AuthorizationUrlHandler } from './auth/server-authorization.js';
+export type { OAuthHostOptions } from './auth/server-authorizations.js';
+export type { TokenStore, VaultEntry, VaultUpdate } from './auth/token-store.js';
 export { type ConfigSearchOptions, configSearchPaths } from './config/config-search-paths.js';
 // Configuration
 export type {
@@ -14,6 +22,8 @@ export type {
   HttpAuth,
   HttpServerConfig,
   McpToolsConfig,
+  OAuthConfig,
+  ProtocolMode,
   SemanticSearchConfig,
   ServerConfig,
   StdioServerConfig,

@@ -10,6 +10,7 @@
 // - `sdk-auto`  — the SDK's `Client` with `versionNegotiation: { mode: 'auto' }` (probes
 //                 `server/discover`, on a throw-away sibling process over stdio)
 // - `mcptools`  — `loadMCPServers` in its default mode, `Tool.execute`
+// - `mcptools-auto` — the same with `protocol: "auto"` (asks `server/discover` on the one process)
 // - `mcporter`, `mastra`, `langchain` — the peers, from bench/peers (see peers.mjs)
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
@@ -52,16 +53,17 @@ function sdkSide(name, versionNegotiation) {
   };
 }
 
-function mcptoolsSide(lib) {
+function mcptoolsSide(lib, protocol) {
+  const extra = protocol === undefined ? {} : { protocol };
   return {
-    name: 'mcptools',
+    name: protocol === undefined ? 'mcptools' : `mcptools-${protocol}`,
     async open(targets) {
       const servers = Object.fromEntries(
         targets.map((target, index) => [
           `echo${index}`,
           target.stdio
-            ? { type: 'stdio', command: target.stdio.command, args: target.stdio.args }
-            : { type: 'streamable-http', url: target.url },
+            ? { type: 'stdio', command: target.stdio.command, args: target.stdio.args, ...extra }
+            : { type: 'streamable-http', url: target.url, ...extra },
         ]),
       );
       const { registry, provider } = await loadHub(lib, servers, targets.length);
@@ -83,15 +85,15 @@ function mcptoolsSide(lib) {
 export async function loadSides(names = ['sdk', 'sdk-auto', 'mcptools', 'mcporter', 'mastra', 'langchain']) {
   const sides = [];
   const skipped = {};
-  const lib = names.includes('mcptools') ? await loadMcptools() : undefined;
+  const lib = names.some((name) => name.startsWith('mcptools')) ? await loadMcptools() : undefined;
   const peerNames = names.filter((name) => ['mcporter', 'mastra', 'langchain'].includes(name));
   const peers = peerNames.length > 0 ? await loadPeers(peerNames) : { sides: {}, skipped: {} };
   for (const name of names) {
     if (name === 'sdk') sides.push(sdkSide('sdk'));
     else if (name === 'sdk-auto') sides.push(sdkSide('sdk-auto', { mode: 'auto' }));
-    else if (name === 'mcptools') {
-      if (lib.unavailable) skipped.mcptools = lib.unavailable;
-      else sides.push(mcptoolsSide(lib));
+    else if (name === 'mcptools' || name === 'mcptools-auto') {
+      if (lib.unavailable) skipped[name] = lib.unavailable;
+      else sides.push(mcptoolsSide(lib, name === 'mcptools' ? undefined : 'auto'));
     } else if (peers.sides[name]) sides.push(peers.sides[name]);
     else skipped[name] = peers.skipped[name] ?? 'unknown side';
   }

@@ -1,12 +1,10 @@
 #!/usr/bin/env node
+// Kept tiny on purpose: `--help` loads only commander and the command definitions; each
+// command's dependencies are imported when it runs (issue 9: CLI start ≤ 150 ms).
 import { Command, CommanderError } from 'commander';
-import { McpToolsError } from '../errors/mcp-tools-error.js';
-import { registerCallCommand } from './commands/call-command.js';
-import { registerDemoCommand } from './commands/demo-command.js';
-import { registerServeCommand } from './commands/serve.js';
-import { registerServersCommand } from './commands/servers-command.js';
-import { registerToolsCommand } from './commands/tools-command.js';
-import { ExitCode, exitCodeFor } from './exit-codes.js';
+import { registerCommands } from './command-table.js';
+import { registerAuthCommand } from './commands/auth.js';
+import { durationOption } from './parse-option-value.js';
 
 const program = new Command('mcptools')
   .description('Every tool an agent can use behind one interface: MCP servers and native tools.')
@@ -14,32 +12,26 @@ const program = new Command('mcptools')
     '-c, --config <file>',
     'configuration file (mcptools.json, .mcp.json, Claude Desktop, VS Code, Cursor, Windsurf, Codex TOML)',
   )
-  .option('--json', 'machine-readable output')
-  .option('--connect-timeout <ms>', 'per-server connect timeout in milliseconds', (value) =>
-    Number.parseInt(value, 10),
-  )
+  .option('--json', 'one JSON document on stdout, nothing else there')
+  .option('--connect-timeout <ms>', 'per-server connect timeout in milliseconds', durationOption)
   .showHelpAfterError()
-  .exitOverride();
+  .exitOverride()
+  .addHelpText(
+    'after',
+    '\nExit codes: 0 success, 1 tool error, 2 usage/config error, 3 connection failure, 4 timeout, 130 cancelled.\nExample:\n  mcptools call everything__echo message=hello',
+  );
 
-registerServersCommand(program);
-registerToolsCommand(program);
-registerCallCommand(program);
-registerDemoCommand(program);
-registerServeCommand(program);
+registerCommands(program);
+registerAuthCommand(program);
 
 try {
   await program.parseAsync(process.argv);
 } catch (error) {
   if (error instanceof CommanderError) {
     // Help and version exit 0; every other parse failure is a usage error.
-    process.exitCode = error.exitCode === 0 ? ExitCode.success : ExitCode.usage;
+    process.exitCode = error.exitCode === 0 ? 0 : 2; // ExitCode.success, ExitCode.usage
   } else {
-    const message = McpToolsError.isInstance(error)
-      ? error.message
-      : error instanceof Error
-        ? error.message
-        : String(error);
-    process.stderr.write(`mcptools: ${message}\n`);
-    process.exitCode = exitCodeFor(error);
+    const { reportFailure } = await import('./report-failure.js');
+    process.exitCode = reportFailure(error);
   }
 }

@@ -12,7 +12,8 @@ export function printJson(value: unknown): void {
   printLine(JSON.stringify(value, null, 2));
 }
 
-function table(rows: string[][]): string[] {
+/** Aligned columns, the first row a header, two spaces between columns. */
+export function table(rows: string[][]): string[] {
   const widths =
     rows[0]?.map((_, column) => Math.max(...rows.map((row) => (row[column] ?? '').length))) ?? [];
   return rows.map((row) =>
@@ -23,25 +24,36 @@ function table(rows: string[][]): string[] {
   );
 }
 
-/** One row per server: state, transport, protocol and counts, with the last error. */
-export function formatStatusTable(statuses: ServerStatus[]): string[] {
-  const rows = [['SERVER', 'STATE', 'TRANSPORT', 'PROTOCOL', 'TOOLS', 'RESOURCES', 'PROMPTS', 'NOTE']];
+/**
+ * One row per server: state, transport, era and protocol, counts, connect time (when
+ * `connectMs` has it) and the last error.
+ */
+export function formatStatusTable(
+  statuses: ServerStatus[],
+  connectMs: ReadonlyMap<string, number> = new Map(),
+): string[] {
+  const rows = [
+    ['SERVER', 'STATE', 'TRANSPORT', 'PROTOCOL', 'TOOLS', 'RESOURCES', 'PROMPTS', 'CONNECT', 'LAST ERROR'],
+  ];
   for (const status of statuses) {
+    const ms = connectMs.get(status.name);
     rows.push([
       status.name,
       status.state,
       status.transport ?? '-',
-      status.protocolVersion ?? '-',
+      status.protocolVersion ? `${status.protocolVersion}${status.era ? ` (${status.era})` : ''}` : '-',
       String(status.toolCount),
       String(status.resourceCount),
       String(status.promptCount),
+      ms === undefined ? '-' : `${ms} ms`,
       status.lastError ? `${status.lastError.code}: ${firstLine(status.lastError.message)}` : '',
     ]);
   }
   return table(rows);
 }
 
-function firstLine(text: string, max = 100): string {
+/** The first line of `text`, cut to `max` characters with an ellipsis. */
+export function firstLine(text: string, max = 100): string {
   const line = text.split('\n')[0] ?? '';
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }
@@ -56,23 +68,40 @@ export function formatToolTable(tools: Tool[]): string[] {
   return table(rows);
 }
 
-/** A result as a person reads it: text as is, binary parts as a line with type and size. */
-export function formatResult(result: ToolResult): string {
-  return result.content
-    .map((block) => {
-      switch (block.type) {
-        case 'text':
-          return block.text;
-        case 'image':
-        case 'audio':
-          return `[${block.type}: ${block.mimeType}, ${formatBytes(base64ByteLength(block.data))}]`;
-        case 'resource':
-          return block.resource.text ?? `[resource: ${block.resource.uri}]`;
-        case 'resource_link':
-          return `[resource link: ${block.uri}]`;
-        default:
-          return '';
-      }
-    })
-    .join('\n');
+/**
+ * A result as a person reads it: text as is, binary parts as a line with type and size (and
+ * the file they were saved to, when `saved` has one for their index), `structuredContent`
+ * as pretty JSON — without repeating a text block that only serializes it.
+ */
+export function formatResult(result: ToolResult, saved: ReadonlyMap<number, string> = new Map()): string {
+  const structured = result.structuredContent;
+  const structuredText = structured === undefined ? undefined : JSON.stringify(structured);
+  const parts = result.content.map((block, index) => {
+    const file = saved.get(index);
+    const to = file ? ` → ${file}` : '';
+    switch (block.type) {
+      case 'text':
+        return structuredText !== undefined && sameJson(block.text, structuredText) ? undefined : block.text;
+      case 'image':
+      case 'audio':
+        return `[${block.type}: ${block.mimeType}, ${formatBytes(base64ByteLength(block.data))}${to}]`;
+      case 'resource':
+        if (typeof block.resource.text === 'string') return block.resource.text;
+        return `[resource: ${block.resource.uri}${block.resource.mimeType ? `, ${block.resource.mimeType}` : ''}${block.resource.blob ? `, ${formatBytes(base64ByteLength(block.resource.blob))}` : ''}${to}]`;
+      case 'resource_link':
+        return `[resource link: ${block.uri}]`;
+      default:
+        return undefined;
+    }
+  });
+  if (structured !== undefined) parts.push(JSON.stringify(structured, null, 2));
+  return parts.filter((part) => part !== undefined).join('\n');
+}
+
+function sameJson(text: string, json: string): boolean {
+  try {
+    return JSON.stringify(JSON.parse(text)) === json;
+  } catch {
+    return false;
+  }
 }

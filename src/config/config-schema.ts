@@ -41,6 +41,18 @@ const httpAuthSchema = z.discriminatedUnion('type', [
     key: z.string().min(1, 'must not be empty'),
     header: z.string().min(1, 'must not be empty').optional(),
   }),
+  z.strictObject({
+    type: z.literal('oauth'),
+    clientId: z.string().min(1, 'must not be empty').optional(),
+    clientSecret: z.string().min(1, 'must not be empty').optional(),
+    scopes: z.array(z.string().min(1, 'must not be empty')).optional(),
+    grant: z.enum(['authorization_code', 'client_credentials']).optional(),
+    clientMetadataUrl: z
+      .url({ protocol: /^https$/, error: 'Invalid URL (expected an https: URL)' })
+      .refine((value) => new URL(value).pathname !== '/', 'must have a path (a client ID metadata document)')
+      .optional(),
+    redirectPort: z.number().int().min(1).max(65535).optional(),
+  }),
 ]);
 
 /** An HTTP server entry of `mcptools.json` (`streamable-http`, `sse`, or `http` = try both). */

@@ -33,8 +33,32 @@ export interface StdioServerConfig extends ServerCommon {
   cwd?: string;
 }
 
+/**
+ * OAuth 2.1 for a remote server (`auth: { type: "oauth" }`). Every field is optional: by default
+ * the client registers itself (client ID metadata document or dynamic registration) and runs the
+ * authorization code flow with PKCE through a loopback redirect. `clientSecret` is a secret.
+ */
+export interface OAuthConfig {
+  type: 'oauth';
+  /** A client ID registered with the authorization server beforehand. */
+  clientId?: string;
+  /** Its secret (confidential clients, and the client-credentials grant). */
+  clientSecret?: string;
+  /** Scopes to request; default: what the server's metadata advertises. */
+  scopes?: string[];
+  /** `authorization_code` (default; a person signs in) or `client_credentials` (machine to machine). */
+  grant?: 'authorization_code' | 'client_credentials';
+  /** An https URL of this client's metadata document, used as its client ID where the server supports it. */
+  clientMetadataUrl?: string;
+  /** A fixed port for the loopback redirect (`http://127.0.0.1:PORT/callback`); default: a free one. */
+  redirectPort?: number;
+}
+
 /** Authentication for HTTP servers; values are secrets and never logged. */
-export type HttpAuth = { type: 'bearer'; token: string } | { type: 'api-key'; key: string; header?: string };
+export type HttpAuth =
+  | { type: 'bearer'; token: string }
+  | { type: 'api-key'; key: string; header?: string }
+  | OAuthConfig;
 
 /** A server reached over HTTP. `http` tries Streamable HTTP and falls back to SSE on 404/405. */
 export interface HttpServerConfig extends ServerCommon {

@@ -136,9 +136,14 @@ function interpolateEntry(entry: Record<string, unknown>, interpolate: Interpola
   }
   if (isPlainObject(copy.auth)) {
     const auth: Record<string, unknown> = { ...copy.auth };
-    for (const key of ['token', 'key', 'header']) {
+    for (const key of ['token', 'key', 'header', 'clientId', 'clientSecret', 'clientMetadataUrl']) {
       const value = auth[key];
       if (typeof value === 'string') auth[key] = interpolate(value, ['auth', key]);
+    }
+    if (Array.isArray(auth.scopes)) {
+      auth.scopes = auth.scopes.map((value, index) =>
+        typeof value === 'string' ? interpolate(value, ['auth', 'scopes', index]) : value,
+      );
     }
     copy.auth = auth;
   }

@@ -19,9 +19,10 @@ export function redactServer(server: ServerConfig): ServerConfig {
   }
   const redacted = { ...server, url: values.text(redactUrl(server.url)) };
   if (server.headers) redacted.headers = hideValues(server.headers);
-  if (server.auth) {
-    redacted.auth =
-      server.auth.type === 'bearer' ? { type: 'bearer', token: REDACTED } : { ...server.auth, key: REDACTED };
+  if (server.auth?.type === 'bearer') redacted.auth = { type: 'bearer', token: REDACTED };
+  if (server.auth?.type === 'api-key') redacted.auth = { ...server.auth, key: REDACTED };
+  if (server.auth?.type === 'oauth' && server.auth.clientSecret !== undefined) {
+    redacted.auth = { ...server.auth, clientSecret: REDACTED };
   }
   return redacted;
 }

@@ -40,6 +40,7 @@ export function serverSecrets(config: ServerConfig): string[] {
   for (const value of Object.values(config.headers ?? {})) secrets.push(value, ...schemeCredential(value));
   if (config.auth?.type === 'bearer') secrets.push(config.auth.token);
   if (config.auth?.type === 'api-key') secrets.push(config.auth.key);
+  if (config.auth?.type === 'oauth' && config.auth.clientSecret) secrets.push(config.auth.clientSecret);
   secrets.push(...urlSecrets(config.url));
   return secrets;
 }

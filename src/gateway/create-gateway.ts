@@ -123,6 +123,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   };
   let closing: Promise<void> | undefined;
 
+  const lastState = new Map(options.provider.status().map((status) => [status.name, status.state]));
   const unsubscribers = [
     options.registry.onChange(() => core.toolsChanged()),
     // Fired on every (re)connect and list_changed, even when no name changed (schemas may have).
@@ -132,7 +133,9 @@ export function createGateway(options: GatewayOptions): Gateway {
     ),
     options.provider.on('status', (status) => {
       // A server that (re)connected may bring different resources and prompts.
-      if (status.state === 'connected') {
+      const was = lastState.get(status.name);
+      lastState.set(status.name, status.state);
+      if (status.state === 'connected' && was !== undefined && was !== 'connected') {
         core.resourcesChanged();
         core.promptsChanged();
       }

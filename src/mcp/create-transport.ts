@@ -4,6 +4,7 @@ import {
   type Transport,
 } from '@modelcontextprotocol/client';
 import { getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
+import type { TransportAuth } from '../auth/transport-auth.js';
 import type { HttpServerConfig, ServerConfig } from '../config/config-types.js';
 import { urlBasicCredentials } from '../config/url-basic-credentials.js';
 import type { TransportKind } from './provider-types.js';
@@ -38,9 +39,15 @@ function httpHeaders(config: HttpServerConfig, url: URL): Record<string, string>
 
 /**
  * Builds the SDK transport of `kind` for `config`. Stdio children get the SDK's safe default
- * environment plus the configured one, and their stderr piped into `stderr`.
+ * environment plus the configured one, and their stderr piped into `stderr`. HTTP transports get
+ * `auth` (OAuth) as their `authProvider` and step-up `fetch`.
  */
-export function createTransport(config: ServerConfig, kind: TransportKind, stderr: StderrTail): Transport {
+export function createTransport(
+  config: ServerConfig,
+  kind: TransportKind,
+  stderr: StderrTail,
+  auth?: TransportAuth,
+): Transport {
   if (config.type === 'stdio') {
     const transport = new ReusableStdioTransport({
       command: config.command,
@@ -54,6 +61,10 @@ export function createTransport(config: ServerConfig, kind: TransportKind, stder
   }
   const url = new URL(config.url);
   const requestInit: RequestInit = { headers: httpHeaders(config, url) };
-  if (kind === 'sse') return new SSEClientTransport(url, { requestInit });
-  return new StreamableHTTPClientTransport(url, { requestInit });
+  const oauth =
+    auth === undefined
+      ? {}
+      : { authProvider: auth.authProvider(), ...(auth.fetch ? { fetch: auth.fetch() } : {}) };
+  if (kind === 'sse') return new SSEClientTransport(url, { requestInit, ...oauth });
+  return new StreamableHTTPClientTransport(url, { requestInit, ...oauth });
 }

@@ -4,6 +4,8 @@ import type {
   Tool as McpToolDefinition,
   Transport,
 } from '@modelcontextprotocol/client';
+import { authRequiredError, findAuthRequired } from '../auth/auth-required-error.js';
+import type { TransportAuth } from '../auth/transport-auth.js';
 import type { ProtocolMode, ServerConfig } from '../config/config-types.js';
 import type { SecretRedactor } from '../config/secret-redactor.js';
 import { McpToolsError } from '../errors/mcp-tools-error.js';
@@ -43,6 +45,8 @@ export interface McpConnectionOptions {
   eras?: EraMemory;
   /** Hides configured secrets in every error and message this connection produces. */
   redactor: SecretRedactor;
+  /** OAuth for an HTTP server. */
+  auth?: TransportAuth;
 }
 
 /**
@@ -116,6 +120,7 @@ export class McpConnection {
 
   /** The error a call to this server gets while it is not connected. */
   unavailableError(): McpToolsError {
+    if (this.state === 'auth_required' && this.lastError) return this.lastError;
     const retrying = this.#timer !== undefined || this.#attempt !== undefined;
     const attempt = this.reconnectAttempts + (this.#timer !== undefined ? 1 : 0);
     const state = this.state === 'error' ? 'unavailable' : this.state;
@@ -130,6 +135,26 @@ export class McpConnection {
         data: { server: this.name, state: this.state, reconnectAttempts: this.reconnectAttempts },
       },
     );
+  }
+
+  /**
+   * The server needs a person to authorize it (no token, or a refresh token refused): stop
+   * retrying, drop the client, and stay `auth_required` until `refresh()` after authorization.
+   */
+  requireAuthorization(error: McpToolsError): void {
+    if (this.#closed || this.state === 'disabled') return;
+    this.#cancelTimer();
+    this.lastError = error;
+    const client = this.client;
+    if (client) {
+      this.client = undefined;
+      this.#transport = undefined;
+      const closing = client.close().catch(() => undefined);
+      this.#closings.add(closing);
+      void closing.finally(() => this.#closings.delete(closing));
+    }
+    this.#setState('auth_required', false);
+    this.#options.listeners.stateChanged(this);
   }
 
   /** Marks the connection lost after a call failed at the transport (HTTP servers never "exit"). */
@@ -225,6 +250,15 @@ export class McpConnection {
       this.#options.listeners.stateChanged(this);
     } catch (error) {
       if (this.#closed) return;
+      const authRequired =
+        findAuthRequired(error) ??
+        (this.#options.auth?.authorization?.pending
+          ? authRequiredError(this.name, 'waiting for the sign-in to complete', error)
+          : undefined);
+      if (authRequired) {
+        this.requireAuthorization(authRequired);
+        return;
+      }
       this.lastError = this.#options.redactor.error(classifyError(error, { operation: 'connect' }));
       this.#setState(this.#everConnected ? 'disconnected' : 'error', false);
       this.#scheduleReconnect();
@@ -271,6 +305,7 @@ export class McpConnection {
       callbacks: this.#callbacks,
       mode: this.#mode,
       ...(remembered === undefined ? {} : { remembered }),
+      ...(this.#options.auth === undefined ? {} : { auth: this.#options.auth }),
     }).catch((error: unknown) => {
       this.#forgetEra();
       throw error;

@@ -1,4 +1,6 @@
 import type { Implementation } from '@modelcontextprotocol/client';
+import type { AuthorizationStart, AuthorizationUrlHandler } from '../auth/server-authorization.js';
+import { type OAuthHostOptions, ServerAuthorizations } from '../auth/server-authorizations.js';
 import type { McpToolsConfig, ProtocolMode } from '../config/config-types.js';
 import { durationMs } from '../config/duration.js';
 import { SecretRedactor } from '../config/secret-redactor.js';
@@ -31,7 +33,7 @@ import {
 } from './server-requests.js';
 
 /** Options of `loadMCPServers`; each overrides the matching configuration value. */
-export interface LoadMcpServersOptions {
+export interface LoadMcpServersOptions extends OAuthHostOptions {
   /** Aborts the initial connects; `loadMCPServers` then closes everything and rejects with `ABORTED`. */
   signal?: AbortSignal;
   /** Connect timeout of every server, in ms. Default: the server's `connectTimeoutMs`, else 30 000. */
@@ -57,6 +59,8 @@ export interface LoadMcpServersOptions {
   maxResultChars?: number;
   /** Name separator and length budget. Default: the configuration's `namespace`. */
   namespace?: NamingOptions;
+  /** Called on every server state change from the first connect on (the `status` event, before `start` resolves). */
+  onStatus?: (status: ServerStatus) => void;
   /** The `protocol` of every server that sets none. Default: the configuration's, else `initialize`. */
   protocol?: ProtocolMode;
   /**
@@ -95,12 +99,14 @@ export class McpToolHub implements MCPToolProvider {
   readonly #eras: EraMemory;
   /** Every configured secret, hidden in every message, status row, event and error result. */
   readonly #redactor: SecretRedactor;
+  readonly #authorizations: ServerAuthorizations;
   #closing: Promise<void> | undefined;
 
   constructor(config: McpToolsConfig, registry: ToolRegistry, options: LoadMcpServersOptions = {}) {
     this.#registry = registry;
     this.#redactor = SecretRedactor.forConfig(config);
     this.#naming = { ...config.namespace, ...options.namespace };
+    if (options.onStatus) this.#listeners.status.add(options.onStatus);
     const validator = new ArgumentValidator({
       onUncompilable: (reason) => this.#emit('warning', `an input schema could not be compiled: ${reason}`),
     });
@@ -125,7 +131,18 @@ export class McpToolHub implements MCPToolProvider {
     const eraCache = options.eraCache === false ? undefined : (options.eraCache ?? defaultEraCacheFile());
     this.#eras = eraMemoryFor(eraCache);
     const protocol = options.protocol ?? config.protocol;
+    this.#authorizations = new ServerAuthorizations(config, options, {
+      authRequired: (server, error) => this.#connections.get(server)?.requireAuthorization(error),
+      authorized: (server) => {
+        if (!this.#closing)
+          void this.#connections
+            .get(server)
+            ?.refresh()
+            .catch(() => undefined);
+      },
+    });
     for (const [name, server] of Object.entries(config.servers)) {
+      const auth = this.#authorizations.for(name);
       const connection = new McpConnection(name, server, {
         ...(protocol === undefined ? {} : { protocol }),
         eras: this.#eras,
@@ -138,6 +155,7 @@ export class McpToolHub implements MCPToolProvider {
         requests,
         listeners,
         redactor: this.#redactor,
+        ...(auth === undefined ? {} : { auth }),
       });
       this.#connections.set(name, connection);
       this.#filters.set(name, compileToolFilter(server.tools));
@@ -186,6 +204,29 @@ export class McpToolHub implements MCPToolProvider {
     for (const outcome of outcomes) {
       if (outcome.status === 'rejected') this.#emit('warning', `refresh failed: ${String(outcome.reason)}`);
     }
+  }
+
+  /**
+   * Starts OAuth authorization of `server` (or joins the sign-in under way): resolves with the
+   * URL a person must open (`pending`), or `authorized` when a refresh sufficed. When the sign-in
+   * completes, the server reconnects.
+   */
+  async authorize(
+    server: string,
+    options: { force?: boolean; onAuthorizationUrl?: AuthorizationUrlHandler } = {},
+  ): Promise<AuthorizationStart> {
+    this.#directory.get(server);
+    return this.#authorizations.authorize(server, options);
+  }
+
+  /** The URL a sign-in under way for `server` waits on. */
+  pendingAuthorization(server: string): string | undefined {
+    return this.#authorizations.pendingUrl(server);
+  }
+
+  /** Servers whose OAuth a person can authorize. */
+  oauthServers(): string[] {
+    return this.#authorizations.interactiveServers();
   }
 
   /** Where an exposed tool name routes. */

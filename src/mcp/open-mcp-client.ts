@@ -7,6 +7,7 @@ import {
   StreamableHTTPClientTransport,
   type Transport,
 } from '@modelcontextprotocol/client';
+import type { TransportAuth } from '../auth/transport-auth.js';
 import type { ProtocolMode, ServerConfig } from '../config/config-types.js';
 import { acceptUndeclaredListChanges } from './accept-undeclared-list-changes.js';
 import { describeError } from './classify-error.js';
@@ -49,6 +50,8 @@ export interface OpenClientParameters {
   mode: ProtocolMode;
   /** The era an earlier connect to this server found: tried first. */
   remembered?: Era;
+  /** OAuth for an HTTP server. */
+  auth?: TransportAuth;
 }
 
 /** How long to wait for a half-started connect to settle after giving up on it. */
@@ -85,10 +88,13 @@ export function isHttpNotFound(error: unknown): boolean {
   return /\b(404|405)\b/.test(describeError(error));
 }
 
-/** How long a `server/discover` probe that may fall back to `initialize` waits for an answer. */
+/**
+ * How long a `server/discover` probe that may fall back to `initialize` waits. The probe runs
+ * on the server's one process, so a server still starting answers it when it is up; only a
+ * server that never answers an unknown request waits this long before `initialize`.
+ */
 function probeTimeout(timeoutMs: number): number {
-  // A silent stdio probe means "2025 era" to the SDK: keep it well inside the connect timeout.
-  return Math.max(100, Math.min(5000, Math.floor(timeoutMs / 2)));
+  return Math.max(100, Math.floor(timeoutMs / 2));
 }
 
 function negotiation(step: EraStep, timeoutMs: number): ClientOptions['versionNegotiation'] {
@@ -143,11 +149,12 @@ export async function openMcpClient(
   const { config, kind, deadline, timeoutMs } = parameters;
   const steps = eraSteps(parameters.mode, kind, parameters.remembered);
   let transport: Transport | undefined;
+  let refusal: unknown;
   for (let index = 0; ; index++) {
     const step = steps[index]!;
     const reusable = transport instanceof ReusableStdioTransport && transport.childReusable;
     if (!reusable) {
-      transport = createTransport(config, kind, parameters.stderr);
+      transport = createTransport(config, kind, parameters.stderr, parameters.auth);
       linkResponsesToCallers(transport);
     }
     const current = transport!;
@@ -163,6 +170,7 @@ export async function openMcpClient(
     } catch (error) {
       const next = index < steps.length - 1 && !deadline.aborted && refusedEra(error);
       if (next) {
+        refusal ??= error;
         await settled(connecting, SETTLE_MS);
         // A child that refused but still runs is detached and reused; one that exited is not.
         if (!(current instanceof ReusableStdioTransport && current.childReusable)) {
@@ -174,7 +182,8 @@ export async function openMcpClient(
       await closeMcpClient(client, current);
       await settled(connecting, SETTLE_MS);
       await current.close().catch(() => undefined);
-      throw error;
+      // A fallback era the server refused too says less than the first refusal did.
+      throw refusal !== undefined && refusedEra(error) ? refusal : error;
     }
   }
 }

@@ -7,8 +7,17 @@ export interface CallOptions {
   timeoutMs?: number;
 }
 
-/** Connection state of one server. */
-export type ServerState = 'connected' | 'connecting' | 'disconnected' | 'error' | 'disabled';
+/**
+ * Connection state of one server. `auth_required`: the server wants OAuth authorization from a
+ * person (`lastError` names the command); it is not retried until then.
+ */
+export type ServerState =
+  | 'connected'
+  | 'connecting'
+  | 'disconnected'
+  | 'error'
+  | 'disabled'
+  | 'auth_required';
 
 /** Transport actually in use for one server. */
 export type TransportKind = 'stdio' | 'streamable-http' | 'sse';
@@ -182,6 +191,18 @@ export interface MCPToolProvider extends AsyncDisposable {
   on<E extends keyof ProviderEvents>(event: E, listener: ProviderEvents[E]): () => void;
   /** Where an exposed tool name routes: its server and the tool's original name. */
   toolOrigin?(name: string): ToolOrigin | undefined;
+  /** Starts (or joins) the OAuth sign-in of `server`; `url` is for a person to open. */
+  authorize?(
+    server: string,
+    options?: {
+      force?: boolean;
+      onAuthorizationUrl?: (url: URL, context: { server: string }) => void | Promise<void>;
+    },
+  ): Promise<{ status: 'authorized' | 'pending'; url?: string; completion: Promise<void> }>;
+  /** The URL a sign-in under way for `server` waits on. */
+  pendingAuthorization?(server: string): string | undefined;
+  /** Servers whose OAuth a person can authorize (HTTP, no static credentials). */
+  oauthServers?(): string[];
 }
 
 /** The server and original name behind an exposed MCP tool name. */

@@ -179,7 +179,8 @@ export function resolveRoots(
 export function clientCapabilities(options: ServerRequestOptions): ClientCapabilities {
   const capabilities: ClientCapabilities = {};
   if (options.onSamplingRequest) capabilities.sampling = {};
-  if (options.onElicitation) capabilities.elicitation = { form: {} };
+  // applyDefaults: the SDK fills in schema defaults the host left out of an accepted form (SEP-1034).
+  if (options.onElicitation) capabilities.elicitation = { form: { applyDefaults: true } };
   if (options.roots || options.onRootsRequest) capabilities.roots = { listChanged: false };
   return capabilities;
 }

@@ -6,6 +6,7 @@ import { createCallToolTool } from './call-tool-tool.js';
 import { createGetPromptTool } from './get-prompt-tool.js';
 import { createListPromptsTool } from './list-prompts-tool.js';
 import { createListResourcesTool } from './list-resources-tool.js';
+import { createMcpAuthTool } from './mcp-auth-tool.js';
 import { createReadResourceTool } from './read-resource-tool.js';
 import {
   type ResolvedRouterOptions,
@@ -49,7 +50,8 @@ function perServerTools(
  * The router meta-tools over an MCP hub and a registry: `list_mcp_resources`,
  * `read_mcp_resource`, `list_mcp_prompts`, `get_mcp_prompt`, `tool_index` and `call_tool`
  * (names configurable), plus per-server resource tools when `perServerResourceTools` is
- * set. Every tool has `source: 'router'`; all are read-only except `call_tool`.
+ * set, and `mcp_auth` when a server uses OAuth. Every tool has `source: 'router'`; all are
+ * read-only except `call_tool` and `mcp_auth`.
  *
  * @example
  * const provider = await loadMCPServers(config, registry);
@@ -83,6 +85,9 @@ export function createRouterTools(
     toolIndex,
     createCallToolTool(registry, settings, routerNames),
   ];
+  // McpAuth (seed 000) only where there is something to authorize.
+  if ((provider.oauthServers?.() ?? []).length > 0)
+    tools.push(createMcpAuthTool(provider, settings, names.mcpAuth));
   if (settings.perServerResourceTools) tools.push(...perServerTools(provider, settings, routerNames));
   return tools;
 }

@@ -13,6 +13,8 @@ export interface RouterToolNames {
   callTool: string;
   listPrompts: string;
   getPrompt: string;
+  /** `mcp_auth`, present when some server uses OAuth. */
+  mcpAuth: string;
 }
 
 /** Options of `createRouterTools`. Explicit options win over `config.router`. */
@@ -79,6 +81,7 @@ export const DEFAULT_ROUTER_TOOL_NAMES: RouterToolNames = {
   callTool: 'call_tool',
   listPrompts: 'list_mcp_prompts',
   getPrompt: 'get_mcp_prompt',
+  mcpAuth: 'mcp_auth',
 };
 
 /** Seed 000: 200 entries. */

@@ -1,29 +1,14 @@
-import { execFile } from 'node:child_process';
 import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixtureCommand } from '../fixtures/spawn-http.js';
+import { runCli } from './cli-process.js';
 
-const bin = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
+const run = (args: string[], cwd: string) => runCli(args, cwd);
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-function run(args: string[], cwd: string): Promise<Run> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [bin, ...args], { cwd, timeout: 60_000 }, (error, stdout, stderr) => {
-      const code = error && typeof error.code === 'number' ? error.code : error ? -1 : 0;
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
-
-describe('mcptools CLI (built binary)', () => {
+describe('mcptools CLI (built binary)', { timeout: 120_000 }, () => {
   let dir: string;
   let config: string;
 
@@ -49,9 +34,10 @@ describe('mcptools CLI (built binary)', () => {
 
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('servers --json reports every server, failed ones with their reason, and no secret', async () => {
+  it('servers --json reports every server, failed ones with their reason, and no secret; exit 3', async () => {
     const result = await run(['servers', '--config', config, '--json'], dir);
-    expect(result.code).toBe(0);
+    expect(result.code).toBe(3);
+    expect(result.stderr).toContain('2 of 3 servers not connected: broken, remote');
     const parsed = JSON.parse(result.stdout) as {
       servers: { name: string; state: string; lastError?: { message: string } }[];
     };
@@ -82,7 +68,7 @@ describe('mcptools CLI (built binary)', () => {
     expect(table.stdout.split('\n')[1]).toMatch(/^echo__add\s+mcp:echo\s+/);
     const bad = await run(['tools', '--search', 'add', '--limit', '0', '--config', config], dir);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain('--limit must be a positive integer');
+    expect(bad.stderr).toMatch(/--limit <n>.*expected a positive whole number/);
   });
 
   it('tools --search with an embeddings endpoint that is down ranks lexically and says why', async () => {
@@ -129,9 +115,9 @@ describe('mcptools CLI (built binary)', () => {
     expect(JSON.parse(result.stdout).isError).toBe(true);
   });
 
-  it('call exits 1 with the field named when arguments fail the schema', async () => {
+  it('call exits 2 (usage) with the field named when arguments fail the schema', async () => {
     const result = await run(['call', 'echo__echo', '{"text":5}', '--config', config], dir);
-    expect(result.code).toBe(1);
+    expect(result.code).toBe(2);
     expect(result.stdout).toMatch(/text/);
   });
 
@@ -169,7 +155,7 @@ describe('mcptools CLI (built binary)', () => {
       }),
     );
     const servers = await run(['servers', '--config', withPlugins, '--json'], dir);
-    expect(servers.code).toBe(0);
+    expect(servers.code).toBe(0); // a broken plugin is reported, not a connection failure
     const plugins = JSON.parse(servers.stdout).plugins as { id: string; status: string }[];
     expect(plugins.map(({ id, status }) => `${id}:${status}`)).toEqual([
       'esm-plugin:loaded',

@@ -25,7 +25,7 @@ function countedServer(args: string[], extra: Partial<StdioServerConfig> = {}) {
 async function connectOnce(config: StdioServerConfig, eraCache: string | false = false) {
   const registry = new ToolRegistry();
   const provider = await loadMCPServers({ servers: { s: config } }, registry, {
-    connectTimeoutMs: 20_000,
+    connectTimeoutMs: 60_000,
     reconnect: { enabled: false },
     eraCache,
   });
@@ -46,7 +46,7 @@ const cases: { label: string; args: string[]; protocol?: ProtocolMode; era: 'leg
   { label: 'a server of both eras pinned to legacy', args: [], protocol: 'legacy', era: 'legacy' },
 ];
 
-describe('one process per stdio server', () => {
+describe('one process per stdio server', { timeout: 120_000 }, () => {
   it.each(cases)('starts $label once, in the era it speaks', async ({ args, protocol, era }) => {
     const server = countedServer(args, protocol === undefined ? {} : { protocol });
     const { registry, provider } = await connectOnce(server.config);
@@ -97,7 +97,7 @@ describe('one process per stdio server', () => {
   });
 });
 
-describe('the era cache file', () => {
+describe('the era cache file', { timeout: 120_000 }, () => {
   it('keeps each era by a hash of the command line, never the command line itself', async () => {
     const cache = join(directory, 'kept.json');
     const server = countedServer(['--era', 'modern', '--token', 'sk-secret-value']);
@@ -130,7 +130,7 @@ describe('the era cache file', () => {
   });
 });
 
-describe('eras over HTTP', () => {
+describe('eras over HTTP', { timeout: 120_000 }, () => {
   const fixtures: { close(): Promise<void> }[] = [];
   afterAll(async () => {
     await Promise.all(fixtures.map((fixture) => fixture.close()));

@@ -1,3 +1,4 @@
+import type { Command } from 'commander';
 import type { SessionOptions } from '../open-session.js';
 
 /** Options every command accepts. */
@@ -5,6 +6,11 @@ export interface GlobalOptions {
   config?: string;
   json?: boolean;
   connectTimeout?: number;
+}
+
+/** The global options as parsed for `command` (its own and the program's). */
+export function globalOptions(command: Command): GlobalOptions {
+  return command.optsWithGlobals<GlobalOptions>();
 }
 
 /** The session options a command's global options describe. */

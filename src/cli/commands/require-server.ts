@@ -1,0 +1,14 @@
+import { McpToolsError } from '../../errors/mcp-tools-error.js';
+import type { MCPToolProvider } from '../../mcp/provider-types.js';
+import { suggestToolNames } from '../../registry/suggest-tool-names.js';
+
+/** Throws a usage error (exit 2) naming the configured servers when `name` is not one of them. */
+export function requireServer(provider: MCPToolProvider, name: string): void {
+  const servers = provider.servers();
+  if (servers.includes(name)) return;
+  const close = suggestToolNames(name, servers);
+  throw new McpToolsError(
+    'INVALID_ARGUMENTS',
+    `No server named "${name}". ${close.length > 0 ? `Did you mean: ${close.join(', ')}? ` : ''}Configured: ${servers.join(', ') || 'none'}.`,
+  );
+}

@@ -1,0 +1,133 @@
+import { format } from 'node:util';
+import type { Command } from 'commander';
+import { configError } from '../../config/config-error.js';
+import type { GatewayMode, GatewayProfileConfig, McpToolsConfig } from '../../config/config-types.js';
+import { McpToolsError } from '../../errors/mcp-tools-error.js';
+import { createGateway } from '../../gateway/create-gateway.js';
+import { gatewayServerRequests } from '../../gateway/gateway-server-requests.js';
+import { formatGatewayBanner } from '../format-gateway-banner.js';
+import { openSession } from '../open-session.js';
+import { printLine } from '../print.js';
+import { sessionOptions } from './global-options.js';
+
+interface ServeOptions {
+  config?: string;
+  connectTimeout?: number;
+  stdio?: boolean;
+  http?: string;
+  mode?: string;
+  profile?: string;
+  token?: string;
+}
+
+const MODES: readonly GatewayMode[] = ['full', 'router', 'hybrid'];
+
+/** `[HOST:]PORT` → host and port (`8808`, `0.0.0.0:8808`, `[::1]:8808`). */
+export function parseListenAddress(value: string): { host: string; port: number } {
+  const match = /^(?:\[([^\]]+)\]:|([^:[\]]+):)?(\d{1,5})$/.exec(value.trim());
+  const port = match ? Number(match[3]) : Number.NaN;
+  if (!match || port > 65_535) {
+    throw new McpToolsError(
+      'INVALID_ARGUMENTS',
+      `--http expects [HOST:]PORT (e.g. 8808 or 127.0.0.1:8808), got "${value}"`,
+    );
+  }
+  return { host: match[1] ?? match[2] ?? '127.0.0.1', port };
+}
+
+function log(line: string): void {
+  process.stderr.write(`mcptools serve: ${line}\n`);
+}
+
+function profileSettings(config: McpToolsConfig, options: ServeOptions): GatewayProfileConfig {
+  let settings: GatewayProfileConfig = config.gateway ?? {};
+  if (options.profile !== undefined) {
+    const profile = config.gateway?.profiles?.[options.profile];
+    if (profile === undefined) {
+      const known = Object.keys(config.gateway?.profiles ?? {});
+      throw configError(
+        { file: config.source ?? 'config', field: `gateway.profiles.${options.profile}` },
+        `no such profile; known profiles: ${known.length > 0 ? known.join(', ') : '(none)'}`,
+      );
+    }
+    settings = profile;
+  }
+  if (options.mode !== undefined) {
+    if (!MODES.includes(options.mode as GatewayMode))
+      throw new McpToolsError(
+        'INVALID_ARGUMENTS',
+        `--mode must be one of ${MODES.join(', ')}, got "${options.mode}"`,
+      );
+    settings = { ...settings, mode: options.mode as GatewayMode };
+  }
+  return settings;
+}
+
+/**
+ * Runs `mcptools serve --stdio | --http [HOST:]PORT`: every configured server, plugin and
+ * native tool as one MCP server (both protocol eras); without a configuration, the built-in
+ * default (what `npm start` serves). Over HTTP it prints the status table, the MCP and status
+ * page URLs and how to add it to Claude Code / Claude Desktop; logs go to stderr only.
+ * SIGINT/SIGTERM answer calls in flight with an error, close every upstream and exit 0.
+ */
+export async function serveAction(_options: unknown, command: Command): Promise<void> {
+  const options = command.optsWithGlobals<ServeOptions>();
+  if (Boolean(options.stdio) === (options.http !== undefined)) {
+    throw new McpToolsError('INVALID_ARGUMENTS', 'pass exactly one of --stdio or --http [HOST:]PORT');
+  }
+  // stdout is the protocol stream over stdio, and logs go to stderr anyway: the SDK and
+  // plugins print diagnostics with console.debug/log/info, which Node writes to stdout.
+  for (const method of ['log', 'info', 'debug'] as const) {
+    console[method] = (...values: unknown[]) => process.stderr.write(`${format(...values)}\n`);
+  }
+  const address = options.http === undefined ? undefined : parseListenAddress(options.http);
+  const token = options.token ?? (process.env.MCPTOOLS_TOKEN || undefined);
+  const session = await openSession({ ...sessionOptions(options), requests: gatewayServerRequests() });
+  const { config, provider, registry } = session;
+  provider.on('warning', (message, server) => log(server ? `${server}: ${message}` : message));
+  let gateway: ReturnType<typeof createGateway> | undefined;
+  let stopping = false;
+  const stop = async (why: string) => {
+    if (stopping) return;
+    stopping = true;
+    log(`${why}; shutting down`);
+    await gateway?.close();
+    await session.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  try {
+    gateway = createGateway({
+      registry,
+      provider,
+      config,
+      ...profileSettings(config, options),
+      ...(token ? { token } : {}),
+      ...(config.workspaceDir ? { context: { workspaceDir: config.workspaceDir } } : {}),
+      log,
+    });
+    if (address) {
+      const { url } = await gateway.listen(address);
+      const statusUrl = new URL('/', url).href;
+      const lines = formatGatewayBanner({
+        mcpUrl: url,
+        statusUrl,
+        statuses: provider.status(),
+        connectMs: session.connectMs,
+      });
+      for (const line of lines) printLine(line);
+    } else {
+      process.stdin.on('end', () => void stop('stdin closed'));
+      gateway.serveStdio();
+      const connected = provider.status().filter((status) => status.state === 'connected').length;
+      log(`serving ${connected}/${provider.status().length} server(s) over stdio`);
+    }
+  } catch (error) {
+    await gateway?.close();
+    await session.close();
+    throw error;
+  }
+  // Serve until a signal (or stdin's end) stops the process.
+  await new Promise(() => {});
+}

@@ -1,0 +1,25 @@
+import type { McpToolsConfig } from '../config/config-types.js';
+import { loadConfig } from '../config/load-config.js';
+import { defaultConfig } from './demo/default-config.js';
+
+/** The configuration a command runs with, and whether it is the built-in default. */
+export interface CliConfig {
+  config: McpToolsConfig;
+  /** `true` for the built-in default (demo servers, native example tools). */
+  builtIn: boolean;
+}
+
+/**
+ * `--config FILE` if given, else the first file discovery finds, else the built-in default —
+ * announced in one line on stderr so a user knows which servers they are talking to.
+ */
+export async function resolveCliConfig(options: { config?: string; demo?: boolean }): Promise<CliConfig> {
+  if (options.demo) return { config: defaultConfig(), builtIn: true };
+  if (options.config) return { config: await loadConfig(options.config), builtIn: false };
+  const found = await loadConfig(undefined, { optional: true });
+  if (found.source !== undefined) return { config: found, builtIn: false };
+  process.stderr.write(
+    'mcptools: no configuration file found; using the built-in default (see `mcptools config`)\n',
+  );
+  return { config: defaultConfig(), builtIn: true };
+}
