@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixtureCommand } from '../fixtures/spawn-http.js';
-import { CLI_BIN, type ServedHttp, startServeHttp } from './serve-cli.js';
+import { CLI_BIN, type ServedHttp, startServeHttp } from './start-serve-http.js';
 
 // A third-party client: the MCP Inspector's CLI (`@modelcontextprotocol/inspector-cli`, built
 // on the v1 SDK client, 2025 era) against the built `mcptools serve`, over stdio and HTTP.

@@ -2,7 +2,7 @@
 // The official MCP conformance suite (`@modelcontextprotocol/conformance`) in server mode,
 // against `mcptools serve --http` (the built CLI) fronting the conformance fixture
 // (test/fixtures/servers/conformance.ts) over stdio — once with the fixture in both eras (the
-// hub lands on 2026-07-28, so server→client requests travel as `input_required`) and once
+// hub negotiates; on 2026-07-28, server→client requests travel as `input_required`) and once
 // with a 2025-era fixture (requests pushed on the stdio connection). The suite needs Node 22:
 // it and a Node 22 binary are installed on demand into .conformance/ (shared with
 // the client-mode run).
@@ -96,7 +96,7 @@ function readChecks(dir) {
 
 const fixture = ['--import', 'tsx', join(root, 'test', 'fixtures', 'servers', 'conformance.ts')];
 const runs = [
-  { label: 'upstream fixture in both eras (hub on 2026-07-28)', args: [] },
+  { label: 'upstream fixture in both eras (auto negotiation)', args: [] },
   { label: 'upstream fixture 2025-era only', args: ['--era', 'legacy'] },
 ];
 
@@ -116,7 +116,10 @@ try {
     );
     const gateway = await serve(configPath);
     const output = join(work, `results-${index}`);
-    console.log(`\n== ${run.label}: conformance server --url ${gateway.url}`);
+    // Which era the hub reached upstream (auto lands on 2026-07-28 when the probe is answered in time).
+    const health = await (await fetch(new URL('/healthz', gateway.url))).json();
+    const eras = health.servers.map((server) => `${server.name}: ${server.state}, ${server.era}`).join('; ');
+    console.log(`\n== ${run.label} [${eras}]: conformance server --url ${gateway.url}`);
     let code = 0;
     try {
       execFileSync(
