@@ -1,4 +1,4 @@
-// Entry point of `npm run bench`: `node bench/run.mjs [call|fanout|memory|search ...] [--quick]`.
+// Entry point of `npm run bench`: `node bench/run.mjs [call|fanout|memory|search|gateway ...] [--quick]`.
 // With no name it runs them all. `--quick` shrinks the hub benchmarks for a smoke run;
 // `--sides=sdk,mcptools,…` picks the clients compared (default: sdk, sdk-auto, mcptools and
 // the peers mcporter, mastra, langchain); `--minimal-server` makes the fan-out spawn the
@@ -9,6 +9,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { runCallBenchmark } from './call.mjs';
 import { runFanOutBenchmark } from './fanout.mjs';
+import { runGatewayBenchmark } from './gateway.mjs';
 import { warnIfBusy } from './lib/report.mjs';
 import { runMemoryBenchmark } from './memory.mjs';
 
@@ -40,6 +41,8 @@ const BENCHMARKS = {
     }),
   memory: (quick) => runMemoryBenchmark(quick ? { repetitions: 1, servers: 4, calls: 4000 } : {}),
   search: () => runSearchBenchmark(),
+  gateway: (quick) =>
+    runGatewayBenchmark(quick ? { rounds: 3, perRound: 30, warmup: 30, perBurst: 200 } : {}),
 };
 
 /** The tool-search benchmark (bench/search/, TypeScript) in its own process under tsx. */
