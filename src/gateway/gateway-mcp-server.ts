@@ -110,18 +110,23 @@ export function buildGatewayServer(
       session.era === 'legacy' ? pushFor(context) : undefined,
     );
     const progressToken = context.mcpReq._meta?.progressToken;
+    // Progress is sent in order and before the result, never after it: each notification
+    // waits for the one before, and the result waits for the last.
+    let progressSent: Promise<void> = Promise.resolve();
     const onUpdate =
       progressToken === undefined
         ? undefined
         : (update: ToolUpdate) => {
             if (update.progress === undefined) return;
-            void context.mcpReq
-              .notify({ method: 'notifications/progress', params: { progressToken, ...update.progress } })
-              .catch(() => {});
+            const params = { progressToken, ...update.progress };
+            progressSent = progressSent.then(() =>
+              context.mcpReq.notify({ method: 'notifications/progress', params }).catch(() => {}),
+            );
           };
     const args = (request.params.arguments ?? {}) as Record<string, unknown>;
     const run = async (): Promise<CallToolResult> => {
       const result = await runAsCaller(call, () => tool.execute(call.id, args, call.signal, onUpdate));
+      await progressSent;
       if (core.closing)
         throw new ProtocolError(ProtocolErrorCode.InternalError, 'the gateway is shutting down');
       return toCallToolResult(result);
