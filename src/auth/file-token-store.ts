@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { chmod, mkdir, open, readFile, rename, rm } from 'node:fs/promises';
+import { chmod, mkdir, open, readFile, rename, rm, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import lockfile from 'proper-lockfile';
 import { McpToolsError } from '../errors/mcp-tools-error.js';
@@ -25,6 +25,12 @@ const STALE_LOCK_MS = 10_000;
 export class FileTokenStore implements TokenStore {
   /** The vault file's path. */
   readonly path: string;
+  /**
+   * The last file read and its identity. A request over HTTP asks for the tokens each time:
+   * an unchanged file (same inode, size and mtime; every write is a rename of a new file) is
+   * not read and parsed again.
+   */
+  #cached: { key: string; vault: VaultFile } | undefined;
 
   constructor(path: string = defaultVaultPath()) {
     this.path = path;
@@ -60,7 +66,11 @@ export class FileTokenStore implements TokenStore {
 
   async #read(): Promise<VaultFile> {
     let text: string;
+    let key: string;
     try {
+      const info = await stat(this.path, { bigint: true });
+      key = `${info.ino}:${info.size}:${info.mtimeNs}`;
+      if (this.#cached?.key === key) return { version: 1, servers: { ...this.#cached.vault.servers } };
       text = await readFile(this.path, 'utf8');
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { version: 1, servers: {} };
@@ -70,6 +80,7 @@ export class FileTokenStore implements TokenStore {
       const parsed = JSON.parse(text) as VaultFile;
       if (typeof parsed !== 'object' || parsed === null || typeof parsed.servers !== 'object')
         throw new Error();
+      this.#cached = { key, vault: { version: 1, servers: { ...parsed.servers } } };
       return { version: 1, servers: { ...parsed.servers } };
     } catch {
       // Never quote the content: it holds tokens.
