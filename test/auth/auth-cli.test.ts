@@ -3,15 +3,14 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cliBin as bin } from '../cli/cli-process.js';
 import {
   followAuthorizationUrl,
   type OAuthFixture,
   startOAuthFixture,
 } from '../fixtures/oauth/oauth-fixture.js';
 
-const bin = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
 const canary = 'CLICANARYz9';
 
 let fixture: OAuthFixture;

@@ -3,8 +3,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cliBin as bin } from '../cli/cli-process.js';
 import { fixtureCommand } from '../fixtures/spawn-http.js';
 import { stdioFixture } from '../mcp/hub-test-helpers.js';
 import { type RunningGateway, startGateway } from './gateway-test-helpers.js';
@@ -20,7 +20,6 @@ const inspector = join(
   'build',
   'index.js',
 );
-const bin = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
 
 function inspect(target: string[], args: string[]): Promise<unknown> {
   return new Promise((resolve, reject) => {

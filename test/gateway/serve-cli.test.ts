@@ -2,15 +2,14 @@ import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cliBin as bin } from '../cli/cli-process.js';
 import { fixtureCommand } from '../fixtures/spawn-http.js';
 import { eventually, isAlive, textOf } from '../mcp/hub-test-helpers.js';
 import { connectClient, eras } from './gateway-test-helpers.js';
 
-const bin = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
 const SECRET = 'HEADER-SECRET-987';
 
 let dir: string;

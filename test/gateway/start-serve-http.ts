@@ -1,9 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+/** Absolute path of the built CLI (`npm run build` first; `npm test` does). */
+import { cliBin } from '../cli/cli-process.js';
 import { killChild } from '../fixtures/spawn-http.js';
 
-/** Absolute path of the built CLI (`npm run build` first; `npm test` does). */
-export const CLI_BIN = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
+/** The built CLI. */
+export const CLI_BIN = cliBin;
 
 /** `mcptools serve --http 127.0.0.1:0` of the built CLI, running in a child process. */
 export interface ServedHttp {
