@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { type GlobalOptions, globalOptions, sessionOptions } from './commands/global-options.js';
 import { startConnectProgress } from './connect-progress.js';
+import { keepStdoutClean } from './keep-stdout-clean.js';
 import { openSession, type Session, type SessionOptions } from './open-session.js';
 import { reportFailure } from './report-failure.js';
 import { watchInterrupts } from './watch-interrupts.js';
@@ -19,18 +20,6 @@ export interface SessionCommandContext {
  * abort the connects or the call in flight and end the process with 130 or 143. `body`
  * returns the exit code (default 0).
  */
-/**
- * Keeps stdout for the command's own output (`--json` prints one document and nothing else):
- * libraries' console.log/info go to stderr, and console.debug (the SDK's "server does not
- * advertise …" notes) is dropped.
- */
-function keepStdoutClean(): void {
-  const toStderr = (...args: unknown[]) => console.error(...args);
-  console.log = toStderr;
-  console.info = toStderr;
-  console.debug = () => {};
-}
-
 export async function runSessionCommand(
   command: Command,
   body: (context: SessionCommandContext) => Promise<number | undefined>,

@@ -1,4 +1,3 @@
-import { format } from 'node:util';
 import type { Command } from 'commander';
 import { configError } from '../../config/config-error.js';
 import type { GatewayMode, GatewayProfileConfig, McpToolsConfig } from '../../config/config-types.js';
@@ -6,6 +5,7 @@ import { McpToolsError } from '../../errors/mcp-tools-error.js';
 import { createGateway } from '../../gateway/create-gateway.js';
 import { gatewayServerRequests } from '../../gateway/gateway-server-requests.js';
 import { formatGatewayBanner } from '../format-gateway-banner.js';
+import { keepStdoutClean } from '../keep-stdout-clean.js';
 import { openSession } from '../open-session.js';
 import { printLine } from '../print.js';
 import { sessionOptions } from './global-options.js';
@@ -77,9 +77,7 @@ export async function serveAction(_options: unknown, command: Command): Promise<
   }
   // stdout is the protocol stream over stdio, and logs go to stderr anyway: the SDK and
   // plugins print diagnostics with console.debug/log/info, which Node writes to stdout.
-  for (const method of ['log', 'info', 'debug'] as const) {
-    console[method] = (...values: unknown[]) => process.stderr.write(`${format(...values)}\n`);
-  }
+  keepStdoutClean({ debug: 'stderr' });
   const address = options.http === undefined ? undefined : parseListenAddress(options.http);
   const token = options.token ?? (process.env.MCPTOOLS_TOKEN || undefined);
   const session = await openSession({ ...sessionOptions(options), requests: gatewayServerRequests() });
