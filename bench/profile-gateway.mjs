@@ -2,7 +2,8 @@
 // (the built CLI) under `node --cpu-prof` in front of 5 echo servers over stdio, drives it with
 // SDK clients (`--http`: 10 sessions; `--stdio`: one), 50 calls in flight, then stops it
 // (SIGTERM; the process exits 0 and Node writes the profile) and prints the heaviest functions.
-//   node bench/profile-gateway.mjs [http|stdio] [calls]
+//   node bench/profile-gateway.mjs [http|stdio] [calls] [--cpu-only]
+// `--cpu-only` runs without the profiler and prints only the gateway's CPU per call.
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,7 +17,9 @@ import { echoStdioCommand } from './lib/servers.mjs';
 
 const transport = process.argv[2] ?? 'http';
 const calls = Number(process.argv[3] ?? 5000);
-const CLI = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
+const cpuOnly = process.argv.includes('--cpu-only');
+// MCPTOOLS_CLI points at another build (to compare two versions).
+const CLI = process.env.MCPTOOLS_CLI ?? fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
 const PROFILES = fileURLToPath(new URL('./results/profiles/', import.meta.url));
 const UPSTREAMS = 5;
 const IN_FLIGHT = 50;
@@ -29,7 +32,7 @@ const servers = Object.fromEntries(
 );
 writeFileSync(config, JSON.stringify({ servers }));
 const profileDir = join(dir, 'profile');
-const nodeArgs = ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, '--cpu-prof-interval=100'];
+const nodeArgs = cpuOnly ? [] : ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, '--cpu-prof-interval=100'];
 const newClient = () =>
   new Client({ name: 'profile-gateway', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } });
 
@@ -107,11 +110,23 @@ const cpuBefore = cpuMsOf(pid);
 const wallMs = await run(calls);
 const cpuMs = cpuMsOf(pid) - cpuBefore;
 await stop();
-for (let tries = 0; tries < 50 && readdirSync(profileDir, { withFileTypes: true }).length === 0; tries++)
+if (cpuOnly) {
+  console.log(
+    `${calls} calls over ${transport}, ${IN_FLIGHT} in flight: ${((calls / wallMs) * 1000).toFixed(0)} calls/s; gateway process CPU ${format.us(cpuMs / calls)} per call (from /proc)`,
+  );
+  rmSync(dir, { recursive: true, force: true });
+  process.exit(0);
+}
+const expected = transport === 'stdio' ? 2 : 1;
+for (let tries = 0; tries < 100 && readdirSync(profileDir).length < expected; tries++)
   await new Promise((resolve) => setTimeout(resolve, 100));
-const file = readdirSync(profileDir).find((name) => name.endsWith('.cpuprofile'));
+// Over stdio the SDK client in `auto` mode probes the era on a throw-away sibling process
+// first: that process writes a (short) profile too; the one that served the calls is the longest.
+const profile = readdirSync(profileDir)
+  .filter((name) => name.endsWith('.cpuprofile'))
+  .map((name) => readFileSync(join(profileDir, name), 'utf8'))
+  .sort((left, right) => right.length - left.length)[0];
 const out = `${PROFILES}gateway-${transport}.cpuprofile`;
-const profile = readFileSync(join(profileDir, file), 'utf8');
 writeFileSync(out, profile);
 rmSync(dir, { recursive: true, force: true });
 const { byCategory, topSelf, ownInclusive } = analyzeCpuProfile(JSON.parse(profile));

@@ -1,0 +1,13 @@
+import { readFileSync } from 'node:fs';
+import { connectSdk } from './lib/sdk-side.mjs';
+import { startHttpEcho } from './lib/servers.mjs';
+const cpu = (pid) => { const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' '); return (Number(f[11]) + Number(f[12])) * 10; };
+const echo = await startHttpEcho();
+const { client } = await connectSdk({ url: echo.url, mode: 'auto' });
+const run = async (total) => { let started = 0; const t = performance.now(); await Promise.all(Array.from({ length: 50 }, async () => { while (started < total) { started++; await client.callTool({ name: 'echo', arguments: { text: 'hello' } }); } })); return performance.now() - t; };
+await run(500);
+const c0 = cpu(echo.pid); const u0 = process.cpuUsage();
+const calls = 3000; const wall = await run(calls);
+const u = process.cpuUsage(u0);
+console.log(`direct HTTP: ${(calls / wall * 1000).toFixed(0)} calls/s; echo server CPU ${((cpu(echo.pid) - c0) / calls * 1000).toFixed(0)} µs/call; client CPU ${((u.user + u.system) / calls).toFixed(0)} µs/call`);
+await client.close(); await echo.close();
