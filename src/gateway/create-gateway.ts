@@ -35,6 +35,9 @@ import { healthJson, statusPage } from './status-page.js';
 /** The default cap on request bodies: 4 MiB (DESIGN.md, "Defaults"). */
 export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
 
+/** How long an idle client connection is kept open (Node's default is 5 s). */
+const KEEP_ALIVE_MS = 60_000;
+
 /** Where {@link Gateway.listen} listens. */
 export interface ListenOptions {
   /** Default `127.0.0.1`. Any non-loopback address needs a token. */
@@ -343,6 +346,10 @@ export function createGateway(options: GatewayOptions): Gateway {
         res.end();
       });
     });
+    // MCP clients keep one connection and call in bursts: Node's 5 s keep-alive would make them
+    // reconnect after every pause (and race a reused socket against its close).
+    server.keepAliveTimeout = KEEP_ALIVE_MS;
+    server.headersTimeout = Math.max(server.headersTimeout, KEEP_ALIVE_MS + 1000);
     httpServer = server;
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
