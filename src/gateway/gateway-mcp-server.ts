@@ -136,12 +136,15 @@ export function buildGatewayServer(
       call.start(run);
       return core.round(call, context.mcpReq.signal);
     }
+    // Cancelled by the client (`notifications/cancelled`) or by its HTTP connection closing
+    // before the answer (a POST dropped without a DELETE).
+    const signals = [context.mcpReq.signal, context.http?.req?.signal].filter((signal) => signal !== undefined);
     const onAbort = () => call.cancel('the client cancelled the call');
-    context.mcpReq.signal.addEventListener('abort', onAbort, { once: true });
+    for (const signal of signals) signal.addEventListener('abort', onAbort, { once: true });
     try {
       return await run();
     } finally {
-      context.mcpReq.signal.removeEventListener('abort', onAbort);
+      for (const signal of signals) signal.removeEventListener('abort', onAbort);
       core.endCall(call);
     }
   });
