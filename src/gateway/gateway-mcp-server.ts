@@ -138,7 +138,9 @@ export function buildGatewayServer(
     }
     // Cancelled by the client (`notifications/cancelled`) or by its HTTP connection closing
     // before the answer (a POST dropped without a DELETE).
-    const signals = [context.mcpReq.signal, context.http?.req?.signal].filter((signal) => signal !== undefined);
+    const signals = [context.mcpReq.signal, context.http?.req?.signal].filter(
+      (signal) => signal !== undefined,
+    );
     const onAbort = () => call.cancel('the client cancelled the call');
     for (const signal of signals) signal.addEventListener('abort', onAbort, { once: true });
     try {
