@@ -21,6 +21,7 @@ import { buildGatewayServer } from './gateway-mcp-server.js';
 import type { GatewayOptions } from './gateway-options.js';
 import { GatewayProfile } from './gateway-profile.js';
 import { guardRequest, type HttpGuardSettings, type RequestPrincipal } from './http-guard.js';
+import { serveListen } from './listen-subscriptions.js';
 import { isLoopbackHost, loopbackHostnames } from './loopback.js';
 import { healthJson, statusPage } from './status-page.js';
 
@@ -163,7 +164,7 @@ export function createGateway(options: GatewayOptions): Gateway {
         },
       );
       modernHandlers.set(profile, handler);
-      core.modernHandlers.add(handler);
+      core.modernHandlers.set(handler, profile);
     }
     return handler;
   };
@@ -214,9 +215,14 @@ export function createGateway(options: GatewayOptions): Gateway {
     if (core.closing) return jsonRpcError(503, -32603, 'the gateway is shutting down');
     if (await isLegacyRequest(request, undefined, { maxRequestBodySize: maxBodyBytes }))
       return legacy(profile, request, who);
-    return modernHandler(profile).fetch(request, {
-      authInfo: { token: 'gateway', clientId: who.principal, scopes: who.owner ? ['owner'] : [] },
-    });
+    const respond = (modern: Request) =>
+      modernHandler(profile).fetch(modern, {
+        authInfo: { token: 'gateway', clientId: who.principal, scopes: who.owner ? ['owner'] : [] },
+      });
+    // A 2026-07-28 listener of resource updates gets them subscribed upstream on its behalf.
+    if (request.headers.get('mcp-method') === 'subscriptions/listen')
+      return serveListen(core, profile, request, who.principal, respond);
+    return respond(request);
   };
 
   const fetch = async (request: Request): Promise<Response> => {

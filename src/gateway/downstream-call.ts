@@ -4,6 +4,7 @@ import {
   type ClientCapabilities,
   type InputRequiredResult,
   inputRequired,
+  type LoggingLevel,
   ProtocolError,
   ProtocolErrorCode,
 } from '@modelcontextprotocol/server';
@@ -45,6 +46,11 @@ export class DownstreamCall {
   readonly #capabilities: () => ClientCapabilities | undefined;
   #push: PushRequest | undefined;
   readonly #outstanding = new Map<string, Outstanding>();
+  /**
+   * Sends a log message on the 2026-07-28 request serving this call right now (the SDK drops it
+   * unless that request's envelope asked for logs at that level); unset between rounds.
+   */
+  logTo: ((level: LoggingLevel, data: unknown, logger: string) => Promise<void>) | undefined;
   #counter = 0;
   #wake: (() => void) | undefined;
   #result: Promise<CallToolResult> | undefined;

@@ -77,6 +77,7 @@ export function buildGatewayServer(
     },
   });
   session.server ??= server;
+  session.allowsServer ??= profile.allowsServer;
   const provider = core.provider;
   const separator = core.separator;
 
@@ -97,6 +98,7 @@ export function buildGatewayServer(
           );
         }
         parked.resume((context.mcpReq.inputResponses ?? {}) as Record<string, unknown>);
+        parked.logTo = (level, data, logger) => context.mcpReq.log(level, data, logger);
         return core.round(parked, context.mcpReq.signal);
       }
     }
@@ -133,6 +135,7 @@ export function buildGatewayServer(
     };
     core.beginCall(call);
     if (session.era === 'modern') {
+      call.logTo = (level, data, logger) => context.mcpReq.log(level, data, logger);
       call.start(run);
       return core.round(call, context.mcpReq.signal);
     }

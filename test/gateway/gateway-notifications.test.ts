@@ -1,0 +1,174 @@
+import type { Client } from '@modelcontextprotocol/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually, stdioFixture, textOf } from '../mcp/hub-test-helpers.js';
+import { connectClient, type RunningGateway, startGateway } from './gateway-test-helpers.js';
+
+/*
+ * Issue 10: resource updates reach a 2026-07-28 client that listens for them
+ * (`subscriptions/listen` with `resourceSubscriptions`), subscribed upstream on its behalf and
+ * counted together with 2025-era sessions' subscriptions. The notify fixture refuses `touch`
+ * for a URI nobody subscribed to upstream, so each step shows the upstream subscription state.
+ */
+
+const COUNTER = 'mcptools://notify/notify://counter';
+
+let running: RunningGateway;
+
+beforeAll(async () => {
+  running = await startGateway(
+    { servers: { notify: stdioFixture('notify', ['--era', 'legacy']) } },
+    { profiles: { without: { servers: { deny: ['notify'] } } } },
+  );
+});
+
+afterAll(async () => {
+  await running?.close();
+});
+
+const touch = async (client: Client) =>
+  client.callTool({ name: 'notify__touch', arguments: { uri: 'notify://counter' } });
+
+function updatesOf(client: Client): string[] {
+  const updates: string[] = [];
+  client.setNotificationHandler('notifications/resources/updated', (notification) => {
+    updates.push(notification.params.uri);
+  });
+  return updates;
+}
+
+describe('a 2026-07-28 client listening for resource updates', () => {
+  it('gets them: the gateway subscribes upstream while it listens, and unsubscribes after', async () => {
+    const client = await connectClient(running.url, 'modern');
+    try {
+      const updates = updatesOf(client);
+      expect((await touch(client)).isError).toBe(true);
+      const subscription = await client.listen({ resourceSubscriptions: [COUNTER] });
+      expect(subscription.honoredFilter.resourceSubscriptions).toEqual([COUNTER]);
+      const touched = await touch(client);
+      expect(textOf(touched as never)).toBe('touched notify://counter');
+      expect(await eventually(() => updates.includes(COUNTER))).toBe(true);
+      await subscription.close();
+      expect(await eventually(async () => (await touch(client)).isError === true)).toBe(true);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('shares the upstream subscription with a 2025 session: the last one out unsubscribes', async () => {
+    const modern = await connectClient(running.url, 'modern');
+    const legacy = await connectClient(running.url, 'legacy');
+    try {
+      const modernUpdates = updatesOf(modern);
+      const legacyUpdates = updatesOf(legacy);
+      await legacy.subscribeResource({ uri: COUNTER });
+      const subscription = await modern.listen({ resourceSubscriptions: [COUNTER] });
+      await legacy.unsubscribeResource({ uri: COUNTER });
+      // The listener still holds the upstream subscription.
+      expect((await touch(modern)).isError).toBeFalsy();
+      expect(await eventually(() => modernUpdates.includes(COUNTER))).toBe(true);
+      expect(legacyUpdates).toEqual([]);
+      await legacy.subscribeResource({ uri: COUNTER });
+      await subscription.close();
+      // …and now the 2025 session does.
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect((await touch(legacy)).isError).toBeFalsy();
+      expect(await eventually(() => legacyUpdates.includes(COUNTER))).toBe(true);
+      await legacy.unsubscribeResource({ uri: COUNTER });
+      expect((await touch(legacy)).isError).toBe(true);
+    } finally {
+      await legacy.close();
+      await modern.close();
+    }
+  });
+
+  it('does not subscribe upstream for a profile that denies the server', async () => {
+    const denied = await connectClient(`${running.url}/without`, 'modern');
+    const observer = await connectClient(running.url, 'modern');
+    try {
+      const subscription = await denied.listen({ resourceSubscriptions: [COUNTER] });
+      expect((await touch(observer)).isError).toBe(true);
+      await subscription.close();
+    } finally {
+      await denied.close();
+      await observer.close();
+    }
+  });
+});
+
+describe('upstream log messages', () => {
+  const LOG_LEVEL = 'io.modelcontextprotocol/logLevel';
+
+  function logsOf(client: Client): { level: string; logger?: string; data: unknown }[] {
+    const logs: { level: string; logger?: string; data: unknown }[] = [];
+    client.setNotificationHandler('notifications/message', (notification) => {
+      logs.push(notification.params);
+    });
+    return logs;
+  }
+
+  const log = (client: Client, level: string, text: string, asked?: string) =>
+    client.callTool({
+      name: 'notify__log',
+      arguments: { level, text },
+      ...(asked === undefined ? {} : { _meta: { [LOG_LEVEL]: asked } }),
+    });
+
+  it('reach a 2026-07-28 request that asked for them in its envelope, at its level', async () => {
+    const client = await connectClient(running.url, 'modern');
+    try {
+      const logs = logsOf(client);
+      await log(client, 'error', 'not asked');
+      await log(client, 'info', 'too quiet', 'warning');
+      await log(client, 'error', 'loud enough', 'warning');
+      expect(await eventually(() => logs.some((entry) => entry.data === 'loud enough'))).toBe(true);
+      expect(logs.map((entry) => entry.data)).toEqual(['loud enough']);
+      expect(logs[0]).toMatchObject({ level: 'error', logger: 'notify/fixture' });
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('reach 2025 sessions and 2026 requests of both eras at once, each at its own level', async () => {
+    const modern = await connectClient(running.url, 'modern');
+    const legacy = await connectClient(running.url, 'legacy');
+    const quiet = await connectClient(running.url, 'legacy');
+    try {
+      const modernLogs = logsOf(modern);
+      const legacyLogs = logsOf(legacy);
+      const quietLogs = logsOf(quiet);
+      await legacy.setLoggingLevel('debug');
+      await quiet.setLoggingLevel('error');
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await log(modern, 'warning', 'from the 2026 call', 'debug');
+      expect(await eventually(() => legacyLogs.some((entry) => entry.data === 'from the 2026 call'))).toBe(
+        true,
+      );
+      expect(modernLogs.map((entry) => entry.data)).toContain('from the 2026 call');
+      await log(legacy, 'error', 'from the 2025 call');
+      expect(await eventually(() => quietLogs.some((entry) => entry.data === 'from the 2025 call'))).toBe(
+        true,
+      );
+      expect(quietLogs.map((entry) => entry.data)).not.toContain('from the 2026 call');
+    } finally {
+      await quiet.close();
+      await legacy.close();
+      await modern.close();
+    }
+  });
+
+  it('never reach a client whose profile denies the server', async () => {
+    const denied = await connectClient(`${running.url}/without`, 'legacy');
+    const caller = await connectClient(running.url, 'legacy');
+    try {
+      const deniedLogs = logsOf(denied);
+      await denied.setLoggingLevel('debug');
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await log(caller, 'error', 'not for the denied profile');
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(deniedLogs).toEqual([]);
+    } finally {
+      await caller.close();
+      await denied.close();
+    }
+  });
+});
