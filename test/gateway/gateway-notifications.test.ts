@@ -1,7 +1,7 @@
 import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, stdioFixture, textOf } from '../mcp/hub-test-helpers.js';
-import { connectClient, type RunningGateway, startGateway } from './gateway-test-helpers.js';
+import { connectClient, eras, type RunningGateway, startGateway } from './gateway-test-helpers.js';
 
 /*
  * Issue 10: resource updates reach a 2026-07-28 client that listens for them
@@ -16,7 +16,12 @@ let running: RunningGateway;
 
 beforeAll(async () => {
   running = await startGateway(
-    { servers: { notify: stdioFixture('notify', ['--era', 'legacy']) } },
+    {
+      servers: {
+        notify: stdioFixture('notify', ['--era', 'legacy']),
+        undeclared: stdioFixture('undeclared-changes'),
+      },
+    },
     { profiles: { without: { servers: { deny: ['notify'] } } } },
   );
 });
@@ -169,6 +174,35 @@ describe('upstream log messages', () => {
     } finally {
       await caller.close();
       await denied.close();
+    }
+  });
+});
+
+describe.each(eras)('resource and prompt list changes seen by a $label', ({ era }) => {
+  it("are announced when an upstream's resources and prompts change, and the new ones are served", async () => {
+    const client = await connectClient(running.url, era);
+    try {
+      let resources = 0;
+      let prompts = 0;
+      client.setNotificationHandler('notifications/resources/list_changed', () => {
+        resources++;
+      });
+      client.setNotificationHandler('notifications/prompts/list_changed', () => {
+        prompts++;
+      });
+      if (era === 'modern') await client.listen({ resourcesListChanged: true, promptsListChanged: true });
+      else await new Promise((resolve) => setTimeout(resolve, 500));
+      const name = `added_${era}`;
+      await client.callTool({ name: 'undeclared__add_tool', arguments: { name } });
+      expect(await eventually(() => resources > 0 && prompts > 0)).toBe(true);
+      const listed = await client.listResources();
+      expect(listed.resources.map((resource) => resource.uri)).toContain(
+        `mcptools://undeclared/added://${name}`,
+      );
+      const { prompts: served } = await client.listPrompts();
+      expect(served.map((prompt) => prompt.name)).toContain(`undeclared__${name}_prompt`);
+    } finally {
+      await client.close();
     }
   });
 });
