@@ -46,7 +46,9 @@ export class GatewayProfile {
     this.name = name;
     this.mode = settings.mode ?? 'full';
     this.#parts = parts;
-    this.allowsServer = compileToolFilter(settings.servers ?? {});
+    const allowsServer = compileToolFilter(settings.servers ?? {});
+    // One argument only: it is handed to Array.filter, whose index must not read as a name.
+    this.allowsServer = (server: string) => allowsServer(server);
     this.#allowsTool = compileToolFilter(settings.tools ?? {});
     const pin = settings.pin ?? [];
     this.#pinned = pin.length > 0 ? compileToolFilter({ allow: pin }) : () => false;

@@ -1,6 +1,7 @@
 import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, stdioFixture, textOf } from '../mcp/hub-test-helpers.js';
+import { type HttpFixture, startHttpFixture } from '../fixtures/spawn-http.js';
+import { eventually, httpServer, stdioFixture, textOf } from '../mcp/hub-test-helpers.js';
 import { connectClient, eras, type RunningGateway, startGateway } from './gateway-test-helpers.js';
 
 /*
@@ -13,11 +14,14 @@ import { connectClient, eras, type RunningGateway, startGateway } from './gatewa
 const COUNTER = 'mcptools://notify/notify://counter';
 
 let running: RunningGateway;
+let notifyHttp: HttpFixture;
 
 beforeAll(async () => {
+  notifyHttp = await startHttpFixture('notify', ['--era', 'legacy']);
   running = await startGateway(
     {
       servers: {
+        notifyhttp: httpServer(notifyHttp.url),
         notify: stdioFixture('notify', ['--era', 'legacy']),
         undeclared: stdioFixture('undeclared-changes'),
       },
@@ -28,6 +32,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await running?.close();
+  await notifyHttp?.close();
 });
 
 const touch = async (client: Client) =>
@@ -83,6 +88,22 @@ describe('a 2026-07-28 client listening for resource updates', () => {
     } finally {
       await legacy.close();
       await modern.close();
+    }
+  });
+
+  it('serves the prompts of the servers a profile admits, and refuses the others as unknown', async () => {
+    const denied = await connectClient(`${running.url}/without`, 'modern');
+    try {
+      const { prompts } = await denied.listPrompts();
+      expect(prompts.map((prompt) => prompt.name)).not.toContain('notify__weather');
+      expect(prompts.map((prompt) => prompt.name)).toContain('notifyhttp__weather');
+      await expect(
+        denied.getPrompt({ name: 'notify__weather', arguments: { city: 'Lima' } }),
+      ).rejects.toThrow(/Unknown prompt/);
+      const allowed = await denied.getPrompt({ name: 'notifyhttp__weather', arguments: { city: 'Lima' } });
+      expect(JSON.stringify(allowed.messages)).toContain('Weather in Lima?');
+    } finally {
+      await denied.close();
     }
   });
 
@@ -158,6 +179,39 @@ describe('upstream log messages', () => {
       await quiet.close();
       await legacy.close();
       await modern.close();
+    }
+  });
+
+  it("that arrive on a call's own stream reach only that call's client", async () => {
+    const caller = await connectClient(running.url, 'legacy');
+    const other = await connectClient(running.url, 'legacy');
+    const modern = await connectClient(running.url, 'modern');
+    try {
+      const callerLogs = logsOf(caller);
+      const otherLogs = logsOf(other);
+      const modernLogs = logsOf(modern);
+      await caller.setLoggingLevel('debug');
+      await other.setLoggingLevel('debug');
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await caller.callTool({
+        name: 'notifyhttp__log_here',
+        arguments: { level: 'info', text: 'for the caller' },
+      });
+      await modern.callTool({
+        name: 'notifyhttp__log_here',
+        arguments: { level: 'info', text: 'for the 2026 caller' },
+        _meta: { [LOG_LEVEL]: 'info' },
+      });
+      expect(await eventually(() => callerLogs.some((entry) => entry.data === 'for the caller'))).toBe(true);
+      expect(modernLogs.map((entry) => entry.data)).toEqual(['for the 2026 caller']);
+      expect(modernLogs[0]?.logger).toBe('notifyhttp/fixture');
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(otherLogs).toEqual([]);
+      expect(callerLogs.map((entry) => entry.data)).toEqual(['for the caller']);
+    } finally {
+      await modern.close();
+      await other.close();
+      await caller.close();
     }
   });
 
