@@ -3,6 +3,8 @@ import {
   CLIENT_CAPABILITIES_META_KEY,
   type ClientCapabilities,
   type Implementation,
+  LOG_LEVEL_META_KEY,
+  type LoggingLevel,
   ProtocolError,
   ProtocolErrorCode,
   ResourceNotFoundError,
@@ -42,6 +44,12 @@ function protocolError(error: unknown): ProtocolError {
     ProtocolErrorCode.InternalError,
     error instanceof Error ? error.message : String(error),
   );
+}
+
+function envelopeLogLevel(context: ServerContext): LoggingLevel | undefined {
+  const envelope = context.mcpReq.envelope as Record<string, unknown> | undefined;
+  const level = envelope?.[LOG_LEVEL_META_KEY];
+  return typeof level === 'string' ? (level as LoggingLevel) : undefined;
 }
 
 function pushFor(context: ServerContext) {
@@ -136,6 +144,7 @@ export function buildGatewayServer(
     core.beginCall(call);
     if (session.era === 'modern') {
       call.logTo = (level, data, logger) => context.mcpReq.log(level, data, logger);
+      call.envelopeLogLevel = envelopeLogLevel(context);
       call.start(run);
       return core.round(call, context.mcpReq.signal);
     }

@@ -15,13 +15,18 @@ const COUNTER = 'mcptools://notify/notify://counter';
 
 let running: RunningGateway;
 let notifyHttp: HttpFixture;
+let notifyModern: HttpFixture;
 
 beforeAll(async () => {
-  notifyHttp = await startHttpFixture('notify', ['--era', 'legacy']);
+  [notifyHttp, notifyModern] = await Promise.all([
+    startHttpFixture('notify', ['--era', 'legacy']),
+    startHttpFixture('notify', ['--era', 'modern']),
+  ]);
   running = await startGateway(
     {
       servers: {
         notifyhttp: httpServer(notifyHttp.url),
+        notifymodern: httpServer(notifyModern.url),
         notify: stdioFixture('notify', ['--era', 'legacy']),
         undeclared: stdioFixture('undeclared-changes'),
       },
@@ -32,7 +37,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await running?.close();
-  await notifyHttp?.close();
+  await Promise.all([notifyHttp?.close(), notifyModern?.close()]);
 });
 
 const touch = async (client: Client) =>
@@ -212,6 +217,39 @@ describe('upstream log messages', () => {
       await modern.close();
       await other.close();
       await caller.close();
+    }
+  });
+
+  it('are asked of a 2026-07-28 upstream at the level of the client whose call it is', async () => {
+    const modern = await connectClient(running.url, 'modern');
+    const legacy = await connectClient(running.url, 'legacy');
+    const silent = await connectClient(running.url, 'modern');
+    try {
+      expect(running.provider.status('notifymodern')?.era).toBe('modern');
+      const modernLogs = logsOf(modern);
+      const legacyLogs = logsOf(legacy);
+      const silentLogs = logsOf(silent);
+      await legacy.setLoggingLevel('info');
+      const logHere = (client: Client, level: string, text: string, asked?: string) =>
+        client.callTool({
+          name: 'notifymodern__log_here',
+          arguments: { level, text },
+          ...(asked === undefined ? {} : { _meta: { [LOG_LEVEL]: asked } }),
+        });
+      await logHere(modern, 'warning', 'modern asked', 'info');
+      await logHere(modern, 'debug', 'below the level', 'info');
+      await logHere(legacy, 'info', 'legacy asked');
+      await logHere(silent, 'error', 'nobody asked');
+      expect(await eventually(() => legacyLogs.some((entry) => entry.data === 'legacy asked'))).toBe(true);
+      expect(modernLogs).toEqual([
+        { level: 'warning', logger: 'notifymodern/fixture', data: 'modern asked' },
+      ]);
+      expect(legacyLogs.map((entry) => entry.data)).toEqual(['legacy asked']);
+      expect(silentLogs).toEqual([]);
+    } finally {
+      await silent.close();
+      await legacy.close();
+      await modern.close();
     }
   });
 
