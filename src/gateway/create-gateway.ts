@@ -11,7 +11,7 @@ import {
   type Transport,
   WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server';
-import { serveStdio as sdkServeStdio } from '@modelcontextprotocol/server/stdio';
+import { StdioServerTransport, serveStdio as sdkServeStdio } from '@modelcontextprotocol/server/stdio';
 import { McpToolsError } from '../errors/mcp-tools-error.js';
 import { currentCaller } from '../mcp/server-requests.js';
 import { DownstreamCall } from './downstream-call.js';
@@ -24,6 +24,7 @@ import { guardRequest, type HttpGuardSettings, type RequestPrincipal } from './h
 import { serveListen } from './listen-subscriptions.js';
 import { isLoopbackHost, loopbackHostnames } from './loopback.js';
 import { healthJson, statusPage } from './status-page.js';
+import { observeStdioListens } from './stdio-listen-observer.js';
 
 /** The default cap on request bodies: 4 MiB (DESIGN.md, "Defaults"). */
 export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
@@ -307,19 +308,21 @@ export function createGateway(options: GatewayOptions): Gateway {
     const profile = core.profiles.get(stdioOptions.profile ?? '');
     if (profile === undefined)
       throw new McpToolsError('INVALID_ARGUMENTS', `unknown profile "${stdioOptions.profile}"`);
+    const transport = stdioOptions.transport ?? new StdioServerTransport();
+    let current: DownstreamSession | undefined;
+    // A 2026-07-28 listener of resource updates gets them subscribed upstream on its behalf.
+    observeStdioListens(transport, core, profile, () => current);
     const handle = sdkServeStdio(
       (context) => {
         // Over stdio the client started this process: it is the owner.
         const session = createSession(randomUUID(), context.era, true, 'stdio');
         const server = buildGatewayServer(core, profile, session, serverInfo);
         core.sessions.add(session);
+        current = session;
         server.onclose = () => core.endSession(session);
         return server;
       },
-      {
-        ...(stdioOptions.transport ? { transport: stdioOptions.transport } : {}),
-        onerror: (error) => log(`stdio: ${error.message}`),
-      },
+      { transport, onerror: (error) => log(`stdio: ${error.message}`) },
     );
     stdioHandles.push(handle);
   };

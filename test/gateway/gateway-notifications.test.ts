@@ -1,6 +1,11 @@
-import type { Client } from '@modelcontextprotocol/client';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type HttpFixture, startHttpFixture } from '../fixtures/spawn-http.js';
+import { cliBin } from '../cli/cli-process.js';
+import { fixtureCommand, type HttpFixture, startHttpFixture } from '../fixtures/spawn-http.js';
 import { eventually, httpServer, stdioFixture, textOf } from '../mcp/hub-test-helpers.js';
 import { connectClient, eras, type RunningGateway, startGateway } from './gateway-test-helpers.js';
 
@@ -66,6 +71,39 @@ describe('a 2026-07-28 client listening for resource updates', () => {
       expect(await eventually(async () => (await touch(client)).isError === true)).toBe(true);
     } finally {
       await client.close();
+    }
+  });
+
+  it('gets them over mcptools serve --stdio (built binary) too', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mcptools-listen-'));
+    const config = join(dir, 'mcptools.json');
+    writeFileSync(
+      config,
+      JSON.stringify({ servers: { notify: fixtureCommand('notify', ['--era', 'legacy']) } }),
+    );
+    const client = new Client(
+      { name: 'stdio-listener', version: '1.0.0' },
+      { versionNegotiation: { mode: 'auto', probe: { timeoutMs: 30_000 } } },
+    );
+    try {
+      await client.connect(
+        new StdioClientTransport({
+          command: process.execPath,
+          args: [cliBin, 'serve', '--stdio', '--config', config],
+          stderr: 'pipe',
+        }),
+      );
+      expect(client.getProtocolEra()).toBe('modern');
+      const updates = updatesOf(client);
+      expect((await touch(client)).isError).toBe(true);
+      const subscription = await client.listen({ resourceSubscriptions: [COUNTER] });
+      expect(await eventually(async () => !(await touch(client)).isError)).toBe(true);
+      expect(await eventually(() => updates.includes(COUNTER))).toBe(true);
+      await subscription.close();
+      expect(await eventually(async () => (await touch(client)).isError === true)).toBe(true);
+    } finally {
+      await client.close();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 
