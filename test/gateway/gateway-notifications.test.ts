@@ -336,3 +336,31 @@ describe.each(eras)('resource and prompt list changes seen by a $label', ({ era 
     }
   });
 });
+
+describe.each(eras)('completions for a $label', ({ era }) => {
+  it('complete prompt arguments and resource template variables through the upstream', async () => {
+    const client = await connectClient(running.url, era);
+    try {
+      const prompt = await client.complete({
+        ref: { type: 'ref/prompt', name: 'notify__weather' },
+        argument: { name: 'city', value: 'Li' },
+      });
+      expect(prompt.completion.values).toEqual(['Lisbon', 'Lima']);
+      const { resourceTemplates } = await client.listResourceTemplates();
+      const rooms = 'mcptools://notify/notify://rooms/{room}';
+      expect(resourceTemplates.map((template) => template.uriTemplate)).toContain(rooms);
+      const template = await client.complete({
+        ref: { type: 'ref/resource', uri: rooms },
+        argument: { name: 'room', value: 'kit' },
+      });
+      expect(template.completion.values).toEqual(['kitchen', 'kitchenette']);
+      const read = await client.readResource({ uri: 'mcptools://notify/notify://rooms/lounge' });
+      expect(read.contents[0]).toMatchObject({
+        uri: 'mcptools://notify/notify://rooms/lounge',
+        text: 'room lounge',
+      });
+    } finally {
+      await client.close();
+    }
+  });
+});
