@@ -138,8 +138,8 @@ export function createGateway(options: GatewayOptions): Gateway {
       const was = lastState.get(status.name);
       lastState.set(status.name, status.state);
       if (status.state === 'connected' && was !== undefined && was !== 'connected') {
-        core.resourcesChanged();
-        core.promptsChanged();
+        core.resourcesChanged(status.name);
+        core.promptsChanged(status.name);
       }
     }),
   ];

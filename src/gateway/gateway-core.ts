@@ -144,24 +144,32 @@ export class GatewayCore {
     for (const handler of this.modernHandlers.keys()) handler.notify.toolsChanged();
   }
 
-  resourcesChanged(): void {
-    for (const session of this.sessions) void session.server?.sendResourceListChanged().catch(() => {});
-    for (const handler of this.modernHandlers.keys()) handler.notify.resourcesChanged();
+  /** Tells the clients whose profile admits `server` that its resources changed. */
+  resourcesChanged(server: string): void {
+    for (const session of this.sessions)
+      if (session.allowsServer?.(server) !== false)
+        void session.server?.sendResourceListChanged().catch(() => {});
+    for (const [handler, profile] of this.modernHandlers)
+      if (profile.allowsServer(server)) handler.notify.resourcesChanged();
   }
 
-  promptsChanged(): void {
-    for (const session of this.sessions) void session.server?.sendPromptListChanged().catch(() => {});
-    for (const handler of this.modernHandlers.keys()) handler.notify.promptsChanged();
+  /** Tells the clients whose profile admits `server` that its prompts changed. */
+  promptsChanged(server: string): void {
+    for (const session of this.sessions)
+      if (session.allowsServer?.(server) !== false)
+        void session.server?.sendPromptListChanged().catch(() => {});
+    for (const [handler, profile] of this.modernHandlers)
+      if (profile.allowsServer(server)) handler.notify.promptsChanged();
   }
 
   /** Routes an upstream notification: logs to sessions that asked, updates to subscribers, list changes to all. */
   upstreamNotification(server: string, notification: UpstreamNotification): void {
     switch (notification.method) {
       case 'notifications/resources/list_changed':
-        this.resourcesChanged();
+        this.resourcesChanged(server);
         return;
       case 'notifications/prompts/list_changed':
-        this.promptsChanged();
+        this.promptsChanged(server);
         return;
       case 'notifications/resources/updated': {
         const wrapped = wrapResourceUri(server, notification.params.uri);

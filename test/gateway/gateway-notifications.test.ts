@@ -36,7 +36,7 @@ beforeAll(async () => {
         undeclared: stdioFixture('undeclared-changes'),
       },
     },
-    { profiles: { without: { servers: { deny: ['notify'] } } } },
+    { profiles: { without: { servers: { deny: ['notify', 'undeclared'] } } } },
   );
 });
 
@@ -311,20 +311,29 @@ describe('upstream log messages', () => {
 describe.each(eras)('resource and prompt list changes seen by a $label', ({ era }) => {
   it("are announced when an upstream's resources and prompts change, and the new ones are served", async () => {
     const client = await connectClient(running.url, era);
+    const denied = await connectClient(`${running.url}/without`, era);
     try {
-      let resources = 0;
-      let prompts = 0;
-      client.setNotificationHandler('notifications/resources/list_changed', () => {
-        resources++;
-      });
-      client.setNotificationHandler('notifications/prompts/list_changed', () => {
-        prompts++;
-      });
-      if (era === 'modern') await client.listen({ resourcesListChanged: true, promptsListChanged: true });
-      else await new Promise((resolve) => setTimeout(resolve, 500));
+      const counters = await Promise.all(
+        [client, denied].map(async (watcher) => {
+          const counts = { resources: 0, prompts: 0 };
+          watcher.setNotificationHandler('notifications/resources/list_changed', () => {
+            counts.resources++;
+          });
+          watcher.setNotificationHandler('notifications/prompts/list_changed', () => {
+            counts.prompts++;
+          });
+          if (era === 'modern')
+            await watcher.listen({ resourcesListChanged: true, promptsListChanged: true });
+          return counts;
+        }),
+      );
+      if (era === 'legacy') await new Promise((resolve) => setTimeout(resolve, 500));
       const name = `added_${era}`;
       await client.callTool({ name: 'undeclared__add_tool', arguments: { name } });
-      expect(await eventually(() => resources > 0 && prompts > 0)).toBe(true);
+      expect(await eventually(() => counters[0]!.resources > 0 && counters[0]!.prompts > 0)).toBe(true);
+      // A profile that denies the server hears nothing of it.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(counters[1]).toEqual({ resources: 0, prompts: 0 });
       const listed = await client.listResources();
       expect(listed.resources.map((resource) => resource.uri)).toContain(
         `mcptools://undeclared/added://${name}`,
@@ -332,6 +341,7 @@ describe.each(eras)('resource and prompt list changes seen by a $label', ({ era 
       const { prompts: served } = await client.listPrompts();
       expect(served.map((prompt) => prompt.name)).toContain(`undeclared__${name}_prompt`);
     } finally {
+      await denied.close();
       await client.close();
     }
   });
