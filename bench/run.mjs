@@ -19,11 +19,29 @@ const sidesFlag = args
   .find((arg) => arg.startsWith('--sides='))
   ?.slice('--sides='.length)
   .split(',');
+/** `--name=value` of the command line, or undefined. */
+const flag = (name) =>
+  args.find((arg) => arg.startsWith(`--${name}=`))?.slice(`--${name}=`.length);
+/** `--name=a,b` as a list of positive integers, or undefined. */
+const numbers = (name) => {
+  const value = flag(name);
+  if (value === undefined) return undefined;
+  const list = value.split(',').map(Number);
+  if (list.some((item) => !Number.isInteger(item) || item <= 0)) {
+    console.error(`--${name}= takes positive integers separated by commas, not "${value}"`);
+    process.exit(2);
+  }
+  return list;
+};
+const transportsFlag = flag('transports')?.split(',');
+const roundsFlag = numbers('rounds')?.[0];
 const BENCHMARKS = {
   call: (quick) =>
     runCallBenchmark({
       ...(quick ? { rounds: 3, perRound: 50, batch: 200, warmup: 50 } : {}),
+      ...(roundsFlag ? { rounds: roundsFlag } : {}),
       ...(sidesFlag ? { sides: sidesFlag } : {}),
+      ...(transportsFlag ? { transports: transportsFlag } : {}),
     }),
   fanout: (quick) =>
     runFanOutBenchmark({
