@@ -18,7 +18,7 @@ import { DownstreamCall } from './downstream-call.js';
 import { createSession, type DownstreamSession } from './downstream-session.js';
 import { GatewayCore } from './gateway-core.js';
 import { buildGatewayServer } from './gateway-mcp-server.js';
-import type { GatewayOptions } from './gateway-options.js';
+import { DEFAULT_MAX_BODY_BYTES, type GatewayOptions } from './gateway-options.js';
 import { GatewayProfile } from './gateway-profile.js';
 import { guardRequest, type HttpGuardSettings, type RequestPrincipal } from './http-guard.js';
 import { serveListen } from './listen-subscriptions.js';
@@ -26,8 +26,7 @@ import { isLoopbackHost, loopbackHostnames } from './loopback.js';
 import { healthJson, statusPage } from './status-page.js';
 import { observeStdioListens } from './stdio-listen-observer.js';
 
-/** The default cap on request bodies: 4 MiB (DESIGN.md, "Defaults"). */
-export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
+export { DEFAULT_MAX_BODY_BYTES };
 
 /** Where {@link Gateway.listen} listens. */
 export interface ListenOptions {
