@@ -16,6 +16,7 @@ import { McpToolsError } from '../errors/mcp-tools-error.js';
 import { currentCaller } from '../mcp/server-requests.js';
 import { DownstreamCall } from './downstream-call.js';
 import { createSession, type DownstreamSession } from './downstream-session.js';
+import { openEventStream } from './event-stream-open.js';
 import { GatewayCore } from './gateway-core.js';
 import { buildGatewayServer } from './gateway-mcp-server.js';
 import type { GatewayOptions } from './gateway-options.js';
@@ -178,6 +179,8 @@ export function createGateway(options: GatewayOptions): Gateway {
       const entry = legacySessions.get(sessionId);
       if (entry === undefined || entry.profile !== profile || entry.session.principal !== who.principal)
         return jsonRpcError(404, -32001, 'Session not found');
+      if (request.method === 'GET')
+        return openEventStream(await entry.transport.handleRequest(request), request.signal);
       return entry.transport.handleRequest(request);
     }
     if (request.method !== 'POST')
@@ -276,8 +279,19 @@ export function createGateway(options: GatewayOptions): Gateway {
         early.headers.forEach((value, name) => {
           headers[name] = value;
         });
-        res.writeHead(early.status, headers);
-        void early.text().then((text) => res.end(text));
+        // The whole answer (with its length) goes out now; the refused body is read and dropped
+        // before the response ends: closing with it unread would reset the connection, and the
+        // client would lose the answer.
+        req.resume();
+        const drained = new Promise((resolve) => {
+          req.once('end', resolve).once('close', resolve);
+        });
+        void early.text().then(async (text) => {
+          res.writeHead(early.status, { ...headers, 'content-length': String(Buffer.byteLength(text)) });
+          res.write(text);
+          await drained;
+          res.end();
+        });
         return;
       }
       void nodeHandler(req, res);
