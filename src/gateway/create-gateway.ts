@@ -28,6 +28,9 @@ import { healthJson, statusPage } from './status-page.js';
 /** The default cap on request bodies: 4 MiB (DESIGN.md, "Defaults"). */
 export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
 
+/** The default cap on 2025-era HTTP sessions kept at once. */
+export const DEFAULT_MAX_SESSIONS = 1000;
+
 /** Where {@link Gateway.listen} listens. */
 export interface ListenOptions {
   /** Default `127.0.0.1`. Any non-loopback address needs a token. */
@@ -75,6 +78,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   const serverInfo: Implementation = options.serverInfo ?? { name: 'mcptools', version: '0.1.0' };
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const log = options.log ?? (() => {});
+  const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
   const core = new GatewayCore(options.provider, {
     separator: options.config?.namespace?.separator ?? '__',
     inputTimeoutMs: options.inputTimeoutMs ?? 300_000,
@@ -179,6 +183,9 @@ export function createGateway(options: GatewayOptions): Gateway {
       const entry = legacySessions.get(sessionId);
       if (entry === undefined || entry.profile !== profile || entry.session.principal !== who.principal)
         return jsonRpcError(404, -32001, 'Session not found');
+      // Most recently used last: the first idle one is ended when the cap is reached.
+      legacySessions.delete(sessionId);
+      legacySessions.set(sessionId, entry);
       if (request.method === 'GET')
         return openEventStream(await entry.transport.handleRequest(request), request.signal);
       return entry.transport.handleRequest(request);
@@ -193,6 +200,12 @@ export function createGateway(options: GatewayOptions): Gateway {
     }
     if (!isInitializeRequest(body))
       return jsonRpcError(400, -32000, 'Bad Request: Mcp-Session-Id header is required');
+    if (legacySessions.size >= maxSessions) {
+      const idle = [...legacySessions.values()].find((entry) => entry.session.calls.size === 0);
+      if (idle === undefined) return jsonRpcError(429, -32000, 'Too many sessions with calls in flight');
+      log(`http: ended the least recently used session: more than ${maxSessions} sessions`);
+      await idle.transport.close();
+    }
     const session = createSession(randomUUID(), 'legacy', who.owner, who.principal);
     const end = () => {
       legacySessions.delete(session.id);
