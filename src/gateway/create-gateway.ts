@@ -18,22 +18,27 @@ import {
   type Transport,
   WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server';
-import { serveStdio as sdkServeStdio } from '@modelcontextprotocol/server/stdio';
+import { StdioServerTransport, serveStdio as sdkServeStdio } from '@modelcontextprotocol/server/stdio';
 import { McpToolsError } from '../errors/mcp-tools-error.js';
 import { currentCaller } from '../mcp/server-requests.js';
 import { DownstreamCall } from './downstream-call.js';
 import { createSession, type DownstreamSession } from './downstream-session.js';
+import { openEventStream } from './event-stream-open.js';
 import { GatewayCore } from './gateway-core.js';
 import { buildGatewayServer } from './gateway-mcp-server.js';
-import type { GatewayOptions } from './gateway-options.js';
+import { DEFAULT_MAX_BODY_BYTES, type GatewayOptions } from './gateway-options.js';
 import { GatewayProfile } from './gateway-profile.js';
 import { guardRequest, type HttpGuardSettings, type RequestPrincipal } from './http-guard.js';
+import { serveListen } from './listen-subscriptions.js';
 import { isLoopbackHost, loopbackHostnames } from './loopback.js';
 import { nodeHeaders, readNodeBody, sendResponse } from './node-request.js';
 import { healthJson, statusPage } from './status-page.js';
+import { observeStdioListens } from './stdio-listen-observer.js';
 
-/** The default cap on request bodies: 4 MiB (DESIGN.md, "Defaults"). */
-export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
+export { DEFAULT_MAX_BODY_BYTES };
+
+/** The default cap on 2025-era HTTP sessions kept at once. */
+export const DEFAULT_MAX_SESSIONS = 1000;
 
 /** How long an idle client connection is kept open (Node's default is 5 s). */
 const KEEP_ALIVE_MS = 60_000;
@@ -109,6 +114,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   const serverInfo: Implementation = options.serverInfo ?? { name: 'mcptools', version: '0.1.0' };
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const log = options.log ?? (() => {});
+  const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
   const core = new GatewayCore(options.provider, {
     separator: options.config?.namespace?.separator ?? '__',
     inputTimeoutMs: options.inputTimeoutMs ?? 300_000,
@@ -171,8 +177,8 @@ export function createGateway(options: GatewayOptions): Gateway {
       const was = lastState.get(status.name);
       lastState.set(status.name, status.state);
       if (status.state === 'connected' && was !== undefined && was !== 'connected') {
-        core.resourcesChanged();
-        core.promptsChanged();
+        core.resourcesChanged(status.name);
+        core.promptsChanged(status.name);
       }
     }),
   ];
@@ -198,7 +204,7 @@ export function createGateway(options: GatewayOptions): Gateway {
         },
       );
       modernHandlers.set(profile, handler);
-      core.modernHandlers.add(handler);
+      core.modernHandlers.set(handler, profile);
     }
     return handler;
   };
@@ -214,12 +220,23 @@ export function createGateway(options: GatewayOptions): Gateway {
       const entry = legacySessions.get(sessionId);
       if (entry === undefined || entry.profile !== profile || entry.session.principal !== who.principal)
         return jsonRpcError(404, -32001, 'Session not found');
+      // Most recently used last: the first idle one is ended when the cap is reached.
+      legacySessions.delete(sessionId);
+      legacySessions.set(sessionId, entry);
+      if (request.method === 'GET')
+        return openEventStream(await entry.transport.handleRequest(request), request.signal);
       return entry.transport.handleRequest(request, body === undefined ? undefined : { parsedBody: body });
     }
     if (request.method !== 'POST')
       return jsonRpcError(400, -32000, 'Bad Request: Mcp-Session-Id header is required');
     if (!isInitializeRequest(body))
       return jsonRpcError(400, -32000, 'Bad Request: Mcp-Session-Id header is required');
+    if (legacySessions.size >= maxSessions) {
+      const idle = [...legacySessions.values()].find((entry) => entry.session.calls.size === 0);
+      if (idle === undefined) return jsonRpcError(429, -32000, 'Too many sessions with calls in flight');
+      log(`http: ended the least recently used session: more than ${maxSessions} sessions`);
+      await idle.transport.close();
+    }
     const session = createSession(randomUUID(), 'legacy', who.owner, who.principal);
     const end = () => {
       legacySessions.delete(session.id);
@@ -258,10 +275,15 @@ export function createGateway(options: GatewayOptions): Gateway {
     }
     if (await isLegacyRequest(request, body, { maxRequestBodySize: maxBodyBytes }))
       return legacy(profile, request, who, body);
-    return modernHandler(profile).fetch(request, {
-      authInfo: principalAuth(who),
-      ...(body === undefined ? {} : { parsedBody: body }),
-    });
+    const respond = (modern: Request) =>
+      modernHandler(profile).fetch(modern, {
+        authInfo: principalAuth(who),
+        ...(body === undefined ? {} : { parsedBody: body }),
+      });
+    // A 2026-07-28 listener of resource updates gets them subscribed upstream on its behalf.
+    if (request.headers.get('mcp-method') === 'subscriptions/listen')
+      return serveListen(core, profile, request, who.principal, respond, body);
+    return respond(request);
   };
 
   const fetch = (request: Request): Promise<Response> => {
@@ -330,11 +352,11 @@ export function createGateway(options: GatewayOptions): Gateway {
     const serve = async (req: IncomingMessage & { auth?: AuthInfo }, res: ServerResponse) => {
       // Checked before the body is read: a refused request never gets buffered.
       const checked = guardRequest(nodeHeaders(req), guard);
-      if (checked instanceof Response) return sendResponse(res, checked);
+      if (checked instanceof Response) return sendResponse(res, checked, { drain: req });
       req.auth = principalAuth(checked);
       if (req.method !== 'POST' || !req.url?.startsWith('/mcp')) return nodeHandler(req, res);
       const read = await readNodeBody(req, maxBodyBytes);
-      if ('tooLarge' in read) return sendResponse(res, tooLarge(maxBodyBytes), true);
+      if ('tooLarge' in read) return sendResponse(res, tooLarge(maxBodyBytes), { close: true });
       const body = parseJson(read.text);
       if (body === undefined) return sendResponse(res, notJson());
       return nodeHandler(req, res, body);
@@ -369,19 +391,21 @@ export function createGateway(options: GatewayOptions): Gateway {
     const profile = core.profiles.get(stdioOptions.profile ?? '');
     if (profile === undefined)
       throw new McpToolsError('INVALID_ARGUMENTS', `unknown profile "${stdioOptions.profile}"`);
+    const transport = stdioOptions.transport ?? new StdioServerTransport();
+    let current: DownstreamSession | undefined;
+    // A 2026-07-28 listener of resource updates gets them subscribed upstream on its behalf.
+    observeStdioListens(transport, core, profile, () => current);
     const handle = sdkServeStdio(
       (context) => {
         // Over stdio the client started this process: it is the owner.
         const session = createSession(randomUUID(), context.era, true, 'stdio');
         const server = buildGatewayServer(core, profile, session, serverInfo);
         core.sessions.add(session);
+        current = session;
         server.onclose = () => core.endSession(session);
         return server;
       },
-      {
-        ...(stdioOptions.transport ? { transport: stdioOptions.transport } : {}),
-        onerror: (error) => log(`stdio: ${error.message}`),
-      },
+      { transport, onerror: (error) => log(`stdio: ${error.message}`) },
     );
     stdioHandles.push(handle);
   };

@@ -36,13 +36,31 @@ export async function readNodeBody(req: IncomingMessage, maxBytes: number): Prom
   return { text: chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8') };
 }
 
-/** Writes a small, complete web `Response` (a refusal, an error) to a Node response. */
-export async function sendResponse(res: ServerResponse, response: Response, close = false): Promise<void> {
+/**
+ * Writes a small, complete web `Response` (a refusal, an error) to a Node response, with its
+ * length. Given the request (`drain`), its unread body is read and dropped before the response
+ * ends: closing with it unread would reset the connection, and the client would lose the
+ * answer. `close` ends the connection after the answer instead.
+ */
+export async function sendResponse(
+  res: ServerResponse,
+  response: Response,
+  options: { drain?: IncomingMessage; close?: boolean } = {},
+): Promise<void> {
   const headers: Record<string, string> = {};
   response.headers.forEach((value, name) => {
     headers[name] = value;
   });
-  if (close) headers.connection = 'close';
-  res.writeHead(response.status, headers);
-  res.end(await response.text());
+  if (options.close) headers.connection = 'close';
+  const drained = options.drain
+    ? new Promise((resolve) => {
+        options.drain!.resume();
+        options.drain!.once('end', resolve).once('close', resolve);
+      })
+    : undefined;
+  const text = await response.text();
+  res.writeHead(response.status, { ...headers, 'content-length': String(Buffer.byteLength(text)) });
+  res.write(text);
+  await drained;
+  res.end();
 }
