@@ -41,6 +41,12 @@ export interface GatewayOptions {
   allowedHosts?: string[];
   /** Request bodies above this many bytes get 413. Default 4 MiB. */
   maxBodyBytes?: number;
+  /**
+   * The most 2025-era HTTP sessions kept at once. Beyond it, opening one ends the session
+   * used least recently that has no call in flight (its client gets 404 and opens a new one,
+   * as the protocol says). Default 1000 (a session holds about 20–40 KB).
+   */
+  maxSessions?: number;
   /** How the gateway introduces itself. Default `{ name: 'mcptools', version }`. */
   serverInfo?: Implementation;
   /** Context handed to registry factories. */

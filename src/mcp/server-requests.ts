@@ -50,6 +50,16 @@ export interface ServerRequestContext {
  */
 const inFlight = new WeakMap<Client, Map<object, number>>();
 
+/**
+ * The log level the current caller wants from the servers it calls (a gateway's downstream
+ * client that asked for logs), read from the caller's `upstreamLogLevel`; `undefined` when it
+ * asked for none or there is no caller.
+ */
+export function callerLogLevel(): string | undefined {
+  const caller = currentCaller() as { upstreamLogLevel?: unknown } | undefined;
+  return typeof caller?.upstreamLogLevel === 'string' ? caller.upstreamLogLevel : undefined;
+}
+
 /** Records the current caller's call on `client` as in flight; returns the release function. */
 export function trackCall(client: Client): () => void {
   const caller = currentCaller();
