@@ -374,3 +374,33 @@ describe.each(eras)('completions for a $label', ({ era }) => {
     }
   });
 });
+
+describe('an upstream that restarts', () => {
+  it('is subscribed again to the resources sessions and listeners still hold', async () => {
+    const legacy = await connectClient(running.url, 'legacy');
+    const modern = await connectClient(running.url, 'modern');
+    try {
+      const legacyUpdates = updatesOf(legacy);
+      const modernUpdates = updatesOf(modern);
+      await legacy.subscribeResource({ uri: COUNTER });
+      const subscription = await modern.listen({ resourceSubscriptions: [COUNTER] });
+      const states: string[] = [];
+      const stop = running.provider.on('status', (status) => {
+        if (status.name === 'notify') states.push(status.state);
+      });
+      await legacy.callTool({ name: 'notify__die', arguments: {} }).catch(() => {});
+      expect(await eventually(() => states.includes('connected'), 20_000)).toBe(true);
+      stop();
+      expect(await eventually(async () => !(await touch(legacy)).isError)).toBe(true);
+      expect(await eventually(() => legacyUpdates.includes(COUNTER) && modernUpdates.includes(COUNTER))).toBe(
+        true,
+      );
+      await subscription.close();
+      await legacy.unsubscribeResource({ uri: COUNTER });
+      expect(await eventually(async () => (await touch(legacy)).isError === true)).toBe(true);
+    } finally {
+      await modern.close();
+      await legacy.close();
+    }
+  });
+});
