@@ -375,6 +375,41 @@ describe.each(eras)('completions for a $label', ({ era }) => {
   });
 });
 
+describe('resource subscriptions to a 2026-07-28 upstream', () => {
+  it('are held upstream with subscriptions/listen, for clients of both eras', async () => {
+    const uri = 'mcptools://notifymodern/notify://counter';
+    const legacy = await connectClient(running.url, 'legacy');
+    const modern = await connectClient(running.url, 'modern');
+    const bystander = await connectClient(running.url, 'legacy');
+    try {
+      const legacyUpdates = updatesOf(legacy);
+      const modernUpdates = updatesOf(modern);
+      const bystanderUpdates = updatesOf(bystander);
+      await legacy.subscribeResource({ uri });
+      const subscription = await modern.listen({ resourceSubscriptions: [uri] });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const touched = await legacy.callTool({
+        name: 'notifymodern__touch',
+        arguments: { uri: 'notify://counter' },
+      });
+      expect(textOf(touched as never)).toBe('published notify://counter');
+      expect(await eventually(() => legacyUpdates.includes(uri) && modernUpdates.includes(uri))).toBe(true);
+      expect(bystanderUpdates).toEqual([]);
+      await subscription.close();
+      await legacy.unsubscribeResource({ uri });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const before = legacyUpdates.length;
+      await legacy.callTool({ name: 'notifymodern__touch', arguments: { uri: 'notify://counter' } });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(legacyUpdates.length).toBe(before);
+    } finally {
+      await bystander.close();
+      await modern.close();
+      await legacy.close();
+    }
+  });
+});
+
 describe('an upstream that restarts', () => {
   it('is subscribed again to the resources sessions and listeners still hold', async () => {
     const legacy = await connectClient(running.url, 'legacy');
