@@ -248,6 +248,29 @@ describe('upstream log messages', () => {
       expect(await eventually(() => callerLogs.some((entry) => entry.data === 'for the caller'))).toBe(true);
       expect(modernLogs.map((entry) => entry.data)).toEqual(['for the 2026 caller']);
       expect(modernLogs[0]?.logger).toBe('notifyhttp/fixture');
+      // On the call's own response stream (not only the session's GET stream).
+      const transport = caller.transport as unknown as { sessionId?: string; protocolVersion?: string };
+      const raw = await fetch(running.url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-session-id': transport.sessionId ?? '',
+          'mcp-protocol-version': transport.protocolVersion ?? '2025-11-25',
+        },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 77,
+          method: 'tools/call',
+          params: {
+            name: 'notifyhttp__log_here',
+            arguments: { level: 'warning', text: 'on the POST stream' },
+          },
+        }),
+      });
+      const stream = await raw.text();
+      expect(stream).toContain('"method":"notifications/message"');
+      expect(stream).toContain('on the POST stream');
       await new Promise((resolve) => setTimeout(resolve, 300));
       expect(otherLogs).toEqual([]);
       expect(callerLogs.map((entry) => entry.data)).toEqual(['for the caller']);
