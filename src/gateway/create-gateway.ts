@@ -173,10 +173,12 @@ export function createGateway(options: GatewayOptions): Gateway {
       core.upstreamNotification(server, notification),
     ),
     options.provider.on('status', (status) => {
-      // A server that (re)connected may bring different resources and prompts.
+      // A server that (re)connected may bring different resources and prompts, and has
+      // forgotten the subscriptions of its last connection.
       const was = lastState.get(status.name);
       lastState.set(status.name, status.state);
       if (status.state === 'connected' && was !== undefined && was !== 'connected') {
+        core.resubscribe(status.name);
         core.resourcesChanged(status.name);
         core.promptsChanged(status.name);
       }
