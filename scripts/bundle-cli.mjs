@@ -9,7 +9,7 @@
 // loaded only when that command runs, so one command never pays for another's dependencies.
 // zod and smol-toml stay external (the configuration reader loads zod only for an unusual or
 // invalid file, see src/config/quick-config-validator.ts).
-//   node scripts/bundle-cli.mjs      (run by `npm run build`)
+//   node scripts/bundle-cli.mjs      (run by `npm run build`; BUNDLE_SIZES=1 lists the largest inputs)
 import { readFileSync } from 'node:fs';
 import { relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -41,20 +41,33 @@ const externalActions = {
   },
 };
 
+/** A promise version of a callback function of node:fs (which the bundle loads anyway). */
+const viaFsCallback = (name) =>
+  `(...args) => new Promise((resolve, reject) => require('node:fs').${name}(...args, (error, value) => (error ? reject(error) : resolve(value))))`;
+
 /**
- * commander requires node:child_process at load (for executable subcommands, which mcptools has
- * none of); loading it pulls in net, dgram and more. Here it is required on first use instead.
+ * Built-in modules the bundle does not load up front, with the only functions its modules import
+ * from them (checked below). commander requires node:child_process for executable subcommands
+ * (mcptools has none), which pulls in net, dgram and more; node:module serves only the built-in
+ * default's package lookup; node:fs/promises loads about ten internal modules (readline, watchers)
+ * where the configuration reader needs `stat` and `readFile`.
  */
-const lazyChildProcess = {
-  name: 'lazy-child-process',
+const lazyBuiltins = {
+  'node:child_process': { spawn: "(...args) => require('node:child_process').spawn(...args)" },
+  'node:module': { createRequire: "(...args) => require('node:module').createRequire(...args)" },
+  'node:fs/promises': { stat: viaFsCallback('stat'), readFile: viaFsCallback('readFile') },
+};
+const lazyBuiltinsPlugin = {
+  name: 'lazy-builtins',
   setup(context) {
-    context.onResolve({ filter: /^node:child_process$/ }, (args) =>
-      args.importer.includes(`${sep}node_modules${sep}commander${sep}`)
-        ? { path: 'child_process', namespace: 'lazy-child-process' }
-        : undefined,
+    const filter = new RegExp(`^(${Object.keys(lazyBuiltins).join('|')})$`);
+    context.onResolve({ filter }, (args) =>
+      args.namespace === 'lazy-builtin' ? undefined : { path: args.path, namespace: 'lazy-builtin' },
     );
-    context.onLoad({ filter: /.*/, namespace: 'lazy-child-process' }, () => ({
-      contents: "module.exports = { spawn: (...args) => require('node:child_process').spawn(...args) };",
+    context.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, (args) => ({
+      contents: Object.entries(lazyBuiltins[args.path])
+        .map(([name, implementation]) => `exports.${name} = ${implementation};`)
+        .join('\n'),
       loader: 'js',
     }));
   },
@@ -73,10 +86,13 @@ const result = await build({
   sourcemap: true,
   legalComments: 'none',
   external: ['zod', 'smol-toml'],
-  define: { 'import.meta.url': '__bundleUrl' },
+  define: { 'import.meta': '__importMeta' },
   // The directive first: a banner before esbuild's own "use strict" would turn strict mode off.
-  banner: { js: `"use strict";const __bundleUrl=require('node:url').pathToFileURL(__filename).href;` },
-  plugins: [externalActions, lazyChildProcess],
+  // The URL is computed only if a module asks for it.
+  banner: {
+    js: `"use strict";const __importMeta={get url(){return require('node:url').pathToFileURL(__filename).href}};`,
+  },
+  plugins: [externalActions, lazyBuiltinsPlugin],
   metafile: true,
   logLevel: 'error',
 });
@@ -85,11 +101,35 @@ const problems = [...result.warnings.map((warning) => warning.text)];
 for (const input of Object.keys(result.metafile.inputs)) {
   const path = resolve(root, input);
   if (!path.startsWith(resolve(root, 'src') + sep)) continue;
-  if (readFileSync(path, 'utf8').includes('import.meta') && !importMetaAllowed.has(path))
+  const source = readFileSync(path, 'utf8');
+  if (source.includes('import.meta') && !importMetaAllowed.has(path))
     problems.push(`${input} uses import.meta, which the bundle cannot keep: leave it out of the bundle`);
+  for (const [builtin, functions] of Object.entries(lazyBuiltins)) {
+    for (const [, clause] of source.matchAll(new RegExp(`import\\s+([^;]*?)\\s+from\\s+'${builtin}'`, 'g'))) {
+      if (clause.startsWith('type ')) continue;
+      // `{ a, b as c, type T }`: the values a and b must be among the functions the shim has.
+      const names = /^\{([^}]*)\}$/
+        .exec(clause)?.[1]
+        ?.split(',')
+        .map((name) => name.trim())
+        .filter((name) => name !== '' && !name.startsWith('type '))
+        .map((name) => name.split(/\s+as\s+/)[0]);
+      if (!names || names.some((name) => !Object.hasOwn(functions, name)))
+        problems.push(
+          `${input} imports ${clause} from ${builtin}: add it to lazyBuiltins in scripts/bundle-cli.mjs`,
+        );
+    }
+  }
 }
 if (Object.keys(result.metafile.inputs).some((input) => input.includes('node_modules/zod/')))
   problems.push('zod was bundled: it must stay external');
+if (process.env.BUNDLE_SIZES)
+  for (const [input, { bytesInOutput }] of Object.entries(
+    result.metafile.outputs[relative(root, outfile)].inputs,
+  )
+    .sort((a, b) => b[1].bytesInOutput - a[1].bytesInOutput)
+    .slice(0, 25))
+    console.log(bytesInOutput, input);
 if (problems.length > 0) {
   console.error(`bundle-cli: ${problems.join('\nbundle-cli: ')}`);
   process.exit(1);
