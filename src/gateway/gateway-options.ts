@@ -5,6 +5,9 @@ import type { ToolFilter } from '../registry/tool-filter.js';
 import type { ToolRegistry } from '../registry/tool-registry.js';
 import type { ToolContext } from '../tool/tool.js';
 
+/** The default cap on request bodies: 4 MiB (DESIGN.md, "Defaults"). */
+export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
+
 /** Options of {@link createGateway}. */
 export interface GatewayOptions {
   /** Every native, plugin and MCP tool the gateway may serve. */
@@ -38,6 +41,12 @@ export interface GatewayOptions {
   allowedHosts?: string[];
   /** Request bodies above this many bytes get 413. Default 4 MiB. */
   maxBodyBytes?: number;
+  /**
+   * The most 2025-era HTTP sessions kept at once. Beyond it, opening one ends the session
+   * used least recently that has no call in flight (its client gets 404 and opens a new one,
+   * as the protocol says). Default 1000 (a session holds about 20–40 KB).
+   */
+  maxSessions?: number;
   /** How the gateway introduces itself. Default `{ name: 'mcptools', version }`. */
   serverInfo?: Implementation;
   /** Context handed to registry factories. */
