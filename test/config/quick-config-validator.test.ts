@@ -1,7 +1,10 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: ${VAR} is a placeholder under test, not a template.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { serverEntryKeys, topLevelKeys } from '../../src/config/config-keys.js';
 import { httpServerSchema, mcpToolsFileSchema, stdioServerSchema } from '../../src/config/config-schema.js';
+import { loadConfig } from '../../src/config/load-config.js';
+import { parseConfig } from '../../src/config/parse-config.js';
 import { FullValidationNeeded, quickConfigValidator } from '../../src/config/quick-config-validator.js';
 import { zodConfigValidator } from '../../src/config/zod-config-validator.js';
 
@@ -262,5 +265,20 @@ describe('quick configuration validator (no zod on the common path)', () => {
     expect(() =>
       quickConfigValidator(zodConfigValidator).server({ type: 'stdio', command: 'x', args: [1] }, location),
     ).toThrow('mcptools.json: server "a": field "args[0]": Invalid input: expected string, received number');
+  });
+
+  it('loadConfig gives each warning once, and the same result as parseConfig, when it falls back to zod', async () => {
+    const value = {
+      servers: {
+        // A disabled server's missing variable is a warning, given before the next entry needs zod.
+        off: { command: 'x', args: ['${MISSING_VAR_FOR_TEST}'], enabled: false },
+        remote: { url: 'https://h.example/mcp', auth: { type: 'oauth', clientId: 'c' } },
+      },
+    };
+    const warnings: string[] = [];
+    const loaded = await loadConfig(value, { env: {}, onWarning: (message) => warnings.push(message) });
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain('MISSING_VAR_FOR_TEST');
+    expect(loaded).toStrictEqual(parseConfig(value, { env: {}, onWarning: () => {} }));
   });
 });
