@@ -27,7 +27,9 @@ const COMMANDS = [
   'prompt',
   'config',
   'doctor',
+  'serve',
   'demo',
+  'auth',
 ];
 const cases = [
   { name: 'node -e 0 (reference)', args: ['-e', '0'], node: true },
