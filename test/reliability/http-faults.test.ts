@@ -109,7 +109,7 @@ describe('upstreams answering HTTP 500 and 404, and one breaking its SSE stream 
     },
   );
 
-  it('fails a call whose SSE stream breaks mid-response, promptly and clearly; later calls succeed', async () => {
+  it('fails a call whose SSE stream breaks mid-response with a clear error; later calls succeed', async () => {
     expect(await eventually(() => provider.status('broken')?.state === 'connected', 20_000)).toBe(true);
     breaking.mode = 'break-sse';
     const started = Date.now();
