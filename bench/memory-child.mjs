@@ -19,15 +19,15 @@ const collect = async () => {
 };
 
 if (task === 'import') {
-  // mcptools is measured through its package entry, dist/index.js, as users import it;
-  // `mcptools-hub` is the hub's own modules alone, to show what the rest of the index adds.
+  // mcptools is measured through its package entry, dist/index.js, as users import it (the hub
+  // and the SDK load on first use); `mcptools-hub` is the hub's own modules (which load the SDK client) and the registry alone.
   const targets =
     {
       sdk: ['@modelcontextprotocol/client'],
       'sdk-stdio': ['@modelcontextprotocol/client', '@modelcontextprotocol/client/stdio'],
       mcptools: [new URL('../dist/index.js', import.meta.url).href],
       'mcptools-hub': [
-        new URL('../dist/mcp/load-mcp-servers.js', import.meta.url).href,
+        new URL('../dist/mcp/mcp-tool-hub.js', import.meta.url).href,
         new URL('../dist/registry/tool-registry.js', import.meta.url).href,
       ],
     }[side] ?? [];
@@ -46,7 +46,7 @@ if (task === 'import') {
 } else if (task === 'module') {
   // One module of dist/ (argument: its file URL) on top of the hub's own modules, to see what
   // each part of dist/index.js adds to what every user of the hub already pays.
-  await import(new URL('../dist/mcp/load-mcp-servers.js', import.meta.url).href);
+  await import(new URL('../dist/mcp/mcp-tool-hub.js', import.meta.url).href);
   await import(new URL('../dist/registry/tool-registry.js', import.meta.url).href);
   const before = rss();
   const start = performance.now();

@@ -18,9 +18,10 @@ const SERVER_CHILD_FLAGS = ['--expose-gc', '--min-semi-space-size=1', '--max-sem
 
 /**
  * Runs the memory benchmark; `options.repetitions`, `servers` (N per child), `mode` and
- * `calls` (the heap-growth run) size it.
+ * `calls` (the heap-growth run) size it; `parts` picks among `import`, `servers`, `calls`.
  */
 export async function runMemoryBenchmark(options = {}) {
+  const parts = new Set(options.parts ?? ['import', 'servers', 'calls']);
   const repetitions = options.repetitions ?? 3;
   const servers = options.servers ?? 20;
   const mode = options.mode ?? 'default';
@@ -28,13 +29,15 @@ export async function runMemoryBenchmark(options = {}) {
   if (lib.unavailable) console.log(`mcptools side skipped: ${lib.unavailable}`);
   const withMcptools = !lib.unavailable;
 
-  const importSides = ['bare', 'sdk', 'sdk-stdio', ...(withMcptools ? ['mcptools', 'mcptools-hub'] : [])];
+  const importSides = parts.has('import')
+    ? ['bare', 'sdk', 'sdk-stdio', ...(withMcptools ? ['mcptools', 'mcptools-hub'] : [])]
+    : [];
   const imports = Object.fromEntries(importSides.map((side) => [side, []]));
   for (let repetition = 0; repetition < repetitions + 2; repetition++) {
     const order = repetition % 2 === 0 ? importSides : [...importSides].reverse();
     for (const side of order) imports[side].push(await child(['import', side]));
   }
-  const bareRss = summarize(imports.bare.map((sample) => sample.after)).p50;
+  const bareRss = parts.has('import') ? summarize(imports.bare.map((sample) => sample.after)).p50 : 0;
   const importRows = importSides
     .filter((side) => side !== 'bare')
     .map((side) => {
@@ -55,12 +58,12 @@ export async function runMemoryBenchmark(options = {}) {
 
   const serverSides = ['sdk', ...(withMcptools ? ['mcptools'] : [])];
   const perServer = Object.fromEntries(serverSides.map((side) => [side, []]));
-  for (let repetition = 0; repetition < repetitions; repetition++) {
+  for (let repetition = 0; parts.has('servers') && repetition < repetitions; repetition++) {
     const order = repetition % 2 === 0 ? serverSides : [...serverSides].reverse();
     for (const side of order)
       perServer[side].push(await child(['servers', side, String(servers), mode], SERVER_CHILD_FLAGS));
   }
-  const serverRows = serverSides.map((side) => ({
+  const serverRows = (parts.has('servers') ? serverSides : []).map((side) => ({
     side,
     rss: summarize(perServer[side].map((sample) => delta(sample, (point) => point.rss))),
     live: summarize(perServer[side].map((sample) => delta(sample, liveResident))),
@@ -68,30 +71,31 @@ export async function runMemoryBenchmark(options = {}) {
       perServer[side].map((sample) => delta(sample, (point) => point.heapUsed + point.external)),
     ),
   }));
-  const sdkPerServer = serverRows[0].heap.p50;
+  const sdkPerServer = serverRows[0]?.heap.p50;
 
   // Growth over many calls: one child per side, heap after a full collection at each quarter.
   const calls = options.calls ?? 100_000;
   const growth = [];
-  for (const side of serverSides) {
+  for (const side of parts.has('calls') ? serverSides : []) {
     const sample = await child(['calls', side, String(calls)], ['--expose-gc'], 900_000);
     const first = sample.points[0].heap;
     growth.push({ side, points: sample.points, growth: sample.points.at(-1).heap - first });
   }
   const sdkImport = importRows.find((row) => row.side === 'sdk')?.cost;
 
-  printTable(
-    `Import cost: RSS of a fresh process after import, minus bare Node (${format.mib(bareRss)}), median of ${repetitions + 2}`,
-    ['import', 'RSS', 'cost', 'cost after gc', 'ratio to SDK client', 'import time'],
-    importRows.map((row) => [
-      row.error ? `${labelOf(row.side)} (FAILED: ${row.error.slice(0, 80)})` : labelOf(row.side),
-      format.mib(row.rssP50),
-      format.mib(row.cost),
-      format.mib(row.costAfterGc),
-      format.ratio(ratio(row.cost, sdkImport)),
-      format.ms(row.importMs),
-    ]),
-  );
+  if (parts.has('import'))
+    printTable(
+      `Import cost: RSS of a fresh process after import, minus bare Node (${format.mib(bareRss)}), median of ${repetitions + 2}`,
+      ['import', 'RSS', 'cost', 'cost after gc', 'ratio to SDK client', 'import time'],
+      importRows.map((row) => [
+        row.error ? `${labelOf(row.side)} (FAILED: ${row.error.slice(0, 80)})` : labelOf(row.side),
+        format.mib(row.rssP50),
+        format.mib(row.cost),
+        format.mib(row.costAfterGc),
+        format.ratio(ratio(row.cost, sdkImport)),
+        format.ms(row.importMs),
+      ]),
+    );
   const mcptoolsImport = importRows.find((row) => row.side === 'mcptools');
   const overGoal = mcptoolsImport !== undefined && mcptoolsImport.cost > IMPORT_GOAL_BYTES;
   const modules = overGoal && !mcptoolsImport.error ? await attributeImport() : [];
@@ -102,32 +106,36 @@ export async function runMemoryBenchmark(options = {}) {
       modules.slice(0, 8).map((row) => [row.module, format.mib(row.cost), format.ms(row.importMs)]),
     );
   }
-  printTable(
-    `Per-server client memory: ${servers} stdio servers connected in a fresh process (mode ${mode}), median of ${repetitions}`,
-    ['side', 'JS heap+external / server', 'min..max', 'RSS / server', 'RSS min..max', 'ratio (heap)'],
-    serverRows.map((row) => [
-      row.side === 'sdk' ? 'SDK-direct' : 'mcptools',
-      format.kib(row.heap.p50),
-      `${format.kib(row.heap.min)}..${format.kib(row.heap.max)}`,
-      format.kib(row.rss.p50),
-      `${format.kib(row.rss.min)}..${format.kib(row.rss.max)}`,
-      format.ratio(ratio(row.heap.p50, sdkPerServer)),
-    ]),
-  );
-  printTable(
-    `Heap growth over ${calls.toLocaleString('en')} calls (50 in flight) on one stdio connection, JS heap + external after a full GC`,
-    ['side', ...growth[0].points.map((point) => `after ${point.calls.toLocaleString('en')}`), 'growth'],
-    growth.map((row) => [
-      row.side === 'sdk' ? 'SDK-direct' : 'mcptools',
-      ...row.points.map((point) => format.kib(point.heap)),
-      format.kib(row.growth),
-    ]),
-  );
-  console.log(
-    'RSS is not steady at this scale: V8 and malloc take and release pages in MiB steps, more than the\n' +
-      'connections add (after 20 connections RSS usually falls, on both sides); the JS heap figure is the steady one.',
-  );
-  const file = writeResult('memory', {
+  if (parts.has('servers'))
+    printTable(
+      `Per-server client memory: ${servers} stdio servers connected in a fresh process (mode ${mode}), median of ${repetitions}`,
+      ['side', 'JS heap+external / server', 'min..max', 'RSS / server', 'RSS min..max', 'ratio (heap)'],
+      serverRows.map((row) => [
+        row.side === 'sdk' ? 'SDK-direct' : 'mcptools',
+        format.kib(row.heap.p50),
+        `${format.kib(row.heap.min)}..${format.kib(row.heap.max)}`,
+        format.kib(row.rss.p50),
+        `${format.kib(row.rss.min)}..${format.kib(row.rss.max)}`,
+        format.ratio(ratio(row.heap.p50, sdkPerServer)),
+      ]),
+    );
+  if (parts.has('calls'))
+    printTable(
+      `Heap growth over ${calls.toLocaleString('en')} calls (50 in flight) on one stdio connection, JS heap + external after a full GC`,
+      ['side', ...growth[0].points.map((point) => `after ${point.calls.toLocaleString('en')}`), 'growth'],
+      growth.map((row) => [
+        row.side === 'sdk' ? 'SDK-direct' : 'mcptools',
+        ...row.points.map((point) => format.kib(point.heap)),
+        format.kib(row.growth),
+      ]),
+    );
+  if (parts.has('servers'))
+    console.log(
+      'RSS is not steady at this scale: V8 and malloc take and release pages in MiB steps, more than the\n' +
+        'connections add (after 20 connections RSS usually falls, on both sides); the JS heap figure is the steady one.',
+    );
+  // A run of some parts only is written beside the full run, not over it.
+  const file = writeResult(parts.size === 3 ? 'memory' : `memory-${[...parts].join('-')}`, {
     goals: {
       perServer: 'mcptools ≤ 170 KiB and ≤ 1.00× the SDK default client per server',
       import: 'mcptools import ≤ 26 MiB',

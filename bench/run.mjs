@@ -2,7 +2,10 @@
 // With no name it runs them all. `--quick` shrinks the hub benchmarks for a smoke run;
 // `--sides=sdk,mcptools,…` picks the clients compared (default: sdk, sdk-auto, mcptools and
 // the peers mcporter, mastra, langchain); `--minimal-server` makes the fan-out spawn the
-// bare-Node echo server instead of the SDK one.
+// bare-Node echo server instead of the SDK one. Selecting points and sizes:
+//   call:   --transports=stdio,http  --rounds=N
+//   fanout: --points=1,5,10,20,5@500,10@500 (N servers, @ start delay in ms)  --repetitions=N
+//   memory: --parts=import,servers,calls  --servers=N  --calls=N  --repetitions=N
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -19,11 +22,47 @@ const sidesFlag = args
   .find((arg) => arg.startsWith('--sides='))
   ?.slice('--sides='.length)
   .split(',');
+/** `--name=value` of the command line, or undefined. */
+const flag = (name) => args.find((arg) => arg.startsWith(`--${name}=`))?.slice(`--${name}=`.length);
+/** `--name=a,b` as a list of positive integers, or undefined. */
+const numbers = (name) => {
+  const value = flag(name);
+  if (value === undefined) return undefined;
+  const list = value.split(',').map(Number);
+  if (list.some((item) => !Number.isInteger(item) || item <= 0)) {
+    console.error(`--${name}= takes positive integers separated by commas, not "${value}"`);
+    process.exit(2);
+  }
+  return list;
+};
+const transportsFlag = flag('transports')?.split(',');
+const roundsFlag = numbers('rounds')?.[0];
+const repetitionsFlag = numbers('repetitions')?.[0];
+/** `--points=10,20,5@500`: N servers, `@` start delay in ms (fan-out). */
+const pointsFlag = flag('points')
+  ?.split(',')
+  .map((point) => {
+    const [servers, delayMs = '0'] = point.split('@');
+    const parsed = { servers: Number(servers), delayMs: Number(delayMs) };
+    if (
+      !Number.isInteger(parsed.servers) ||
+      parsed.servers <= 0 ||
+      !Number.isInteger(parsed.delayMs) ||
+      parsed.delayMs < 0
+    ) {
+      console.error(`--points= takes N or N@delayMs separated by commas, not "${point}"`);
+      process.exit(2);
+    }
+    return parsed;
+  });
+const partsFlag = flag('parts')?.split(',');
 const BENCHMARKS = {
   call: (quick) =>
     runCallBenchmark({
       ...(quick ? { rounds: 3, perRound: 50, batch: 200, warmup: 50 } : {}),
+      ...(roundsFlag ? { rounds: roundsFlag } : {}),
       ...(sidesFlag ? { sides: sidesFlag } : {}),
+      ...(transportsFlag ? { transports: transportsFlag } : {}),
     }),
   fanout: (quick) =>
     runFanOutBenchmark({
@@ -36,10 +75,19 @@ const BENCHMARKS = {
             repetitions: 1,
           }
         : {}),
+      ...(pointsFlag ? { points: pointsFlag } : {}),
+      ...(repetitionsFlag ? { repetitions: repetitionsFlag } : {}),
       ...(args.includes('--minimal-server') ? { server: 'minimal' } : {}),
       ...(sidesFlag ? { sides: sidesFlag } : {}),
     }),
-  memory: (quick) => runMemoryBenchmark(quick ? { repetitions: 1, servers: 4, calls: 4000 } : {}),
+  memory: (quick) =>
+    runMemoryBenchmark({
+      ...(quick ? { repetitions: 1, servers: 4, calls: 4000 } : {}),
+      ...(repetitionsFlag ? { repetitions: repetitionsFlag } : {}),
+      ...(numbers('servers') ? { servers: numbers('servers')[0] } : {}),
+      ...(numbers('calls') ? { calls: numbers('calls')[0] } : {}),
+      ...(partsFlag ? { parts: partsFlag } : {}),
+    }),
   search: () => runSearchBenchmark(),
   gateway: (quick) =>
     runGatewayBenchmark(quick ? { rounds: 3, perRound: 30, warmup: 30, perBurst: 200 } : {}),

@@ -39,15 +39,13 @@ export {
   type McpToolsErrorOptions,
 } from './errors/mcp-tools-error.js';
 // Gateway
-export {
-  createGateway,
-  DEFAULT_MAX_BODY_BYTES,
-  type Gateway,
-  type ListenOptions,
-} from './gateway/create-gateway.js';
-export type { GatewayOptions } from './gateway/gateway-options.js';
-export { gatewayServerRequests } from './gateway/gateway-server-requests.js';
+export type { Gateway, ListenOptions } from './gateway/create-gateway.js';
+export { DEFAULT_MAX_BODY_BYTES, type GatewayOptions } from './gateway/gateway-options.js';
+export { createGateway } from './gateway/lazy-gateway.js';
+// The gateway's modules and the MCP SDK server load on first use (issue 9, import cost).
+export { gatewayServerRequests } from './gateway/lazy-gateway-server-requests.js';
 export { unwrapResourceUri, wrapResourceUri } from './gateway/resource-uri.js';
+export { currentCaller, runAsCaller } from './mcp/caller-scope.js';
 // MCP servers
 export { loadMCPServers } from './mcp/load-mcp-servers.js';
 export type { LoadMcpServersOptions } from './mcp/mcp-tool-hub.js';
@@ -81,7 +79,6 @@ export type {
   SamplingRequest,
   ServerRequestContext,
 } from './mcp/server-requests.js';
-export { currentCaller, runAsCaller } from './mcp/server-requests.js';
 // OpenClaw plugins
 export { loadOpenClawPlugins } from './plugins/load-openclaw-plugins.js';
 export type {

@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { chmod, mkdir, open, readFile, rename, rm, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import lockfile from 'proper-lockfile';
 import { McpToolsError } from '../errors/mcp-tools-error.js';
 import { defaultVaultPath } from './default-vault-path.js';
 import type { TokenStore, VaultEntry, VaultUpdate } from './token-store.js';
@@ -46,6 +45,8 @@ export class FileTokenStore implements TokenStore {
 
   async update(serverUrl: string, update: VaultUpdate): Promise<VaultEntry | undefined> {
     await mkdir(dirname(this.path), { recursive: true, mode: 0o700 });
+    // proper-lockfile (and graceful-fs under it) loads with the first write, not with mcptools.
+    const { default: lockfile } = await import('proper-lockfile');
     const release = await lockfile.lock(this.path, {
       realpath: false,
       lockfilePath: `${this.path}.lock`,

@@ -24,8 +24,12 @@ export class VaultOAuthProvider implements OAuthClientProvider {
   #codeVerifier: string | undefined;
   #state: string | undefined;
   #discovery: OAuthDiscoveryState | undefined;
-  /** The entry as last read or written by this process. */
-  #cached: VaultEntry | undefined;
+  /**
+   * The entry as last read or written by this process; `read` is false until the first read.
+   * "No entry" is remembered too: a server that needs no token must not cost a read of the
+   * vault on every HTTP request (a 401 reads it afresh, under its lock, in `transaction`).
+   */
+  #cached: { read: boolean; entry: VaultEntry | undefined } = { read: false, entry: undefined };
   #draft: { entry: VaultEntry | undefined } | undefined;
 
   constructor(serverUrl: string, store: TokenStore, config: OAuthConfig | undefined) {
@@ -145,8 +149,9 @@ export class VaultOAuthProvider implements OAuthClientProvider {
   /** The vault entry, read afresh (`fresh`) or as this process last saw it. */
   async entry(fresh = false): Promise<VaultEntry | undefined> {
     if (this.#draft) return this.#draft.entry;
-    if (fresh || this.#cached === undefined) this.#cached = await this.#store.get(this.#serverUrl);
-    return this.#cached;
+    if (fresh || !this.#cached.read)
+      this.#cached = { read: true, entry: await this.#store.get(this.#serverUrl) };
+    return this.#cached.entry;
   }
 
   /**
@@ -164,7 +169,7 @@ export class VaultOAuthProvider implements OAuthClientProvider {
       }
       const written = this.#draft.entry;
       this.#draft = undefined;
-      this.#cached = written;
+      this.#cached = { read: true, entry: written };
       return written;
     });
     if (outcome === undefined) throw new Error('the token store did not run the update');
@@ -186,11 +191,11 @@ export class VaultOAuthProvider implements OAuthClientProvider {
       this.#draft.entry = apply(this.#draft.entry);
       return;
     }
-    this.#cached = await this.#store.update(this.#serverUrl, apply);
+    this.#cached = { read: true, entry: await this.#store.update(this.#serverUrl, apply) };
   }
 
   #storedRedirectUrl(): string | undefined {
-    const client = this.#cached?.client as { redirect_uris?: string[] } | undefined;
+    const client = this.#cached.entry?.client as { redirect_uris?: string[] } | undefined;
     return client?.redirect_uris?.[0] ?? 'http://127.0.0.1/callback';
   }
 }

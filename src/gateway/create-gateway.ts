@@ -11,7 +11,7 @@ import {
   type Transport,
   WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server';
-import { serveStdio as sdkServeStdio } from '@modelcontextprotocol/server/stdio';
+import { StdioServerTransport, serveStdio as sdkServeStdio } from '@modelcontextprotocol/server/stdio';
 import { McpToolsError } from '../errors/mcp-tools-error.js';
 import { currentCaller } from '../mcp/server-requests.js';
 import { DownstreamCall } from './downstream-call.js';
@@ -19,14 +19,15 @@ import { createSession, type DownstreamSession } from './downstream-session.js';
 import { openEventStream } from './event-stream-open.js';
 import { GatewayCore } from './gateway-core.js';
 import { buildGatewayServer } from './gateway-mcp-server.js';
-import type { GatewayOptions } from './gateway-options.js';
+import { DEFAULT_MAX_BODY_BYTES, type GatewayOptions } from './gateway-options.js';
 import { GatewayProfile } from './gateway-profile.js';
 import { guardRequest, type HttpGuardSettings, type RequestPrincipal } from './http-guard.js';
+import { serveListen } from './listen-subscriptions.js';
 import { isLoopbackHost, loopbackHostnames } from './loopback.js';
 import { healthJson, statusPage } from './status-page.js';
+import { observeStdioListens } from './stdio-listen-observer.js';
 
-/** The default cap on request bodies: 4 MiB (DESIGN.md, "Defaults"). */
-export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
+export { DEFAULT_MAX_BODY_BYTES };
 
 /** The default cap on 2025-era HTTP sessions kept at once. */
 export const DEFAULT_MAX_SESSIONS = 1000;
@@ -141,8 +142,8 @@ export function createGateway(options: GatewayOptions): Gateway {
       const was = lastState.get(status.name);
       lastState.set(status.name, status.state);
       if (status.state === 'connected' && was !== undefined && was !== 'connected') {
-        core.resourcesChanged();
-        core.promptsChanged();
+        core.resourcesChanged(status.name);
+        core.promptsChanged(status.name);
       }
     }),
   ];
@@ -168,7 +169,7 @@ export function createGateway(options: GatewayOptions): Gateway {
         },
       );
       modernHandlers.set(profile, handler);
-      core.modernHandlers.add(handler);
+      core.modernHandlers.set(handler, profile);
     }
     return handler;
   };
@@ -230,9 +231,14 @@ export function createGateway(options: GatewayOptions): Gateway {
     if (core.closing) return jsonRpcError(503, -32603, 'the gateway is shutting down');
     if (await isLegacyRequest(request, undefined, { maxRequestBodySize: maxBodyBytes }))
       return legacy(profile, request, who);
-    return modernHandler(profile).fetch(request, {
-      authInfo: { token: 'gateway', clientId: who.principal, scopes: who.owner ? ['owner'] : [] },
-    });
+    const respond = (modern: Request) =>
+      modernHandler(profile).fetch(modern, {
+        authInfo: { token: 'gateway', clientId: who.principal, scopes: who.owner ? ['owner'] : [] },
+      });
+    // A 2026-07-28 listener of resource updates gets them subscribed upstream on its behalf.
+    if (request.headers.get('mcp-method') === 'subscriptions/listen')
+      return serveListen(core, profile, request, who.principal, respond);
+    return respond(request);
   };
 
   const fetch = async (request: Request): Promise<Response> => {
@@ -328,19 +334,21 @@ export function createGateway(options: GatewayOptions): Gateway {
     const profile = core.profiles.get(stdioOptions.profile ?? '');
     if (profile === undefined)
       throw new McpToolsError('INVALID_ARGUMENTS', `unknown profile "${stdioOptions.profile}"`);
+    const transport = stdioOptions.transport ?? new StdioServerTransport();
+    let current: DownstreamSession | undefined;
+    // A 2026-07-28 listener of resource updates gets them subscribed upstream on its behalf.
+    observeStdioListens(transport, core, profile, () => current);
     const handle = sdkServeStdio(
       (context) => {
         // Over stdio the client started this process: it is the owner.
         const session = createSession(randomUUID(), context.era, true, 'stdio');
         const server = buildGatewayServer(core, profile, session, serverInfo);
         core.sessions.add(session);
+        current = session;
         server.onclose = () => core.endSession(session);
         return server;
       },
-      {
-        ...(stdioOptions.transport ? { transport: stdioOptions.transport } : {}),
-        onerror: (error) => log(`stdio: ${error.message}`),
-      },
+      { transport, onerror: (error) => log(`stdio: ${error.message}`) },
     );
     stdioHandles.push(handle);
   };

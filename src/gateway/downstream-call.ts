@@ -4,6 +4,7 @@ import {
   type ClientCapabilities,
   type InputRequiredResult,
   inputRequired,
+  type LoggingLevel,
   ProtocolError,
   ProtocolErrorCode,
 } from '@modelcontextprotocol/server';
@@ -45,6 +46,13 @@ export class DownstreamCall {
   readonly #capabilities: () => ClientCapabilities | undefined;
   #push: PushRequest | undefined;
   readonly #outstanding = new Map<string, Outstanding>();
+  /**
+   * Sends a log message on the 2026-07-28 request serving this call right now (the SDK drops it
+   * unless that request's envelope asked for logs at that level); unset between rounds.
+   */
+  logTo: ((level: LoggingLevel, data: unknown, logger: string) => Promise<void>) | undefined;
+  /** The log level the 2026-07-28 request of this call asked for in its envelope, if any. */
+  envelopeLogLevel: LoggingLevel | undefined;
   #counter = 0;
   #wake: (() => void) | undefined;
   #result: Promise<CallToolResult> | undefined;
@@ -58,6 +66,15 @@ export class DownstreamCall {
     this.session = session;
     this.#capabilities = capabilities;
     this.#push = push;
+  }
+
+  /**
+   * The log level to ask the upstream servers of this call for (read by the MCP tool adapter
+   * through `callerLogLevel`): the request's envelope level (2026-07-28) or the session's
+   * `logging/setLevel` (2025 era).
+   */
+  get upstreamLogLevel(): LoggingLevel | undefined {
+    return this.session.era === 'modern' ? this.envelopeLogLevel : this.session.logLevel;
   }
 
   /** Aborted when the downstream cancels, the session ends or the gateway closes. */

@@ -19,6 +19,8 @@ export interface DownstreamSession {
   server?: Server;
   /** The level the client asked for with `logging/setLevel`; no upstream logs without one. */
   logLevel?: LoggingLevel;
+  /** Whether the profile it was served under admits `server` (its logs, its resources). */
+  allowsServer?: (server: string) => boolean;
   /** Wrapped resource URIs the client subscribed to (2025 era). */
   readonly subscriptions: Set<string>;
   /** Set when the session ended. */

@@ -9,17 +9,7 @@ import type { DownstreamCall } from './downstream-call.js';
 import type { DownstreamSession } from './downstream-session.js';
 import type { GatewayProfile } from './gateway-profile.js';
 import { unwrapResourceUri, wrapResourceUri } from './resource-uri.js';
-
-const SEVERITY: Record<LoggingLevel, number> = {
-  debug: 0,
-  info: 1,
-  notice: 2,
-  warning: 3,
-  error: 4,
-  critical: 5,
-  alert: 6,
-  emergency: 7,
-};
+import { routeUpstreamLog } from './upstream-log.js';
 
 /**
  * What every downstream connection of one gateway shares: the profiles, the sessions that get
@@ -34,7 +24,7 @@ export class GatewayCore {
   /** Sessions that receive notifications: 2025-era HTTP sessions and stdio connections. */
   readonly sessions = new Set<DownstreamSession>();
   /** The 2026-07-28 HTTP handlers, whose `subscriptions/listen` streams get change events. */
-  readonly modernHandlers = new Set<McpHttpHandler>();
+  readonly modernHandlers = new Map<McpHttpHandler, GatewayProfile>();
   readonly calls = new Set<DownstreamCall>();
   closing = false;
   readonly #parked = new Map<string, { call: DownstreamCall; timer: NodeJS.Timeout }>();
@@ -89,6 +79,7 @@ export class GatewayCore {
   }
 
   #park(call: DownstreamCall): void {
+    call.logTo = undefined;
     const timer = setTimeout(() => {
       this.#parked.delete(call.id);
       call.cancel('the client did not answer the input request in time');
@@ -150,45 +141,56 @@ export class GatewayCore {
 
   #sendToolsChanged(): void {
     for (const session of this.sessions) void session.server?.sendToolListChanged().catch(() => {});
-    for (const handler of this.modernHandlers) handler.notify.toolsChanged();
+    for (const handler of this.modernHandlers.keys()) handler.notify.toolsChanged();
   }
 
-  resourcesChanged(): void {
-    for (const session of this.sessions) void session.server?.sendResourceListChanged().catch(() => {});
-    for (const handler of this.modernHandlers) handler.notify.resourcesChanged();
+  /** Tells the clients whose profile admits `server` that its resources changed. */
+  resourcesChanged(server: string): void {
+    for (const session of this.sessions)
+      if (session.allowsServer?.(server) !== false)
+        void session.server?.sendResourceListChanged().catch(() => {});
+    for (const [handler, profile] of this.modernHandlers)
+      if (profile.allowsServer(server)) handler.notify.resourcesChanged();
   }
 
-  promptsChanged(): void {
-    for (const session of this.sessions) void session.server?.sendPromptListChanged().catch(() => {});
-    for (const handler of this.modernHandlers) handler.notify.promptsChanged();
+  /** Tells the clients whose profile admits `server` that its prompts changed. */
+  promptsChanged(server: string): void {
+    for (const session of this.sessions)
+      if (session.allowsServer?.(server) !== false)
+        void session.server?.sendPromptListChanged().catch(() => {});
+    for (const [handler, profile] of this.modernHandlers)
+      if (profile.allowsServer(server)) handler.notify.promptsChanged();
   }
 
   /** Routes an upstream notification: logs to sessions that asked, updates to subscribers, list changes to all. */
   upstreamNotification(server: string, notification: UpstreamNotification): void {
     switch (notification.method) {
       case 'notifications/resources/list_changed':
-        this.resourcesChanged();
+        this.resourcesChanged(server);
         return;
       case 'notifications/prompts/list_changed':
-        this.promptsChanged();
+        this.promptsChanged(server);
         return;
       case 'notifications/resources/updated': {
         const wrapped = wrapResourceUri(server, notification.params.uri);
         for (const session of this.#subscriptions.get(wrapped) ?? [])
           void session.server?.sendResourceUpdated({ uri: wrapped }).catch(() => {});
-        for (const handler of this.modernHandlers) handler.notify.resourceUpdated(wrapped);
+        for (const [handler, profile] of this.modernHandlers)
+          if (profile.allowsServer(server)) handler.notify.resourceUpdated(wrapped);
         return;
       }
       case 'notifications/message': {
-        const level = notification.params.level as LoggingLevel;
-        const logger =
-          notification.params.logger === undefined ? server : `${server}/${notification.params.logger}`;
-        for (const session of this.sessions) {
-          if (session.logLevel === undefined || (SEVERITY[level] ?? 0) < SEVERITY[session.logLevel]) continue;
-          void session.server
-            ?.sendLoggingMessage({ level, logger, data: notification.params.data })
-            .catch(() => {});
-        }
+        const { level, logger, data } = notification.params;
+        routeUpstreamLog(
+          server,
+          {
+            level: level as LoggingLevel,
+            logger: logger === undefined ? server : `${server}/${logger}`,
+            data,
+          },
+          this.sessions,
+          this.calls,
+        );
         return;
       }
     }

@@ -3,6 +3,8 @@ import {
   CLIENT_CAPABILITIES_META_KEY,
   type ClientCapabilities,
   type Implementation,
+  LOG_LEVEL_META_KEY,
+  type LoggingLevel,
   ProtocolError,
   ProtocolErrorCode,
   ResourceNotFoundError,
@@ -44,6 +46,12 @@ function protocolError(error: unknown): ProtocolError {
   );
 }
 
+function envelopeLogLevel(context: ServerContext): LoggingLevel | undefined {
+  const envelope = context.mcpReq.envelope as Record<string, unknown> | undefined;
+  const level = envelope?.[LOG_LEVEL_META_KEY];
+  return typeof level === 'string' ? (level as LoggingLevel) : undefined;
+}
+
 function pushFor(context: ServerContext) {
   return (request: ForwardedRequest, signal: AbortSignal): Promise<unknown> => {
     if (request.method === 'elicitation/create')
@@ -77,6 +85,7 @@ export function buildGatewayServer(
     },
   });
   session.server ??= server;
+  session.allowsServer ??= profile.allowsServer;
   const provider = core.provider;
   const separator = core.separator;
 
@@ -97,6 +106,7 @@ export function buildGatewayServer(
           );
         }
         parked.resume((context.mcpReq.inputResponses ?? {}) as Record<string, unknown>);
+        parked.logTo = (level, data, logger) => context.mcpReq.log(level, data, logger);
         return core.round(parked, context.mcpReq.signal);
       }
     }
@@ -133,15 +143,22 @@ export function buildGatewayServer(
     };
     core.beginCall(call);
     if (session.era === 'modern') {
+      call.logTo = (level, data, logger) => context.mcpReq.log(level, data, logger);
+      call.envelopeLogLevel = envelopeLogLevel(context);
       call.start(run);
       return core.round(call, context.mcpReq.signal);
     }
+    // Cancelled by the client (`notifications/cancelled`) or by its HTTP connection closing
+    // before the answer (a POST dropped without a DELETE).
+    const signals = [context.mcpReq.signal, context.http?.req?.signal].filter(
+      (signal) => signal !== undefined,
+    );
     const onAbort = () => call.cancel('the client cancelled the call');
-    context.mcpReq.signal.addEventListener('abort', onAbort, { once: true });
+    for (const signal of signals) signal.addEventListener('abort', onAbort, { once: true });
     try {
       return await run();
     } finally {
-      context.mcpReq.signal.removeEventListener('abort', onAbort);
+      for (const signal of signals) signal.removeEventListener('abort', onAbort);
       core.endCall(call);
     }
   });

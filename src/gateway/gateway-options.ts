@@ -5,6 +5,9 @@ import type { ToolFilter } from '../registry/tool-filter.js';
 import type { ToolRegistry } from '../registry/tool-registry.js';
 import type { ToolContext } from '../tool/tool.js';
 
+/** The default cap on request bodies: 4 MiB (DESIGN.md, "Defaults"). */
+export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
+
 /** Options of {@link createGateway}. */
 export interface GatewayOptions {
   /** Every native, plugin and MCP tool the gateway may serve. */

@@ -3,6 +3,8 @@ import type { MCPToolProvider } from '../mcp/provider-types.js';
 import { compileToolFilter } from '../registry/tool-filter.js';
 import { ToolRegistry } from '../registry/tool-registry.js';
 import { createRouterTools } from '../router/create-router-tools.js';
+import { createMcpAuthTool } from '../router/mcp-auth-tool.js';
+import { resolveRouterOptions } from '../router/router-options.js';
 import type { Tool, ToolContext } from '../tool/tool.js';
 import { scopedProvider } from './scoped-provider.js';
 
@@ -44,20 +46,30 @@ export class GatewayProfile {
     this.name = name;
     this.mode = settings.mode ?? 'full';
     this.#parts = parts;
-    this.allowsServer = compileToolFilter(settings.servers ?? {});
+    const allowsServer = compileToolFilter(settings.servers ?? {});
+    // One argument only: it is handed to Array.filter, whose index must not read as a name.
+    this.allowsServer = (server: string) => allowsServer(server);
     this.#allowsTool = compileToolFilter(settings.tools ?? {});
     const pin = settings.pin ?? [];
     this.#pinned = pin.length > 0 ? compileToolFilter({ allow: pin }) : () => false;
+    const scoped = scopedProvider(parts.provider, this.allowsServer);
+    const routerOptions = {
+      ...(parts.config ? { config: parts.config } : {}),
+      context: parts.context,
+      senderIsOwner: parts.senderIsOwner,
+    };
     if (this.mode === 'full') {
-      this.#routerTools = [];
+      // Every tool is served directly; a server waiting for OAuth sign-in has none, so
+      // `mcp_auth` is served beside them (as in router and hybrid modes) to sign it in.
+      const router = resolveRouterOptions(routerOptions);
+      this.#routerTools =
+        (scoped.oauthServers?.() ?? []).length > 0
+          ? [createMcpAuthTool(scoped, router, router.names.mcpAuth)]
+          : [];
       this.#scoped = undefined;
     } else {
       this.#scoped = new ToolRegistry();
-      this.#routerTools = createRouterTools(scopedProvider(parts.provider, this.allowsServer), this.#scoped, {
-        ...(parts.config ? { config: parts.config } : {}),
-        context: parts.context,
-        senderIsOwner: parts.senderIsOwner,
-      });
+      this.#routerTools = createRouterTools(scoped, this.#scoped, routerOptions);
     }
   }
 
@@ -86,7 +98,7 @@ export class GatewayProfile {
       if (tool.source === 'mcp' && tool.server !== undefined && !this.allowsServer(tool.server)) return false;
       return this.#allowsTool(...aliases(tool));
     });
-    if (this.mode === 'full') return admitted;
+    if (this.mode === 'full') return [...admitted, ...this.#routerTools];
     this.#scoped!.replaceOwner('gateway', admitted);
     const pinned = this.mode === 'hybrid' ? admitted.filter((tool) => this.#pinned(...aliases(tool))) : [];
     return [...pinned, ...this.#routerTools];

@@ -20,7 +20,8 @@ function only<T extends { server: string }>(
 /**
  * A view of `provider` that sees only the servers `allows` admits: the router tools of a
  * gateway profile run over it, so `list_mcp_resources` or `get_mcp_prompt` can never reach a
- * server the profile denies. A denied server reads as unknown.
+ * server the profile denies. A denied server reads as unknown. OAuth sign-in (`authorize`,
+ * `oauthServers`) is passed through for the admitted servers, so `mcp_auth` is served too.
  */
 export function scopedProvider(
   provider: MCPToolProvider,
@@ -72,5 +73,22 @@ export function scopedProvider(
     prompts,
     on: (event, listener) => provider.on(event, listener),
     ...(provider.toolOrigin ? { toolOrigin: (name: string) => provider.toolOrigin?.(name) } : {}),
+    // OAuth sign-in (`mcp_auth`) for the admitted servers only.
+    ...(provider.authorize
+      ? {
+          authorize: guarded((server, options?: Parameters<NonNullable<MCPToolProvider['authorize']>>[1]) =>
+            provider.authorize!(server, options),
+          ),
+        }
+      : {}),
+    ...(provider.pendingAuthorization
+      ? {
+          pendingAuthorization: (server: string) =>
+            allows(server) ? provider.pendingAuthorization?.(server) : undefined,
+        }
+      : {}),
+    ...(provider.oauthServers
+      ? { oauthServers: () => (provider.oauthServers?.() ?? []).filter(allows) }
+      : {}),
   };
 }

@@ -1,7 +1,7 @@
 import type { McpToolsConfig } from '../config/config-types.js';
 import { McpToolsError } from '../errors/mcp-tools-error.js';
 import type { ToolRegistry } from '../registry/tool-registry.js';
-import { type LoadMcpServersOptions, McpToolHub } from './mcp-tool-hub.js';
+import type { LoadMcpServersOptions } from './mcp-tool-hub.js';
 import type { MCPToolProvider } from './provider-types.js';
 
 /**
@@ -19,12 +19,15 @@ import type { MCPToolProvider } from './provider-types.js';
  * );
  * const tools = await registry.resolveAll();
  * await provider.close();
+ *
+ * The hub and the MCP SDK client load with the first call, not with an import of mcptools.
  */
 export async function loadMCPServers(
   config: McpToolsConfig,
   registry: ToolRegistry,
   options: LoadMcpServersOptions = {},
 ): Promise<MCPToolProvider> {
+  const { McpToolHub } = await import('./mcp-tool-hub.js');
   const hub = new McpToolHub(config, registry, options);
   await hub.start(options.signal);
   if (options.signal?.aborted) {

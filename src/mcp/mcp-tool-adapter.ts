@@ -4,6 +4,7 @@ import type {
   Tool as McpToolDefinition,
   RequestOptions,
 } from '@modelcontextprotocol/client';
+import { LOG_LEVEL_META_KEY } from '@modelcontextprotocol/client';
 import type { SecretRedactor } from '../config/secret-redactor.js';
 import type { McpToolsError } from '../errors/mcp-tools-error.js';
 import { jsonBounds } from '../json/json-bounds.js';
@@ -17,7 +18,7 @@ import { callToolResultSchema } from './call-tool-result-schema.js';
 import { classifyError } from './classify-error.js';
 import type { McpConnection } from './mcp-connection.js';
 import { normalizeInputSchema } from './normalize-input-schema.js';
-import { trackCall } from './server-requests.js';
+import { callerLogLevel, trackCall } from './server-requests.js';
 
 /** Deepest arguments sent on; deeper ones would overflow validators and `JSON.stringify`. */
 const MAX_ARGUMENT_DEPTH = 128;
@@ -148,7 +149,13 @@ export function createMcpTool(
     // The caller is in flight on this client until the call settles (gateway attribution).
     const release = trackCall(client);
     try {
-      const params = { name: originalName, arguments: args };
+      // A 2026-07-28 server logs to a request only at the level its envelope asks for.
+      const logLevel = client.getProtocolEra() === 'modern' ? callerLogLevel() : undefined;
+      const params = {
+        name: originalName,
+        arguments: args,
+        ...(logLevel === undefined ? {} : { _meta: { [LOG_LEVEL_META_KEY]: logLevel } }),
+      };
       const result = plainRequest
         ? await client.request({ method: 'tools/call', params }, callToolResultSchema, requestOptions)
         : await client.callTool(params, requestOptions);

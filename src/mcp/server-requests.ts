@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { basename, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import {
@@ -13,6 +12,9 @@ import {
   ProtocolErrorCode,
   type Transport,
 } from '@modelcontextprotocol/client';
+import { currentCaller, runAsCaller } from './caller-scope.js';
+
+export { currentCaller, runAsCaller };
 
 /** The parameters of a `sampling/createMessage` request (deprecated in 2026-07-28, still common). */
 export type SamplingRequest = CreateMessageRequest['params'];
@@ -46,22 +48,21 @@ export interface ServerRequestContext {
  * re-linked to their sender by `linkResponsesToCallers`, requests cannot be) — and a stale
  * caller (a call that already ended) is never reported, because only callers in flight count.
  */
-const callers = new AsyncLocalStorage<object>();
 const inFlight = new WeakMap<Client, Map<object, number>>();
 
-/** Runs `fn` with `caller` as the owner of every tool call it makes (and their server→client requests). */
-export function runAsCaller<T>(caller: object, fn: () => T): T {
-  return callers.run(caller, fn);
-}
-
-/** The caller named by the innermost {@link runAsCaller}, if any. */
-export function currentCaller(): object | undefined {
-  return callers.getStore();
+/**
+ * The log level the current caller wants from the servers it calls (a gateway's downstream
+ * client that asked for logs), read from the caller's `upstreamLogLevel`; `undefined` when it
+ * asked for none or there is no caller.
+ */
+export function callerLogLevel(): string | undefined {
+  const caller = currentCaller() as { upstreamLogLevel?: unknown } | undefined;
+  return typeof caller?.upstreamLogLevel === 'string' ? caller.upstreamLogLevel : undefined;
 }
 
 /** Records the current caller's call on `client` as in flight; returns the release function. */
 export function trackCall(client: Client): () => void {
-  const caller = callers.getStore();
+  const caller = currentCaller();
   if (caller === undefined) return () => {};
   let calls = inFlight.get(client);
   if (calls === undefined) {
@@ -92,7 +93,7 @@ export function linkResponsesToCallers(transport: Transport): void {
   const send = transport.send.bind(transport);
   const sentBy = new Map<string | number, object>();
   transport.send = (message, options) => {
-    const caller = callers.getStore();
+    const caller = currentCaller();
     if (caller !== undefined && 'method' in message && 'id' in message) {
       if (sentBy.size >= MAX_LINKED) sentBy.clear();
       sentBy.set(message.id, caller);
@@ -106,7 +107,7 @@ export function linkResponsesToCallers(transport: Transport): void {
       const caller = sentBy.get(message.id);
       if (caller !== undefined) {
         sentBy.delete(message.id);
-        return callers.run(caller, () => receive?.(message, extra));
+        return runAsCaller(caller, () => receive?.(message, extra));
       }
     }
     return receive(message, extra);
@@ -124,7 +125,7 @@ export function linkResponsesToCallers(transport: Transport): void {
 function requestContext(client: Client, server: string, signal: AbortSignal): ServerRequestContext {
   const calls = inFlight.get(client);
   const callersInFlight = calls ? [...calls.keys()] : [];
-  const store = callers.getStore();
+  const store = currentCaller();
   const caller = store !== undefined && calls?.has(store) ? store : undefined;
   return caller === undefined
     ? { server, signal, callersInFlight }

@@ -1,7 +1,7 @@
 import type { FetchLike } from '@modelcontextprotocol/client';
 import { McpToolsError } from '../errors/mcp-tools-error.js';
 import { formatBytes } from '../tool/result.js';
-import { SseEventLimiter } from './sse-event-limiter.js';
+import { limitSseEvents } from './sse-event-limiter.js';
 
 /**
  * Default cap on one HTTP message from a server, matching the SDK's stdio buffer
@@ -23,7 +23,7 @@ export interface SizeLimits {
  * body is read up to `maxResponseBytes` (a `Content-Length` over it is not read at all) and
  * refused past it, so the request fails at once. An SSE stream lives long, so each event is
  * capped instead: an event over the limit is dropped as it streams and replaced by a JSON-RPC
- * error for the request it answered ({@link SseEventLimiter}).
+ * error for the request it answered ({@link limitSseEvents}).
  */
 export function sizeLimitedFetch(limits: SizeLimits, base: FetchLike = fetch): FetchLike {
   return async (url, init) => {
@@ -40,7 +40,7 @@ export function sizeLimitedFetch(limits: SizeLimits, base: FetchLike = fetch): F
         headers: response.headers,
       });
     if ((response.headers.get('content-type') ?? '').includes('text/event-stream')) {
-      return rebuilt(response.body.pipeThrough(new SseEventLimiter(limits.maxResponseBytes)));
+      return rebuilt(limitSseEvents(response.body, limits.maxResponseBytes));
     }
     const declared = Number(response.headers.get('content-length') ?? Number.NaN);
     if (declared > limits.maxResponseBytes) {

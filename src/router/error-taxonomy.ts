@@ -1,5 +1,5 @@
+import { classifyForeignError } from '../errors/classify-foreign-error.js';
 import { McpToolsError, type McpToolsErrorCode } from '../errors/mcp-tools-error.js';
-import { classifyError } from '../mcp/classify-error.js';
 
 /**
  * Error types a router result can carry: the five of seed 002 first, then one per
@@ -95,8 +95,9 @@ export function routerErrorType(code: McpToolsErrorCode): RouterErrorType {
  */
 export function classifyRouterError(error: unknown): RouterError {
   const message = error instanceof Error ? error.message : String(error);
-  // Foreign errors (SDK, JSON-RPC, abort, network) are classified once, by the hub's classifier.
-  const classified = classifyError(error);
+  // Foreign errors (SDK, JSON-RPC, abort, network) are classified once, by the hub's classifier
+  // (which knows the SDK's errors once the hub has loaded it).
+  const classified = classifyForeignError(error);
   let code: McpToolsErrorCode = classified.code;
   let recoverable: boolean | undefined = classified.recoverable;
   if (code === 'UPSTREAM_ERROR') {

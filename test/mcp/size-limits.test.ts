@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
 import type { MCPToolProvider } from '../../src/mcp/provider-types.js';
-import { SseEventLimiter } from '../../src/mcp/sse-event-limiter.js';
+import { limitSseEvents } from '../../src/mcp/sse-event-limiter.js';
 import { ToolRegistry } from '../../src/registry/tool-registry.js';
 import { type HttpFixture, startHttpFixture } from '../fixtures/spawn-http.js';
 import { httpServer, stdioFixture, textOf } from './hub-test-helpers.js';
@@ -61,7 +61,7 @@ describe('size limits, enforced before the bytes are buffered', () => {
   });
 });
 
-describe('SseEventLimiter', () => {
+describe('limitSseEvents', () => {
   async function run(chunks: string[], max: number): Promise<string> {
     const source = new ReadableStream<Uint8Array>({
       start(controller) {
@@ -70,7 +70,7 @@ describe('SseEventLimiter', () => {
       },
     });
     const out: string[] = [];
-    const reader = source.pipeThrough(new SseEventLimiter(max)).getReader();
+    const reader = limitSseEvents(source, max).getReader();
     for (;;) {
       const { done, value } = await reader.read();
       if (done) return out.join('');

@@ -1,0 +1,57 @@
+import type { LoggingLevel } from '@modelcontextprotocol/server';
+import { currentCaller } from '../mcp/server-requests.js';
+import { DownstreamCall } from './downstream-call.js';
+import type { DownstreamSession } from './downstream-session.js';
+
+const SEVERITY: Record<LoggingLevel, number> = {
+  debug: 0,
+  info: 1,
+  notice: 2,
+  warning: 3,
+  error: 4,
+  critical: 5,
+  alert: 6,
+  emergency: 7,
+};
+
+/** An upstream `notifications/message`, its logger already prefixed with the server name. */
+export interface UpstreamLog {
+  level: LoggingLevel;
+  logger: string;
+  data: unknown;
+}
+
+function sendToSession(session: DownstreamSession, server: string, log: UpstreamLog): void {
+  if (session.allowsServer?.(server) === false) return;
+  if (session.logLevel === undefined || (SEVERITY[log.level] ?? 0) < SEVERITY[session.logLevel]) return;
+  void session.server?.sendLoggingMessage(log).catch(() => {});
+}
+
+function sendToCall(call: DownstreamCall, server: string, log: UpstreamLog): void {
+  if (call.session.allowsServer?.(server) === false) return;
+  // The request's own envelope level (`io.modelcontextprotocol/logLevel`) decides; none, no logs.
+  void call.logTo?.(log.level, log.data, log.logger).catch(() => {});
+}
+
+/**
+ * Routes an upstream log message to the downstream clients that asked for logs, each at its
+ * own level: a 2025-era session by `logging/setLevel` (on its session), a 2026-07-28 request
+ * by the log level in its envelope (on that request's stream, while its call runs). A message
+ * the protocol links to one call (it arrived on that call's own stream) goes to that call's
+ * client only; any other goes to every client that asked and whose profile admits `server`.
+ */
+export function routeUpstreamLog(
+  server: string,
+  log: UpstreamLog,
+  sessions: Iterable<DownstreamSession>,
+  calls: Iterable<DownstreamCall>,
+): void {
+  const caller = currentCaller();
+  if (caller instanceof DownstreamCall) {
+    if (caller.session.era === 'modern') sendToCall(caller, server, log);
+    else sendToSession(caller.session, server, log);
+    return;
+  }
+  for (const session of sessions) if (session.era === 'legacy') sendToSession(session, server, log);
+  for (const call of calls) if (call.session.era === 'modern') sendToCall(call, server, log);
+}

@@ -1,0 +1,376 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cliBin } from '../cli/cli-process.js';
+import { fixtureCommand, type HttpFixture, startHttpFixture } from '../fixtures/spawn-http.js';
+import { eventually, httpServer, stdioFixture, textOf } from '../mcp/hub-test-helpers.js';
+import { connectClient, eras, type RunningGateway, startGateway } from './gateway-test-helpers.js';
+
+/*
+ * Issue 10: resource updates reach a 2026-07-28 client that listens for them
+ * (`subscriptions/listen` with `resourceSubscriptions`), subscribed upstream on its behalf and
+ * counted together with 2025-era sessions' subscriptions. The notify fixture refuses `touch`
+ * for a URI nobody subscribed to upstream, so each step shows the upstream subscription state.
+ */
+
+const COUNTER = 'mcptools://notify/notify://counter';
+
+let running: RunningGateway;
+let notifyHttp: HttpFixture;
+let notifyModern: HttpFixture;
+
+beforeAll(async () => {
+  [notifyHttp, notifyModern] = await Promise.all([
+    startHttpFixture('notify', ['--era', 'legacy']),
+    startHttpFixture('notify', ['--era', 'modern']),
+  ]);
+  running = await startGateway(
+    {
+      servers: {
+        notifyhttp: httpServer(notifyHttp.url),
+        notifymodern: httpServer(notifyModern.url),
+        notify: stdioFixture('notify', ['--era', 'legacy']),
+        undeclared: stdioFixture('undeclared-changes'),
+      },
+    },
+    { profiles: { without: { servers: { deny: ['notify', 'undeclared'] } } } },
+  );
+});
+
+afterAll(async () => {
+  await running?.close();
+  await Promise.all([notifyHttp?.close(), notifyModern?.close()]);
+});
+
+const touch = async (client: Client) =>
+  client.callTool({ name: 'notify__touch', arguments: { uri: 'notify://counter' } });
+
+function updatesOf(client: Client): string[] {
+  const updates: string[] = [];
+  client.setNotificationHandler('notifications/resources/updated', (notification) => {
+    updates.push(notification.params.uri);
+  });
+  return updates;
+}
+
+describe('a 2026-07-28 client listening for resource updates', () => {
+  it('gets them: the gateway subscribes upstream while it listens, and unsubscribes after', async () => {
+    const client = await connectClient(running.url, 'modern');
+    try {
+      const updates = updatesOf(client);
+      expect((await touch(client)).isError).toBe(true);
+      const subscription = await client.listen({ resourceSubscriptions: [COUNTER] });
+      expect(subscription.honoredFilter.resourceSubscriptions).toEqual([COUNTER]);
+      const touched = await touch(client);
+      expect(textOf(touched as never)).toBe('touched notify://counter');
+      expect(await eventually(() => updates.includes(COUNTER))).toBe(true);
+      await subscription.close();
+      expect(await eventually(async () => (await touch(client)).isError === true)).toBe(true);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('gets them over mcptools serve --stdio (built binary) too', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mcptools-listen-'));
+    const config = join(dir, 'mcptools.json');
+    writeFileSync(
+      config,
+      JSON.stringify({ servers: { notify: fixtureCommand('notify', ['--era', 'legacy']) } }),
+    );
+    const client = new Client(
+      { name: 'stdio-listener', version: '1.0.0' },
+      { versionNegotiation: { mode: 'auto', probe: { timeoutMs: 30_000 } } },
+    );
+    try {
+      await client.connect(
+        new StdioClientTransport({
+          command: process.execPath,
+          args: [cliBin, 'serve', '--stdio', '--config', config],
+          stderr: 'pipe',
+        }),
+      );
+      expect(client.getProtocolEra()).toBe('modern');
+      const updates = updatesOf(client);
+      expect((await touch(client)).isError).toBe(true);
+      const subscription = await client.listen({ resourceSubscriptions: [COUNTER] });
+      expect(await eventually(async () => !(await touch(client)).isError)).toBe(true);
+      expect(await eventually(() => updates.includes(COUNTER))).toBe(true);
+      await subscription.close();
+      expect(await eventually(async () => (await touch(client)).isError === true)).toBe(true);
+    } finally {
+      await client.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('shares the upstream subscription with a 2025 session: the last one out unsubscribes', async () => {
+    const modern = await connectClient(running.url, 'modern');
+    const legacy = await connectClient(running.url, 'legacy');
+    try {
+      const modernUpdates = updatesOf(modern);
+      const legacyUpdates = updatesOf(legacy);
+      await legacy.subscribeResource({ uri: COUNTER });
+      const subscription = await modern.listen({ resourceSubscriptions: [COUNTER] });
+      await legacy.unsubscribeResource({ uri: COUNTER });
+      // The listener still holds the upstream subscription.
+      expect((await touch(modern)).isError).toBeFalsy();
+      expect(await eventually(() => modernUpdates.includes(COUNTER))).toBe(true);
+      expect(legacyUpdates).toEqual([]);
+      await legacy.subscribeResource({ uri: COUNTER });
+      await subscription.close();
+      // …and now the 2025 session does.
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect((await touch(legacy)).isError).toBeFalsy();
+      expect(await eventually(() => legacyUpdates.includes(COUNTER))).toBe(true);
+      await legacy.unsubscribeResource({ uri: COUNTER });
+      expect((await touch(legacy)).isError).toBe(true);
+    } finally {
+      await legacy.close();
+      await modern.close();
+    }
+  });
+
+  it('serves the prompts of the servers a profile admits, and refuses the others as unknown', async () => {
+    const denied = await connectClient(`${running.url}/without`, 'modern');
+    try {
+      const { prompts } = await denied.listPrompts();
+      expect(prompts.map((prompt) => prompt.name)).not.toContain('notify__weather');
+      expect(prompts.map((prompt) => prompt.name)).toContain('notifyhttp__weather');
+      await expect(
+        denied.getPrompt({ name: 'notify__weather', arguments: { city: 'Lima' } }),
+      ).rejects.toThrow(/Unknown prompt/);
+      const allowed = await denied.getPrompt({ name: 'notifyhttp__weather', arguments: { city: 'Lima' } });
+      expect(JSON.stringify(allowed.messages)).toContain('Weather in Lima?');
+    } finally {
+      await denied.close();
+    }
+  });
+
+  it('does not subscribe upstream for a profile that denies the server', async () => {
+    const denied = await connectClient(`${running.url}/without`, 'modern');
+    const observer = await connectClient(running.url, 'modern');
+    try {
+      const subscription = await denied.listen({ resourceSubscriptions: [COUNTER] });
+      expect((await touch(observer)).isError).toBe(true);
+      await subscription.close();
+    } finally {
+      await denied.close();
+      await observer.close();
+    }
+  });
+});
+
+describe('upstream log messages', () => {
+  const LOG_LEVEL = 'io.modelcontextprotocol/logLevel';
+
+  function logsOf(client: Client): { level: string; logger?: string; data: unknown }[] {
+    const logs: { level: string; logger?: string; data: unknown }[] = [];
+    client.setNotificationHandler('notifications/message', (notification) => {
+      logs.push(notification.params);
+    });
+    return logs;
+  }
+
+  const log = (client: Client, level: string, text: string, asked?: string) =>
+    client.callTool({
+      name: 'notify__log',
+      arguments: { level, text },
+      ...(asked === undefined ? {} : { _meta: { [LOG_LEVEL]: asked } }),
+    });
+
+  it('reach a 2026-07-28 request that asked for them in its envelope, at its level', async () => {
+    const client = await connectClient(running.url, 'modern');
+    try {
+      const logs = logsOf(client);
+      await log(client, 'error', 'not asked');
+      await log(client, 'info', 'too quiet', 'warning');
+      await log(client, 'error', 'loud enough', 'warning');
+      expect(await eventually(() => logs.some((entry) => entry.data === 'loud enough'))).toBe(true);
+      expect(logs.map((entry) => entry.data)).toEqual(['loud enough']);
+      expect(logs[0]).toMatchObject({ level: 'error', logger: 'notify/fixture' });
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('reach 2025 sessions and 2026 requests of both eras at once, each at its own level', async () => {
+    const modern = await connectClient(running.url, 'modern');
+    const legacy = await connectClient(running.url, 'legacy');
+    const quiet = await connectClient(running.url, 'legacy');
+    try {
+      const modernLogs = logsOf(modern);
+      const legacyLogs = logsOf(legacy);
+      const quietLogs = logsOf(quiet);
+      await legacy.setLoggingLevel('debug');
+      await quiet.setLoggingLevel('error');
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await log(modern, 'warning', 'from the 2026 call', 'debug');
+      expect(await eventually(() => legacyLogs.some((entry) => entry.data === 'from the 2026 call'))).toBe(
+        true,
+      );
+      expect(modernLogs.map((entry) => entry.data)).toContain('from the 2026 call');
+      await log(legacy, 'error', 'from the 2025 call');
+      expect(await eventually(() => quietLogs.some((entry) => entry.data === 'from the 2025 call'))).toBe(
+        true,
+      );
+      expect(quietLogs.map((entry) => entry.data)).not.toContain('from the 2026 call');
+    } finally {
+      await quiet.close();
+      await legacy.close();
+      await modern.close();
+    }
+  });
+
+  it("that arrive on a call's own stream reach only that call's client", async () => {
+    const caller = await connectClient(running.url, 'legacy');
+    const other = await connectClient(running.url, 'legacy');
+    const modern = await connectClient(running.url, 'modern');
+    try {
+      const callerLogs = logsOf(caller);
+      const otherLogs = logsOf(other);
+      const modernLogs = logsOf(modern);
+      await caller.setLoggingLevel('debug');
+      await other.setLoggingLevel('debug');
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await caller.callTool({
+        name: 'notifyhttp__log_here',
+        arguments: { level: 'info', text: 'for the caller' },
+      });
+      await modern.callTool({
+        name: 'notifyhttp__log_here',
+        arguments: { level: 'info', text: 'for the 2026 caller' },
+        _meta: { [LOG_LEVEL]: 'info' },
+      });
+      expect(await eventually(() => callerLogs.some((entry) => entry.data === 'for the caller'))).toBe(true);
+      expect(modernLogs.map((entry) => entry.data)).toEqual(['for the 2026 caller']);
+      expect(modernLogs[0]?.logger).toBe('notifyhttp/fixture');
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(otherLogs).toEqual([]);
+      expect(callerLogs.map((entry) => entry.data)).toEqual(['for the caller']);
+    } finally {
+      await modern.close();
+      await other.close();
+      await caller.close();
+    }
+  });
+
+  it('are asked of a 2026-07-28 upstream at the level of the client whose call it is', async () => {
+    const modern = await connectClient(running.url, 'modern');
+    const legacy = await connectClient(running.url, 'legacy');
+    const silent = await connectClient(running.url, 'modern');
+    try {
+      expect(running.provider.status('notifymodern')?.era).toBe('modern');
+      const modernLogs = logsOf(modern);
+      const legacyLogs = logsOf(legacy);
+      const silentLogs = logsOf(silent);
+      await legacy.setLoggingLevel('info');
+      const logHere = (client: Client, level: string, text: string, asked?: string) =>
+        client.callTool({
+          name: 'notifymodern__log_here',
+          arguments: { level, text },
+          ...(asked === undefined ? {} : { _meta: { [LOG_LEVEL]: asked } }),
+        });
+      await logHere(modern, 'warning', 'modern asked', 'info');
+      await logHere(modern, 'debug', 'below the level', 'info');
+      await logHere(legacy, 'info', 'legacy asked');
+      await logHere(silent, 'error', 'nobody asked');
+      expect(await eventually(() => legacyLogs.some((entry) => entry.data === 'legacy asked'))).toBe(true);
+      expect(modernLogs).toEqual([
+        { level: 'warning', logger: 'notifymodern/fixture', data: 'modern asked' },
+      ]);
+      expect(legacyLogs.map((entry) => entry.data)).toEqual(['legacy asked']);
+      expect(silentLogs).toEqual([]);
+    } finally {
+      await silent.close();
+      await legacy.close();
+      await modern.close();
+    }
+  });
+
+  it('never reach a client whose profile denies the server', async () => {
+    const denied = await connectClient(`${running.url}/without`, 'legacy');
+    const caller = await connectClient(running.url, 'legacy');
+    try {
+      const deniedLogs = logsOf(denied);
+      await denied.setLoggingLevel('debug');
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await log(caller, 'error', 'not for the denied profile');
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(deniedLogs).toEqual([]);
+    } finally {
+      await caller.close();
+      await denied.close();
+    }
+  });
+});
+
+describe.each(eras)('resource and prompt list changes seen by a $label', ({ era }) => {
+  it("are announced when an upstream's resources and prompts change, and the new ones are served", async () => {
+    const client = await connectClient(running.url, era);
+    const denied = await connectClient(`${running.url}/without`, era);
+    try {
+      const counters = await Promise.all(
+        [client, denied].map(async (watcher) => {
+          const counts = { resources: 0, prompts: 0 };
+          watcher.setNotificationHandler('notifications/resources/list_changed', () => {
+            counts.resources++;
+          });
+          watcher.setNotificationHandler('notifications/prompts/list_changed', () => {
+            counts.prompts++;
+          });
+          if (era === 'modern')
+            await watcher.listen({ resourcesListChanged: true, promptsListChanged: true });
+          return counts;
+        }),
+      );
+      if (era === 'legacy') await new Promise((resolve) => setTimeout(resolve, 500));
+      const name = `added_${era}`;
+      await client.callTool({ name: 'undeclared__add_tool', arguments: { name } });
+      expect(await eventually(() => counters[0]!.resources > 0 && counters[0]!.prompts > 0)).toBe(true);
+      // A profile that denies the server hears nothing of it.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(counters[1]).toEqual({ resources: 0, prompts: 0 });
+      const listed = await client.listResources();
+      expect(listed.resources.map((resource) => resource.uri)).toContain(
+        `mcptools://undeclared/added://${name}`,
+      );
+      const { prompts: served } = await client.listPrompts();
+      expect(served.map((prompt) => prompt.name)).toContain(`undeclared__${name}_prompt`);
+    } finally {
+      await denied.close();
+      await client.close();
+    }
+  });
+});
+
+describe.each(eras)('completions for a $label', ({ era }) => {
+  it('complete prompt arguments and resource template variables through the upstream', async () => {
+    const client = await connectClient(running.url, era);
+    try {
+      const prompt = await client.complete({
+        ref: { type: 'ref/prompt', name: 'notify__weather' },
+        argument: { name: 'city', value: 'Li' },
+      });
+      expect(prompt.completion.values).toEqual(['Lisbon', 'Lima']);
+      const { resourceTemplates } = await client.listResourceTemplates();
+      const rooms = 'mcptools://notify/notify://rooms/{room}';
+      expect(resourceTemplates.map((template) => template.uriTemplate)).toContain(rooms);
+      const template = await client.complete({
+        ref: { type: 'ref/resource', uri: rooms },
+        argument: { name: 'room', value: 'kit' },
+      });
+      expect(template.completion.values).toEqual(['kitchen', 'kitchenette']);
+      const read = await client.readResource({ uri: 'mcptools://notify/notify://rooms/lounge' });
+      expect(read.contents[0]).toMatchObject({
+        uri: 'mcptools://notify/notify://rooms/lounge',
+        text: 'room lounge',
+      });
+    } finally {
+      await client.close();
+    }
+  });
+});
