@@ -74,7 +74,9 @@ const cases = SIGNALS.flatMap(({ signal, code }) =>
   })),
 );
 
-describe('every CLI command that connects servers, under SIGINT and SIGTERM', { timeout: 60_000 }, () => {
+describe.concurrent('every CLI command that connects servers, under SIGINT and SIGTERM', {
+  timeout: 60_000,
+}, () => {
   it.each(cases)(
     '$label: exits with its signal code and leaves no child process',
     async ({ args, signal, code }) => {
