@@ -1,6 +1,7 @@
 // The gateway soak (issue 13): `mcptools serve --http` (the built CLI, its own process) in
 // front of 5 upstream echo servers over stdio, driven by 10 downstream SDK client sessions
-// (5 in each protocol era, 5 calls in flight each), while one upstream after another is killed
+// (5 in each protocol era, 5 calls in flight each), after a warm-up of 10% of the calls, while
+// one upstream after another is killed
 // (SIGKILL) every few seconds and the gateway restarts it with backoff.
 //
 //   npm run soak                     # build, then 100,000 calls (time limit 20 minutes)
@@ -27,7 +28,6 @@ const RESULTS = fileURLToPath(new URL('./results/', import.meta.url));
 const UPSTREAMS = 5;
 const SESSIONS = 10;
 const IN_FLIGHT_PER_SESSION = 5;
-const WARM_UP_CALLS = 2_000;
 
 function flag(name: string): string | undefined {
   const at = process.argv.indexOf(`--${name}`);
@@ -155,7 +155,11 @@ try {
           if (result.isError) kind = `isError: ${answer}`;
           else if (answer !== text) kind = `wrong result: ${answer.slice(0, 80)}`;
         } catch (error) {
-          kind = `thrown: ${error instanceof Error ? error.message : String(error)}`;
+          const cause =
+            error instanceof Error
+              ? (error.cause as { code?: string; message?: string } | undefined)
+              : undefined;
+          kind = `thrown: ${error instanceof Error ? error.message : String(error)}${cause ? ` (${cause.code ?? cause.message})` : ''}`;
         }
         if (!record) continue;
         const endedAt = Date.now();
@@ -172,7 +176,9 @@ try {
     return issued;
   }
 
-  await drive(WARM_UP_CALLS, Date.now() + 120_000, false);
+  // The start figures are taken once the gateway has reached its working size: after 10% of
+  // the calls again as a warm-up (at least 2,000).
+  await drive(Math.max(2_000, Math.round(totalCalls / 10)), Date.now() + timeLimitMs, false);
   const startedAt = Date.now();
   const start = {
     rss: rssBytes(gatewayPid)!,
