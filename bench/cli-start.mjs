@@ -14,7 +14,8 @@ import { summarize } from './lib/stats.mjs';
 const runsFlag = process.argv.indexOf('--runs');
 const RUNS = runsFlag > 0 ? Number(process.argv[runsFlag + 1]) : 10;
 const BUDGET_MS = 150;
-const bin = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
+// The package's `bin`: the bundle scripts/bundle-cli.mjs writes after tsc.
+const bin = fileURLToPath(new URL('../dist/cli/main.cjs', import.meta.url));
 
 const COMMANDS = [
   'servers',

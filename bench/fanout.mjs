@@ -43,13 +43,17 @@ export async function runFanOutBenchmark(options = {}) {
   for (const point of points) {
     const targets = targetsFor(point);
     const samples = Object.fromEntries(sides.map((side) => [side.name, []]));
+    const cpu = Object.fromEntries(sides.map((side) => [side.name, []]));
     const failures = Object.fromEntries(sides.map((side) => [side.name, []]));
     for (let round = 0; round < repetitions; round++) {
       for (const side of rotated(sides, round)) {
         try {
-          samples[side.name].push(await time(side, targets));
+          const { elapsed, cpuMs } = await time(side, targets);
+          samples[side.name].push(elapsed);
+          cpu[side.name].push(cpuMs);
         } catch (error) {
           samples[side.name].push(Number.NaN);
+          cpu[side.name].push(Number.NaN);
           failures[side.name].push(String(error?.message ?? error).slice(0, 200));
         }
         await settle(200);
@@ -63,14 +67,19 @@ export async function runFanOutBenchmark(options = {}) {
         name: side.name,
         ...summarize(samples[side.name].filter(Number.isFinite)),
         ratio: ratioOf(side.name),
+        clientCpuMs: quantile(cpu[side.name].filter(Number.isFinite), 0.5),
         samples: samples[side.name],
+        clientCpuSamples: cpu[side.name],
         failures: failures[side.name],
       })),
     });
     console.log(
       `fan-out ${point.servers} × ${point.delayMs} ms: ${results
         .at(-1)
-        .sides.map((side) => `${side.name} ${format.ms(side.p50)} (${format.ratio(side.ratio)})`)
+        .sides.map(
+          (side) =>
+            `${side.name} ${format.ms(side.p50)} (${format.ratio(side.ratio)}; client CPU ${format.ms(side.clientCpuMs)})`,
+        )
         .join(', ')}`,
     );
   }
@@ -82,6 +91,15 @@ export async function runFanOutBenchmark(options = {}) {
       `${result.delayMs} ms`,
       result.servers,
       ...result.sides.map((side) => `${format.ms(side.p50)} ${format.ratio(side.ratio)}`),
+    ]),
+  );
+  printTable(
+    'Fan-out: CPU time of the client process itself (servers excluded), p50 — the part a client controls',
+    ['start delay', 'N', ...sides.map((side) => side.name)],
+    results.map((result) => [
+      `${result.delayMs} ms`,
+      result.servers,
+      ...result.sides.map((side) => format.ms(side.clientCpuMs)),
     ]),
   );
   const file = writeResult(server === 'minimal' ? 'fanout-minimal-server' : 'fanout', {
@@ -96,10 +114,13 @@ export async function runFanOutBenchmark(options = {}) {
   return results;
 }
 
+/** Wall time of one fan-out, and the CPU this process (the client, not its servers) spent on it. */
 async function time(side, targets) {
+  const cpuStart = process.cpuUsage();
   const start = performance.now();
   const handle = await side.open(targets);
   const elapsed = performance.now() - start;
+  const cpu = process.cpuUsage(cpuStart);
   await handle.close();
-  return elapsed;
+  return { elapsed, cpuMs: (cpu.user + cpu.system) / 1000 };
 }

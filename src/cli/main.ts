@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Kept tiny on purpose: `--help` loads only commander and the command definitions; each
-// command's dependencies are imported when it runs (issue 9: CLI start ≤ 150 ms).
+// command's dependencies are imported when it runs (issue 9: CLI start ≤ 150 ms). The package's
+// `bin` is this module bundled as CommonJS, dist/cli/main.cjs (scripts/bundle-cli.mjs).
 import { Command, CommanderError } from 'commander';
 import { registerCommands } from './command-table.js';
 import { registerAuthCommand } from './commands/auth.js';
@@ -24,9 +25,8 @@ const program = new Command('mcptools')
 registerCommands(program);
 registerAuthCommand(program);
 
-try {
-  await program.parseAsync(process.argv);
-} catch (error) {
+// No top-level await: CommonJS (the bundle) cannot have one.
+program.parseAsync(process.argv).catch(async (error: unknown) => {
   if (error instanceof CommanderError) {
     // Help and version exit 0; every other parse failure is a usage error.
     process.exitCode = error.exitCode === 0 ? 0 : 2; // ExitCode.success, ExitCode.usage
@@ -34,4 +34,4 @@ try {
     const { reportFailure } = await import('./report-failure.js');
     process.exitCode = reportFailure(error);
   }
-}
+});

@@ -1,3 +1,5 @@
+import type { ConfigValidator } from './config-validator.js';
+
 /** What every format reader needs besides the parsed value. */
 export interface ConfigReadContext {
   /** The file as named in messages (relative to `cwd` when inside it), or `config` for objects. */
@@ -10,4 +12,6 @@ export interface ConfigReadContext {
   env: Readonly<Record<string, string | undefined>>;
   /** Receives ignored keys and unsupported placeholders; never values. */
   warn: (message: string) => void;
+  /** Checks the shapes of the file's top level and of each server entry. */
+  validator: ConfigValidator;
 }

@@ -1,5 +1,17 @@
 import { z } from 'zod';
-import { durationSchema, optionalDelaySchema } from './duration.js';
+import { clampDurationMs } from './duration.js';
+
+/** The zod schema of a duration field in a configuration file: positive, clamped to a timer's range. */
+const durationSchema = z
+  .number()
+  .positive('must be a positive number of milliseconds')
+  .transform((ms) => clampDurationMs(Math.ceil(ms)));
+
+/** The zod schema of a duration field that may be 0. */
+const optionalDelaySchema = z
+  .number()
+  .nonnegative('must be 0 or more milliseconds')
+  .transform((ms) => clampDurationMs(Math.ceil(ms)));
 
 const toolFilterSchema = z.strictObject({
   allow: z.array(z.string().min(1, 'must not be empty')).optional(),
@@ -63,11 +75,6 @@ export const httpServerSchema = z.strictObject({
   auth: httpAuthSchema.optional(),
   ...serverCommonShape,
 });
-
-/** The keys a server entry of `mcptools.json` may have, for "did you mean" hints. */
-export const serverEntryKeys: readonly string[] = [
-  ...new Set([...Object.keys(stdioServerSchema.shape), ...Object.keys(httpServerSchema.shape)]),
-];
 
 /** `router.semanticSearch`: an OpenAI-compatible embeddings endpoint for `tool_index`. */
 export const semanticSearchSchema = z.strictObject({
@@ -153,6 +160,3 @@ export const mcpToolsFileSchema = z.strictObject({
   protocol: serverCommonShape.protocol,
   workspaceDir: z.string().min(1, 'must not be empty').optional(),
 });
-
-/** The keys the top level of `mcptools.json` may have. */
-export const topLevelKeys: readonly string[] = Object.keys(mcpToolsFileSchema.shape);

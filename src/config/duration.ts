@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { McpToolsError } from '../errors/mcp-tools-error.js';
 
 /**
@@ -46,18 +45,6 @@ export function durationMs(value: unknown, field: string, options: DurationOptio
   }
   return clampDurationMs(Math.ceil(number));
 }
-
-/** The zod schema of a duration field in a configuration file: positive, clamped to a timer's range. */
-export const durationSchema = z
-  .number()
-  .positive('must be a positive number of milliseconds')
-  .transform((ms) => clampDurationMs(Math.ceil(ms)));
-
-/** The zod schema of a duration field that may be 0. */
-export const optionalDelaySchema = z
-  .number()
-  .nonnegative('must be 0 or more milliseconds')
-  .transform((ms) => clampDurationMs(Math.ceil(ms)));
 
 function describe(value: unknown): string {
   if (typeof value === 'string') return JSON.stringify(value.length > 20 ? `${value.slice(0, 20)}…` : value);

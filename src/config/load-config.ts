@@ -4,8 +4,9 @@ import { type ConfigSearchOptions, configSearchPaths } from './config-search-pat
 import type { McpToolsConfig } from './config-types.js';
 import { displayConfigPath } from './display-config-path.js';
 import { findConfigFile } from './find-config-file.js';
-import { type ParseConfigOptions, parseConfig } from './parse-config.js';
+import { FullValidationNeeded, quickConfigValidator } from './quick-config-validator.js';
 import { readConfigFile } from './read-config-file.js';
+import { emitConfigWarning, type ParseConfigOptions, readConfigValue } from './read-config-value.js';
 
 /** Options of {@link loadConfig}. */
 export interface LoadConfigOptions extends Omit<ParseConfigOptions, 'file'>, ConfigSearchOptions {
@@ -27,7 +28,8 @@ export async function loadConfig(
   options: LoadConfigOptions = {},
 ): Promise<McpToolsConfig> {
   const cwd = resolve(options.cwd ?? process.cwd());
-  if (source !== undefined && typeof source !== 'string') return parseConfig(source, { ...options, cwd });
+  if (source !== undefined && typeof source !== 'string')
+    return parseQuicklyFirst(source, { ...options, cwd });
   let path = source === undefined ? undefined : resolve(cwd, source);
   if (path === undefined) {
     path = await findConfigFile({ ...options, cwd });
@@ -42,5 +44,31 @@ export async function loadConfig(
     }
   }
   const value = await readConfigFile(path, displayConfigPath(path, cwd));
-  return parseConfig(value, { ...options, cwd, file: path });
+  return parseQuicklyFirst(value, { ...options, cwd, file: path });
+}
+
+/**
+ * `parseConfig`, loading zod only when the quick validator cannot vouch for the value (an
+ * unusual section, or an error to describe). Warnings of the quick attempt are held back and
+ * given once, by whichever attempt decides.
+ */
+async function parseQuicklyFirst(value: unknown, options: ParseConfigOptions): Promise<McpToolsConfig> {
+  const warnings: string[] = [];
+  const warn = options.onWarning ?? emitConfigWarning;
+  try {
+    const config = readConfigValue(
+      value,
+      { ...options, onWarning: (message) => warnings.push(message) },
+      quickConfigValidator(),
+    );
+    for (const message of warnings) warn(message);
+    return config;
+  } catch (error) {
+    if (!(error instanceof FullValidationNeeded)) {
+      for (const message of warnings) warn(message);
+      throw error;
+    }
+  }
+  const { parseConfig } = await import('./parse-config.js');
+  return parseConfig(value, options);
 }

@@ -2,13 +2,12 @@ import { isAbsolute, resolve } from 'node:path';
 import { isPlainObject } from '../json/is-plain-object.js';
 import { closestKey } from './closest-key.js';
 import { configError } from './config-error.js';
+import { serverEntryKeys } from './config-keys.js';
 import type { ConfigReadContext } from './config-read-context.js';
-import { httpServerSchema, serverEntryKeys, stdioServerSchema } from './config-schema.js';
 import type { ServerConfig } from './config-types.js';
 import { displayFieldName } from './display-field-name.js';
 import { interpolateEnv } from './interpolate-env.js';
 import { rememberInterpolatedValues } from './server-secrets.js';
-import { zodConfigError } from './zod-config-error.js';
 
 /** Options of {@link normalizeServer}. */
 export interface NormalizeServerOptions {
@@ -86,18 +85,12 @@ export function normalizeServer(
       `must be one of ${transportTypes.map((known) => `"${known}"`).join(', ')}`,
     );
   }
-  const schema = type === 'stdio' ? stdioServerSchema : httpServerSchema;
-  const result = schema.safeParse(interpolated);
-  if (!result.success) {
-    throw zodConfigError(result.error, {
-      file: context.file,
-      server: name,
-      basePath,
-      fieldNames: options.fieldNames,
-      knownKeys: serverEntryKeys,
-    });
-  }
-  const server: ServerConfig = result.data;
+  const server = context.validator.server(interpolated, {
+    file: context.file,
+    server: name,
+    basePath,
+    fieldNames: options.fieldNames,
+  });
   if (server.type === 'stdio' && server.cwd !== undefined) server.cwd = resolvePath(server.cwd, context);
   rememberInterpolatedValues(server, values);
   return server;

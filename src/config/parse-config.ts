@@ -1,41 +1,11 @@
-import { homedir } from 'node:os';
-import { basename, dirname, resolve } from 'node:path';
-import { isPlainObject } from '../json/is-plain-object.js';
-import { configError } from './config-error.js';
-import type { ConfigReadContext } from './config-read-context.js';
-import type { ConfigFormat, McpToolsConfig } from './config-types.js';
-import { detectConfigFormat } from './detect-config-format.js';
-import { displayConfigPath } from './display-config-path.js';
-import { readCodexToml } from './formats/codex-toml.js';
-import { readMcpServersJson } from './formats/mcp-servers-json.js';
-import { readMcpToolsJson } from './formats/mcptools-json.js';
-import { readVsCodeJson } from './formats/vscode.js';
+import type { McpToolsConfig } from './config-types.js';
+import { quickConfigValidator } from './quick-config-validator.js';
+import { type ParseConfigOptions, readConfigValue } from './read-config-value.js';
+import { zodConfigValidator } from './zod-config-validator.js';
 
-/** Options of {@link parseConfig}. */
-export interface ParseConfigOptions {
-  /** The file the value came from: named in errors, sets `source`, anchors relative paths. */
-  file?: string;
-  /** The environment `${VAR}` reads. Default `process.env`. */
-  env?: Readonly<Record<string, string | undefined>>;
-  /** Default `process.cwd()`. */
-  cwd?: string;
-  /** Default `os.homedir()`. */
-  homeDir?: string;
-  /** Skips detection. */
-  format?: ConfigFormat;
-  /** Receives warnings (ignored keys, unsupported placeholders). Default `process.emitWarning`. */
-  onWarning?: (message: string) => void;
-}
+export type { ParseConfigOptions } from './read-config-value.js';
 
-const readers: Record<ConfigFormat, (value: unknown, context: ConfigReadContext) => McpToolsConfig> = {
-  mcptools: readMcpToolsJson,
-  vscode: readVsCodeJson,
-  codex: readCodexToml,
-  'claude-desktop': (value, context) => readMcpServersJson(value, context, 'claude-desktop'),
-  'claude-code': (value, context) => readMcpServersJson(value, context, 'claude-code'),
-  cursor: (value, context) => readMcpServersJson(value, context, 'cursor'),
-  windsurf: (value, context) => readMcpServersJson(value, context, 'windsurf'),
-};
+const validator = quickConfigValidator(zodConfigValidator);
 
 /**
  * Validates and normalizes an already-parsed configuration in any supported format (ours, Claude
@@ -46,55 +16,5 @@ const readers: Record<ConfigFormat, (value: unknown, context: ConfigReadContext)
  * const config = parseConfig({ mcpServers: { files: { command: 'npx', args: ['-y', 'server'] } } });
  */
 export function parseConfig(value: unknown, options: ParseConfigOptions = {}): McpToolsConfig {
-  const cwd = options.cwd ?? process.cwd();
-  const path = options.file === undefined ? undefined : resolve(cwd, options.file);
-  const context = createContext(path, cwd, options);
-  // An already-normalized config (say, loadConfig's result) may be passed back in.
-  const { source, format: previousFormat, input } = splitNormalizedFields(value, path);
-  const format = options.format ?? detectConfigFormat(input, path);
-  if (format === undefined) {
-    throw configError(
-      { file: context.file },
-      'unrecognized format: expected "servers" (mcptools.json, VS Code), "mcpServers" (Claude, Cursor, Windsurf) or [mcp_servers] (Codex)',
-    );
-  }
-  const config = readers[format](input, context);
-  config.format = previousFormat ?? format;
-  const configSource = path ?? source;
-  if (configSource !== undefined) config.source = configSource;
-  return config;
-}
-
-function splitNormalizedFields(
-  value: unknown,
-  path: string | undefined,
-): { source?: string; format?: ConfigFormat; input: unknown } {
-  if (path !== undefined || !isPlainObject(value) || !('servers' in value)) return { input: value };
-  const { source, format, ...input } = value;
-  return {
-    source: typeof source === 'string' ? source : undefined,
-    format: typeof format === 'string' && format in readers ? (format as ConfigFormat) : undefined,
-    input: source === undefined && format === undefined ? value : input,
-  };
-}
-
-function createContext(
-  path: string | undefined,
-  cwd: string,
-  options: ParseConfigOptions,
-): ConfigReadContext {
-  const baseDir = path === undefined ? undefined : dirname(path);
-  // `.vscode/mcp.json` and `.cursor/mcp.json` live one level below the project they serve.
-  const workspaceFolder =
-    baseDir !== undefined && (basename(baseDir) === '.vscode' || basename(baseDir) === '.cursor')
-      ? dirname(baseDir)
-      : cwd;
-  return {
-    file: path === undefined ? 'config' : displayConfigPath(path, cwd),
-    baseDir,
-    workspaceFolder,
-    homeDir: options.homeDir ?? homedir(),
-    env: options.env ?? process.env,
-    warn: options.onWarning ?? ((message) => process.emitWarning(message, { code: 'MCPTOOLS_CONFIG' })),
-  };
+  return readConfigValue(value, options, validator);
 }

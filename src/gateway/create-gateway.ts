@@ -1,13 +1,20 @@
 import { randomUUID } from 'node:crypto';
-import { createServer, type Server as HttpServer, type IncomingMessage } from 'node:http';
+import {
+  createServer,
+  type Server as HttpServer,
+  type IncomingMessage,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import {
+  type AuthInfo,
   createMcpHandler,
   type Implementation,
   isInitializeRequest,
   isLegacyRequest,
   type McpHttpHandler,
+  readRequestBody,
   type Transport,
   WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server';
@@ -24,6 +31,7 @@ import { GatewayProfile } from './gateway-profile.js';
 import { guardRequest, type HttpGuardSettings, type RequestPrincipal } from './http-guard.js';
 import { serveListen } from './listen-subscriptions.js';
 import { isLoopbackHost, loopbackHostnames } from './loopback.js';
+import { nodeHeaders, readNodeBody, sendResponse } from './node-request.js';
 import { healthJson, statusPage } from './status-page.js';
 import { observeStdioListens } from './stdio-listen-observer.js';
 
@@ -31,6 +39,9 @@ export { DEFAULT_MAX_BODY_BYTES };
 
 /** The default cap on 2025-era HTTP sessions kept at once. */
 export const DEFAULT_MAX_SESSIONS = 1000;
+
+/** How long an idle client connection is kept open (Node's default is 5 s). */
+const KEEP_ALIVE_MS = 60_000;
 
 /** Where {@link Gateway.listen} listens. */
 export interface ListenOptions {
@@ -60,6 +71,30 @@ interface LegacyEntry {
 
 function jsonRpcError(status: number, code: number, message: string): Response {
   return Response.json({ jsonrpc: '2.0', error: { code, message }, id: null }, { status });
+}
+
+const tooLarge = (maxBytes: number) =>
+  jsonRpcError(413, -32000, `Payload Too Large: Request body must not exceed ${maxBytes} bytes`);
+const notJson = () => jsonRpcError(400, -32700, 'Parse error: the body is not JSON');
+
+/** A checked principal as the SDK's pass-through `authInfo` (how the HTTP face hands it on). */
+function principalAuth(who: RequestPrincipal): AuthInfo {
+  return { token: 'gateway', clientId: who.principal, scopes: who.owner ? ['owner'] : [] };
+}
+
+/** The principal {@link principalAuth} encoded. */
+function authPrincipal(auth: AuthInfo): RequestPrincipal {
+  return { principal: auth.clientId, owner: auth.scopes.includes('owner') };
+}
+
+/** `JSON.parse`, or `undefined` for text that is not JSON (or is empty). */
+function parseJson(text: string): unknown {
+  if (text.length === 0) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -138,10 +173,12 @@ export function createGateway(options: GatewayOptions): Gateway {
       core.upstreamNotification(server, notification),
     ),
     options.provider.on('status', (status) => {
-      // A server that (re)connected may bring different resources and prompts.
+      // A server that (re)connected may bring different resources and prompts, and has
+      // forgotten the subscriptions of its last connection.
       const was = lastState.get(status.name);
       lastState.set(status.name, status.state);
       if (status.state === 'connected' && was !== undefined && was !== 'connected') {
+        core.resubscribe(status.name);
         core.resourcesChanged(status.name);
         core.promptsChanged(status.name);
       }
@@ -178,6 +215,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     profile: GatewayProfile,
     request: Request,
     who: RequestPrincipal,
+    body: unknown,
   ): Promise<Response> => {
     const sessionId = request.headers.get('mcp-session-id');
     if (sessionId) {
@@ -189,16 +227,10 @@ export function createGateway(options: GatewayOptions): Gateway {
       legacySessions.set(sessionId, entry);
       if (request.method === 'GET')
         return openEventStream(await entry.transport.handleRequest(request), request.signal);
-      return entry.transport.handleRequest(request);
+      return entry.transport.handleRequest(request, body === undefined ? undefined : { parsedBody: body });
     }
     if (request.method !== 'POST')
       return jsonRpcError(400, -32000, 'Bad Request: Mcp-Session-Id header is required');
-    let body: unknown;
-    try {
-      body = await request.clone().json();
-    } catch {
-      return jsonRpcError(400, -32700, 'Parse error: the body is not JSON');
-    }
     if (!isInitializeRequest(body))
       return jsonRpcError(400, -32000, 'Bad Request: Mcp-Session-Id header is required');
     if (legacySessions.size >= maxSessions) {
@@ -227,23 +259,47 @@ export function createGateway(options: GatewayOptions): Gateway {
     return transport.handleRequest(request, { parsedBody: body });
   };
 
-  const mcp = async (profile: GatewayProfile, request: Request, who: RequestPrincipal): Promise<Response> => {
+  // The body is read and parsed once, here (or by the Node face), and handed to the SDK as
+  // `parsedBody`: the era check and the serving entry then read nothing again.
+  const mcp = async (
+    profile: GatewayProfile,
+    request: Request,
+    who: RequestPrincipal,
+    parsedBody: unknown,
+  ): Promise<Response> => {
     if (core.closing) return jsonRpcError(503, -32603, 'the gateway is shutting down');
-    if (await isLegacyRequest(request, undefined, { maxRequestBodySize: maxBodyBytes }))
-      return legacy(profile, request, who);
+    let body = parsedBody;
+    if (body === undefined && request.method === 'POST') {
+      const read = await readRequestBody(request, maxBodyBytes);
+      if (read.tooLarge) return tooLarge(maxBodyBytes);
+      body = parseJson(read.text);
+      if (body === undefined) return notJson();
+    }
+    if (await isLegacyRequest(request, body, { maxRequestBodySize: maxBodyBytes }))
+      return legacy(profile, request, who, body);
     const respond = (modern: Request) =>
       modernHandler(profile).fetch(modern, {
-        authInfo: { token: 'gateway', clientId: who.principal, scopes: who.owner ? ['owner'] : [] },
+        authInfo: principalAuth(who),
+        ...(body === undefined ? {} : { parsedBody: body }),
       });
     // A 2026-07-28 listener of resource updates gets them subscribed upstream on its behalf.
     if (request.headers.get('mcp-method') === 'subscriptions/listen')
-      return serveListen(core, profile, request, who.principal, respond);
+      return serveListen(core, profile, request, who.principal, respond, body);
     return respond(request);
   };
 
-  const fetch = async (request: Request): Promise<Response> => {
+  const fetch = (request: Request): Promise<Response> => {
     const checked = guardRequest(request, guard);
-    if (checked instanceof Response) return checked;
+    if (checked instanceof Response) return Promise.resolve(checked);
+    return route(request, checked);
+  };
+
+  /** Serves a request whose headers passed the front door; `parsedBody` when it was read already. */
+  const route = async (
+    request: Request,
+    checked: RequestPrincipal,
+    parsedBody?: unknown,
+  ): Promise<Response> => {
     const { pathname } = new URL(request.url);
     if (pathname === '/healthz' && request.method === 'GET')
       return Response.json(healthJson(options.provider.status(), startedAt));
@@ -259,7 +315,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     const match = /^\/mcp(?:\/([A-Za-z0-9_-]{1,64}))?\/?$/.exec(pathname);
     const profile = match ? core.profiles.get(match[1] ?? '') : undefined;
     if (profile === undefined) return new Response('Not Found\n', { status: 404 });
-    return mcp(profile, request, checked);
+    return mcp(profile, request, checked, parsedBody);
   };
 
   const listen = async (listenOptions: ListenOptions = {}) => {
@@ -286,35 +342,38 @@ export function createGateway(options: GatewayOptions): Gateway {
             ]),
           ],
     };
+    // The front door checked the request already: the principal rides in as the SDK's
+    // pass-through `authInfo` (`req.auth`), set here and nowhere a client could reach.
     const nodeHandler = toNodeHandler(
-      { fetch },
+      {
+        fetch: (request, requestOptions) =>
+          route(request, authPrincipal(requestOptions!.authInfo!), requestOptions?.parsedBody),
+      },
       { maxRequestBodySize: maxBodyBytes, onerror: (error) => log(`http: ${error.message}`) },
     );
-    const server = createServer((req: IncomingMessage, res) => {
+    const serve = async (req: IncomingMessage & { auth?: AuthInfo }, res: ServerResponse) => {
       // Checked before the body is read: a refused request never gets buffered.
-      const early = guardRequest(headersOnly(req), guard);
-      if (early instanceof Response) {
-        const headers: Record<string, string> = {};
-        early.headers.forEach((value, name) => {
-          headers[name] = value;
-        });
-        // The whole answer (with its length) goes out now; the refused body is read and dropped
-        // before the response ends: closing with it unread would reset the connection, and the
-        // client would lose the answer.
-        req.resume();
-        const drained = new Promise((resolve) => {
-          req.once('end', resolve).once('close', resolve);
-        });
-        void early.text().then(async (text) => {
-          res.writeHead(early.status, { ...headers, 'content-length': String(Buffer.byteLength(text)) });
-          res.write(text);
-          await drained;
-          res.end();
-        });
-        return;
-      }
-      void nodeHandler(req, res);
+      const checked = guardRequest(nodeHeaders(req), guard);
+      if (checked instanceof Response) return sendResponse(res, checked, { drain: req });
+      req.auth = principalAuth(checked);
+      if (req.method !== 'POST' || !req.url?.startsWith('/mcp')) return nodeHandler(req, res);
+      const read = await readNodeBody(req, maxBodyBytes);
+      if ('tooLarge' in read) return sendResponse(res, tooLarge(maxBodyBytes), { close: true });
+      const body = parseJson(read.text);
+      if (body === undefined) return sendResponse(res, notJson());
+      return nodeHandler(req, res, body);
+    };
+    const server = createServer((req, res) => {
+      serve(req, res).catch((error: unknown) => {
+        log(`http: ${error instanceof Error ? error.message : String(error)}`);
+        if (!res.headersSent) res.writeHead(500);
+        res.end();
+      });
     });
+    // MCP clients keep one connection and call in bursts: Node's 5 s keep-alive would make them
+    // reconnect after every pause (and race a reused socket against its close).
+    server.keepAliveTimeout = KEEP_ALIVE_MS;
+    server.headersTimeout = Math.max(server.headersTimeout, KEEP_ALIVE_MS + 1000);
     httpServer = server;
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -381,17 +440,4 @@ export function createGateway(options: GatewayOptions): Gateway {
   };
 
   return { fetch, listen, serveStdio, close, [Symbol.asyncDispose]: close };
-}
-
-/** A body-less `Request` carrying a Node request's method, URL and headers, for the front-door checks. */
-function headersOnly(req: IncomingMessage): Request {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (value === undefined) continue;
-    for (const item of Array.isArray(value) ? value : [value]) headers.append(name, item);
-  }
-  return new Request(`http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`, {
-    method: req.method ?? 'GET',
-    headers,
-  });
 }

@@ -47,8 +47,9 @@ export class DownstreamCall {
   #push: PushRequest | undefined;
   readonly #outstanding = new Map<string, Outstanding>();
   /**
-   * Sends a log message on the 2026-07-28 request serving this call right now (the SDK drops it
-   * unless that request's envelope asked for logs at that level); unset between rounds.
+   * Sends a log message on the request serving this call right now: a 2026-07-28 one (the SDK
+   * drops it unless that request's envelope asked for logs at that level; unset between
+   * rounds), or a 2025-era one (the session's `logging/setLevel` is checked before).
    */
   logTo: ((level: LoggingLevel, data: unknown, logger: string) => Promise<void>) | undefined;
   /** The log level the 2026-07-28 request of this call asked for in its envelope, if any. */

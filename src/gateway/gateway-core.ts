@@ -114,6 +114,17 @@ export class GatewayCore {
       await this.provider.resources.unsubscribe?.(origin.server, origin.uri).catch(() => {});
   }
 
+  /** `server` reconnected: its upstream subscriptions died with the old connection; renews each one still held. */
+  resubscribe(server: string): void {
+    for (const wrapped of this.#subscriptions.keys()) {
+      const origin = unwrapResourceUri(wrapped);
+      if (origin === undefined || origin.server !== server) continue;
+      void this.provider.resources.subscribe?.(server, origin.uri).catch((error: unknown) => {
+        this.#log(`resubscribe ${wrapped}: ${error instanceof Error ? error.message : String(error)}`);
+      });
+    }
+  }
+
   /** A session ended (DELETE, disconnect, stdio close): its calls are cancelled, its subscriptions dropped. */
   endSession(session: DownstreamSession): void {
     if (session.ended) return;

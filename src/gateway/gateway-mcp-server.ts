@@ -153,6 +153,8 @@ export function buildGatewayServer(
     const signals = [context.mcpReq.signal, context.http?.req?.signal].filter(
       (signal) => signal !== undefined,
     );
+    call.logTo = (level, data, logger) =>
+      context.mcpReq.notify({ method: 'notifications/message', params: { level, data, logger } });
     const onAbort = () => call.cancel('the client cancelled the call');
     for (const signal of signals) signal.addEventListener('abort', onAbort, { once: true });
     try {

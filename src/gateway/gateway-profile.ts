@@ -18,6 +18,13 @@ export interface ProfileParts {
   senderIsOwner: () => boolean;
 }
 
+/** A profile's served tools, listed once per change: all, without `ownerOnly`, and by name. */
+interface ServedTools {
+  all: Tool[];
+  shared: Tool[];
+  byName: Map<string, Tool>;
+}
+
 function aliases(tool: Tool): string[] {
   const names = [tool.name];
   if (tool.server !== undefined && tool.originalName !== undefined)
@@ -40,7 +47,7 @@ export class GatewayProfile {
   readonly #parts: ProfileParts;
   readonly #scoped: ToolRegistry | undefined;
   readonly #routerTools: Tool[];
-  #cache: Promise<Tool[]> | undefined;
+  #cache: Promise<ServedTools> | undefined;
 
   constructor(name: string, settings: GatewayProfileConfig, parts: ProfileParts) {
     this.name = name;
@@ -80,14 +87,23 @@ export class GatewayProfile {
 
   /** The tools this profile serves, `ownerOnly` ones only to the owner. */
   async tools(owner: boolean): Promise<Tool[]> {
-    this.#cache ??= this.#list();
-    const tools = await this.#cache;
-    return owner ? tools : tools.filter((tool) => tool.ownerOnly !== true);
+    const served = await this.#served();
+    return owner ? served.all : served.shared;
   }
 
   /** The served tool named `name`, if this client may see it. */
   async tool(name: string, owner: boolean): Promise<Tool | undefined> {
-    return (await this.tools(owner)).find((tool) => tool.name === name);
+    const tool = (await this.#served()).byName.get(name);
+    return tool === undefined || (!owner && tool.ownerOnly === true) ? undefined : tool;
+  }
+
+  #served(): Promise<ServedTools> {
+    this.#cache ??= this.#list().then((all) => {
+      const byName = new Map<string, Tool>();
+      for (const tool of all) if (!byName.has(tool.name)) byName.set(tool.name, tool);
+      return { all, shared: all.filter((tool) => tool.ownerOnly !== true), byName };
+    });
+    return this.#cache;
   }
 
   async #list(): Promise<Tool[]> {

@@ -1,5 +1,10 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { hostHeaderValidationResponse, originValidationResponse } from '@modelcontextprotocol/server';
+import {
+  hostHeaderValidationResponse,
+  originValidationResponse,
+  validateHostHeader,
+  validateOriginHeader,
+} from '@modelcontextprotocol/server';
 
 /** What {@link guardRequest} checks a request against. */
 export interface HttpGuardSettings {
@@ -11,6 +16,11 @@ export interface HttpGuardSettings {
   allowedHostnames?: string[];
   /** Bodies above this many bytes (by `Content-Length`) are refused before they are read. */
   maxBodyBytes: number;
+}
+
+/** The headers of a request as {@link guardRequest} reads them: a `Request`'s, or a Node request's read in place. */
+export interface HeaderSource {
+  readonly headers: { get(name: string): string | null };
 }
 
 /** Who a request that passed comes from. */
@@ -40,12 +50,23 @@ function plain(status: number, text: string, headers: Record<string, string> = {
  * `Authorization: Bearer <token>` (401 otherwise, compared in constant time), and a declared
  * body over the cap gets 413.
  */
-export function guardRequest(request: Request, settings: HttpGuardSettings): Response | RequestPrincipal {
-  if (settings.allowedHostnames !== undefined) {
-    const rejected =
-      hostHeaderValidationResponse(request, settings.allowedHostnames) ??
-      originValidationResponse(request, settings.allowedHostnames);
-    if (rejected) return rejected;
+export function guardRequest(
+  request: HeaderSource,
+  settings: HttpGuardSettings,
+): Response | RequestPrincipal {
+  const allowed = settings.allowedHostnames;
+  if (allowed !== undefined) {
+    const host = request.headers.get('host');
+    const origin = request.headers.get('origin');
+    if (!validateHostHeader(host, allowed).ok || !validateOriginHeader(origin, allowed).ok) {
+      // The refusal is the SDK's own (403, its JSON-RPC error body), made from the two headers.
+      const probe = new Request('http://gateway.invalid/', {
+        headers: { ...(host === null ? {} : { host }), ...(origin === null ? {} : { origin }) },
+      });
+      const rejected =
+        hostHeaderValidationResponse(probe, allowed) ?? originValidationResponse(probe, allowed);
+      if (rejected) return rejected;
+    }
   }
   let principal: RequestPrincipal = { principal: 'anonymous', owner: false };
   const expected = [settings.token, settings.ownerToken].filter(

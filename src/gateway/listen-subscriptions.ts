@@ -16,7 +16,8 @@ function listenedUris(body: unknown): string[] {
  * every wrapped resource URI it listens to, holds a subscription upstream for as long as the
  * stream is open: counted with the 2025-era sessions' subscriptions, so the upstream sees one
  * `resources/subscribe` per URI and a `resources/unsubscribe` when the last listener or
- * session leaves. Only the `Mcp-Method: subscriptions/listen` request's body is read here.
+ * session leaves. Only the `Mcp-Method: subscriptions/listen` request's body is read here
+ * (`parsedBody` when the caller has read it already).
  */
 export async function serveListen(
   core: GatewayCore,
@@ -24,12 +25,15 @@ export async function serveListen(
   request: Request,
   principal: string,
   respond: (request: Request) => Promise<Response>,
+  parsedBody?: unknown,
 ): Promise<Response> {
-  let body: unknown;
-  try {
-    body = await request.clone().json();
-  } catch {
-    return respond(request);
+  let body: unknown = parsedBody;
+  if (body === undefined) {
+    try {
+      body = await request.clone().json();
+    } catch {
+      return respond(request);
+    }
   }
   const servers = new Set(core.provider.servers());
   const uris = listenedUris(body).filter((uri) => {

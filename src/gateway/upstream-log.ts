@@ -21,10 +21,17 @@ export interface UpstreamLog {
   data: unknown;
 }
 
-function sendToSession(session: DownstreamSession, server: string, log: UpstreamLog): void {
+/** Sends to a 2025-era session at or above its level: on `call`'s own stream when given, else unsolicited. */
+function sendToSession(
+  session: DownstreamSession,
+  server: string,
+  log: UpstreamLog,
+  call?: DownstreamCall,
+): void {
   if (session.allowsServer?.(server) === false) return;
   if (session.logLevel === undefined || (SEVERITY[log.level] ?? 0) < SEVERITY[session.logLevel]) return;
-  void session.server?.sendLoggingMessage(log).catch(() => {});
+  const sent = call?.logTo?.(log.level, log.data, log.logger) ?? session.server?.sendLoggingMessage(log);
+  void sent?.catch(() => {});
 }
 
 function sendToCall(call: DownstreamCall, server: string, log: UpstreamLog): void {
@@ -38,7 +45,8 @@ function sendToCall(call: DownstreamCall, server: string, log: UpstreamLog): voi
  * own level: a 2025-era session by `logging/setLevel` (on its session), a 2026-07-28 request
  * by the log level in its envelope (on that request's stream, while its call runs). A message
  * the protocol links to one call (it arrived on that call's own stream) goes to that call's
- * client only; any other goes to every client that asked and whose profile admits `server`.
+ * client only (on that call's stream, in both eras); any other goes to every client that asked
+ * and whose profile admits `server`.
  */
 export function routeUpstreamLog(
   server: string,
@@ -49,7 +57,7 @@ export function routeUpstreamLog(
   const caller = currentCaller();
   if (caller instanceof DownstreamCall) {
     if (caller.session.era === 'modern') sendToCall(caller, server, log);
-    else sendToSession(caller.session, server, log);
+    else sendToSession(caller.session, server, log, caller);
     return;
   }
   for (const session of sessions) if (session.era === 'legacy') sendToSession(session, server, log);

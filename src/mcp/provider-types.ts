@@ -121,7 +121,11 @@ export interface ResourceService {
   listAllTemplates(options?: CallOptions): Promise<MultiServerList<ResourceTemplateEntry>>;
   /** Throws `RESOURCE_NOT_FOUND`, `INVALID_URI`, `SERVER_DISCONNECTED`, `TIMEOUT`, … */
   read(server: string, uri: string, options?: CallOptions): Promise<ResourceContents[]>;
-  /** Asks `server` for `notifications/resources/updated` about `uri` (2025-era servers). */
+  /**
+   * Asks `server` for `notifications/resources/updated` about `uri`: `resources/subscribe` on
+   * a 2025-era server, a `subscriptions/listen` stream naming `uri` on a 2026-07-28 one. Lasts
+   * for the connection: subscribe again after a reconnect.
+   */
   subscribe?(server: string, uri: string, options?: CallOptions): Promise<void>;
   unsubscribe?(server: string, uri: string, options?: CallOptions): Promise<void>;
 }

@@ -1,4 +1,4 @@
-import type { Client, Resource, ResourceTemplateType } from '@modelcontextprotocol/client';
+import type { Client, McpSubscription, Resource, ResourceTemplateType } from '@modelcontextprotocol/client';
 import { checkResourceUri } from './check-resource-uri.js';
 import type {
   CallOptions,
@@ -34,6 +34,8 @@ function templateEntry(server: string, template: ResourceTemplateType): Resource
  */
 export class McpResourceService implements ResourceService {
   readonly #servers: ServerDirectory;
+  /** The subscriptions/listen streams holding resource subscriptions on 2026-07-28 clients. */
+  readonly #listens = new WeakMap<Client, Map<string, McpSubscription>>();
 
   constructor(servers: ServerDirectory) {
     this.#servers = servers;
@@ -88,6 +90,26 @@ export class McpResourceService implements ResourceService {
 
   async subscribe(server: string, uri: string, options?: CallOptions): Promise<void> {
     const client = this.#servers.client(server);
+    if (client.getProtocolEra() === 'modern') {
+      // 2026-07-28 has no resources/subscribe: a subscriptions/listen stream names the URI,
+      // and its updates reach the client's notifications/resources/updated handler.
+      let listens = this.#listens.get(client);
+      if (listens === undefined) {
+        listens = new Map();
+        this.#listens.set(client, listens);
+      }
+      if (listens.has(uri)) return;
+      const subscription = await this.#servers.request(
+        server,
+        client,
+        options,
+        (requestOptions) => client.listen({ resourceSubscriptions: [uri] }, requestOptions),
+        { operation: 'resource', uri },
+      );
+      if (listens.has(uri)) await subscription.close();
+      else listens.set(uri, subscription);
+      return;
+    }
     await this.#servers.request(
       server,
       client,
@@ -99,6 +121,13 @@ export class McpResourceService implements ResourceService {
 
   async unsubscribe(server: string, uri: string, options?: CallOptions): Promise<void> {
     const client = this.#servers.client(server);
+    if (client.getProtocolEra() === 'modern') {
+      const listens = this.#listens.get(client);
+      const subscription = listens?.get(uri);
+      listens?.delete(uri);
+      await subscription?.close();
+      return;
+    }
     await this.#servers.request(
       server,
       client,

@@ -2,8 +2,8 @@ import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-/** The built CLI (`npm run build` first). */
-export const cliBin = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
+/** The built CLI as published, the package's `bin` (`npm run build` first). */
+export const cliBin = fileURLToPath(new URL('../../dist/cli/main.cjs', import.meta.url));
 
 /** How one run of the CLI ended. */
 export interface CliRun {

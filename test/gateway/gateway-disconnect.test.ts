@@ -85,6 +85,31 @@ describe.each(eras)('a $label whose call connection closes', ({ era }) => {
   });
 });
 
+describe('a 2025-era session that ends with DELETE', () => {
+  it.each(['echo', 'echo25'])('cancels its call in flight upstream (%s)', async (server) => {
+    const observer = await connectClient(running.url, 'modern');
+    const leaving = await connectClient(running.url, 'legacy');
+    try {
+      const before = await cancelledCount(observer, server);
+      await new Promise<void>((resolve) => {
+        void leaving
+          .callTool(
+            { name: `${server}__slow`, arguments: { ms: 8000, steps: 80 } },
+            { onprogress: () => resolve() },
+          )
+          .catch(() => {});
+      });
+      await (leaving.transport as unknown as { terminateSession(): Promise<void> }).terminateSession();
+      expect(await eventually(async () => (await cancelledCount(observer, server)) === before + 1)).toBe(
+        true,
+      );
+    } finally {
+      await leaving.close().catch(() => {});
+      await observer.close();
+    }
+  });
+});
+
 describe.each(eras)('a $label of mcptools serve --stdio (built binary) that disconnects', ({ era }) => {
   it('cancels its call in flight upstream', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mcptools-disconnect-'));

@@ -248,6 +248,29 @@ describe('upstream log messages', () => {
       expect(await eventually(() => callerLogs.some((entry) => entry.data === 'for the caller'))).toBe(true);
       expect(modernLogs.map((entry) => entry.data)).toEqual(['for the 2026 caller']);
       expect(modernLogs[0]?.logger).toBe('notifyhttp/fixture');
+      // On the call's own response stream (not only the session's GET stream).
+      const transport = caller.transport as unknown as { sessionId?: string; protocolVersion?: string };
+      const raw = await fetch(running.url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-session-id': transport.sessionId ?? '',
+          'mcp-protocol-version': transport.protocolVersion ?? '2025-11-25',
+        },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 77,
+          method: 'tools/call',
+          params: {
+            name: 'notifyhttp__log_here',
+            arguments: { level: 'warning', text: 'on the POST stream' },
+          },
+        }),
+      });
+      const stream = await raw.text();
+      expect(stream).toContain('"method":"notifications/message"');
+      expect(stream).toContain('on the POST stream');
       await new Promise((resolve) => setTimeout(resolve, 300));
       expect(otherLogs).toEqual([]);
       expect(callerLogs.map((entry) => entry.data)).toEqual(['for the caller']);
@@ -371,6 +394,71 @@ describe.each(eras)('completions for a $label', ({ era }) => {
       });
     } finally {
       await client.close();
+    }
+  });
+});
+
+describe('resource subscriptions to a 2026-07-28 upstream', () => {
+  it('are held upstream with subscriptions/listen, for clients of both eras', async () => {
+    const uri = 'mcptools://notifymodern/notify://counter';
+    const legacy = await connectClient(running.url, 'legacy');
+    const modern = await connectClient(running.url, 'modern');
+    const bystander = await connectClient(running.url, 'legacy');
+    try {
+      const legacyUpdates = updatesOf(legacy);
+      const modernUpdates = updatesOf(modern);
+      const bystanderUpdates = updatesOf(bystander);
+      await legacy.subscribeResource({ uri });
+      const subscription = await modern.listen({ resourceSubscriptions: [uri] });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const touched = await legacy.callTool({
+        name: 'notifymodern__touch',
+        arguments: { uri: 'notify://counter' },
+      });
+      expect(textOf(touched as never)).toBe('published notify://counter');
+      expect(await eventually(() => legacyUpdates.includes(uri) && modernUpdates.includes(uri))).toBe(true);
+      expect(bystanderUpdates).toEqual([]);
+      await subscription.close();
+      await legacy.unsubscribeResource({ uri });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const before = legacyUpdates.length;
+      await legacy.callTool({ name: 'notifymodern__touch', arguments: { uri: 'notify://counter' } });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(legacyUpdates.length).toBe(before);
+    } finally {
+      await bystander.close();
+      await modern.close();
+      await legacy.close();
+    }
+  });
+});
+
+describe('an upstream that restarts', () => {
+  it('is subscribed again to the resources sessions and listeners still hold', async () => {
+    const legacy = await connectClient(running.url, 'legacy');
+    const modern = await connectClient(running.url, 'modern');
+    try {
+      const legacyUpdates = updatesOf(legacy);
+      const modernUpdates = updatesOf(modern);
+      await legacy.subscribeResource({ uri: COUNTER });
+      const subscription = await modern.listen({ resourceSubscriptions: [COUNTER] });
+      const states: string[] = [];
+      const stop = running.provider.on('status', (status) => {
+        if (status.name === 'notify') states.push(status.state);
+      });
+      await legacy.callTool({ name: 'notify__die', arguments: {} }).catch(() => {});
+      expect(await eventually(() => states.includes('connected'), 20_000)).toBe(true);
+      stop();
+      expect(await eventually(async () => !(await touch(legacy)).isError)).toBe(true);
+      expect(await eventually(() => legacyUpdates.includes(COUNTER) && modernUpdates.includes(COUNTER))).toBe(
+        true,
+      );
+      await subscription.close();
+      await legacy.unsubscribeResource({ uri: COUNTER });
+      expect(await eventually(async () => (await touch(legacy)).isError === true)).toBe(true);
+    } finally {
+      await modern.close();
+      await legacy.close();
     }
   });
 });

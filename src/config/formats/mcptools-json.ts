@@ -1,11 +1,9 @@
 import { isPlainObject } from '../../json/is-plain-object.js';
 import { configError } from '../config-error.js';
 import type { ConfigReadContext } from '../config-read-context.js';
-import { mcpToolsFileSchema, topLevelKeys } from '../config-schema.js';
 import type { McpToolsConfig, PluginEntryConfig, ServerConfig } from '../config-types.js';
 import { interpolateSemanticSearch } from '../interpolate-semantic-search.js';
 import { normalizeServer, resolvePath } from '../normalize-server.js';
-import { zodConfigError } from '../zod-config-error.js';
 
 /**
  * Reads our own `mcptools.json`. Strict: an unknown key anywhere is an error naming it, with a
@@ -14,9 +12,8 @@ import { zodConfigError } from '../zod-config-error.js';
 export function readMcpToolsJson(value: unknown, context: ConfigReadContext): McpToolsConfig {
   if (!isPlainObject(value))
     throw configError({ file: context.file }, 'must be a JSON object with "servers"');
-  const result = mcpToolsFileSchema.safeParse(interpolateSemanticSearch(value, context));
-  if (!result.success) throw zodConfigError(result.error, { file: context.file, knownKeys: topLevelKeys });
-  const { $schema: _schema, servers: _servers, workspaceDir, plugins, ...settings } = result.data;
+  const data = context.validator.mcpToolsFile(interpolateSemanticSearch(value, context), context.file);
+  const { $schema: _schema, servers: _servers, workspaceDir, plugins, ...settings } = data;
   const normalized: Record<string, ServerConfig> = {};
   // The raw map, not zod's copy: zod drops a "__proto__" key that must be reported instead.
   for (const [name, entry] of Object.entries(value.servers as Record<string, unknown>)) {

@@ -1,0 +1,154 @@
+// Where does the gateway's time go under the gateway benchmark's load? Starts `mcptools serve`
+// (the built CLI) under `node --cpu-prof` in front of 5 echo servers over stdio, drives it with
+// SDK clients (`--http`: 10 sessions; `--stdio`: one), 50 calls in flight, then stops it
+// (SIGTERM; the process exits 0 and Node writes the profile) and prints the heaviest functions.
+//   node bench/profile-gateway.mjs [http|stdio] [calls] [--cpu-only]
+// `--cpu-only` runs without the profiler and prints only the gateway's CPU per call.
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { analyzeCpuProfile } from './lib/cpu-profile.mjs';
+import { format, printTable } from './lib/report.mjs';
+import { echoStdioCommand } from './lib/servers.mjs';
+
+const transport = process.argv[2] ?? 'http';
+const calls = Number(process.argv[3] ?? 5000);
+const cpuOnly = process.argv.includes('--cpu-only');
+// MCPTOOLS_CLI points at another build (to compare two versions).
+const CLI = process.env.MCPTOOLS_CLI ?? fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
+const PROFILES = fileURLToPath(new URL('./results/profiles/', import.meta.url));
+const UPSTREAMS = 5;
+const IN_FLIGHT = 50;
+mkdirSync(PROFILES, { recursive: true });
+
+const dir = mkdtempSync(join(tmpdir(), 'mcptools-profile-gateway-'));
+const config = join(dir, 'mcptools.json');
+const servers = Object.fromEntries(
+  Array.from({ length: UPSTREAMS }, (_unused, index) => [`e${index}`, echoStdioCommand()]),
+);
+writeFileSync(config, JSON.stringify({ servers }));
+const profileDir = join(dir, 'profile');
+const nodeArgs = cpuOnly ? [] : ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, '--cpu-prof-interval=100'];
+const newClient = () =>
+  new Client({ name: 'profile-gateway', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } });
+
+/** User + system CPU of process `pid` so far, in ms (Linux /proc). */
+function cpuMsOf(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+}
+
+let clients;
+let stop;
+let pid;
+if (transport === 'http') {
+  const child = spawn(
+    process.execPath,
+    [...nodeArgs, CLI, 'serve', '--http', '127.0.0.1:0', '--config', config],
+    {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
+  );
+  let stderr = '';
+  child.stderr.setEncoding('utf8');
+  const url = await new Promise((resolve, reject) => {
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk;
+      const match = /listening on (http:\/\/\S+)/.exec(stderr);
+      if (match) resolve(match[1]);
+    });
+    child.once('exit', (code) => reject(new Error(`serve exited with ${code}: ${stderr}`)));
+  });
+  pid = child.pid;
+  clients = await Promise.all(
+    Array.from({ length: 10 }, async () => {
+      const client = newClient();
+      await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+      return client;
+    }),
+  );
+  stop = () =>
+    new Promise((resolve) => {
+      child.once('exit', resolve);
+      child.kill('SIGTERM');
+    });
+} else {
+  const client = newClient();
+  const stdio = new StdioClientTransport({
+    command: process.execPath,
+    args: [...nodeArgs, CLI, 'serve', '--stdio', '--config', config],
+    stderr: 'ignore',
+  });
+  await client.connect(stdio);
+  pid = stdio.pid;
+  clients = [client];
+  // Closing stdin ends `serve --stdio`, which exits 0 (and so writes the profile).
+  stop = () => client.close();
+}
+
+let started = 0;
+const run = async (total) => {
+  const begin = performance.now();
+  started = 0;
+  await Promise.all(
+    Array.from({ length: IN_FLIGHT }, async (_unused, worker) => {
+      while (started < total) {
+        started++;
+        const client = clients[worker % clients.length];
+        await client.callTool({ name: `e${worker % UPSTREAMS}__echo`, arguments: { text: 'hello' } });
+      }
+    }),
+  );
+  return performance.now() - begin;
+};
+await run(500);
+const cpuBefore = cpuMsOf(pid);
+const wallMs = await run(calls);
+const cpuMs = cpuMsOf(pid) - cpuBefore;
+await stop();
+if (cpuOnly) {
+  console.log(
+    `${calls} calls over ${transport}, ${IN_FLIGHT} in flight: ${((calls / wallMs) * 1000).toFixed(0)} calls/s; gateway process CPU ${format.us(cpuMs / calls)} per call (from /proc)`,
+  );
+  rmSync(dir, { recursive: true, force: true });
+  process.exit(0);
+}
+const expected = transport === 'stdio' ? 2 : 1;
+for (let tries = 0; tries < 100 && readdirSync(profileDir).length < expected; tries++)
+  await new Promise((resolve) => setTimeout(resolve, 100));
+// Over stdio the SDK client in `auto` mode probes the era on a throw-away sibling process
+// first: that process writes a (short) profile too; the one that served the calls is the longest.
+const profile = readdirSync(profileDir)
+  .filter((name) => name.endsWith('.cpuprofile'))
+  .map((name) => readFileSync(join(profileDir, name), 'utf8'))
+  .sort((left, right) => right.length - left.length)[0];
+const out = `${PROFILES}gateway-${transport}.cpuprofile`;
+writeFileSync(out, profile);
+rmSync(dir, { recursive: true, force: true });
+const { byCategory, topSelf, ownInclusive } = analyzeCpuProfile(JSON.parse(profile));
+const perCall = (ms) => format.us(ms / calls);
+console.log(
+  `${calls} calls, ${IN_FLIGHT} in flight: ${((calls / wallMs) * 1000).toFixed(0)} calls/s; gateway process CPU ${format.us(cpuMs / calls)} per call (from /proc, profiler overhead included). The profile covers the whole gateway process is profiled, start-up and warm-up included; per-call figures divide by ${calls})`,
+);
+printTable(
+  'Gateway process CPU per call by where the code lives (self time; idle excluded)',
+  ['category', 'per call'],
+  Object.entries(byCategory)
+    .sort((left, right) => right[1] - left[1])
+    .map(([category, ms]) => [category, perCall(ms)]),
+);
+printTable(
+  'Heaviest functions by self time',
+  ['function', 'location', 'self / call'],
+  topSelf.slice(0, 30).map((row) => [row.name, row.location, perCall(row.ms)]),
+);
+printTable(
+  'mcptools functions by inclusive time',
+  ['function', 'location', 'total / call'],
+  ownInclusive.slice(0, 25).map((row) => [row.name, row.location, perCall(row.ms)]),
+);
+console.log(`profile: ${out}`);

@@ -1,0 +1,66 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { HeaderSource } from './http-guard.js';
+
+/**
+ * A Node request's headers as {@link HeaderSource}, read in place: the front-door checks run
+ * on every request, and building a web `Request` for them costs more than the checks.
+ */
+export function nodeHeaders(req: IncomingMessage): HeaderSource {
+  return {
+    headers: {
+      get(name: string): string | null {
+        const value = req.headers[name];
+        if (value === undefined) return null;
+        return Array.isArray(value) ? value.join(', ') : value;
+      },
+    },
+  };
+}
+
+/** A request body as read by {@link readNodeBody}. */
+export type NodeBody = { text: string } | { tooLarge: true };
+
+/**
+ * Reads a Node request's body (Node has already undone the HTTP framing) as UTF-8 text, up to
+ * `maxBytes`: past that it stops reading and says so.
+ */
+export async function readNodeBody(req: IncomingMessage, maxBytes: number): Promise<NodeBody> {
+  const chunks: Buffer[] = [];
+  let received = 0;
+  for await (const chunk of req) {
+    const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
+    received += buffer.byteLength;
+    if (received > maxBytes) return { tooLarge: true };
+    chunks.push(buffer);
+  }
+  return { text: chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8') };
+}
+
+/**
+ * Writes a small, complete web `Response` (a refusal, an error) to a Node response, with its
+ * length. Given the request (`drain`), its unread body is read and dropped before the response
+ * ends: closing with it unread would reset the connection, and the client would lose the
+ * answer. `close` ends the connection after the answer instead.
+ */
+export async function sendResponse(
+  res: ServerResponse,
+  response: Response,
+  options: { drain?: IncomingMessage; close?: boolean } = {},
+): Promise<void> {
+  const headers: Record<string, string> = {};
+  response.headers.forEach((value, name) => {
+    headers[name] = value;
+  });
+  if (options.close) headers.connection = 'close';
+  const drained = options.drain
+    ? new Promise((resolve) => {
+        options.drain!.resume();
+        options.drain!.once('end', resolve).once('close', resolve);
+      })
+    : undefined;
+  const text = await response.text();
+  res.writeHead(response.status, { ...headers, 'content-length': String(Buffer.byteLength(text)) });
+  res.write(text);
+  await drained;
+  res.end();
+}
