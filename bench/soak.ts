@@ -19,10 +19,9 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { childPids, isAlive, survivors } from '../test/cli/cli-process.js';
+import { childPids, cliBin, isAlive, survivors } from '../test/cli/cli-process.js';
 import { mib, openFds, rssBytes } from './lib/process-stats.js';
 
-const CLI = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
 const ECHO = fileURLToPath(new URL('./servers/echo-server.mjs', import.meta.url));
 const RESULTS = fileURLToPath(new URL('./results/', import.meta.url));
 const UPSTREAMS = 5;
@@ -46,7 +45,7 @@ const name = (index: number) => `s${index}`;
 
 /** Starts `mcptools serve --http 127.0.0.1:0` and resolves with its URL once it listens. */
 function startGateway(config: string): Promise<{ child: ChildProcess; url: string; stderr(): string }> {
-  const child = spawn(process.execPath, [CLI, 'serve', '--http', '127.0.0.1:0', '--config', config], {
+  const child = spawn(process.execPath, [cliBin, 'serve', '--http', '127.0.0.1:0', '--config', config], {
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';
