@@ -20,6 +20,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { StdioServerTransport, serveStdio as sdkServeStdio } from '@modelcontextprotocol/server/stdio';
 import { McpToolsError } from '../errors/mcp-tools-error.js';
+import { exceedsDepth } from '../json/json-bounds.js';
 import { currentCaller } from '../mcp/server-requests.js';
 import { DownstreamCall } from './downstream-call.js';
 import { createSession, type DownstreamSession } from './downstream-session.js';
@@ -76,6 +77,10 @@ function jsonRpcError(status: number, code: number, message: string): Response {
 const tooLarge = (maxBytes: number) =>
   jsonRpcError(413, -32000, `Payload Too Large: Request body must not exceed ${maxBytes} bytes`);
 const notJson = () => jsonRpcError(400, -32700, 'Parse error: the body is not JSON');
+/** Request bodies nest at most this deep (tens of thousands of levels overflowed the stack: 500). */
+const MAX_BODY_DEPTH = 256;
+const tooDeep = () =>
+  jsonRpcError(400, -32600, `Invalid Request: the body nests deeper than ${MAX_BODY_DEPTH} levels`);
 
 /** A checked principal as the SDK's pass-through `authInfo` (how the HTTP face hands it on). */
 function principalAuth(who: RequestPrincipal): AuthInfo {
@@ -274,6 +279,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       if (read.tooLarge) return tooLarge(maxBodyBytes);
       body = parseJson(read.text);
       if (body === undefined) return notJson();
+      if (exceedsDepth(body, MAX_BODY_DEPTH)) return tooDeep();
     }
     if (await isLegacyRequest(request, body, { maxRequestBodySize: maxBodyBytes }))
       return legacy(profile, request, who, body);
@@ -361,6 +367,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       if ('tooLarge' in read) return sendResponse(res, tooLarge(maxBodyBytes), { close: true });
       const body = parseJson(read.text);
       if (body === undefined) return sendResponse(res, notJson());
+      if (exceedsDepth(body, MAX_BODY_DEPTH)) return sendResponse(res, tooDeep());
       return nodeHandler(req, res, body);
     };
     const server = createServer((req, res) => {

@@ -34,8 +34,8 @@ export interface RunningCli {
 }
 
 /** Starts the built CLI and returns while it runs. */
-export function startCli(args: string[], cwd: string): RunningCli {
-  const child = spawn(process.execPath, [cliBin, ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+export function startCli(args: string[], cwd: string, env: NodeJS.ProcessEnv = process.env): RunningCli {
+  const child = spawn(process.execPath, [cliBin, ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout?.on('data', (chunk: Buffer) => {
