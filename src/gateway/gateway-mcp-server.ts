@@ -110,10 +110,12 @@ export function buildGatewayServer(
         return core.round(parked, context.mcpReq.signal);
       }
     }
-    const tool = await profile.tool(name, session.owner);
-    if (tool === undefined) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}`);
+    // Checked first: a gateway that is closing (or was stopped while its servers connected, and
+    // so has no tools) refuses every new call the same way.
     if (core.closing)
       throw new ProtocolError(ProtocolErrorCode.InternalError, 'the gateway is shutting down');
+    const tool = await profile.tool(name, session.owner);
+    if (tool === undefined) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}`);
     const call = new DownstreamCall(
       session,
       () => capabilitiesOf(server, context),

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { childPids, cliBin, startCli, survivors, waitForChildren } from '../cli/cli-process.js';
 import { fixtureCommand } from '../fixtures/spawn-http.js';
 import { connectClient, eras } from '../gateway/gateway-test-helpers.js';
@@ -24,6 +24,8 @@ const SIGNALS = [
 let dir: string;
 let connecting: string;
 let serving: string;
+let servingPlain: string;
+let slowStart: string;
 
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'mcptools-signals-'));
@@ -48,6 +50,30 @@ beforeAll(() => {
           command: process.execPath,
           args: [...fixtureCommand('echo').args.slice(0, 2), stubbornEcho],
         },
+      },
+    }),
+  );
+});
+
+beforeAll(() => {
+  // For 2026-07-28 clients over stdio: the SDK probes the era on a sibling `serve` process and
+  // SIGKILLs it one second after SIGTERM, before a stubborn upstream of its could be ended (the
+  // gateway's stdio client waits 2 s + 2 s before SIGKILL), so these upstreams end on stdin EOF.
+  servingPlain = join(dir, 'serving-plain.json');
+  writeFileSync(
+    servingPlain,
+    JSON.stringify({
+      servers: { echo: { ...fixtureCommand('echo'), protocol: 'legacy' }, other: fixtureCommand('echo') },
+    }),
+  );
+  // `slow` never answers: the gateway connects for 6 s (the sibling's probe waits as long).
+  slowStart = join(dir, 'slow-start.json');
+  writeFileSync(
+    slowStart,
+    JSON.stringify({
+      servers: {
+        quick: { ...fixtureCommand('echo'), protocol: 'legacy' },
+        slow: { ...fixtureCommand('hang'), connectTimeoutMs: 6_000 },
       },
     }),
   );
@@ -94,8 +120,8 @@ describe.concurrent('every CLI command that connects servers, under SIGINT and S
 });
 
 /** Starts `echo__slow` and returns how it settled: a result, or the error the client got. */
-function slowCall(client: Client) {
-  return client.callTool({ name: 'echo__slow', arguments: { ms: 30_000, steps: 300 } }).then(
+function slowCall(client: Client, name = 'echo__slow') {
+  return client.callTool({ name, arguments: { ms: 30_000, steps: 300 } }).then(
     (result) => ({ result: result as { isError?: boolean; content: { text?: string }[] }, error: undefined }),
     (error: unknown) => ({ result: undefined, error: error as Error & { code?: number } }),
   );
@@ -118,7 +144,7 @@ describe('mcptools serve under SIGINT and SIGTERM, with calls in flight', { time
       const upstreams = await waitForChildren(cli.pid, 2);
       const clients = await Promise.all(eras.map(({ era }) => connectClient(url, era)));
       try {
-        const calls = clients.map(slowCall);
+        const calls = clients.map((client) => slowCall(client));
         await new Promise((resolve) => setTimeout(resolve, 800));
         cli.child.kill(signal);
         expect((await cli.exited).code).toBe(0);
@@ -130,18 +156,26 @@ describe('mcptools serve under SIGINT and SIGTERM, with calls in flight', { time
     },
   );
 
-  // Known bug, not fixed here (src/gateway is being changed by others): a 2026-07-28 client
-  // over `serve --stdio` gets "Connection closed", not an error response, for its call in
-  // flight (on a quiet machine both signals, every run; under heavy load it sometimes passes).
-  // Run these with `it.each` to reproduce; the 2025-era cases pass.
-  const stdioCases = SIGNALS.flatMap((entry) => eras.map((era) => ({ ...entry, ...era })));
-  const stdioCase = async ({ signal, era }: (typeof stdioCases)[number]) => {
+  // A 2026-07-28 client over stdio has no handshake: its connect returns before the gateway
+  // serves (the era probe runs on a sibling process), so a call may be written while the
+  // servers still connect. Both get an error response: a call in flight while serving, and a
+  // call written while connecting (`slow` keeps the gateway connecting).
+  const stdioCases = SIGNALS.flatMap((entry) => [
+    ...eras.map((era) => ({ ...entry, ...era, phase: 'serving' as const })),
+    { ...entry, ...eras[0]!, phase: 'connecting' as const },
+  ]);
+  const configFor = (era: 'modern' | 'legacy', phase: 'serving' | 'connecting') =>
+    phase === 'connecting' ? slowStart : era === 'modern' ? servingPlain : serving;
+  const stdioCase = async ({ signal, era, phase }: (typeof stdioCases)[number]) => {
     const transport = new StdioClientTransport({
       command: process.execPath,
-      args: [cliBin, 'serve', '--stdio', '--config', serving],
+      args: [cliBin, 'serve', '--stdio', '--config', configFor(era, phase)],
       stderr: 'pipe',
     });
-    transport.stderr?.on('data', () => {});
+    let stderr = '';
+    transport.stderr?.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
     const client = new Client(
       { name: 'signals', version: '1.0.0' },
       era === 'modern' ? { versionNegotiation: { mode: 'auto', probe: { timeoutMs: 30_000 } } } : {},
@@ -150,8 +184,10 @@ describe('mcptools serve under SIGINT and SIGTERM, with calls in flight', { time
     const pid = transport.pid!;
     const upstreams = await waitForChildren(pid, 2);
     try {
-      const call = slowCall(client);
+      if (phase === 'serving') await vi.waitFor(() => expect(stderr).toMatch(/serving/), { timeout: 30_000 });
+      const call = slowCall(client, phase === 'serving' ? 'echo__slow' : 'quick__slow');
       await new Promise((resolve) => setTimeout(resolve, 800));
+      if (phase === 'connecting') expect(stderr).not.toMatch(/serving/);
       process.kill(pid, signal);
       expectErrorResponse(await call);
       expect(await survivors([pid, ...upstreams], 5_000)).toEqual([]);
@@ -159,12 +195,8 @@ describe('mcptools serve under SIGINT and SIGTERM, with calls in flight', { time
       await client.close().catch(() => {});
     }
   };
-  it.skip.each(stdioCases.filter((entry) => entry.label.startsWith('2026')))(
-    'serve --stdio ← $signal, $label: the call gets an error response (known bug: "Connection closed")',
-    stdioCase,
-  );
-  it.each(stdioCases.filter((entry) => entry.label.startsWith('2025')))(
-    'serve --stdio ← $signal, $label: the call gets an error response, exit 0, no child left',
+  it.each(stdioCases)(
+    'serve --stdio ← $signal, $label, $phase: the call gets an error response, no child left',
     stdioCase,
   );
 });

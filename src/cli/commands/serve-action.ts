@@ -4,10 +4,14 @@ import type { GatewayMode, GatewayProfileConfig, McpToolsConfig } from '../../co
 import { McpToolsError } from '../../errors/mcp-tools-error.js';
 import { createGateway } from '../../gateway/create-gateway.js';
 import { gatewayServerRequests } from '../../gateway/gateway-server-requests.js';
+import { loadMCPServers } from '../../mcp/load-mcp-servers.js';
+import { ToolRegistry } from '../../registry/tool-registry.js';
+import { ExitCode } from '../exit-codes.js';
 import { formatGatewayBanner } from '../format-gateway-banner.js';
 import { keepStdoutClean } from '../keep-stdout-clean.js';
-import { openSession } from '../open-session.js';
+import { openSession, type Session } from '../open-session.js';
 import { printLine } from '../print.js';
+import { watchInterrupts } from '../watch-interrupts.js';
 import { sessionOptions } from './global-options.js';
 
 interface ServeOptions {
@@ -64,6 +68,22 @@ function profileSettings(config: McpToolsConfig, options: ServeOptions): Gateway
 }
 
 /**
+ * A 2026-07-28 client over stdio sends its requests without waiting for a handshake, so some
+ * may be written while the servers still connect. When a signal stops the gateway then, a
+ * gateway with no tools answers the requests already written (a call with "the gateway is
+ * shutting down") before the process exits, instead of leaving them unanswered.
+ */
+async function refuseStdioRequests(): Promise<void> {
+  const registry = new ToolRegistry();
+  const provider = await loadMCPServers({ servers: {} }, registry);
+  const gateway = createGateway({ registry, provider, log });
+  // close() refuses new calls at once, then reads and answers what is pending before it closes.
+  gateway.serveStdio();
+  await gateway.close();
+  await provider.close();
+}
+
+/**
  * Runs `mcptools serve --stdio | --http [HOST:]PORT`: every configured server, plugin and
  * native tool as one MCP server (both protocol eras); without a configuration, the built-in
  * default (what `npm start` serves). Over HTTP it prints the status table, the MCP and status
@@ -80,7 +100,23 @@ export async function serveAction(_options: unknown, command: Command): Promise<
   keepStdoutClean({ debug: 'stderr' });
   const address = options.http === undefined ? undefined : parseListenAddress(options.http);
   const token = options.token ?? (process.env.MCPTOOLS_TOKEN || undefined);
-  const session = await openSession({ ...sessionOptions(options), requests: gatewayServerRequests() });
+  // Watched from the start: a signal while the servers connect aborts the connects and closes
+  // what started, instead of killing the process and orphaning them.
+  const interrupts = watchInterrupts();
+  const signalName = () => (interrupts.exitCode() === ExitCode.interrupted ? 'SIGINT' : 'SIGTERM');
+  let session: Session;
+  try {
+    session = await openSession({
+      ...sessionOptions(options),
+      requests: gatewayServerRequests(),
+      signal: interrupts.signal,
+    });
+  } catch (error) {
+    if (!interrupts.signal.aborted) throw error;
+    log(`${signalName()} while connecting; shutting down`);
+    if (address === undefined) await refuseStdioRequests();
+    process.exit(0);
+  }
   const { config, provider, registry } = session;
   provider.on('warning', (message, server) => log(server ? `${server}: ${message}` : message));
   let gateway: ReturnType<typeof createGateway> | undefined;
@@ -93,8 +129,8 @@ export async function serveAction(_options: unknown, command: Command): Promise<
     await session.close();
     process.exit(0);
   };
-  process.on('SIGINT', () => void stop('SIGINT'));
-  process.on('SIGTERM', () => void stop('SIGTERM'));
+  if (interrupts.signal.aborted) void stop(signalName());
+  else interrupts.signal.addEventListener('abort', () => void stop(signalName()), { once: true });
   try {
     gateway = createGateway({
       registry,
