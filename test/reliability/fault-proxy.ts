@@ -6,7 +6,10 @@ export type FaultMode =
   | 'pass'
   /** Every request answered with this HTTP status and a short text body. */
   | { status: number }
-  /** Passes through, but cuts an event-stream response after its first event. */
+  /**
+   * Passes through, but cuts an event-stream response after its first event (or comment: an
+   * SDK server sends `: keepalive` after 15 s of silence).
+   */
   | 'break-sse';
 
 /** An HTTP proxy in front of a real MCP server that injects faults on demand. */
@@ -18,6 +21,8 @@ export interface FaultProxy {
   requests: number;
   /** Event streams cut so far. */
   cut: number;
+  /** When the last event stream was cut (`Date.now()`). */
+  cutAt?: number;
   close(): Promise<void>;
 }
 
@@ -55,6 +60,7 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
           // After the first whole event: the connection drops mid-response.
           if (/\n\n/.test(seen)) {
             proxy.cut++;
+            proxy.cutAt = Date.now();
             answer.destroy();
             res.destroy();
           }

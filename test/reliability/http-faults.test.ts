@@ -113,9 +113,16 @@ describe('upstreams answering HTTP 500 and 404, and one breaking its SSE stream 
     expect(await eventually(() => provider.status('broken')?.state === 'connected', 20_000)).toBe(true);
     breaking.mode = 'break-sse';
     const started = Date.now();
-    const result = await registry.get('broken__slow')!.execute('s', { ms: 20_000, steps: 40 });
-    const took = Date.now() - started;
-    console.log(`SSE stream cut (${breaking.cut} cut) → after ${took} ms: ${textOf(result).slice(0, 300)}`);
+    // With a progress listener the upstream streams progress every 500 ms, so the stream is cut
+    // mid-response at its first event (without one, the first bytes are the upstream SDK's
+    // `: keepalive` comment after 15 s, and the cut came only then).
+    const result = await registry
+      .get('broken__slow')!
+      .execute('s', { ms: 20_000, steps: 40 }, undefined, () => {});
+    const ended = Date.now();
+    console.log(
+      `SSE stream cut (${breaking.cut} cut) ${breaking.cutAt! - started} ms into the call → failed ${ended - breaking.cutAt!} ms after the cut: ${textOf(result).slice(0, 300)}`,
+    );
     expect(breaking.cut).toBeGreaterThan(0);
     expect(result.isError).toBe(true);
     expect(textOf(result)).toMatch(/broken|stream|closed|disconnect|terminated|aborted/i);
