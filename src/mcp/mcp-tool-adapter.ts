@@ -174,11 +174,10 @@ export function createMcpTool(
     }
   };
 
-  // An upstream may echo a credential in its own error text ("rejected key sk-…").
-  const execute: Tool['execute'] = async (toolCallId, params, signal, onUpdate) => {
-    const result = await run(toolCallId, params, signal, onUpdate);
-    return result.isError === true ? options.redactor.value(result) : result;
-  };
+  // An upstream may echo a credential back, in its error text ("rejected key sk-…") or in a
+  // result ("the header you sent was Bearer …"): a configured secret never leaves mcptools.
+  const execute: Tool['execute'] = async (toolCallId, params, signal, onUpdate) =>
+    options.redactor.value(await run(toolCallId, params, signal, onUpdate));
 
   const tool: Tool = {
     name: exposedName,

@@ -1,4 +1,5 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: these strings are ${VAR} placeholders under test, not templates.
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config/parse-config.js';
 import { McpToolsError } from '../../src/errors/mcp-tools-error.js';
@@ -85,9 +86,13 @@ describe('a canary secret echoed back by upstreams never leaves mcptools', () =>
     }
   });
 
-  it('sends URL user:password@ as an Authorization: Basic header', async () => {
-    const result = await registry.get('basic__authorization')!.execute('1', {});
-    expect(textOf(result)).toBe(`Basic ${Buffer.from(`bob:${shortCanary}`).toString('base64')}`);
+  it('sends URL user:password@ as an Authorization: Basic header, never echoed back', async () => {
+    const header = `Basic ${Buffer.from(`bob:${shortCanary}`).toString('base64')}`;
+    const digest = await registry.get('basic__authorization_sha256')!.execute('1', {});
+    expect(textOf(digest)).toBe(createHash('sha256').update(header).digest('hex'));
+    // A successful result that echoes the header is redacted like an error would be.
+    const echoed = await registry.get('basic__authorization')!.execute('2', {});
+    expect(textOf(echoed)).toBe('Basic ***');
     expect(provider.status('basic')?.lastError).toBeUndefined();
   });
 

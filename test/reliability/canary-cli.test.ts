@@ -9,8 +9,7 @@ import { connectClient } from '../gateway/gateway-test-helpers.js';
 
 // Canary secrets in a server's env, headers, URL (query value, bare query key, user:password)
 // and `${VAR}` values, given to servers that echo them back in every failure they can produce.
-// (A tool whose successful result is the header it received, like the fixture's
-// `authorization`, returns it: results that are not errors are passed through as data.)
+// (`remote__authorization` answers, as a successful result, the header it received.)
 // None may appear in anything the CLI prints (every command, with and without --json), in
 // `serve --http`'s /healthz, status page, MCP answers or its stderr log.
 const CANARY = {
@@ -73,6 +72,7 @@ const COMMANDS: string[][] = [
   ['call', 'leaky__throw_key'],
   ['call', 'remote__reject_key'],
   ['call', 'remote__throw_key'],
+  ['call', 'remote__authorization'],
   ['resources'],
   ['read', 'leaky', 'leaky://key'],
   ['read', 'remote', 'leaky://key'],
@@ -106,7 +106,13 @@ describe('canary secrets never appear in what serve --http answers or logs', { t
       expectNoCanary('status page', page);
       const client = await connectClient(url, 'legacy');
       const answers: string[] = [];
-      for (const name of ['leaky__reject_key', 'leaky__throw_key', 'remote__reject_key', 'remote__throw_key'])
+      for (const name of [
+        'leaky__reject_key',
+        'leaky__throw_key',
+        'remote__reject_key',
+        'remote__throw_key',
+        'remote__authorization',
+      ])
         answers.push(
           JSON.stringify(
             await client.callTool({ name, arguments: {} }).catch((error: Error) => error.message),
