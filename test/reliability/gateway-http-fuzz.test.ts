@@ -8,7 +8,7 @@ import { fixtureCommand } from '../fixtures/spawn-http.js';
 import { connectClient, eras } from '../gateway/gateway-test-helpers.js';
 import { type ServedHttp, startServeHttp } from '../gateway/start-serve-http.js';
 import { textOf } from '../mcp/hub-test-helpers.js';
-import { type RawAnswer, type RawRequest, sendRaw } from './raw-http.js';
+import { openLegacySession, type RawAnswer, type RawRequest, sendRaw } from './raw-http.js';
 
 // Property-based fuzzing of `mcptools serve --http` (the built CLI, its own process) at `/mcp`,
 // both protocol eras: malformed, oversized and edge-case JSON-RPC messages and headers. Every
@@ -294,21 +294,8 @@ const CAP = 4 * 1024 * 1024;
 /** Live 2025 session ids the fuzzer may present (some get deleted by fuzzed DELETEs). */
 let sessions: string[] = [];
 
-async function openSession(): Promise<string> {
-  const answer = await fetch(`${origin}/mcp`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 0,
-      method: 'initialize',
-      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'fuzz', version: '1' } },
-    }),
-  });
-  await answer.text();
-  const id = answer.headers.get('mcp-session-id');
-  if (!id) throw new Error(`initialize answered ${answer.status} without a session id`);
-  return id;
+function openSession(): Promise<string> {
+  return openLegacySession(`${origin}/mcp`);
 }
 
 function toRaw(fuzzed: Fuzzed): RawRequest {

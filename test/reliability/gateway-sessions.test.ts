@@ -1,23 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectClient, type RunningGateway, startGateway } from '../gateway/gateway-test-helpers.js';
 import { stdioFixture } from '../mcp/hub-test-helpers.js';
-import { sendRaw } from './raw-http.js';
-
-/** Opens a 2025 session by hand; returns its id. */
-async function openSession(url: string): Promise<string> {
-  const answer = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 0,
-      method: 'initialize',
-      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'many', version: '1' } },
-    }),
-  });
-  await answer.text();
-  return answer.headers.get('mcp-session-id')!;
-}
+import { openLegacySession, sendRaw } from './raw-http.js';
 
 /** The HTTP status of a `ping` in session `id`. */
 async function ping(url: string, id: string): Promise<number> {
@@ -51,13 +35,13 @@ describe('a client opening 2025 sessions without end cannot grow the gateway wit
 
   it('keeps at most maxSessions: the least recently used idle one ends (404), the others serve', async () => {
     const [first, second, third] = [
-      await openSession(running.url),
-      await openSession(running.url),
-      await openSession(running.url),
+      await openLegacySession(running.url),
+      await openLegacySession(running.url),
+      await openLegacySession(running.url),
     ];
     // `first` is used again, so `second` is now the least recently used.
     expect(await ping(running.url, first!)).toBe(200);
-    const fourth = await openSession(running.url);
+    const fourth = await openLegacySession(running.url);
     expect(await ping(running.url, second!)).toBe(404);
     for (const id of [first!, third!, fourth]) expect(await ping(running.url, id)).toBe(200);
   });
@@ -66,14 +50,14 @@ describe('a client opening 2025 sessions without end cannot grow the gateway wit
     const busy = await connectClient(running.url, 'legacy');
     const call = busy.callTool({ name: 'echo__slow', arguments: { ms: 1500, steps: 3 } });
     await new Promise((resolve) => setTimeout(resolve, 300));
-    for (let index = 0; index < 4; index++) await openSession(running.url);
+    for (let index = 0; index < 4; index++) await openLegacySession(running.url);
     const result = (await call) as { content: { text: string }[] };
     expect(result.content[0]?.text).toBe('slept 1500ms in 3 steps');
     await busy.close();
   });
 
   it('opens a GET event stream at once, and lets a client that dropped it open another at once', async () => {
-    const id = await openSession(running.url);
+    const id = await openLegacySession(running.url);
     const origin = new URL(running.url).origin;
     const get = () =>
       sendRaw(

@@ -94,3 +94,21 @@ export function sendRaw(origin: string, raw: RawRequest, timeoutMs = 15_000): Pr
     }
   });
 }
+
+/** Opens a 2025-era session at `url` with a hand-written `initialize`; returns its id. */
+export async function openLegacySession(url: string): Promise<string> {
+  const answer = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 0,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+    }),
+  });
+  await answer.text();
+  const id = answer.headers.get('mcp-session-id');
+  if (!id) throw new Error(`initialize answered ${answer.status} without a session id`);
+  return id;
+}
