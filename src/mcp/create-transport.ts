@@ -1,11 +1,13 @@
 import {
   SSEClientTransport,
   StreamableHTTPClientTransport,
+  type StreamableHTTPClientTransportOptions,
   type Transport,
 } from '@modelcontextprotocol/client';
 import type { TransportAuth } from '../auth/transport-auth.js';
 import type { HttpServerConfig, ServerConfig } from '../config/config-types.js';
 import { urlBasicCredentials } from '../config/url-basic-credentials.js';
+import { createPooledHttpFetch, type PooledHttpFetch } from './pooled-http-fetch.js';
 import type { TransportKind } from './provider-types.js';
 import { type SizeLimits, sizeLimitedFetch } from './size-limited-fetch.js';
 import type { StderrTail } from './stderr-tail.js';
@@ -39,8 +41,9 @@ function httpHeaders(config: HttpServerConfig, url: URL): Record<string, string>
 /**
  * Builds the SDK transport of `kind` for `config`. Stdio children get the SDK's safe default
  * environment plus the configured one, and their stderr piped into `stderr`. HTTP transports get
- * `auth` (OAuth) as their `authProvider` and step-up `fetch`, wrapped by {@link sizeLimitedFetch}
- * when `limits` are given. The stdio transport (and `cross-spawn` under it) is loaded by the
+ * `auth` (OAuth) as their `authProvider` and step-up `fetch`, over the size limits (`limits`):
+ * Streamable HTTP through a {@link createPooledHttpFetch} pool of its own, which its `close()`
+ * ends; SSE through {@link sizeLimitedFetch}. The stdio transport (and `cross-spawn` under it) is loaded by the
  * first stdio server, not by an import of mcptools.
  */
 export async function createTransport(
@@ -67,14 +70,32 @@ export async function createTransport(
   }
   const url = new URL(config.url);
   const requestInit: RequestInit = { headers: httpHeaders(config, url) };
-  // Sizes are counted on the wire; OAuth step-up wraps that.
-  const limited = limits === undefined ? undefined : sizeLimitedFetch(limits);
-  const fetch = auth?.fetch ? auth.fetch(limited) : limited;
-  const options = {
-    requestInit,
-    ...(auth === undefined ? {} : { authProvider: auth.authProvider() }),
-    ...(fetch === undefined ? {} : { fetch }),
-  };
-  if (kind === 'sse') return new SSEClientTransport(url, options);
-  return new StreamableHTTPClientTransport(url, options);
+  const authProvider = auth === undefined ? {} : { authProvider: auth.authProvider() };
+  if (kind === 'sse') {
+    // Sizes are counted on the wire; OAuth step-up wraps that.
+    const limited = limits === undefined ? undefined : sizeLimitedFetch(limits);
+    const fetch = auth?.fetch ? auth.fetch(limited) : limited;
+    return new SSEClientTransport(url, { requestInit, ...authProvider, ...(fetch === undefined ? {} : { fetch }) });
+  }
+  const pool = createPooledHttpFetch(limits);
+  const fetch = auth?.fetch ? auth.fetch(pool.fetch) : pool.fetch;
+  return new PooledStreamableHttpTransport(url, { requestInit, ...authProvider, fetch }, pool);
+}
+
+/** The SDK's Streamable HTTP transport over a {@link PooledHttpFetch}, whose sockets its close ends. */
+class PooledStreamableHttpTransport extends StreamableHTTPClientTransport {
+  readonly #pool: PooledHttpFetch;
+
+  constructor(url: URL, options: StreamableHTTPClientTransportOptions, pool: PooledHttpFetch) {
+    super(url, options);
+    this.#pool = pool;
+  }
+
+  override async close(): Promise<void> {
+    try {
+      await super.close();
+    } finally {
+      this.#pool.close();
+    }
+  }
 }

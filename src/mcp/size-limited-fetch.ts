@@ -27,10 +27,7 @@ export interface SizeLimits {
  */
 export function sizeLimitedFetch(limits: SizeLimits, base: FetchLike = fetch): FetchLike {
   return async (url, init) => {
-    const body = init?.body;
-    if (typeof body === 'string' && Buffer.byteLength(body, 'utf8') > limits.maxRequestBytes) {
-      throw tooLarge('request', Buffer.byteLength(body, 'utf8'), limits.maxRequestBytes, 'maxRequestBytes');
-    }
+    checkRequestSize(init?.body, limits);
     const response = await base(url, init);
     if (response.body === null) return response;
     const rebuilt = (body: ReadableStream<Uint8Array> | Uint8Array) =>
@@ -66,6 +63,13 @@ async function readCapped(body: ReadableStream<Uint8Array>, maxBytes: number): P
     chunks.push(value);
   }
   return Buffer.concat(chunks);
+}
+
+/** Throws the `maxRequestBytes` error when `body` (a string) is over the limit. */
+export function checkRequestSize(body: unknown, limits: SizeLimits): void {
+  if (typeof body !== 'string' || body.length * 3 <= limits.maxRequestBytes) return;
+  const bytes = Buffer.byteLength(body, 'utf8');
+  if (bytes > limits.maxRequestBytes) throw tooLarge('request', bytes, limits.maxRequestBytes, 'maxRequestBytes');
 }
 
 /** The error of a message over a size limit. */
