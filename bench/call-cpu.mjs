@@ -58,7 +58,11 @@ try {
     }
   }
   const reference = series.get(names[0]);
-  const ratio = (own, base) => quantile(own.map((value, index) => value / base[index]), 0.5);
+  const ratio = (own, base) =>
+    quantile(
+      own.map((value, index) => value / base[index]),
+      0.5,
+    );
   printTable(
     `Client CPU per call over ${transport} (${rounds} rounds × ${calls} calls; medians over rounds; ratios ÷ ${names[0]})`,
     ['side', 'seq CPU/call', 'ratio', `${inFlight}-in-flight CPU/call`, 'ratio', 'seq wall p50', 'ratio'],

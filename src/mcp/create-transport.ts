@@ -75,7 +75,11 @@ export async function createTransport(
     // Sizes are counted on the wire; OAuth step-up wraps that.
     const limited = limits === undefined ? undefined : sizeLimitedFetch(limits);
     const fetch = auth?.fetch ? auth.fetch(limited) : limited;
-    return new SSEClientTransport(url, { requestInit, ...authProvider, ...(fetch === undefined ? {} : { fetch }) });
+    return new SSEClientTransport(url, {
+      requestInit,
+      ...authProvider,
+      ...(fetch === undefined ? {} : { fetch }),
+    });
   }
   const pool = createPooledHttpFetch(limits);
   const fetch = auth?.fetch ? auth.fetch(pool.fetch) : pool.fetch;

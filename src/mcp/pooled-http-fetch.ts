@@ -1,4 +1,4 @@
-import { Agent as HttpAgent, type IncomingMessage, request as httpRequest } from 'node:http';
+import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { Readable } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
@@ -49,8 +49,12 @@ type Exchange = {
  * `fetch`, as before.
  */
 export function createPooledHttpFetch(limits: SizeLimits | undefined): PooledHttpFetch {
-  const caps = limits ?? { maxRequestBytes: Number.POSITIVE_INFINITY, maxResponseBytes: Number.POSITIVE_INFINITY };
-  const fallback: FetchLike = limits === undefined ? (url, init) => fetch(url, init) : sizeLimitedFetch(limits);
+  const caps = limits ?? {
+    maxRequestBytes: Number.POSITIVE_INFINITY,
+    maxResponseBytes: Number.POSITIVE_INFINITY,
+  };
+  const fallback: FetchLike =
+    limits === undefined ? (url, init) => fetch(url, init) : sizeLimitedFetch(limits);
   let http: HttpAgent | undefined;
   let https: HttpsAgent | undefined;
   let closed = false;
@@ -75,9 +79,15 @@ export function createPooledHttpFetch(limits: SizeLimits | undefined): PooledHtt
     ) {
       return fallback(input, init);
     }
-    checkRequestSize(body, caps);
+    try {
+      checkRequestSize(body, caps);
+    } catch (error) {
+      return Promise.reject(error);
+    }
     const secure = url.protocol === 'https:';
-    const agent = secure ? (https ??= new HttpsAgent(agentOptions)) : (http ??= new HttpAgent(agentOptions));
+    if (secure) https ??= new HttpsAgent(agentOptions);
+    else http ??= new HttpAgent(agentOptions);
+    const agent = (secure ? https : http) as HttpAgent;
     return post(url, body, init, agent, secure, caps.maxResponseBytes);
   };
 

@@ -69,7 +69,8 @@ async function readCapped(body: ReadableStream<Uint8Array>, maxBytes: number): P
 export function checkRequestSize(body: unknown, limits: SizeLimits): void {
   if (typeof body !== 'string' || body.length * 3 <= limits.maxRequestBytes) return;
   const bytes = Buffer.byteLength(body, 'utf8');
-  if (bytes > limits.maxRequestBytes) throw tooLarge('request', bytes, limits.maxRequestBytes, 'maxRequestBytes');
+  if (bytes > limits.maxRequestBytes)
+    throw tooLarge('request', bytes, limits.maxRequestBytes, 'maxRequestBytes');
 }
 
 /** The error of a message over a size limit. */
