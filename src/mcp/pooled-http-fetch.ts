@@ -3,6 +3,7 @@ import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { Readable } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import type { FetchLike } from '@modelcontextprotocol/client';
+import { BufferedResponse } from './buffered-response.js';
 import { checkRequestSize, type SizeLimits, sizeLimitedFetch, tooLarge } from './size-limited-fetch.js';
 import { SseCollapser } from './sse-collapse.js';
 import { limitSseEvents } from './sse-event-limiter.js';
@@ -255,26 +256,9 @@ function answer(res: IncomingMessage, exchange: Exchange, maxBytes: number): (er
     exchange.done();
     if (size > maxBytes) return;
     const bytes = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
-    exchange.resolve(new Response(bytes.length === 0 ? null : (bytes as unknown as BodyInit), init));
+    exchange.resolve(bytes.length === 0 ? new Response(null, init) : new BufferedResponse(bytes, init));
   });
   return ignore;
-}
-
-/** A JSON response whose body was parsed already: `json()` hands over that value. */
-class ParsedJsonResponse extends Response {
-  readonly #value: unknown;
-  #read = false;
-
-  constructor(text: string, value: unknown, init: ResponseInit) {
-    super(text, init);
-    this.#value = value;
-  }
-
-  override json(): Promise<unknown> {
-    if (this.#read || this.bodyUsed) return super.json();
-    this.#read = true;
-    return Promise.resolve(this.#value);
-  }
 }
 
 function collapseOrStream(
@@ -338,7 +322,7 @@ function collapseOrStream(
       const { text, value } = collapser.collapsed();
       init.headers.set('content-type', 'application/json');
       init.headers.delete('content-length');
-      exchange.resolve(new ParsedJsonResponse(text, value, init));
+      exchange.resolve(new BufferedResponse(text, init, { value }));
     } else {
       stream();
     }

@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BufferedResponse } from '../../src/mcp/buffered-response.js';
 import { createPooledHttpFetch } from '../../src/mcp/pooled-http-fetch.js';
 import { SseCollapser } from '../../src/mcp/sse-collapse.js';
 
@@ -65,6 +66,28 @@ describe('SseCollapser', () => {
     expect(collapser.state).toBe('more');
     collapser.push(Buffer.from(whole.slice(20)));
     expect(Buffer.concat(collapser.chunks).toString()).toBe(whole);
+  });
+});
+
+describe('BufferedResponse', () => {
+  it('reads like any Response: text, json, body stream, clone, bodyUsed', async () => {
+    const init = { status: 201, statusText: 'Created', headers: { 'content-type': 'application/json' } };
+    const parsed = new BufferedResponse('{"a":1}', init, { value: { a: 1 } });
+    expect([parsed.status, parsed.statusText, parsed.ok, parsed.headers.get('content-type')]).toEqual([
+      201,
+      'Created',
+      true,
+      'application/json',
+    ]);
+    const copy = parsed.clone();
+    expect(await parsed.json()).toEqual({ a: 1 });
+    expect(parsed.bodyUsed).toBe(true);
+    await expect(parsed.text()).rejects.toThrow(TypeError);
+    expect(await copy.text()).toBe('{"a":1}');
+    const bytes = new BufferedResponse(Buffer.from('{"b":[2]}'), init);
+    expect(await new Response(bytes.body).json()).toEqual({ b: [2] });
+    expect(bytes.bodyUsed).toBe(true);
+    await expect(new BufferedResponse('nope', init).json()).rejects.toThrow(SyntaxError);
   });
 });
 
