@@ -314,7 +314,7 @@ function collapseOrStream(
     ended = true;
     exchange.done();
     if (controller !== undefined) {
-      controller.close();
+      if (failed === undefined) controller.close();
       return;
     }
     clearTimeout(grace);
@@ -328,7 +328,8 @@ function collapseOrStream(
     }
   });
   return (error) => {
-    failed ??= error;
+    if (failed !== undefined) return;
+    failed = error;
     clearTimeout(grace);
     exchange.done();
     controller?.error(error);
