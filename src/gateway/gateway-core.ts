@@ -9,6 +9,7 @@ import type { DownstreamCall } from './downstream-call.js';
 import type { DownstreamSession } from './downstream-session.js';
 import type { GatewayProfile } from './gateway-profile.js';
 import { unwrapResourceUri, wrapResourceUri } from './resource-uri.js';
+import { ToolListAnnouncer, type ToolListChange } from './tool-list-announcer.js';
 import { routeUpstreamLog } from './upstream-log.js';
 
 /**
@@ -137,22 +138,32 @@ export class GatewayCore {
     for (const wrapped of [...session.subscriptions]) void this.unsubscribe(session, wrapped);
   }
 
-  #toolsChangePending = false;
+  readonly #toolLists = new ToolListAnnouncer(
+    () => this.profiles.values(),
+    (profile, change) => this.#sendToolsChanged(profile, change),
+    (line) => this.#log(line),
+  );
 
-  /** Tells every downstream client that the tool list changed (changes in one tick are sent once). */
-  toolsChanged(): void {
-    for (const profile of this.profiles.values()) profile.invalidate();
-    if (this.#toolsChangePending) return;
-    this.#toolsChangePending = true;
-    queueMicrotask(() => {
-      this.#toolsChangePending = false;
-      this.#sendToolsChanged();
-    });
+  /**
+   * The served tools may have changed (`server`: that upstream's tools changed or it
+   * reconnected): each profile's clients whose tool list did change hear `list_changed`.
+   */
+  toolsChanged(server?: string): void {
+    this.#toolLists.changed(server);
   }
 
-  #sendToolsChanged(): void {
-    for (const session of this.sessions) void session.server?.sendToolListChanged().catch(() => {});
-    for (const handler of this.modernHandlers.keys()) handler.notify.toolsChanged();
+  /** Resolves once every tool change reported so far has been announced. */
+  toolChangesSettled(): Promise<void> {
+    return this.#toolLists.settled();
+  }
+
+  #sendToolsChanged(profile: GatewayProfile, change: ToolListChange): void {
+    for (const session of this.sessions)
+      if (session.profile === profile && (session.owner ? change.owner : change.shared))
+        void session.server?.sendToolListChanged().catch(() => {});
+    // A 2026-07-28 listener's owner status is per request, not per stream: all of them hear it.
+    for (const [handler, served] of this.modernHandlers)
+      if (served === profile) handler.notify.toolsChanged();
   }
 
   /** Tells the clients whose profile admits `server` that its resources changed. */

@@ -86,6 +86,7 @@ export function buildGatewayServer(
   });
   session.server ??= server;
   session.allowsServer ??= profile.allowsServer;
+  session.profile ??= profile;
   const provider = core.provider;
   const separator = core.separator;
 
