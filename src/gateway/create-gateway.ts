@@ -289,10 +289,10 @@ export function createGateway(options: GatewayOptions): Gateway {
     }
     if (await isLegacyRequest(request, body, { maxRequestBodySize: maxBodyBytes }))
       return legacy(profile, request, who, body);
-    const respond = (modern: Request) =>
+    const respond = (modern: Request, parsed: unknown = body) =>
       modernHandler(profile).fetch(modern, {
         authInfo: principalAuth(who),
-        ...(body === undefined ? {} : { parsedBody: body }),
+        ...(parsed === undefined ? {} : { parsedBody: parsed }),
       });
     // A 2026-07-28 listener of resource updates gets them subscribed upstream on its behalf.
     if (request.headers.get('mcp-method') === 'subscriptions/listen')

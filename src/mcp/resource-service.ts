@@ -1,4 +1,5 @@
 import type { Client, McpSubscription, Resource, ResourceTemplateType } from '@modelcontextprotocol/client';
+import { McpToolsError } from '../errors/mcp-tools-error.js';
 import { checkResourceUri } from './check-resource-uri.js';
 import type {
   CallOptions,
@@ -106,6 +107,15 @@ export class McpResourceService implements ResourceService {
         (requestOptions) => client.listen({ resourceSubscriptions: [uri] }, requestOptions),
         { operation: 'resource', uri },
       );
+      if (!subscription.honoredFilter.resourceSubscriptions?.includes(uri)) {
+        // The server acknowledged the stream without the URI: it does not subscribe to resources.
+        await subscription.close();
+        throw new McpToolsError(
+          'UPSTREAM_ERROR',
+          `server "${server}" did not accept a subscription to ${uri} (it does not declare resources.subscribe)`,
+          { data: { server, uri }, recoverable: false },
+        );
+      }
       if (listens.has(uri)) await subscription.close();
       else listens.set(uri, subscription);
       return;
