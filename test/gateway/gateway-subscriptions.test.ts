@@ -33,6 +33,7 @@ beforeAll(async () => {
         remote: httpServer(remote.url),
         notify: stdioFixture('notify', ['--era', 'legacy']),
         echo: stdioFixture('echo'),
+        echomodern: stdioFixture('echo', ['--era', 'modern']),
       },
     },
     { profiles: { without: { servers: { deny: ['notify'] } } } },
@@ -77,6 +78,11 @@ describe('an upstream subscription', () => {
       await expect(legacy.subscribeResource({ uri: REFUSED })).rejects.toThrow(/not found/i);
       // A server without resource subscriptions refuses too.
       await expect(legacy.subscribeResource({ uri: 'mcptools://echo/echo://x' })).rejects.toThrow();
+      // …and a 2026-07-28 one, whose listen stream is acknowledged without the URI.
+      expect(running.provider.status('echomodern')?.era).toBe('modern');
+      await expect(legacy.subscribeResource({ uri: 'mcptools://echomodern/echo://x' })).rejects.toThrow(
+        /did not accept a subscription/,
+      );
       const subscription = await modern.listen({
         resourceSubscriptions: [REFUSED, LOCAL, 'mcptools://nosuch/x://y', 'not-a-gateway-uri'],
       });
@@ -111,9 +117,7 @@ describe('an upstream subscription', () => {
       const [legacyBefore, modernBefore] = [legacyUpdates.length, modernUpdates.length];
       expect(textOf((await touch(modern, 'remote')) as never)).toBe('touched notify://counter');
       expect(
-        await eventually(
-          () => legacyUpdates.length > legacyBefore && modernUpdates.length > modernBefore,
-        ),
+        await eventually(() => legacyUpdates.length > legacyBefore && modernUpdates.length > modernBefore),
       ).toBe(true);
       expect(new Set([...legacyUpdates, ...modernUpdates])).toEqual(new Set([REMOTE]));
       await subscription.close();
@@ -189,7 +193,9 @@ describe('an upstream subscription', () => {
       expect((await touch(legacy, 'notify')).isError).toBe(true);
       expect(await eventually(async () => !(await touch(legacy, 'notify')).isError, 10_000)).toBe(true);
       expect(failures).toBeLessThan(0);
-      expect(await eventually(() => legacyUpdates.includes(LOCAL) && modernUpdates.includes(LOCAL))).toBe(true);
+      expect(await eventually(() => legacyUpdates.includes(LOCAL) && modernUpdates.includes(LOCAL))).toBe(
+        true,
+      );
       await subscription.close();
       await legacy.unsubscribeResource({ uri: LOCAL });
       expect(await eventually(async () => (await touch(legacy, 'notify')).isError === true)).toBe(true);
