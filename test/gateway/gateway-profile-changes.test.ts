@@ -144,3 +144,39 @@ describe.each(eras)('tool list changes per profile, for a $label', ({ era }) => 
     }
   });
 });
+
+describe('tool list changes of ownerOnly tools', () => {
+  it('reach a 2025 client with the owner token, not one without', async () => {
+    const guarded = await startGateway(
+      { servers: { echo: stdioFixture('echo') } },
+      { token: 'access-secret', ownerToken: 'owner-secret' },
+    );
+    const owner = await connectClient(guarded.url, 'legacy', {
+      headers: { authorization: 'Bearer owner-secret' },
+    });
+    const other = await connectClient(guarded.url, 'legacy', {
+      headers: { authorization: 'Bearer access-secret' },
+    });
+    try {
+      const [ownerChanges, otherChanges] = await Promise.all([
+        watch(owner, 'legacy'),
+        watch(other, 'legacy'),
+      ]);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const unregisterSecret = guarded.registry.register({ ...nativeTool('owner_secret'), ownerOnly: true });
+      expect(await eventually(() => ownerChanges() === 1)).toBe(true);
+      expect(await names(owner)).toContain('owner_secret');
+      const unregisterShared = guarded.registry.register(nativeTool('shared_tool'));
+      expect(await eventually(() => otherChanges() === 1 && ownerChanges() === 2)).toBe(true);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(otherChanges()).toBe(1);
+      expect(await names(other)).not.toContain('owner_secret');
+      unregisterShared();
+      unregisterSecret();
+    } finally {
+      await other.close();
+      await owner.close();
+      await guarded.close();
+    }
+  });
+});
