@@ -10,6 +10,7 @@ import type {
   ResourceTemplateEntry,
 } from './provider-types.js';
 import type { ServerDirectory } from './server-directory.js';
+import { callerLogMeta } from './server-requests.js';
 
 function resourceEntry(server: string, resource: Resource): ResourceEntry {
   const entry: ResourceEntry = { server, uri: resource.uri, name: resource.name };
@@ -76,7 +77,7 @@ export class McpResourceService implements ResourceService {
       server,
       client,
       options,
-      (requestOptions) => client.readResource({ uri }, requestOptions),
+      (requestOptions) => client.readResource({ uri, ...callerLogMeta(client) }, requestOptions),
       { operation: 'resource', uri },
     );
     return contents.map((item) => {
