@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { McpToolsError } from '../../src/errors/mcp-tools-error.js';
 import { type HttpFixture, startHttpFixture } from '../fixtures/spawn-http.js';
 import { eventually, httpServer, stdioFixture, textOf } from '../mcp/hub-test-helpers.js';
+import { type FaultProxy, startFaultProxy } from '../reliability/fault-proxy.js';
 import { connectClient, type RunningGateway, startGateway } from './gateway-test-helpers.js';
 
 /*
@@ -20,13 +21,21 @@ const REMOTE = 'mcptools://remote/notify://counter';
 const LOCAL = 'mcptools://notify/notify://counter';
 const REFUSED = 'mcptools://notify/notify://refused';
 
+const PROXIED = 'mcptools://proxied/notify://counter';
+
 let running: RunningGateway;
 let remote: HttpFixture;
 let port: string;
+let modern: HttpFixture;
+let proxy: FaultProxy;
 
 beforeAll(async () => {
-  remote = await startHttpFixture('notify', ['--era', 'legacy']);
+  [remote, modern] = await Promise.all([
+    startHttpFixture('notify', ['--era', 'legacy']),
+    startHttpFixture('notify', ['--era', 'modern']),
+  ]);
   port = new URL(remote.url).port;
+  proxy = await startFaultProxy(modern.url);
   running = await startGateway(
     {
       servers: {
@@ -34,6 +43,7 @@ beforeAll(async () => {
         notify: stdioFixture('notify', ['--era', 'legacy']),
         echo: stdioFixture('echo'),
         echomodern: stdioFixture('echo', ['--era', 'modern']),
+        proxied: httpServer(proxy.url),
       },
     },
     { profiles: { without: { servers: { deny: ['notify'] } } } },
@@ -42,7 +52,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await running?.close();
-  await remote?.close();
+  await Promise.all([remote?.close(), proxy?.close(), modern?.close()]);
 });
 
 function updatesOf(client: Client): string[] {
@@ -202,6 +212,36 @@ describe('an upstream subscription', () => {
     } finally {
       (resources as { subscribe: typeof subscribe }).subscribe = subscribe;
       await modern.close();
+      await legacy.close();
+    }
+  });
+
+  it.each([
+    ['ends its stream on purpose (the same connection listens again)', 'end-sse'],
+    ['cuts its stream (the hub reconnects and the gateway subscribes again)', 'break-sse'],
+  ] as const)('to a 2026-07-28 upstream survives when the upstream %s', async (_case, fault) => {
+    const legacy = await connectClient(running.url, 'legacy');
+    try {
+      expect(running.provider.status('proxied')?.era).toBe('modern');
+      const updates = updatesOf(legacy);
+      // The injected fault: the upstream listen stream ends right after its acknowledgement.
+      proxy.mode = fault;
+      const cut = proxy.cut;
+      try {
+        await legacy.subscribeResource({ uri: PROXIED });
+        expect(await eventually(() => proxy.cut > cut)).toBe(true);
+      } finally {
+        proxy.mode = 'pass';
+      }
+      // Listening again: an update published upstream (to whoever listens) reaches the client.
+      expect(
+        await eventually(async () => {
+          await legacy.callTool({ name: 'proxied__touch', arguments: { uri: 'notify://counter' } });
+          return updates.includes(PROXIED);
+        }, 15_000),
+      ).toBe(true);
+      await legacy.unsubscribeResource({ uri: PROXIED });
+    } finally {
       await legacy.close();
     }
   });
