@@ -1,27 +1,25 @@
-import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { STATUS_CODES } from 'node:http';
 import type { Readable } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import type { FetchLike } from '@modelcontextprotocol/client';
+import type { Agent, Dispatcher } from 'undici';
 import { BufferedResponse } from './buffered-response.js';
 import { checkRequestSize, type SizeLimits, sizeLimitedFetch, tooLarge } from './size-limited-fetch.js';
 import { SseCollapser } from './sse-collapse.js';
 import { limitSseEvents } from './sse-event-limiter.js';
 
-/** A `fetch` for one server's Streamable HTTP transport, and the close of its sockets. */
+/** A `fetch` for one server's Streamable HTTP transport, and the close of its connections. */
 export interface PooledHttpFetch {
   fetch: FetchLike;
-  /** Destroys every socket (idle or in use); later requests go through the global `fetch`. */
+  /** Destroys every connection (idle or in use); later requests go through the global `fetch`. */
   close(): void;
 }
 
-/** Sockets one server may hold at once (in-flight requests, SSE streams); more requests queue. */
-const MAX_SOCKETS = 256;
-/** Idle keep-alive sockets kept per server. */
-const MAX_FREE_SOCKETS = 64;
-/** An idle socket is closed after this long (or sooner, when the server's `Keep-Alive` hint says so). */
+/** Connections one server may hold at once (in-flight requests, SSE streams); more requests queue. */
+const MAX_CONNECTIONS = 256;
+/** An idle connection is closed after this long (or sooner, when the server's `Keep-Alive` hint says so). */
 const IDLE_MS = 4_000;
-/** A request with no bytes either way for this long fails, as `fetch` fails it (undici's 300 s). */
+/** Waiting this long for the headers, or between two body chunks, fails the request (as `fetch`). */
 const INACTIVITY_MS = 300_000;
 /** After the response event, how long the end of its stream may take before the rest is streamed. */
 const END_GRACE_MS = 50;
@@ -31,23 +29,22 @@ const ignore = (): void => undefined;
 type Exchange = {
   resolve(response: Response): void;
   fail(error: unknown): void;
-  /** Called once the exchange is over: the body was read, streamed to its end, or failed. */
-  done(): void;
 };
+type Init = { status: number; statusText: string; headers: Headers };
 
 /**
- * A `fetch` for the SDK's Streamable HTTP client transport, over `node:http` with a keep-alive
- * pool of its own (closed by {@link PooledHttpFetch.close}). The transport's POSTs take the
- * fast path: `fetch` builds a WHATWG request, response and body stream per call, and the SDK
- * pipes a Server-Sent Events answer through two more streams; here the body is read as plain
- * Node chunks, and an SSE answer that is just the response to the request (the common case, see
- * {@link SseCollapser}) is handed over as a JSON body, which the SDK parses directly. Every other
- * answer (progress, a server request, a resumable stream, more than the size limit) is streamed
- * to the SDK unchanged, each event capped ({@link limitSseEvents}). Size limits hold on both paths:
- * a request body over `maxRequestBytes` is refused, a JSON body or SSE answer over
- * `maxResponseBytes` is not read past the limit. Anything else (GET, DELETE, redirects to
- * follow, OAuth requests, non-string bodies) goes to {@link sizeLimitedFetch} over the global
- * `fetch`, as before.
+ * A `fetch` for the SDK's Streamable HTTP client transport, over an undici `Agent` of its own
+ * (keep-alive, timeouts, abort; closed by {@link PooledHttpFetch.close}). The transport's POSTs
+ * take the fast path: `fetch` builds a WHATWG request, response and body stream per call, and the
+ * SDK pipes a Server-Sent Events answer through two more streams; here undici's `request()` body
+ * is read as plain Node chunks, and an SSE answer that is just the response to the request (the
+ * common case, see {@link SseCollapser}) is handed over as a JSON body, which the SDK parses
+ * directly. Every other answer (progress, a server request, a resumable stream, more than the
+ * size limit) is streamed to the SDK unchanged, each event capped ({@link limitSseEvents}). Size
+ * limits hold on both paths: a request body over `maxRequestBytes` is refused, a JSON body or SSE
+ * answer over `maxResponseBytes` is not read past the limit. Anything else (GET, DELETE,
+ * redirects to follow, OAuth requests, non-string bodies) goes to {@link sizeLimitedFetch} over
+ * the global `fetch`, as before.
  */
 export function createPooledHttpFetch(limits: SizeLimits | undefined): PooledHttpFetch {
   const caps = limits ?? {
@@ -56,16 +53,9 @@ export function createPooledHttpFetch(limits: SizeLimits | undefined): PooledHtt
   };
   const fallback: FetchLike =
     limits === undefined ? (url, init) => fetch(url, init) : sizeLimitedFetch(limits);
-  let http: HttpAgent | undefined;
-  let https: HttpsAgent | undefined;
+  // undici is loaded by the first POST (about 17 MiB and 200 ms to import), not by mcptools'.
+  let agent: Promise<Agent> | undefined;
   let closed = false;
-  const agentOptions = {
-    keepAlive: true,
-    maxSockets: MAX_SOCKETS,
-    maxFreeSockets: MAX_FREE_SOCKETS,
-    timeout: IDLE_MS,
-    scheduling: 'lifo' as const,
-  };
 
   const pooled: FetchLike = (input, init) => {
     const url = typeof input === 'string' ? new URL(input) : input;
@@ -85,24 +75,29 @@ export function createPooledHttpFetch(limits: SizeLimits | undefined): PooledHtt
     } catch (error) {
       return Promise.reject(error);
     }
-    const secure = url.protocol === 'https:';
-    if (secure) https ??= new HttpsAgent(agentOptions);
-    else http ??= new HttpAgent(agentOptions);
-    const agent = (secure ? https : http) as HttpAgent;
-    return post(url, body, init, agent, secure, caps.maxResponseBytes);
+    agent ??= import('undici').then(
+      ({ Agent }) =>
+        new Agent({
+          connections: MAX_CONNECTIONS,
+          keepAliveTimeout: IDLE_MS,
+          keepAliveMaxTimeout: IDLE_MS,
+          headersTimeout: INACTIVITY_MS,
+          bodyTimeout: INACTIVITY_MS,
+        }),
+    );
+    return agent.then((ready) => post(ready, url, body, init, caps.maxResponseBytes));
   };
 
   return {
     fetch: pooled,
     close() {
       closed = true;
-      http?.destroy();
-      https?.destroy();
+      agent?.then((ready) => ready.destroy()).catch(ignore);
     },
   };
 }
 
-function requestHeaders(init: RequestInit, body: string): Record<string, string> {
+function requestHeaders(init: RequestInit): Record<string, string> {
   const headers: Record<string, string> = {};
   const given = init.headers;
   if (given instanceof Headers) {
@@ -117,23 +112,21 @@ function requestHeaders(init: RequestInit, body: string): Record<string, string>
   } else if (given !== undefined) {
     for (const [name, value] of Object.entries(given)) headers[name.toLowerCase()] = String(value);
   }
-  headers['content-length'] = String(Buffer.byteLength(body, 'utf8'));
   headers['user-agent'] ??= 'node';
   return headers;
 }
 
-function responseHeaders(res: IncomingMessage): Headers {
+function responseInit(status: number, given: Dispatcher.ResponseData['headers']): Init {
   const headers = new Headers();
-  const raw = res.rawHeaders;
-  for (let index = 0; index < raw.length; index += 2) {
-    headers.append(raw[index] as string, raw[index + 1] as string);
+  for (const [name, value] of Object.entries(given)) {
+    if (Array.isArray(value)) for (const each of value) headers.append(name, each);
+    else if (value !== undefined) headers.append(name, value);
   }
-  return headers;
+  return { status, statusText: STATUS_CODES[status] ?? '', headers };
 }
 
 /** The body as sent, or decompressed when the server compressed it anyway (none is asked for). */
-function decoded(res: IncomingMessage): Readable {
-  const encoding = (res.headers['content-encoding'] ?? '').trim().toLowerCase();
+function decoded(body: Readable, encoding: string): Readable {
   const decoder =
     encoding === 'gzip' || encoding === 'x-gzip'
       ? createGunzip()
@@ -142,32 +135,41 @@ function decoded(res: IncomingMessage): Readable {
         : encoding === 'br'
           ? createBrotliDecompress()
           : undefined;
-  if (decoder === undefined) return res;
-  res.on('error', (error) => decoder.destroy(error));
-  return res.pipe(decoder);
+  if (decoder === undefined) return body;
+  body.on('error', (error) => decoder.destroy(error));
+  return body.pipe(decoder);
 }
 
-function fetchFailed(cause: unknown): TypeError {
-  return new TypeError('fetch failed', { cause });
+/** A failure as `fetch` reports it: the abort reason, else `TypeError('fetch failed' | 'terminated')`. */
+function fetchError(error: unknown, signal: AbortSignal | undefined, message: string): unknown {
+  if (signal?.aborted) return signal.reason;
+  return new TypeError(message, { cause: error });
 }
 
-function abortReason(signal: AbortSignal): unknown {
-  return signal.reason ?? new DOMException('This operation was aborted', 'AbortError');
-}
-
-function post(
+async function post(
+  agent: Agent,
   url: URL,
   body: string,
   init: RequestInit,
-  agent: HttpAgent,
-  secure: boolean,
   maxBytes: number,
 ): Promise<Response> {
   const signal = init.signal ?? undefined;
-  if (signal?.aborted) return Promise.reject(abortReason(signal));
+  let data: Dispatcher.ResponseData;
+  try {
+    data = await agent.request({
+      origin: url.origin,
+      path: `${url.pathname}${url.search}`,
+      method: 'POST',
+      headers: requestHeaders(init),
+      body,
+      signal,
+    });
+  } catch (error) {
+    throw fetchError(error, signal, 'fetch failed');
+  }
   return new Promise<Response>((resolve, reject) => {
     let settled = false;
-    let onStreamError: ((error: unknown) => void) | undefined;
+    let onStreamError: (error: unknown) => void = ignore;
     const exchange: Exchange = {
       resolve(response) {
         if (settled) return;
@@ -175,59 +177,30 @@ function post(
         resolve(response);
       },
       fail(error) {
-        if (!settled) {
-          settled = true;
-          exchange.done();
-          reject(error);
-        } else {
-          onStreamError?.(error);
-        }
-      },
-      done() {
-        signal?.removeEventListener('abort', onAbort);
+        if (settled) return onStreamError(error);
+        settled = true;
+        reject(error);
       },
     };
-    const onAbort = () => {
-      const reason = abortReason(signal as AbortSignal);
-      request.destroy();
-      exchange.fail(reason);
-    };
-    const request = (secure ? httpsRequest : httpRequest)(
-      {
-        protocol: url.protocol,
-        hostname: url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname,
-        port: url.port,
-        path: `${url.pathname}${url.search}`,
-        method: 'POST',
-        headers: requestHeaders(init, body),
-        agent,
-      },
-      (res) => {
-        onStreamError = answer(res, exchange, maxBytes);
-      },
-    );
-    request.on('error', (error) => exchange.fail(fetchFailed(error)));
-    request.setTimeout(INACTIVITY_MS, () =>
-      request.destroy(new Error(`no data from the server for ${INACTIVITY_MS / 1000} s`)),
-    );
-    signal?.addEventListener('abort', onAbort, { once: true });
-    request.end(body);
+    onStreamError = answer(data, exchange, maxBytes, signal);
   });
 }
 
 /** Reads the response; returns how to fail its body once the `Response` is out. */
-function answer(res: IncomingMessage, exchange: Exchange, maxBytes: number): (error: unknown) => void {
-  const status = res.statusCode ?? 0;
-  const init = { status, statusText: res.statusMessage ?? '', headers: responseHeaders(res) };
-  const source = decoded(res);
-  // A body cut short (the socket closed before its end) is an error, not an end.
-  res.on('close', () => {
-    if (!res.complete) exchange.fail(new TypeError('terminated', { cause: new Error('other side closed') }));
-  });
-  source.on('error', (error) => exchange.fail(fetchFailed(error)));
+/** Reads the response; returns how to fail its body once the `Response` is out. */
+function answer(
+  { statusCode: status, headers, body }: Dispatcher.ResponseData,
+  exchange: Exchange,
+  maxBytes: number,
+  signal: AbortSignal | undefined,
+): (error: unknown) => void {
+  const init = responseInit(status, headers);
+  const encoding = (init.headers.get('content-encoding') ?? '').trim().toLowerCase();
+  const source = decoded(body, encoding);
+  // A body cut short (the connection closed before its end) fails as `fetch` fails it.
+  source.on('error', (error) => exchange.fail(fetchError(error, signal, 'terminated')));
   if (NO_BODY.has(status)) {
     source.resume();
-    source.on('end', exchange.done);
     exchange.resolve(new Response(null, init));
     return ignore;
   }
@@ -237,7 +210,7 @@ function answer(res: IncomingMessage, exchange: Exchange, maxBytes: number): (er
   }
   const declared = Number(init.headers.get('content-length') ?? Number.NaN);
   if (declared > maxBytes) {
-    res.destroy();
+    body.destroy();
     exchange.fail(tooLarge('response', declared, maxBytes, 'maxResponseBytes'));
     return ignore;
   }
@@ -246,14 +219,13 @@ function answer(res: IncomingMessage, exchange: Exchange, maxBytes: number): (er
   source.on('data', (chunk: Buffer) => {
     size += chunk.length;
     if (size > maxBytes) {
-      res.destroy();
+      body.destroy();
       exchange.fail(tooLarge('response', undefined, maxBytes, 'maxResponseBytes'));
       return;
     }
     chunks.push(chunk);
   });
   source.on('end', () => {
-    exchange.done();
     if (size > maxBytes) return;
     const bytes = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
     exchange.resolve(bytes.length === 0 ? new Response(null, init) : new BufferedResponse(bytes, init));
@@ -263,7 +235,7 @@ function answer(res: IncomingMessage, exchange: Exchange, maxBytes: number): (er
 
 function collapseOrStream(
   source: Readable,
-  init: { status: number; statusText: string; headers: Headers },
+  init: Init,
   exchange: Exchange,
   maxBytes: number,
 ): (error: unknown) => void {
@@ -289,7 +261,6 @@ function collapseOrStream(
         },
         cancel() {
           source.destroy();
-          exchange.done();
         },
       },
       { highWaterMark: 0 },
@@ -312,7 +283,6 @@ function collapseOrStream(
   });
   source.on('end', () => {
     ended = true;
-    exchange.done();
     if (controller !== undefined) {
       if (failed === undefined) controller.close();
       return;
@@ -331,7 +301,6 @@ function collapseOrStream(
     if (failed !== undefined) return;
     failed = error;
     clearTimeout(grace);
-    exchange.done();
     controller?.error(error);
   };
 }

@@ -25,7 +25,9 @@ function collapse(chunks: string[], maxBytes = 1024 * 1024): SseCollapser {
 describe('SseCollapser', () => {
   it('collapses an answer that is just the response, whatever the chunking and line endings', () => {
     const whole = event(response(1));
-    for (const chunks of [[whole], whole.split(''), [whole.replaceAll('\n', '\r\n')]]) {
+    const crlf = whole.replaceAll('\n', '\r\n');
+    const cr = `event: message\rdata: ${response(1)}\n\n`;
+    for (const chunks of [[whole], whole.split(''), [crlf], crlf.split(''), [cr]]) {
       const collapser = collapse(chunks);
       expect(collapser.state).toBe('answered');
       expect(collapser.collapsed().text).toBe(response(1));
@@ -51,7 +53,7 @@ describe('SseCollapser', () => {
     ['a message waiting with no response yet', [event(progress)]],
     ['a resumable event (id)', [`id: 7\n${event(response(1))}`]],
     ['a retry field', [`retry: 10\n\n${event(response(1))}`]],
-    ['a lone carriage return', [`event: message\rdata: ${response(1)}\n\n`]],
+    ['an unknown field', [`foo: 1\n${event(response(1))}`]],
     ['data that is not JSON', ['data: nope\n\n']],
     ['a JSON-RPC batch', [`data: [${response(1)}]\n\n`]],
     ['bytes after the response', [`${event(response(1))}event: mess`]],
@@ -133,7 +135,7 @@ describe('createPooledHttpFetch against a raw HTTP server', () => {
   const sse = (res: ServerResponse) =>
     res.writeHead(200, { 'content-type': 'text/event-stream', 'mcp-session-id': 's1' });
 
-  it('hands a plain SSE answer over as JSON, reusing one keep-alive socket, all closed by close()', async () => {
+  it('hands a plain SSE answer over as JSON, reusing keep-alive sockets, all closed by close()', async () => {
     handler = (_req, res, body) => {
       sse(res);
       res.end(event(response(JSON.parse(body).id)));
@@ -147,10 +149,13 @@ describe('createPooledHttpFetch against a raw HTTP server', () => {
       expect(answer.headers.get('mcp-session-id')).toBe('s1');
       expect(await answer.json()).toEqual(JSON.parse(response(id)));
     }
-    expect(connections - before).toBe(1);
+    // 20 requests, at most 2 connections: undici reuses a socket one event-loop turn after its
+    // response ends, so a caller that asks again at once may open a second one.
+    expect(connections - before).toBeGreaterThanOrEqual(1);
+    expect(connections - before).toBeLessThanOrEqual(2);
     // One long-lived signal for every request (the transport's): no listener is left on it.
     expect(getEventListeners(signal, 'abort')).toHaveLength(0);
-    expect(sockets.size).toBe(1);
+    expect(sockets.size).toBe(connections - before);
     pool.close();
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(sockets.size).toBe(0);
