@@ -97,23 +97,11 @@ export function createPooledHttpFetch(limits: SizeLimits | undefined): PooledHtt
   };
 }
 
-function requestHeaders(init: RequestInit): Record<string, string> {
-  const headers: Record<string, string> = {};
-  const given = init.headers;
-  if (given instanceof Headers) {
-    given.forEach((value, name) => {
-      headers[name] = value;
-    });
-  } else if (Array.isArray(given)) {
-    for (const [name, value] of given) {
-      const key = (name as string).toLowerCase();
-      headers[key] = headers[key] === undefined ? String(value) : `${headers[key]}, ${value}`;
-    }
-  } else if (given !== undefined) {
-    for (const [name, value] of Object.entries(given)) headers[name.toLowerCase()] = String(value);
-  }
-  headers['user-agent'] ??= 'node';
-  return headers;
+/** The request's headers, with the `user-agent` Node's `fetch` sends when none is given. */
+function requestHeaders(init: RequestInit): Iterable<[string, string]> {
+  const headers = new Headers(init.headers);
+  if (!headers.has('user-agent')) headers.set('user-agent', 'node');
+  return headers as unknown as Iterable<[string, string]>;
 }
 
 function responseInit(status: number, given: Dispatcher.ResponseData['headers']): Init {

@@ -228,6 +228,29 @@ describe('createPooledHttpFetch against a raw HTTP server', () => {
     }
   });
 
+  it('fails as fetch fails: fetch failed with the cause when nothing answers, terminated when a body is cut', async () => {
+    const pool = createPooledHttpFetch(undefined);
+    try {
+      const closed = createServer();
+      await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+      const port = (closed.address() as AddressInfo).port;
+      await new Promise((resolve) => closed.close(resolve));
+      const refused = await pool.fetch(new URL(`http://127.0.0.1:${port}/mcp`), post(13)).catch((e) => e);
+      expect(refused).toBeInstanceOf(TypeError);
+      expect([refused.message, refused.cause?.code]).toEqual(['fetch failed', 'ECONNREFUSED']);
+      handler = (_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': '100' });
+        res.write('{"jsonrpc":');
+        setTimeout(() => res.destroy(), 20);
+      };
+      const cut = await pool.fetch(url, post(14)).catch((e) => e);
+      expect(cut).toBeInstanceOf(TypeError);
+      expect(cut.message).toBe('terminated');
+    } finally {
+      pool.close();
+    }
+  });
+
   it('decompresses a compressed body, passes error statuses through and fails on abort', async () => {
     const pool = createPooledHttpFetch(undefined);
     try {
