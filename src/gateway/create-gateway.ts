@@ -6,7 +6,6 @@ import {
   type ServerResponse,
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { toNodeHandler } from '@modelcontextprotocol/node';
 import {
   type AuthInfo,
   createMcpHandler,
@@ -32,6 +31,7 @@ import { GatewayProfile } from './gateway-profile.js';
 import { guardRequest, type HttpGuardSettings, type RequestPrincipal } from './http-guard.js';
 import { serveListen } from './listen-subscriptions.js';
 import { isLoopbackHost, loopbackHostnames } from './loopback.js';
+import { serveNodeExchange } from './node-exchange.js';
 import { nodeHeaders, readNodeBody, sendResponse } from './node-request.js';
 import { healthJson, statusPage } from './status-page.js';
 import { observeStdioListens } from './stdio-listen-observer.js';
@@ -85,11 +85,6 @@ const tooDeep = () =>
 /** A checked principal as the SDK's pass-through `authInfo` (how the HTTP face hands it on). */
 function principalAuth(who: RequestPrincipal): AuthInfo {
   return { token: 'gateway', clientId: who.principal, scopes: who.owner ? ['owner'] : [] };
-}
-
-/** The principal {@link principalAuth} encoded. */
-function authPrincipal(auth: AuthInfo): RequestPrincipal {
-  return { principal: auth.clientId, owner: auth.scopes.includes('owner') };
 }
 
 /** `JSON.parse`, or `undefined` for text that is not JSON (or is empty). */
@@ -348,27 +343,20 @@ export function createGateway(options: GatewayOptions): Gateway {
             ]),
           ],
     };
-    // The front door checked the request already: the principal rides in as the SDK's
-    // pass-through `authInfo` (`req.auth`), set here and nowhere a client could reach.
-    const nodeHandler = toNodeHandler(
-      {
-        fetch: (request, requestOptions) =>
-          route(request, authPrincipal(requestOptions!.authInfo!), requestOptions?.parsedBody),
-      },
-      { maxRequestBodySize: maxBodyBytes, onerror: (error) => log(`http: ${error.message}`) },
-    );
-    const serve = async (req: IncomingMessage & { auth?: AuthInfo }, res: ServerResponse) => {
+    const onerror = (error: Error) => log(`http: ${error.message}`);
+    const serve = async (req: IncomingMessage, res: ServerResponse) => {
       // Checked before the body is read: a refused request never gets buffered.
       const checked = guardRequest(nodeHeaders(req), guard);
       if (checked instanceof Response) return sendResponse(res, checked, { drain: req });
-      req.auth = principalAuth(checked);
-      if (req.method !== 'POST' || !req.url?.startsWith('/mcp')) return nodeHandler(req, res);
+      const handle = (request: Request, body: unknown) => route(request, checked, body);
+      if (req.method !== 'POST' || !req.url?.startsWith('/mcp'))
+        return serveNodeExchange(req, res, undefined, handle, onerror);
       const read = await readNodeBody(req, maxBodyBytes);
       if ('tooLarge' in read) return sendResponse(res, tooLarge(maxBodyBytes), { close: true });
       const body = parseJson(read.text);
       if (body === undefined) return sendResponse(res, notJson());
       if (exceedsDepth(body, MAX_BODY_DEPTH)) return sendResponse(res, tooDeep());
-      return nodeHandler(req, res, body);
+      return serveNodeExchange(req, res, body, handle, onerror);
     };
     const server = createServer((req, res) => {
       serve(req, res).catch((error: unknown) => {
