@@ -23,6 +23,7 @@ import { exceedsDepth } from '../json/json-bounds.js';
 import { currentCaller } from '../mcp/server-requests.js';
 import { DownstreamCall } from './downstream-call.js';
 import { createSession, type DownstreamSession } from './downstream-session.js';
+import { carriesEnvelopeClaim } from './envelope-claim.js';
 import { openEventStream } from './event-stream-open.js';
 import { GatewayCore } from './gateway-core.js';
 import { buildGatewayServer } from './gateway-mcp-server.js';
@@ -276,7 +277,10 @@ export function createGateway(options: GatewayOptions): Gateway {
       if (body === undefined) return notJson();
       if (exceedsDepth(body, MAX_BODY_DEPTH)) return tooDeep();
     }
-    if (await isLegacyRequest(request, body, { maxRequestBodySize: maxBodyBytes }))
+    if (
+      !carriesEnvelopeClaim(body) &&
+      (await isLegacyRequest(request, body, { maxRequestBodySize: maxBodyBytes }))
+    )
       return legacy(profile, request, who, body);
     const respond = (modern: Request) =>
       modernHandler(profile).fetch(modern, {
