@@ -152,6 +152,9 @@ export function createGateway(options: GatewayOptions): Gateway {
     core.profiles.set(name, new GatewayProfile(name, profile, parts));
   }
 
+  // The first listing of every profile: the baseline later changes are announced against.
+  core.toolsChanged();
+
   const startedAt = Date.now();
   const legacySessions = new Map<string, LegacyEntry>();
   const modernHandlers = new Map<GatewayProfile, McpHttpHandler>();
@@ -169,7 +172,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   const unsubscribers = [
     options.registry.onChange(() => core.toolsChanged()),
     // Fired on every (re)connect and list_changed, even when no name changed (schemas may have).
-    options.provider.on('toolsChanged', () => core.toolsChanged()),
+    options.provider.on('toolsChanged', (server) => core.toolsChanged(server)),
     options.provider.on('notification', (server, notification) =>
       core.upstreamNotification(server, notification),
     ),
@@ -178,6 +181,9 @@ export function createGateway(options: GatewayOptions): Gateway {
       // forgotten the subscriptions of its last connection.
       const was = lastState.get(status.name);
       lastState.set(status.name, status.state);
+      // A server that needs OAuth sign-in, or no longer does, brings or takes `mcp_auth` (full mode).
+      if (was !== status.state && (was === 'auth_required' || status.state === 'auth_required'))
+        core.toolsChanged();
       if (status.state === 'connected' && was !== undefined && was !== 'connected') {
         core.resubscribe(status.name);
         core.resourcesChanged(status.name);
@@ -282,10 +288,10 @@ export function createGateway(options: GatewayOptions): Gateway {
       (await isLegacyRequest(request, body, { maxRequestBodySize: maxBodyBytes }))
     )
       return legacy(profile, request, who, body);
-    const respond = (modern: Request) =>
+    const respond = (modern: Request, parsed: unknown = body) =>
       modernHandler(profile).fetch(modern, {
         authInfo: principalAuth(who),
-        ...(body === undefined ? {} : { parsedBody: body }),
+        ...(parsed === undefined ? {} : { parsedBody: parsed }),
       });
     // A 2026-07-28 listener of resource updates gets them subscribed upstream on its behalf.
     if (request.headers.get('mcp-method') === 'subscriptions/listen')

@@ -1,5 +1,6 @@
 import type { LoggingLevel, Server } from '@modelcontextprotocol/server';
 import type { DownstreamCall } from './downstream-call.js';
+import type { GatewayProfile } from './gateway-profile.js';
 
 /**
  * One downstream client as the gateway sees it: a 2025-era session (HTTP `Mcp-Session-Id` or a
@@ -19,6 +20,8 @@ export interface DownstreamSession {
   server?: Server;
   /** The level the client asked for with `logging/setLevel`; no upstream logs without one. */
   logLevel?: LoggingLevel;
+  /** The profile it is served under (which tool list changes it hears). */
+  profile?: GatewayProfile;
   /** Whether the profile it was served under admits `server` (its logs, its resources). */
   allowsServer?: (server: string) => boolean;
   /** Wrapped resource URIs the client subscribed to (2025 era). */

@@ -8,8 +8,10 @@ import type { MCPToolProvider, UpstreamNotification } from '../mcp/provider-type
 import type { DownstreamCall } from './downstream-call.js';
 import type { DownstreamSession } from './downstream-session.js';
 import type { GatewayProfile } from './gateway-profile.js';
-import { unwrapResourceUri, wrapResourceUri } from './resource-uri.js';
-import { routeUpstreamLog } from './upstream-log.js';
+import { wrapResourceUri } from './resource-uri.js';
+import { ToolListAnnouncer, type ToolListChange } from './tool-list-announcer.js';
+import { routeUpstreamLog, sendToSession } from './upstream-log.js';
+import { type SubscriptionState, UpstreamSubscriptions } from './upstream-subscriptions.js';
 
 /**
  * What every downstream connection of one gateway shares: the profiles, the sessions that get
@@ -28,7 +30,7 @@ export class GatewayCore {
   readonly calls = new Set<DownstreamCall>();
   closing = false;
   readonly #parked = new Map<string, { call: DownstreamCall; timer: NodeJS.Timeout }>();
-  readonly #subscriptions = new Map<string, Set<DownstreamSession>>();
+  readonly #subscriptions: UpstreamSubscriptions;
   readonly #inputTimeoutMs: number;
   readonly #log: (line: string) => void;
 
@@ -40,6 +42,24 @@ export class GatewayCore {
     this.separator = options.separator;
     this.#inputTimeoutMs = options.inputTimeoutMs;
     this.#log = options.log;
+    this.#subscriptions = new UpstreamSubscriptions(
+      provider,
+      {
+        restored: (wrapped, server, subscribers) => this.#sendUpdated(server, wrapped, subscribers),
+        lost: (wrapped, server, subscribers, reason) => {
+          const log = {
+            level: 'warning' as const,
+            logger: 'mcptools',
+            data: `the subscription to ${wrapped} ended: ${reason}`,
+          };
+          for (const session of subscribers)
+            if (session.era === 'legacy') sendToSession(session, server, log);
+          // Read again, a client finds out what became of the resource.
+          this.#sendUpdated(server, wrapped, subscribers);
+        },
+      },
+      (line) => this.#log(line),
+    );
   }
 
   log(line: string): void {
@@ -89,40 +109,30 @@ export class GatewayCore {
     this.#parked.set(call.id, { call, timer });
   }
 
-  /** Subscribes `session` to a wrapped resource URI; the first subscriber subscribes upstream. */
-  async subscribe(session: DownstreamSession, wrapped: string): Promise<void> {
-    const origin = unwrapResourceUri(wrapped);
-    if (origin === undefined) return;
-    let subscribers = this.#subscriptions.get(wrapped);
-    if (subscribers === undefined) {
-      await this.provider.resources.subscribe?.(origin.server, origin.uri);
-      subscribers = this.#subscriptions.get(wrapped) ?? new Set();
-      this.#subscriptions.set(wrapped, subscribers);
-    }
-    subscribers.add(session);
-    session.subscriptions.add(wrapped);
+  /**
+   * Subscribes `session` to a wrapped resource URI (see {@link UpstreamSubscriptions}):
+   * `active`, or `pending` while its server is away; rejects when the upstream refuses.
+   */
+  subscribe(session: DownstreamSession, wrapped: string): Promise<SubscriptionState> {
+    return this.#subscriptions.subscribe(session, wrapped);
   }
 
   /** Ends `session`'s subscription; the last one out unsubscribes upstream. */
-  async unsubscribe(session: DownstreamSession, wrapped: string): Promise<void> {
-    session.subscriptions.delete(wrapped);
-    const subscribers = this.#subscriptions.get(wrapped);
-    if (subscribers === undefined || !subscribers.delete(session) || subscribers.size > 0) return;
-    this.#subscriptions.delete(wrapped);
-    const origin = unwrapResourceUri(wrapped);
-    if (origin !== undefined)
-      await this.provider.resources.unsubscribe?.(origin.server, origin.uri).catch(() => {});
+  unsubscribe(session: DownstreamSession, wrapped: string): Promise<void> {
+    return this.#subscriptions.unsubscribe(session, wrapped);
   }
 
   /** `server` reconnected: its upstream subscriptions died with the old connection; renews each one still held. */
   resubscribe(server: string): void {
-    for (const wrapped of this.#subscriptions.keys()) {
-      const origin = unwrapResourceUri(wrapped);
-      if (origin === undefined || origin.server !== server) continue;
-      void this.provider.resources.subscribe?.(server, origin.uri).catch((error: unknown) => {
-        this.#log(`resubscribe ${wrapped}: ${error instanceof Error ? error.message : String(error)}`);
-      });
-    }
+    this.#subscriptions.resubscribe(server);
+  }
+
+  /** `notifications/resources/updated` for `wrapped` to its 2025-era subscribers and the 2026 listeners. */
+  #sendUpdated(server: string, wrapped: string, subscribers: Iterable<DownstreamSession>): void {
+    for (const session of subscribers)
+      void session.server?.sendResourceUpdated({ uri: wrapped }).catch(() => {});
+    for (const [handler, profile] of this.modernHandlers)
+      if (profile.allowsServer(server)) handler.notify.resourceUpdated(wrapped);
   }
 
   /** A session ended (DELETE, disconnect, stdio close): its calls are cancelled, its subscriptions dropped. */
@@ -137,22 +147,32 @@ export class GatewayCore {
     for (const wrapped of [...session.subscriptions]) void this.unsubscribe(session, wrapped);
   }
 
-  #toolsChangePending = false;
+  readonly #toolLists = new ToolListAnnouncer(
+    () => this.profiles.values(),
+    (profile, change) => this.#sendToolsChanged(profile, change),
+    (line) => this.#log(line),
+  );
 
-  /** Tells every downstream client that the tool list changed (changes in one tick are sent once). */
-  toolsChanged(): void {
-    for (const profile of this.profiles.values()) profile.invalidate();
-    if (this.#toolsChangePending) return;
-    this.#toolsChangePending = true;
-    queueMicrotask(() => {
-      this.#toolsChangePending = false;
-      this.#sendToolsChanged();
-    });
+  /**
+   * The served tools may have changed (`server`: that upstream's tools changed or it
+   * reconnected): each profile's clients whose tool list did change hear `list_changed`.
+   */
+  toolsChanged(server?: string): void {
+    this.#toolLists.changed(server);
   }
 
-  #sendToolsChanged(): void {
-    for (const session of this.sessions) void session.server?.sendToolListChanged().catch(() => {});
-    for (const handler of this.modernHandlers.keys()) handler.notify.toolsChanged();
+  /** Resolves once every tool change reported so far has been announced. */
+  toolChangesSettled(): Promise<void> {
+    return this.#toolLists.settled();
+  }
+
+  #sendToolsChanged(profile: GatewayProfile, change: ToolListChange): void {
+    for (const session of this.sessions)
+      if (session.profile === profile && (session.owner ? change.owner : change.shared))
+        void session.server?.sendToolListChanged().catch(() => {});
+    // A 2026-07-28 listener's owner status is per request, not per stream: all of them hear it.
+    for (const [handler, served] of this.modernHandlers)
+      if (served === profile) handler.notify.toolsChanged();
   }
 
   /** Tells the clients whose profile admits `server` that its resources changed. */
@@ -184,10 +204,7 @@ export class GatewayCore {
         return;
       case 'notifications/resources/updated': {
         const wrapped = wrapResourceUri(server, notification.params.uri);
-        for (const session of this.#subscriptions.get(wrapped) ?? [])
-          void session.server?.sendResourceUpdated({ uri: wrapped }).catch(() => {});
-        for (const [handler, profile] of this.modernHandlers)
-          if (profile.allowsServer(server)) handler.notify.resourceUpdated(wrapped);
+        this.#sendUpdated(server, wrapped, this.#subscriptions.subscribers(wrapped));
         return;
       }
       case 'notifications/message': {
@@ -210,6 +227,7 @@ export class GatewayCore {
   /** Cancels every call in flight and every parked call; new calls are refused from now on. */
   shutDown(): void {
     this.closing = true;
+    this.#subscriptions.close();
     for (const { call, timer } of this.#parked.values()) {
       clearTimeout(timer);
       call.cancel('the gateway is shutting down');

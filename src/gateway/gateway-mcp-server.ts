@@ -86,6 +86,7 @@ export function buildGatewayServer(
   });
   session.server ??= server;
   session.allowsServer ??= profile.allowsServer;
+  session.profile ??= profile;
   const provider = core.provider;
   const separator = core.separator;
 
@@ -167,6 +168,25 @@ export function buildGatewayServer(
     }
   });
 
+  /**
+   * Runs a 2026-07-28 request's upstream read or prompt as a caller, so that the upstream logs
+   * that arrive meanwhile reach it on its own stream, at its envelope level (and a 2026-07-28
+   * upstream is asked for them at that level). It is not a tool call: no server→client request
+   * is routed to it. A 2025-era session gets its logs by `logging/setLevel`, as before.
+   */
+  const withLogs = async <T>(context: ServerContext, run: () => Promise<T>): Promise<T> => {
+    if (session.era !== 'modern') return run();
+    const call = new DownstreamCall(session, () => undefined);
+    call.logTo = (level, data, logger) => context.mcpReq.log(level, data, logger);
+    call.envelopeLogLevel = envelopeLogLevel(context);
+    core.beginCall(call);
+    try {
+      return await runAsCaller(call, run);
+    } finally {
+      core.endCall(call);
+    }
+  };
+
   server.setRequestHandler('resources/list', async () => {
     const { items, errors } = await provider.resources.listAll();
     for (const failure of errors) core.log(`resources of "${failure.server}": ${failure.error.message}`);
@@ -203,9 +223,9 @@ export function buildGatewayServer(
   server.setRequestHandler('resources/read', async (request, context) => {
     const origin = target(request.params.uri);
     try {
-      const contents = await provider.resources.read(origin.server, origin.uri, {
-        signal: context.mcpReq.signal,
-      });
+      const contents = await withLogs(context, () =>
+        provider.resources.read(origin.server, origin.uri, { signal: context.mcpReq.signal }),
+      );
       return {
         contents: contents.map((item) => ({
           ...item,
@@ -255,9 +275,11 @@ export function buildGatewayServer(
   server.setRequestHandler('prompts/get', async (request, context) => {
     const origin = promptTarget(request.params.name);
     try {
-      const result = await provider.prompts.get(origin.server, origin.prompt, request.params.arguments, {
-        signal: context.mcpReq.signal,
-      });
+      const result = await withLogs(context, () =>
+        provider.prompts.get(origin.server, origin.prompt, request.params.arguments, {
+          signal: context.mcpReq.signal,
+        }),
+      );
       return {
         ...(result.description === undefined ? {} : { description: result.description }),
         messages: result.messages as never,

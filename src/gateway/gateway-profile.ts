@@ -7,6 +7,7 @@ import { createMcpAuthTool } from '../router/mcp-auth-tool.js';
 import { resolveRouterOptions } from '../router/router-options.js';
 import type { Tool, ToolContext } from '../tool/tool.js';
 import { scopedProvider } from './scoped-provider.js';
+import { toMcpTool } from './tool-result-wire.js';
 
 /** What one profile needs from the gateway. */
 export interface ProfileParts {
@@ -25,11 +26,37 @@ interface ServedTools {
   byName: Map<string, Tool>;
 }
 
+/**
+ * What a client of a profile sees of its tool list, to tell whether a change reached it: the
+ * served definitions as one string, and the upstream servers whose tools are among them.
+ */
+export interface ServedView {
+  definitions: string;
+  servers: ReadonlySet<string>;
+}
+
+/** The owner's view and everyone else's (without `ownerOnly` tools). */
+export interface ServedSnapshot {
+  owner: ServedView;
+  shared: ServedView;
+}
+
+function viewOf(tools: Tool[]): ServedView {
+  const servers = new Set<string>();
+  for (const tool of tools) if (tool.source === 'mcp' && tool.server !== undefined) servers.add(tool.server);
+  return { definitions: JSON.stringify(tools.map(toMcpTool)), servers };
+}
+
 function aliases(tool: Tool): string[] {
   const names = [tool.name];
   if (tool.server !== undefined && tool.originalName !== undefined)
     names.push(`${tool.server}/${tool.originalName}`);
   return names;
+}
+
+/** Whether `server` waits for a person to sign it in (`auth_required`, a sign-in under way or not). */
+function waitsForSignIn(provider: MCPToolProvider, server: string): boolean {
+  return provider.status(server)?.state === 'auth_required';
 }
 
 /**
@@ -47,6 +74,8 @@ export class GatewayProfile {
   readonly #parts: ProfileParts;
   readonly #scoped: ToolRegistry | undefined;
   readonly #routerTools: Tool[];
+  /** Full mode: `mcp_auth`, served while an admitted server waits for OAuth sign-in. */
+  readonly #mcpAuth: { tool: Tool; needed: () => boolean } | undefined;
   #cache: Promise<ServedTools> | undefined;
 
   constructor(name: string, settings: GatewayProfileConfig, parts: ProfileParts) {
@@ -67,14 +96,20 @@ export class GatewayProfile {
     };
     if (this.mode === 'full') {
       // Every tool is served directly; a server waiting for OAuth sign-in has none, so
-      // `mcp_auth` is served beside them (as in router and hybrid modes) to sign it in.
+      // `mcp_auth` is served beside them to sign it in — while one waits (read at each
+      // listing: it follows the hub's state, and the gateway announces the change).
       const router = resolveRouterOptions(routerOptions);
-      this.#routerTools =
+      this.#mcpAuth =
         (scoped.oauthServers?.() ?? []).length > 0
-          ? [createMcpAuthTool(scoped, router, router.names.mcpAuth)]
-          : [];
+          ? {
+              tool: createMcpAuthTool(scoped, router, router.names.mcpAuth),
+              needed: () => (scoped.oauthServers?.() ?? []).some((server) => waitsForSignIn(scoped, server)),
+            }
+          : undefined;
+      this.#routerTools = [];
       this.#scoped = undefined;
     } else {
+      this.#mcpAuth = undefined;
       this.#scoped = new ToolRegistry();
       this.#routerTools = createRouterTools(scoped, this.#scoped, routerOptions);
     }
@@ -97,6 +132,13 @@ export class GatewayProfile {
     return tool === undefined || (!owner && tool.ownerOnly === true) ? undefined : tool;
   }
 
+  /** Lists afresh (the cache is replaced) and describes what each kind of client sees. */
+  async snapshot(): Promise<ServedSnapshot> {
+    this.invalidate();
+    const served = await this.#served();
+    return { owner: viewOf(served.all), shared: viewOf(served.shared) };
+  }
+
   #served(): Promise<ServedTools> {
     this.#cache ??= this.#list().then((all) => {
       const byName = new Map<string, Tool>();
@@ -114,7 +156,7 @@ export class GatewayProfile {
       if (tool.source === 'mcp' && tool.server !== undefined && !this.allowsServer(tool.server)) return false;
       return this.#allowsTool(...aliases(tool));
     });
-    if (this.mode === 'full') return [...admitted, ...this.#routerTools];
+    if (this.mode === 'full') return this.#mcpAuth?.needed() ? [...admitted, this.#mcpAuth.tool] : admitted;
     this.#scoped!.replaceOwner('gateway', admitted);
     const pinned = this.mode === 'hybrid' ? admitted.filter((tool) => this.#pinned(...aliases(tool))) : [];
     return [...pinned, ...this.#routerTools];

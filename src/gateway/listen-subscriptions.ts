@@ -1,14 +1,55 @@
 import { randomUUID } from 'node:crypto';
-import { createSession } from './downstream-session.js';
+import { createSession, type DownstreamSession } from './downstream-session.js';
 import type { GatewayCore } from './gateway-core.js';
 import type { GatewayProfile } from './gateway-profile.js';
 import { unwrapResourceUri } from './resource-uri.js';
 
-/** The `resourceSubscriptions` of a `subscriptions/listen` body, or `[]`. */
-function listenedUris(body: unknown): string[] {
+/** The `resourceSubscriptions` of a `subscriptions/listen` body, or `undefined` when it names none. */
+function listenedUris(body: unknown): string[] | undefined {
   const params = (body as { params?: { notifications?: { resourceSubscriptions?: unknown } } })?.params;
   const uris = params?.notifications?.resourceSubscriptions;
-  return Array.isArray(uris) ? uris.filter((uri): uri is string => typeof uri === 'string') : [];
+  return Array.isArray(uris) ? uris.filter((uri): uri is string => typeof uri === 'string') : undefined;
+}
+
+/** `body` with its `resourceSubscriptions` narrowed to `kept`. */
+function narrowed(body: unknown, kept: string[]): unknown {
+  const message = body as { params: { notifications: Record<string, unknown> } };
+  return {
+    ...message,
+    params: {
+      ...message.params,
+      notifications: { ...message.params.notifications, resourceSubscriptions: kept },
+    },
+  };
+}
+
+/**
+ * Holds an upstream subscription for `session` to each of `uris` the gateway can serve (a
+ * wrapped URI of a server `profile` admits); returns those it holds (`active`, or `pending`
+ * while their server is away), without those the upstream refused (logged).
+ */
+export async function holdListened(
+  core: GatewayCore,
+  profile: GatewayProfile,
+  session: DownstreamSession,
+  uris: string[],
+): Promise<string[]> {
+  const servers = new Set(core.provider.servers());
+  const held = await Promise.all(
+    uris.map(async (uri) => {
+      const origin = unwrapResourceUri(uri);
+      if (origin === undefined || !servers.has(origin.server) || !profile.allowsServer(origin.server))
+        return false;
+      try {
+        await core.subscribe(session, uri);
+        return true;
+      } catch (error) {
+        core.log(`subscriptions/listen ${uri}: ${error instanceof Error ? error.message : String(error)}`);
+        return false;
+      }
+    }),
+  );
+  return uris.filter((_uri, index) => held[index]);
 }
 
 /**
@@ -16,15 +57,17 @@ function listenedUris(body: unknown): string[] {
  * every wrapped resource URI it listens to, holds a subscription upstream for as long as the
  * stream is open: counted with the 2025-era sessions' subscriptions, so the upstream sees one
  * `resources/subscribe` per URI and a `resources/unsubscribe` when the last listener or
- * session leaves. Only the `Mcp-Method: subscriptions/listen` request's body is read here
- * (`parsedBody` when the caller has read it already).
+ * session leaves. The acknowledged filter (`honoredFilter`) names only the URIs the gateway
+ * holds: one it cannot serve, or whose upstream refused, is left out, so the client knows.
+ * Only the `Mcp-Method: subscriptions/listen` request's body is read here (`parsedBody` when
+ * the caller has read it already).
  */
 export async function serveListen(
   core: GatewayCore,
   profile: GatewayProfile,
   request: Request,
   principal: string,
-  respond: (request: Request) => Promise<Response>,
+  respond: (request: Request, parsedBody?: unknown) => Promise<Response>,
   parsedBody?: unknown,
 ): Promise<Response> {
   let body: unknown = parsedBody;
@@ -35,24 +78,19 @@ export async function serveListen(
       return respond(request);
     }
   }
-  const servers = new Set(core.provider.servers());
-  const uris = listenedUris(body).filter((uri) => {
-    const origin = unwrapResourceUri(uri);
-    return origin !== undefined && servers.has(origin.server) && profile.allowsServer(origin.server);
-  });
-  if (uris.length === 0) return respond(request);
+  const uris = listenedUris(body);
+  if (uris === undefined) return respond(request, body);
   const listener = createSession(randomUUID(), 'modern', false, principal);
   const release = () => core.endSession(listener);
-  await Promise.all(
-    uris.map((uri) =>
-      core.subscribe(listener, uri).catch((error: unknown) => {
-        core.log(`subscriptions/listen ${uri}: ${error instanceof Error ? error.message : String(error)}`);
-      }),
-    ),
-  );
+  const kept = await holdListened(core, profile, listener, uris);
+  const acknowledged = kept.length === uris.length ? body : narrowed(body, kept);
+  if (kept.length === 0) {
+    release();
+    return respond(request, acknowledged);
+  }
   let response: Response;
   try {
-    response = await respond(request);
+    response = await respond(request, acknowledged);
   } catch (error) {
     release();
     throw error;

@@ -1,8 +1,8 @@
-import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/server';
+import type { JSONRPCMessage, JSONRPCRequest, Transport } from '@modelcontextprotocol/server';
 import type { DownstreamSession } from './downstream-session.js';
 import type { GatewayCore } from './gateway-core.js';
 import type { GatewayProfile } from './gateway-profile.js';
-import { unwrapResourceUri } from './resource-uri.js';
+import { holdListened } from './listen-subscriptions.js';
 
 type RequestId = string | number;
 
@@ -11,7 +11,10 @@ type RequestId = string | number;
  * stdio entry, never by the gateway's server) and holds an upstream subscription for every
  * wrapped resource URI a 2026-07-28 listener names, for the connection's session, until the
  * listen is cancelled or the session ends; the session's server then sends the updates, which
- * the SDK stamps onto the listening subscriptions. `session()` is the connection's session.
+ * the SDK stamps onto the listening subscriptions. A listen request reaches the SDK once its
+ * subscriptions are held, naming only the URIs the gateway holds (so the acknowledged filter
+ * leaves out one it cannot serve or whose upstream refused); messages behind it wait for it,
+ * keeping their order. `session()` is the connection's session.
  */
 export function observeStdioListens(
   transport: Transport,
@@ -20,46 +23,53 @@ export function observeStdioListens(
   session: () => DownstreamSession | undefined,
 ): void {
   const listens = new Map<RequestId, { session: DownstreamSession; uris: string[] }>();
-  const observe = (message: JSONRPCMessage) => {
-    if ('method' in message && message.method === 'subscriptions/listen' && 'id' in message) {
-      const current = session();
-      const requested = (
-        message.params as { notifications?: { resourceSubscriptions?: unknown } } | undefined
-      )?.notifications?.resourceSubscriptions;
-      if (current === undefined || !Array.isArray(requested)) return;
-      const servers = new Set(core.provider.servers());
-      const uris = requested.filter((uri): uri is string => {
-        const origin = typeof uri === 'string' ? unwrapResourceUri(uri) : undefined;
-        return origin !== undefined && servers.has(origin.server) && profile.allowsServer(origin.server);
+  /** Holds the listen's subscriptions; resolves with the message to hand on (narrowed), or `message`. */
+  const listen = async (message: JSONRPCRequest): Promise<JSONRPCMessage> => {
+    const current = session();
+    const params = message.params as { notifications?: { resourceSubscriptions?: unknown } } | undefined;
+    const requested = params?.notifications?.resourceSubscriptions;
+    if (current === undefined || !Array.isArray(requested)) return message;
+    const uris = requested.filter((uri): uri is string => typeof uri === 'string');
+    const kept = await holdListened(core, profile, current, uris);
+    if (kept.length > 0) listens.set(message.id, { session: current, uris: kept });
+    if (kept.length === requested.length) return message;
+    return {
+      ...message,
+      params: { ...params, notifications: { ...params?.notifications, resourceSubscriptions: kept } },
+    } as JSONRPCMessage;
+  };
+  const cancelled = (message: JSONRPCMessage) => {
+    const id = (message as { params?: { requestId?: RequestId } }).params?.requestId;
+    const ended = id === undefined ? undefined : listens.get(id);
+    if (id === undefined || ended === undefined) return;
+    listens.delete(id);
+    const stillListened = new Set([...listens.values()].flatMap((other) => other.uris));
+    for (const uri of ended.uris)
+      if (!stillListened.has(uri) && !ended.session.ended) void core.unsubscribe(ended.session, uri);
+  };
+  // Messages wait behind a listen whose subscriptions are being held, in order.
+  let queue: Promise<void> | undefined;
+  let waiting = 0;
+  const enqueue = (run: () => Promise<void> | void) => {
+    waiting++;
+    queue = (queue ?? Promise.resolve())
+      .then(run)
+      .catch((error: unknown) => core.log(`stdio: ${error instanceof Error ? error.message : String(error)}`))
+      .finally(() => {
+        if (--waiting === 0) queue = undefined;
       });
-      if (uris.length === 0) return;
-      listens.set(message.id, { session: current, uris });
-      for (const uri of uris)
-        void core.subscribe(current, uri).catch((error: unknown) => {
-          core.log(`subscriptions/listen ${uri}: ${error instanceof Error ? error.message : String(error)}`);
-        });
-      return;
-    }
-    if ('method' in message && message.method === 'notifications/cancelled') {
-      const id = (message.params as { requestId?: RequestId } | undefined)?.requestId;
-      const listen = id === undefined ? undefined : listens.get(id);
-      if (id === undefined || listen === undefined) return;
-      listens.delete(id);
-      const stillListened = new Set([...listens.values()].flatMap((other) => other.uris));
-      for (const uri of listen.uris)
-        if (!stillListened.has(uri) && !listen.session.ended) void core.unsubscribe(listen.session, uri);
-    }
   };
   // The SDK's stdio entry installs its own `onmessage`; every message passes here first.
   let handler: Transport['onmessage'];
   const wrap = (next: NonNullable<Transport['onmessage']>): Transport['onmessage'] => {
     return (message, extra) => {
-      try {
-        observe(message);
-      } catch (error) {
-        core.log(`stdio: ${error instanceof Error ? error.message : String(error)}`);
+      if ('method' in message && message.method === 'subscriptions/listen' && 'id' in message) {
+        enqueue(async () => next(await listen(message), extra));
+        return;
       }
-      next(message, extra);
+      if ('method' in message && message.method === 'notifications/cancelled') cancelled(message);
+      if (queue === undefined) next(message, extra);
+      else enqueue(() => next(message, extra));
     };
   };
   Object.defineProperty(transport, 'onmessage', {

@@ -22,7 +22,7 @@ export interface UpstreamLog {
 }
 
 /** Sends to a 2025-era session at or above its level: on `call`'s own stream when given, else unsolicited. */
-function sendToSession(
+export function sendToSession(
   session: DownstreamSession,
   server: string,
   log: UpstreamLog,

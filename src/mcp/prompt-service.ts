@@ -9,6 +9,7 @@ import type {
   PromptService,
 } from './provider-types.js';
 import type { ServerDirectory } from './server-directory.js';
+import { callerLogMeta } from './server-requests.js';
 
 function promptEntry(server: string, prompt: Prompt): PromptEntry {
   const entry: PromptEntry = { server, name: prompt.name };
@@ -58,7 +59,10 @@ export class McpPromptService implements PromptService {
   ): Promise<PromptResult> {
     const client = this.#servers.client(server);
     const result = await this.#servers.request(server, client, options, (requestOptions) =>
-      client.getPrompt(args === undefined ? { name } : { name, arguments: args }, requestOptions),
+      client.getPrompt(
+        { name, ...(args === undefined ? {} : { arguments: args }), ...callerLogMeta(client) },
+        requestOptions,
+      ),
     );
     const prompt: PromptResult = {
       server,

@@ -1,4 +1,5 @@
 import type { Client, McpSubscription, Resource, ResourceTemplateType } from '@modelcontextprotocol/client';
+import { McpToolsError } from '../errors/mcp-tools-error.js';
 import { checkResourceUri } from './check-resource-uri.js';
 import type {
   CallOptions,
@@ -9,6 +10,7 @@ import type {
   ResourceTemplateEntry,
 } from './provider-types.js';
 import type { ServerDirectory } from './server-directory.js';
+import { callerLogMeta } from './server-requests.js';
 
 function resourceEntry(server: string, resource: Resource): ResourceEntry {
   const entry: ResourceEntry = { server, uri: resource.uri, name: resource.name };
@@ -36,6 +38,10 @@ export class McpResourceService implements ResourceService {
   readonly #servers: ServerDirectory;
   /** The subscriptions/listen streams holding resource subscriptions on 2026-07-28 clients. */
   readonly #listens = new WeakMap<Client, Map<string, McpSubscription>>();
+  /** URIs subscribed on each 2026-07-28 client and not unsubscribed since (listened again when a stream ends). */
+  readonly #wanted = new WeakMap<Client, Set<string>>();
+  /** How many streams for `server\0uri` ended in a row within 30 s of opening (the backoff). */
+  readonly #relistens = new Map<string, number>();
 
   constructor(servers: ServerDirectory) {
     this.#servers = servers;
@@ -75,7 +81,7 @@ export class McpResourceService implements ResourceService {
       server,
       client,
       options,
-      (requestOptions) => client.readResource({ uri }, requestOptions),
+      (requestOptions) => client.readResource({ uri, ...callerLogMeta(client) }, requestOptions),
       { operation: 'resource', uri },
     );
     return contents.map((item) => {
@@ -98,16 +104,40 @@ export class McpResourceService implements ResourceService {
         listens = new Map();
         this.#listens.set(client, listens);
       }
+      let wanted = this.#wanted.get(client);
+      if (wanted === undefined) {
+        wanted = new Set();
+        this.#wanted.set(client, wanted);
+      }
+      wanted.add(uri);
       if (listens.has(uri)) return;
-      const subscription = await this.#servers.request(
-        server,
-        client,
-        options,
-        (requestOptions) => client.listen({ resourceSubscriptions: [uri] }, requestOptions),
-        { operation: 'resource', uri },
-      );
+      const subscription = await this.#servers
+        .request(
+          server,
+          client,
+          options,
+          (requestOptions) => client.listen({ resourceSubscriptions: [uri] }, requestOptions),
+          { operation: 'resource', uri },
+        )
+        .catch((error: unknown) => {
+          wanted.delete(uri);
+          throw error;
+        });
+      if (!subscription.honoredFilter.resourceSubscriptions?.includes(uri)) {
+        wanted.delete(uri);
+        // The server acknowledged the stream without the URI: it does not subscribe to resources.
+        await subscription.close();
+        throw new McpToolsError(
+          'UPSTREAM_ERROR',
+          `server "${server}" did not accept a subscription to ${uri} (it does not declare resources.subscribe)`,
+          { data: { server, uri }, recoverable: false },
+        );
+      }
       if (listens.has(uri)) await subscription.close();
-      else listens.set(uri, subscription);
+      else {
+        listens.set(uri, subscription);
+        this.#watch(server, client, uri, subscription);
+      }
       return;
     }
     await this.#servers.request(
@@ -119,9 +149,45 @@ export class McpResourceService implements ResourceService {
     );
   }
 
+  /**
+   * Listens again when the server ends `subscription`'s stream (`remote` or `graceful`) while
+   * the connection stays up: after 1 s, doubling up to 30 s while streams keep ending within
+   * 30 s. Not after `unsubscribe`, nor once the client was replaced (a reconnect: the caller
+   * subscribes again then).
+   */
+  #watch(server: string, client: Client, uri: string, subscription: McpSubscription): void {
+    const opened = Date.now();
+    void subscription.closed.then((reason) => {
+      const listens = this.#listens.get(client);
+      if (reason === 'local' || listens?.get(uri) !== subscription) return;
+      listens.delete(uri);
+      const key = `${server}\u0000${uri}`;
+      const ended = Date.now() - opened < 30_000 ? (this.#relistens.get(key) ?? 0) + 1 : 1;
+      this.#relistens.set(key, ended);
+      const delay = Math.min(30_000, 1000 * 2 ** (ended - 1));
+      this.#servers.warn(
+        `the subscriptions/listen stream for ${uri} ended (${reason}); listening again in ${delay} ms`,
+        server,
+      );
+      const relisten = () => {
+        const current = this.#listens.get(client);
+        if (this.#servers.get(server).client !== client || current === undefined || current.has(uri)) return;
+        if (!this.#wanted.get(client)?.has(uri)) return;
+        this.subscribe(server, uri).catch((error: unknown) => {
+          this.#servers.warn(
+            `listening again for ${uri} failed: ${error instanceof Error ? error.message : String(error)}`,
+            server,
+          );
+        });
+      };
+      setTimeout(relisten, delay).unref();
+    });
+  }
+
   async unsubscribe(server: string, uri: string, options?: CallOptions): Promise<void> {
     const client = this.#servers.client(server);
     if (client.getProtocolEra() === 'modern') {
+      this.#wanted.get(client)?.delete(uri);
       const listens = this.#listens.get(client);
       const subscription = listens?.get(uri);
       listens?.delete(uri);

@@ -8,6 +8,7 @@ import {
   type ElicitRequest,
   type ElicitResult,
   type ListRootsResult,
+  LOG_LEVEL_META_KEY,
   ProtocolError,
   ProtocolErrorCode,
   type Transport,
@@ -58,6 +59,16 @@ const inFlight = new WeakMap<Client, Map<object, number>>();
 export function callerLogLevel(): string | undefined {
   const caller = currentCaller() as { upstreamLogLevel?: unknown } | undefined;
   return typeof caller?.upstreamLogLevel === 'string' ? caller.upstreamLogLevel : undefined;
+}
+
+/**
+ * The `_meta` to put in a request to `client` so that a 2026-07-28 server logs to it at the
+ * current caller's level (`{ _meta: { 'io.modelcontextprotocol/logLevel': level } }`), or `{}`
+ * (a 2025-era server, or a caller that asked for no logs).
+ */
+export function callerLogMeta(client: Client): { _meta?: Record<string, string> } {
+  const level = client.getProtocolEra() === 'modern' ? callerLogLevel() : undefined;
+  return level === undefined ? {} : { _meta: { [LOG_LEVEL_META_KEY]: level } };
 }
 
 /** Records the current caller's call on `client` as in flight; returns the release function. */

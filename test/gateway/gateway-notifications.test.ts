@@ -96,7 +96,11 @@ describe('a 2026-07-28 client listening for resource updates', () => {
       expect(client.getProtocolEra()).toBe('modern');
       const updates = updatesOf(client);
       expect((await touch(client)).isError).toBe(true);
-      const subscription = await client.listen({ resourceSubscriptions: [COUNTER] });
+      // The upstream refuses the second URI: the acknowledged filter leaves it out.
+      const subscription = await client.listen({
+        resourceSubscriptions: [COUNTER, 'mcptools://notify/notify://refused'],
+      });
+      expect(subscription.honoredFilter.resourceSubscriptions).toEqual([COUNTER]);
       expect(await eventually(async () => !(await touch(client)).isError)).toBe(true);
       expect(await eventually(() => updates.includes(COUNTER))).toBe(true);
       await subscription.close();
@@ -311,6 +315,48 @@ describe('upstream log messages', () => {
       await silent.close();
       await legacy.close();
       await modern.close();
+    }
+  });
+
+  it('reach a 2026-07-28 client during its resources/read and prompts/get, from every kind of upstream', async () => {
+    const client = await connectClient(running.url, 'modern');
+    const silent = await connectClient(running.url, 'modern');
+    try {
+      const logs = logsOf(client);
+      const silentLogs = logsOf(silent);
+      // A 2025 stdio upstream (no link: to every request in flight that asked), a 2025 HTTP
+      // upstream (on the read's own stream) and a 2026-07-28 one (asked at the envelope level).
+      for (const server of ['notify', 'notifyhttp', 'notifymodern']) {
+        const uri = `mcptools://${server}/notify://logged`;
+        const read = await client.readResource({ uri, _meta: { [LOG_LEVEL]: 'info' } });
+        expect(read.contents[0]).toMatchObject({ uri, text: 'logged' });
+        await client.getPrompt({ name: `${server}__logged`, _meta: { [LOG_LEVEL]: 'info' } });
+        await silent.readResource({ uri });
+        await silent.getPrompt({ name: `${server}__logged` });
+        expect(
+          await eventually(
+            () =>
+              logs.some(
+                (entry) => entry.logger === `${server}/fixture` && entry.data === 'reading notify://logged',
+              ) &&
+              logs.some(
+                (entry) => entry.logger === `${server}/fixture` && entry.data === 'getting the logged prompt',
+              ),
+          ),
+        ).toBe(true);
+      }
+      // Above the level it asked for, nothing.
+      const before = logs.length;
+      await client.readResource({
+        uri: 'mcptools://notifyhttp/notify://logged',
+        _meta: { [LOG_LEVEL]: 'error' },
+      });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(logs.length).toBe(before);
+      expect(silentLogs).toEqual([]);
+    } finally {
+      await silent.close();
+      await client.close();
     }
   });
 

@@ -10,7 +10,13 @@ export type FaultMode =
    * Passes through, but cuts an event-stream response after its first event (or comment: an
    * SDK server sends `: keepalive` after 15 s of silence).
    */
-  | 'break-sse';
+  | 'break-sse'
+  /**
+   * Passes through, but ends an event-stream response after its first event as a server that
+   * closes it on purpose would: with the empty result of the request (a `subscriptions/listen`
+   * stream's graceful end), the connection kept.
+   */
+  | 'end-sse';
 
 /** An HTTP proxy in front of a real MCP server that injects faults on demand. */
 export interface FaultProxy {
@@ -49,7 +55,7 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
       (answer) => {
         res.writeHead(answer.statusCode ?? 502, answer.headers);
         const stream = String(answer.headers['content-type'] ?? '').startsWith('text/event-stream');
-        if (mode !== 'break-sse' || !stream || req.method !== 'POST') {
+        if ((mode !== 'break-sse' && mode !== 'end-sse') || !stream || req.method !== 'POST') {
           answer.pipe(res);
           return;
         }
@@ -62,13 +68,26 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
             proxy.cut++;
             proxy.cutAt = Date.now();
             answer.destroy();
-            res.destroy();
+            if (mode === 'break-sse') {
+              res.destroy();
+              return;
+            }
+            const id = (JSON.parse(sent) as { id?: unknown }).id;
+            const meta = { 'io.modelcontextprotocol/subscriptionId': id };
+            const result = { jsonrpc: '2.0', id, result: { resultType: 'complete', _meta: meta } };
+            res.end(`event: message\ndata: ${JSON.stringify(result)}\n\n`);
           }
         });
-        answer.on('end', () => res.end());
+        answer.on('end', () => {
+          if (!res.writableEnded) res.end();
+        });
       },
     );
     forward.on('error', () => res.destroy());
+    let sent = '';
+    req.on('data', (chunk: Buffer) => {
+      sent += chunk.toString('utf8');
+    });
     req.pipe(forward);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

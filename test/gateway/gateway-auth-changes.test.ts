@@ -1,0 +1,141 @@
+import type { Client } from '@modelcontextprotocol/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MemoryTokenStore } from '../../src/auth/memory-token-store.js';
+import { createGateway, type Gateway } from '../../src/gateway/create-gateway.js';
+import { gatewayServerRequests } from '../../src/gateway/gateway-server-requests.js';
+import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
+import type { MCPToolProvider } from '../../src/mcp/provider-types.js';
+import { ToolRegistry } from '../../src/registry/tool-registry.js';
+import {
+  followAuthorizationUrl,
+  type OAuthFixture,
+  startOAuthFixture,
+} from '../fixtures/oauth/oauth-fixture.js';
+import { stdioFixture } from '../mcp/hub-test-helpers.js';
+import { connectClient } from './gateway-test-helpers.js';
+
+/*
+ * Issue 10, `mcp_auth` in full mode: it is served while an admitted server waits for OAuth
+ * sign-in, and the tool list follows the hub's state — signing the server in brings its tools
+ * and takes `mcp_auth` away, a refused token brings `mcp_auth` back — each with a
+ * `list_changed`, in both eras at once. A profile that denies the server hears none of it.
+ */
+
+let fixture: OAuthFixture;
+let provider: MCPToolProvider;
+let registry: ToolRegistry;
+let gateway: Gateway;
+let url: string;
+
+beforeAll(async () => {
+  fixture = await startOAuthFixture();
+  const config = {
+    servers: {
+      remote: { type: 'streamable-http' as const, url: fixture.mcpUrl },
+      echo: stdioFixture('echo'),
+    },
+  };
+  registry = new ToolRegistry();
+  provider = await loadMCPServers(config, registry, {
+    ...gatewayServerRequests(),
+    tokenStore: new MemoryTokenStore(),
+    reconnect: { enabled: false },
+    connectTimeoutMs: 50_000,
+  });
+  gateway = createGateway({
+    registry,
+    provider,
+    config,
+    profiles: { local: { servers: { deny: ['remote'] } } },
+  });
+  ({ url } = await gateway.listen({ host: '127.0.0.1', port: 0 }));
+  expect(provider.status('remote')?.state).toBe('auth_required');
+});
+
+afterAll(async () => {
+  await gateway?.close();
+  await provider?.close();
+  await fixture?.close();
+});
+
+async function watch(client: Client, era: 'modern' | 'legacy'): Promise<() => number> {
+  let changes = 0;
+  client.setNotificationHandler('notifications/tools/list_changed', () => {
+    changes++;
+  });
+  if (era === 'modern') await client.listen({ toolsListChanged: true });
+  return () => changes;
+}
+
+const names = async (client: Client) => (await client.listTools()).tools.map((tool) => tool.name);
+
+describe('mcp_auth in full mode', () => {
+  it('follows the hub: gone once the server is signed in, back when its token is refused', async () => {
+    const modern = await connectClient(url, 'modern');
+    const legacy = await connectClient(url, 'legacy');
+    const local = await connectClient(`${url}/local`, 'legacy');
+    try {
+      const [modernChanges, legacyChanges, localChanges] = await Promise.all([
+        watch(modern, 'modern'),
+        watch(legacy, 'legacy'),
+        watch(local, 'legacy'),
+      ]);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(await names(modern)).toContain('mcp_auth');
+      expect(await names(legacy)).toContain('mcp_auth');
+      expect(await names(local)).not.toContain('mcp_auth');
+
+      const started = await legacy.callTool({ name: 'mcp_auth', arguments: { server: 'remote' } });
+      const { url: signIn } = JSON.parse((started.content as { text: string }[])[0]!.text) as { url: string };
+      await followAuthorizationUrl(new URL(signIn));
+      await expect.poll(() => provider.status('remote')?.state, { timeout: 20_000 }).toBe('connected');
+      expect(await eventuallyAbove(modernChanges, 0)).toBe(true);
+      expect(await eventuallyAbove(legacyChanges, 0)).toBe(true);
+      for (const client of [modern, legacy]) {
+        const served = await names(client);
+        expect(served).toContain('remote__whoami');
+        expect(served).not.toContain('mcp_auth');
+      }
+
+      // The authorization server forgets every token: the next call is refused, no refresh helps.
+      const afterSignIn = [modernChanges(), legacyChanges()];
+      fixture.revokeRefreshTokens();
+      fixture.invalidateAccessTokens();
+      const refused = await modern.callTool({ name: 'remote__whoami', arguments: {} });
+      expect(refused.isError).toBe(true);
+      await expect.poll(() => provider.status('remote')?.state, { timeout: 20_000 }).toBe('auth_required');
+      expect(await eventuallyAbove(modernChanges, afterSignIn[0]!)).toBe(true);
+      expect(await eventuallyAbove(legacyChanges, afterSignIn[1]!)).toBe(true);
+      expect(await names(modern)).toContain('mcp_auth');
+      expect(await names(legacy)).toContain('mcp_auth');
+
+      // The profile that denies the server heard none of it: a native tool is its first news.
+      const unregister = registry.register({
+        name: 'local_marker',
+        description: 'A native tool',
+        parameters: { type: 'object', properties: {} },
+        execute: async () => ({ content: [{ type: 'text', text: 'marker' }] }),
+      });
+      try {
+        expect(await eventuallyAbove(localChanges, 0)).toBe(true);
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        expect(localChanges()).toBe(1);
+      } finally {
+        unregister();
+      }
+    } finally {
+      await local.close();
+      await legacy.close();
+      await modern.close();
+    }
+  });
+});
+
+async function eventuallyAbove(count: () => number, floor: number, timeoutMs = 10_000): Promise<boolean> {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    if (count() > floor) return true;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  return count() > floor;
+}

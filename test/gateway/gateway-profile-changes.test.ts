@@ -1,0 +1,182 @@
+import type { Client } from '@modelcontextprotocol/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Tool } from '../../src/tool/tool.js';
+import { eventually, stdioFixture, textOf } from '../mcp/hub-test-helpers.js';
+import { connectClient, eras, type RunningGateway, startGateway } from './gateway-test-helpers.js';
+
+/*
+ * Issue 10: a tool `list_changed` reaches exactly the profiles whose served tool list changed —
+ * not a profile that denies the server (by server or by tool glob), not a router-mode profile
+ * (its list is the router tools; `tool_index` answers from the live registry), and a hybrid
+ * profile only for its pinned tools. Each negative case is proven with a later change that
+ * reaches the same client: announcements go out one after the other on the same stream, so a
+ * client that counts exactly the later one never got the earlier.
+ */
+
+let running: RunningGateway;
+
+beforeAll(async () => {
+  running = await startGateway(
+    {
+      servers: {
+        echo: stdioFixture('echo'),
+        crash: stdioFixture('crash'),
+        changing: stdioFixture('changing'),
+      },
+    },
+    {
+      profiles: {
+        denied: { servers: { deny: ['changing', 'crash'] } },
+        filtered: { tools: { deny: ['changing__*', 'crash__*'] } },
+        routed: { mode: 'router' },
+        pinned: { mode: 'hybrid', pin: ['changing__*'] },
+      },
+    },
+  );
+});
+
+afterAll(async () => {
+  await running?.close();
+});
+
+function nativeTool(name: string): Tool {
+  return {
+    name,
+    description: 'A native tool registered at run time',
+    parameters: { type: 'object', properties: {} },
+    execute: async () => ({ content: [{ type: 'text', text: name }] }),
+  };
+}
+
+/** Counts the tool list changes `client` hears (a 2026 client listens for them). */
+async function watch(client: Client, era: 'modern' | 'legacy'): Promise<() => number> {
+  let changes = 0;
+  client.setNotificationHandler('notifications/tools/list_changed', () => {
+    changes++;
+  });
+  if (era === 'modern') await client.listen({ toolsListChanged: true });
+  return () => changes;
+}
+
+const names = async (client: Client) => (await client.listTools()).tools.map((tool) => tool.name);
+
+describe.each(eras)('tool list changes per profile, for a $label', ({ era }) => {
+  const paths = ['', '/denied', '/filtered', '/routed', '/pinned'] as const;
+  let clients: Client[] = [];
+  let counts: (() => number)[] = [];
+
+  beforeAll(async () => {
+    clients = await Promise.all(paths.map((path) => connectClient(`${running.url}${path}`, era)));
+    counts = await Promise.all(clients.map((client) => watch(client, era)));
+    // A 2025 client opens its GET stream (where unsolicited notifications go) after connecting.
+    if (era === 'legacy') await new Promise((resolve) => setTimeout(resolve, 500));
+  });
+
+  afterAll(async () => {
+    await Promise.all(clients.map((client) => client.close()));
+  });
+
+  it("reach only the profiles that serve the upstream's changed tools", async () => {
+    const [full, denied, filtered, routed, pinned] = clients as [Client, Client, Client, Client, Client];
+    const before = counts.map((count) => count());
+    const added = `profiled_${era}`;
+    await full.callTool({ name: 'changing__add_tool', arguments: { name: added } });
+    expect(await eventually(() => counts[0]!() > before[0]! && counts[4]!() > before[4]!)).toBe(true);
+    expect(await names(full)).toContain(`changing__${added}`);
+    expect(await names(pinned)).toContain(`changing__${added}`);
+    expect(await names(denied)).not.toContain(`changing__${added}`);
+    expect(await names(filtered)).not.toContain(`changing__${added}`);
+
+    // A native tool: every full-mode profile serves it, so denied and filtered hear this one…
+    const marker = `marker_${era}`;
+    const unregister = running.registry.register(nativeTool(marker));
+    try {
+      expect(await eventually(() => counts[1]!() > before[1]! && counts[2]!() > before[2]!)).toBe(true);
+      // …and only this one: the upstream's change never reached them.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(counts[1]!() - before[1]!).toBe(1);
+      expect(counts[2]!() - before[2]!).toBe(1);
+      // The router profile's list (the router tools) changed for neither.
+      expect(counts[3]!() - before[3]!).toBe(0);
+      expect(await names(routed)).not.toContain(marker);
+      // …and tool_index, read on every call, already knows both.
+      const index = await routed.callTool({ name: 'tool_index', arguments: { search: added } });
+      expect(textOf(index as never)).toContain(`changing__${added}`);
+      const nativeIndex = await routed.callTool({ name: 'tool_index', arguments: { search: marker } });
+      expect(textOf(nativeIndex as never)).toContain(marker);
+      // The hybrid profile pins only the upstream's tools: the native one is not its news.
+      expect(await names(pinned)).not.toContain(marker);
+      expect(counts[4]!() - before[4]!).toBe(1);
+    } finally {
+      unregister();
+    }
+  });
+
+  it('reach the profiles that serve a server when it returns from a crash, and only those', async () => {
+    const [full, denied, filtered] = clients as [Client, Client, Client];
+    // Settle the last test's announcements first.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const before = counts.map((count) => count());
+    const states: string[] = [];
+    const stop = running.provider.on('status', (status) => {
+      if (status.name === 'crash') states.push(status.state);
+    });
+    try {
+      const crashed = await full.callTool({ name: 'crash__crash_now', arguments: {} });
+      expect(crashed.isError).toBe(true);
+      expect(await eventually(() => states.includes('connected'), 20_000)).toBe(true);
+    } finally {
+      stop();
+    }
+    expect(await eventually(() => counts[0]!() > before[0]!)).toBe(true);
+    expect(textOf((await full.callTool({ name: 'crash__ok', arguments: {} })) as never)).toBe('ok');
+    const marker = `returned_${era}`;
+    const unregister = running.registry.register(nativeTool(marker));
+    try {
+      expect(await eventually(() => counts[1]!() > before[1]! && counts[2]!() > before[2]!)).toBe(true);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(counts[1]!() - before[1]!).toBe(1);
+      expect(counts[2]!() - before[2]!).toBe(1);
+      expect(await names(denied)).toContain(marker);
+      expect(await names(filtered)).toContain(marker);
+    } finally {
+      unregister();
+    }
+  });
+});
+
+describe('tool list changes of ownerOnly tools', () => {
+  it('reach a 2025 client with the owner token, not one without', async () => {
+    const guarded = await startGateway(
+      { servers: { echo: stdioFixture('echo') } },
+      { token: 'access-secret', ownerToken: 'owner-secret' },
+    );
+    const owner = await connectClient(guarded.url, 'legacy', {
+      headers: { authorization: 'Bearer owner-secret' },
+    });
+    const other = await connectClient(guarded.url, 'legacy', {
+      headers: { authorization: 'Bearer access-secret' },
+    });
+    try {
+      const [ownerChanges, otherChanges] = await Promise.all([
+        watch(owner, 'legacy'),
+        watch(other, 'legacy'),
+      ]);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const unregisterSecret = guarded.registry.register({ ...nativeTool('owner_secret'), ownerOnly: true });
+      expect(await eventually(() => ownerChanges() === 1)).toBe(true);
+      expect(await names(owner)).toContain('owner_secret');
+      const unregisterShared = guarded.registry.register(nativeTool('shared_tool'));
+      expect(await eventually(() => otherChanges() === 1 && ownerChanges() === 2)).toBe(true);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(otherChanges()).toBe(1);
+      expect(await names(other)).not.toContain('owner_secret');
+      unregisterShared();
+      unregisterSecret();
+    } finally {
+      await other.close();
+      await owner.close();
+      await guarded.close();
+    }
+  });
+});

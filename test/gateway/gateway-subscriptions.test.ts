@@ -1,0 +1,248 @@
+import type { Client } from '@modelcontextprotocol/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { McpToolsError } from '../../src/errors/mcp-tools-error.js';
+import { type HttpFixture, startHttpFixture } from '../fixtures/spawn-http.js';
+import { eventually, httpServer, stdioFixture, textOf } from '../mcp/hub-test-helpers.js';
+import { type FaultProxy, startFaultProxy } from '../reliability/fault-proxy.js';
+import { connectClient, type RunningGateway, startGateway } from './gateway-test-helpers.js';
+
+/*
+ * Issue 10: upstream resource subscriptions survive their upstream and fail loudly. A
+ * subscription made while its server is away is held and subscribed when the server returns;
+ * one that fails for a passing reason is retried; after every reconnect the subscribers are
+ * told to read again; an upstream that refuses is an error for a 2025 `resources/subscribe`
+ * and leaves the URI out of a 2026 listen's acknowledged filter; one that refuses after a
+ * reconnect ends the subscription with a warning and an update to read. Two clients, one of
+ * each era, hold every subscription together. The notify fixture refuses `touch` for a URI
+ * nobody subscribed to upstream, so a successful touch proves the upstream subscription.
+ */
+
+const REMOTE = 'mcptools://remote/notify://counter';
+const LOCAL = 'mcptools://notify/notify://counter';
+const REFUSED = 'mcptools://notify/notify://refused';
+
+const PROXIED = 'mcptools://proxied/notify://counter';
+
+let running: RunningGateway;
+let remote: HttpFixture;
+let port: string;
+let modern: HttpFixture;
+let proxy: FaultProxy;
+
+beforeAll(async () => {
+  [remote, modern] = await Promise.all([
+    startHttpFixture('notify', ['--era', 'legacy']),
+    startHttpFixture('notify', ['--era', 'modern']),
+  ]);
+  port = new URL(remote.url).port;
+  proxy = await startFaultProxy(modern.url);
+  running = await startGateway(
+    {
+      servers: {
+        remote: httpServer(remote.url),
+        notify: stdioFixture('notify', ['--era', 'legacy']),
+        echo: stdioFixture('echo'),
+        echomodern: stdioFixture('echo', ['--era', 'modern']),
+        proxied: httpServer(proxy.url),
+      },
+    },
+    { profiles: { without: { servers: { deny: ['notify'] } } } },
+  );
+});
+
+afterAll(async () => {
+  await running?.close();
+  await Promise.all([remote?.close(), proxy?.close(), modern?.close()]);
+});
+
+function updatesOf(client: Client): string[] {
+  const updates: string[] = [];
+  client.setNotificationHandler('notifications/resources/updated', (notification) => {
+    updates.push(notification.params.uri);
+  });
+  return updates;
+}
+
+const touch = (client: Client, server: string) =>
+  client.callTool({ name: `${server}__touch`, arguments: { uri: 'notify://counter' } });
+
+/** Stops the remote fixture and waits until the gateway has noticed. */
+async function stopRemote(client: Client): Promise<void> {
+  await remote.close();
+  // A call is what notices a dead HTTP server at once (the reconnect loop then takes over).
+  await touch(client, 'remote').catch(() => {});
+  expect(await eventually(() => running.provider.status('remote')?.state !== 'connected', 10_000)).toBe(true);
+}
+
+async function startRemote(args: string[] = []): Promise<void> {
+  remote = await startHttpFixture('notify', ['--era', 'legacy', '--port', port, ...args]);
+  expect(await eventually(() => running.provider.status('remote')?.state === 'connected', 20_000)).toBe(true);
+}
+
+describe('an upstream subscription', () => {
+  it('is refused clearly: an error for a 2025 subscribe, left out of a 2026 acknowledged filter', async () => {
+    const legacy = await connectClient(running.url, 'legacy');
+    const modern = await connectClient(running.url, 'modern');
+    const denied = await connectClient(`${running.url}/without`, 'modern');
+    try {
+      await expect(legacy.subscribeResource({ uri: REFUSED })).rejects.toThrow(/not found/i);
+      // A server without resource subscriptions refuses too.
+      await expect(legacy.subscribeResource({ uri: 'mcptools://echo/echo://x' })).rejects.toThrow();
+      // …and a 2026-07-28 one, whose listen stream is acknowledged without the URI.
+      expect(running.provider.status('echomodern')?.era).toBe('modern');
+      await expect(legacy.subscribeResource({ uri: 'mcptools://echomodern/echo://x' })).rejects.toThrow(
+        /did not accept a subscription/,
+      );
+      const subscription = await modern.listen({
+        resourceSubscriptions: [REFUSED, LOCAL, 'mcptools://nosuch/x://y', 'not-a-gateway-uri'],
+      });
+      expect(subscription.honoredFilter.resourceSubscriptions).toEqual([LOCAL]);
+      expect((await touch(modern, 'notify')).isError).toBeFalsy();
+      await subscription.close();
+      // A profile that denies the server is not acknowledged a subscription to it.
+      const none = await denied.listen({ resourceSubscriptions: [LOCAL], toolsListChanged: true });
+      expect(none.honoredFilter.resourceSubscriptions).toBeUndefined();
+      expect(none.honoredFilter.toolsListChanged).toBe(true);
+      await none.close();
+    } finally {
+      await denied.close();
+      await modern.close();
+      await legacy.close();
+    }
+  });
+
+  it('made while its server is away is held, and subscribed upstream when the server returns', async () => {
+    const legacy = await connectClient(running.url, 'legacy');
+    const modern = await connectClient(running.url, 'modern');
+    try {
+      const legacyUpdates = updatesOf(legacy);
+      const modernUpdates = updatesOf(modern);
+      await stopRemote(legacy);
+      await legacy.subscribeResource({ uri: REMOTE });
+      const subscription = await modern.listen({ resourceSubscriptions: [REMOTE] });
+      expect(subscription.honoredFilter.resourceSubscriptions).toEqual([REMOTE]);
+      await startRemote();
+      // Subscribed upstream again: the fixture accepts a touch, and the update reaches both.
+      expect(await eventually(async () => !(await touch(legacy, 'remote')).isError)).toBe(true);
+      const [legacyBefore, modernBefore] = [legacyUpdates.length, modernUpdates.length];
+      expect(textOf((await touch(modern, 'remote')) as never)).toBe('touched notify://counter');
+      expect(
+        await eventually(() => legacyUpdates.length > legacyBefore && modernUpdates.length > modernBefore),
+      ).toBe(true);
+      expect(new Set([...legacyUpdates, ...modernUpdates])).toEqual(new Set([REMOTE]));
+      await subscription.close();
+      await legacy.unsubscribeResource({ uri: REMOTE });
+      expect(await eventually(async () => (await touch(legacy, 'remote')).isError === true)).toBe(true);
+    } finally {
+      await modern.close();
+      await legacy.close();
+    }
+  });
+
+  it('tells its subscribers to read again when its server returns, and ends loudly when it is refused then', async () => {
+    const legacy = await connectClient(running.url, 'legacy');
+    const modern = await connectClient(running.url, 'modern');
+    try {
+      const legacyUpdates = updatesOf(legacy);
+      const modernUpdates = updatesOf(modern);
+      const warnings: unknown[] = [];
+      legacy.setNotificationHandler('notifications/message', (notification) => {
+        if (notification.params.logger === 'mcptools') warnings.push(notification.params.data);
+      });
+      await legacy.setLoggingLevel('warning');
+      await legacy.subscribeResource({ uri: REMOTE });
+      const subscription = await modern.listen({ resourceSubscriptions: [REMOTE] });
+      expect((await touch(legacy, 'remote')).isError).toBeFalsy();
+      expect(await eventually(() => legacyUpdates.length > 0 && modernUpdates.length > 0)).toBe(true);
+
+      // The server returns, the same: subscribed again, and both are told to read again.
+      let [legacyBefore, modernBefore] = [legacyUpdates.length, modernUpdates.length];
+      await stopRemote(legacy);
+      await startRemote();
+      expect(
+        await eventually(() => legacyUpdates.length > legacyBefore && modernUpdates.length > modernBefore),
+      ).toBe(true);
+      expect((await touch(legacy, 'remote')).isError).toBeFalsy();
+
+      // The server returns without the resource: the subscription ends, and both hear it.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      [legacyBefore, modernBefore] = [legacyUpdates.length, modernUpdates.length];
+      await stopRemote(legacy);
+      await startRemote(['--refuse', 'notify://counter']);
+      expect(
+        await eventually(() => legacyUpdates.length > legacyBefore && modernUpdates.length > modernBefore),
+      ).toBe(true);
+      expect(await eventually(() => warnings.length > 0)).toBe(true);
+      expect(String(warnings[0])).toContain(`the subscription to ${REMOTE} ended`);
+      // Nothing is held upstream any more.
+      expect((await touch(legacy, 'remote')).isError).toBe(true);
+      await subscription.close();
+    } finally {
+      await modern.close();
+      await legacy.close();
+    }
+  });
+
+  it('that fails for a passing reason while its server is up is retried', async () => {
+    const legacy = await connectClient(running.url, 'legacy');
+    const modern = await connectClient(running.url, 'modern');
+    const resources = running.provider.resources;
+    const subscribe = resources.subscribe!.bind(resources);
+    let failures = 2;
+    // The injected fault: the first two upstream subscribes time out.
+    (resources as { subscribe: typeof subscribe }).subscribe = async (server, uri, options) => {
+      if (failures-- > 0) throw new McpToolsError('TIMEOUT', 'injected: the upstream did not answer in time');
+      return subscribe(server, uri, options);
+    };
+    try {
+      const legacyUpdates = updatesOf(legacy);
+      const modernUpdates = updatesOf(modern);
+      await legacy.subscribeResource({ uri: LOCAL });
+      const subscription = await modern.listen({ resourceSubscriptions: [LOCAL] });
+      expect(subscription.honoredFilter.resourceSubscriptions).toEqual([LOCAL]);
+      expect((await touch(legacy, 'notify')).isError).toBe(true);
+      expect(await eventually(async () => !(await touch(legacy, 'notify')).isError, 10_000)).toBe(true);
+      expect(failures).toBeLessThan(0);
+      expect(await eventually(() => legacyUpdates.includes(LOCAL) && modernUpdates.includes(LOCAL))).toBe(
+        true,
+      );
+      await subscription.close();
+      await legacy.unsubscribeResource({ uri: LOCAL });
+      expect(await eventually(async () => (await touch(legacy, 'notify')).isError === true)).toBe(true);
+    } finally {
+      (resources as { subscribe: typeof subscribe }).subscribe = subscribe;
+      await modern.close();
+      await legacy.close();
+    }
+  });
+
+  it.each([
+    ['ends its stream on purpose (the same connection listens again)', 'end-sse'],
+    ['cuts its stream (the hub reconnects and the gateway subscribes again)', 'break-sse'],
+  ] as const)('to a 2026-07-28 upstream survives when the upstream %s', async (_case, fault) => {
+    const legacy = await connectClient(running.url, 'legacy');
+    try {
+      expect(running.provider.status('proxied')?.era).toBe('modern');
+      const updates = updatesOf(legacy);
+      // The injected fault: the upstream listen stream ends right after its acknowledgement.
+      proxy.mode = fault;
+      const cut = proxy.cut;
+      try {
+        await legacy.subscribeResource({ uri: PROXIED });
+        expect(await eventually(() => proxy.cut > cut)).toBe(true);
+      } finally {
+        proxy.mode = 'pass';
+      }
+      // Listening again: an update published upstream (to whoever listens) reaches the client.
+      expect(
+        await eventually(async () => {
+          await legacy.callTool({ name: 'proxied__touch', arguments: { uri: 'notify://counter' } });
+          return updates.includes(PROXIED);
+        }, 15_000),
+      ).toBe(true);
+      await legacy.unsubscribeResource({ uri: PROXIED });
+    } finally {
+      await legacy.close();
+    }
+  });
+});
