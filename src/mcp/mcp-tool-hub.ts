@@ -159,12 +159,13 @@ export class McpToolHub implements MCPToolProvider {
             .catch(() => undefined);
       },
     });
+    const clientInfo = options.clientInfo ?? { name: 'mcptools', version: '0.1.0' };
     for (const [name, server] of Object.entries(config.servers)) {
       const auth = this.#authorizations.for(name);
       const connection = new McpConnection(name, server, {
         ...(protocol === undefined ? {} : { protocol }),
         eras: this.#eras,
-        clientInfo: options.clientInfo ?? { name: 'mcptools', version: '0.1.0' },
+        clientInfo,
         connectTimeoutMs:
           connectTimeoutMs ??
           optionalDuration(server.connectTimeoutMs, `servers.${name}.connectTimeoutMs`) ??
