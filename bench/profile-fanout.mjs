@@ -53,7 +53,8 @@ for (let round = 0; round < rounds; round++) {
     const cpu = process.cpuUsage(cpuStart);
     const { profile } = await session.post('Profiler.stop');
     run.cpu.push((cpu.user + cpu.system) / 1000);
-    if (round === rounds - 1) writeFileSync(`${PROFILES}fanout-${side.name}.cpuprofile`, JSON.stringify(profile));
+    if (round === rounds - 1)
+      writeFileSync(`${PROFILES}fanout-${side.name}.cpuprofile`, JSON.stringify(profile));
     const analysis = analyzeCpuProfile(profile);
     for (const [category, ms] of Object.entries(analysis.byCategory))
       run.byCategory[category] = (run.byCategory[category] ?? 0) + ms / rounds;
