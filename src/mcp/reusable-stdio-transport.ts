@@ -1,7 +1,15 @@
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { StdioClientTransport, type StdioServerParameters } from '@modelcontextprotocol/client/stdio';
+import type { StderrTail } from './stderr-tail.js';
+
+/** Parameters of a {@link ReusableStdioTransport}: the SDK's, with stderr going to a tail. */
+export interface ReusableStdioParameters extends Omit<StdioServerParameters, 'stderr'> {
+  /** Collects the child's stderr for error messages; without it stderr is ignored. */
+  stderr?: StderrTail;
+}
 
 /**
- * The SDK's stdio transport, with two changes that keep a server to one process per connect:
+ * The SDK's stdio transport, with three changes that keep a server to one process per connect
+ * and its cost close to the SDK client's:
  *
  * - Being a subclass, the SDK negotiates the era on it in place: `server/discover` goes to
  *   this child, never to a throw-away sibling process (the SDK spawns a sibling only for
@@ -9,10 +17,22 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
  * - While {@link holdChild} is on, `close()` lets the client go but keeps the child
  *   running, and the next `start()` takes the running child over, so a server that refused
  *   one era's opening can be spoken to in the other on the same process.
+ * - The child's stderr pipe is read straight into the {@link StderrTail}, from the moment the
+ *   child is spawned (before it can write), instead of through the `PassThrough` stream and
+ *   `pipe()` the SDK puts in between for `stderr: 'pipe'`: one stream less per server.
  */
 export class ReusableStdioTransport extends StdioClientTransport {
   #hold = false;
   #detached = false;
+  readonly #tail: StderrTail | undefined;
+
+  constructor({ stderr, ...parameters }: ReusableStdioParameters) {
+    super({ ...parameters, stderr: stderr === undefined ? 'ignore' : 'pipe' });
+    this.#tail = stderr;
+    // The SDK would pipe the child's stderr through this PassThrough; without it, `stderr`
+    // is the child's own stream once started (the SDK's getter falls back to it).
+    (this as unknown as { _stderrStream: unknown })._stderrStream = null;
+  }
 
   /** While `true`, `close()` detaches the client instead of ending the child. */
   holdChild(hold: boolean): void {
@@ -30,7 +50,9 @@ export class ReusableStdioTransport extends StdioClientTransport {
       this.#detached = false;
       return;
     }
-    return super.start();
+    await super.start();
+    // `start` resolves on the child's `spawn` event: nothing it wrote has been read yet.
+    this.#tail?.attach(this.stderr);
   }
 
   override async close(): Promise<void> {
