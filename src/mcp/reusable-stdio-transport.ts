@@ -8,8 +8,7 @@ export interface ReusableStdioParameters extends Omit<StdioServerParameters, 'st
 }
 
 /**
- * The SDK's stdio transport, with three changes that keep a server to one process per connect
- * and its cost close to the SDK client's:
+ * The SDK's stdio transport, with two changes that keep a server to one process per connect:
  *
  * - Being a subclass, the SDK negotiates the era on it in place: `server/discover` goes to
  *   this child, never to a throw-away sibling process (the SDK spawns a sibling only for
@@ -17,9 +16,9 @@ export interface ReusableStdioParameters extends Omit<StdioServerParameters, 'st
  * - While {@link holdChild} is on, `close()` lets the client go but keeps the child
  *   running, and the next `start()` takes the running child over, so a server that refused
  *   one era's opening can be spoken to in the other on the same process.
- * - The child's stderr pipe is read straight into the {@link StderrTail}, from the moment the
- *   child is spawned (before it can write), instead of through the `PassThrough` stream and
- *   `pipe()` the SDK puts in between for `stderr: 'pipe'`: one stream less per server.
+ *
+ * The child's stderr, when a {@link StderrTail} is given, goes into the tail through the SDK's
+ * own `stderr` stream, which holds what the child writes until the tail is attached.
  */
 export class ReusableStdioTransport extends StdioClientTransport {
   #hold = false;
@@ -29,9 +28,6 @@ export class ReusableStdioTransport extends StdioClientTransport {
   constructor({ stderr, ...parameters }: ReusableStdioParameters) {
     super({ ...parameters, stderr: stderr === undefined ? 'ignore' : 'pipe' });
     this.#tail = stderr;
-    // The SDK would pipe the child's stderr through this PassThrough; without it, `stderr`
-    // is the child's own stream once started (the SDK's getter falls back to it).
-    (this as unknown as { _stderrStream: unknown })._stderrStream = null;
   }
 
   /** While `true`, `close()` detaches the client instead of ending the child. */
@@ -51,7 +47,7 @@ export class ReusableStdioTransport extends StdioClientTransport {
       return;
     }
     await super.start();
-    // `start` resolves on the child's `spawn` event: nothing it wrote has been read yet.
+    // The SDK's stream buffers what the child wrote before this: nothing is lost.
     this.#tail?.attach(this.stderr);
   }
 
