@@ -2,8 +2,9 @@
 // (the built CLI) under `node --cpu-prof` in front of 5 echo servers over stdio, drives it with
 // SDK clients (`--http`: 10 sessions; `--stdio`: one), 50 calls in flight, then stops it
 // (SIGTERM; the process exits 0 and Node writes the profile) and prints the heaviest functions.
-//   node bench/profile-gateway.mjs [http|stdio] [calls] [--cpu-only]
+//   node bench/profile-gateway.mjs [http|stdio] [calls] [--cpu-only] [--legacy]
 // `--cpu-only` runs without the profiler and prints only the gateway's CPU per call.
+// `--legacy` drives the gateway with 2025-era clients (`initialize`) instead of 2026-07-28 ones.
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,6 +19,7 @@ import { echoStdioCommand } from './lib/servers.mjs';
 const transport = process.argv[2] ?? 'http';
 const calls = Number(process.argv[3] ?? 5000);
 const cpuOnly = process.argv.includes('--cpu-only');
+const legacy = process.argv.includes('--legacy');
 // MCPTOOLS_CLI points at another build (to compare two versions).
 const CLI = process.env.MCPTOOLS_CLI ?? fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
 const PROFILES = fileURLToPath(new URL('./results/profiles/', import.meta.url));
@@ -34,7 +36,10 @@ writeFileSync(config, JSON.stringify({ servers }));
 const profileDir = join(dir, 'profile');
 const nodeArgs = cpuOnly ? [] : ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, '--cpu-prof-interval=100'];
 const newClient = () =>
-  new Client({ name: 'profile-gateway', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } });
+  new Client(
+    { name: 'profile-gateway', version: '1.0.0' },
+    legacy ? undefined : { versionNegotiation: { mode: 'auto' } },
+  );
 
 /** User + system CPU of process `pid` so far, in ms (Linux /proc). */
 function cpuMsOf(pid) {
@@ -112,7 +117,7 @@ const cpuMs = cpuMsOf(pid) - cpuBefore;
 await stop();
 if (cpuOnly) {
   console.log(
-    `${calls} calls over ${transport}, ${IN_FLIGHT} in flight: ${((calls / wallMs) * 1000).toFixed(0)} calls/s; gateway process CPU ${format.us(cpuMs / calls)} per call (from /proc)`,
+    `${calls} calls over ${transport}${legacy ? ' (2025-era clients)' : ''}, ${IN_FLIGHT} in flight: ${((calls / wallMs) * 1000).toFixed(0)} calls/s; gateway process CPU ${format.us(cpuMs / calls)} per call (from /proc)`,
   );
   rmSync(dir, { recursive: true, force: true });
   process.exit(0);

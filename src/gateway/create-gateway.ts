@@ -6,7 +6,6 @@ import {
   type ServerResponse,
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { toNodeHandler } from '@modelcontextprotocol/node';
 import {
   type AuthInfo,
   createMcpHandler,
@@ -24,6 +23,7 @@ import { exceedsDepth } from '../json/json-bounds.js';
 import { currentCaller } from '../mcp/server-requests.js';
 import { DownstreamCall } from './downstream-call.js';
 import { createSession, type DownstreamSession } from './downstream-session.js';
+import { carriesEnvelopeClaim } from './envelope-claim.js';
 import { openEventStream } from './event-stream-open.js';
 import { GatewayCore } from './gateway-core.js';
 import { buildGatewayServer } from './gateway-mcp-server.js';
@@ -32,6 +32,7 @@ import { GatewayProfile } from './gateway-profile.js';
 import { guardRequest, type HttpGuardSettings, type RequestPrincipal } from './http-guard.js';
 import { serveListen } from './listen-subscriptions.js';
 import { isLoopbackHost, loopbackHostnames } from './loopback.js';
+import { serveNodeExchange } from './node-exchange.js';
 import { nodeHeaders, readNodeBody, sendResponse } from './node-request.js';
 import { healthJson, statusPage } from './status-page.js';
 import { observeStdioListens } from './stdio-listen-observer.js';
@@ -85,11 +86,6 @@ const tooDeep = () =>
 /** A checked principal as the SDK's pass-through `authInfo` (how the HTTP face hands it on). */
 function principalAuth(who: RequestPrincipal): AuthInfo {
   return { token: 'gateway', clientId: who.principal, scopes: who.owner ? ['owner'] : [] };
-}
-
-/** The principal {@link principalAuth} encoded. */
-function authPrincipal(auth: AuthInfo): RequestPrincipal {
-  return { principal: auth.clientId, owner: auth.scopes.includes('owner') };
 }
 
 /** `JSON.parse`, or `undefined` for text that is not JSON (or is empty). */
@@ -287,7 +283,10 @@ export function createGateway(options: GatewayOptions): Gateway {
       if (body === undefined) return notJson();
       if (exceedsDepth(body, MAX_BODY_DEPTH)) return tooDeep();
     }
-    if (await isLegacyRequest(request, body, { maxRequestBodySize: maxBodyBytes }))
+    if (
+      !carriesEnvelopeClaim(body) &&
+      (await isLegacyRequest(request, body, { maxRequestBodySize: maxBodyBytes }))
+    )
       return legacy(profile, request, who, body);
     const respond = (modern: Request, parsed: unknown = body) =>
       modernHandler(profile).fetch(modern, {
@@ -354,27 +353,20 @@ export function createGateway(options: GatewayOptions): Gateway {
             ]),
           ],
     };
-    // The front door checked the request already: the principal rides in as the SDK's
-    // pass-through `authInfo` (`req.auth`), set here and nowhere a client could reach.
-    const nodeHandler = toNodeHandler(
-      {
-        fetch: (request, requestOptions) =>
-          route(request, authPrincipal(requestOptions!.authInfo!), requestOptions?.parsedBody),
-      },
-      { maxRequestBodySize: maxBodyBytes, onerror: (error) => log(`http: ${error.message}`) },
-    );
-    const serve = async (req: IncomingMessage & { auth?: AuthInfo }, res: ServerResponse) => {
+    const onerror = (error: Error) => log(`http: ${error.message}`);
+    const serve = async (req: IncomingMessage, res: ServerResponse) => {
       // Checked before the body is read: a refused request never gets buffered.
       const checked = guardRequest(nodeHeaders(req), guard);
       if (checked instanceof Response) return sendResponse(res, checked, { drain: req });
-      req.auth = principalAuth(checked);
-      if (req.method !== 'POST' || !req.url?.startsWith('/mcp')) return nodeHandler(req, res);
+      const handle = (request: Request, body: unknown) => route(request, checked, body);
+      if (req.method !== 'POST' || !req.url?.startsWith('/mcp'))
+        return serveNodeExchange(req, res, undefined, handle, onerror);
       const read = await readNodeBody(req, maxBodyBytes);
       if ('tooLarge' in read) return sendResponse(res, tooLarge(maxBodyBytes), { close: true });
       const body = parseJson(read.text);
       if (body === undefined) return sendResponse(res, notJson());
       if (exceedsDepth(body, MAX_BODY_DEPTH)) return sendResponse(res, tooDeep());
-      return nodeHandler(req, res, body);
+      return serveNodeExchange(req, res, body, handle, onerror);
     };
     const server = createServer((req, res) => {
       serve(req, res).catch((error: unknown) => {

@@ -164,7 +164,8 @@ export class DownstreamCall {
     signal.addEventListener('abort', onAbort, { once: true });
     try {
       for (;;) {
-        const unsent = [...this.#outstanding].filter(([, entry]) => !entry.sent);
+        const unsent =
+          this.#outstanding.size === 0 ? [] : [...this.#outstanding].filter(([, entry]) => !entry.sent);
         if (unsent.length > 0) {
           for (const [, entry] of unsent) entry.sent = true;
           onParked();

@@ -125,21 +125,21 @@ export function buildGatewayServer(
     const progressToken = context.mcpReq._meta?.progressToken;
     // Progress is sent in order and before the result, never after it: each notification
     // waits for the one before, and the result waits for the last.
-    let progressSent: Promise<void> = Promise.resolve();
+    let progressSent: Promise<void> | undefined;
     const onUpdate =
       progressToken === undefined
         ? undefined
         : (update: ToolUpdate) => {
             if (update.progress === undefined) return;
             const params = { progressToken, ...update.progress };
-            progressSent = progressSent.then(() =>
-              context.mcpReq.notify({ method: 'notifications/progress', params }).catch(() => {}),
-            );
+            const send = () =>
+              context.mcpReq.notify({ method: 'notifications/progress', params }).catch(() => {});
+            progressSent = progressSent === undefined ? send() : progressSent.then(send);
           };
     const args = (request.params.arguments ?? {}) as Record<string, unknown>;
     const run = async (): Promise<CallToolResult> => {
       const result = await runAsCaller(call, () => tool.execute(call.id, args, call.signal, onUpdate));
-      await progressSent;
+      if (progressSent !== undefined) await progressSent;
       if (core.closing)
         throw new ProtocolError(ProtocolErrorCode.InternalError, 'the gateway is shutting down');
       return toCallToolResult(result);

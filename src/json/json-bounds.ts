@@ -14,10 +14,14 @@ export interface JsonLimits {
 export function jsonBounds(value: unknown, limits: JsonLimits): 'depth' | 'bytes' | undefined {
   const maxDepth = limits.maxDepth ?? Number.POSITIVE_INFINITY;
   const maxBytes = limits.maxBytes ?? Number.POSITIVE_INFINITY;
-  const stack: [unknown, number][] = [[value, 1]];
+  // Two parallel stacks (value, depth) rather than a pair per value: this runs on every call's
+  // arguments and result, and the pairs were most of its cost.
+  const values: unknown[] = [value];
+  const depths: number[] = [1];
   let bytes = 0;
-  while (stack.length > 0) {
-    const [current, depth] = stack.pop()!;
+  while (values.length > 0) {
+    const current = values.pop();
+    const depth = depths.pop()!;
     if (typeof current === 'string') bytes += current.length + 2;
     else if (typeof current !== 'object' || current === null) bytes += 5;
     else {
@@ -25,11 +29,16 @@ export function jsonBounds(value: unknown, limits: JsonLimits): 'depth' | 'bytes
       bytes += 2;
       if (Array.isArray(current)) {
         bytes += current.length;
-        for (const item of current) stack.push([item, depth + 1]);
+        for (const item of current) {
+          values.push(item);
+          depths.push(depth + 1);
+        }
       } else {
-        for (const [key, item] of Object.entries(current)) {
+        const record = current as Record<string, unknown>;
+        for (const key of Object.keys(record)) {
           bytes += key.length + 4;
-          stack.push([item, depth + 1]);
+          values.push(record[key]);
+          depths.push(depth + 1);
         }
       }
     }

@@ -7,11 +7,12 @@ const DEBOUNCE_MS = 50;
  * Listens for `notifications/{tools,prompts,resources}/list_changed` that the server sends
  * without having declared `listChanged` (the Python SDK and fastmcp do), and refreshes the list
  * as the SDK does for declared ones. Be liberal in what you accept: a stale registry is worse
- * than an extra `tools/list`. Lists whose change the server did declare keep the SDK's handler.
+ * than an extra `tools/list`. Lists whose change the server did declare keep the SDK's handler;
+ * lists the server has no capability for at all (never listed, see `McpConnection`) get none.
  */
 export function acceptUndeclaredListChanges(client: Client, callbacks: ClientCallbacks): void {
   const capabilities = client.getServerCapabilities() ?? {};
-  if (!capabilities.tools?.listChanged) {
+  if (capabilities.tools && !capabilities.tools.listChanged) {
     onChange(client, 'notifications/tools/list_changed', async () => {
       try {
         callbacks.toolsChanged(
@@ -24,13 +25,13 @@ export function acceptUndeclaredListChanges(client: Client, callbacks: ClientCal
       }
     });
   }
-  if (!capabilities.prompts?.listChanged) {
+  if (capabilities.prompts && !capabilities.prompts.listChanged) {
     onChange(client, 'notifications/prompts/list_changed', async () => {
       const prompts = await client.listPrompts(undefined, { cacheMode: 'refresh' }).catch(() => undefined);
       if (prompts) callbacks.countChanged(client, 'promptCount', prompts.prompts);
     });
   }
-  if (!capabilities.resources?.listChanged) {
+  if (capabilities.resources && !capabilities.resources.listChanged) {
     onChange(client, 'notifications/resources/list_changed', async () => {
       const resources = await client
         .listResources(undefined, { cacheMode: 'refresh' })

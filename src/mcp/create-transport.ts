@@ -38,13 +38,16 @@ function httpHeaders(config: HttpServerConfig, url: URL): Record<string, string>
   return headers;
 }
 
+/** The stdio transport module, loaded once by the first stdio server (with `cross-spawn` under it). */
+let stdioModule: Promise<typeof import('./reusable-stdio-transport.js')> | undefined;
+
 /**
  * Builds the SDK transport of `kind` for `config`. Stdio children get the SDK's safe default
- * environment plus the configured one, and their stderr piped into `stderr`. HTTP transports get
- * `auth` (OAuth) as their `authProvider` and step-up `fetch`, over the size limits (`limits`):
- * Streamable HTTP through a {@link createPooledHttpFetch} pool of its own, which its `close()`
- * ends; SSE through {@link sizeLimitedFetch}. The stdio transport (and `cross-spawn` under it) is loaded by the
- * first stdio server, not by an import of mcptools.
+ * environment (the SDK adds it) plus the configured one, and their stderr read into `stderr`.
+ * HTTP transports get `auth` (OAuth) as their `authProvider` and step-up `fetch`, over the size
+ * limits (`limits`): Streamable HTTP through a {@link createPooledHttpFetch} pool of its own,
+ * which its `close()` ends; SSE through {@link sizeLimitedFetch}. The stdio transport (and
+ * `cross-spawn` under it) is loaded by the first stdio server, not by an import of mcptools.
  */
 export async function createTransport(
   config: ServerConfig,
@@ -54,19 +57,15 @@ export async function createTransport(
   limits?: SizeLimits,
 ): Promise<Transport> {
   if (config.type === 'stdio') {
-    const [{ getDefaultEnvironment }, { ReusableStdioTransport }] = await Promise.all([
-      import('@modelcontextprotocol/client/stdio'),
-      import('./reusable-stdio-transport.js'),
-    ]);
-    const transport = new ReusableStdioTransport({
+    stdioModule ??= import('./reusable-stdio-transport.js');
+    const { ReusableStdioTransport } = await stdioModule;
+    return new ReusableStdioTransport({
       command: config.command,
       args: config.args ?? [],
-      env: { ...getDefaultEnvironment(), ...config.env },
+      ...(config.env === undefined ? {} : { env: config.env }),
       ...(config.cwd === undefined ? {} : { cwd: config.cwd }),
-      stderr: 'pipe',
+      stderr,
     });
-    stderr.attach(transport.stderr);
-    return transport;
   }
   const url = new URL(config.url);
   const requestInit: RequestInit = { headers: httpHeaders(config, url) };

@@ -240,7 +240,18 @@ export class McpConnection {
   async #runAttempt(signal?: AbortSignal): Promise<void> {
     const abort = new AbortController();
     this.#abort = abort;
-    const attempt = this.#connectAny(signal ? AbortSignal.any([signal, abort.signal]) : abort.signal);
+    // One controller for closing and for the connect timeout (aborted with the `TimeoutError`
+    // `AbortSignal.timeout` gives); combined with the caller's signal only when there is one.
+    const timeoutMs = this.#options.connectTimeoutMs;
+    const timer = setTimeout(
+      () => abort.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError')),
+      timeoutMs,
+    );
+    timer.unref();
+    const attempt = this.#connectAny(
+      signal ? AbortSignal.any([signal, abort.signal]) : abort.signal,
+      timeoutMs,
+    ).finally(() => clearTimeout(timer));
     this.#attempt = attempt.then(
       () => undefined,
       () => undefined,
@@ -274,9 +285,8 @@ export class McpConnection {
     }
   }
 
-  async #connectAny(signal: AbortSignal): Promise<void> {
-    const timeoutMs = this.#options.connectTimeoutMs;
-    const deadline = AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]);
+  /** Connects within `deadline` (the hub closing, the caller's signal or the connect timeout). */
+  async #connectAny(deadline: AbortSignal, timeoutMs: number): Promise<void> {
     const kinds =
       this.transportKind && this.config.type === 'http'
         ? [this.transportKind]

@@ -98,6 +98,8 @@ export class McpToolHub implements MCPToolProvider {
   readonly #adapterOptions = new Map<string, McpToolAdapterOptions>();
   readonly #filters = new Map<string, (...names: string[]) => boolean>();
   readonly #origins = new Map<string, ToolOrigin>();
+  /** The names each server's tools are exposed under (its keys in `#origins`). */
+  readonly #exposed = new Map<string, string[]>();
   readonly #listeners: Listeners = {
     toolsChanged: new Set(),
     status: new Set(),
@@ -157,12 +159,13 @@ export class McpToolHub implements MCPToolProvider {
             .catch(() => undefined);
       },
     });
+    const clientInfo = options.clientInfo ?? { name: 'mcptools', version: '0.1.0' };
     for (const [name, server] of Object.entries(config.servers)) {
       const auth = this.#authorizations.for(name);
       const connection = new McpConnection(name, server, {
         ...(protocol === undefined ? {} : { protocol }),
         eras: this.#eras,
-        clientInfo: options.clientInfo ?? { name: 'mcptools', version: '0.1.0' },
+        clientInfo,
         connectTimeoutMs:
           connectTimeoutMs ??
           optionalDuration(server.connectTimeoutMs, `servers.${name}.connectTimeoutMs`) ??
@@ -275,6 +278,7 @@ export class McpToolHub implements MCPToolProvider {
       if (removed.length > 0) this.#emit('toolsChanged', name, { added: [], removed, owner: `mcp:${name}` });
     }
     this.#origins.clear();
+    this.#exposed.clear();
   }
 
   #register(connection: McpConnection): void {
@@ -302,9 +306,13 @@ export class McpToolHub implements MCPToolProvider {
       tools.push(createMcpTool(connection, definition, exposed, adapterOptions));
     }
     const change = this.#registry.replaceOwner(owner, tools, { source: 'mcp', server: name });
-    for (const [exposed, origin] of this.#origins) if (origin.server === name) this.#origins.delete(exposed);
+    for (const exposed of this.#exposed.get(name) ?? []) this.#origins.delete(exposed);
     for (const tool of tools)
       this.#origins.set(tool.name, { server: name, originalName: tool.originalName! });
+    this.#exposed.set(
+      name,
+      tools.map((tool) => tool.name),
+    );
     // Fired even when no name changed: descriptions or schemas may have.
     this.#emit('toolsChanged', name, change);
   }

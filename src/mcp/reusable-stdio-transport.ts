@@ -1,4 +1,11 @@
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { StdioClientTransport, type StdioServerParameters } from '@modelcontextprotocol/client/stdio';
+import type { StderrTail } from './stderr-tail.js';
+
+/** Parameters of a {@link ReusableStdioTransport}: the SDK's, with stderr going to a tail. */
+export interface ReusableStdioParameters extends Omit<StdioServerParameters, 'stderr'> {
+  /** Collects the child's stderr for error messages; without it stderr is ignored. */
+  stderr?: StderrTail;
+}
 
 /**
  * The SDK's stdio transport, with two changes that keep a server to one process per connect:
@@ -9,10 +16,19 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
  * - While {@link holdChild} is on, `close()` lets the client go but keeps the child
  *   running, and the next `start()` takes the running child over, so a server that refused
  *   one era's opening can be spoken to in the other on the same process.
+ *
+ * The child's stderr, when a {@link StderrTail} is given, goes into the tail through the SDK's
+ * own `stderr` stream, which holds what the child writes until the tail is attached.
  */
 export class ReusableStdioTransport extends StdioClientTransport {
   #hold = false;
   #detached = false;
+  readonly #tail: StderrTail | undefined;
+
+  constructor({ stderr, ...parameters }: ReusableStdioParameters) {
+    super({ ...parameters, stderr: stderr === undefined ? 'ignore' : 'pipe' });
+    this.#tail = stderr;
+  }
 
   /** While `true`, `close()` detaches the client instead of ending the child. */
   holdChild(hold: boolean): void {
@@ -30,7 +46,9 @@ export class ReusableStdioTransport extends StdioClientTransport {
       this.#detached = false;
       return;
     }
-    return super.start();
+    await super.start();
+    // The SDK's stream buffers what the child wrote before this: nothing is lost.
+    this.#tail?.attach(this.stderr);
   }
 
   override async close(): Promise<void> {

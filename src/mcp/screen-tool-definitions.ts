@@ -41,29 +41,37 @@ export function screenToolDefinitions(definitions: readonly unknown[], server: s
       warnings.push(`tool #${index} of "${server}" has no name and was skipped`);
       return;
     }
-    const tool = { ...(definition as McpToolDefinition) };
+    // Copied only when something has to change: most definitions pass as they are.
+    let tool = definition as McpToolDefinition;
     const input = oversize(tool.inputSchema);
     if (input !== undefined || typeof tool.inputSchema !== 'object' || tool.inputSchema === null) {
       const reason = input ?? 'is not an object';
       warnings.push(
         `tool "${tool.name}" of "${server}": its input schema ${reason}; it is replaced by an open object schema`,
       );
-      tool.inputSchema = {
-        type: 'object',
-        description: `The input schema was omitted by mcptools: it ${reason}. The server checks the arguments.`,
-        additionalProperties: true,
+      tool = {
+        ...tool,
+        inputSchema: {
+          type: 'object',
+          description: `The input schema was omitted by mcptools: it ${reason}. The server checks the arguments.`,
+          additionalProperties: true,
+        },
       };
     }
     const output = tool.outputSchema === undefined ? undefined : oversize(tool.outputSchema);
     if (output !== undefined) {
       warnings.push(`tool "${tool.name}" of "${server}": its output schema ${output}; it is dropped`);
-      delete tool.outputSchema;
+      const { outputSchema: _dropped, ...rest } = tool;
+      tool = rest;
     }
     if (typeof tool.description === 'string' && tool.description.length > MAX_DESCRIPTION_CHARS) {
       warnings.push(
         `tool "${tool.name}" of "${server}": its description of ${tool.description.length} characters is cut`,
       );
-      tool.description = `${tool.description.slice(0, MAX_DESCRIPTION_CHARS)}… [description cut by mcptools]`;
+      tool = {
+        ...tool,
+        description: `${tool.description.slice(0, MAX_DESCRIPTION_CHARS)}… [description cut by mcptools]`,
+      };
     }
     tools.push(tool);
   });

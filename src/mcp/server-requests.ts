@@ -102,10 +102,12 @@ const MAX_LINKED = 10_000;
  */
 export function linkResponsesToCallers(transport: Transport): void {
   const send = transport.send.bind(transport);
-  const sentBy = new Map<string | number, object>();
+  // Made by the first request a caller sends: a hub used without callers keeps none per server.
+  let sentBy: Map<string | number, object> | undefined;
   transport.send = (message, options) => {
     const caller = currentCaller();
     if (caller !== undefined && 'method' in message && 'id' in message) {
+      sentBy ??= new Map();
       if (sentBy.size >= MAX_LINKED) sentBy.clear();
       sentBy.set(message.id, caller);
     }
@@ -114,7 +116,7 @@ export function linkResponsesToCallers(transport: Transport): void {
   let receive: Transport['onmessage'];
   const linked: Transport['onmessage'] = (message, extra) => {
     if (receive === undefined) return;
-    if (!('method' in message) && 'id' in message && message.id !== undefined) {
+    if (sentBy !== undefined && !('method' in message) && 'id' in message && message.id !== undefined) {
       const caller = sentBy.get(message.id);
       if (caller !== undefined) {
         sentBy.delete(message.id);

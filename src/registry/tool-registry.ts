@@ -65,6 +65,8 @@ function withDefaults(tool: Tool, options: RegisterOptions): Tool {
   const source = tool.source ?? options.source ?? 'native';
   const server = tool.server ?? options.server;
   const category = tool.category ?? options.category ?? server ?? source;
+  // A tool that already carries its metadata (every MCP tool does) is kept as it is.
+  if (tool.source === source && tool.server === server && tool.category === category) return tool;
   return { ...tool, source, ...(server === undefined ? {} : { server }), category };
 }
 
@@ -81,6 +83,8 @@ export class ToolRegistry {
   // Insertion-ordered: the catalog and resolveAll list tools in registration order.
   readonly #entries = new Set<Entry>();
   readonly #byName = new Map<string, Entry>();
+  /** The entries of each owner, so that one owner's change costs its own tools, not the catalog. */
+  readonly #byOwner = new Map<string, Set<Entry>>();
   readonly #listeners = new Set<(change: RegistryChange) => void>();
   #passes: (...names: string[]) => boolean;
   /** Optional tools need an explicit allow glob that names them (OpenClaw semantics). */
@@ -117,8 +121,7 @@ export class ToolRegistry {
     const entry: Entry = isFactory
       ? { factory: toolOrFactory as ToolFactory, options, names }
       : { tool: withDefaults(toolOrFactory as Tool, options), options, names };
-    this.#entries.add(entry);
-    for (const name of names) this.#byName.set(name, entry);
+    this.#add(entry);
     this.#emit({
       added: names,
       removed: removed.filter((name) => !names.includes(name)),
@@ -142,9 +145,7 @@ export class ToolRegistry {
   /** Removes every tool registered with `owner`; returns the names removed. */
   unregisterOwner(owner: string): string[] {
     const removed: string[] = [];
-    for (const entry of [...this.#entries]) {
-      if (entry.options.owner === owner) removed.push(...this.#remove(entry));
-    }
+    for (const entry of [...(this.#byOwner.get(owner) ?? [])]) removed.push(...this.#remove(entry));
     if (removed.length > 0) this.#emit({ added: [], removed, owner });
     return removed;
   }
@@ -152,17 +153,10 @@ export class ToolRegistry {
   /** Replaces all tools of `owner` with `tools` in one change event (used on `list_changed`). */
   replaceOwner(owner: string, tools: Tool[], options: Omit<RegisterOptions, 'owner'> = {}): RegistryChange {
     const before = new Set(this.names({ owner }));
-    for (const entry of [...this.#entries]) {
-      if (entry.options.owner === owner) this.#remove(entry);
-    }
+    for (const entry of [...(this.#byOwner.get(owner) ?? [])]) this.#remove(entry);
+    const entryOptions = { ...options, owner };
     for (const tool of tools) {
-      const entry: Entry = {
-        tool: withDefaults(tool, { ...options, owner }),
-        options: { ...options, owner },
-        names: [tool.name],
-      };
-      this.#entries.add(entry);
-      this.#byName.set(tool.name, entry);
+      this.#add({ tool: withDefaults(tool, entryOptions), options: entryOptions, names: [tool.name] });
     }
     const after = new Set(tools.map((tool) => tool.name));
     const change: RegistryChange = {
@@ -188,9 +182,10 @@ export class ToolRegistry {
 
   /** Names of registered tools (all of them, or those of one owner). */
   names(filter: { owner?: string } = {}): string[] {
+    if (filter.owner === undefined) return [...this.#byName.keys()];
     const names: string[] = [];
-    for (const [name, entry] of this.#byName) {
-      if (filter.owner === undefined || entry.options.owner === filter.owner) names.push(name);
+    for (const entry of this.#byOwner.get(filter.owner) ?? []) {
+      for (const name of entry.names) if (this.#byName.get(name) === entry) names.push(name);
     }
     return names;
   }
@@ -288,8 +283,27 @@ export class ToolRegistry {
     return !(entry.options.optional ?? false) || this.#allowsOptional(...aliases);
   }
 
+  #add(entry: Entry): void {
+    this.#entries.add(entry);
+    for (const name of entry.names) this.#byName.set(name, entry);
+    const owner = entry.options.owner;
+    if (owner === undefined) return;
+    let owned = this.#byOwner.get(owner);
+    if (owned === undefined) {
+      owned = new Set();
+      this.#byOwner.set(owner, owned);
+    }
+    owned.add(entry);
+  }
+
   #remove(entry: Entry): string[] {
     this.#entries.delete(entry);
+    const owner = entry.options.owner;
+    if (owner !== undefined) {
+      const owned = this.#byOwner.get(owner);
+      owned?.delete(entry);
+      if (owned?.size === 0) this.#byOwner.delete(owner);
+    }
     const removed: string[] = [];
     for (const name of entry.names) {
       if (this.#byName.get(name) === entry) {

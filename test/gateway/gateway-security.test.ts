@@ -1,3 +1,4 @@
+import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { McpToolsError } from '../../src/errors/mcp-tools-error.js';
 import { createGateway } from '../../src/gateway/create-gateway.js';
@@ -111,6 +112,36 @@ describe('the gateway front door', () => {
     });
     const response = await post(running.url, { authorization: `Bearer ${TOKEN}` }, big);
     expect(response.status).toBe(413);
+  });
+
+  it('answers 413 to a chunked body that grows past 4 MiB without declaring its length', async () => {
+    const url = new URL(running.url);
+    const status = await new Promise<number | undefined>((resolve, reject) => {
+      const request = httpRequest(
+        {
+          host: url.hostname,
+          port: url.port,
+          path: url.pathname,
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+            authorization: `Bearer ${TOKEN}`,
+          },
+        },
+        (response) => {
+          response.resume();
+          resolve(response.statusCode);
+        },
+      );
+      // The server may close the connection before every chunk is written.
+      request.on('error', (error) => (request.writableEnded ? undefined : reject(error)));
+      request.write('{"jsonrpc":"2.0","id":1,"method":"ping","params":{"pad":"');
+      const chunk = 'x'.repeat(256 * 1024);
+      for (let sent = 0; sent <= 4 * 1024 * 1024; sent += chunk.length) request.write(chunk);
+      request.end('"}}');
+    });
+    expect(status).toBe(413);
   });
 
   it('refuses to listen beyond loopback without a token, saying how to set one', async () => {
