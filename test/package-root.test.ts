@@ -41,11 +41,13 @@ function runtimePackages(entry: string): Map<string, string> {
 }
 
 describe('the package root (issue 9: import cost)', () => {
-  it('loads neither the MCP SDK nor proper-lockfile when imported', () => {
+  it('loads neither the MCP SDK, nor proper-lockfile, nor undici when imported', () => {
     const packages = runtimePackages(resolve(SRC, 'index.ts'));
     // The walk itself works: config parsing (zod) is loaded eagerly.
     expect(packages.has('zod')).toBe(true);
-    const heavy = [...packages].filter(([name]) => /^@modelcontextprotocol\/|^proper-lockfile$/.test(name));
+    const heavy = [...packages].filter(([name]) =>
+      /^@modelcontextprotocol\/|^proper-lockfile$|^undici$/.test(name),
+    );
     expect(heavy.map(([name, by]) => `${name} (imported by ${by})`)).toEqual([]);
   });
 
