@@ -1,4 +1,3 @@
-import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryTokenStore } from '../../src/auth/memory-token-store.js';
 import { createGateway, type Gateway } from '../../src/gateway/create-gateway.js';
@@ -12,7 +11,7 @@ import {
   startOAuthFixture,
 } from '../fixtures/oauth/oauth-fixture.js';
 import { stdioFixture } from '../mcp/hub-test-helpers.js';
-import { connectClient } from './gateway-test-helpers.js';
+import { connectClient, toolNames, watchToolChanges } from './gateway-test-helpers.js';
 
 /*
  * Issue 10, `mcp_auth` in full mode: it is served while an admitted server waits for OAuth
@@ -58,17 +57,6 @@ afterAll(async () => {
   await fixture?.close();
 });
 
-async function watch(client: Client, era: 'modern' | 'legacy'): Promise<() => number> {
-  let changes = 0;
-  client.setNotificationHandler('notifications/tools/list_changed', () => {
-    changes++;
-  });
-  if (era === 'modern') await client.listen({ toolsListChanged: true });
-  return () => changes;
-}
-
-const names = async (client: Client) => (await client.listTools()).tools.map((tool) => tool.name);
-
 describe('mcp_auth in full mode', () => {
   it('follows the hub: gone once the server is signed in, back when its token is refused', async () => {
     const modern = await connectClient(url, 'modern');
@@ -76,14 +64,14 @@ describe('mcp_auth in full mode', () => {
     const local = await connectClient(`${url}/local`, 'legacy');
     try {
       const [modernChanges, legacyChanges, localChanges] = await Promise.all([
-        watch(modern, 'modern'),
-        watch(legacy, 'legacy'),
-        watch(local, 'legacy'),
+        watchToolChanges(modern, 'modern'),
+        watchToolChanges(legacy, 'legacy'),
+        watchToolChanges(local, 'legacy'),
       ]);
       await new Promise((resolve) => setTimeout(resolve, 500));
-      expect(await names(modern)).toContain('mcp_auth');
-      expect(await names(legacy)).toContain('mcp_auth');
-      expect(await names(local)).not.toContain('mcp_auth');
+      expect(await toolNames(modern)).toContain('mcp_auth');
+      expect(await toolNames(legacy)).toContain('mcp_auth');
+      expect(await toolNames(local)).not.toContain('mcp_auth');
 
       const started = await legacy.callTool({ name: 'mcp_auth', arguments: { server: 'remote' } });
       const { url: signIn } = JSON.parse((started.content as { text: string }[])[0]!.text) as { url: string };
@@ -92,7 +80,7 @@ describe('mcp_auth in full mode', () => {
       expect(await eventuallyAbove(modernChanges, 0)).toBe(true);
       expect(await eventuallyAbove(legacyChanges, 0)).toBe(true);
       for (const client of [modern, legacy]) {
-        const served = await names(client);
+        const served = await toolNames(client);
         expect(served).toContain('remote__whoami');
         expect(served).not.toContain('mcp_auth');
       }
@@ -106,8 +94,8 @@ describe('mcp_auth in full mode', () => {
       await expect.poll(() => provider.status('remote')?.state, { timeout: 20_000 }).toBe('auth_required');
       expect(await eventuallyAbove(modernChanges, afterSignIn[0]!)).toBe(true);
       expect(await eventuallyAbove(legacyChanges, afterSignIn[1]!)).toBe(true);
-      expect(await names(modern)).toContain('mcp_auth');
-      expect(await names(legacy)).toContain('mcp_auth');
+      expect(await toolNames(modern)).toContain('mcp_auth');
+      expect(await toolNames(legacy)).toContain('mcp_auth');
 
       // The profile that denies the server heard none of it: a native tool is its first news.
       const unregister = registry.register({

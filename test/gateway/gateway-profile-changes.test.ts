@@ -2,7 +2,14 @@ import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Tool } from '../../src/tool/tool.js';
 import { eventually, stdioFixture, textOf } from '../mcp/hub-test-helpers.js';
-import { connectClient, eras, type RunningGateway, startGateway } from './gateway-test-helpers.js';
+import {
+  connectClient,
+  eras,
+  type RunningGateway,
+  startGateway,
+  toolNames,
+  watchToolChanges,
+} from './gateway-test-helpers.js';
 
 /*
  * Issue 10: a tool `list_changed` reaches exactly the profiles whose served tool list changed —
@@ -48,18 +55,6 @@ function nativeTool(name: string): Tool {
   };
 }
 
-/** Counts the tool list changes `client` hears (a 2026 client listens for them). */
-async function watch(client: Client, era: 'modern' | 'legacy'): Promise<() => number> {
-  let changes = 0;
-  client.setNotificationHandler('notifications/tools/list_changed', () => {
-    changes++;
-  });
-  if (era === 'modern') await client.listen({ toolsListChanged: true });
-  return () => changes;
-}
-
-const names = async (client: Client) => (await client.listTools()).tools.map((tool) => tool.name);
-
 describe.each(eras)('tool list changes per profile, for a $label', ({ era }) => {
   const paths = ['', '/denied', '/filtered', '/routed', '/pinned'] as const;
   let clients: Client[] = [];
@@ -67,7 +62,7 @@ describe.each(eras)('tool list changes per profile, for a $label', ({ era }) => 
 
   beforeAll(async () => {
     clients = await Promise.all(paths.map((path) => connectClient(`${running.url}${path}`, era)));
-    counts = await Promise.all(clients.map((client) => watch(client, era)));
+    counts = await Promise.all(clients.map((client) => watchToolChanges(client, era)));
     // A 2025 client opens its GET stream (where unsolicited notifications go) after connecting.
     if (era === 'legacy') await new Promise((resolve) => setTimeout(resolve, 500));
   });
@@ -82,10 +77,10 @@ describe.each(eras)('tool list changes per profile, for a $label', ({ era }) => 
     const added = `profiled_${era}`;
     await full.callTool({ name: 'changing__add_tool', arguments: { name: added } });
     expect(await eventually(() => counts[0]!() > before[0]! && counts[4]!() > before[4]!)).toBe(true);
-    expect(await names(full)).toContain(`changing__${added}`);
-    expect(await names(pinned)).toContain(`changing__${added}`);
-    expect(await names(denied)).not.toContain(`changing__${added}`);
-    expect(await names(filtered)).not.toContain(`changing__${added}`);
+    expect(await toolNames(full)).toContain(`changing__${added}`);
+    expect(await toolNames(pinned)).toContain(`changing__${added}`);
+    expect(await toolNames(denied)).not.toContain(`changing__${added}`);
+    expect(await toolNames(filtered)).not.toContain(`changing__${added}`);
 
     // A native tool: every full-mode profile serves it, so denied and filtered hear this one…
     const marker = `marker_${era}`;
@@ -98,14 +93,14 @@ describe.each(eras)('tool list changes per profile, for a $label', ({ era }) => 
       expect(counts[2]!() - before[2]!).toBe(1);
       // The router profile's list (the router tools) changed for neither.
       expect(counts[3]!() - before[3]!).toBe(0);
-      expect(await names(routed)).not.toContain(marker);
+      expect(await toolNames(routed)).not.toContain(marker);
       // …and tool_index, read on every call, already knows both.
       const index = await routed.callTool({ name: 'tool_index', arguments: { search: added } });
       expect(textOf(index as never)).toContain(`changing__${added}`);
       const nativeIndex = await routed.callTool({ name: 'tool_index', arguments: { search: marker } });
       expect(textOf(nativeIndex as never)).toContain(marker);
       // The hybrid profile pins only the upstream's tools: the native one is not its news.
-      expect(await names(pinned)).not.toContain(marker);
+      expect(await toolNames(pinned)).not.toContain(marker);
       expect(counts[4]!() - before[4]!).toBe(1);
     } finally {
       unregister();
@@ -137,8 +132,8 @@ describe.each(eras)('tool list changes per profile, for a $label', ({ era }) => 
       await new Promise((resolve) => setTimeout(resolve, 300));
       expect(counts[1]!() - before[1]!).toBe(1);
       expect(counts[2]!() - before[2]!).toBe(1);
-      expect(await names(denied)).toContain(marker);
-      expect(await names(filtered)).toContain(marker);
+      expect(await toolNames(denied)).toContain(marker);
+      expect(await toolNames(filtered)).toContain(marker);
     } finally {
       unregister();
     }
@@ -159,18 +154,18 @@ describe('tool list changes of ownerOnly tools', () => {
     });
     try {
       const [ownerChanges, otherChanges] = await Promise.all([
-        watch(owner, 'legacy'),
-        watch(other, 'legacy'),
+        watchToolChanges(owner, 'legacy'),
+        watchToolChanges(other, 'legacy'),
       ]);
       await new Promise((resolve) => setTimeout(resolve, 500));
       const unregisterSecret = guarded.registry.register({ ...nativeTool('owner_secret'), ownerOnly: true });
       expect(await eventually(() => ownerChanges() === 1)).toBe(true);
-      expect(await names(owner)).toContain('owner_secret');
+      expect(await toolNames(owner)).toContain('owner_secret');
       const unregisterShared = guarded.registry.register(nativeTool('shared_tool'));
       expect(await eventually(() => otherChanges() === 1 && ownerChanges() === 2)).toBe(true);
       await new Promise((resolve) => setTimeout(resolve, 300));
       expect(otherChanges()).toBe(1);
-      expect(await names(other)).not.toContain('owner_secret');
+      expect(await toolNames(other)).not.toContain('owner_secret');
       unregisterShared();
       unregisterSecret();
     } finally {

@@ -73,3 +73,16 @@ export async function connectClient(
   );
   return client;
 }
+
+/** Counts the tool list changes `client` hears (a 2026 client listens for them). */
+export async function watchToolChanges(client: Client, era: 'modern' | 'legacy'): Promise<() => number> {
+  let changes = 0;
+  client.setNotificationHandler('notifications/tools/list_changed', () => {
+    changes++;
+  });
+  if (era === 'modern') await client.listen({ toolsListChanged: true });
+  return () => changes;
+}
+
+/** The names of the tools `client` is served. */
+export const toolNames = async (client: Client) => (await client.listTools()).tools.map((tool) => tool.name);
