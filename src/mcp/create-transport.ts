@@ -70,27 +70,17 @@ export async function createTransport(
   const url = new URL(config.url);
   const requestInit: RequestInit = { headers: httpHeaders(config, url) };
   const authProvider = auth === undefined ? {} : { authProvider: auth.authProvider() };
-  if (kind === 'sse') {
-    // Sizes are counted on the wire; OAuth step-up wraps that.
-    const limited = limits === undefined ? undefined : sizeLimitedFetch(limits);
-    const fetch = auth?.fetch ? auth.fetch(limited) : limited;
-    return new SSEClientTransport(url, {
-      requestInit,
-      ...authProvider,
-      ...(fetch === undefined ? {} : { fetch }),
-    });
-  }
   // The pool is opt-in: the conformance suite's elicitation scenario (a server request on the
   // call's SSE stream) hangs now and then over it, never over `fetch`; until that is found,
   // `fetch` is the default.
-  if (process.env.MCPTOOLS_HTTP_POOL !== '1') {
+  if (kind === 'sse' || process.env.MCPTOOLS_HTTP_POOL !== '1') {
+    // Sizes are counted on the wire; OAuth step-up wraps that.
     const limited = limits === undefined ? undefined : sizeLimitedFetch(limits);
     const fetch = auth?.fetch ? auth.fetch(limited) : limited;
-    return new StreamableHTTPClientTransport(url, {
-      requestInit,
-      ...authProvider,
-      ...(fetch === undefined ? {} : { fetch }),
-    });
+    const options = { requestInit, ...authProvider, ...(fetch === undefined ? {} : { fetch }) };
+    return kind === 'sse'
+      ? new SSEClientTransport(url, options)
+      : new StreamableHTTPClientTransport(url, options);
   }
   const pool = createPooledHttpFetch(limits);
   const fetch = auth?.fetch ? auth.fetch(pool.fetch) : pool.fetch;
