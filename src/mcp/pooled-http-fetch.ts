@@ -49,7 +49,8 @@ type Init = { status: number; statusText: string; headers: Headers };
  * one `fetch`. Over a `fetch` of its own it needs a new connection (and, on Node 20, the load
  * of `fetch` itself) while the next POSTs reuse warm ones, so under load a `tools/call` could
  * reach the server before the stream did, and a request the server sent on that stream for the
- * call (an elicitation) was lost: the call hung. Anything else (DELETE, redirects to follow,
+ * call (an elicitation) was lost: the call hung. The `DELETE` that ends a session goes over it
+ * too (a warm connection, no `fetch` to load at close). Anything else (redirects to follow,
  * OAuth requests, non-string bodies) goes to {@link sizeLimitedFetch} over the global `fetch`.
  */
 export function createPooledHttpFetch(limits: SizeLimits | undefined): PooledHttpFetch {
@@ -69,7 +70,7 @@ export function createPooledHttpFetch(limits: SizeLimits | undefined): PooledHtt
     const method = init?.method;
     if (
       closed ||
-      !(method === 'POST' ? typeof body === 'string' : isEventStreamGet(init)) ||
+      !(method === 'POST' ? typeof body === 'string' : isEndOrStream(init)) ||
       init?.redirect !== 'manual' ||
       !(url instanceof URL) ||
       (url.protocol !== 'http:' && url.protocol !== 'https:')
@@ -104,11 +105,14 @@ export function createPooledHttpFetch(limits: SizeLimits | undefined): PooledHtt
 }
 
 /**
- * `true` for the transport's standalone stream: a `GET` with no body that accepts
- * `text/event-stream` (OAuth and other `GET`s keep the global `fetch`).
+ * `true` for the transport's `DELETE` (the end of a session) and its standalone stream: a
+ * `GET` that accepts `text/event-stream`; neither has a body. OAuth and other `GET`s keep the
+ * global `fetch`.
  */
-function isEventStreamGet(init: RequestInit | undefined): boolean {
-  if (init?.method !== 'GET' || init.body != null) return false;
+function isEndOrStream(init: RequestInit | undefined): boolean {
+  if (init?.body != null) return false;
+  if (init?.method === 'DELETE') return true;
+  if (init?.method !== 'GET') return false;
   return (new Headers(init.headers).get('accept') ?? '').toLowerCase().includes('text/event-stream');
 }
 
@@ -149,10 +153,10 @@ function fetchError(error: unknown, signal: AbortSignal | undefined, message: st
   return new TypeError(message, { cause: error });
 }
 
-/** Sends a `POST` of a JSON-RPC message, or the `GET` of the standalone stream, over `agent`. */
+/** Sends a `POST` of a JSON-RPC message, the `GET` of the standalone stream or the `DELETE`. */
 async function send(agent: Agent, url: URL, init: RequestInit, maxBytes: number): Promise<Response> {
   const signal = init.signal ?? undefined;
-  const method = init.method === 'POST' ? 'POST' : 'GET';
+  const method = init.method as 'POST' | 'GET' | 'DELETE';
   let data: Dispatcher.ResponseData;
   try {
     data = await agent.request({
