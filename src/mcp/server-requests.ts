@@ -231,11 +231,14 @@ export function installServerRequestHandlers(
   } else if (roots) {
     client.setRequestHandler('roots/list', async () => ({ roots }));
   }
-  client.fallbackRequestHandler = async (request) => {
-    const message = notEnabled[request.method];
-    throw new ProtocolError(
-      ProtocolErrorCode.MethodNotFound,
-      message ?? `mcptools does not handle ${request.method}`,
-    );
-  };
+  client.fallbackRequestHandler = refuseRequest;
+}
+
+/** Answers a server request nothing handles with an error saying what to configure (one for every client). */
+async function refuseRequest(request: { method: string }): Promise<never> {
+  const message = notEnabled[request.method];
+  throw new ProtocolError(
+    ProtocolErrorCode.MethodNotFound,
+    message ?? `mcptools does not handle ${request.method}`,
+  );
 }
