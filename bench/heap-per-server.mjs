@@ -65,7 +65,7 @@ async function child(side, size, out) {
   const groups = new Map();
   for (const node of nodes(after, known)) {
     if (known.has(node.id)) continue;
-    const key = byRetainer ? `${node.key}  ←  ${node.retainer}` : node.key;
+    const key = process.env.HEAP_ANCHOR === '1' ? node.retainer : byRetainer ? `${node.key}  ←  ${node.retainer}` : node.key;
     const group = groups.get(key) ?? { key, count: 0, bytes: 0 };
     group.count++;
     group.bytes += node.size;
@@ -127,6 +127,18 @@ function nodes(file, known) {
     }
     return links.join('  ←  ');
   };
+  // The nearest holder with a class of its own (not a plain object, array, context or closure).
+  const plain = /^(object (Object|Array|Map|Set|WeakMap|system \/ .*|shape .*)|array .*|closure.*|hidden .*|string.*|concatenated.*|sliced.*|code.*|number.*)$/;
+  const anchor = (index) => {
+    for (let at = index, step = 0; step < 12; step++) {
+      const link = retainers.get(at);
+      if (link === undefined) break;
+      const name = label(link.source);
+      if (!plain.test(name)) return `${name} .${link.edgeName}`;
+      at = link.source;
+    }
+    return process.env.HEAP_UNANCHORED === '1' ? `? ${chain(index)}` : '?';
+  };
   for (let index = 0; index < snapshot.nodes.length; index += width) {
     const type = types[snapshot.nodes[index + typeAt]];
     let name = snapshot.strings[snapshot.nodes[index + nameAt]];
@@ -136,7 +148,7 @@ function nodes(file, known) {
       id: snapshot.nodes[index + idAt],
       size: snapshot.nodes[index + sizeAt],
       key: `${type} ${name}`,
-      retainer: chain(index),
+      retainer: process.env.HEAP_ANCHOR === '1' ? anchor(index) : chain(index),
     });
   }
   return rows;
