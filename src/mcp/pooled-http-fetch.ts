@@ -23,6 +23,12 @@ const IDLE_MS = 4_000;
 const INACTIVITY_MS = 300_000;
 /** After the response event, how long the end of its stream may take before the rest is streamed. */
 const END_GRACE_MS = 50;
+/**
+ * The largest SSE answer collapsed into JSON. Collapsing saves a fixed cost per response (the
+ * SDK's piped streams), nothing per byte, so a bigger answer is streamed: its text is never held
+ * twice (bytes and parsed), which kept an oversized one's peak memory over `fetch`'s.
+ */
+const COLLAPSE_MAX_BYTES = 1024 * 1024;
 const NO_BODY = new Set([101, 204, 205, 304]);
 const ignore = (): void => undefined;
 
@@ -246,7 +252,7 @@ function collapseOrStream(
   maxBytes: number,
   collapse: boolean,
 ): (error: unknown) => void {
-  const collapser = new SseCollapser(maxBytes);
+  const collapser = new SseCollapser(Math.min(maxBytes, COLLAPSE_MAX_BYTES));
   let controller: ReadableStreamDefaultController<Uint8Array> | undefined;
   let grace: NodeJS.Timeout | undefined;
   let ended = false;

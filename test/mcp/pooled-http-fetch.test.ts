@@ -187,6 +187,22 @@ describe('createPooledHttpFetch against a raw HTTP server', () => {
     }
   });
 
+  it('streams an answer over 1 MiB instead of collapsing it, under a larger maxResponseBytes', async () => {
+    const big = response(16, 'x'.repeat(1024 * 1024));
+    handler = (_req, res) => {
+      sse(res);
+      res.end(event(big));
+    };
+    const pool = createPooledHttpFetch({ maxResponseBytes: 10 * 1024 * 1024, maxRequestBytes: 1000 });
+    try {
+      const answer = await pool.fetch(url, post(16));
+      expect(answer.headers.get('content-type')).toBe('text/event-stream');
+      expect(await answer.text()).toBe(event(big));
+    } finally {
+      pool.close();
+    }
+  });
+
   it('streams progress as it comes, before the response', async () => {
     let finish: () => void = () => {};
     handler = (_req, res, body) => {
