@@ -98,42 +98,40 @@ const MAX_LINKED = 10_000;
  * Delivers each response to the caller that sent its request: the SDK handles a response —
  * including a 2026-07-28 `input_required` result, whose rounds then call the request handlers
  * — in the async context of the transport's read, which over stdio belongs to no call. Call
- * it before `client.connect(transport)`: whatever `onmessage` the client installs (now or
- * later) is wrapped.
+ * it once per transport, before or after `client.connect(transport)`: the first request a
+ * caller sends wraps whatever `onmessage` the client installed (and a later client's, after a
+ * reconnect on the same transport), so a hub used without callers keeps only the `send` hook.
  */
 export function linkResponsesToCallers(transport: Transport): void {
-  const send = transport.send.bind(transport);
-  // Made by the first request a caller sends: a hub used without callers keeps none per server.
+  const send = transport.send;
   let sentBy: Map<string | number, object> | undefined;
+  let receive: Transport['onmessage'];
+  let linked: Transport['onmessage'];
+  // Plain assignments, never `defineProperty`: an accessor on the instance would turn the
+  // transport into a dictionary-mode object (about 800 bytes per server).
   transport.send = (message, options) => {
     const caller = currentCaller();
     if (caller !== undefined && 'method' in message && 'id' in message) {
+      linked ??= (response, extra) => {
+        if (!('method' in response) && 'id' in response && response.id !== undefined) {
+          const sender = sentBy?.get(response.id);
+          if (sender !== undefined) {
+            sentBy?.delete(response.id);
+            return runAsCaller(sender, () => receive?.(response, extra));
+          }
+        }
+        return receive?.(response, extra);
+      };
+      if (transport.onmessage !== linked) {
+        receive = transport.onmessage;
+        transport.onmessage = linked;
+      }
       sentBy ??= new Map();
       if (sentBy.size >= MAX_LINKED) sentBy.clear();
       sentBy.set(message.id, caller);
     }
-    return send(message, options);
+    return send.call(transport, message, options);
   };
-  let receive: Transport['onmessage'];
-  const linked: Transport['onmessage'] = (message, extra) => {
-    if (receive === undefined) return;
-    if (sentBy !== undefined && !('method' in message) && 'id' in message && message.id !== undefined) {
-      const caller = sentBy.get(message.id);
-      if (caller !== undefined) {
-        sentBy.delete(message.id);
-        return runAsCaller(caller, () => receive?.(message, extra));
-      }
-    }
-    return receive(message, extra);
-  };
-  Object.defineProperty(transport, 'onmessage', {
-    configurable: true,
-    enumerable: true,
-    get: () => (receive === undefined ? undefined : linked),
-    set: (handler: Transport['onmessage']) => {
-      receive = handler;
-    },
-  });
 }
 
 function requestContext(client: Client, server: string, signal: AbortSignal): ServerRequestContext {
@@ -234,11 +232,14 @@ export function installServerRequestHandlers(
   } else if (roots) {
     client.setRequestHandler('roots/list', async () => ({ roots }));
   }
-  client.fallbackRequestHandler = async (request) => {
-    const message = notEnabled[request.method];
-    throw new ProtocolError(
-      ProtocolErrorCode.MethodNotFound,
-      message ?? `mcptools does not handle ${request.method}`,
-    );
-  };
+  client.fallbackRequestHandler = refuseRequest;
+}
+
+/** Answers a server request nothing handles with an error saying what to configure (one for every client). */
+async function refuseRequest(request: { method: string }): Promise<never> {
+  const message = notEnabled[request.method];
+  throw new ProtocolError(
+    ProtocolErrorCode.MethodNotFound,
+    message ?? `mcptools does not handle ${request.method}`,
+  );
 }

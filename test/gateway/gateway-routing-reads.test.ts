@@ -246,3 +246,33 @@ describe('a 2025-era client that opens no standalone GET stream', () => {
     }
   });
 });
+
+describe('a 2026-07-28 retry', () => {
+  it('resumes a parked read only with the method it retries', async () => {
+    const client = await connectClient(running.url, 'modern', {
+      capabilities: { elicitation: { form: {} } },
+    });
+    try {
+      const uri = 'mcptools://ask/ask://city';
+      const round = (await client.readResource({ uri }, { allowInputRequired: true })) as unknown as {
+        resultType?: string;
+        requestState?: string;
+        inputRequests?: Record<string, { method: string }>;
+      };
+      expect(round.resultType).toBe('input_required');
+      const keys = Object.keys(round.inputRequests ?? {});
+      expect(keys.map((key) => round.inputRequests?.[key]?.method)).toEqual(['elicitation/create']);
+      const retry = {
+        requestState: round.requestState,
+        inputResponses: { [keys[0] as string]: { action: 'accept', content: { city: 'Kyiv' } } },
+      };
+      await expect(client.getPrompt({ name: 'ask__ask_city', ...retry } as never)).rejects.toThrow(
+        /requestState names no prompts\/get waiting for input/,
+      );
+      const { contents } = await client.readResource({ uri, ...retry } as never);
+      expect(contents).toEqual([expect.objectContaining({ uri, text: 'city: Kyiv' })]);
+    } finally {
+      await client.close();
+    }
+  });
+});
