@@ -86,7 +86,14 @@ describe('profiles', () => {
     try {
       const names = (await client.listTools()).tools.map((tool) => tool.name);
       expect(names).toEqual(
-        expect.arrayContaining(['tool_index', 'call_tool', 'list_mcp_resources', 'read_mcp_resource']),
+        expect.arrayContaining([
+          'tool_index',
+          'call_tool',
+          'list_mcp_resources',
+          'read_mcp_resource',
+          'list_mcp_prompts',
+          'get_mcp_prompt',
+        ]),
       );
       expect(names).not.toContain('echo__echo');
       const denied = await client.callTool({

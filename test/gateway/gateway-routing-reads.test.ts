@@ -1,5 +1,6 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createGateway } from '../../src/gateway/create-gateway.js';
 import { type HttpFixture, startHttpFixture } from '../fixtures/spawn-http.js';
 import { httpServer, stdioFixture } from '../mcp/hub-test-helpers.js';
 import { connectClient, eras, type RunningGateway, startGateway } from './gateway-test-helpers.js';
@@ -247,7 +248,65 @@ describe('a 2025-era client that opens no standalone GET stream', () => {
   });
 });
 
+/** A 2026-07-28 `ask__ask_user` round left parked: its `requestState` and the answer to send. */
+async function parkedAskUser(client: Client, city: string) {
+  const round = (await client.callTool(
+    { name: 'ask__ask_user', arguments: {} },
+    { allowInputRequired: true },
+  )) as unknown as { resultType?: string; requestState?: string; inputRequests?: Record<string, unknown> };
+  expect(round.resultType).toBe('input_required');
+  const [key] = Object.keys(round.inputRequests ?? {});
+  return {
+    name: 'ask__ask_user',
+    arguments: {},
+    requestState: round.requestState,
+    inputResponses: { [key as string]: { action: 'accept', content: { city } } },
+  } as never;
+}
+
 describe('a 2026-07-28 retry', () => {
+  it('resumes a call only for the token that started it', async () => {
+    const gateway = createGateway({
+      registry: running.registry,
+      provider: running.provider,
+      token: 'guest-token-1',
+      ownerToken: 'owner-token-2',
+    });
+    const { url } = await gateway.listen({ host: '127.0.0.1', port: 0 });
+    const as = (token: string) =>
+      connectClient(url, 'modern', {
+        capabilities: { elicitation: { form: {} } },
+        headers: { authorization: `Bearer ${token}` },
+      });
+    const [guest, owner] = await Promise.all([as('guest-token-1'), as('owner-token-2')]);
+    try {
+      const retry = await parkedAskUser(guest, 'Tunis');
+      await expect(owner.callTool(retry)).rejects.toThrow(/requestState names no tools\/call waiting/);
+      expect((await guest.callTool(retry)).content).toEqual([{ type: 'text', text: 'city: Tunis' }]);
+    } finally {
+      await Promise.all([guest.close(), owner.close()]);
+      await gateway.close();
+    }
+  });
+
+  it('no longer resumes a call whose client did not retry within inputTimeoutMs', async () => {
+    const gateway = createGateway({
+      registry: running.registry,
+      provider: running.provider,
+      inputTimeoutMs: 200,
+    });
+    const { url } = await gateway.listen({ host: '127.0.0.1', port: 0 });
+    const client = await connectClient(url, 'modern', { capabilities: { elicitation: { form: {} } } });
+    try {
+      const late = await parkedAskUser(client, 'Accra');
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      await expect(client.callTool(late)).rejects.toThrow(/requestState names no tools\/call waiting/);
+    } finally {
+      await client.close();
+      await gateway.close();
+    }
+  });
+
   it('resumes a parked read only with the method it retries', async () => {
     const client = await connectClient(running.url, 'modern', {
       capabilities: { elicitation: { form: {} } },

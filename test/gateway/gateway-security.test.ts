@@ -25,7 +25,7 @@ beforeAll(async () => {
   registry.register(ownerTool);
   running = await startGateway(
     { servers: { echo: stdioFixture('echo') } },
-    { registry, token: TOKEN, ownerToken: OWNER },
+    { registry, token: TOKEN, ownerToken: OWNER, profiles: { small: { mode: 'router' } } },
   );
 });
 
@@ -49,6 +49,33 @@ function post(url: string, headers: Record<string, string>, body = initialize) {
       ...headers,
     },
     body,
+  });
+}
+
+/** The status of an initialize POSTed to `url` with `headers` (node:http, so that Host can be set). */
+function rawPost(url: string, headers: Record<string, string>): Promise<number> {
+  const target = new URL(url);
+  return new Promise<number>((resolve, reject) => {
+    const request = httpRequest(
+      {
+        host: target.hostname,
+        port: target.port,
+        path: target.pathname,
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${TOKEN}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          ...headers,
+        },
+      },
+      (response) => {
+        response.resume();
+        resolve(response.statusCode ?? 0);
+      },
+    );
+    request.on('error', reject);
+    request.end(initialize);
   });
 }
 
@@ -150,6 +177,57 @@ describe('the gateway front door', () => {
     expect(McpToolsError.isInstance(error)).toBe(true);
     expect((error as Error).message).toMatch(/--token.*MCPTOOLS_TOKEN/);
     await gateway.close();
+  });
+
+  it('serves the status page under a default-src none content security policy', async () => {
+    const response = await fetch(running.url.replace('/mcp', '/'), {
+      headers: { authorization: `Bearer ${TOKEN}` },
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-security-policy')).toMatch(/^default-src 'none'(;|$)/);
+    await response.body?.cancel();
+  });
+
+  it('accepts a Host named in allowedHosts, and still refuses any other', async () => {
+    const gateway = createGateway({
+      registry: running.registry,
+      provider: running.provider,
+      token: TOKEN,
+      allowedHosts: ['mcp.example'],
+    });
+    const { url } = await gateway.listen({ host: '127.0.0.1', port: 0 });
+    try {
+      const statusFor = (host: string) => rawPost(url, { host: `${host}:${new URL(url).port}` });
+      expect(await statusFor('mcp.example')).toBe(200);
+      expect(await statusFor('evil.example')).toBe(403);
+    } finally {
+      await gateway.close();
+    }
+  });
+
+  it('binds a 2025 session to the token that opened it and to its endpoint', async () => {
+    const opened = await post(running.url, { authorization: `Bearer ${TOKEN}` });
+    expect(opened.status).toBe(200);
+    await opened.body?.cancel();
+    const session = opened.headers.get('mcp-session-id') as string;
+    expect(session).toBeTruthy();
+    const ping = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping' });
+    const use = async (url: string, token: string) => {
+      const response = await post(
+        url,
+        { authorization: `Bearer ${token}`, 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' },
+        ping,
+      );
+      await response.body?.cancel();
+      return response.status;
+    };
+    // The endpoint exists (a session opens there), it just is not this session's.
+    const elsewhere = await post(`${running.url}/small`, { authorization: `Bearer ${TOKEN}` });
+    expect(elsewhere.status).toBe(200);
+    await elsewhere.body?.cancel();
+    expect(await use(`${running.url}/small`, TOKEN)).toBe(404);
+    expect(await use(running.url, OWNER)).toBe(404);
+    expect(await use(running.url, TOKEN)).toBe(200);
   });
 
   it('never shows the token in its pages', async () => {

@@ -102,6 +102,20 @@ describe('mcptools serve --http (built binary)', () => {
       await small.close();
       const page = await (await fetch(url.replace(/\/mcp$/, '/'))).text();
       const health = await (await fetch(url.replace(/\/mcp$/, '/healthz'))).text();
+      // The shape the README gives /healthz; `remote` (nothing listens on port 9) makes it degraded.
+      const healthBody = JSON.parse(health) as { servers: { name: string; state: string }[] };
+      expect(healthBody).toMatchObject({ status: 'degraded', uptimeSeconds: expect.any(Number) });
+      expect(healthBody.servers.find((server) => server.name === 'echo')).toMatchObject({
+        state: 'connected',
+        era: expect.any(String),
+        protocolVersion: expect.any(String),
+        transport: expect.any(String),
+        toolCount: expect.any(Number),
+        resourceCount: expect.any(Number),
+        promptCount: expect.any(Number),
+        reconnectAttempts: 0,
+      });
+      expect(healthBody.servers.find((server) => server.name === 'remote')?.state).not.toBe('connected');
       expect(page).toContain('remote');
       for (const text of [page, health, served.stderr(), served.stdout()]) expect(text).not.toContain(SECRET);
       const upstreams = childPids(served.child.pid!);
