@@ -29,19 +29,20 @@ export interface ServerRequestContext {
   /** Aborted when the server cancels the request or the connection closes. */
   signal: AbortSignal;
   /**
-   * The caller (see {@link runAsCaller}) of the tool call this request belongs to, when the
-   * protocol links the two: a 2026-07-28 `input_required` round, or a 2025-era request that
-   * arrived on the call's own HTTP response stream. Absent when there is no link.
+   * The caller (see {@link runAsCaller}) of the tool call, resource read or prompt get this
+   * request belongs to, when the protocol links the two: a 2026-07-28 `input_required` round, or
+   * a 2025-era request that arrived on the call's own HTTP response stream. Absent when there is
+   * no link.
    */
   caller?: object;
-  /** The callers of every tool call in flight to this server right now (a gateway's fallback). */
+  /** The callers of every tool call, resource read and prompt get in flight to this server right now (a gateway's fallback). */
   callersInFlight: object[];
 }
 
 /*
  * The per-call hook the gateway needs (issue 10): whoever runs `Tool.execute` may name a
- * caller with `runAsCaller`; the MCP tool adapter records that caller as in flight on the
- * upstream client for the duration of the call (`trackCall`), and a server→client request is
+ * caller with `runAsCaller`; the MCP tool adapter, `resources.read` and `prompts.get` record that
+ * caller as in flight on the upstream client for the duration of the call (`trackCall`), and a server→client request is
  * handed the caller whose async context it arrived in. The SDK runs a 2026-07-28
  * `input_required` round and reads a 2025-era HTTP call's response stream inside that call's
  * async context, so the link holds exactly where the protocol carries one; a 2025-era stdio
