@@ -1,12 +1,12 @@
 import type { Readable, Writable } from 'node:stream';
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
 import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
-import { corkForTick } from '../mcp/cork-for-tick.js';
+import { corkUntilImmediate } from '../mcp/cork-until-immediate.js';
 
 /**
  * The SDK's stdio server transport, writing the messages it sends in one go (the answers to a
  * chunk of requests, a call's progress and result) to stdout in one write
- * ({@link corkForTick}) instead of one each. Serialization, framing and backpressure stay the
+ * ({@link corkUntilImmediate}) instead of one each. Serialization, framing and backpressure stay the
  * SDK's.
  */
 export class BatchedStdioServerTransport extends StdioServerTransport {
@@ -18,7 +18,7 @@ export class BatchedStdioServerTransport extends StdioServerTransport {
   }
 
   override send(message: JSONRPCMessage): Promise<void> {
-    corkForTick(this.#stdout);
+    corkUntilImmediate(this.#stdout);
     return super.send(message);
   }
 }

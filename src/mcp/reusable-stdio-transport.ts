@@ -1,7 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import type { JSONRPCMessage } from '@modelcontextprotocol/client';
 import { StdioClientTransport, type StdioServerParameters } from '@modelcontextprotocol/client/stdio';
-import { corkForTick } from './cork-for-tick.js';
+import { corkUntilImmediate } from './cork-until-immediate.js';
 import type { StderrTail } from './stderr-tail.js';
 
 /** Parameters of a {@link ReusableStdioTransport}: the SDK's, with stderr going to a tail. */
@@ -24,7 +24,7 @@ export interface ReusableStdioParameters extends Omit<StdioServerParameters, 'st
  * own `stderr` stream, which holds what the child writes until the tail is attached.
  *
  * Messages sent in one go (calls issued together, answers to a batch of server requests)
- * reach the child's stdin in one write ({@link corkForTick}), still serialized by the SDK.
+ * reach the child's stdin in one write ({@link corkUntilImmediate}), still serialized by the SDK.
  */
 export class ReusableStdioTransport extends StdioClientTransport {
   #hold = false;
@@ -60,7 +60,7 @@ export class ReusableStdioTransport extends StdioClientTransport {
   override send(message: JSONRPCMessage): Promise<void> {
     // The SDK keeps the child private; its stdin is the stream `super.send` writes to.
     const stdin = (this as unknown as { _process?: ChildProcess })._process?.stdin;
-    if (stdin) corkForTick(stdin);
+    if (stdin) corkUntilImmediate(stdin);
     return super.send(message);
   }
 

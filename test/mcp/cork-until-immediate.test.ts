@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import type { JSONRPCMessage } from '@modelcontextprotocol/client';
 import { describe, expect, it } from 'vitest';
 import { BatchedStdioServerTransport } from '../../src/gateway/batched-stdio-server-transport.js';
-import { corkForTick } from '../../src/mcp/cork-for-tick.js';
+import { corkUntilImmediate } from '../../src/mcp/cork-until-immediate.js';
 import { ReusableStdioTransport } from '../../src/mcp/reusable-stdio-transport.js';
 
 /** A writable that records each batch it is handed: one entry per `_write`/`_writev`. */
@@ -22,27 +22,32 @@ function recorder(highWaterMark = 16_384) {
   return { stream, batches };
 }
 
-const tick = () => new Promise((resolve) => setImmediate(resolve));
+const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 
-describe('corkForTick', () => {
-  it('sends the writes of one tick as one batch, in order, and the next tick as another', async () => {
+describe('corkUntilImmediate', () => {
+  it('sends the writes of one loop turn as one batch, in order, and the next turn as another', async () => {
     const { stream, batches } = recorder();
-    for (const text of ['a', 'b', 'c']) {
-      corkForTick(stream);
+    const written: string[] = [];
+    const write = (text: string) => {
+      corkUntilImmediate(stream);
       stream.write(text);
-    }
-    await tick();
-    corkForTick(stream);
-    stream.write('d');
-    await tick();
-    expect(batches).toEqual([['a', 'b', 'c'], ['d']]);
+      written.push(text);
+    };
+    write('a');
+    process.nextTick(() => write('b'));
+    void Promise.resolve().then(() => write('c'));
+    await nextTurn();
+    expect(written).toHaveLength(3);
+    write('d');
+    await nextTurn();
+    expect(batches).toEqual([written.slice(0, 3), ['d']]);
   });
 
   it('keeps backpressure: write() says false past the high-water mark and drain follows', async () => {
     const { stream, batches } = recorder(4);
-    corkForTick(stream);
+    corkUntilImmediate(stream);
     expect(stream.write('12')).toBe(true);
-    corkForTick(stream);
+    corkUntilImmediate(stream);
     expect(stream.write('345')).toBe(false);
     await new Promise((resolve) => stream.once('drain', resolve));
     expect(batches).toEqual([['12', '345']]);
@@ -51,7 +56,7 @@ describe('corkForTick', () => {
   it('leaves an ended stream alone', () => {
     const { stream } = recorder();
     stream.end();
-    corkForTick(stream);
+    corkUntilImmediate(stream);
     expect(stream.writableCorked).toBe(0);
   });
 });
@@ -63,7 +68,7 @@ describe('stdio transports write what they send in one go as one batch', () => {
     const { stream, batches } = recorder();
     const transport = new BatchedStdioServerTransport(new Writable() as never, stream);
     await Promise.all(messages.map((message) => transport.send(message)));
-    await tick();
+    await nextTurn();
     expect(batches).toHaveLength(1);
     expect(batches[0]?.map((line) => JSON.parse(line).id)).toEqual([1, 2, 3]);
   });
