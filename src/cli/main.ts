@@ -16,6 +16,9 @@ const program = new Command('mcptools')
   .option('--json', 'one JSON document on stdout, nothing else there')
   .option('--connect-timeout <ms>', 'per-server connect timeout in milliseconds', durationOption)
   .showHelpAfterError()
+  // `<command> --help` lists --config, --json and --connect-timeout too (as "Global Options"):
+  // they apply to every command, and the README names them beside each.
+  .configureHelp({ showGlobalOptions: true })
   .exitOverride()
   .addHelpText(
     'after',

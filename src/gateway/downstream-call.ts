@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import {
-  type CallToolResult,
   type ClientCapabilities,
   type InputRequiredResult,
   inputRequired,
   type LoggingLevel,
   ProtocolError,
   ProtocolErrorCode,
+  type Result,
 } from '@modelcontextprotocol/server';
 import type { DownstreamSession } from './downstream-session.js';
 
@@ -15,6 +15,9 @@ export type ForwardedRequest =
   | { method: 'elicitation/create'; params: Record<string, unknown> }
   | { method: 'sampling/createMessage'; params: Record<string, unknown> }
   | { method: 'roots/list'; params?: Record<string, unknown> };
+
+/** The downstream requests that are calls: their upstream work may ask the client for input. */
+export type CallMethod = 'tools/call' | 'resources/read' | 'prompts/get';
 
 /** How a 2025-era session's call pushes a request to its client (the call's own request context). */
 export type PushRequest = (request: ForwardedRequest, signal: AbortSignal) => Promise<unknown>;
@@ -33,8 +36,9 @@ interface Outstanding {
 }
 
 /**
- * One downstream `tools/call` in flight, and the owner of every upstream call it makes
- * (`runAsCaller`). It answers the upstream's server→client requests for exactly this call:
+ * One downstream `tools/call`, `resources/read` or `prompts/get` in flight (the three methods
+ * whose 2026-07-28 results may be `input_required`), and the owner of every upstream request it
+ * makes (`runAsCaller`). It answers the upstream's server→client requests for exactly this call:
  * a 2025-era session gets them pushed on the call's own request (`push`); a 2026-07-28
  * client gets them as `input_required` rounds — the upstream call stays parked, keyed by the
  * round's `requestState`, until the client retries with the answers.
@@ -42,6 +46,8 @@ interface Outstanding {
 export class DownstreamCall {
   readonly id = randomUUID();
   readonly session: DownstreamSession;
+  /** The downstream method this call serves (a 2026-07-28 retry must name the same). */
+  readonly method: CallMethod;
   readonly #abort = new AbortController();
   readonly #capabilities: () => ClientCapabilities | undefined;
   #push: PushRequest | undefined;
@@ -56,15 +62,17 @@ export class DownstreamCall {
   envelopeLogLevel: LoggingLevel | undefined;
   #counter = 0;
   #wake: (() => void) | undefined;
-  #result: Promise<CallToolResult> | undefined;
-  #settled: { value: CallToolResult } | { error: unknown } | undefined;
+  #result: Promise<Result> | undefined;
+  #settled: { value: Result } | { error: unknown } | undefined;
 
   constructor(
     session: DownstreamSession,
+    method: CallMethod,
     capabilities: () => ClientCapabilities | undefined,
     push?: PushRequest,
   ) {
     this.session = session;
+    this.method = method;
     this.#capabilities = capabilities;
     this.#push = push;
   }
@@ -124,7 +132,7 @@ export class DownstreamCall {
   }
 
   /** Starts the upstream work (once); its result ends the last round. */
-  start(run: () => Promise<CallToolResult>): void {
+  start(run: () => Promise<Result>): void {
     this.#result ??= run().then(
       (value) => {
         this.#settled = { value };
@@ -159,7 +167,7 @@ export class DownstreamCall {
    * every upstream request not yet sent (and this call's id as `requestState`). `signal` is the
    * round's own request: when it aborts (a downstream cancellation), the call is cancelled.
    */
-  async round(signal: AbortSignal, onParked: () => void): Promise<CallToolResult | InputRequiredResult> {
+  async round(signal: AbortSignal, onParked: () => void): Promise<Result | InputRequiredResult> {
     const onAbort = () => this.cancel('the client cancelled the call');
     signal.addEventListener('abort', onAbort, { once: true });
     try {

@@ -1,9 +1,4 @@
-import type {
-  CallToolResult,
-  InputRequiredResult,
-  LoggingLevel,
-  McpHttpHandler,
-} from '@modelcontextprotocol/server';
+import type { InputRequiredResult, LoggingLevel, McpHttpHandler, Result } from '@modelcontextprotocol/server';
 import type { MCPToolProvider, UpstreamNotification } from '../mcp/provider-types.js';
 import type { DownstreamCall } from './downstream-call.js';
 import type { DownstreamSession } from './downstream-session.js';
@@ -77,7 +72,7 @@ export class GatewayCore {
   }
 
   /** One 2026-07-28 round of `call`; a final answer ends the call, `input_required` parks it. */
-  async round(call: DownstreamCall, signal: AbortSignal): Promise<CallToolResult | InputRequiredResult> {
+  async round(call: DownstreamCall, signal: AbortSignal): Promise<Result | InputRequiredResult> {
     let parked = false;
     try {
       return await call.round(signal, () => {
@@ -89,10 +84,14 @@ export class GatewayCore {
     }
   }
 
-  /** The parked call `id`, if `principal` parked it; it is no longer parked afterwards. */
-  takeParked(id: string, principal: string): DownstreamCall | undefined {
+  /**
+   * The parked call `id`, if `principal` parked it with a request of `method` (a retry names
+   * the method it retries); it is no longer parked afterwards.
+   */
+  takeParked(id: string, principal: string, method: DownstreamCall['method']): DownstreamCall | undefined {
     const entry = this.#parked.get(id);
-    if (entry === undefined || entry.call.session.principal !== principal) return undefined;
+    if (entry === undefined || entry.call.session.principal !== principal || entry.call.method !== method)
+      return undefined;
     clearTimeout(entry.timer);
     this.#parked.delete(id);
     return entry.call;

@@ -1,32 +1,23 @@
 import {
   type CallToolResult,
-  CLIENT_CAPABILITIES_META_KEY,
-  type ClientCapabilities,
+  type GetPromptResult,
   type Implementation,
-  LOG_LEVEL_META_KEY,
-  type LoggingLevel,
   ProtocolError,
   ProtocolErrorCode,
+  type ReadResourceResult,
   ResourceNotFoundError,
   Server,
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import { McpToolsError } from '../errors/mcp-tools-error.js';
-import { runAsCaller } from '../mcp/server-requests.js';
 import type { ToolUpdate } from '../tool/tool.js';
-import { DownstreamCall, type ForwardedRequest } from './downstream-call.js';
 import type { DownstreamSession } from './downstream-session.js';
 import type { GatewayCore } from './gateway-core.js';
 import type { GatewayProfile } from './gateway-profile.js';
 import { joinPromptName, splitPromptName } from './prompt-names.js';
 import { unwrapResourceUri, wrapResourceUri } from './resource-uri.js';
+import { serveDownstreamCall } from './serve-downstream-call.js';
 import { toCallToolResult, toMcpTool } from './tool-result-wire.js';
-
-function capabilitiesOf(server: Server, context: ServerContext): ClientCapabilities | undefined {
-  const envelope = context.mcpReq.envelope as Record<string, unknown> | undefined;
-  const declared = envelope?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined;
-  return declared ?? server.getClientCapabilities();
-}
 
 /** A typed failure from the hub as the JSON-RPC error a downstream client gets. */
 function protocolError(error: unknown): ProtocolError {
@@ -46,28 +37,13 @@ function protocolError(error: unknown): ProtocolError {
   );
 }
 
-function envelopeLogLevel(context: ServerContext): LoggingLevel | undefined {
-  const envelope = context.mcpReq.envelope as Record<string, unknown> | undefined;
-  const level = envelope?.[LOG_LEVEL_META_KEY];
-  return typeof level === 'string' ? (level as LoggingLevel) : undefined;
-}
-
-function pushFor(context: ServerContext) {
-  return (request: ForwardedRequest, signal: AbortSignal): Promise<unknown> => {
-    if (request.method === 'elicitation/create')
-      return context.mcpReq.elicitInput(request.params as never, { signal });
-    if (request.method === 'sampling/createMessage')
-      return context.mcpReq.requestSampling(request.params as never, { signal });
-    return context.mcpReq.send({ method: 'roots/list' }, { signal });
-  };
-}
-
 /**
  * The low-level SDK `Server` one downstream session (or one 2026-07-28 request) talks to:
  * tools of `profile`, resources and templates of every admitted upstream under wrapped URIs,
- * prompts under `<server>__<prompt>`, completions, and `logging/setLevel`. Every call is a
- * {@link DownstreamCall} run as the caller of its upstream calls, so progress, cancellation
- * and server→client requests stay with it.
+ * prompts under `<server>__<prompt>`, completions, and `logging/setLevel`. Every
+ * `tools/call`, `resources/read` and `prompts/get` is a call (`serveDownstreamCall`) run as the
+ * caller of its upstream requests, so progress, logs, cancellation and server→client requests
+ * stay with it.
  */
 export function buildGatewayServer(
   core: GatewayCore,
@@ -94,98 +70,36 @@ export function buildGatewayServer(
     tools: (await profile.tools(session.owner)).map(toMcpTool),
   }));
 
-  server.setRequestHandler('tools/call', async (request, context) => {
-    const { name } = request.params;
-    if (session.era === 'modern') {
-      const state = context.mcpReq.requestState<string>();
-      if (typeof state === 'string') {
-        const parked = core.takeParked(state, session.principal);
-        if (parked === undefined) {
-          throw new ProtocolError(
-            ProtocolErrorCode.InvalidParams,
-            'requestState names no call waiting for input (unknown, answered or expired)',
-          );
-        }
-        parked.resume((context.mcpReq.inputResponses ?? {}) as Record<string, unknown>);
-        parked.logTo = (level, data, logger) => context.mcpReq.log(level, data, logger);
-        return core.round(parked, context.mcpReq.signal);
-      }
-    }
-    // Checked first: a gateway that is closing (or was stopped while its servers connected, and
-    // so has no tools) refuses every new call the same way.
-    if (core.closing)
-      throw new ProtocolError(ProtocolErrorCode.InternalError, 'the gateway is shutting down');
-    const tool = await profile.tool(name, session.owner);
-    if (tool === undefined) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}`);
-    const call = new DownstreamCall(
-      session,
-      () => capabilitiesOf(server, context),
-      session.era === 'legacy' ? pushFor(context) : undefined,
-    );
-    const progressToken = context.mcpReq._meta?.progressToken;
-    // Progress is sent in order and before the result, never after it: each notification
-    // waits for the one before, and the result waits for the last.
-    let progressSent: Promise<void> | undefined;
-    const onUpdate =
-      progressToken === undefined
-        ? undefined
-        : (update: ToolUpdate) => {
-            if (update.progress === undefined) return;
-            const params = { progressToken, ...update.progress };
-            const send = () =>
-              context.mcpReq.notify({ method: 'notifications/progress', params }).catch(() => {});
-            progressSent = progressSent === undefined ? send() : progressSent.then(send);
-          };
-    const args = (request.params.arguments ?? {}) as Record<string, unknown>;
-    const run = async (): Promise<CallToolResult> => {
-      const result = await runAsCaller(call, () => tool.execute(call.id, args, call.signal, onUpdate));
-      if (progressSent !== undefined) await progressSent;
-      if (core.closing)
-        throw new ProtocolError(ProtocolErrorCode.InternalError, 'the gateway is shutting down');
-      return toCallToolResult(result);
-    };
-    core.beginCall(call);
-    if (session.era === 'modern') {
-      call.logTo = (level, data, logger) => context.mcpReq.log(level, data, logger);
-      call.envelopeLogLevel = envelopeLogLevel(context);
-      call.start(run);
-      return core.round(call, context.mcpReq.signal);
-    }
-    // Cancelled by the client (`notifications/cancelled`) or by its HTTP connection closing
-    // before the answer (a POST dropped without a DELETE).
-    const signals = [context.mcpReq.signal, context.http?.req?.signal].filter(
-      (signal) => signal !== undefined,
-    );
-    call.logTo = (level, data, logger) =>
-      context.mcpReq.notify({ method: 'notifications/message', params: { level, data, logger } });
-    const onAbort = () => call.cancel('the client cancelled the call');
-    for (const signal of signals) signal.addEventListener('abort', onAbort, { once: true });
-    try {
-      return await run();
-    } finally {
-      for (const signal of signals) signal.removeEventListener('abort', onAbort);
-      core.endCall(call);
-    }
-  });
+  const scope = (context: ServerContext) => ({ core, server, session, context });
 
-  /**
-   * Runs a 2026-07-28 request's upstream read or prompt as a caller, so that the upstream logs
-   * that arrive meanwhile reach it on its own stream, at its envelope level (and a 2026-07-28
-   * upstream is asked for them at that level). It is not a tool call: no server→client request
-   * is routed to it. A 2025-era session gets its logs by `logging/setLevel`, as before.
-   */
-  const withLogs = async <T>(context: ServerContext, run: () => Promise<T>): Promise<T> => {
-    if (session.era !== 'modern') return run();
-    const call = new DownstreamCall(session, () => undefined);
-    call.logTo = (level, data, logger) => context.mcpReq.log(level, data, logger);
-    call.envelopeLogLevel = envelopeLogLevel(context);
-    core.beginCall(call);
-    try {
-      return await runAsCaller(call, run);
-    } finally {
-      core.endCall(call);
-    }
-  };
+  server.setRequestHandler('tools/call', (request, context) =>
+    serveDownstreamCall(scope(context), 'tools/call', async () => {
+      const { name } = request.params;
+      const tool = await profile.tool(name, session.owner);
+      if (tool === undefined)
+        throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}`);
+      const progressToken = context.mcpReq._meta?.progressToken;
+      // Progress is sent in order and before the result, never after it: each notification
+      // waits for the one before, and the result waits for the last.
+      let progressSent: Promise<void> | undefined;
+      const onUpdate =
+        progressToken === undefined
+          ? undefined
+          : (update: ToolUpdate) => {
+              if (update.progress === undefined) return;
+              const params = { progressToken, ...update.progress };
+              const send = () =>
+                context.mcpReq.notify({ method: 'notifications/progress', params }).catch(() => {});
+              progressSent = progressSent === undefined ? send() : progressSent.then(send);
+            };
+      const args = (request.params.arguments ?? {}) as Record<string, unknown>;
+      return async (call): Promise<CallToolResult> => {
+        const result = await tool.execute(call.id, args, call.signal, onUpdate);
+        if (progressSent !== undefined) await progressSent;
+        return toCallToolResult(result);
+      };
+    }),
+  );
 
   server.setRequestHandler('resources/list', async () => {
     const { items, errors } = await provider.resources.listAll();
@@ -220,24 +134,26 @@ export function buildGatewayServer(
     return origin;
   };
 
-  server.setRequestHandler('resources/read', async (request, context) => {
-    const origin = target(request.params.uri);
-    try {
-      const contents = await withLogs(context, () =>
-        provider.resources.read(origin.server, origin.uri, { signal: context.mcpReq.signal }),
-      );
-      return {
-        contents: contents.map((item) => ({
-          ...item,
-          uri: wrapResourceUri(origin.server, item.uri),
-        })) as never,
+  server.setRequestHandler('resources/read', (request, context) =>
+    serveDownstreamCall(scope(context), 'resources/read', async () => {
+      const origin = target(request.params.uri);
+      return async (call): Promise<ReadResourceResult> => {
+        try {
+          const contents = await provider.resources.read(origin.server, origin.uri, { signal: call.signal });
+          return {
+            contents: contents.map((item) => ({
+              ...item,
+              uri: wrapResourceUri(origin.server, item.uri),
+            })) as never,
+          };
+        } catch (error) {
+          if (McpToolsError.isInstance(error) && error.code === 'RESOURCE_NOT_FOUND')
+            throw new ResourceNotFoundError(request.params.uri, error.message);
+          throw protocolError(error);
+        }
       };
-    } catch (error) {
-      if (McpToolsError.isInstance(error) && error.code === 'RESOURCE_NOT_FOUND')
-        throw new ResourceNotFoundError(request.params.uri, error.message);
-      throw protocolError(error);
-    }
-  });
+    }),
+  );
 
   server.setRequestHandler('resources/subscribe', async (request) => {
     target(request.params.uri);
@@ -272,22 +188,24 @@ export function buildGatewayServer(
     return origin;
   };
 
-  server.setRequestHandler('prompts/get', async (request, context) => {
-    const origin = promptTarget(request.params.name);
-    try {
-      const result = await withLogs(context, () =>
-        provider.prompts.get(origin.server, origin.prompt, request.params.arguments, {
-          signal: context.mcpReq.signal,
-        }),
-      );
-      return {
-        ...(result.description === undefined ? {} : { description: result.description }),
-        messages: result.messages as never,
+  server.setRequestHandler('prompts/get', (request, context) =>
+    serveDownstreamCall(scope(context), 'prompts/get', async () => {
+      const origin = promptTarget(request.params.name);
+      return async (call): Promise<GetPromptResult> => {
+        try {
+          const result = await provider.prompts.get(origin.server, origin.prompt, request.params.arguments, {
+            signal: call.signal,
+          });
+          return {
+            ...(result.description === undefined ? {} : { description: result.description }),
+            messages: result.messages as never,
+          };
+        } catch (error) {
+          throw protocolError(error);
+        }
       };
-    } catch (error) {
-      throw protocolError(error);
-    }
-  });
+    }),
+  );
 
   server.setRequestHandler('completion/complete', async (request, context) => {
     const { ref, argument } = request.params;

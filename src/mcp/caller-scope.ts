@@ -4,7 +4,10 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 // loading the MCP client (see server-requests.ts for how the hub uses the caller).
 const callers = new AsyncLocalStorage<object>();
 
-/** Runs `fn` with `caller` as the owner of every tool call it makes (and their server→client requests). */
+/**
+ * Runs `fn` with `caller` as the owner of every tool call, resource read and prompt get it makes
+ * (and of the server→client requests those cause).
+ */
 export function runAsCaller<T>(caller: object, fn: () => T): T {
   return callers.run(caller, fn);
 }

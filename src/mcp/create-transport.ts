@@ -45,9 +45,11 @@ let stdioModule: Promise<typeof import('./reusable-stdio-transport.js')> | undef
  * Builds the SDK transport of `kind` for `config`. Stdio children get the SDK's safe default
  * environment (the SDK adds it) plus the configured one, and their stderr read into `stderr`.
  * HTTP transports get `auth` (OAuth) as their `authProvider` and step-up `fetch`, over the size
- * limits (`limits`), through {@link sizeLimitedFetch}; with `MCPTOOLS_HTTP_POOL=1`, Streamable
- * HTTP through a {@link createPooledHttpFetch} pool of its own, which its `close()` ends. The stdio transport (and
- * `cross-spawn` under it) is loaded by the first stdio server, not by an import of mcptools.
+ * limits (`limits`): Streamable HTTP through a {@link createPooledHttpFetch} pool of its own,
+ * which its `close()` ends; legacy HTTP+SSE, and Streamable HTTP with `MCPTOOLS_HTTP_POOL=0`
+ * (for a host whose HTTP must go through Node's global dispatcher: a proxy agent, client
+ * certificates), through {@link sizeLimitedFetch} over the global `fetch`. The stdio transport
+ * (and `cross-spawn` under it) is loaded by the first stdio server, not by an import of mcptools.
  */
 export async function createTransport(
   config: ServerConfig,
@@ -70,10 +72,7 @@ export async function createTransport(
   const url = new URL(config.url);
   const requestInit: RequestInit = { headers: httpHeaders(config, url) };
   const authProvider = auth === undefined ? {} : { authProvider: auth.authProvider() };
-  // The pool is opt-in: the conformance suite's elicitation scenario (a server request on the
-  // call's SSE stream) hangs now and then over it, never over `fetch`; until that is found,
-  // `fetch` is the default.
-  if (kind === 'sse' || process.env.MCPTOOLS_HTTP_POOL !== '1') {
+  if (kind === 'sse' || process.env.MCPTOOLS_HTTP_POOL === '0') {
     // Sizes are counted on the wire; OAuth step-up wraps that.
     const limited = limits === undefined ? undefined : sizeLimitedFetch(limits);
     const fetch = auth?.fetch ? auth.fetch(limited) : limited;

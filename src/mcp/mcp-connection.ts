@@ -91,7 +91,8 @@ export class McpConnection {
   #transport: Transport | undefined;
   /** The era the last connect found; the next connect starts in it. */
   #era: Era | undefined;
-  readonly #closings = new Set<Promise<void>>();
+  /** Clients closing in the background (made by the first one: most connections never have any). */
+  #closings: Set<Promise<void>> | undefined;
   readonly #callbacks: ClientCallbacks = {
     toolsChanged: (client, error, tools) => this.#onToolsListChanged(client, error, tools),
     countChanged: (client, field, items) => this.#onCount(client, field, items),
@@ -154,9 +155,7 @@ export class McpConnection {
     if (client) {
       this.client = undefined;
       this.#transport = undefined;
-      const closing = client.close().catch(() => undefined);
-      this.#closings.add(closing);
-      void closing.finally(() => this.#closings.delete(closing));
+      this.#closeInBackground(client);
     }
     this.#setState('auth_required', false);
     this.#options.listeners.stateChanged(this);
@@ -210,7 +209,7 @@ export class McpConnection {
     this.#transport = undefined;
     this.pid = undefined;
     if (client && transport) await closeMcpClient(client, transport);
-    await Promise.all(this.#closings);
+    if (this.#closings) await Promise.all(this.#closings);
     if (this.state !== 'disabled') this.state = 'disconnected';
   }
 
@@ -453,10 +452,16 @@ export class McpConnection {
     this.#setState('disconnected', false);
     this.#scheduleReconnect();
     this.#options.listeners.stateChanged(this);
-    // A lost client is closed in the background; close() still waits for it.
+    this.#closeInBackground(client);
+  }
+
+  /** Closes a client that is no longer used without waiting; `close()` still waits for it. */
+  #closeInBackground(client: Client): void {
     const closing = client.close().catch(() => undefined);
-    this.#closings.add(closing);
-    void closing.finally(() => this.#closings.delete(closing));
+    this.#closings ??= new Set();
+    const closings = this.#closings;
+    closings.add(closing);
+    void closing.finally(() => closings.delete(closing));
   }
 
   #scheduleReconnect(): void {

@@ -23,6 +23,12 @@ const IDLE_MS = 4_000;
 const INACTIVITY_MS = 300_000;
 /** After the response event, how long the end of its stream may take before the rest is streamed. */
 const END_GRACE_MS = 50;
+/**
+ * The largest SSE answer collapsed into JSON. Collapsing saves a fixed cost per response (the
+ * SDK's piped streams), nothing per byte, so a bigger answer is streamed: its text is never held
+ * twice (bytes and parsed), which kept an oversized one's peak memory over `fetch`'s.
+ */
+const COLLAPSE_MAX_BYTES = 1024 * 1024;
 const NO_BODY = new Set([101, 204, 205, 304]);
 const ignore = (): void => undefined;
 
@@ -42,9 +48,16 @@ type Init = { status: number; statusText: string; headers: Headers };
  * directly. Every other answer (progress, a server request, a resumable stream, more than the
  * size limit) is streamed to the SDK unchanged, each event capped ({@link limitSseEvents}). Size
  * limits hold on both paths: a request body over `maxRequestBytes` is refused, a JSON body or SSE
- * answer over `maxResponseBytes` is not read past the limit. Anything else (GET, DELETE,
- * redirects to follow, OAuth requests, non-string bodies) goes to {@link sizeLimitedFetch} over
- * the global `fetch`, as before.
+ * answer over `maxResponseBytes` is not read past the limit.
+ *
+ * The transport's standalone `GET` stream goes over the same `Agent`, streamed as it comes: the
+ * server must see it open before the requests the transport sends after it, as it would over
+ * one `fetch`. Over a `fetch` of its own it needs a new connection (and, on Node 20, the load
+ * of `fetch` itself) while the next POSTs reuse warm ones, so under load a `tools/call` could
+ * reach the server before the stream did, and a request the server sent on that stream for the
+ * call (an elicitation) was lost: the call hung. The `DELETE` that ends a session goes over it
+ * too (a warm connection, no `fetch` to load at close). Anything else (redirects to follow,
+ * OAuth requests, non-string bodies) goes to {@link sizeLimitedFetch} over the global `fetch`.
  */
 export function createPooledHttpFetch(limits: SizeLimits | undefined): PooledHttpFetch {
   const caps = limits ?? {
@@ -60,11 +73,11 @@ export function createPooledHttpFetch(limits: SizeLimits | undefined): PooledHtt
   const pooled: FetchLike = (input, init) => {
     const url = typeof input === 'string' ? new URL(input) : input;
     const body = init?.body;
+    const method = init?.method;
     if (
       closed ||
-      init?.method !== 'POST' ||
-      typeof body !== 'string' ||
-      init.redirect !== 'manual' ||
+      !(method === 'POST' ? typeof body === 'string' : isEndOrStream(init)) ||
+      init?.redirect !== 'manual' ||
       !(url instanceof URL) ||
       (url.protocol !== 'http:' && url.protocol !== 'https:')
     ) {
@@ -85,7 +98,7 @@ export function createPooledHttpFetch(limits: SizeLimits | undefined): PooledHtt
           bodyTimeout: INACTIVITY_MS,
         }),
     );
-    return agent.then((ready) => post(ready, url, body, init, caps.maxResponseBytes));
+    return agent.then((ready) => send(ready, url, init, caps.maxResponseBytes));
   };
 
   return {
@@ -95,6 +108,18 @@ export function createPooledHttpFetch(limits: SizeLimits | undefined): PooledHtt
       agent?.then((ready) => ready.destroy()).catch(ignore);
     },
   };
+}
+
+/**
+ * `true` for the transport's `DELETE` (the end of a session) and its standalone stream: a
+ * `GET` that accepts `text/event-stream`; neither has a body. OAuth and other `GET`s keep the
+ * global `fetch`.
+ */
+function isEndOrStream(init: RequestInit | undefined): boolean {
+  if (init?.body != null) return false;
+  if (init?.method === 'DELETE') return true;
+  if (init?.method !== 'GET') return false;
+  return (new Headers(init.headers).get('accept') ?? '').toLowerCase().includes('text/event-stream');
 }
 
 /** The request's headers, with the `user-agent` Node's `fetch` sends when none is given. */
@@ -134,22 +159,18 @@ function fetchError(error: unknown, signal: AbortSignal | undefined, message: st
   return new TypeError(message, { cause: error });
 }
 
-async function post(
-  agent: Agent,
-  url: URL,
-  body: string,
-  init: RequestInit,
-  maxBytes: number,
-): Promise<Response> {
+/** Sends a `POST` of a JSON-RPC message, the `GET` of the standalone stream or the `DELETE`. */
+async function send(agent: Agent, url: URL, init: RequestInit, maxBytes: number): Promise<Response> {
   const signal = init.signal ?? undefined;
+  const method = init.method as 'POST' | 'GET' | 'DELETE';
   let data: Dispatcher.ResponseData;
   try {
     data = await agent.request({
       origin: url.origin,
       path: `${url.pathname}${url.search}`,
-      method: 'POST',
+      method,
       headers: requestHeaders(init),
-      body,
+      body: method === 'POST' ? (init.body as string) : null,
       signal,
     });
   } catch (error) {
@@ -170,17 +191,20 @@ async function post(
         reject(error);
       },
     };
-    onStreamError = answer(data, exchange, maxBytes, signal);
+    onStreamError = answer(data, exchange, maxBytes, signal, method === 'POST');
   });
 }
 
-/** Reads the response; returns how to fail its body once the `Response` is out. */
-/** Reads the response; returns how to fail its body once the `Response` is out. */
+/**
+ * Reads the response; returns how to fail its body once the `Response` is out. An SSE answer
+ * to a `POST` may be collapsed into JSON (`collapse`); the `GET` stream is always streamed.
+ */
 function answer(
   { statusCode: status, headers, body }: Dispatcher.ResponseData,
   exchange: Exchange,
   maxBytes: number,
   signal: AbortSignal | undefined,
+  collapse: boolean,
 ): (error: unknown) => void {
   const init = responseInit(status, headers);
   const encoding = (init.headers.get('content-encoding') ?? '').trim().toLowerCase();
@@ -194,7 +218,7 @@ function answer(
   }
   const type = init.headers.get('content-type') ?? '';
   if (status >= 200 && status < 300 && type.toLowerCase().includes('text/event-stream')) {
-    return collapseOrStream(source, init, exchange, maxBytes);
+    return collapseOrStream(source, init, exchange, maxBytes, collapse);
   }
   const declared = Number(init.headers.get('content-length') ?? Number.NaN);
   if (declared > maxBytes) {
@@ -226,8 +250,9 @@ function collapseOrStream(
   init: Init,
   exchange: Exchange,
   maxBytes: number,
+  collapse: boolean,
 ): (error: unknown) => void {
-  const collapser = new SseCollapser(maxBytes);
+  const collapser = new SseCollapser(Math.min(maxBytes, COLLAPSE_MAX_BYTES));
   let controller: ReadableStreamDefaultController<Uint8Array> | undefined;
   let grace: NodeJS.Timeout | undefined;
   let ended = false;
@@ -255,6 +280,7 @@ function collapseOrStream(
     );
     exchange.resolve(new Response(limitSseEvents(replay, maxBytes), init));
   };
+  if (!collapse) stream();
 
   source.on('data', (chunk: Buffer) => {
     if (controller !== undefined) {

@@ -9,7 +9,7 @@ import type {
   PromptService,
 } from './provider-types.js';
 import type { ServerDirectory } from './server-directory.js';
-import { callerLogMeta } from './server-requests.js';
+import { callerLogMeta, trackCall } from './server-requests.js';
 
 function promptEntry(server: string, prompt: Prompt): PromptEntry {
   const entry: PromptEntry = { server, name: prompt.name };
@@ -58,12 +58,16 @@ export class McpPromptService implements PromptService {
     options?: CallOptions,
   ): Promise<PromptResult> {
     const client = this.#servers.client(server);
-    const result = await this.#servers.request(server, client, options, (requestOptions) =>
-      client.getPrompt(
-        { name, ...(args === undefined ? {} : { arguments: args }), ...callerLogMeta(client) },
-        requestOptions,
-      ),
-    );
+    // In flight for the caller until it settles, like a tool call (server→client requests meanwhile are its).
+    const release = trackCall(client);
+    const result = await this.#servers
+      .request(server, client, options, (requestOptions) =>
+        client.getPrompt(
+          { name, ...(args === undefined ? {} : { arguments: args }), ...callerLogMeta(client) },
+          requestOptions,
+        ),
+      )
+      .finally(release);
     const prompt: PromptResult = {
       server,
       name,

@@ -10,7 +10,7 @@ import type {
   ResourceTemplateEntry,
 } from './provider-types.js';
 import type { ServerDirectory } from './server-directory.js';
-import { callerLogMeta } from './server-requests.js';
+import { callerLogMeta, trackCall } from './server-requests.js';
 
 function resourceEntry(server: string, resource: Resource): ResourceEntry {
   const entry: ResourceEntry = { server, uri: resource.uri, name: resource.name };
@@ -77,13 +77,18 @@ export class McpResourceService implements ResourceService {
     checkResourceUri(uri, server);
     const client = connection.client;
     if (client === undefined) throw connection.unavailableError();
-    const { contents } = await this.#servers.request(
-      server,
-      client,
-      options,
-      (requestOptions) => client.readResource({ uri, ...callerLogMeta(client) }, requestOptions),
-      { operation: 'resource', uri },
-    );
+    // The caller (a gateway's downstream read) is in flight on this client until the read settles,
+    // like a tool call: the server→client requests the server makes meanwhile are attributed to it.
+    const release = trackCall(client);
+    const { contents } = await this.#servers
+      .request(
+        server,
+        client,
+        options,
+        (requestOptions) => client.readResource({ uri, ...callerLogMeta(client) }, requestOptions),
+        { operation: 'resource', uri },
+      )
+      .finally(release);
     return contents.map((item) => {
       const content: ResourceContents = { uri: item.uri };
       if (item.mimeType !== undefined) content.mimeType = item.mimeType;

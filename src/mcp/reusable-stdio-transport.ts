@@ -20,8 +20,8 @@ export interface ReusableStdioParameters extends Omit<StdioServerParameters, 'st
  *   running, and the next `start()` takes the running child over, so a server that refused
  *   one era's opening can be spoken to in the other on the same process.
  *
- * The child's stderr, when a {@link StderrTail} is given, goes into the tail through the SDK's
- * own `stderr` stream, which holds what the child writes until the tail is attached.
+ * The child's stderr, when a {@link StderrTail} is given, goes into the tail from the child's
+ * own pipe, which holds what the child writes until the tail is attached.
  *
  * Messages sent in one go (calls issued together, answers to a batch of server requests)
  * reach the child's stdin in one write ({@link corkUntilImmediate}), still serialized by the SDK.
@@ -32,7 +32,13 @@ export class ReusableStdioTransport extends StdioClientTransport {
   readonly #tail: StderrTail | undefined;
 
   constructor({ stderr, ...parameters }: ReusableStdioParameters) {
-    super({ ...parameters, stderr: stderr === undefined ? 'ignore' : 'pipe' });
+    // Built with `stderr: 'ignore'` so that the SDK makes no `PassThrough` to pipe stderr
+    // into (a stream and a dozen pipe listeners per server); the child is then spawned with
+    // `'pipe'` (the SDK reads these parameters at `start()`) and the tail reads the child's
+    // own stderr stream, attached in `start()` before anything is read from it.
+    const own: StdioServerParameters = { ...parameters, stderr: 'ignore' };
+    super(own);
+    if (stderr !== undefined) own.stderr = 'pipe';
     this.#tail = stderr;
   }
 
@@ -53,7 +59,7 @@ export class ReusableStdioTransport extends StdioClientTransport {
       return;
     }
     await super.start();
-    // The SDK's stream buffers what the child wrote before this: nothing is lost.
+    // The pipe holds what the child wrote before this (nothing reads it yet): nothing is lost.
     this.#tail?.attach(this.stderr);
   }
 

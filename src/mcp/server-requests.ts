@@ -29,19 +29,20 @@ export interface ServerRequestContext {
   /** Aborted when the server cancels the request or the connection closes. */
   signal: AbortSignal;
   /**
-   * The caller (see {@link runAsCaller}) of the tool call this request belongs to, when the
-   * protocol links the two: a 2026-07-28 `input_required` round, or a 2025-era request that
-   * arrived on the call's own HTTP response stream. Absent when there is no link.
+   * The caller (see {@link runAsCaller}) of the tool call, resource read or prompt get this
+   * request belongs to, when the protocol links the two: a 2026-07-28 `input_required` round, or
+   * a 2025-era request that arrived on the call's own HTTP response stream. Absent when there is
+   * no link.
    */
   caller?: object;
-  /** The callers of every tool call in flight to this server right now (a gateway's fallback). */
+  /** The callers of every tool call, resource read and prompt get in flight to this server right now (a gateway's fallback). */
   callersInFlight: object[];
 }
 
 /*
  * The per-call hook the gateway needs (issue 10): whoever runs `Tool.execute` may name a
- * caller with `runAsCaller`; the MCP tool adapter records that caller as in flight on the
- * upstream client for the duration of the call (`trackCall`), and a server→client request is
+ * caller with `runAsCaller`; the MCP tool adapter, `resources.read` and `prompts.get` record that
+ * caller as in flight on the upstream client for the duration of the call (`trackCall`), and a server→client request is
  * handed the caller whose async context it arrived in. The SDK runs a 2026-07-28
  * `input_required` round and reads a 2025-era HTTP call's response stream inside that call's
  * async context, so the link holds exactly where the protocol carries one; a 2025-era stdio
@@ -97,42 +98,40 @@ const MAX_LINKED = 10_000;
  * Delivers each response to the caller that sent its request: the SDK handles a response —
  * including a 2026-07-28 `input_required` result, whose rounds then call the request handlers
  * — in the async context of the transport's read, which over stdio belongs to no call. Call
- * it before `client.connect(transport)`: whatever `onmessage` the client installs (now or
- * later) is wrapped.
+ * it once per transport, before or after `client.connect(transport)`: the first request a
+ * caller sends wraps whatever `onmessage` the client installed (and a later client's, after a
+ * reconnect on the same transport), so a hub used without callers keeps only the `send` hook.
  */
 export function linkResponsesToCallers(transport: Transport): void {
-  const send = transport.send.bind(transport);
-  // Made by the first request a caller sends: a hub used without callers keeps none per server.
+  const send = transport.send;
   let sentBy: Map<string | number, object> | undefined;
+  let receive: Transport['onmessage'];
+  let linked: Transport['onmessage'];
+  // Plain assignments, never `defineProperty`: an accessor on the instance would turn the
+  // transport into a dictionary-mode object (about 800 bytes per server).
   transport.send = (message, options) => {
     const caller = currentCaller();
     if (caller !== undefined && 'method' in message && 'id' in message) {
+      linked ??= (response, extra) => {
+        if (!('method' in response) && 'id' in response && response.id !== undefined) {
+          const sender = sentBy?.get(response.id);
+          if (sender !== undefined) {
+            sentBy?.delete(response.id);
+            return runAsCaller(sender, () => receive?.(response, extra));
+          }
+        }
+        return receive?.(response, extra);
+      };
+      if (transport.onmessage !== linked) {
+        receive = transport.onmessage;
+        transport.onmessage = linked;
+      }
       sentBy ??= new Map();
       if (sentBy.size >= MAX_LINKED) sentBy.clear();
       sentBy.set(message.id, caller);
     }
-    return send(message, options);
+    return send.call(transport, message, options);
   };
-  let receive: Transport['onmessage'];
-  const linked: Transport['onmessage'] = (message, extra) => {
-    if (receive === undefined) return;
-    if (sentBy !== undefined && !('method' in message) && 'id' in message && message.id !== undefined) {
-      const caller = sentBy.get(message.id);
-      if (caller !== undefined) {
-        sentBy.delete(message.id);
-        return runAsCaller(caller, () => receive?.(message, extra));
-      }
-    }
-    return receive(message, extra);
-  };
-  Object.defineProperty(transport, 'onmessage', {
-    configurable: true,
-    enumerable: true,
-    get: () => (receive === undefined ? undefined : linked),
-    set: (handler: Transport['onmessage']) => {
-      receive = handler;
-    },
-  });
 }
 
 function requestContext(client: Client, server: string, signal: AbortSignal): ServerRequestContext {
@@ -233,11 +232,14 @@ export function installServerRequestHandlers(
   } else if (roots) {
     client.setRequestHandler('roots/list', async () => ({ roots }));
   }
-  client.fallbackRequestHandler = async (request) => {
-    const message = notEnabled[request.method];
-    throw new ProtocolError(
-      ProtocolErrorCode.MethodNotFound,
-      message ?? `mcptools does not handle ${request.method}`,
-    );
-  };
+  client.fallbackRequestHandler = refuseRequest;
+}
+
+/** Answers a server request nothing handles with an error saying what to configure (one for every client). */
+async function refuseRequest(request: { method: string }): Promise<never> {
+  const message = notEnabled[request.method];
+  throw new ProtocolError(
+    ProtocolErrorCode.MethodNotFound,
+    message ?? `mcptools does not handle ${request.method}`,
+  );
 }

@@ -44,17 +44,15 @@ export class SseCollapser {
     if (this.#state === 'stream') return 'stream';
     this.chunks.push(chunk);
     this.#bytes += chunk.length;
-    if (this.#bytes > this.#maxBytes || this.#answered) return this.#stream();
+    if (this.#bytes > this.#maxBytes || this.#answered) return this.#streamed();
     const text = this.#decoder.write(chunk);
     this.#parser.feed(text);
-    if ((this.#state as CollapseState) === 'stream') return 'stream';
-    if (this.#answered) {
-      // Nothing may wait after the response: the chunk ends on a line feed (no partial line).
-      this.#state = text.charCodeAt(text.length - 1) === 10 ? 'answered' : 'stream';
-    } else {
-      // A message with no response yet (progress, a server request) is delivered now, streamed.
-      this.#state = this.#texts.length > 0 ? 'stream' : 'more';
-    }
+    if ((this.#state as CollapseState) === 'stream') return this.#streamed();
+    // Nothing may wait after the response: the chunk ends on a line feed (no partial line).
+    if (this.#answered && text.charCodeAt(text.length - 1) !== 10) return this.#streamed();
+    // A message with no response yet (progress, a server request) is delivered now, streamed.
+    if (!this.#answered && this.#texts.length > 0) return this.#streamed();
+    this.#state = this.#answered ? 'answered' : 'more';
     return this.#state;
   }
 
@@ -71,6 +69,18 @@ export class SseCollapser {
 
   #stream(): CollapseState {
     this.#state = 'stream';
+    return 'stream';
+  }
+
+  /**
+   * `stream`, with what was parsed let go: the parser's unfinished line (up to `maxBytes` of
+   * text when one event is too big) and the messages read, which a streamed answer never uses.
+   */
+  #streamed(): 'stream' {
+    this.#state = 'stream';
+    this.#parser.reset();
+    this.#texts.length = 0;
+    this.#values.length = 0;
     return 'stream';
   }
 

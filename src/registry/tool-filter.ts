@@ -6,8 +6,12 @@ export interface ToolFilter {
   deny?: string[];
 }
 
+/** The predicate of a filter with no globs, shared by every such filter. */
+const passesAll = (..._names: string[]): boolean => true;
+
 /** Compiles a {@link ToolFilter} into a predicate over names. Deny wins over allow. */
 export function compileToolFilter(filter: ToolFilter = {}): (...names: string[]) => boolean {
+  if (!filter.allow?.length && !filter.deny?.length) return passesAll;
   const options = { nocase: false, dot: true };
   const allow = filter.allow && filter.allow.length > 0 ? picomatch(filter.allow, options) : undefined;
   const deny = filter.deny && filter.deny.length > 0 ? picomatch(filter.deny, options) : undefined;

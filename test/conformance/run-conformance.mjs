@@ -95,6 +95,7 @@ for (const scenario of scenarios) {
   let attempts = 1;
   // A loaded machine can miss a timing the suite checks (sse-retry): one more try, reported.
   if (!attempt.passed && !notApplicable[scenario]) {
+    if (process.env.CONFORMANCE_VERBOSE) console.log(`first attempt of ${scenario}:\n${attempt.output}`);
     attempt = runScenario(scenario);
     attempts = 2;
   }

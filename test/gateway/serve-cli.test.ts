@@ -1,7 +1,8 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -69,6 +70,21 @@ function startHttp(args: string[], env: NodeJS.ProcessEnv = process.env) {
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   return { child, url, exited, stderr: () => stderr, stdout: () => stdout };
 }
+
+describe('mcptools serve --help (built binary)', () => {
+  it('lists every option the README names for mcptools serve', () => {
+    const readme = readFileSync(join(dirname(fileURLToPath(import.meta.url)), '../../README.md'), 'utf8');
+    const named = new Set(
+      readme
+        .split('\n')
+        .filter((line) => line.startsWith('mcptools serve '))
+        .flatMap((line) => line.match(/--[a-z][a-z-]*/g) ?? []),
+    );
+    expect([...named]).toEqual(expect.arrayContaining(['--stdio', '--http', '--config', '--token']));
+    const help = execFileSync(process.execPath, [bin, 'serve', '--help'], { encoding: 'utf8' });
+    expect([...named].filter((option) => !new RegExp(`(^|[ ,])${option}\\b`, 'm').test(help))).toEqual([]);
+  });
+});
 
 describe('mcptools serve --http (built binary)', () => {
   it('serves both eras, hides secrets, and on SIGTERM answers the call in flight with an error, closes upstreams and exits 0', async () => {

@@ -187,6 +187,22 @@ describe('createPooledHttpFetch against a raw HTTP server', () => {
     }
   });
 
+  it('streams an answer over 1 MiB instead of collapsing it, under a larger maxResponseBytes', async () => {
+    const big = response(16, 'x'.repeat(1024 * 1024));
+    handler = (_req, res) => {
+      sse(res);
+      res.end(event(big));
+    };
+    const pool = createPooledHttpFetch({ maxResponseBytes: 10 * 1024 * 1024, maxRequestBytes: 1000 });
+    try {
+      const answer = await pool.fetch(url, post(16));
+      expect(answer.headers.get('content-type')).toBe('text/event-stream');
+      expect(await answer.text()).toBe(event(big));
+    } finally {
+      pool.close();
+    }
+  });
+
   it('streams progress as it comes, before the response', async () => {
     let finish: () => void = () => {};
     handler = (_req, res, body) => {
@@ -204,6 +220,43 @@ describe('createPooledHttpFetch against a raw HTTP server', () => {
     } finally {
       pool.close();
     }
+  });
+
+  it('carries the standalone GET stream and the DELETE too, the stream as it comes; close() ends it', async () => {
+    let push: (text: string) => void = () => {};
+    let closed: Promise<unknown> = Promise.resolve();
+    const seen: string[] = [];
+    handler = (req, res) => {
+      // Node's `fetch` adds `sec-fetch-mode`; the pool sends the transport's headers only.
+      seen.push(`${req.method} ${req.headers['mcp-session-id']} ${req.headers['sec-fetch-mode'] ?? '-'}`);
+      if (req.method === 'DELETE') return void res.writeHead(200).end();
+      closed = new Promise((resolve) => req.socket.once('close', resolve));
+      sse(res);
+      res.write(event(progress));
+      push = (text) => res.write(text);
+    };
+    const pool = createPooledHttpFetch(undefined);
+    const stream = await pool.fetch(url, {
+      method: 'GET',
+      redirect: 'manual',
+      headers: { accept: 'text/event-stream', 'mcp-session-id': 's1' },
+    });
+    expect([stream.status, stream.headers.get('content-type')]).toEqual([200, 'text/event-stream']);
+    const reader = stream.body!.getReader();
+    const next = async () => Buffer.from((await reader.read()).value!).toString();
+    expect(await next()).toBe(event(progress));
+    push(event(response(15)));
+    expect(await next()).toBe(event(response(15)));
+    const ended = await pool.fetch(url, {
+      method: 'DELETE',
+      redirect: 'manual',
+      headers: { 'mcp-session-id': 's1' },
+    });
+    expect([ended.status, await ended.text()]).toEqual([200, '']);
+    expect(seen).toEqual(['GET s1 -', 'DELETE s1 -']);
+    pool.close();
+    await closed;
+    await expect(reader.read()).rejects.toThrow();
   });
 
   it('enforces maxResponseBytes on JSON bodies and SSE events, and maxRequestBytes', async () => {

@@ -1,0 +1,121 @@
+import {
+  CLIENT_CAPABILITIES_META_KEY,
+  type ClientCapabilities,
+  type InputRequiredResult,
+  LOG_LEVEL_META_KEY,
+  type LoggingLevel,
+  ProtocolError,
+  ProtocolErrorCode,
+  type Result,
+  type Server,
+  type ServerContext,
+} from '@modelcontextprotocol/server';
+import { runAsCaller } from '../mcp/server-requests.js';
+import { type CallMethod, DownstreamCall, type ForwardedRequest } from './downstream-call.js';
+import type { DownstreamSession } from './downstream-session.js';
+import type { GatewayCore } from './gateway-core.js';
+
+function capabilitiesOf(server: Server, context: ServerContext): ClientCapabilities | undefined {
+  const envelope = context.mcpReq.envelope as Record<string, unknown> | undefined;
+  const declared = envelope?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined;
+  return declared ?? server.getClientCapabilities();
+}
+
+function envelopeLogLevel(context: ServerContext): LoggingLevel | undefined {
+  const envelope = context.mcpReq.envelope as Record<string, unknown> | undefined;
+  const level = envelope?.[LOG_LEVEL_META_KEY];
+  return typeof level === 'string' ? (level as LoggingLevel) : undefined;
+}
+
+/**
+ * How a 2025-era call pushes an upstream's request to its client: related to the call's own
+ * request, so over HTTP it rides that request's response stream (the SDK's `elicitInput` and
+ * `requestSampling` send unrelated requests, on the session's GET stream, unless told).
+ */
+function pushFor(context: ServerContext) {
+  return (request: ForwardedRequest, signal: AbortSignal): Promise<unknown> => {
+    const options = { signal, relatedRequestId: context.mcpReq.id };
+    if (request.method === 'elicitation/create')
+      return context.mcpReq.elicitInput(request.params as never, options);
+    if (request.method === 'sampling/createMessage')
+      return context.mcpReq.requestSampling(request.params as never, options);
+    return context.mcpReq.send({ method: 'roots/list' }, options);
+  };
+}
+
+/** Where a downstream call is served: the gateway, the SDK server and session, the request. */
+export interface DownstreamCallScope {
+  core: GatewayCore;
+  server: Server;
+  session: DownstreamSession;
+  context: ServerContext;
+}
+
+/**
+ * Serves one downstream `tools/call`, `resources/read` or `prompts/get` as a
+ * {@link DownstreamCall}: `prepare` resolves the target (and may refuse it) and returns the
+ * upstream work, which runs as the caller of every upstream request it makes (`runAsCaller`),
+ * so progress, logs, cancellation and server→client requests stay with this call. A 2026-07-28
+ * request gets an upstream's requests as `input_required` rounds (its retry, naming the
+ * round's `requestState`, resumes the parked call); a 2025-era one gets them pushed, related to
+ * its own request. Cancelled by `notifications/cancelled`, by the HTTP connection of a 2025
+ * request closing, by the session ending and by the gateway closing.
+ */
+export async function serveDownstreamCall<T extends Result>(
+  scope: DownstreamCallScope,
+  method: CallMethod,
+  prepare: () => Promise<(call: DownstreamCall) => Promise<T>>,
+): Promise<T | InputRequiredResult> {
+  const { core, server, session, context } = scope;
+  if (session.era === 'modern') {
+    const state = context.mcpReq.requestState<string>();
+    if (typeof state === 'string') {
+      const parked = core.takeParked(state, session.principal, method);
+      if (parked === undefined) {
+        throw new ProtocolError(
+          ProtocolErrorCode.InvalidParams,
+          `requestState names no ${method} waiting for input (unknown, answered or expired)`,
+        );
+      }
+      parked.resume((context.mcpReq.inputResponses ?? {}) as Record<string, unknown>);
+      parked.logTo = (level, data, logger) => context.mcpReq.log(level, data, logger);
+      return (await core.round(parked, context.mcpReq.signal)) as T | InputRequiredResult;
+    }
+  }
+  // Checked first: a gateway that is closing (or was stopped while its servers connected, and
+  // so has no tools) refuses every new call the same way.
+  if (core.closing) throw new ProtocolError(ProtocolErrorCode.InternalError, 'the gateway is shutting down');
+  const run = await prepare();
+  const call = new DownstreamCall(
+    session,
+    method,
+    () => capabilitiesOf(server, context),
+    session.era === 'legacy' ? pushFor(context) : undefined,
+  );
+  const execute = async (): Promise<T> => {
+    const result = await runAsCaller(call, () => run(call));
+    if (core.closing)
+      throw new ProtocolError(ProtocolErrorCode.InternalError, 'the gateway is shutting down');
+    return result;
+  };
+  core.beginCall(call);
+  if (session.era === 'modern') {
+    call.logTo = (level, data, logger) => context.mcpReq.log(level, data, logger);
+    call.envelopeLogLevel = envelopeLogLevel(context);
+    call.start(execute);
+    return (await core.round(call, context.mcpReq.signal)) as T | InputRequiredResult;
+  }
+  // Cancelled by the client (`notifications/cancelled`) or by its HTTP connection closing
+  // before the answer (a POST dropped without a DELETE).
+  const signals = [context.mcpReq.signal, context.http?.req?.signal].filter((signal) => signal !== undefined);
+  call.logTo = (level, data, logger) =>
+    context.mcpReq.notify({ method: 'notifications/message', params: { level, data, logger } });
+  const onAbort = () => call.cancel('the client cancelled the call');
+  for (const signal of signals) signal.addEventListener('abort', onAbort, { once: true });
+  try {
+    return await execute();
+  } finally {
+    for (const signal of signals) signal.removeEventListener('abort', onAbort);
+    core.endCall(call);
+  }
+}
