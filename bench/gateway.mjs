@@ -24,7 +24,8 @@ import { connectSdk } from './lib/sdk-side.mjs';
 import { ECHO_SERVER, echoStdioCommand, settle, startHttpEcho } from './lib/servers.mjs';
 import { ratio, summarize } from './lib/stats.mjs';
 
-const CLI = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
+// MCPTOOLS_CLI points at another build (to compare two versions).
+const CLI = process.env.MCPTOOLS_CLI ?? fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
 const PEERS = fileURLToPath(new URL('./peers/', import.meta.url));
 const MCP_PROXY = join(PEERS, 'node_modules', 'mcp-proxy', 'dist', 'bin', 'mcp-proxy.mjs');
 const UPSTREAMS = 5;

@@ -47,6 +47,13 @@ function cpuMsOf(pid) {
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
 }
 
+/** Read and write system calls of process `pid` so far (Linux /proc/<pid>/io). */
+function syscallsOf(pid) {
+  const io = readFileSync(`/proc/${pid}/io`, 'utf8');
+  const count = (name) => Number(new RegExp(`${name}: (\\d+)`).exec(io)?.[1] ?? Number.NaN);
+  return { reads: count('syscr'), writes: count('syscw') };
+}
+
 let clients;
 let stop;
 let pid;
@@ -112,12 +119,15 @@ const run = async (total) => {
 };
 await run(500);
 const cpuBefore = cpuMsOf(pid);
+const syscallsBefore = syscallsOf(pid);
 const wallMs = await run(calls);
 const cpuMs = cpuMsOf(pid) - cpuBefore;
+const syscallsAfter = syscallsOf(pid);
+const perCallSyscalls = `${((syscallsAfter.reads - syscallsBefore.reads) / calls).toFixed(2)} reads and ${((syscallsAfter.writes - syscallsBefore.writes) / calls).toFixed(2)} writes (system calls)`;
 await stop();
 if (cpuOnly) {
   console.log(
-    `${calls} calls over ${transport}${legacy ? ' (2025-era clients)' : ''}, ${IN_FLIGHT} in flight: ${((calls / wallMs) * 1000).toFixed(0)} calls/s; gateway process CPU ${format.us(cpuMs / calls)} per call (from /proc)`,
+    `${calls} calls over ${transport}${legacy ? ' (2025-era clients)' : ''}, ${IN_FLIGHT} in flight: ${((calls / wallMs) * 1000).toFixed(0)} calls/s; gateway process CPU ${format.us(cpuMs / calls)} and ${perCallSyscalls} per call (from /proc)`,
   );
   rmSync(dir, { recursive: true, force: true });
   process.exit(0);

@@ -17,10 +17,11 @@ import {
   type Transport,
   WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server';
-import { StdioServerTransport, serveStdio as sdkServeStdio } from '@modelcontextprotocol/server/stdio';
+import { serveStdio as sdkServeStdio } from '@modelcontextprotocol/server/stdio';
 import { McpToolsError } from '../errors/mcp-tools-error.js';
 import { exceedsDepth } from '../json/json-bounds.js';
 import { currentCaller } from '../mcp/server-requests.js';
+import { BatchedStdioServerTransport } from './batched-stdio-server-transport.js';
 import { DownstreamCall } from './downstream-call.js';
 import { createSession, type DownstreamSession } from './downstream-session.js';
 import { carriesEnvelopeClaim } from './envelope-claim.js';
@@ -398,7 +399,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     const profile = core.profiles.get(stdioOptions.profile ?? '');
     if (profile === undefined)
       throw new McpToolsError('INVALID_ARGUMENTS', `unknown profile "${stdioOptions.profile}"`);
-    const transport = stdioOptions.transport ?? new StdioServerTransport();
+    const transport = stdioOptions.transport ?? new BatchedStdioServerTransport();
     let current: DownstreamSession | undefined;
     // A 2026-07-28 listener of resource updates gets them subscribed upstream on its behalf.
     observeStdioListens(transport, core, profile, () => current);

@@ -85,8 +85,8 @@ export function createMcpTool(
   let check: ReturnType<ArgumentValidator['checkFor']> | undefined;
   // `callTool` adds output validation and `x-mcp-header` mirroring; a tool that needs neither
   // is called with a plain request and a light result check (see call-tool-result-schema.ts).
-  const plainRequest =
-    definition.outputSchema === undefined && !JSON.stringify(definition.inputSchema).includes('x-mcp-header');
+  // Decided by the first call: a connect does not serialize every schema of every tool.
+  let plainRequest: boolean | undefined;
 
   const run = async (
     _toolCallId: string,
@@ -156,6 +156,9 @@ export function createMcpTool(
         arguments: args,
         ...(logLevel === undefined ? {} : { _meta: { [LOG_LEVEL_META_KEY]: logLevel } }),
       };
+      plainRequest ??=
+        definition.outputSchema === undefined &&
+        !JSON.stringify(definition.inputSchema).includes('x-mcp-header');
       const result = plainRequest
         ? await client.request({ method: 'tools/call', params }, callToolResultSchema, requestOptions)
         : await client.callTool(params, requestOptions);

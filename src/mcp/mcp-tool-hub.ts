@@ -142,7 +142,10 @@ export class McpToolHub implements MCPToolProvider {
     const listeners: ConnectionListeners = {
       connected: (connection) => this.#register(connection),
       toolsChanged: (connection) => this.#register(connection),
-      stateChanged: (connection) => this.#emit('status', connection.status()),
+      // The status row is built (and redacted) only for someone listening.
+      stateChanged: (connection) => {
+        if (this.#listeners.status.size > 0) this.#emit('status', connection.status());
+      },
       warning: (message, connection) => this.#emit('warning', message, connection.name),
       notification: (connection, notification) => this.#emit('notification', connection.name, notification),
     };
@@ -318,9 +321,11 @@ export class McpToolHub implements MCPToolProvider {
   }
 
   #emit<E extends keyof ProviderEvents>(event: E, ...args: Parameters<ProviderEvents[E]>): void {
+    const listeners = this.#listeners[event];
+    if (listeners.size === 0) return;
     // Warnings quote upstream text; status rows carry error messages: both leave the library here.
     args = this.#redactor.value(args);
-    for (const listener of this.#listeners[event]) {
+    for (const listener of listeners) {
       try {
         (listener as (...values: Parameters<ProviderEvents[E]>) => void)(...args);
       } catch {

@@ -1,3 +1,4 @@
+import { defaultMaxListeners, getMaxListeners, setMaxListeners } from 'node:events';
 import { STATUS_CODES } from 'node:http';
 import type { Readable } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
@@ -29,6 +30,12 @@ const END_GRACE_MS = 50;
  * twice (bytes and parsed), which kept an oversized one's peak memory over `fetch`'s.
  */
 const COLLAPSE_MAX_BYTES = 1024 * 1024;
+/**
+ * Abort listeners one signal may carry before Node warns of a leak: the transport's one signal
+ * goes with every request in flight, each holding a listener until it ends (`fetch` raises it
+ * the same way, to the same number).
+ */
+const SIGNAL_MAX_LISTENERS = 1500;
 const NO_BODY = new Set([101, 204, 205, 304]);
 const ignore = (): void => undefined;
 
@@ -162,6 +169,9 @@ function fetchError(error: unknown, signal: AbortSignal | undefined, message: st
 /** Sends a `POST` of a JSON-RPC message, the `GET` of the standalone stream or the `DELETE`. */
 async function send(agent: Agent, url: URL, init: RequestInit, maxBytes: number): Promise<Response> {
   const signal = init.signal ?? undefined;
+  if (signal !== undefined && getMaxListeners(signal) === defaultMaxListeners) {
+    setMaxListeners(SIGNAL_MAX_LISTENERS, signal);
+  }
   const method = init.method as 'POST' | 'GET' | 'DELETE';
   let data: Dispatcher.ResponseData;
   try {

@@ -1,4 +1,7 @@
+import type { ChildProcess } from 'node:child_process';
+import type { JSONRPCMessage } from '@modelcontextprotocol/client';
 import { StdioClientTransport, type StdioServerParameters } from '@modelcontextprotocol/client/stdio';
+import { corkUntilImmediate } from './cork-until-immediate.js';
 import type { StderrTail } from './stderr-tail.js';
 
 /** Parameters of a {@link ReusableStdioTransport}: the SDK's, with stderr going to a tail. */
@@ -19,6 +22,9 @@ export interface ReusableStdioParameters extends Omit<StdioServerParameters, 'st
  *
  * The child's stderr, when a {@link StderrTail} is given, goes into the tail from the child's
  * own pipe, which holds what the child writes until the tail is attached.
+ *
+ * Messages sent in one go (calls issued together, answers to a batch of server requests)
+ * reach the child's stdin in one write ({@link corkUntilImmediate}), still serialized by the SDK.
  */
 export class ReusableStdioTransport extends StdioClientTransport {
   #hold = false;
@@ -55,6 +61,13 @@ export class ReusableStdioTransport extends StdioClientTransport {
     await super.start();
     // The pipe holds what the child wrote before this (nothing reads it yet): nothing is lost.
     this.#tail?.attach(this.stderr);
+  }
+
+  override send(message: JSONRPCMessage): Promise<void> {
+    // The SDK keeps the child private; its stdin is the stream `super.send` writes to.
+    const stdin = (this as unknown as { _process?: ChildProcess })._process?.stdin;
+    if (stdin) corkUntilImmediate(stdin);
+    return super.send(message);
   }
 
   override async close(): Promise<void> {

@@ -161,6 +161,33 @@ describe('createPooledHttpFetch against a raw HTTP server', () => {
     expect(sockets.size).toBe(0);
   });
 
+  it('takes 50 requests in flight on one signal without a listener-leak warning, and leaves none', async () => {
+    handler = (_req, res, body) => {
+      sse(res);
+      res.end(event(response(JSON.parse(body).id)));
+    };
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning.name);
+    process.on('warning', onWarning);
+    const pool = createPooledHttpFetch(undefined);
+    const signal = new AbortController().signal;
+    try {
+      const answers = await Promise.all(
+        Array.from({ length: 50 }, async (_, index) =>
+          (await pool.fetch(url, { ...post(index), signal })).json(),
+        ),
+      );
+      expect(answers).toEqual(Array.from({ length: 50 }, (_, index) => JSON.parse(response(index))));
+      // A warning is emitted on the next tick: let it come if it is coming.
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(warnings).not.toContain('MaxListenersExceededWarning');
+      expect(getEventListeners(signal, 'abort')).toHaveLength(0);
+    } finally {
+      process.off('warning', onWarning);
+      pool.close();
+    }
+  });
+
   it('streams an answer whose stream stays open after the response, and delivers what follows', async () => {
     let finish: () => void = () => {};
     handler = (_req, res, body) => {

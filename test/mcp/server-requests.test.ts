@@ -25,6 +25,16 @@ const variants: Variant[] = [
     start: async () => ({ config: stdioFixture('sampling', [], { protocol: '2026-07-28' }) }),
   },
   {
+    // Each request comes on the call's own SSE stream before its response; the answer is a POST
+    // of its own while that stream stays open.
+    label: "Streamable HTTP, 2025 era (requests on the call's own stream)",
+    era: 'legacy',
+    start: async () => {
+      const fixture = await startHttpFixture('sampling', ['--era', 'legacy']);
+      return { config: httpServer(fixture.url), fixture };
+    },
+  },
+  {
     label: 'Streamable HTTP, 2026-07-28 (input_required)',
     era: 'modern',
     start: async () => {

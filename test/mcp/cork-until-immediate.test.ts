@@ -1,0 +1,101 @@
+import { Writable } from 'node:stream';
+import type { JSONRPCMessage } from '@modelcontextprotocol/client';
+import { describe, expect, it } from 'vitest';
+import { BatchedStdioServerTransport } from '../../src/gateway/batched-stdio-server-transport.js';
+import { corkUntilImmediate } from '../../src/mcp/cork-until-immediate.js';
+import { ReusableStdioTransport } from '../../src/mcp/reusable-stdio-transport.js';
+
+/** A writable that records each batch it is handed: one entry per `_write`/`_writev`. */
+function recorder(highWaterMark = 16_384) {
+  const batches: string[][] = [];
+  const stream = new Writable({
+    highWaterMark,
+    write(chunk: Buffer, _encoding, callback) {
+      batches.push([chunk.toString()]);
+      setImmediate(callback);
+    },
+    writev(chunks, callback) {
+      batches.push(chunks.map(({ chunk }) => (chunk as Buffer).toString()));
+      setImmediate(callback);
+    },
+  });
+  return { stream, batches };
+}
+
+const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+
+describe('corkUntilImmediate', () => {
+  it('sends the writes of one loop turn as one batch, in order, and the next turn as another', async () => {
+    const { stream, batches } = recorder();
+    const written: string[] = [];
+    const write = (text: string) => {
+      corkUntilImmediate(stream);
+      stream.write(text);
+      written.push(text);
+    };
+    write('a');
+    process.nextTick(() => write('b'));
+    void Promise.resolve().then(() => write('c'));
+    await nextTurn();
+    expect(written).toHaveLength(3);
+    write('d');
+    await nextTurn();
+    expect(batches).toEqual([written.slice(0, 3), ['d']]);
+  });
+
+  it('keeps backpressure: write() says false past the high-water mark and drain follows', async () => {
+    const { stream, batches } = recorder(4);
+    corkUntilImmediate(stream);
+    expect(stream.write('12')).toBe(true);
+    corkUntilImmediate(stream);
+    expect(stream.write('345')).toBe(false);
+    await new Promise((resolve) => stream.once('drain', resolve));
+    expect(batches).toEqual([['12', '345']]);
+  });
+
+  it('leaves an ended stream alone', () => {
+    const { stream } = recorder();
+    stream.end();
+    corkUntilImmediate(stream);
+    expect(stream.writableCorked).toBe(0);
+  });
+});
+
+describe('stdio transports write what they send in one go as one batch', () => {
+  const messages: JSONRPCMessage[] = [1, 2, 3].map((id) => ({ jsonrpc: '2.0', id, method: 'ping' }));
+
+  it('the gateway side (serve --stdio): one write for three messages', async () => {
+    const { stream, batches } = recorder();
+    const transport = new BatchedStdioServerTransport(new Writable() as never, stream);
+    await Promise.all(messages.map((message) => transport.send(message)));
+    await nextTurn();
+    expect(batches).toHaveLength(1);
+    expect(batches[0]?.map((line) => JSON.parse(line).id)).toEqual([1, 2, 3]);
+  });
+
+  it('the client side: the child reads three messages sent together in one chunk', async () => {
+    // The child answers every chunk it reads with the number of lines in it.
+    const child = `process.stdin.on('data', (chunk) => process.stdout.write(JSON.stringify({ jsonrpc: '2.0', method: 'chunk', params: { lines: chunk.toString().split('\\n').length - 1 } }) + '\\n'));`;
+    const transport = new ReusableStdioTransport({ command: process.execPath, args: ['-e', child] });
+    const received: JSONRPCMessage[] = [];
+    transport.onmessage = (message) => received.push(message);
+    await transport.start();
+    try {
+      // A first message shows the child is reading before the burst is sent.
+      await transport.send(messages[0] as JSONRPCMessage);
+      await expect.poll(() => received.length, { timeout: 10_000 }).toBe(1);
+      await Promise.all(messages.map((message) => transport.send(message)));
+      const lines = () =>
+        received
+          .slice(1)
+          .reduce(
+            (sum, message) => sum + (message as unknown as { params: { lines: number } }).params.lines,
+            0,
+          );
+      await expect.poll(lines, { timeout: 10_000 }).toBe(3);
+      expect(received.slice(1)).toEqual([{ jsonrpc: '2.0', method: 'chunk', params: { lines: 3 } }]);
+    } finally {
+      await transport.close();
+    }
+  });
+});
