@@ -65,7 +65,12 @@ async function child(side, size, out) {
   const groups = new Map();
   for (const node of nodes(after, known)) {
     if (known.has(node.id)) continue;
-    const key = process.env.HEAP_ANCHOR === '1' ? node.retainer : byRetainer ? `${node.key}  ←  ${node.retainer}` : node.key;
+    const key =
+      process.env.HEAP_ANCHOR === '1'
+        ? node.retainer
+        : byRetainer
+          ? `${node.key}  ←  ${node.retainer}`
+          : node.key;
     const group = groups.get(key) ?? { key, count: 0, bytes: 0 };
     group.count++;
     group.bytes += node.size;
@@ -128,7 +133,8 @@ function nodes(file, known) {
     return links.join('  ←  ');
   };
   // The nearest holder with a class of its own (not a plain object, array, context or closure).
-  const plain = /^(object (Object|Array|Map|Set|WeakMap|system \/ .*|shape .*)|array .*|closure.*|hidden .*|string.*|concatenated.*|sliced.*|code.*|number.*)$/;
+  const plain =
+    /^(object (Object|Array|Map|Set|WeakMap|system \/ .*|shape .*)|array .*|closure.*|hidden .*|string.*|concatenated.*|sliced.*|code.*|number.*)$/;
   const anchor = (index) => {
     for (let at = index, step = 0; step < 12; step++) {
       const link = retainers.get(at);
