@@ -3,7 +3,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGateway } from '../../src/gateway/create-gateway.js';
 import { type HttpFixture, startHttpFixture } from '../fixtures/spawn-http.js';
 import { httpServer, stdioFixture } from '../mcp/hub-test-helpers.js';
-import { connectClient, eras, type RunningGateway, startGateway } from './gateway-test-helpers.js';
+import {
+  connectClient,
+  eras,
+  expectAllConnected,
+  type RunningGateway,
+  startGateway,
+} from './gateway-test-helpers.js';
 
 /*
  * Issue 10, "Correct routing over shared upstreams", for the two other methods whose
@@ -30,9 +36,7 @@ beforeAll(async () => {
       ask25http: httpServer(samplingHttp.url),
     },
   });
-  expect(
-    running.provider.status().map((status) => [status.name, status.state, status.lastError?.message]),
-  ).toEqual(running.provider.status().map((status) => [status.name, 'connected', undefined]));
+  expectAllConnected(running.provider);
   expect(running.provider.status('ask')?.era).toBe('modern');
   expect(running.provider.status('askstdio')?.era).toBe('modern');
   expect(running.provider.status('ask25')?.era).toBe('legacy');

@@ -2,7 +2,13 @@ import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type HttpFixture, startHttpFixture } from '../fixtures/spawn-http.js';
 import { eventually, httpServer, stdioFixture, textOf } from '../mcp/hub-test-helpers.js';
-import { connectClient, eras, type RunningGateway, startGateway } from './gateway-test-helpers.js';
+import {
+  connectClient,
+  eras,
+  expectAllConnected,
+  type RunningGateway,
+  startGateway,
+} from './gateway-test-helpers.js';
 
 /*
  * Issue 10, "Correct routing over shared upstreams": every case runs with two concurrent
@@ -29,9 +35,7 @@ beforeAll(async () => {
       ask25http: httpServer(samplingHttp.url),
     },
   });
-  expect(
-    running.provider.status().map((status) => [status.name, status.state, status.lastError?.message]),
-  ).toEqual(running.provider.status().map((status) => [status.name, 'connected', undefined]));
+  expectAllConnected(running.provider);
   expect(running.provider.status('ask')?.era).toBe('modern');
   expect(running.provider.status('ask25')?.era).toBe('legacy');
 });

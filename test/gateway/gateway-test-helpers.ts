@@ -1,4 +1,5 @@
 import { Client, type ClientCapabilities, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { expect } from 'vitest';
 import type { McpToolsConfig } from '../../src/config/config-types.js';
 import { createGateway, type Gateway } from '../../src/gateway/create-gateway.js';
 import type { GatewayOptions } from '../../src/gateway/gateway-options.js';
@@ -39,6 +40,13 @@ export async function startGateway(
       await provider.close();
     },
   };
+}
+
+/** Asserts that every server of `provider` is connected, naming any that is not and why. */
+export function expectAllConnected(provider: MCPToolProvider): void {
+  expect(provider.status().map((status) => [status.name, status.state, status.lastError?.message])).toEqual(
+    provider.status().map((status) => [status.name, 'connected', undefined]),
+  );
 }
 
 /** The two downstream eras: a 2026-07-28 client (auto negotiation) and a default 2025 client. */
