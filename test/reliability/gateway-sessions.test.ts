@@ -56,6 +56,26 @@ describe('a client opening 2025 sessions without end cannot grow the gateway wit
     await busy.close();
   });
 
+  it('answers 429 to a new session when every kept one has a call in flight, and ends none of them', async () => {
+    const busy = [
+      await connectClient(running.url, 'legacy'),
+      await connectClient(running.url, 'legacy'),
+      await connectClient(running.url, 'legacy'),
+    ];
+    const calls = busy.map((client) =>
+      client.callTool({ name: 'echo__slow', arguments: { ms: 4000, steps: 2 } }),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    await expect(openLegacySession(running.url)).rejects.toThrow(/answered 429/);
+    for (const call of calls) {
+      const result = (await call) as { content: { text: string }[] };
+      expect(result.content[0]?.text).toBe('slept 4000ms in 2 steps');
+    }
+    // Once their calls are answered the sessions are idle again, and a new one is let in.
+    expect(await openLegacySession(running.url)).toMatch(/./);
+    await Promise.all(busy.map((client) => client.close()));
+  });
+
   it('opens a GET event stream at once, and lets a client that dropped it open another at once', async () => {
     const id = await openLegacySession(running.url);
     const origin = new URL(running.url).origin;
