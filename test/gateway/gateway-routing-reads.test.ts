@@ -4,6 +4,7 @@ import { createGateway } from '../../src/gateway/create-gateway.js';
 import { type HttpFixture, startHttpFixture } from '../fixtures/spawn-http.js';
 import { httpServer, stdioFixture } from '../mcp/hub-test-helpers.js';
 import {
+  cityClient,
   connectClient,
   eras,
   expectAllConnected,
@@ -62,24 +63,6 @@ function meeting(count: number): () => Promise<void> {
   };
 }
 
-/** A client that answers every elicitation with `city`, after `hooks.before` (when set). */
-function cityClient(
-  url: string,
-  era: 'modern' | 'legacy',
-  city: string,
-  hooks: { before?: () => Promise<void> },
-) {
-  return connectClient(url, era, {
-    capabilities: { elicitation: { form: {} } },
-    prepare: (client) => {
-      client.setRequestHandler('elicitation/create', async () => {
-        await hooks.before?.();
-        return { action: 'accept', content: { city } };
-      });
-    },
-  });
-}
-
 const readText = async (client: Client, server: string) => {
   const { contents } = await client.readResource(
     { uri: `mcptools://${server}/ask://city` },
@@ -101,8 +84,8 @@ describe.each(eras)('input requests during reads and prompts for a $label', ({ e
   const hooks = { before: undefined as (() => Promise<void>) | undefined };
 
   beforeAll(async () => {
-    first = await cityClient(running.url, era, 'Lisbon', hooks);
-    second = await cityClient(running.url, era, 'Oslo', hooks);
+    first = await cityClient(running.url, era, 'Lisbon', async () => hooks.before?.());
+    second = await cityClient(running.url, era, 'Oslo', async () => hooks.before?.());
   });
 
   afterAll(async () => {
@@ -153,11 +136,9 @@ describe.each(eras)('input requests during reads and prompts for a $label', ({ e
     const mayAnswer = new Promise<void>((resolve) => {
       release = resolve;
     });
-    const waiting = await cityClient(running.url, era, 'Quito', {
-      before: async () => {
-        asked();
-        await mayAnswer;
-      },
+    const waiting = await cityClient(running.url, era, 'Quito', async () => {
+      asked();
+      await mayAnswer;
     });
     try {
       const pending = readText(waiting, 'ask25');
@@ -193,13 +174,11 @@ describe('a 2025-era session that ends', () => {
     const leavingWasAsked = new Promise<void>((resolve) => {
       asked = resolve;
     });
-    const leaving = await cityClient(running.url, 'legacy', 'Nowhere', {
-      before: () => {
-        asked();
-        return new Promise<void>(() => {});
-      },
+    const leaving = await cityClient(running.url, 'legacy', 'Nowhere', () => {
+      asked();
+      return new Promise<void>(() => {});
     });
-    const staying = await cityClient(running.url, 'legacy', 'Oslo', {});
+    const staying = await cityClient(running.url, 'legacy', 'Oslo');
     try {
       void readText(leaving, 'ask25').catch(() => {});
       await leavingWasAsked;

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type HttpFixture, startHttpFixture } from '../fixtures/spawn-http.js';
 import { eventually, httpServer, stdioFixture, textOf } from '../mcp/hub-test-helpers.js';
 import {
+  cityClient,
   connectClient,
   eras,
   expectAllConnected,
@@ -49,24 +50,6 @@ const cancelledCount = async (client: Client, server: string) => {
   const result = await client.callTool({ name: `${server}__cancelled_count`, arguments: {} });
   return (result.structuredContent as { cancelled: number }).cancelled;
 };
-
-function cityClient(url: string, era: 'modern' | 'legacy', city: string, before?: () => Promise<void>) {
-  return connectClient(url, era, {
-    capabilities: { elicitation: { form: {} }, sampling: {}, roots: {} },
-    prepare: (client) => {
-      client.setRequestHandler('elicitation/create', async () => {
-        await before?.();
-        return { action: 'accept', content: { city } };
-      });
-      client.setRequestHandler('sampling/createMessage', async () => ({
-        role: 'assistant',
-        content: { type: 'text', text: `sampled by ${city}` },
-        model: 'test',
-      }));
-      client.setRequestHandler('roots/list', async () => ({ roots: [{ uri: `file:///${city}` }] }));
-    },
-  });
-}
 
 describe.each(eras)('routing for a $label', ({ era }) => {
   let first: Client;

@@ -49,6 +49,33 @@ export function expectAllConnected(provider: MCPToolProvider): void {
   );
 }
 
+/**
+ * A downstream client that declares elicitation, sampling and roots and answers each with
+ * `city` (after `before`, when given): the elicited city, a sampled text, a root.
+ */
+export function cityClient(
+  url: string,
+  era: 'modern' | 'legacy',
+  city: string,
+  before?: () => Promise<void>,
+) {
+  return connectClient(url, era, {
+    capabilities: { elicitation: { form: {} }, sampling: {}, roots: {} },
+    prepare: (client) => {
+      client.setRequestHandler('elicitation/create', async () => {
+        await before?.();
+        return { action: 'accept', content: { city } };
+      });
+      client.setRequestHandler('sampling/createMessage', async () => ({
+        role: 'assistant',
+        content: { type: 'text', text: `sampled by ${city}` },
+        model: 'test',
+      }));
+      client.setRequestHandler('roots/list', async () => ({ roots: [{ uri: `file:///${city}` }] }));
+    },
+  });
+}
+
 /** The two downstream eras: a 2026-07-28 client (auto negotiation) and a default 2025 client. */
 export const eras = [
   { label: '2026-07-28 client', era: 'modern' as const },
