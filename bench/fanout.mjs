@@ -1,12 +1,14 @@
 // Fan-out: wall time until N stdio servers are all connected and their tools listed, for every
 // side of lib/sides.mjs (the SDK's default client is the reference), for fast servers and for
-// servers that take 500 ms to start. Rounds run every side once, the order rotating each
-// round; every client is closed and its children given time to exit before the next timing.
+// servers that take 500 ms to start. Rounds run every side once, in a balanced order (rotated,
+// and reversed every other round, so that each side follows each other side equally often:
+// see balancedOrder in lib/sides.mjs); every client is closed and its children given time to
+// exit before the next timing. With 3 sides, a multiple of 6 repetitions completes the balance.
 // Ratios to the SDK's default client are taken per round and their median reported.
 
 import { format, printTable, writeResult } from './lib/report.mjs';
 import { echoStdioCommand, minimalEchoStdioCommand, settle } from './lib/servers.mjs';
-import { loadSides, rotated } from './lib/sides.mjs';
+import { balancedOrder, loadSides } from './lib/sides.mjs';
 import { quantile, summarize } from './lib/stats.mjs';
 
 /**
@@ -46,7 +48,7 @@ export async function runFanOutBenchmark(options = {}) {
     const cpu = Object.fromEntries(sides.map((side) => [side.name, []]));
     const failures = Object.fromEntries(sides.map((side) => [side.name, []]));
     for (let round = 0; round < repetitions; round++) {
-      for (const side of rotated(sides, round)) {
+      for (const side of balancedOrder(sides, round)) {
         try {
           const { elapsed, cpuMs } = await time(side, targets);
           samples[side.name].push(elapsed);

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { analyzeCpuProfile } from './lib/cpu-profile.mjs';
 import { format, printTable } from './lib/report.mjs';
 import { echoStdioCommand, settle } from './lib/servers.mjs';
-import { loadSides, rotated } from './lib/sides.mjs';
+import { balancedOrder, loadSides } from './lib/sides.mjs';
 import { quantile } from './lib/stats.mjs';
 
 const positional = process.argv.slice(2).filter((arg) => !arg.startsWith('--'));
@@ -45,7 +45,7 @@ const add = (map, rows) => {
   }
 };
 for (let round = 0; round < rounds; round++) {
-  for (const side of rotated(sides, round)) {
+  for (const side of balancedOrder(sides, round)) {
     const run = runs[side.name];
     await session.post('Profiler.start');
     const cpuStart = process.cpuUsage();
