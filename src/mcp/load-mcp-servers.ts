@@ -4,6 +4,9 @@ import type { ToolRegistry } from '../registry/tool-registry.js';
 import type { LoadMcpServersOptions } from './mcp-tool-hub.js';
 import type { MCPToolProvider } from './provider-types.js';
 
+/** The hub module, imported by the first call (a later `import()` would still go through the module loader). */
+let hubModule: Promise<typeof import('./mcp-tool-hub.js')> | undefined;
+
 /**
  * Connects every enabled server of `config` in parallel, registers their tools into
  * `registry` (owner `mcp:<server>`, names `<server>__<tool>`), and resolves once each server
@@ -27,7 +30,8 @@ export async function loadMCPServers(
   registry: ToolRegistry,
   options: LoadMcpServersOptions = {},
 ): Promise<MCPToolProvider> {
-  const { McpToolHub } = await import('./mcp-tool-hub.js');
+  hubModule ??= import('./mcp-tool-hub.js');
+  const { McpToolHub } = await hubModule;
   const hub = new McpToolHub(config, registry, options);
   await hub.start(options.signal);
   if (options.signal?.aborted) {
