@@ -1,0 +1,93 @@
+// The floor under the gateway's throughput goals (issue 10) on a CPU-bound machine: the CPU per
+// call of the SDK's own client and of the bench echo server (an SDK server), each over stdio and
+// over HTTP, 50 calls in flight, no mcptools anywhere. A gateway serves every call with at least
+// one SDK server (downstream face) and one SDK client (upstream), so
+//   gateway CPU/call ≥ server(downstream transport) + client(stdio)
+// and, when every process shares the same cores (throughput = cores ÷ total CPU per call),
+//   serve --http ÷ direct HTTP ≤ (cH + sH) ÷ (cH + sH + cS + sS)   (the gateway at its floor)
+//   serve --stdio ÷ direct stdio ≤ (cS + sS) ÷ (2 cS + 2 sS) = 0.5
+// where c/s are client/server CPU per call over HTTP (H) or stdio (S). Pass the gateway's
+// measured CPU per call (`node bench/profile-gateway.mjs http 5000 --cpu-only`) as
+// --gateway-http=µs / --gateway-stdio=µs to see the ratio it allows.
+//   node bench/gateway-floor.mjs [--rounds=N] [--calls=N] [--legacy] [--gateway-http=µs] [--gateway-stdio=µs]
+
+import { childPids, cpuUsOf } from './lib/proc-cpu.mjs';
+import { format, printTable } from './lib/report.mjs';
+import { connectSdk } from './lib/sdk-side.mjs';
+import { echoStdioCommand, startHttpEcho } from './lib/servers.mjs';
+import { quantile } from './lib/stats.mjs';
+
+const args = process.argv.slice(2);
+const flag = (name, fallback) => {
+  const found = args.find((arg) => arg.startsWith(`--${name}=`));
+  return found === undefined ? fallback : found.slice(name.length + 3);
+};
+const rounds = Number(flag('rounds', 5));
+const calls = Number(flag('calls', 3000));
+const IN_FLIGHT = 50;
+const mode = args.includes('--legacy') ? 'legacy' : 'auto';
+const gateway = {
+  http: Number(flag('gateway-http', Number.NaN)),
+  stdio: Number(flag('gateway-stdio', Number.NaN)),
+};
+
+const http = await startHttpEcho();
+const before = childPids();
+const sides = {
+  stdio: { ...(await connectSdk({ stdio: echoStdioCommand(), mode })), pid: undefined },
+  http: { ...(await connectSdk({ url: http.url, mode })), pid: http.pid },
+};
+sides.stdio.pid = [...childPids()].find((pid) => !before.has(pid) && pid !== http.pid);
+const series = { stdio: { client: [], server: [] }, http: { client: [], server: [] } };
+try {
+  const burst = async (client, total) => {
+    let started = 0;
+    await Promise.all(
+      Array.from({ length: IN_FLIGHT }, async () => {
+        while (started < total) {
+          started++;
+          await client.callTool({ name: 'echo', arguments: { text: 'hello' } });
+        }
+      }),
+    );
+  };
+  for (const side of Object.values(sides)) await burst(side.client, 500);
+  for (let round = 0; round < rounds; round++) {
+    for (const name of round % 2 === 0 ? ['stdio', 'http'] : ['http', 'stdio']) {
+      const { client, pid } = sides[name];
+      const serverBefore = cpuUsOf(pid);
+      const cpu = process.cpuUsage();
+      await burst(client, calls);
+      const used = process.cpuUsage(cpu);
+      series[name].client.push((used.user + used.system) / calls);
+      series[name].server.push((cpuUsOf(pid) - serverBefore) / calls);
+    }
+  }
+} finally {
+  for (const side of Object.values(sides)) await side.client.close().catch(() => {});
+  await http.close();
+}
+
+const median = (values) => quantile(values, 0.5);
+const c = { stdio: median(series.stdio.client), http: median(series.http.client) };
+const s = { stdio: median(series.stdio.server), http: median(series.http.server) };
+const us = (value) => (Number.isNaN(value) ? '—' : `${value.toFixed(0)} µs`);
+printTable(
+  `SDK client and SDK echo server, CPU per call with ${IN_FLIGHT} in flight (${mode} era negotiation; ${rounds} rounds × ${calls} calls, medians)`,
+  ['transport', 'client', 'server', 'client + server'],
+  ['stdio', 'http'].map((name) => [name, us(c[name]), us(s[name]), us(c[name] + s[name])]),
+);
+const floor = { http: s.http + c.stdio, stdio: s.stdio + c.stdio };
+// Total CPU per call of everything on the machine, direct and through the gateway.
+const bound = (face, gatewayUs) => (c[face] + s[face]) / (c[face] + gatewayUs + s.stdio);
+printTable(
+  'The gateway’s floor and the throughput ratio it allows when CPU-bound (all processes on the same cores)',
+  ['serve', 'floor: server + client(stdio)', 'ratio at the floor', 'gateway measured', 'ratio at measured'],
+  ['http', 'stdio'].map((face) => [
+    `--${face}`,
+    us(floor[face]),
+    format.ratio(bound(face, floor[face])),
+    us(gateway[face]),
+    Number.isNaN(gateway[face]) ? '—' : format.ratio(bound(face, gateway[face])),
+  ]),
+);
