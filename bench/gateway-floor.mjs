@@ -7,10 +7,13 @@
 //   serve --http ÷ direct HTTP ≤ (cH + sH) ÷ (cH + sH + cS + sS)   (the gateway at its floor)
 //   serve --stdio ÷ direct stdio ≤ (cS + sS) ÷ (2 cS + 2 sS) = 0.5
 // where c/s are client/server CPU per call over HTTP (H) or stdio (S). Pass the gateway's
-// measured CPU per call (`node bench/profile-gateway.mjs http 5000 --cpu-only`) as
-// --gateway-http=µs / --gateway-stdio=µs to see the ratio it allows.
-//   node bench/gateway-floor.mjs [--rounds=N] [--calls=N] [--legacy] [--gateway-http=µs] [--gateway-stdio=µs]
+// measured CPU per call as --gateway-http=µs / --gateway-stdio=µs to see the ratio it allows, or
+// --with-gateway to measure it in the same run: each round then also runs
+// `bench/profile-gateway.mjs <http|stdio> <calls> --cpu-only` (the built CLI, or MCPTOOLS_CLI).
+//   node bench/gateway-floor.mjs [--rounds=N] [--calls=N] [--legacy] [--with-gateway] [--gateway-http=µs] [--gateway-stdio=µs]
 
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { childPids, cpuUsOf } from './lib/proc-cpu.mjs';
 import { format, printTable } from './lib/report.mjs';
 import { connectSdk } from './lib/sdk-side.mjs';
@@ -26,6 +29,20 @@ const rounds = Number(flag('rounds', 5));
 const calls = Number(flag('calls', 3000));
 const IN_FLIGHT = 50;
 const mode = args.includes('--legacy') ? 'legacy' : 'auto';
+const withGateway = args.includes('--with-gateway');
+const PROFILE_GATEWAY = fileURLToPath(new URL('./profile-gateway.mjs', import.meta.url));
+const gatewaySeries = { http: [], stdio: [] };
+/** The gateway's own CPU per call (µs), from a `profile-gateway.mjs --cpu-only` run. */
+const gatewayCpu = (face) => {
+  const out = execFileSync(
+    process.execPath,
+    [PROFILE_GATEWAY, face, String(calls), '--cpu-only', ...(mode === 'legacy' ? ['--legacy'] : [])],
+    { encoding: 'utf8' },
+  );
+  const match = /gateway process CPU ([\d.]+) (µs|ms)/.exec(out);
+  if (match === null) throw new Error(`no CPU figure in: ${out}`);
+  return Number(match[1]) * (match[2] === 'ms' ? 1000 : 1);
+};
 const gateway = {
   http: Number(flag('gateway-http', Number.NaN)),
   stdio: Number(flag('gateway-stdio', Number.NaN)),
@@ -62,6 +79,7 @@ try {
       series[name].client.push((used.user + used.system) / calls);
       series[name].server.push((cpuUsOf(pid) - serverBefore) / calls);
     }
+    if (withGateway) for (const face of ['http', 'stdio']) gatewaySeries[face].push(gatewayCpu(face));
   }
 } finally {
   for (const side of Object.values(sides)) await side.client.close().catch(() => {});
@@ -77,6 +95,10 @@ printTable(
   ['transport', 'client', 'server', 'client + server'],
   ['stdio', 'http'].map((name) => [name, us(c[name]), us(s[name]), us(c[name] + s[name])]),
 );
+if (withGateway) {
+  gateway.http = median(gatewaySeries.http);
+  gateway.stdio = median(gatewaySeries.stdio);
+}
 const floor = { http: s.http + c.stdio, stdio: s.stdio + c.stdio };
 // Total CPU per call of everything on the machine, direct and through the gateway.
 const bound = (face, gatewayUs) => (c[face] + s[face]) / (c[face] + gatewayUs + s.stdio);
