@@ -1,18 +1,20 @@
-// The floor under the gateway's throughput goals (issue 10) on a CPU-bound machine: the CPU per
-// call of the SDK's own client and of the bench echo server (an SDK server), each over stdio and
-// over HTTP, 50 calls in flight, no mcptools anywhere. A gateway serves every call with at least
-// one SDK server (downstream face) and one SDK client (upstream), so
+// The floor under the gateway's throughput goals (issue 10): the CPU per call of the SDK's own
+// client and of the bench echo server (an SDK server), each over stdio and over HTTP, 50 calls in
+// flight, no mcptools anywhere. A gateway serves every call with at least one SDK server
+// (downstream face) and one SDK client (upstream), so
 //   gateway CPU/call ≥ server(downstream transport) + client(stdio)
-// and, when every process shares the same cores (throughput = cores ÷ total CPU per call),
-//   serve --http ÷ direct HTTP ≤ (cH + sH) ÷ (cH + sH + cS + sS)   (the gateway at its floor)
-//   serve --stdio ÷ direct stdio ≤ (cS + sS) ÷ (2 cS + 2 sS) = 0.5
-// where c/s are client/server CPU per call over HTTP (H) or stdio (S). Pass the gateway's
-// measured CPU per call as --gateway-http=µs / --gateway-stdio=µs to see the ratio it allows, or
-// --with-gateway to measure it in the same run: each round then also runs
+// Calls per second are bounded twice: by the machine (cores ÷ the CPU per call of every process
+// together) and by the busiest process (one JavaScript thread: 1 ÷ its CPU per call). The
+// ratio printed is the gateway's bound over the direct one, with c/s the client/server CPU per
+// call over HTTP (H) or stdio (S) and G the gateway's:
+//   direct:        min(cores ÷ (c + s), 1 ÷ max(c, s))
+//   through it:    min(cores ÷ (c + G + sS), 1 ÷ max(c, G, sS ÷ 5))   (5 upstreams share the calls)
+// Pass the gateway's measured CPU per call as --gateway-http=µs / --gateway-stdio=µs to see the
+// ratio it allows, or --with-gateway to measure it in the same run: each round then also runs
 // `bench/profile-gateway.mjs <http|stdio> <calls> --cpu-only` (the built CLI, or MCPTOOLS_CLI).
 //   node bench/gateway-floor.mjs [--rounds=N] [--calls=N] [--legacy] [--with-gateway] [--gateway-http=µs] [--gateway-stdio=µs]
-
 import { execFileSync } from 'node:child_process';
+import { cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { childPids, cpuUsOf } from './lib/proc-cpu.mjs';
 import { format, printTable } from './lib/report.mjs';
@@ -100,10 +102,14 @@ if (withGateway) {
   gateway.stdio = median(gatewaySeries.stdio);
 }
 const floor = { http: s.http + c.stdio, stdio: s.stdio + c.stdio };
-// Total CPU per call of everything on the machine, direct and through the gateway.
-const bound = (face, gatewayUs) => (c[face] + s[face]) / (c[face] + gatewayUs + s.stdio);
+const CORES = cpus().length;
+/** Calls per second (per µs) the processes allow: the machine's cores, and the busiest process. */
+const throughput = (perProcess) =>
+  Math.min(CORES / perProcess.reduce((sum, us) => sum + us, 0), 1 / Math.max(...perProcess));
+const bound = (face, gatewayUs) =>
+  throughput([c[face], gatewayUs, ...Array(5).fill(s.stdio / 5)]) / throughput([c[face], s[face]]);
 printTable(
-  'The gateway’s floor and the throughput ratio it allows when CPU-bound (all processes on the same cores)',
+  `The gateway’s floor and the throughput ratio (÷ direct) its CPU allows on ${CORES} cores`,
   ['serve', 'floor: server + client(stdio)', 'ratio at the floor', 'gateway measured', 'ratio at measured'],
   ['http', 'stdio'].map((face) => [
     `--${face}`,
