@@ -13,6 +13,7 @@ import { classifyError, describeError } from './classify-error.js';
 import { ConnectionDiagnostics } from './connection-diagnostics.js';
 import { transportKindsFor } from './create-transport.js';
 import { type Era, type EraMemory, eraKey } from './era-memory.js';
+import { forwardNotifications } from './forward-notifications.js';
 import { isToolListContentFailure, listToolsLeniently } from './list-tools-leniently.js';
 import { type ClientCallbacks, closeMcpClient, isHttpNotFound, openMcpClient } from './open-mcp-client.js';
 import type { ServerState, ServerStatus, TransportKind, UpstreamNotification } from './provider-types.js';
@@ -33,6 +34,8 @@ export interface ConnectionListeners {
   warning(message: string, connection: McpConnection): void;
   /** A notification a gateway forwards (logs, resource updates, resource/prompt list changes). */
   notification(connection: McpConnection, notification: UpstreamNotification): void;
+  /** `true` once someone listens for logs and resource updates (see {@link McpConnection.forwardNotifications}). */
+  wantsNotifications(): boolean;
 }
 
 /** Settings of one {@link McpConnection}. */
@@ -59,7 +62,7 @@ export interface McpConnectionOptions {
  * reconnect loop with capped exponential backoff. A failure never escapes as a throw from
  * `start()`: it lands in `state` and `lastError`, and a retry is scheduled.
  */
-export class McpConnection {
+export class McpConnection implements ClientCallbacks {
   readonly name: string;
   readonly config: ServerConfig;
   state: ServerState;
@@ -93,20 +96,6 @@ export class McpConnection {
   #era: Era | undefined;
   /** Clients closing in the background (made by the first one: most connections never have any). */
   #closings: Set<Promise<void>> | undefined;
-  readonly #callbacks: ClientCallbacks = {
-    toolsChanged: (client, error, tools) => this.#onToolsListChanged(client, error, tools),
-    countChanged: (client, field, items) => this.#onCount(client, field, items),
-    closed: (client) => {
-      if (this.client === client) this.#lost(client, this.#diagnostics.exitError());
-    },
-    notification: (client, notification) => {
-      if (this.client === client) this.#options.listeners.notification(this, notification);
-    },
-    transportError: (client, message) => {
-      if (this.client === client || this.client === undefined) this.#diagnostics.noteTransportError(message);
-    },
-  };
-
   constructor(name: string, config: ServerConfig, options: McpConnectionOptions) {
     this.name = name;
     this.config = config;
@@ -236,6 +225,39 @@ export class McpConnection {
     };
   }
 
+  /**
+   * Starts handing the server's logs and resource updates to the listeners, on the client
+   * connected now; a client connected later gets them when `listeners.wantsNotifications()`.
+   */
+  forwardNotifications(): void {
+    if (this.client) forwardNotifications(this.client, this);
+  }
+
+  /** @internal The SDK client's tool list changed (or re-listing it failed). */
+  clientToolsChanged(client: Client, error: Error | null, tools: McpToolDefinition[] | null): void {
+    this.#onToolsListChanged(client, error, tools);
+  }
+
+  /** @internal The client's resource or prompt list changed. */
+  clientCountChanged(client: Client, field: 'resourceCount' | 'promptCount', items: unknown[] | null): void {
+    this.#onCount(client, field, items);
+  }
+
+  /** @internal The client's transport closed. */
+  clientClosed(client: Client): void {
+    if (this.client === client) this.#lost(client, this.#diagnostics.exitError());
+  }
+
+  /** @internal A log message or resource update from the server. */
+  clientNotification(client: Client, notification: UpstreamNotification): void {
+    if (this.client === client) this.#options.listeners.notification(this, notification);
+  }
+
+  /** @internal The client's transport reported an error. */
+  clientTransportError(client: Client, message: string): void {
+    if (this.client === client || this.client === undefined) this.#diagnostics.noteTransportError(message);
+  }
+
   async #runAttempt(signal?: AbortSignal): Promise<void> {
     const abort = new AbortController();
     this.#abort = abort;
@@ -316,7 +338,7 @@ export class McpConnection {
       stderr,
       deadline,
       timeoutMs,
-      callbacks: this.#callbacks,
+      callbacks: this,
       ...(this.#options.limits === undefined ? {} : { limits: this.#options.limits }),
       mode: this.#mode,
       ...(remembered === undefined ? {} : { remembered }),
@@ -333,6 +355,7 @@ export class McpConnection {
       throw error;
     }
     this.client = client;
+    if (this.#options.listeners.wantsNotifications()) forwardNotifications(client, this);
     this.#transport = transport;
     this.transportKind = kind;
     this.protocolVersion = client.getNegotiatedProtocolVersion();

@@ -148,6 +148,7 @@ export class McpToolHub implements MCPToolProvider {
       },
       warning: (message, connection) => this.#emit('warning', message, connection.name),
       notification: (connection, notification) => this.#emit('notification', connection.name, notification),
+      wantsNotifications: () => this.#listeners.notification.size > 0,
     };
     const eraCache = options.eraCache === false ? undefined : (options.eraCache ?? defaultEraCacheFile());
     this.#eras = eraMemoryFor(eraCache);
@@ -261,6 +262,9 @@ export class McpToolHub implements MCPToolProvider {
   on<E extends keyof ProviderEvents>(event: E, listener: ProviderEvents[E]): () => void {
     const set = this.#listeners[event] as Set<ProviderEvents[E]>;
     set.add(listener);
+    // Logs and resource updates are asked of the clients only once someone listens for them.
+    if (event === 'notification' && set.size === 1)
+      for (const connection of this.#connections.values()) connection.forwardNotifications();
     return () => set.delete(listener);
   }
 
