@@ -38,10 +38,9 @@ export interface ConnectionListeners {
   wantsNotifications(): boolean;
 }
 
-/** Settings of one {@link McpConnection}. */
+/** Settings of {@link McpConnection}s: one object, shared by every connection of a hub. */
 export interface McpConnectionOptions {
   clientInfo: Implementation;
-  connectTimeoutMs: number;
   reconnect: ReconnectPolicy;
   requests: ServerRequestOptions;
   listeners: ConnectionListeners;
@@ -53,6 +52,11 @@ export interface McpConnectionOptions {
   redactor: SecretRedactor;
   /** HTTP size limits. */
   limits?: SizeLimits;
+}
+
+/** Settings of one server's {@link McpConnection}. */
+export interface McpServerSettings {
+  connectTimeoutMs: number;
   /** OAuth for an HTTP server. */
   auth?: TransportAuth;
 }
@@ -83,9 +87,10 @@ export class McpConnection implements ClientCallbacks {
   pid: number | undefined;
 
   readonly #options: McpConnectionOptions;
+  readonly #connectTimeoutMs: number;
+  readonly #auth: TransportAuth | undefined;
   readonly #diagnostics: ConnectionDiagnostics;
   readonly #mode: ProtocolMode;
-  readonly #eraKey: string;
   #closed = false;
   #everConnected = false;
   #timer: NodeJS.Timeout | undefined;
@@ -96,13 +101,14 @@ export class McpConnection implements ClientCallbacks {
   #era: Era | undefined;
   /** Clients closing in the background (made by the first one: most connections never have any). */
   #closings: Set<Promise<void>> | undefined;
-  constructor(name: string, config: ServerConfig, options: McpConnectionOptions) {
+  constructor(name: string, config: ServerConfig, options: McpConnectionOptions, server: McpServerSettings) {
     this.name = name;
     this.config = config;
     this.#options = options;
+    this.#connectTimeoutMs = server.connectTimeoutMs;
+    this.#auth = server.auth;
     this.#diagnostics = new ConnectionDiagnostics(name, config, options.redactor);
     this.#mode = config.protocol ?? options.protocol ?? 'initialize';
-    this.#eraKey = eraKey(config, this.#mode);
     this.state = config.enabled === false ? 'disabled' : 'disconnected';
   }
 
@@ -165,7 +171,7 @@ export class McpConnection implements ClientCallbacks {
       if (this.#attempt) return this.#attempt;
       return this.#runAttempt(options.signal);
     }
-    const timeout = options.timeoutMs ?? this.#options.connectTimeoutMs;
+    const timeout = options.timeoutMs ?? this.#connectTimeoutMs;
     try {
       await this.#listAll(
         client,
@@ -263,7 +269,7 @@ export class McpConnection implements ClientCallbacks {
     this.#abort = abort;
     // One controller for closing and for the connect timeout (aborted with the `TimeoutError`
     // `AbortSignal.timeout` gives); combined with the caller's signal only when there is one.
-    const timeoutMs = this.#options.connectTimeoutMs;
+    const timeoutMs = this.#connectTimeoutMs;
     const timer = setTimeout(
       () => abort.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError')),
       timeoutMs,
@@ -289,7 +295,7 @@ export class McpConnection implements ClientCallbacks {
       if (this.#closed) return;
       const authRequired =
         findAuthRequired(error) ??
-        (this.#options.auth?.authorization?.pending
+        (this.#auth?.authorization?.pending
           ? authRequiredError(this.name, 'waiting for the sign-in to complete', error)
           : undefined);
       if (authRequired) {
@@ -327,7 +333,7 @@ export class McpConnection implements ClientCallbacks {
 
   async #open(kind: TransportKind, deadline: AbortSignal, timeoutMs: number): Promise<void> {
     const stderr = this.#diagnostics.nextAttempt();
-    this.#era ??= await this.#options.eras?.get(this.#eraKey);
+    this.#era ??= await this.#options.eras?.get(this.#eraKey());
     const remembered = this.#era;
     const { client, transport } = await openMcpClient({
       server: this.name,
@@ -342,7 +348,7 @@ export class McpConnection implements ClientCallbacks {
       ...(this.#options.limits === undefined ? {} : { limits: this.#options.limits }),
       mode: this.#mode,
       ...(remembered === undefined ? {} : { remembered }),
-      ...(this.#options.auth === undefined ? {} : { auth: this.#options.auth }),
+      ...(this.#auth === undefined ? {} : { auth: this.#auth }),
     }).catch((error: unknown) => {
       this.#forgetEra();
       throw error;
@@ -361,7 +367,7 @@ export class McpConnection implements ClientCallbacks {
     this.protocolVersion = client.getNegotiatedProtocolVersion();
     this.era = client.getProtocolEra();
     this.#era = this.era;
-    if (this.era !== undefined) this.#options.eras?.set(this.#eraKey, this.era);
+    if (this.era !== undefined) this.#options.eras?.set(this.#eraKey(), this.era);
     const info = client.getServerVersion();
     this.serverInfo = info ? { name: info.name, version: info.version } : undefined;
     const pid = (transport as { pid?: number | null }).pid;
@@ -372,11 +378,16 @@ export class McpConnection implements ClientCallbacks {
     });
   }
 
+  /** The key of this server's era in the era memory (a hash of its command line or URL: kept by no one). */
+  #eraKey(): string {
+    return eraKey(this.config, this.#mode);
+  }
+
   /** The server may have changed era since the last connect: the next attempt negotiates afresh. */
   #forgetEra(): void {
     if (this.#era === undefined) return;
     this.#era = undefined;
-    this.#options.eras?.forget(this.#eraKey);
+    this.#options.eras?.forget(this.#eraKey());
   }
 
   async #listAll(
@@ -433,7 +444,7 @@ export class McpConnection implements ClientCallbacks {
   #onToolsListChanged(client: Client, error: Error | null, tools: McpToolDefinition[] | null): void {
     if (this.client !== client) return;
     if (error && isToolListContentFailure(error)) {
-      const timeout = this.#options.connectTimeoutMs;
+      const timeout = this.#connectTimeoutMs;
       listToolsLeniently(client, { timeout }).then(
         (definitions) => this.#onToolsListChanged(client, null, definitions as McpToolDefinition[]),
         // Wrapped so that a second content failure cannot loop back here.

@@ -11,7 +11,7 @@ import { ArgumentValidator } from '../tool/argument-validator.js';
 import { DEFAULT_MAX_RESULT_CHARS } from '../tool/result.js';
 import type { Tool } from '../tool/tool.js';
 import { defaultEraCacheFile, type EraMemory, eraMemoryFor } from './era-memory.js';
-import { type ConnectionListeners, McpConnection } from './mcp-connection.js';
+import { type ConnectionListeners, McpConnection, type McpConnectionOptions } from './mcp-connection.js';
 import { createMcpTool, type McpToolAdapterOptions } from './mcp-tool-adapter.js';
 import { McpPromptService } from './prompt-service.js';
 import type {
@@ -164,21 +164,24 @@ export class McpToolHub implements MCPToolProvider {
       },
     });
     const clientInfo = options.clientInfo ?? { name: 'mcptools', version: '0.1.0' };
+    // One options object for every connection: only the timeout and OAuth differ per server.
+    const connectionOptions: McpConnectionOptions = {
+      ...(protocol === undefined ? {} : { protocol }),
+      eras: this.#eras,
+      clientInfo,
+      reconnect,
+      requests,
+      listeners,
+      redactor: this.#redactor,
+      limits,
+    };
     for (const [name, server] of Object.entries(config.servers)) {
       const auth = this.#authorizations.for(name);
-      const connection = new McpConnection(name, server, {
-        ...(protocol === undefined ? {} : { protocol }),
-        eras: this.#eras,
-        clientInfo,
+      const connection = new McpConnection(name, server, connectionOptions, {
         connectTimeoutMs:
           connectTimeoutMs ??
           optionalDuration(server.connectTimeoutMs, `servers.${name}.connectTimeoutMs`) ??
           DEFAULT_CONNECT_TIMEOUT_MS,
-        reconnect,
-        requests,
-        listeners,
-        redactor: this.#redactor,
-        limits,
         ...(auth === undefined ? {} : { auth }),
       });
       this.#connections.set(name, connection);

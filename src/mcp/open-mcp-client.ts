@@ -103,8 +103,11 @@ function probeTimeout(timeoutMs: number): number {
   return Math.max(100, Math.floor(timeoutMs / 2));
 }
 
+/** Shared by every client that speaks `initialize` (the SDK only reads it). */
+const LEGACY_NEGOTIATION: ClientOptions['versionNegotiation'] = { mode: 'legacy' };
+
 function negotiation(step: EraStep, timeoutMs: number): ClientOptions['versionNegotiation'] {
-  if (step === 'legacy') return { mode: 'legacy' };
+  if (step === 'legacy') return LEGACY_NEGOTIATION;
   if (step === 'auto') return { mode: 'auto', probe: { timeoutMs: probeTimeout(timeoutMs) } };
   return { mode: { pin: '2026-07-28' }, probe: { timeoutMs } };
 }
