@@ -236,7 +236,9 @@ describe('a server that crashes while connected', () => {
       await provider.close();
       await fixture.close();
     }
-  });
+    // Its own waits (10 s + 15 s) and two fixture starts need more than the default 30 s on a
+    // loaded machine.
+  }, 60_000);
 });
 
 describe('close()', () => {
