@@ -175,6 +175,7 @@ export class McpToolHub implements MCPToolProvider {
       redactor: this.#redactor,
       limits,
     };
+    const adapterOptionsByTimeout = new Map<number, McpToolAdapterOptions>();
     for (const [name, server] of Object.entries(config.servers)) {
       const auth = this.#authorizations.for(name);
       const connection = new McpConnection(name, server, connectionOptions, {
@@ -186,16 +187,23 @@ export class McpToolHub implements MCPToolProvider {
       });
       this.#connections.set(name, connection);
       this.#filters.set(name, compileToolFilter(server.tools));
-      this.#adapterOptions.set(name, {
-        callTimeoutMs:
-          callTimeoutMs ??
-          optionalDuration(server.callTimeoutMs, `servers.${name}.callTimeoutMs`) ??
-          DEFAULT_CALL_TIMEOUT_MS,
-        maxResultChars,
-        maxArgumentBytes,
-        validator,
-        redactor: this.#redactor,
-      });
+      const callTimeout =
+        callTimeoutMs ??
+        optionalDuration(server.callTimeoutMs, `servers.${name}.callTimeoutMs`) ??
+        DEFAULT_CALL_TIMEOUT_MS;
+      // Servers with the same call timeout share one options object (only the timeout differs).
+      let adapterOptions = adapterOptionsByTimeout.get(callTimeout);
+      if (adapterOptions === undefined) {
+        adapterOptions = {
+          callTimeoutMs: callTimeout,
+          maxResultChars,
+          maxArgumentBytes,
+          validator,
+          redactor: this.#redactor,
+        };
+        adapterOptionsByTimeout.set(callTimeout, adapterOptions);
+      }
+      this.#adapterOptions.set(name, adapterOptions);
     }
     const directory = new ServerDirectory(
       this.#connections,
