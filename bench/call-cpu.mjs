@@ -10,6 +10,7 @@
 // also the CPU per call, with `in-flight` at once, of the echo server each side spawned (from
 // /proc in 10 ms ticks: use a few thousand calls per round).
 import { readFileSync } from 'node:fs';
+import { childPids, cpuUsOf } from './lib/proc-cpu.mjs';
 import { format, printTable } from './lib/report.mjs';
 import { echoStdioCommand, startHttpEcho } from './lib/servers.mjs';
 import { loadSides, rotated } from './lib/sides.mjs';
@@ -35,25 +36,6 @@ const writeCalls = () => {
   }
 };
 
-/** Child processes of this one (Linux), to find the echo server a side spawned over stdio. */
-const children = () => {
-  try {
-    const list = readFileSync(`/proc/${process.pid}/task/${process.pid}/children`, 'utf8');
-    return new Set(list.split(' ').filter(Boolean).map(Number));
-  } catch {
-    return new Set();
-  }
-};
-/** User + system CPU of process `pid` so far, in µs (Linux /proc, 10 ms ticks), or NaN. */
-const cpuOf = (pid) => {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * 10_000;
-  } catch {
-    return Number.NaN;
-  }
-};
-
 const { sides, skipped } = await loadSides(names);
 for (const [name, reason] of Object.entries(skipped)) console.log(`${name} skipped: ${reason}`);
 const http = transport === 'http' ? await startHttpEcho() : undefined;
@@ -61,10 +43,10 @@ const target = http ? { url: http.url } : { stdio: echoStdioCommand() };
 const open = [];
 try {
   for (const side of sides) {
-    const before = children();
+    const before = childPids();
     const handle = await side.open([target]);
     // Over stdio each side spawned its own echo server: its CPU per call is shown too.
-    const server = http ? undefined : [...children()].find((pid) => !before.has(pid));
+    const server = http ? undefined : [...childPids()].find((pid) => !before.has(pid));
     open.push({ side, handle, server });
   }
   for (const { handle } of open) for (let index = 0; index < 300; index++) await handle.call(0, 'hello');
@@ -89,7 +71,7 @@ try {
       own.seqWall.push(quantile(wall, 0.5));
       cpu = process.cpuUsage();
       const writesBefore = writeCalls();
-      const serverBefore = server === undefined ? Number.NaN : cpuOf(server);
+      const serverBefore = server === undefined ? Number.NaN : cpuUsOf(server);
       let started = 0;
       const worker = async () => {
         while (started < calls) {
@@ -101,7 +83,7 @@ try {
       cpu = process.cpuUsage(cpu);
       own.poolCpu.push((cpu.user + cpu.system) / calls);
       own.poolWrites.push((writeCalls() - writesBefore) / calls);
-      own.serverCpu.push(server === undefined ? Number.NaN : (cpuOf(server) - serverBefore) / calls);
+      own.serverCpu.push(server === undefined ? Number.NaN : (cpuUsOf(server) - serverBefore) / calls);
     }
   }
   const reference = series.get(names[0]);

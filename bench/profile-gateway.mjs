@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { analyzeCpuProfile } from './lib/cpu-profile.mjs';
+import { cpuUsOf } from './lib/proc-cpu.mjs';
 import { format, printTable } from './lib/report.mjs';
 import { echoStdioCommand } from './lib/servers.mjs';
 
@@ -40,12 +41,6 @@ const newClient = () =>
     { name: 'profile-gateway', version: '1.0.0' },
     legacy ? undefined : { versionNegotiation: { mode: 'auto' } },
   );
-
-/** User + system CPU of process `pid` so far, in ms (Linux /proc). */
-function cpuMsOf(pid) {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
-}
 
 /** Read and write system calls of process `pid` so far (Linux /proc/<pid>/io). */
 function syscallsOf(pid) {
@@ -118,10 +113,10 @@ const run = async (total) => {
   return performance.now() - begin;
 };
 await run(500);
-const cpuBefore = cpuMsOf(pid);
+const cpuBefore = cpuUsOf(pid) / 1000;
 const syscallsBefore = syscallsOf(pid);
 const wallMs = await run(calls);
-const cpuMs = cpuMsOf(pid) - cpuBefore;
+const cpuMs = cpuUsOf(pid) / 1000 - cpuBefore;
 const syscallsAfter = syscallsOf(pid);
 const perCallSyscalls = `${((syscallsAfter.reads - syscallsBefore.reads) / calls).toFixed(2)} reads and ${((syscallsAfter.writes - syscallsBefore.writes) / calls).toFixed(2)} writes (system calls)`;
 await stop();

@@ -1,0 +1,22 @@
+// CPU time and child processes of a process from Linux /proc (NaN / empty elsewhere).
+import { readFileSync } from 'node:fs';
+
+/** User + system CPU of process `pid` so far, in µs (Linux /proc, 10 ms ticks), or NaN. */
+export function cpuUsOf(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10_000;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/** The child process ids of this process (Linux), to find the server a client spawned. */
+export function childPids() {
+  try {
+    const list = readFileSync(`/proc/${process.pid}/task/${process.pid}/children`, 'utf8');
+    return new Set(list.split(' ').filter(Boolean).map(Number));
+  } catch {
+    return new Set();
+  }
+}
