@@ -33,8 +33,18 @@ if (positional[0] === 'child') {
   }
   for (const [side, groups] of Object.entries(results)) {
     const total = groups.reduce((sum, group) => sum + group.bytes, 0);
+    // Code (compiled by the JIT whenever it likes) and Node's native and synthetic nodes swing
+    // from run to run; the JS objects alone are the same to 0.01 KiB from run to run.
+    const objects = groups
+      .filter((group) => !/^(code|native|synthetic)\b/.test(group.key))
+      .reduce((sum, group) => sum + group.bytes, 0);
+    // Grouped by anchor (HEAP_ANCHOR=1), the keys no longer say what each object is.
+    const split =
+      process.env.HEAP_ANCHOR === '1'
+        ? ''
+        : `, of which ${(objects / servers / 1024).toFixed(2)} KiB JS objects (not code, native or synthetic)`;
     console.log(
-      `\n${side}: ${(total / servers / 1024).toFixed(1)} KiB of new objects per server (self sizes), top ${top}`,
+      `\n${side}: ${(total / servers / 1024).toFixed(1)} KiB of new objects per server (self sizes)${split}; top ${top}`,
     );
     for (const group of groups.slice(0, top))
       console.log(

@@ -19,19 +19,24 @@ export async function connectSdk({ stdio, url, mode }) {
   return { client, era: client.getProtocolEra() };
 }
 
-/** Connects to every server at once and lists each one's tools: the SDK-direct fan-out. */
+/**
+ * Connects to every server at once and lists each one's tools: the SDK-direct fan-out. Resolves
+ * `{ client, tools }` per server: the tool list is kept, as a user of the SDK keeps it to hand
+ * the tools to an agent (the client's own response cache holds only its JSON text), so that the
+ * memory benchmark compares like with like: mcptools keeps every server's tools too.
+ */
 export async function fanOutSdk(stdioCommands, mode) {
   return Promise.all(
     stdioCommands.map(async (stdio) => {
       const { client } = await connectSdk({ stdio, mode });
       const { tools } = await client.listTools();
       if (tools.length === 0) throw new Error('SDK-direct: a server listed no tools');
-      return client;
+      return { client, tools };
     }),
   );
 }
 
-/** Closes every client; errors on close are not what is measured. */
-export async function closeSdkClients(clients) {
-  await Promise.all(clients.map((client) => client.close().catch(() => {})));
+/** Closes every client of a {@link fanOutSdk}; errors on close are not what is measured. */
+export async function closeSdkClients(connected) {
+  await Promise.all(connected.map(({ client }) => client.close().catch(() => {})));
 }

@@ -28,8 +28,11 @@ function sdkSide(name, versionNegotiation) {
   return {
     name,
     async open(targets) {
+      // Each server's tool list is kept beside its client, as a user keeps it to hand the tools
+      // to an agent (and as mcptools keeps them): heap-per-server compares like with like.
+      const tools = [];
       const clients = await Promise.all(
-        targets.map(async (target) => {
+        targets.map(async (target, index) => {
           const client = new Client(
             { name: 'bench-sdk', version: '1.0.0' },
             versionNegotiation ? { versionNegotiation } : undefined,
@@ -38,13 +41,14 @@ function sdkSide(name, versionNegotiation) {
             ? new StdioClientTransport({ ...target.stdio, stderr: 'ignore' })
             : new StreamableHTTPClientTransport(new URL(target.url));
           await client.connect(transport);
-          const { tools } = await client.listTools();
-          if (tools.length === 0) throw new Error(`${name}: a server listed no tools`);
+          tools[index] = (await client.listTools()).tools;
+          if (tools[index].length === 0) throw new Error(`${name}: a server listed no tools`);
           return client;
         }),
       );
       return {
         era: clients[0]?.getProtocolEra(),
+        tools,
         call: async (index, text) =>
           textOf(await clients[index].callTool({ name: 'echo', arguments: { text } })),
         close: () => Promise.all(clients.map((client) => client.close().catch(() => {}))),

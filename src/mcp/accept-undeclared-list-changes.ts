@@ -15,20 +15,20 @@ export function acceptUndeclaredListChanges(client: Client, callbacks: ClientCal
   if (capabilities.tools && !capabilities.tools.listChanged) {
     onChange(client, 'notifications/tools/list_changed', async () => {
       try {
-        callbacks.toolsChanged(
+        callbacks.clientToolsChanged(
           client,
           null,
           (await client.listTools(undefined, { cacheMode: 'refresh' })).tools,
         );
       } catch (error) {
-        callbacks.toolsChanged(client, error instanceof Error ? error : new Error(String(error)), null);
+        callbacks.clientToolsChanged(client, error instanceof Error ? error : new Error(String(error)), null);
       }
     });
   }
   if (capabilities.prompts && !capabilities.prompts.listChanged) {
     onChange(client, 'notifications/prompts/list_changed', async () => {
       const prompts = await client.listPrompts(undefined, { cacheMode: 'refresh' }).catch(() => undefined);
-      if (prompts) callbacks.countChanged(client, 'promptCount', prompts.prompts);
+      if (prompts) callbacks.clientCountChanged(client, 'promptCount', prompts.prompts);
     });
   }
   if (capabilities.resources && !capabilities.resources.listChanged) {
@@ -36,7 +36,7 @@ export function acceptUndeclaredListChanges(client: Client, callbacks: ClientCal
       const resources = await client
         .listResources(undefined, { cacheMode: 'refresh' })
         .catch(() => undefined);
-      if (resources) callbacks.countChanged(client, 'resourceCount', resources.resources);
+      if (resources) callbacks.clientCountChanged(client, 'resourceCount', resources.resources);
     });
   }
 }

@@ -13,6 +13,7 @@ import { classifyError, describeError } from './classify-error.js';
 import { ConnectionDiagnostics } from './connection-diagnostics.js';
 import { transportKindsFor } from './create-transport.js';
 import { type Era, type EraMemory, eraKey } from './era-memory.js';
+import { forwardNotifications } from './forward-notifications.js';
 import { isToolListContentFailure, listToolsLeniently } from './list-tools-leniently.js';
 import { type ClientCallbacks, closeMcpClient, isHttpNotFound, openMcpClient } from './open-mcp-client.js';
 import type { ServerState, ServerStatus, TransportKind, UpstreamNotification } from './provider-types.js';
@@ -33,12 +34,13 @@ export interface ConnectionListeners {
   warning(message: string, connection: McpConnection): void;
   /** A notification a gateway forwards (logs, resource updates, resource/prompt list changes). */
   notification(connection: McpConnection, notification: UpstreamNotification): void;
+  /** `true` once someone listens for logs and resource updates (see {@link McpConnection.forwardNotifications}). */
+  wantsNotifications(): boolean;
 }
 
-/** Settings of one {@link McpConnection}. */
+/** Settings of {@link McpConnection}s: one object, shared by every connection of a hub. */
 export interface McpConnectionOptions {
   clientInfo: Implementation;
-  connectTimeoutMs: number;
   reconnect: ReconnectPolicy;
   requests: ServerRequestOptions;
   listeners: ConnectionListeners;
@@ -50,6 +52,11 @@ export interface McpConnectionOptions {
   redactor: SecretRedactor;
   /** HTTP size limits. */
   limits?: SizeLimits;
+}
+
+/** Settings of one server's {@link McpConnection}. */
+export interface McpServerSettings {
+  connectTimeoutMs: number;
   /** OAuth for an HTTP server. */
   auth?: TransportAuth;
 }
@@ -59,7 +66,7 @@ export interface McpConnectionOptions {
  * reconnect loop with capped exponential backoff. A failure never escapes as a throw from
  * `start()`: it lands in `state` and `lastError`, and a retry is scheduled.
  */
-export class McpConnection {
+export class McpConnection implements ClientCallbacks {
   readonly name: string;
   readonly config: ServerConfig;
   state: ServerState;
@@ -80,9 +87,10 @@ export class McpConnection {
   pid: number | undefined;
 
   readonly #options: McpConnectionOptions;
+  readonly #connectTimeoutMs: number;
+  readonly #auth: TransportAuth | undefined;
   readonly #diagnostics: ConnectionDiagnostics;
   readonly #mode: ProtocolMode;
-  readonly #eraKey: string;
   #closed = false;
   #everConnected = false;
   #timer: NodeJS.Timeout | undefined;
@@ -93,27 +101,14 @@ export class McpConnection {
   #era: Era | undefined;
   /** Clients closing in the background (made by the first one: most connections never have any). */
   #closings: Set<Promise<void>> | undefined;
-  readonly #callbacks: ClientCallbacks = {
-    toolsChanged: (client, error, tools) => this.#onToolsListChanged(client, error, tools),
-    countChanged: (client, field, items) => this.#onCount(client, field, items),
-    closed: (client) => {
-      if (this.client === client) this.#lost(client, this.#diagnostics.exitError());
-    },
-    notification: (client, notification) => {
-      if (this.client === client) this.#options.listeners.notification(this, notification);
-    },
-    transportError: (client, message) => {
-      if (this.client === client || this.client === undefined) this.#diagnostics.noteTransportError(message);
-    },
-  };
-
-  constructor(name: string, config: ServerConfig, options: McpConnectionOptions) {
+  constructor(name: string, config: ServerConfig, options: McpConnectionOptions, server: McpServerSettings) {
     this.name = name;
     this.config = config;
     this.#options = options;
+    this.#connectTimeoutMs = server.connectTimeoutMs;
+    this.#auth = server.auth;
     this.#diagnostics = new ConnectionDiagnostics(name, config, options.redactor);
     this.#mode = config.protocol ?? options.protocol ?? 'initialize';
-    this.#eraKey = eraKey(config, this.#mode);
     this.state = config.enabled === false ? 'disabled' : 'disconnected';
   }
 
@@ -176,7 +171,7 @@ export class McpConnection {
       if (this.#attempt) return this.#attempt;
       return this.#runAttempt(options.signal);
     }
-    const timeout = options.timeoutMs ?? this.#options.connectTimeoutMs;
+    const timeout = options.timeoutMs ?? this.#connectTimeoutMs;
     try {
       await this.#listAll(
         client,
@@ -236,12 +231,45 @@ export class McpConnection {
     };
   }
 
+  /**
+   * Starts handing the server's logs and resource updates to the listeners, on the client
+   * connected now; a client connected later gets them when `listeners.wantsNotifications()`.
+   */
+  forwardNotifications(): void {
+    if (this.client) forwardNotifications(this.client, this);
+  }
+
+  /** @internal The SDK client's tool list changed (or re-listing it failed). */
+  clientToolsChanged(client: Client, error: Error | null, tools: McpToolDefinition[] | null): void {
+    this.#onToolsListChanged(client, error, tools);
+  }
+
+  /** @internal The client's resource or prompt list changed. */
+  clientCountChanged(client: Client, field: 'resourceCount' | 'promptCount', items: unknown[] | null): void {
+    this.#onCount(client, field, items);
+  }
+
+  /** @internal The client's transport closed. */
+  clientClosed(client: Client): void {
+    if (this.client === client) this.#lost(client, this.#diagnostics.exitError());
+  }
+
+  /** @internal A log message or resource update from the server. */
+  clientNotification(client: Client, notification: UpstreamNotification): void {
+    if (this.client === client) this.#options.listeners.notification(this, notification);
+  }
+
+  /** @internal The client's transport reported an error. */
+  clientTransportError(client: Client, message: string): void {
+    if (this.client === client || this.client === undefined) this.#diagnostics.noteTransportError(message);
+  }
+
   async #runAttempt(signal?: AbortSignal): Promise<void> {
     const abort = new AbortController();
     this.#abort = abort;
     // One controller for closing and for the connect timeout (aborted with the `TimeoutError`
     // `AbortSignal.timeout` gives); combined with the caller's signal only when there is one.
-    const timeoutMs = this.#options.connectTimeoutMs;
+    const timeoutMs = this.#connectTimeoutMs;
     const timer = setTimeout(
       () => abort.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError')),
       timeoutMs,
@@ -267,7 +295,7 @@ export class McpConnection {
       if (this.#closed) return;
       const authRequired =
         findAuthRequired(error) ??
-        (this.#options.auth?.authorization?.pending
+        (this.#auth?.authorization?.pending
           ? authRequiredError(this.name, 'waiting for the sign-in to complete', error)
           : undefined);
       if (authRequired) {
@@ -305,7 +333,7 @@ export class McpConnection {
 
   async #open(kind: TransportKind, deadline: AbortSignal, timeoutMs: number): Promise<void> {
     const stderr = this.#diagnostics.nextAttempt();
-    this.#era ??= await this.#options.eras?.get(this.#eraKey);
+    this.#era ??= await this.#options.eras?.get(this.#eraKey());
     const remembered = this.#era;
     const { client, transport } = await openMcpClient({
       server: this.name,
@@ -316,11 +344,11 @@ export class McpConnection {
       stderr,
       deadline,
       timeoutMs,
-      callbacks: this.#callbacks,
+      callbacks: this,
       ...(this.#options.limits === undefined ? {} : { limits: this.#options.limits }),
       mode: this.#mode,
       ...(remembered === undefined ? {} : { remembered }),
-      ...(this.#options.auth === undefined ? {} : { auth: this.#options.auth }),
+      ...(this.#auth === undefined ? {} : { auth: this.#auth }),
     }).catch((error: unknown) => {
       this.#forgetEra();
       throw error;
@@ -333,12 +361,13 @@ export class McpConnection {
       throw error;
     }
     this.client = client;
+    if (this.#options.listeners.wantsNotifications()) forwardNotifications(client, this);
     this.#transport = transport;
     this.transportKind = kind;
     this.protocolVersion = client.getNegotiatedProtocolVersion();
     this.era = client.getProtocolEra();
     this.#era = this.era;
-    if (this.era !== undefined) this.#options.eras?.set(this.#eraKey, this.era);
+    if (this.era !== undefined) this.#options.eras?.set(this.#eraKey(), this.era);
     const info = client.getServerVersion();
     this.serverInfo = info ? { name: info.name, version: info.version } : undefined;
     const pid = (transport as { pid?: number | null }).pid;
@@ -349,11 +378,16 @@ export class McpConnection {
     });
   }
 
+  /** The key of this server's era in the era memory (a hash of its command line or URL: kept by no one). */
+  #eraKey(): string {
+    return eraKey(this.config, this.#mode);
+  }
+
   /** The server may have changed era since the last connect: the next attempt negotiates afresh. */
   #forgetEra(): void {
     if (this.#era === undefined) return;
     this.#era = undefined;
-    this.#options.eras?.forget(this.#eraKey);
+    this.#options.eras?.forget(this.#eraKey());
   }
 
   async #listAll(
@@ -410,7 +444,7 @@ export class McpConnection {
   #onToolsListChanged(client: Client, error: Error | null, tools: McpToolDefinition[] | null): void {
     if (this.client !== client) return;
     if (error && isToolListContentFailure(error)) {
-      const timeout = this.#options.connectTimeoutMs;
+      const timeout = this.#connectTimeoutMs;
       listToolsLeniently(client, { timeout }).then(
         (definitions) => this.#onToolsListChanged(client, null, definitions as McpToolDefinition[]),
         // Wrapped so that a second content failure cannot loop back here.

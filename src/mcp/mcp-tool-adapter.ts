@@ -179,8 +179,11 @@ export function createMcpTool(
 
   // An upstream may echo a credential back, in its error text ("rejected key sk-…") or in a
   // result ("the header you sent was Bearer …"): a configured secret never leaves mcptools.
-  const execute: Tool['execute'] = async (toolCallId, params, signal, onUpdate) =>
-    options.redactor.value(await run(toolCallId, params, signal, onUpdate));
+  // With no secret configured there is nothing to hide: `run` is `execute` (one closure per tool less).
+  const execute: Tool['execute'] = options.redactor.empty
+    ? run
+    : async (toolCallId, params, signal, onUpdate) =>
+        options.redactor.value(await run(toolCallId, params, signal, onUpdate));
 
   const tool: Tool = {
     name: exposedName,

@@ -11,7 +11,7 @@ import { ArgumentValidator } from '../tool/argument-validator.js';
 import { DEFAULT_MAX_RESULT_CHARS } from '../tool/result.js';
 import type { Tool } from '../tool/tool.js';
 import { defaultEraCacheFile, type EraMemory, eraMemoryFor } from './era-memory.js';
-import { type ConnectionListeners, McpConnection } from './mcp-connection.js';
+import { type ConnectionListeners, McpConnection, type McpConnectionOptions } from './mcp-connection.js';
 import { createMcpTool, type McpToolAdapterOptions } from './mcp-tool-adapter.js';
 import { McpPromptService } from './prompt-service.js';
 import type {
@@ -148,6 +148,7 @@ export class McpToolHub implements MCPToolProvider {
       },
       warning: (message, connection) => this.#emit('warning', message, connection.name),
       notification: (connection, notification) => this.#emit('notification', connection.name, notification),
+      wantsNotifications: () => this.#listeners.notification.size > 0,
     };
     const eraCache = options.eraCache === false ? undefined : (options.eraCache ?? defaultEraCacheFile());
     this.#eras = eraMemoryFor(eraCache);
@@ -163,35 +164,46 @@ export class McpToolHub implements MCPToolProvider {
       },
     });
     const clientInfo = options.clientInfo ?? { name: 'mcptools', version: '0.1.0' };
+    // One options object for every connection: only the timeout and OAuth differ per server.
+    const connectionOptions: McpConnectionOptions = {
+      ...(protocol === undefined ? {} : { protocol }),
+      eras: this.#eras,
+      clientInfo,
+      reconnect,
+      requests,
+      listeners,
+      redactor: this.#redactor,
+      limits,
+    };
+    const adapterOptionsByTimeout = new Map<number, McpToolAdapterOptions>();
     for (const [name, server] of Object.entries(config.servers)) {
       const auth = this.#authorizations.for(name);
-      const connection = new McpConnection(name, server, {
-        ...(protocol === undefined ? {} : { protocol }),
-        eras: this.#eras,
-        clientInfo,
+      const connection = new McpConnection(name, server, connectionOptions, {
         connectTimeoutMs:
           connectTimeoutMs ??
           optionalDuration(server.connectTimeoutMs, `servers.${name}.connectTimeoutMs`) ??
           DEFAULT_CONNECT_TIMEOUT_MS,
-        reconnect,
-        requests,
-        listeners,
-        redactor: this.#redactor,
-        limits,
         ...(auth === undefined ? {} : { auth }),
       });
       this.#connections.set(name, connection);
       this.#filters.set(name, compileToolFilter(server.tools));
-      this.#adapterOptions.set(name, {
-        callTimeoutMs:
-          callTimeoutMs ??
-          optionalDuration(server.callTimeoutMs, `servers.${name}.callTimeoutMs`) ??
-          DEFAULT_CALL_TIMEOUT_MS,
-        maxResultChars,
-        maxArgumentBytes,
-        validator,
-        redactor: this.#redactor,
-      });
+      const callTimeout =
+        callTimeoutMs ??
+        optionalDuration(server.callTimeoutMs, `servers.${name}.callTimeoutMs`) ??
+        DEFAULT_CALL_TIMEOUT_MS;
+      // Servers with the same call timeout share one options object (only the timeout differs).
+      let adapterOptions = adapterOptionsByTimeout.get(callTimeout);
+      if (adapterOptions === undefined) {
+        adapterOptions = {
+          callTimeoutMs: callTimeout,
+          maxResultChars,
+          maxArgumentBytes,
+          validator,
+          redactor: this.#redactor,
+        };
+        adapterOptionsByTimeout.set(callTimeout, adapterOptions);
+      }
+      this.#adapterOptions.set(name, adapterOptions);
     }
     const directory = new ServerDirectory(
       this.#connections,
@@ -261,6 +273,9 @@ export class McpToolHub implements MCPToolProvider {
   on<E extends keyof ProviderEvents>(event: E, listener: ProviderEvents[E]): () => void {
     const set = this.#listeners[event] as Set<ProviderEvents[E]>;
     set.add(listener);
+    // Logs and resource updates are asked of the clients only once someone listens for them.
+    if (event === 'notification' && set.size === 1)
+      for (const connection of this.#connections.values()) connection.forwardNotifications();
     return () => set.delete(listener);
   }
 

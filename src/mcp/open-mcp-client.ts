@@ -25,14 +25,17 @@ import {
 import type { SizeLimits } from './size-limited-fetch.js';
 import type { StderrTail } from './stderr-tail.js';
 
-/** Callbacks a freshly opened client reports to; each names the client so stale ones can be ignored. */
+/**
+ * What a freshly opened client reports to (its connection); each call names the client so that
+ * a stale one can be ignored. Methods, not closures: one connection serves every client it opens.
+ */
 export interface ClientCallbacks {
-  toolsChanged(client: Client, error: Error | null, tools: McpToolDefinition[] | null): void;
-  countChanged(client: Client, field: 'resourceCount' | 'promptCount', items: unknown[] | null): void;
-  closed(client: Client): void;
-  /** Logs and resource updates, for a gateway to forward. */
-  notification(client: Client, notification: UpstreamNotification): void;
-  transportError(client: Client, message: string): void;
+  clientToolsChanged(client: Client, error: Error | null, tools: McpToolDefinition[] | null): void;
+  clientCountChanged(client: Client, field: 'resourceCount' | 'promptCount', items: unknown[] | null): void;
+  clientClosed(client: Client): void;
+  /** Logs and resource updates, for a gateway to forward (see `forwardNotifications`). */
+  clientNotification(client: Client, notification: UpstreamNotification): void;
+  clientTransportError(client: Client, message: string): void;
 }
 
 /** Everything {@link openMcpClient} needs for one attempt. */
@@ -110,8 +113,11 @@ function probeTimeout(timeoutMs: number): number {
   return Math.max(100, Math.floor(timeoutMs / 2));
 }
 
+/** Shared by every client that speaks `initialize` (the SDK only reads it). */
+const LEGACY_NEGOTIATION: ClientOptions['versionNegotiation'] = { mode: 'legacy' };
+
 function negotiation(step: EraStep, timeoutMs: number): ClientOptions['versionNegotiation'] {
-  if (step === 'legacy') return { mode: 'legacy' };
+  if (step === 'legacy') return LEGACY_NEGOTIATION;
   if (step === 'auto') return { mode: 'auto', probe: { timeoutMs: probeTimeout(timeoutMs) } };
   return { mode: { pin: '2026-07-28' }, probe: { timeoutMs } };
 }
@@ -122,29 +128,23 @@ function createClient(parameters: OpenClientParameters, step: EraStep): Client {
     capabilities: clientCapabilities(parameters.requests),
     versionNegotiation: negotiation(step, parameters.timeoutMs),
     listChanged: {
-      tools: { debounceMs: 50, onChanged: (error, tools) => callbacks.toolsChanged(client, error, tools) },
+      tools: {
+        debounceMs: 50,
+        onChanged: (error, tools) => callbacks.clientToolsChanged(client, error, tools),
+      },
       resources: {
         debounceMs: 50,
-        onChanged: (_error, items) => callbacks.countChanged(client, 'resourceCount', items),
+        onChanged: (_error, items) => callbacks.clientCountChanged(client, 'resourceCount', items),
       },
       prompts: {
         debounceMs: 50,
-        onChanged: (_error, items) => callbacks.countChanged(client, 'promptCount', items),
+        onChanged: (_error, items) => callbacks.clientCountChanged(client, 'promptCount', items),
       },
     },
   });
   installServerRequestHandlers(client, parameters.server, parameters.requests);
-  client.setNotificationHandler('notifications/message', (notification) =>
-    callbacks.notification(client, { method: 'notifications/message', params: notification.params }),
-  );
-  client.setNotificationHandler('notifications/resources/updated', (notification) =>
-    callbacks.notification(client, {
-      method: 'notifications/resources/updated',
-      params: { uri: notification.params.uri },
-    }),
-  );
-  client.onerror = (error) => callbacks.transportError(client, describeError(error));
-  client.onclose = () => callbacks.closed(client);
+  client.onerror = (error) => callbacks.clientTransportError(client, describeError(error));
+  client.onclose = () => callbacks.clientClosed(client);
   return client;
 }
 

@@ -188,9 +188,15 @@ export function resolveRoots(
   return resolved.length > 0 ? resolved : undefined;
 }
 
+/** The capabilities of each options object: one object for every client (the SDK copies it). */
+const declared = new WeakMap<ServerRequestOptions, ClientCapabilities>();
+
 /** The client capabilities to declare: only what is configured (a server never asks for the rest). */
 export function clientCapabilities(options: ServerRequestOptions): ClientCapabilities {
-  const capabilities: ClientCapabilities = {};
+  let capabilities = declared.get(options);
+  if (capabilities !== undefined) return capabilities;
+  capabilities = {};
+  declared.set(options, capabilities);
   if (options.onSamplingRequest) capabilities.sampling = {};
   // applyDefaults: the SDK fills in schema defaults the host left out of an accepted form (SEP-1034).
   if (options.onElicitation) capabilities.elicitation = { form: { applyDefaults: true } };

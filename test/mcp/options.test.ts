@@ -31,6 +31,32 @@ describe('loadMCPServers options', () => {
     }
   });
 
+  it("applies each server's own callTimeoutMs to its tools only", async () => {
+    const registry = new ToolRegistry();
+    const provider = await loadMCPServers(
+      {
+        servers: {
+          quick: stdioFixture('echo', [], { protocol: 'legacy', callTimeoutMs: 300 }),
+          patient: stdioFixture('echo', [], { protocol: 'legacy' }),
+          alsoQuick: stdioFixture('echo', [], { protocol: 'legacy', callTimeoutMs: 300 }),
+        },
+      },
+      registry,
+    );
+    try {
+      const [quick, patient, alsoQuick] = await Promise.all(
+        ['quick', 'patient', 'alsoQuick'].map((server) =>
+          registry.get(`${server}__slow`)!.execute(server, { ms: 1500 }),
+        ),
+      );
+      expect(textOf(quick!)).toBe('Tool quick/slow failed: request timed out after 300 ms');
+      expect(textOf(alsoQuick!)).toBe('Tool alsoQuick/slow failed: request timed out after 300 ms');
+      expect(patient!.isError).toBeUndefined();
+    } finally {
+      await provider.close();
+    }
+  });
+
   it("names the caller's AbortSignal.timeout as the timeout that fired, not the call timeout", async () => {
     const registry = new ToolRegistry();
     const provider = await loadMCPServers(

@@ -115,6 +115,22 @@ describe('ToolRegistry', () => {
     expect(registry.names()).toEqual(['native']);
   });
 
+  it('keeps an owner’s other tools when one of them is unregistered by name or replaced by another owner', () => {
+    const registry = new ToolRegistry();
+    registry.replaceOwner('mcp:s', [tool('s__a'), tool('s__b'), tool('s__c')], {
+      source: 'mcp',
+      server: 's',
+    });
+    expect(registry.unregister('s__b')).toBe(true);
+    expect(registry.names({ owner: 'mcp:s' })).toEqual(['s__a', 's__c']);
+    registry.register(tool('s__c'), { owner: 'plugin:p', replace: true });
+    expect(registry.names({ owner: 'mcp:s' })).toEqual(['s__a']);
+    expect(registry.names({ owner: 'plugin:p' })).toEqual(['s__c']);
+    expect(registry.unregisterOwner('mcp:s')).toEqual(['s__a']);
+    expect(registry.unregisterOwner('mcp:s')).toEqual([]);
+    expect(registry.names()).toEqual(['s__c']);
+  });
+
   it('a throwing listener does not break registration', () => {
     const registry = new ToolRegistry();
     registry.onChange(() => {
