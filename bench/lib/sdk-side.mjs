@@ -20,20 +20,21 @@ export async function connectSdk({ stdio, url, mode }) {
 }
 
 /**
- * Connects to every server at once and lists each one's tools: the SDK-direct fan-out. Resolves
- * `{ client, tools }` per server: the tool list is kept, as a user of the SDK keeps it to hand
- * the tools to an agent (the client's own response cache holds only its JSON text), so that the
- * memory benchmark compares like with like: mcptools keeps every server's tools too.
+ * Connects one SDK `Client` (see {@link connectSdk}) and lists its tools. The tool list is kept
+ * beside the client, as a user of the SDK keeps it to hand the tools to an agent (the client's
+ * own response cache holds only its JSON text), so that the memory benchmarks compare like with
+ * like: mcptools keeps every server's tools too.
  */
+export async function connectAndListSdk(target, mode) {
+  const { client } = await connectSdk({ ...target, mode });
+  const { tools } = await client.listTools();
+  if (tools.length === 0) throw new Error('SDK client: a server listed no tools');
+  return { client, tools };
+}
+
+/** Connects to every server at once and lists each one's tools: the SDK-direct fan-out. */
 export async function fanOutSdk(stdioCommands, mode) {
-  return Promise.all(
-    stdioCommands.map(async (stdio) => {
-      const { client } = await connectSdk({ stdio, mode });
-      const { tools } = await client.listTools();
-      if (tools.length === 0) throw new Error('SDK-direct: a server listed no tools');
-      return { client, tools };
-    }),
-  );
+  return Promise.all(stdioCommands.map((stdio) => connectAndListSdk({ stdio }, mode)));
 }
 
 /** Closes every client of a {@link fanOutSdk}; errors on close are not what is measured. */

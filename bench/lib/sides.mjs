@@ -12,10 +12,9 @@
 // - `mcptools`  — `loadMCPServers` in its default mode, `Tool.execute`
 // - `mcptools-auto` — the same with `protocol: "auto"` (asks `server/discover` on the one process)
 // - `mcporter`, `mastra`, `langchain` — the peers, from bench/peers (see peers.mjs)
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { loadHub, loadMcptools } from './mcptools-side.mjs';
 import { loadPeers } from './peers.mjs';
+import { connectAndListSdk } from './sdk-side.mjs';
 
 function textOf(result) {
   const text = result?.content?.[0]?.text;
@@ -24,31 +23,16 @@ function textOf(result) {
   return text;
 }
 
-function sdkSide(name, versionNegotiation) {
+function sdkSide(name, mode) {
   return {
     name,
     async open(targets) {
-      // Each server's tool list is kept beside its client, as a user keeps it to hand the tools
-      // to an agent (and as mcptools keeps them): heap-per-server compares like with like.
-      const tools = [];
-      const clients = await Promise.all(
-        targets.map(async (target, index) => {
-          const client = new Client(
-            { name: 'bench-sdk', version: '1.0.0' },
-            versionNegotiation ? { versionNegotiation } : undefined,
-          );
-          const transport = target.stdio
-            ? new StdioClientTransport({ ...target.stdio, stderr: 'ignore' })
-            : new StreamableHTTPClientTransport(new URL(target.url));
-          await client.connect(transport);
-          tools[index] = (await client.listTools()).tools;
-          if (tools[index].length === 0) throw new Error(`${name}: a server listed no tools`);
-          return client;
-        }),
-      );
+      // Each server's tool list is kept beside its client (see connectAndListSdk).
+      const connected = await Promise.all(targets.map((target) => connectAndListSdk(target, mode)));
+      const clients = connected.map(({ client }) => client);
       return {
         era: clients[0]?.getProtocolEra(),
-        tools,
+        tools: connected.map(({ tools }) => tools),
         call: async (index, text) =>
           textOf(await clients[index].callTool({ name: 'echo', arguments: { text } })),
         close: () => Promise.all(clients.map((client) => client.close().catch(() => {}))),
@@ -93,8 +77,8 @@ export async function loadSides(names = ['sdk', 'sdk-auto', 'mcptools', 'mcporte
   const peerNames = names.filter((name) => ['mcporter', 'mastra', 'langchain'].includes(name));
   const peers = peerNames.length > 0 ? await loadPeers(peerNames) : { sides: {}, skipped: {} };
   for (const name of names) {
-    if (name === 'sdk') sides.push(sdkSide('sdk'));
-    else if (name === 'sdk-auto') sides.push(sdkSide('sdk-auto', { mode: 'auto' }));
+    if (name === 'sdk') sides.push(sdkSide('sdk', 'default'));
+    else if (name === 'sdk-auto') sides.push(sdkSide('sdk-auto', 'auto'));
     else if (name === 'mcptools' || name === 'mcptools-auto') {
       if (lib.unavailable) skipped[name] = lib.unavailable;
       else sides.push(mcptoolsSide(lib, name === 'mcptools' ? undefined : 'auto'));
