@@ -5,6 +5,11 @@
 //   node bench/profile-gateway.mjs [http|stdio] [calls] [--cpu-only] [--legacy]
 // `--cpu-only` runs without the profiler and prints only the gateway's CPU per call.
 // `--legacy` drives the gateway with 2025-era clients (`initialize`) instead of 2026-07-28 ones.
+// `--target=` (HTTP only) decomposes the gateway's cost under the same driver: `sdk` profiles the
+// SDK echo server over HTTP (bench/servers/echo-server.mjs, no mcptools), `native` the gateway
+// serving one native echo tool with no MCP upstream (bench/servers/native-gateway.mjs, the build
+// next to MCPTOOLS_CLI), `gateway` (the default) `mcptools serve` in front of the stdio echoes.
+// native − sdk is the HTTP face's own cost per call; gateway − native the upstream hop's.
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,12 +20,17 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { analyzeCpuProfile } from './lib/cpu-profile.mjs';
 import { cpuUsOf } from './lib/proc-cpu.mjs';
 import { format, printTable } from './lib/report.mjs';
-import { echoStdioCommand } from './lib/servers.mjs';
+import { ECHO_SERVER, echoStdioCommand } from './lib/servers.mjs';
 
 const transport = process.argv[2] ?? 'http';
 const calls = Number(process.argv[3] ?? 5000);
 const cpuOnly = process.argv.includes('--cpu-only');
 const legacy = process.argv.includes('--legacy');
+const target =
+  process.argv.find((arg) => arg.startsWith('--target='))?.slice('--target='.length) ?? 'gateway';
+if (!['sdk', 'native', 'gateway'].includes(target))
+  throw new Error(`--target must be sdk, native or gateway`);
+if (target !== 'gateway' && transport !== 'http') throw new Error('--target=sdk|native is for http only');
 // MCPTOOLS_CLI points at another build (to compare two versions).
 const CLI = process.env.MCPTOOLS_CLI ?? fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
 const PROFILES = fileURLToPath(new URL('./results/profiles/', import.meta.url));
@@ -52,20 +62,23 @@ function syscallsOf(pid) {
 let clients;
 let stop;
 let pid;
+const NATIVE_GATEWAY = fileURLToPath(new URL('./servers/native-gateway.mjs', import.meta.url));
+const httpArgs = {
+  gateway: [CLI, 'serve', '--http', '127.0.0.1:0', '--config', config],
+  native: [NATIVE_GATEWAY, join(CLI, '..', '..', 'index.js')],
+  sdk: [ECHO_SERVER, '--http'],
+}[target];
+const toolName = (worker) => (target === 'gateway' ? `e${worker % UPSTREAMS}__echo` : 'echo');
 if (transport === 'http') {
-  const child = spawn(
-    process.execPath,
-    [...nodeArgs, CLI, 'serve', '--http', '127.0.0.1:0', '--config', config],
-    {
-      stdio: ['ignore', 'ignore', 'pipe'],
-    },
-  );
+  const child = spawn(process.execPath, [...nodeArgs, ...httpArgs], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   let stderr = '';
   child.stderr.setEncoding('utf8');
   const url = await new Promise((resolve, reject) => {
     child.stderr.on('data', (chunk) => {
       stderr += chunk;
-      const match = /listening on (http:\/\/\S+)/.exec(stderr);
+      const match = /(?:listening on|LISTENING) (http:\/\/\S+)/.exec(stderr);
       if (match) resolve(match[1]);
     });
     child.once('exit', (code) => reject(new Error(`serve exited with ${code}: ${stderr}`)));
@@ -106,7 +119,7 @@ const run = async (total) => {
       while (started < total) {
         started++;
         const client = clients[worker % clients.length];
-        await client.callTool({ name: `e${worker % UPSTREAMS}__echo`, arguments: { text: 'hello' } });
+        await client.callTool({ name: toolName(worker), arguments: { text: 'hello' } });
       }
     }),
   );
@@ -122,7 +135,7 @@ const perCallSyscalls = `${((syscallsAfter.reads - syscallsBefore.reads) / calls
 await stop();
 if (cpuOnly) {
   console.log(
-    `${calls} calls over ${transport}${legacy ? ' (2025-era clients)' : ''}, ${IN_FLIGHT} in flight: ${((calls / wallMs) * 1000).toFixed(0)} calls/s; gateway process CPU ${format.us(cpuMs / calls)} and ${perCallSyscalls} per call (from /proc)`,
+    `${calls} calls over ${transport}${target === 'gateway' ? '' : ` (${target})`}${legacy ? ' (2025-era clients)' : ''}, ${IN_FLIGHT} in flight: ${((calls / wallMs) * 1000).toFixed(0)} calls/s; gateway process CPU ${format.us(cpuMs / calls)} and ${perCallSyscalls} per call (from /proc)`,
   );
   rmSync(dir, { recursive: true, force: true });
   process.exit(0);
@@ -136,7 +149,7 @@ const profile = readdirSync(profileDir)
   .filter((name) => name.endsWith('.cpuprofile'))
   .map((name) => readFileSync(join(profileDir, name), 'utf8'))
   .sort((left, right) => right.length - left.length)[0];
-const out = `${PROFILES}gateway-${transport}.cpuprofile`;
+const out = `${PROFILES}gateway-${transport}${target === 'gateway' ? '' : `-${target}`}.cpuprofile`;
 writeFileSync(out, profile);
 rmSync(dir, { recursive: true, force: true });
 const { byCategory, topSelf, ownInclusive } = analyzeCpuProfile(JSON.parse(profile));
