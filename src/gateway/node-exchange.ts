@@ -1,43 +1,109 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
-/**
- * A web `Request` over a Node request whose body was already read (and is handed on parsed),
- * with a signal that aborts when the client goes away before the answer.
- *
- * It carries no body: the SDK is always given the parsed body (`parsedBody`) and reads nothing
- * from the request, so building a body stream (and serialising the parsed body back into it,
- * as `toWebRequest` of `@modelcontextprotocol/node` does) would be work thrown away. The signal
- * is the exchange's own `AbortController`'s: handing undici a signal to follow costs more than
- * the rest of the `Request` put together.
- */
-class NodeWebRequest extends Request {
-  readonly #signal: AbortSignal;
+/** Request headers the view leaves out: the body is not carried, so its framing would describe bytes that are not there. */
+const BODY_FRAMING = new Set(['content-length', 'transfer-encoding']);
 
-  constructor(url: string, init: RequestInit, signal: AbortSignal) {
-    super(url, init);
-    this.#signal = signal;
+/**
+ * A Node request's headers as a web `Headers` reads them (lower-case names, repeated values
+ * joined with `, `), read in place: copying them into a `Headers` costs more than every read
+ * the SDK makes of them.
+ */
+class NodeHeadersView {
+  readonly #headers: IncomingMessage['headers'];
+
+  constructor(headers: IncomingMessage['headers']) {
+    this.#headers = headers;
   }
 
-  override get signal(): AbortSignal {
-    return this.#signal;
+  get(name: string): string | null {
+    const key = name.toLowerCase();
+    if (BODY_FRAMING.has(key)) return null;
+    const value = this.#headers[key];
+    if (value === undefined) return null;
+    return Array.isArray(value) ? value.join(', ') : value;
+  }
+
+  has(name: string): boolean {
+    return this.get(name) !== null;
+  }
+
+  *entries(): IterableIterator<[string, string]> {
+    for (const name of Object.keys(this.#headers).sort()) {
+      const value = this.get(name);
+      if (value !== null && !name.startsWith(':')) yield [name, value];
+    }
+  }
+
+  keys(): IterableIterator<string> {
+    return Array.from(this.entries(), ([name]) => name)[Symbol.iterator]();
+  }
+
+  values(): IterableIterator<string> {
+    return Array.from(this.entries(), ([, value]) => value)[Symbol.iterator]();
+  }
+
+  forEach(callback: (value: string, name: string, headers: Headers) => void): void {
+    for (const [name, value] of this.entries()) callback(value, name, this as unknown as Headers);
+  }
+
+  [Symbol.iterator](): IterableIterator<[string, string]> {
+    return this.entries();
   }
 }
 
-function webRequest(req: IncomingMessage, signal: AbortSignal): Request {
-  const headers = new Headers();
-  for (const name in req.headers) {
-    // The body is not carried: its framing headers would describe bytes that are not there.
-    if (name === 'content-length' || name === 'transfer-encoding' || name.startsWith(':')) continue;
-    const value = req.headers[name];
-    if (value === undefined) continue;
-    if (Array.isArray(value)) for (const item of value) headers.append(name, item);
-    else headers.set(name, value);
+/**
+ * What the SDK and the gateway read of a Node request whose body was already read (and is
+ * handed on parsed): method, URL, headers and a signal that aborts when the client goes away
+ * before the answer. It stands in for a web `Request` without being one: the SDK is always
+ * given the parsed body (`parsedBody`) and reads only these, and building an undici `Request`
+ * (its headers list, its own `AbortController`, a body stream) cost more per call than the rest
+ * of the face. It has no body; reading one fails, as reading a used `Request`'s body does.
+ */
+class NodeRequestView {
+  readonly method: string;
+  readonly headers: NodeHeadersView;
+  readonly body = null;
+  readonly bodyUsed = false;
+  readonly #req: IncomingMessage;
+  #abort: AbortController | undefined;
+  #gone = false;
+
+  constructor(req: IncomingMessage) {
+    this.#req = req;
+    this.method = req.method ?? 'GET';
+    this.headers = new NodeHeadersView(req.headers);
   }
-  return new NodeWebRequest(
-    `http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`,
-    { method: req.method ?? 'GET', headers },
-    signal,
-  );
+
+  get url(): string {
+    return `http://${this.#req.headers.host ?? 'localhost'}${this.#req.url ?? '/'}`;
+  }
+
+  /** Made on first read (or never): a signal costs several microseconds on Node 20. */
+  get signal(): AbortSignal {
+    if (this.#abort === undefined) {
+      this.#abort = new AbortController();
+      if (this.#gone) this.#abort.abort();
+    }
+    return this.#abort.signal;
+  }
+
+  /** The client went away before the answer. */
+  clientGone(): void {
+    this.#gone = true;
+    this.#abort?.abort();
+  }
+
+  clone(): this {
+    return this;
+  }
+
+  json(): Promise<never> {
+    return Promise.reject(new TypeError('the request body was read already (it is handed on parsed)'));
+  }
+
+  text(): Promise<never> {
+    return this.json();
+  }
 }
 
 /** The JSON-RPC id to echo on an error answer: the body's, when it is one request's. */
@@ -49,7 +115,7 @@ function echoableId(body: unknown): string | number | null {
 
 /**
  * Serves one Node request through a web-standard handler: `handle` gets a `Request` (headers,
- * method, URL and an abort signal; no body — see {@link NodeWebRequest}) and `body`, the body
+ * method, URL and an abort signal; no body — see {@link NodeRequestView}) and `body`, the body
  * already read and parsed, and its `Response` is written back. A JSON answer is collected and
  * written in one piece with its length (one write, no chunked framing); a stream (SSE) is
  * written as it comes, honouring backpressure, and stops when the client goes away.
@@ -62,13 +128,13 @@ export async function serveNodeExchange(
   onerror: (error: Error) => void,
 ): Promise<void> {
   let finished = false;
-  const abort = new AbortController();
+  const request = new NodeRequestView(req);
   res.on('close', () => {
-    if (!finished) abort.abort();
+    if (!finished) request.clientGone();
   });
   let response: Response;
   try {
-    response = await handle(webRequest(req, abort.signal), body);
+    response = await handle(request as unknown as Request, body);
   } catch (error) {
     onerror(error instanceof Error ? error : new Error(String(error)));
     response = Response.json(
@@ -112,21 +178,22 @@ export async function serveNodeExchange(
     drained = undefined;
   };
   res.on('drain', release);
-  abort.signal.addEventListener('abort', release, { once: true });
+  const gone = request.signal;
+  gone.addEventListener('abort', release, { once: true });
   try {
     for (let next = await reader.read(); !next.done; next = await reader.read()) {
-      if (abort.signal.aborted) break;
+      if (gone.aborted) break;
       if (!res.write(next.value)) {
         await new Promise<void>((resolve) => {
           drained = resolve;
-          if (abort.signal.aborted) release();
+          if (gone.aborted) release();
         });
       }
     }
   } catch {
     // The stream failed or was cancelled: the answer ends here.
   }
-  if (abort.signal.aborted) void reader.cancel().catch(() => {});
+  if (gone.aborted) void reader.cancel().catch(() => {});
   finished = true;
   res.off('drain', release);
   res.end();
