@@ -44,6 +44,28 @@ function plain(status: number, text: string, headers: Record<string, string> = {
   });
 }
 
+/** Host header values found valid, per allowed list: every request of a client carries the same one. */
+const acceptedHosts = new WeakMap<string[], Set<string>>();
+/** At most this many remembered per list (a client could send many different ones). */
+const MAX_ACCEPTED_HOSTS = 64;
+
+/** The SDK's Host check (it parses the value as a URL), remembered for values it accepted. */
+function hostAccepted(host: string | null, allowed: string[]): boolean {
+  if (host === null) return validateHostHeader(host, allowed).ok;
+  let accepted = acceptedHosts.get(allowed);
+  if (accepted?.has(host)) return true;
+  if (!validateHostHeader(host, allowed).ok) return false;
+  if (accepted === undefined) {
+    accepted = new Set();
+    acceptedHosts.set(allowed, accepted);
+  }
+  if (accepted.size < MAX_ACCEPTED_HOSTS) accepted.add(host);
+  return true;
+}
+
+/** Who a request comes from when no token is configured (shared: never changed). */
+const ANONYMOUS: RequestPrincipal = Object.freeze({ principal: 'anonymous', owner: false });
+
 /**
  * The gateway's front door, before anything reads the body: `Host` and `Origin` must name the
  * bound address (DNS rebinding), a configured token must be presented as
@@ -58,7 +80,7 @@ export function guardRequest(
   if (allowed !== undefined) {
     const host = request.headers.get('host');
     const origin = request.headers.get('origin');
-    if (!validateHostHeader(host, allowed).ok || !validateOriginHeader(origin, allowed).ok) {
+    if (!hostAccepted(host, allowed) || !validateOriginHeader(origin, allowed).ok) {
       // The refusal is the SDK's own (403, its JSON-RPC error body), made from the two headers.
       const probe = new Request('http://gateway.invalid/', {
         headers: { ...(host === null ? {} : { host }), ...(origin === null ? {} : { origin }) },
@@ -68,11 +90,8 @@ export function guardRequest(
       if (rejected) return rejected;
     }
   }
-  let principal: RequestPrincipal = { principal: 'anonymous', owner: false };
-  const expected = [settings.token, settings.ownerToken].filter(
-    (value): value is string => value !== undefined,
-  );
-  if (expected.length > 0) {
+  let principal: RequestPrincipal = ANONYMOUS;
+  if (settings.token !== undefined || settings.ownerToken !== undefined) {
     const header = request.headers.get('authorization') ?? '';
     const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
     const presented = match?.[1];
