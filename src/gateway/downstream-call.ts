@@ -62,7 +62,7 @@ export class DownstreamCall {
   envelopeLogLevel: LoggingLevel | undefined;
   #counter = 0;
   #wake: (() => void) | undefined;
-  #result: Promise<Result> | undefined;
+  #started = false;
   #settled: { value: Result } | { error: unknown } | undefined;
 
   constructor(
@@ -131,21 +131,23 @@ export class DownstreamCall {
     });
   }
 
-  /** Starts the upstream work (once); its result ends the last round. */
+  /**
+   * Starts the upstream work (once); its result ends the last round. One reaction, which never
+   * rejects: the outcome is kept for the round, so nothing is left to catch.
+   */
   start(run: () => Promise<Result>): void {
-    this.#result ??= run().then(
+    if (this.#started) return;
+    this.#started = true;
+    run().then(
       (value) => {
         this.#settled = { value };
         this.#wake?.();
-        return value;
       },
       (error: unknown) => {
         this.#settled = { error };
         this.#wake?.();
-        throw error;
       },
     );
-    this.#result.catch(() => {});
   }
 
   /** A 2026-07-28 retry: hands the client's answers to the upstream requests waiting for them. */
@@ -166,16 +168,24 @@ export class DownstreamCall {
    * One 2026-07-28 round: resolves with the call's result, or with `input_required` carrying
    * every upstream request not yet sent (and this call's id as `requestState`). `signal` is the
    * round's own request: when it aborts (a downstream cancellation), the call is cancelled.
+   * `onParked` runs when the round answers `input_required` (the call waits for a retry);
+   * `onEnded` when it ends the call (a result or a failure).
    */
-  async round(signal: AbortSignal, onParked: () => void): Promise<Result | InputRequiredResult> {
+  async round(
+    signal: AbortSignal,
+    onParked: () => void,
+    onEnded: () => void,
+  ): Promise<Result | InputRequiredResult> {
     const onAbort = () => this.cancel('the client cancelled the call');
     signal.addEventListener('abort', onAbort, { once: true });
+    let parked = false;
     try {
       for (;;) {
         const unsent =
           this.#outstanding.size === 0 ? [] : [...this.#outstanding].filter(([, entry]) => !entry.sent);
         if (unsent.length > 0) {
           for (const [, entry] of unsent) entry.sent = true;
+          parked = true;
           onParked();
           return inputRequired({
             inputRequests: Object.fromEntries(unsent.map(([key, entry]) => [key, entry.request])),
@@ -194,6 +204,7 @@ export class DownstreamCall {
       }
     } finally {
       signal.removeEventListener('abort', onAbort);
+      if (!parked) onEnded();
     }
   }
 }

@@ -72,16 +72,12 @@ export class GatewayCore {
   }
 
   /** One 2026-07-28 round of `call`; a final answer ends the call, `input_required` parks it. */
-  async round(call: DownstreamCall, signal: AbortSignal): Promise<Result | InputRequiredResult> {
-    let parked = false;
-    try {
-      return await call.round(signal, () => {
-        parked = true;
-        this.#park(call);
-      });
-    } finally {
-      if (!parked) this.endCall(call);
-    }
+  round(call: DownstreamCall, signal: AbortSignal): Promise<Result | InputRequiredResult> {
+    return call.round(
+      signal,
+      () => this.#park(call),
+      () => this.endCall(call),
+    );
   }
 
   /**

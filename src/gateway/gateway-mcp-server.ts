@@ -1,4 +1,5 @@
 import {
+  type CallToolRequest,
   type CallToolResult,
   type GetPromptResult,
   type Implementation,
@@ -10,13 +11,13 @@ import {
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import { McpToolsError } from '../errors/mcp-tools-error.js';
-import type { ToolUpdate } from '../tool/tool.js';
+import type { Tool, ToolUpdate } from '../tool/tool.js';
 import type { DownstreamSession } from './downstream-session.js';
 import type { GatewayCore } from './gateway-core.js';
 import type { GatewayProfile } from './gateway-profile.js';
 import { joinPromptName, splitPromptName } from './prompt-names.js';
 import { unwrapResourceUri, wrapResourceUri } from './resource-uri.js';
-import { serveDownstreamCall } from './serve-downstream-call.js';
+import { serveDownstreamCall, type UpstreamWork } from './serve-downstream-call.js';
 import { toCallToolResult, toMcpTool } from './tool-result-wire.js';
 
 /** A typed failure from the hub as the JSON-RPC error a downstream client gets. */
@@ -72,32 +73,43 @@ export function buildGatewayServer(
 
   const scope = (context: ServerContext) => ({ core, server, session, context });
 
+  /** The upstream work of a `tools/call` of `tool` (undefined: no such tool for this client). */
+  const callTool = (
+    params: CallToolRequest['params'],
+    context: ServerContext,
+    tool: Tool | undefined,
+  ): UpstreamWork<CallToolResult> => {
+    if (tool === undefined)
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${params.name}`);
+    const progressToken = context.mcpReq._meta?.progressToken;
+    // Progress is sent in order and before the result, never after it: each notification
+    // waits for the one before, and the result waits for the last.
+    let progressSent: Promise<void> | undefined;
+    const onUpdate =
+      progressToken === undefined
+        ? undefined
+        : (update: ToolUpdate) => {
+            if (update.progress === undefined) return;
+            const params = { progressToken, ...update.progress };
+            const send = () =>
+              context.mcpReq.notify({ method: 'notifications/progress', params }).catch(() => {});
+            progressSent = progressSent === undefined ? send() : progressSent.then(send);
+          };
+    const args = (params.arguments ?? {}) as Record<string, unknown>;
+    return async (call) => {
+      const result = await tool.execute(call.id, args, call.signal, onUpdate);
+      if (progressSent !== undefined) await progressSent;
+      return toCallToolResult(result);
+    };
+  };
+
   server.setRequestHandler('tools/call', (request, context) =>
-    serveDownstreamCall(scope(context), 'tools/call', async () => {
+    serveDownstreamCall(scope(context), 'tools/call', () => {
       const { name } = request.params;
-      const tool = await profile.tool(name, session.owner);
-      if (tool === undefined)
-        throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}`);
-      const progressToken = context.mcpReq._meta?.progressToken;
-      // Progress is sent in order and before the result, never after it: each notification
-      // waits for the one before, and the result waits for the last.
-      let progressSent: Promise<void> | undefined;
-      const onUpdate =
-        progressToken === undefined
-          ? undefined
-          : (update: ToolUpdate) => {
-              if (update.progress === undefined) return;
-              const params = { progressToken, ...update.progress };
-              const send = () =>
-                context.mcpReq.notify({ method: 'notifications/progress', params }).catch(() => {});
-              progressSent = progressSent === undefined ? send() : progressSent.then(send);
-            };
-      const args = (request.params.arguments ?? {}) as Record<string, unknown>;
-      return async (call): Promise<CallToolResult> => {
-        const result = await tool.execute(call.id, args, call.signal, onUpdate);
-        if (progressSent !== undefined) await progressSent;
-        return toCallToolResult(result);
-      };
+      // The listed tools are read without waiting once listed (every call but the first ones).
+      const listed = profile.listedTool(name, session.owner);
+      if (listed !== undefined) return callTool(request.params, context, listed.tool);
+      return profile.tool(name, session.owner).then((tool) => callTool(request.params, context, tool));
     }),
   );
 

@@ -77,6 +77,8 @@ export class GatewayProfile {
   /** Full mode: `mcp_auth`, served while an admitted server waits for OAuth sign-in. */
   readonly #mcpAuth: { tool: Tool; needed: () => boolean } | undefined;
   #cache: Promise<ServedTools> | undefined;
+  /** What `#cache` resolved to, while it is the current listing. */
+  #listed: ServedTools | undefined;
 
   constructor(name: string, settings: GatewayProfileConfig, parts: ProfileParts) {
     this.name = name;
@@ -118,6 +120,7 @@ export class GatewayProfile {
   /** Forgets the cached tool list; the next call lists afresh. */
   invalidate(): void {
     this.#cache = undefined;
+    this.#listed = undefined;
   }
 
   /** The tools this profile serves, `ownerOnly` ones only to the owner. */
@@ -132,6 +135,17 @@ export class GatewayProfile {
     return tool === undefined || (!owner && tool.ownerOnly === true) ? undefined : tool;
   }
 
+  /**
+   * {@link tool} without waiting, once the current listing is in: `{ tool }` (`tool` undefined
+   * when this client may not see one of that name), or `undefined` while it is still listing.
+   */
+  listedTool(name: string, owner: boolean): { tool: Tool | undefined } | undefined {
+    const listed = this.#listed;
+    if (listed === undefined) return undefined;
+    const tool = listed.byName.get(name);
+    return { tool: tool === undefined || (!owner && tool.ownerOnly === true) ? undefined : tool };
+  }
+
   /** Lists afresh (the cache is replaced) and describes what each kind of client sees. */
   async snapshot(): Promise<ServedSnapshot> {
     this.invalidate();
@@ -140,11 +154,17 @@ export class GatewayProfile {
   }
 
   #served(): Promise<ServedTools> {
-    this.#cache ??= this.#list().then((all) => {
-      const byName = new Map<string, Tool>();
-      for (const tool of all) if (!byName.has(tool.name)) byName.set(tool.name, tool);
-      return { all, shared: all.filter((tool) => tool.ownerOnly !== true), byName };
-    });
+    if (this.#cache === undefined) {
+      const cache = this.#list().then((all) => {
+        const byName = new Map<string, Tool>();
+        for (const tool of all) if (!byName.has(tool.name)) byName.set(tool.name, tool);
+        const served = { all, shared: all.filter((tool) => tool.ownerOnly !== true), byName };
+        // Not when the listing was replaced (invalidated) meanwhile.
+        if (this.#cache === cache) this.#listed = served;
+        return served;
+      });
+      this.#cache = cache;
+    }
     return this.#cache;
   }
 

@@ -43,6 +43,9 @@ function pushFor(context: ServerContext) {
   };
 }
 
+/** The upstream work of a downstream call, run as the caller `call`. */
+export type UpstreamWork<T extends Result> = (call: DownstreamCall) => Promise<T>;
+
 /** Where a downstream call is served: the gateway, the SDK server and session, the request. */
 export interface DownstreamCallScope {
   core: GatewayCore;
@@ -64,7 +67,7 @@ export interface DownstreamCallScope {
 export async function serveDownstreamCall<T extends Result>(
   scope: DownstreamCallScope,
   method: CallMethod,
-  prepare: () => Promise<(call: DownstreamCall) => Promise<T>>,
+  prepare: () => UpstreamWork<T> | Promise<UpstreamWork<T>>,
 ): Promise<T | InputRequiredResult> {
   const { core, server, session, context } = scope;
   if (session.era === 'modern') {
@@ -85,19 +88,21 @@ export async function serveDownstreamCall<T extends Result>(
   // Checked first: a gateway that is closing (or was stopped while its servers connected, and
   // so has no tools) refuses every new call the same way.
   if (core.closing) throw new ProtocolError(ProtocolErrorCode.InternalError, 'the gateway is shutting down');
-  const run = await prepare();
+  // A target resolved at once (a tool of a listed profile) costs no promise.
+  const prepared = prepare();
+  const run = prepared instanceof Promise ? await prepared : prepared;
   const call = new DownstreamCall(
     session,
     method,
     () => capabilitiesOf(server, context),
     session.era === 'legacy' ? pushFor(context) : undefined,
   );
-  const execute = async (): Promise<T> => {
-    const result = await runAsCaller(call, () => run(call));
-    if (core.closing)
-      throw new ProtocolError(ProtocolErrorCode.InternalError, 'the gateway is shutting down');
-    return result;
-  };
+  const execute = (): Promise<T> =>
+    runAsCaller(call, () => run(call)).then((result) => {
+      if (core.closing)
+        throw new ProtocolError(ProtocolErrorCode.InternalError, 'the gateway is shutting down');
+      return result;
+    });
   core.beginCall(call);
   if (session.era === 'modern') {
     call.logTo = (level, data, logger) => context.mcpReq.log(level, data, logger);
