@@ -26,6 +26,11 @@ const transport = process.argv[2] ?? 'http';
 const calls = Number(process.argv[3] ?? 5000);
 const cpuOnly = process.argv.includes('--cpu-only');
 const legacy = process.argv.includes('--legacy');
+// `--bursts=N` splits the measured calls into N bursts and also prints the least and the median
+// CPU per call of a burst: on a loaded machine the least is the steadiest figure to compare builds.
+const bursts = Number(
+  process.argv.find((arg) => arg.startsWith('--bursts='))?.slice('--bursts='.length) ?? 1,
+);
 const target =
   process.argv.find((arg) => arg.startsWith('--target='))?.slice('--target='.length) ?? 'gateway';
 if (!['sdk', 'native', 'gateway'].includes(target))
@@ -128,14 +133,25 @@ const run = async (total) => {
 await run(500);
 const cpuBefore = cpuUsOf(pid) / 1000;
 const syscallsBefore = syscallsOf(pid);
-const wallMs = await run(calls);
+const perBurst = [];
+let wallMs = 0;
+for (let burst = 0; burst < bursts; burst++) {
+  const burstBefore = cpuUsOf(pid);
+  wallMs += await run(Math.round(calls / bursts));
+  perBurst.push((cpuUsOf(pid) - burstBefore) / Math.round(calls / bursts));
+}
 const cpuMs = cpuUsOf(pid) / 1000 - cpuBefore;
+const sortedBursts = [...perBurst].sort((left, right) => left - right);
+const burstLine =
+  bursts > 1
+    ? `; per burst of ${Math.round(calls / bursts)}: least ${format.us(sortedBursts[0] / 1000)}, median ${format.us(sortedBursts[Math.floor(bursts / 2)] / 1000)}`
+    : '';
 const syscallsAfter = syscallsOf(pid);
 const perCallSyscalls = `${((syscallsAfter.reads - syscallsBefore.reads) / calls).toFixed(2)} reads and ${((syscallsAfter.writes - syscallsBefore.writes) / calls).toFixed(2)} writes (system calls)`;
 await stop();
 if (cpuOnly) {
   console.log(
-    `${calls} calls over ${transport}${target === 'gateway' ? '' : ` (${target})`}${legacy ? ' (2025-era clients)' : ''}, ${IN_FLIGHT} in flight: ${((calls / wallMs) * 1000).toFixed(0)} calls/s; gateway process CPU ${format.us(cpuMs / calls)} and ${perCallSyscalls} per call (from /proc)`,
+    `${calls} calls over ${transport}${target === 'gateway' ? '' : ` (${target})`}${legacy ? ' (2025-era clients)' : ''}, ${IN_FLIGHT} in flight: ${((calls / wallMs) * 1000).toFixed(0)} calls/s; gateway process CPU ${format.us(cpuMs / calls)} and ${perCallSyscalls} per call (from /proc)${burstLine}`,
   );
   rmSync(dir, { recursive: true, force: true });
   process.exit(0);
