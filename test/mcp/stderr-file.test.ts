@@ -175,5 +175,26 @@ describe.runIf(process.platform === 'linux')(
         await provider.close();
       }
     });
+
+    it('falls back to a pipe where no file can be made (as on Windows) and still names the last lines', async () => {
+      const tmp = process.env.TMPDIR;
+      // The children get the SDK's default environment, without TMPDIR: only this process is affected.
+      process.env.TMPDIR = '/nonexistent/mcptools-stderr-test';
+      const before = stderrFiles().length;
+      const config = stdioFixture('exit-at-start', [], { env: { API_KEY: 'configuration missing' } });
+      try {
+        const provider = await loadMCPServers({ servers: { s: config } }, new ToolRegistry(), {
+          connectTimeoutMs: 60_000,
+          reconnect: { enabled: false },
+        });
+        expect(stderrFiles()).toHaveLength(before);
+        const message = provider.status('s')?.lastError?.message ?? '';
+        await provider.close();
+        expect(message).toContain('; stderr: exit-at-start fixture: fatal: ***, exiting with code 3');
+      } finally {
+        if (tmp === undefined) delete process.env.TMPDIR;
+        else process.env.TMPDIR = tmp;
+      }
+    });
   },
 );
