@@ -2,7 +2,7 @@
 // (the built CLI) under `node --cpu-prof` in front of 5 echo servers over stdio, drives it with
 // SDK clients (`--http`: 10 sessions; `--stdio`: one), 50 calls in flight, then stops it
 // (SIGTERM; the process exits 0 and Node writes the profile) and prints the heaviest functions.
-//   node bench/profile-gateway.mjs [http|stdio] [calls] [--cpu-only] [--legacy]
+//   node bench/profile-gateway.mjs [http|stdio] [calls] [--cpu-only] [--legacy] [--target=…] [--bursts=N]
 // `--cpu-only` runs without the profiler and prints only the gateway's CPU per call.
 // `--legacy` drives the gateway with 2025-era clients (`initialize`) instead of 2026-07-28 ones.
 // `--target=` (HTTP only) decomposes the gateway's cost under the same driver: `sdk` profiles the
