@@ -60,7 +60,7 @@ export async function runMemoryBenchmark(options = {}) {
   const perServer = Object.fromEntries(serverSides.map((side) => [side, []]));
   for (let repetition = 0; parts.has('servers') && repetition < repetitions; repetition++) {
     const order = repetition % 2 === 0 ? serverSides : [...serverSides].reverse();
-    // Five rounds of connects (N, N, 2N, N, 2N servers): minutes on a busy machine.
+    // Six rounds of connects (N, N, 2N, 2N, N, 2N servers): minutes on a busy machine.
     for (const side of order)
       perServer[side].push(
         await child(['servers', side, String(servers), mode], SERVER_CHILD_FLAGS, 900_000),
