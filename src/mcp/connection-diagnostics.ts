@@ -23,11 +23,20 @@ export class ConnectionDiagnostics {
     this.#stderr = new StderrTail(redactor);
   }
 
-  /** Starts a new attempt: a fresh stderr tail (returned, for the transport) and no transport error. */
+  /**
+   * Starts a new attempt: a fresh stderr tail (returned, for the transport) and no transport
+   * error. The last attempt's tail is closed (its child is gone or going).
+   */
   nextAttempt(): StderrTail {
+    this.#stderr.close();
     this.#stderr = new StderrTail(this.#redactor);
     this.#transportError = undefined;
     return this.#stderr;
+  }
+
+  /** Closes the stderr tail's file: the connection is closed and its messages are built. */
+  close(): void {
+    this.#stderr.close();
   }
 
   /** Remembers the latest transport error for the next message. */

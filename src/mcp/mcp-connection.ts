@@ -212,6 +212,7 @@ export class McpConnection implements ClientCallbacks {
     this.pid = undefined;
     if (client && transport) await closeMcpClient(client, transport);
     if (this.#closings) await Promise.all(this.#closings);
+    this.#diagnostics.close();
     if (this.state !== 'disabled') this.state = 'disconnected';
   }
 

@@ -10,6 +10,12 @@ export interface ReusableStdioParameters extends Omit<StdioServerParameters, 'st
   stderr?: StderrTail;
 }
 
+/** The SDK transport's private parts this class reaches: the child and the spawn parameters. */
+interface SdkStdioInternals {
+  _process?: ChildProcess;
+  _serverParams: StdioServerParameters;
+}
+
 /**
  * The SDK's stdio transport, with two changes that keep a server to one process per connect:
  *
@@ -20,8 +26,9 @@ export interface ReusableStdioParameters extends Omit<StdioServerParameters, 'st
  *   running, and the next `start()` takes the running child over, so a server that refused
  *   one era's opening can be spoken to in the other on the same process.
  *
- * The child's stderr, when a {@link StderrTail} is given, goes into the tail from the child's
- * own pipe, which holds what the child writes until the tail is attached.
+ * The child's stderr, when a {@link StderrTail} is given, goes into the tail's unlinked file
+ * (no pipe or stream in this process), or where there is none (Windows) into the tail from
+ * the child's own pipe, which holds what the child writes until the tail is attached.
  *
  * Messages sent in one go (calls issued together, answers to a batch of server requests)
  * reach the child's stdin in one write ({@link corkUntilImmediate}), still serialized by the SDK.
@@ -33,12 +40,9 @@ export class ReusableStdioTransport extends StdioClientTransport {
 
   constructor({ stderr, ...parameters }: ReusableStdioParameters) {
     // Built with `stderr: 'ignore'` so that the SDK makes no `PassThrough` to pipe stderr
-    // into (a stream and a dozen pipe listeners per server); the child is then spawned with
-    // `'pipe'` (the SDK reads these parameters at `start()`) and the tail reads the child's
-    // own stderr stream, attached in `start()` before anything is read from it.
-    const own: StdioServerParameters = { ...parameters, stderr: 'ignore' };
-    super(own);
-    if (stderr !== undefined) own.stderr = 'pipe';
+    // into (a stream and a dozen pipe listeners per server); `start()` then sets what the
+    // child gets (the SDK reads these parameters when it spawns).
+    super({ ...parameters, stderr: 'ignore' });
     this.#tail = stderr;
   }
 
@@ -58,14 +62,16 @@ export class ReusableStdioTransport extends StdioClientTransport {
       this.#detached = false;
       return;
     }
+    const stderr = this.#tail?.childStderr() ?? 'ignore';
+    (this as unknown as SdkStdioInternals)._serverParams.stderr = stderr;
     await super.start();
     // The pipe holds what the child wrote before this (nothing reads it yet): nothing is lost.
-    this.#tail?.attach(this.stderr);
+    if (stderr === 'pipe') this.#tail?.attach(this.stderr);
   }
 
   override send(message: JSONRPCMessage): Promise<void> {
     // The SDK keeps the child private; its stdin is the stream `super.send` writes to.
-    const stdin = (this as unknown as { _process?: ChildProcess })._process?.stdin;
+    const stdin = (this as unknown as SdkStdioInternals)._process?.stdin;
     if (stdin) corkUntilImmediate(stdin);
     return super.send(message);
   }

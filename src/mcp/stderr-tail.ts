@@ -1,20 +1,58 @@
+import { closeSync, fstatSync, ftruncateSync, readSync } from 'node:fs';
 import type { Stream } from 'node:stream';
 import type { SecretRedactor } from '../config/secret-redactor.js';
+import { openUnlinkedFile } from './open-unlinked-file.js';
 
 const MAX_LINES = 20;
 const MAX_CHARS = 4000;
+/** How much of the end of the stderr text is looked at: twice what a message may show. */
+const WINDOW_CHARS = 2 * MAX_CHARS;
+const WINDOW_BYTES = 8192;
+/** A stderr file larger than this is emptied (its last lines kept) at the next check. */
+export const STDERR_FILE_CAP_BYTES = 1024 * 1024;
+/** How often the stderr files are checked against the cap: one timer for all of them. */
+export const STDERR_FILE_CHECK_MS = 1000;
 
 /**
  * Keeps the last lines a stdio server wrote to stderr, for error messages. Every configured
  * secret (env values, header values, tokens) is replaced by `***` before the text leaves.
+ *
+ * Where it can (not on Windows), the child writes its stderr straight into an unlinked
+ * temporary file ({@link childStderr}) that this process reads only when a message asks for
+ * the tail: no pipe, stream or read on the event loop. One timer for all tails empties a file
+ * past {@link STDERR_FILE_CAP_BYTES}, keeping its last lines. Elsewhere the child's stderr
+ * pipe is read into memory ({@link attach}). {@link close} closes the file.
  */
 export class StderrTail {
-  #lines: string[] = [];
-  #partial = '';
+  /** Tails with an open file, for the cap check. */
+  static readonly #files = new Set<StderrTail>();
+  static #timer: NodeJS.Timeout | undefined;
+
+  /** The last text read from a pipe, or kept from a file before it was emptied. */
+  #kept = '';
+  /** `#kept` lost its beginning: its first line may be the end of a longer one. */
+  #cut = false;
+  /** The stderr file; `-1` once closed. */
+  #fd: number | undefined;
   readonly #redactor: SecretRedactor | undefined;
 
   constructor(redactor?: SecretRedactor) {
     this.#redactor = redactor;
+  }
+
+  /**
+   * What a child's stderr is spawned with: the descriptor of this tail's file (opened at the
+   * first call; every child of one attempt writes into it), `'pipe'` where no such file can
+   * be opened (then {@link attach} the child's stderr), or `'ignore'` once closed.
+   */
+  childStderr(): number | 'pipe' | 'ignore' {
+    if (this.#fd === -1) return 'ignore';
+    if (this.#fd === undefined) {
+      this.#fd = openUnlinkedFile();
+      if (this.#fd === undefined) return 'pipe';
+      StderrTail.#watch(this);
+    }
+    return this.#fd;
   }
 
   /** Starts collecting from `stream`; the stream is drained so the child never blocks on a full pipe. */
@@ -24,17 +62,90 @@ export class StderrTail {
 
   /** Adds raw stderr text. */
   push(text: string): void {
-    const parts = (this.#partial + text).split(/\r?\n/);
-    this.#partial = (parts.pop() ?? '').slice(-MAX_CHARS);
-    for (const line of parts) if (line.trim() !== '') this.#lines.push(line);
-    if (this.#lines.length > MAX_LINES) this.#lines.splice(0, this.#lines.length - MAX_LINES);
+    const kept = this.#kept + text;
+    if (kept.length <= WINDOW_CHARS) {
+      this.#kept = kept;
+      return;
+    }
+    this.#kept = kept.slice(-WINDOW_CHARS);
+    this.#cut = true;
   }
 
   /** The last lines (redacted), or `''` when the server wrote nothing. */
   text(): string {
-    const lines = this.#partial.trim() === '' ? this.#lines : [...this.#lines, this.#partial];
-    let text = lines.join('\n');
-    if (text.length > MAX_CHARS) text = `…${text.slice(-MAX_CHARS)}`;
-    return this.#redactor ? this.#redactor.text(text) : text;
+    const { text, cut } = this.#end();
+    const lines = lastLines(text, cut);
+    return this.#redactor ? this.#redactor.text(lines) : lines;
   }
+
+  /** Closes the file (idempotent); the child, if still running, keeps writing to its own copy. */
+  close(): void {
+    const fd = this.#fd;
+    this.#fd = -1;
+    if (fd === undefined || fd === -1) return;
+    StderrTail.#unwatch(this);
+    try {
+      closeSync(fd);
+    } catch {}
+  }
+
+  /** The end of everything the server wrote: what is kept in memory followed by the file's end. */
+  #end(): { text: string; cut: boolean } {
+    const fd = this.#fd;
+    if (fd === undefined || fd === -1) return { text: this.#kept, cut: this.#cut };
+    try {
+      const size = fstatSync(fd).size;
+      const start = Math.max(0, size - WINDOW_BYTES);
+      const buffer = Buffer.allocUnsafe(size - start);
+      const read = readSync(fd, buffer, 0, buffer.length, start);
+      const text = buffer.toString('utf8', 0, read);
+      return start > 0 ? { text, cut: true } : { text: this.#kept + text, cut: this.#cut };
+    } catch {
+      return { text: this.#kept, cut: this.#cut };
+    }
+  }
+
+  /** Past the cap, keeps the file's end in memory and empties the file (the child's appends go on at 0). */
+  #bound(fd: number): void {
+    try {
+      if (fstatSync(fd).size <= STDERR_FILE_CAP_BYTES) return;
+      const { text, cut } = this.#end();
+      this.#kept = text.slice(-WINDOW_CHARS);
+      this.#cut = cut || text.length > WINDOW_CHARS;
+      ftruncateSync(fd, 0);
+    } catch {}
+  }
+
+  static #watch(tail: StderrTail): void {
+    StderrTail.#files.add(tail);
+    if (StderrTail.#timer !== undefined) return;
+    StderrTail.#timer = setInterval(() => {
+      for (const file of StderrTail.#files) if (file.#fd !== undefined) file.#bound(file.#fd);
+    }, STDERR_FILE_CHECK_MS);
+    StderrTail.#timer.unref();
+  }
+
+  static #unwatch(tail: StderrTail): void {
+    StderrTail.#files.delete(tail);
+    if (StderrTail.#files.size > 0 || StderrTail.#timer === undefined) return;
+    clearInterval(StderrTail.#timer);
+    StderrTail.#timer = undefined;
+  }
+}
+
+/**
+ * The last {@link MAX_LINES} non-blank lines of `text`, at most {@link MAX_CHARS} characters
+ * (cut at the front, marked `…`). When `cut`, the first line is dropped as the end of a line
+ * whose start was not kept (unless it is the only one).
+ */
+function lastLines(text: string, cut: boolean): string {
+  const lines = text.split(/\r?\n/);
+  const first = cut && lines.length > 1 ? 1 : 0;
+  const kept: string[] = [];
+  for (let index = lines.length - 1; index >= first && kept.length < MAX_LINES; index--) {
+    const line = lines[index]!;
+    if (line.trim() !== '') kept.push(line);
+  }
+  const joined = kept.reverse().join('\n');
+  return joined.length > MAX_CHARS ? `…${joined.slice(-MAX_CHARS)}` : joined;
 }
