@@ -18,10 +18,14 @@ import { isToolListContentFailure, listToolsLeniently } from './list-tools-lenie
 import { type ClientCallbacks, closeMcpClient, isHttpNotFound, openMcpClient } from './open-mcp-client.js';
 import type { ServerState, ServerStatus, TransportKind, UpstreamNotification } from './provider-types.js';
 import { type ReconnectPolicy, reconnectDelay } from './reconnect-policy.js';
+import { type ChangingList, changedListOf, refreshChangedList } from './refresh-changed-list.js';
 import { screenToolDefinitions } from './screen-tool-definitions.js';
 import { errorInfo } from './server-directory.js';
 import type { ServerRequestOptions } from './server-requests.js';
 import type { SizeLimits } from './size-limited-fetch.js';
+
+/** As the SDK's own `listChanged` handling is configured (a burst of changes costs one re-list). */
+const LIST_CHANGE_DEBOUNCE_MS = 50;
 
 /** What a connection tells its hub. */
 export interface ConnectionListeners {
@@ -101,6 +105,8 @@ export class McpConnection implements ClientCallbacks {
   #era: Era | undefined;
   /** Clients closing in the background (made by the first one: most connections never have any). */
   #closings: Set<Promise<void>> | undefined;
+  /** The debounce timer of each list whose change was announced (made by the first change). */
+  #listTimers: Partial<Record<ChangingList, NodeJS.Timeout | undefined>> | undefined;
   constructor(name: string, config: ServerConfig, options: McpConnectionOptions, server: McpServerSettings) {
     this.name = name;
     this.config = config;
@@ -196,6 +202,7 @@ export class McpConnection implements ClientCallbacks {
   async close(): Promise<void> {
     this.#closed = true;
     this.#cancelTimer();
+    if (this.#listTimers) for (const timer of Object.values(this.#listTimers)) clearTimeout(timer);
     this.#abort?.abort(new McpToolsError('ABORTED', 'the hub is closing'));
     if (this.#attempt) await this.#attempt;
     const client = this.client;
@@ -253,6 +260,23 @@ export class McpConnection implements ClientCallbacks {
   /** @internal The client's transport closed. */
   clientClosed(client: Client): void {
     if (this.client === client) this.#lost(client, this.#diagnostics.exitError());
+  }
+
+  /** @internal A notification no handler of the client took: a list change is debounced, then re-listed. */
+  clientListChanged(client: Client, method: string): void {
+    const list = changedListOf(method);
+    // A list the server has no capability for was never listed (see `#listAll`).
+    if (this.client !== client || list === undefined || !client.getServerCapabilities()?.[list]) return;
+    // Made by the first change: most connections never see one.
+    this.#listTimers ??= {};
+    const timers = this.#listTimers;
+    if (timers[list] !== undefined) clearTimeout(timers[list]);
+    const timer = setTimeout(() => {
+      timers[list] = undefined;
+      void refreshChangedList(client, list, this);
+    }, LIST_CHANGE_DEBOUNCE_MS);
+    timer.unref();
+    timers[list] = timer;
   }
 
   /** @internal A log message or resource update from the server. */

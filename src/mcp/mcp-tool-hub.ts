@@ -97,9 +97,8 @@ export class McpToolHub implements MCPToolProvider {
   readonly #naming: NamingOptions;
   readonly #adapterOptions = new Map<string, McpToolAdapterOptions>();
   readonly #filters = new Map<string, (...names: string[]) => boolean>();
-  readonly #origins = new Map<string, ToolOrigin>();
-  /** The names each server's tools are exposed under (its keys in `#origins`). */
-  readonly #exposed = new Map<string, string[]>();
+  /** Each exposed name's tool, which carries its server and original name (no object of its own per tool). */
+  readonly #origins = new Map<string, Tool>();
   readonly #listeners: Listeners = {
     toolsChanged: new Set(),
     status: new Set(),
@@ -267,7 +266,8 @@ export class McpToolHub implements MCPToolProvider {
 
   /** Where an exposed tool name routes. */
   toolOrigin(name: string): ToolOrigin | undefined {
-    return this.#origins.get(name);
+    const tool = this.#origins.get(name);
+    return tool === undefined ? undefined : { server: tool.server!, originalName: tool.originalName! };
   }
 
   on<E extends keyof ProviderEvents>(event: E, listener: ProviderEvents[E]): () => void {
@@ -296,7 +296,6 @@ export class McpToolHub implements MCPToolProvider {
       if (removed.length > 0) this.#emit('toolsChanged', name, { added: [], removed, owner: `mcp:${name}` });
     }
     this.#origins.clear();
-    this.#exposed.clear();
   }
 
   #register(connection: McpConnection): void {
@@ -324,13 +323,9 @@ export class McpToolHub implements MCPToolProvider {
       tools.push(createMcpTool(connection, definition, exposed, adapterOptions));
     }
     const change = this.#registry.replaceOwner(owner, tools, { source: 'mcp', server: name });
-    for (const exposed of this.#exposed.get(name) ?? []) this.#origins.delete(exposed);
-    for (const tool of tools)
-      this.#origins.set(tool.name, { server: name, originalName: tool.originalName! });
-    this.#exposed.set(
-      name,
-      tools.map((tool) => tool.name),
-    );
+    // The names the server's tools had are the owner's names the registry held (`own`).
+    for (const exposed of own) if (this.#origins.get(exposed)?.server === name) this.#origins.delete(exposed);
+    for (const tool of tools) this.#origins.set(tool.name, tool);
     // Fired even when no name changed: descriptions or schemas may have.
     this.#emit('toolsChanged', name, change);
   }

@@ -33,6 +33,11 @@ export interface ClientCallbacks {
   clientToolsChanged(client: Client, error: Error | null, tools: McpToolDefinition[] | null): void;
   clientCountChanged(client: Client, field: 'resourceCount' | 'promptCount', items: unknown[] | null): void;
   clientClosed(client: Client): void;
+  /**
+   * A notification no handler took (over 2025: `notifications/<list>/list_changed`, declared
+   * or not, among others to ignore).
+   */
+  clientListChanged(client: Client, method: string): void;
   /** Logs and resource updates, for a gateway to forward (see `forwardNotifications`). */
   clientNotification(client: Client, notification: UpstreamNotification): void;
   clientTransportError(client: Client, message: string): void;
@@ -124,10 +129,17 @@ function negotiation(step: EraStep, timeoutMs: number): ClientOptions['versionNe
 
 function createClient(parameters: OpenClientParameters, step: EraStep): Client {
   const { callbacks } = parameters;
-  const client: Client = new Client(parameters.clientInfo, {
+  const options: ClientOptions = {
     capabilities: clientCapabilities(parameters.requests),
     versionNegotiation: negotiation(step, parameters.timeoutMs),
-    listChanged: {
+  };
+  // Over 2026-07-28 the SDK needs the `listChanged` configurations at construction: they are
+  // what opens `subscriptions/listen`. Over 2025 (`initialize`) a list change is a plain
+  // notification: the client's fallback hands every one to the connection, declared or not
+  // (one closure per client, where the configurations cost three closures and four objects,
+  // and the SDK's handler for each declared list four closures more).
+  if (step !== 'legacy') {
+    options.listChanged = {
       tools: {
         debounceMs: 50,
         onChanged: (error, tools) => callbacks.clientToolsChanged(client, error, tools),
@@ -140,11 +152,15 @@ function createClient(parameters: OpenClientParameters, step: EraStep): Client {
         debounceMs: 50,
         onChanged: (_error, items) => callbacks.clientCountChanged(client, 'promptCount', items),
       },
-    },
-  });
+    };
+  }
+  const client: Client = new Client(parameters.clientInfo, options);
   installServerRequestHandlers(client, parameters.server, parameters.requests);
   client.onerror = (error) => callbacks.clientTransportError(client, describeError(error));
   client.onclose = () => callbacks.clientClosed(client);
+  if (step === 'legacy')
+    client.fallbackNotificationHandler = async (notification) =>
+      callbacks.clientListChanged(client, notification.method);
   return client;
 }
 
@@ -178,7 +194,7 @@ export async function openMcpClient(
     try {
       await untilAborted(connecting, deadline);
       if (held) current.holdChild(false);
-      acceptUndeclaredListChanges(client, parameters.callbacks);
+      if (step !== 'legacy') acceptUndeclaredListChanges(client, parameters.callbacks);
       return { client, transport: current };
     } catch (error) {
       const next = index < steps.length - 1 && !deadline.aborted && refusedEra(error);

@@ -156,7 +156,10 @@ export class ToolRegistry {
   replaceOwner(owner: string, tools: Tool[], options: Omit<RegisterOptions, 'owner'> = {}): RegistryChange {
     const before = new Set(this.names({ owner }));
     this.#removeOwner(owner);
-    const entryOptions = { ...options, owner };
+    // Not `{ ...options, owner }`: V8 (Node 20) gives each object a spread followed by a new
+    // key makes a hidden class of its own, kept as long as the entries (one per MCP server).
+    const entryOptions: RegisterOptions = Object.assign({}, options);
+    entryOptions.owner = owner;
     for (const tool of tools) {
       this.#add({ tool: withDefaults(tool, entryOptions), options: entryOptions, names: [tool.name] });
     }

@@ -69,12 +69,16 @@ describe.each(variants)('live tool list changes over $label', (variant) => {
     expect(await eventually(() => registry.has('chg__fresh_tool'), 10_000)).toBe(true);
     expect(changes.some((change) => change.added.includes('chg__fresh_tool'))).toBe(true);
     expect(provider.status('chg')?.toolCount).toBe(4);
+    expect(provider.toolOrigin?.('chg__fresh_tool')).toEqual({ server: 'chg', originalName: 'fresh_tool' });
     const fresh = await registry.get('chg__fresh_tool')!.execute('2', { text: 'x' });
     expect(textOf(fresh)).toBe('fresh_tool: x');
 
     await registry.get('chg__remove_tool')!.execute('3', { name: 'fresh_tool' });
     expect(await eventually(() => !registry.has('chg__fresh_tool'), 10_000)).toBe(true);
     expect(changes.some((change) => change.removed.includes('chg__fresh_tool'))).toBe(true);
+    // The removed tool no longer routes; the others still do.
+    expect(provider.toolOrigin?.('chg__fresh_tool')).toBeUndefined();
+    expect(provider.toolOrigin?.('chg__add_tool')).toEqual({ server: 'chg', originalName: 'add_tool' });
   });
 });
 
