@@ -9,6 +9,7 @@ import type { HttpServerConfig, ServerConfig } from '../config/config-types.js';
 import { urlBasicCredentials } from '../config/url-basic-credentials.js';
 import { createPooledHttpFetch, type PooledHttpFetch } from './pooled-http-fetch.js';
 import type { TransportKind } from './provider-types.js';
+import type { ReusableStdioParameters } from './reusable-stdio-transport.js';
 import { type SizeLimits, sizeLimitedFetch } from './size-limited-fetch.js';
 import type { StderrTail } from './stderr-tail.js';
 
@@ -61,13 +62,10 @@ export async function createTransport(
   if (config.type === 'stdio') {
     stdioModule ??= import('./reusable-stdio-transport.js');
     const { ReusableStdioTransport } = await stdioModule;
-    return new ReusableStdioTransport({
-      command: config.command,
-      args: config.args ?? [],
-      ...(config.env === undefined ? {} : { env: config.env }),
-      ...(config.cwd === undefined ? {} : { cwd: config.cwd }),
-      stderr,
-    });
+    const parameters: ReusableStdioParameters = { command: config.command, args: config.args ?? [] };
+    if (config.env !== undefined) parameters.env = config.env;
+    if (config.cwd !== undefined) parameters.cwd = config.cwd;
+    return new ReusableStdioTransport(parameters, stderr);
   }
   const url = new URL(config.url);
   const requestInit: RequestInit = { headers: httpHeaders(config, url) };

@@ -4,11 +4,8 @@ import { StdioClientTransport, type StdioServerParameters } from '@modelcontextp
 import { corkUntilImmediate } from './cork-until-immediate.js';
 import type { StderrTail } from './stderr-tail.js';
 
-/** Parameters of a {@link ReusableStdioTransport}: the SDK's, with stderr going to a tail. */
-export interface ReusableStdioParameters extends Omit<StdioServerParameters, 'stderr'> {
-  /** Collects the child's stderr for error messages; without it stderr is ignored. */
-  stderr?: StderrTail;
-}
+/** Parameters of a {@link ReusableStdioTransport}: the SDK's, without `stderr` (see {@link ReusableStdioTransport}). */
+export type ReusableStdioParameters = Omit<StdioServerParameters, 'stderr'>;
 
 /** The SDK transport's private parts this class reaches: the child and the spawn parameters. */
 interface SdkStdioInternals {
@@ -38,11 +35,16 @@ export class ReusableStdioTransport extends StdioClientTransport {
   #detached = false;
   readonly #tail: StderrTail | undefined;
 
-  constructor({ stderr, ...parameters }: ReusableStdioParameters) {
+  /** `stderr` collects the child's stderr for error messages; without it stderr is ignored. */
+  constructor(parameters: ReusableStdioParameters, stderr?: StderrTail) {
     // Built with `stderr: 'ignore'` so that the SDK makes no `PassThrough` to pipe stderr
     // into (a stream and a dozen pipe listeners per server); `start()` then sets what the
-    // child gets (the SDK reads these parameters when it spawns).
-    super({ ...parameters, stderr: 'ignore' });
+    // child gets (the SDK reads these parameters when it spawns). Copied with `Object.assign`
+    // and a plain store: a spread followed by a new key gives each object a hidden class of
+    // its own on Node 20.
+    const own: StdioServerParameters = Object.assign({}, parameters);
+    own.stderr = 'ignore';
+    super(own);
     this.#tail = stderr;
   }
 
