@@ -87,10 +87,16 @@ if (memory) {
   console.log('');
   console.log(
     table(
-      ['per connected server', 'JS heap + external (p50)', 'RSS (p50, not steady)'],
+      [
+        'per connected server',
+        'JS heap + external, marginal (p50)',
+        'old figure (p50)',
+        'RSS (p50, not steady)',
+      ],
       memory.perServer.map((row) => [
         row.side === 'sdk' ? 'SDK-direct' : 'mcptools',
-        format.kib(row.heap.p50),
+        format.kib(row.marginal?.p50, 1),
+        format.kib(row.heap.p50, 1),
         format.kib(row.rss.p50),
       ]),
     ),

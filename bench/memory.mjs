@@ -217,9 +217,7 @@ function marginal(sample, measure) {
 }
 
 /** KiB to a tenth: the per-server figures differ by less than 1 KiB from change to change. */
-function kib(bytes) {
-  return Number.isFinite(bytes) ? `${(bytes / 1024).toFixed(1)} KiB` : '—';
-}
+const kib = (bytes) => format.kib(bytes, 1);
 
 function heapAndExternal(point) {
   return point.heapUsed + point.external;

@@ -39,8 +39,10 @@ export function writeResult(name, data) {
 export const format = {
   us: (ms) => (ms === null || ms === undefined || Number.isNaN(ms) ? '—' : `${(ms * 1000).toFixed(0)} µs`),
   ms: (ms) => (ms === null || ms === undefined || Number.isNaN(ms) ? '—' : `${ms.toFixed(0)} ms`),
-  kib: (bytes) =>
-    bytes === null || bytes === undefined || Number.isNaN(bytes) ? '—' : `${(bytes / 1024).toFixed(0)} KiB`,
+  kib: (bytes, digits = 0) =>
+    bytes === null || bytes === undefined || Number.isNaN(bytes)
+      ? '—'
+      : `${(bytes / 1024).toFixed(digits)} KiB`,
   mib: (bytes) =>
     bytes === null || bytes === undefined || Number.isNaN(bytes)
       ? '—'
