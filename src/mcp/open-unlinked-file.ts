@@ -1,4 +1,4 @@
-import { closeSync, constants, mkdtempSync, openSync, rmdirSync, unlinkSync } from 'node:fs';
+import { closeSync, constants, mkdtempSync, openSync, rmdirSync, rmSync, unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -24,16 +24,11 @@ export function openUnlinkedFile(): number | undefined {
     return fd;
   } catch {
     if (fd !== undefined) closeSync(fd);
-    if (directory !== undefined) removeQuietly(directory);
+    if (directory !== undefined) {
+      try {
+        rmSync(directory, { recursive: true, force: true });
+      } catch {}
+    }
     return undefined;
   }
-}
-
-function removeQuietly(directory: string): void {
-  try {
-    unlinkSync(join(directory, 'stderr'));
-  } catch {}
-  try {
-    rmdirSync(directory);
-  } catch {}
 }
