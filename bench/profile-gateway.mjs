@@ -21,6 +21,7 @@ import { analyzeCpuProfile } from './lib/cpu-profile.mjs';
 import { cpuUsOf } from './lib/proc-cpu.mjs';
 import { format, printTable } from './lib/report.mjs';
 import { ECHO_SERVER, echoStdioCommand } from './lib/servers.mjs';
+import { summarize } from './lib/stats.mjs';
 
 const transport = process.argv[2] ?? 'http';
 const calls = Number(process.argv[3] ?? 5000);
@@ -141,10 +142,10 @@ for (let burst = 0; burst < bursts; burst++) {
   perBurst.push((cpuUsOf(pid) - burstBefore) / Math.round(calls / bursts));
 }
 const cpuMs = cpuUsOf(pid) / 1000 - cpuBefore;
-const sortedBursts = [...perBurst].sort((left, right) => left - right);
+const burstStats = summarize(perBurst);
 const burstLine =
   bursts > 1
-    ? `; per burst of ${Math.round(calls / bursts)}: least ${format.us(sortedBursts[0] / 1000)}, median ${format.us(sortedBursts[Math.floor(bursts / 2)] / 1000)}`
+    ? `; per burst of ${Math.round(calls / bursts)}: least ${format.us(burstStats.min / 1000)}, median ${format.us(burstStats.p50 / 1000)}`
     : '';
 const syscallsAfter = syscallsOf(pid);
 const perCallSyscalls = `${((syscallsAfter.reads - syscallsBefore.reads) / calls).toFixed(2)} reads and ${((syscallsAfter.writes - syscallsBefore.writes) / calls).toFixed(2)} writes (system calls)`;
