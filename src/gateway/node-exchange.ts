@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { dropBody } from './node-request.js';
 
 /** Request headers the view leaves out: the body is not carried, so its framing would describe bytes that are not there. */
 const BODY_FRAMING = new Set(['content-length', 'transfer-encoding']);
@@ -117,7 +118,8 @@ function echoableId(body: unknown): string | number | null {
  * Serves one Node request through a web-standard handler: `handle` gets a `Request` (headers,
  * method, URL and an abort signal; no body — see {@link NodeRequestView}) and `body`, the body
  * already read and parsed, and its `Response` is written back. A JSON answer is collected and
- * written in one piece with its length (one write, no chunked framing); a stream (SSE) is
+ * written in one piece with its length (one write, no chunked framing), and ends once any body
+ * left unread (a request to a page that takes none) has come and been dropped; a stream (SSE) is
  * written as it comes, honouring backpressure, and stops when the client goes away.
  */
 export async function serveNodeExchange(
@@ -149,6 +151,7 @@ export async function serveNodeExchange(
   if (response.body === null) {
     finished = true;
     res.writeHead(response.status, headers);
+    if (!req.complete) await dropBody(req);
     res.end();
     return;
   }
@@ -168,7 +171,12 @@ export async function serveNodeExchange(
     headers['content-length'] = String(bytes.byteLength);
     finished = true;
     res.writeHead(response.status, headers);
-    res.end(bytes);
+    if (req.complete) res.end(bytes);
+    else {
+      res.write(bytes);
+      await dropBody(req);
+      res.end();
+    }
     return;
   }
   res.writeHead(response.status, headers);

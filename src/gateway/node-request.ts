@@ -63,6 +63,20 @@ export function readNodeBody(req: IncomingMessage, maxBytes: number): Promise<No
 }
 
 /**
+ * Reads whatever is left of a request's body and drops it; resolves once the whole body has
+ * come (or the client went away). A server that ends its answer with the body unread closes a
+ * `Connection: close` request's socket while the client is still sending, and the client can
+ * lose the answer in the reset.
+ */
+export function dropBody(req: IncomingMessage): Promise<void> {
+  if (req.complete) return Promise.resolve();
+  return new Promise((resolve) => {
+    req.resume();
+    req.once('end', resolve).once('close', resolve);
+  });
+}
+
+/**
  * Writes a small, complete web `Response` (a refusal, an error) to a Node response, with its
  * length. Given the request (`drain`), its unread body is read and dropped before the response
  * ends: closing with it unread would reset the connection, and the client would lose the
@@ -78,12 +92,7 @@ export async function sendResponse(
     headers[name] = value;
   });
   if (options.close) headers.connection = 'close';
-  const drained = options.drain
-    ? new Promise((resolve) => {
-        options.drain!.resume();
-        options.drain!.once('end', resolve).once('close', resolve);
-      })
-    : undefined;
+  const drained = options.drain ? dropBody(options.drain) : undefined;
   const text = await response.text();
   res.writeHead(response.status, { ...headers, 'content-length': String(Buffer.byteLength(text)) });
   res.write(text);
