@@ -1,8 +1,10 @@
 // What each side keeps per connected server, by kind of object: heap snapshots before and
 // after connecting N stdio servers (after a warm-up round of the same size, as the memory
 // benchmark does), and the objects new in the second snapshot grouped by constructor or
-// closure name, per server.
-//   node bench/heap-per-server.mjs [servers=20] [--sides=sdk,mcptools] [--top=40]
+// closure name, per server. With `--marginal`, what one more server keeps: after two warm-up
+// rounds of 2N, the objects new with 2N servers open minus those new with N, per server (what
+// is made once per process, on the first connects, cancels out).
+//   node bench/heap-per-server.mjs [servers=20] [--sides=sdk,mcptools] [--top=40] [--marginal]
 // Needs `npm run build`. Each side runs in a child process of its own (`--expose-gc`).
 import { execFileSync } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
@@ -17,14 +19,16 @@ const flag = (name, fallback) =>
   process.argv.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
 
 if (positional[0] === 'child') {
-  await child(positional[1], Number(positional[2]), positional[3]);
+  await child(positional[1], Number(positional[2]), positional[3], positional[4] === 'marginal');
 } else {
   const servers = Number(positional[0] ?? 20);
   const top = Number(flag('top', 40));
+  const marginal = process.argv.includes('--marginal');
   const results = {};
   for (const side of flag('sides', 'sdk,mcptools').split(',')) {
     const out = join(tmpdir(), `heap-per-server-${process.pid}-${side}.json`);
-    execFileSync(process.execPath, ['--expose-gc', SELF, 'child', side, String(servers), out], {
+    const args = ['--expose-gc', SELF, 'child', side, String(servers), out, marginal ? 'marginal' : 'once'];
+    execFileSync(process.execPath, args, {
       stdio: ['ignore', 'inherit', 'inherit'],
       timeout: 300_000,
     });
@@ -43,8 +47,9 @@ if (positional[0] === 'child') {
       process.env.HEAP_ANCHOR === '1'
         ? ''
         : `, of which ${(objects / servers / 1024).toFixed(2)} KiB JS objects (not code, native or synthetic)`;
+    const what = marginal ? 'kept by each server beyond the first N' : 'of new objects per server';
     console.log(
-      `\n${side}: ${(total / servers / 1024).toFixed(1)} KiB of new objects per server (self sizes)${split}; top ${top}`,
+      `\n${side}: ${(total / servers / 1024).toFixed(1)} KiB ${what} (self sizes)${split}; top ${top}`,
     );
     for (const group of groups.slice(0, top))
       console.log(
@@ -53,44 +58,71 @@ if (positional[0] === 'child') {
   }
 }
 
-async function child(side, size, out) {
+async function child(side, size, out, marginal) {
   const byRetainer = process.env.HEAP_BY_RETAINER === '1';
   const { echoStdioCommand } = await import('./lib/servers.mjs');
   const { loadSides } = await import('./lib/sides.mjs');
   const { sides } = await loadSides([side]);
-  const targets = Array.from({ length: size }, () => ({ stdio: echoStdioCommand() }));
+  const targets = (count) => Array.from({ length: count }, () => ({ stdio: echoStdioCommand() }));
   const collect = async () => {
     for (let pass = 0; pass < 3; pass++) {
       globalThis.gc();
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   };
-  await (await sides[0].open(targets)).close();
+  const snapshot = (name) => writeHeapSnapshot(join(tmpdir(), `heap-${process.pid}-${name}.heapsnapshot`));
+  /** The objects of the snapshot `file` not in the snapshot `before`, grouped: key → { key, count, bytes }. */
+  const groupsOf = (file, before) => {
+    // Read only now: a set of ids held while `file` was taken would be counted in it.
+    const known = new Set(nodes(before).map((node) => node.id));
+    const groups = new Map();
+    for (const node of nodes(file, known)) {
+      if (known.has(node.id)) continue;
+      const key =
+        process.env.HEAP_ANCHOR === '1'
+          ? node.retainer
+          : byRetainer
+            ? `${node.key}  ←  ${node.retainer}`
+            : node.key;
+      const group = groups.get(key) ?? { key, count: 0, bytes: 0 };
+      group.count++;
+      group.bytes += node.size;
+      groups.set(key, group);
+    }
+    rmSync(file);
+    return groups;
+  };
+  /** Opens `count` servers, groups what is new since the snapshot `before`, and closes them. */
+  const measure = async (count, before) => {
+    const handle = await sides[0].open(targets(count));
+    await collect();
+    const groups = groupsOf(snapshot('after'), before);
+    await handle.close();
+    await collect();
+    return groups;
+  };
+  // Marginal: after two warm-up rounds of 2N, (what N servers keep − what 2N keep) / N, so that
+  // everything made once per process (code, hidden classes, feedback) cancels out.
+  for (let round = 0; round < (marginal ? 2 : 1); round++) {
+    await (await sides[0].open(targets(marginal ? 2 * size : size))).close();
+  }
   await collect();
-  const before = writeHeapSnapshot(join(tmpdir(), `heap-${process.pid}-before.heapsnapshot`));
-  const handle = await sides[0].open(targets);
-  await collect();
-  const after = writeHeapSnapshot(join(tmpdir(), `heap-${process.pid}-after.heapsnapshot`));
-  const known = new Set(nodes(before).map((node) => node.id));
-  const groups = new Map();
-  for (const node of nodes(after, known)) {
-    if (known.has(node.id)) continue;
-    const key =
-      process.env.HEAP_ANCHOR === '1'
-        ? node.retainer
-        : byRetainer
-          ? `${node.key}  ←  ${node.retainer}`
-          : node.key;
-    const group = groups.get(key) ?? { key, count: 0, bytes: 0 };
-    group.count++;
-    group.bytes += node.size;
-    groups.set(key, group);
+  const before = snapshot('before');
+  let groups = await measure(size, before);
+  if (marginal) {
+    const twice = await measure(2 * size, before);
+    for (const [key, group] of groups) {
+      const more = twice.get(key) ?? { key, count: 0, bytes: 0 };
+      twice.set(key, { key, count: more.count - group.count, bytes: more.bytes - group.bytes });
+    }
+    groups = twice;
   }
   rmSync(before);
-  rmSync(after);
   const { writeFileSync } = await import('node:fs');
-  writeFileSync(out, JSON.stringify([...groups.values()].sort((left, right) => right.bytes - left.bytes)));
-  await handle.close();
+  writeFileSync(
+    out,
+    JSON.stringify([...groups.values()].sort((left, right) => Math.abs(right.bytes) - Math.abs(left.bytes))),
+  );
 }
 
 /**
