@@ -4,7 +4,9 @@
 // closure name, per server. With `--marginal`, what one more server keeps: after two warm-up
 // rounds of 2N, the objects new with 2N servers open minus those new with N, per server (what
 // is made once per process, on the first connects, cancels out).
-//   node bench/heap-per-server.mjs [servers=20] [--sides=sdk,mcptools] [--top=40] [--marginal]
+// With `--tools=K`, each server is the minimal echo server listing K tools (what each tool keeps
+// is then K times in the per-server figures).
+//   node bench/heap-per-server.mjs [servers=20] [--sides=sdk,mcptools] [--top=40] [--marginal] [--tools=K]
 // Needs `npm run build`. Each side runs in a child process of its own (`--expose-gc`).
 import { execFileSync } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
@@ -28,6 +30,7 @@ if (positional[0] === 'child') {
   for (const side of flag('sides', 'sdk,mcptools').split(',')) {
     const out = join(tmpdir(), `heap-per-server-${process.pid}-${side}.json`);
     const args = ['--expose-gc', SELF, 'child', side, String(servers), out, marginal ? 'marginal' : 'once'];
+    if (flag('tools') !== undefined) args.push(`--tools=${flag('tools')}`);
     execFileSync(process.execPath, args, {
       stdio: ['ignore', 'inherit', 'inherit'],
       timeout: 300_000,
@@ -60,10 +63,13 @@ if (positional[0] === 'child') {
 
 async function child(side, size, out, marginal) {
   const byRetainer = process.env.HEAP_BY_RETAINER === '1';
-  const { echoStdioCommand } = await import('./lib/servers.mjs');
+  const { echoStdioCommand, minimalEchoStdioCommand } = await import('./lib/servers.mjs');
   const { loadSides } = await import('./lib/sides.mjs');
   const { sides } = await loadSides([side]);
-  const targets = (count) => Array.from({ length: count }, () => ({ stdio: echoStdioCommand() }));
+  const tools = flag('tools');
+  const command = () =>
+    tools === undefined ? echoStdioCommand() : minimalEchoStdioCommand(['--tools', tools]);
+  const targets = (count) => Array.from({ length: count }, () => ({ stdio: command() }));
   const collect = async () => {
     for (let pass = 0; pass < 3; pass++) {
       globalThis.gc();

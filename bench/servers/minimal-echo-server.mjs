@@ -3,7 +3,10 @@
 // benchmark spawns up to 80 of these per timing on two cores; with SDK servers the timing would
 // mostly measure the CPU contention of starting them, not the clients being compared.
 //
-//   node bench/servers/minimal-echo-server.mjs [--start-delay-ms N]
+//   node bench/servers/minimal-echo-server.mjs [--start-delay-ms N] [--tools N]
+//
+// `--tools N` lists N tools: `echo`, then `echo_1` … `echo_<N-1>`, each with a schema and a
+// description of its own, all answering as `echo` does (the per-tool memory benchmark).
 //
 // Like most servers published before 2026, it answers `server/discover` with "method not
 // found", so clients in `auto` mode fall back to the `initialize` handshake.
@@ -18,6 +21,21 @@ const ECHO_TOOL = {
 
 const delayIndex = process.argv.indexOf('--start-delay-ms');
 const startDelayMs = delayIndex === -1 ? 0 : Number(process.argv[delayIndex + 1]);
+const toolsIndex = process.argv.indexOf('--tools');
+const toolCount = toolsIndex === -1 ? 1 : Number(process.argv[toolsIndex + 1]);
+const TOOLS = [ECHO_TOOL];
+for (let index = 1; index < toolCount; index++) {
+  TOOLS.push({
+    name: `echo_${index}`,
+    description: `Echo the text back (copy ${index})`,
+    inputSchema: {
+      type: 'object',
+      properties: { text: { type: 'string', description: `Text for copy ${index}` } },
+      required: ['text'],
+    },
+  });
+}
+const TOOL_NAMES = new Set(TOOLS.map((tool) => tool.name));
 if (startDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, startDelayMs));
 
 const send = (message) => process.stdout.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`);
@@ -35,9 +53,9 @@ function answer(method, params) {
     case 'ping':
       return {};
     case 'tools/list':
-      return { tools: [ECHO_TOOL] };
+      return { tools: TOOLS };
     case 'tools/call':
-      if (params?.name !== 'echo')
+      if (!TOOL_NAMES.has(params?.name))
         return { error: { code: -32602, message: `Unknown tool ${params?.name}` } };
       return { content: [{ type: 'text', text: String(params.arguments?.text ?? '') }] };
     default:
