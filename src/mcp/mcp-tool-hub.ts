@@ -97,8 +97,6 @@ export class McpToolHub implements MCPToolProvider {
   readonly #naming: NamingOptions;
   readonly #adapterOptions = new Map<string, McpToolAdapterOptions>();
   readonly #filters = new Map<string, (...names: string[]) => boolean>();
-  /** Each exposed name's tool, which carries its server and original name (no object of its own per tool). */
-  readonly #origins = new Map<string, Tool>();
   readonly #listeners: Listeners = {
     toolsChanged: new Set(),
     status: new Set(),
@@ -266,8 +264,13 @@ export class McpToolHub implements MCPToolProvider {
 
   /** Where an exposed tool name routes. */
   toolOrigin(name: string): ToolOrigin | undefined {
-    const tool = this.#origins.get(name);
-    return tool === undefined ? undefined : { server: tool.server!, originalName: tool.originalName! };
+    // The registry answers (no map of this hub's own per tool): a tool of one of this hub's
+    // servers, registered under that server's owner, carries its server and original name.
+    const registered = this.#registry.registered(name);
+    const server = registered?.tool.server;
+    if (server === undefined || registered!.owner !== `mcp:${server}` || !this.#connections.has(server))
+      return undefined;
+    return { server, originalName: registered!.tool.originalName! };
   }
 
   on<E extends keyof ProviderEvents>(event: E, listener: ProviderEvents[E]): () => void {
@@ -295,7 +298,6 @@ export class McpToolHub implements MCPToolProvider {
       const removed = this.#registry.unregisterOwner(`mcp:${name}`);
       if (removed.length > 0) this.#emit('toolsChanged', name, { added: [], removed, owner: `mcp:${name}` });
     }
-    this.#origins.clear();
   }
 
   #register(connection: McpConnection): void {
@@ -323,9 +325,6 @@ export class McpToolHub implements MCPToolProvider {
       tools.push(createMcpTool(connection, definition, exposed, adapterOptions));
     }
     const change = this.#registry.replaceOwner(owner, tools, { source: 'mcp', server: name });
-    // The names the server's tools had are the owner's names the registry held (`own`).
-    for (const exposed of own) if (this.#origins.get(exposed)?.server === name) this.#origins.delete(exposed);
-    for (const tool of tools) this.#origins.set(tool.name, tool);
     // Fired even when no name changed: descriptions or schemas may have.
     this.#emit('toolsChanged', name, change);
   }

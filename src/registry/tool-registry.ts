@@ -49,11 +49,18 @@ export interface RegistryChange {
 /** Options of {@link ToolRegistry}. */
 export interface ToolRegistryOptions extends ToolFilter {}
 
-interface Entry {
-  tool?: Tool;
-  factory?: ToolFactory;
-  options: RegisterOptions;
-  names: string[];
+/**
+ * A registered tool under its name (held apart from `tool.name`, which a caller may change),
+ * or a factory under the names it declares (none at all is allowed). A tool's entry holds its
+ * one name as a string, not an array: 56 bytes less for each tool.
+ */
+type Entry =
+  | { tool: Tool; factory?: undefined; options: RegisterOptions; name: string; names?: undefined }
+  | { tool?: undefined; factory: ToolFactory; options: RegisterOptions; name?: undefined; names: string[] };
+
+/** The names `entry` was registered under. */
+function namesOf(entry: Entry): string[] {
+  return entry.names ?? [entry.name];
 }
 
 function optionalFilter(filter: ToolFilter): (...names: string[]) => boolean {
@@ -123,7 +130,7 @@ export class ToolRegistry {
     }
     const entry: Entry = isFactory
       ? { factory: toolOrFactory as ToolFactory, options, names }
-      : { tool: withDefaults(toolOrFactory as Tool, options), options, names };
+      : { tool: withDefaults(toolOrFactory as Tool, options), options, name: names[0]! };
     this.#add(entry);
     this.#emit({
       added: names,
@@ -160,9 +167,12 @@ export class ToolRegistry {
     // key makes a hidden class of its own, kept as long as the entries (one per MCP server).
     const entryOptions: RegisterOptions = Object.assign({}, options);
     entryOptions.owner = owner;
-    for (const tool of tools) {
-      this.#add({ tool: withDefaults(tool, entryOptions), options: entryOptions, names: [tool.name] });
-    }
+    // The owner's list is made at its final length (one pushed to grows in steps, with room to spare).
+    const owned = tools.map(
+      (tool): Entry => ({ tool: withDefaults(tool, entryOptions), options: entryOptions, name: tool.name }),
+    );
+    for (const entry of owned) this.#index(entry);
+    if (owned.length > 0) this.#byOwner.set(owner, owned);
     const after = new Set(tools.map((tool) => tool.name));
     const change: RegistryChange = {
       added: [...after].filter((name) => !before.has(name)),
@@ -185,12 +195,21 @@ export class ToolRegistry {
     return entry.tool;
   }
 
+  /**
+   * The static tool registered as `name` and who registered it, whether the filters show it or
+   * not (`undefined` for a factory's name). The hub answers `toolOrigin` from it.
+   */
+  registered(name: string): { tool: Tool; owner: string | undefined } | undefined {
+    const entry = this.#byName.get(name);
+    return entry?.tool === undefined ? undefined : { tool: entry.tool, owner: entry.options.owner };
+  }
+
   /** Names of registered tools (all of them, or those of one owner). */
   names(filter: { owner?: string } = {}): string[] {
     if (filter.owner === undefined) return [...this.#byName.keys()];
     const names: string[] = [];
     for (const entry of this.#byOwner.get(filter.owner) ?? []) {
-      for (const name of entry.names) if (this.#byName.get(name) === entry) names.push(name);
+      for (const name of namesOf(entry)) if (this.#byName.get(name) === entry) names.push(name);
     }
     return names;
   }
@@ -244,7 +263,7 @@ export class ToolRegistry {
       try {
         produced = await entry.factory!(context);
       } catch (error) {
-        options.onError?.(error, entry.names);
+        options.onError?.(error, namesOf(entry));
         continue;
       }
       for (const tool of produced == null ? [] : Array.isArray(produced) ? produced : [produced]) {
@@ -289,13 +308,19 @@ export class ToolRegistry {
   }
 
   #add(entry: Entry): void {
-    this.#entries.add(entry);
-    for (const name of entry.names) this.#byName.set(name, entry);
+    this.#index(entry);
     const owner = entry.options.owner;
     if (owner === undefined) return;
     const owned = this.#byOwner.get(owner);
     if (owned === undefined) this.#byOwner.set(owner, [entry]);
     else owned.push(entry);
+  }
+
+  /** Puts `entry` in the catalog and the name index (not in its owner's list). */
+  #index(entry: Entry): void {
+    this.#entries.add(entry);
+    if (entry.names === undefined) this.#byName.set(entry.name, entry);
+    else for (const name of entry.names) this.#byName.set(name, entry);
   }
 
   #remove(entry: Entry): string[] {
@@ -321,7 +346,7 @@ export class ToolRegistry {
   #forget(entry: Entry): string[] {
     this.#entries.delete(entry);
     const removed: string[] = [];
-    for (const name of entry.names) {
+    for (const name of namesOf(entry)) {
       if (this.#byName.get(name) === entry) {
         this.#byName.delete(name);
         removed.push(name);

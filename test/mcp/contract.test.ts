@@ -108,6 +108,16 @@ describe.each(variants)('MCP hub contract over $label', (variant) => {
     expect(add.outputSchema).toMatchObject({ type: 'object' });
     expect(tool('boom').parameters.type).toBe('object');
     expect(provider.toolOrigin?.('echo__add')).toEqual({ server: 'echo', originalName: 'add' });
+    // A tool that only claims the server, registered by someone else, does not route there.
+    const unregister = registry.register({
+      ...add,
+      name: 'not_from_echo',
+      server: 'echo',
+      originalName: 'add',
+    });
+    expect(provider.toolOrigin?.('not_from_echo')).toBeUndefined();
+    unregister();
+    expect(provider.toolOrigin?.('echo__nope')).toBeUndefined();
   });
 
   it('executes a tool and returns its text', async () => {

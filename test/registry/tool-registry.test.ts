@@ -131,6 +131,25 @@ describe('ToolRegistry', () => {
     expect(registry.names()).toEqual(['s__c']);
   });
 
+  it('registered() gives a tool and its owner even when filtered; a tool is removed by the name it was registered under', () => {
+    const registry = new ToolRegistry({ deny: ['s__hidden'] });
+    registry.replaceOwner('mcp:s', [tool('s__a'), tool('s__hidden')], { source: 'mcp', server: 's' });
+    registry.register(() => tool('made'), { name: 'made' });
+    expect(registry.get('s__hidden')).toBeUndefined();
+    expect(registry.registered('s__hidden')?.owner).toBe('mcp:s');
+    expect(registry.registered('s__hidden')?.tool.name).toBe('s__hidden');
+    expect(registry.registered('made')).toBeUndefined();
+    expect(registry.registered('absent')).toBeUndefined();
+    const renamed = tool('before');
+    registry.register(renamed);
+    renamed.name = 'after';
+    expect(registry.names()).toContain('before');
+    expect(registry.unregister('before')).toBe(true);
+    expect(registry.has('before')).toBe(false);
+    expect(registry.unregisterOwner('mcp:s')).toEqual(['s__a', 's__hidden']);
+    expect(registry.registered('s__a')).toBeUndefined();
+  });
+
   it('a throwing listener does not break registration', () => {
     const registry = new ToolRegistry();
     registry.onChange(() => {
