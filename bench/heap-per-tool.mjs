@@ -28,11 +28,10 @@ if (process.argv[2] === 'child') {
   const results = {};
   for (const side of flag('sides', 'sdk,mcptools').split(',')) {
     const out = join(tmpdir(), `heap-per-tool-${process.pid}-${side}.json`);
-    execFileSync(
-      process.execPath,
-      ['--expose-gc', SELF, 'child', side, String(tools), String(rounds), out],
-      { stdio: ['ignore', 'inherit', 'inherit'], timeout: 300_000 },
-    );
+    execFileSync(process.execPath, ['--expose-gc', SELF, 'child', side, String(tools), String(rounds), out], {
+      stdio: ['ignore', 'inherit', 'inherit'],
+      timeout: 300_000,
+    });
     results[side] = JSON.parse(readFileSync(out, 'utf8'));
     rmSync(out, { force: true });
   }
