@@ -66,6 +66,17 @@ function toToolResult(result: CallToolResult, maxChars: number): ToolResult {
 }
 
 /**
+ * `run` with every result passed through `redactor`: an upstream may echo a credential back, in
+ * its error text ("rejected key sk-…") or in a result ("the header you sent was Bearer …"), and
+ * a configured secret never leaves mcptools. Made here, apart from `createMcpTool`: a closure
+ * there naming `run` would keep `run` in every tool's context, secrets or not.
+ */
+function redacting(run: Tool['execute'], redactor: SecretRedactor): Tool['execute'] {
+  return async (toolCallId, params, signal, onUpdate) =>
+    redactor.value(await run(toolCallId, params, signal, onUpdate));
+}
+
+/**
  * Wraps one MCP tool as a {@link Tool} named `exposedName`. `execute` validates arguments
  * against the tool's schema before anything is sent, calls through the connection's current
  * client with the caller's signal and the call timeout, feeds progress to `onUpdate`, and
@@ -77,11 +88,9 @@ export function createMcpTool(
   exposedName: string,
   options: McpToolAdapterOptions,
 ): Tool {
-  const server = connection.name;
-  const originalName = definition.name;
-  const parameters = normalizeInputSchema(definition.inputSchema);
-  const timeout = options.callTimeoutMs;
-  const maxChars = options.maxResultChars;
+  // What `run` keeps of each tool is its context: `connection`, `definition`, `options` and the
+  // two decisions of the first call. The server, the names, the timeout and the result cap are
+  // read from them on each call, not held in more slots of every tool's context.
   let check: ReturnType<ArgumentValidator['checkFor']> | undefined;
   // `callTool` adds output validation and `x-mcp-header` mirroring; a tool that needs neither
   // is called with a plain request and a light result check (see call-tool-result-schema.ts).
@@ -94,6 +103,8 @@ export function createMcpTool(
     signal?: AbortSignal,
     onUpdate?: ToolUpdateCallback,
   ): Promise<ToolResult> => {
+    const server = connection.name;
+    const originalName = definition.name;
     const args = params ?? {};
     const bounds = jsonBounds(args, { maxDepth: MAX_ARGUMENT_DEPTH, maxBytes: options.maxArgumentBytes });
     if (bounds !== undefined) {
@@ -115,7 +126,9 @@ export function createMcpTool(
         { code: 'INVALID_ARGUMENTS', recoverable: false, server, tool: originalName },
       );
     }
-    check ??= options.validator.checkFor(parameters);
+    // Checked against the definition's schema, as listed (`tool.parameters` is the caller's
+    // copy): normalized again on the first call only, not held in the context of every tool.
+    check ??= options.validator.checkFor(normalizeInputSchema(definition.inputSchema));
     const issues = check(args);
     if (issues !== undefined) {
       return errorResult(
@@ -131,6 +144,7 @@ export function createMcpTool(
     }
     const client: Client | undefined = connection.client;
     if (client === undefined) return toolFailure(server, originalName, connection.unavailableError());
+    const timeout = options.callTimeoutMs;
     const requestOptions: RequestOptions = { timeout };
     if (signal !== undefined) requestOptions.signal = signal;
     if (onUpdate !== undefined) {
@@ -162,7 +176,7 @@ export function createMcpTool(
       const result = plainRequest
         ? await client.request({ method: 'tools/call', params }, callToolResultSchema, requestOptions)
         : await client.callTool(params, requestOptions);
-      return toToolResult(result as CallToolResult, maxChars);
+      return toToolResult(result as CallToolResult, options.maxResultChars);
     } catch (error) {
       const classified = classifyError(error, { operation: 'call', signal, timeoutMs: timeout });
       if (classified.code === 'SERVER_DISCONNECTED' || classified.code === 'CONNECTION_FAILED') {
@@ -177,23 +191,20 @@ export function createMcpTool(
     }
   };
 
-  // An upstream may echo a credential back, in its error text ("rejected key sk-…") or in a
-  // result ("the header you sent was Bearer …"): a configured secret never leaves mcptools.
   // With no secret configured there is nothing to hide: `run` is `execute` (one closure per tool less).
-  const execute: Tool['execute'] = options.redactor.empty
-    ? run
-    : async (toolCallId, params, signal, onUpdate) =>
-        options.redactor.value(await run(toolCallId, params, signal, onUpdate));
+  const execute = options.redactor.empty ? run : redacting(run, options.redactor);
 
+  const server = connection.name;
   const tool: Tool = {
     name: exposedName,
-    label: originalName,
+    label: definition.name,
     description: definition.description ?? definition.title ?? '',
-    parameters,
+    // A copy: a caller editing `parameters` does not change the definition.
+    parameters: normalizeInputSchema(definition.inputSchema),
     execute,
     source: 'mcp',
     server,
-    originalName,
+    originalName: definition.name,
     readOnly: definition.annotations?.readOnlyHint === true,
     category: server,
   };

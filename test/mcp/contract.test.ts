@@ -165,6 +165,20 @@ describe.each(variants)('MCP hub contract over $label', (variant) => {
     }
   });
 
+  it('validates against the listed schema, not a caller’s edit of parameters (a copy)', async () => {
+    const slow = tool('slow');
+    const listed = slow.parameters.required;
+    slow.parameters.required = ['not_an_argument'];
+    try {
+      const result = await slow.execute('call-edit', { ms: 1, steps: 1 });
+      expect(result.isError).toBeUndefined();
+      const invalid = await slow.execute('call-edit-2', { steps: 1 });
+      expect(textOf(invalid)).toContain("must have required property 'ms'");
+    } finally {
+      slow.parameters.required = listed;
+    }
+  });
+
   it('feeds progress notifications to onUpdate', async () => {
     const updates: ToolUpdate[] = [];
     const result = await tool('slow').execute('call-9', { ms: 300, steps: 3 }, undefined, (update) =>
