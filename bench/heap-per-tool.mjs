@@ -5,7 +5,8 @@
 // warm-up rounds of 2K first (code, hidden classes and feedback are made once per process).
 // `sdk` keeps the SDK client's listed tools (as a user hands them to an agent); `mcptools` keeps
 // the hub's `Tool`s, the registry's entries and the tool list the connection holds.
-//   node bench/heap-per-tool.mjs [--tools=200] [--rounds=5] [--sides=sdk,mcptools]
+// `--annotations`: every tool but the first carries behaviour hints (as published servers' do).
+//   node bench/heap-per-tool.mjs [--tools=2000] [--rounds=5] [--sides=sdk,mcptools] [--annotations]
 // Needs `npm run build`. Each side runs in a child process of its own (`--expose-gc`).
 import { execFileSync } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
@@ -20,18 +21,38 @@ const flag = (name, fallback) =>
   process.argv.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
 
 if (process.argv[2] === 'child') {
-  await child(process.argv[3], Number(process.argv[4]), Number(process.argv[5]), process.argv[6]);
+  await child(
+    process.argv[3],
+    Number(process.argv[4]),
+    Number(process.argv[5]),
+    process.argv[6],
+    process.argv[7] === 'annotations',
+  );
 } else {
-  const tools = Number(flag('tools', 200));
+  const tools = Number(flag('tools', 2000));
+  const annotations = process.argv.includes('--annotations');
   const rounds = Number(flag('rounds', 5));
   warnIfBusy();
   const results = {};
   for (const side of flag('sides', 'sdk,mcptools').split(',')) {
     const out = join(tmpdir(), `heap-per-tool-${process.pid}-${side}.json`);
-    execFileSync(process.execPath, ['--expose-gc', SELF, 'child', side, String(tools), String(rounds), out], {
-      stdio: ['ignore', 'inherit', 'inherit'],
-      timeout: 300_000,
-    });
+    execFileSync(
+      process.execPath,
+      [
+        '--expose-gc',
+        SELF,
+        'child',
+        side,
+        String(tools),
+        String(rounds),
+        out,
+        annotations ? 'annotations' : 'plain',
+      ],
+      {
+        stdio: ['ignore', 'inherit', 'inherit'],
+        timeout: 300_000,
+      },
+    );
     results[side] = JSON.parse(readFileSync(out, 'utf8'));
     rmSync(out, { force: true });
   }
@@ -40,14 +61,21 @@ if (process.argv[2] === 'child') {
     return [side, format.kib(perTool.p50, 2), format.kib(perTool.min, 2), format.kib(perTool.max, 2)];
   });
   printTable(
-    `JS heap kept per listed tool (${tools} → ${2 * tools} tools on one stdio server, ${rounds} rounds)`,
+    `JS heap kept per listed tool (${tools} → ${2 * tools} tools${annotations ? ' with annotations' : ''} on one stdio server, ${rounds} rounds)`,
     ['side', 'median', 'least', 'most'],
     rows,
   );
-  console.log(`results: ${writeResult('heap-per-tool', { tools, rounds, samples: results })}`);
+  console.log(
+    `results: ${writeResult(annotations ? 'heap-per-tool-annotated' : 'heap-per-tool', {
+      tools,
+      annotations,
+      rounds,
+      samples: results,
+    })}`,
+  );
 }
 
-async function child(side, tools, rounds, out) {
+async function child(side, tools, rounds, out, annotations) {
   const { minimalEchoStdioCommand } = await import('./lib/servers.mjs');
   const { loadSides } = await import('./lib/sides.mjs');
   const { sides } = await loadSides([side]);
@@ -57,7 +85,9 @@ async function child(side, tools, rounds, out) {
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
   };
-  const target = (count) => [{ stdio: minimalEchoStdioCommand(['--tools', String(count)]) }];
+  const target = (count) => [
+    { stdio: minimalEchoStdioCommand(['--tools', String(count), ...(annotations ? ['--annotations'] : [])]) },
+  ];
   /** Heap growth with one server of `count` tools open. */
   const growth = async (count) => {
     await collect();

@@ -3,10 +3,12 @@
 // benchmark spawns up to 80 of these per timing on two cores; with SDK servers the timing would
 // mostly measure the CPU contention of starting them, not the clients being compared.
 //
-//   node bench/servers/minimal-echo-server.mjs [--start-delay-ms N] [--tools N]
+//   node bench/servers/minimal-echo-server.mjs [--start-delay-ms N] [--tools N] [--annotations]
 //
 // `--tools N` lists N tools: `echo`, then `echo_1` … `echo_<N-1>`, each with a schema and a
-// description of its own, all answering as `echo` does (the per-tool memory benchmark).
+// description of its own, all answering as `echo` does (the per-tool memory benchmark); with
+// `--annotations` each copy carries behaviour hints, as every tool of the published filesystem
+// and memory servers does.
 //
 // Like most servers published before 2026, it answers `server/discover` with "method not
 // found", so clients in `auto` mode fall back to the `initialize` handshake.
@@ -23,6 +25,7 @@ const delayIndex = process.argv.indexOf('--start-delay-ms');
 const startDelayMs = delayIndex === -1 ? 0 : Number(process.argv[delayIndex + 1]);
 const toolsIndex = process.argv.indexOf('--tools');
 const toolCount = toolsIndex === -1 ? 1 : Number(process.argv[toolsIndex + 1]);
+const annotated = process.argv.includes('--annotations');
 const TOOLS = [ECHO_TOOL];
 for (let index = 1; index < toolCount; index++) {
   TOOLS.push({
@@ -33,6 +36,7 @@ for (let index = 1; index < toolCount; index++) {
       properties: { text: { type: 'string', description: `Text for copy ${index}` } },
       required: ['text'],
     },
+    ...(annotated ? { annotations: { readOnlyHint: true, openWorldHint: false } } : {}),
   });
 }
 const TOOL_NAMES = new Set(TOOLS.map((tool) => tool.name));

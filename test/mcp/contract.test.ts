@@ -107,6 +107,10 @@ describe.each(variants)('MCP hub contract over $label', (variant) => {
     expect(add.parameters.required).toEqual(['a', 'b']);
     expect(add.outputSchema).toMatchObject({ type: 'object' });
     expect(tool('boom').parameters.type).toBe('object');
+    // Keys a definition does not have are absent, not present as undefined.
+    expect(Object.keys(tool('boom'))).not.toContain('annotations');
+    expect(Object.keys(tool('boom'))).not.toContain('outputSchema');
+    expect(Object.keys(add)).toContain('outputSchema');
     expect(provider.toolOrigin?.('echo__add')).toEqual({ server: 'echo', originalName: 'add' });
     // A tool that only claims the server, registered by someone else, does not route there.
     const unregister = registry.register({

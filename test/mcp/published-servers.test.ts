@@ -120,6 +120,7 @@ describe('published MCP servers', () => {
     expect(registry.get('everything__trigger-long-running-operation')?.readOnly).toBe(true);
     expect(registry.get('fs__read_text_file')?.readOnly).toBe(true);
     expect(registry.get('fs__write_file')?.readOnly).toBe(false);
+    expect(registry.get('fs__read_text_file')?.annotations).toMatchObject({ readOnlyHint: true });
   });
 
   it('reads resources and prompts of server-everything', async () => {
