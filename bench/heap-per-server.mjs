@@ -4,9 +4,12 @@
 // closure name, per server. With `--marginal`, what one more server keeps: after two warm-up
 // rounds of 2N, the objects new with 2N servers open minus those new with N, per server (what
 // is made once per process, on the first connects, cancels out).
-// With `--tools=K`, each server is the minimal echo server listing K tools (what each tool keeps
-// is then K times in the per-server figures).
-//   node bench/heap-per-server.mjs [servers=20] [--sides=sdk,mcptools] [--top=40] [--marginal] [--tools=K]
+// With `--output-schema`, the servers' tool declares an output schema and each server gets one
+// call before the snapshot (the client checks the result against it). With `--tools=K`, each
+// server is the minimal echo server listing K tools (what each tool keeps is then K times in the
+// per-server figures).
+//   node bench/heap-per-server.mjs [servers=20] [--sides=sdk,mcptools] [--top=40] [--marginal]
+//     [--output-schema] [--tools=K]
 // Needs `npm run build`. Each side runs in a child process of its own (`--expose-gc`).
 import { execFileSync } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
@@ -21,7 +24,13 @@ const flag = (name, fallback) =>
   process.argv.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
 
 if (positional[0] === 'child') {
-  await child(positional[1], Number(positional[2]), positional[3], positional[4] === 'marginal');
+  await child(
+    positional[1],
+    Number(positional[2]),
+    positional[3],
+    positional[4] === 'marginal',
+    positional[5],
+  );
 } else {
   const servers = Number(positional[0] ?? 20);
   const top = Number(flag('top', 40));
@@ -30,6 +39,7 @@ if (positional[0] === 'child') {
   for (const side of flag('sides', 'sdk,mcptools').split(',')) {
     const out = join(tmpdir(), `heap-per-server-${process.pid}-${side}.json`);
     const args = ['--expose-gc', SELF, 'child', side, String(servers), out, marginal ? 'marginal' : 'once'];
+    if (process.argv.includes('--output-schema')) args.push('output-schema');
     if (flag('tools') !== undefined) args.push(`--tools=${flag('tools')}`);
     execFileSync(process.execPath, args, {
       stdio: ['ignore', 'inherit', 'inherit'],
@@ -61,15 +71,23 @@ if (positional[0] === 'child') {
   }
 }
 
-async function child(side, size, out, marginal) {
+async function child(side, size, out, marginal, outputSchema) {
   const byRetainer = process.env.HEAP_BY_RETAINER === '1';
   const { echoStdioCommand, minimalEchoStdioCommand } = await import('./lib/servers.mjs');
   const { loadSides } = await import('./lib/sides.mjs');
   const { sides } = await loadSides([side]);
+  const serverArgs = outputSchema === 'output-schema' ? ['--output-schema'] : [];
   const tools = flag('tools');
   const command = () =>
-    tools === undefined ? echoStdioCommand() : minimalEchoStdioCommand(['--tools', tools]);
+    tools === undefined ? echoStdioCommand(serverArgs) : minimalEchoStdioCommand(['--tools', tools]);
   const targets = (count) => Array.from({ length: count }, () => ({ stdio: command() }));
+  /** Opens `count` servers; with output schemas, calls each once. */
+  const open = async (count) => {
+    const handle = await sides[0].open(targets(count));
+    if (serverArgs.length > 0)
+      await Promise.all(Array.from({ length: count }, (_, index) => handle.call(index, 'x')));
+    return handle;
+  };
   const collect = async () => {
     for (let pass = 0; pass < 3; pass++) {
       globalThis.gc();
@@ -100,7 +118,7 @@ async function child(side, size, out, marginal) {
   };
   /** Opens `count` servers, groups what is new since the snapshot `before`, and closes them. */
   const measure = async (count, before) => {
-    const handle = await sides[0].open(targets(count));
+    const handle = await open(count);
     await collect();
     const groups = groupsOf(snapshot('after'), before);
     await handle.close();
@@ -110,7 +128,7 @@ async function child(side, size, out, marginal) {
   // Marginal: after two warm-up rounds of 2N, (what N servers keep − what 2N keep) / N, so that
   // everything made once per process (code, hidden classes, feedback) cancels out.
   for (let round = 0; round < (marginal ? 2 : 1); round++) {
-    await (await sides[0].open(targets(marginal ? 2 * size : size))).close();
+    await (await open(marginal ? 2 * size : size)).close();
   }
   await collect();
   const before = snapshot('before');

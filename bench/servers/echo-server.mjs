@@ -1,10 +1,12 @@
 // A minimal MCP echo server for the benchmarks: plain .mjs so no TypeScript compile time counts.
 //
 //   node bench/servers/echo-server.mjs [--http] [--port N] [--era legacy|modern|both] [--start-delay-ms N]
+//     [--output-schema]
 //
 // stdio by default; with --http it serves Streamable HTTP on 127.0.0.1 and prints
 // `LISTENING <url>` on stderr. --start-delay-ms sleeps before serving, to imitate a
-// server that is slow to start (npx, a JVM, a Python venv).
+// server that is slow to start (npx, a JVM, a Python venv). --output-schema gives `echo` an
+// output schema (`{ text: string }`) and returns the text as structured content too.
 import { createServer } from 'node:http';
 import { createMcpHandler, McpServer } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
@@ -28,15 +30,17 @@ const startDelayMs = Number(flags.get('start-delay-ms') ?? 0);
 
 // Schemas are built once: per-request HTTP instances would otherwise rebuild them per call.
 const echoInput = z.object({ text: z.string() });
+const echoOutput = flags.has('output-schema') ? z.object({ text: z.string() }) : undefined;
 
 function createEchoServer() {
   const server = new McpServer({ name: 'bench-echo', version: '1.0.0' });
   server.registerTool(
     'echo',
-    { description: 'Echo the text back', inputSchema: echoInput },
-    async ({ text }) => ({
-      content: [{ type: 'text', text }],
-    }),
+    { description: 'Echo the text back', inputSchema: echoInput, outputSchema: echoOutput },
+    async ({ text }) =>
+      echoOutput === undefined
+        ? { content: [{ type: 'text', text }] }
+        : { content: [{ type: 'text', text }], structuredContent: { text } },
   );
   return server;
 }

@@ -22,6 +22,7 @@ import {
   linkResponsesToCallers,
   type ServerRequestOptions,
 } from './server-requests.js';
+import { sharedOutputValidator } from './shared-output-validator.js';
 import type { SizeLimits } from './size-limited-fetch.js';
 import type { StderrTail } from './stderr-tail.js';
 
@@ -132,6 +133,7 @@ function createClient(parameters: OpenClientParameters, step: EraStep): Client {
   const options: ClientOptions = {
     capabilities: clientCapabilities(parameters.requests),
     versionNegotiation: negotiation(step, parameters.timeoutMs),
+    jsonSchemaValidator: sharedOutputValidator,
   };
   // Over 2026-07-28 the SDK needs the `listChanged` configurations at construction: they are
   // what opens `subscriptions/listen`. Over 2025 (`initialize`) a list change is a plain

@@ -1,0 +1,80 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
+import type { MCPToolProvider } from '../../src/mcp/provider-types.js';
+import { SharedOutputValidator, sharedOutputValidator } from '../../src/mcp/shared-output-validator.js';
+import { ToolRegistry } from '../../src/registry/tool-registry.js';
+import { stdioFixture, textOf } from './hub-test-helpers.js';
+
+const wants = (type: string, id?: string) => ({
+  ...(id === undefined ? {} : { $id: id }),
+  type: 'object' as const,
+  properties: { n: { type } },
+  required: ['n'],
+});
+
+describe('SharedOutputValidator', () => {
+  it('compiles a schema once for every copy of it, and checks values against it', () => {
+    const validator = new SharedOutputValidator();
+    const first = validator.getValidator(wants('number'));
+    expect(validator.getValidator(wants('number'))).toBe(first);
+    expect(validator.size).toBe(1);
+    expect(first({ n: 1 })).toMatchObject({ valid: true });
+    expect(first({ n: 'one' })).toMatchObject({
+      valid: false,
+      errorMessage: expect.stringContaining('number'),
+    });
+  });
+
+  it('keeps two schemas with the same $id apart', () => {
+    const validator = new SharedOutputValidator();
+    const numbers = validator.getValidator(wants('number', 'urn:mcptools:same'));
+    const strings = validator.getValidator(wants('string', 'urn:mcptools:same'));
+    expect(numbers({ n: 1 }).valid).toBe(true);
+    expect(strings({ n: 1 }).valid).toBe(false);
+    expect(strings({ n: 'one' }).valid).toBe(true);
+  });
+});
+
+describe('the clients of a hub share one output validator', () => {
+  const registry = new ToolRegistry();
+  let provider: MCPToolProvider;
+
+  beforeAll(async () => {
+    const typed = (type: string, id?: string) =>
+      stdioFixture('hostile', ['--output-type', type, ...(id === undefined ? [] : ['--output-id', id])]);
+    provider = await loadMCPServers(
+      {
+        servers: {
+          numbers: typed('number'),
+          twin: typed('number'),
+          idNumbers: typed('number', 'urn:mcptools:typed'),
+          idStrings: typed('string', 'urn:mcptools:typed'),
+        },
+      },
+      registry,
+    );
+  });
+
+  afterAll(async () => {
+    await provider?.close();
+  });
+
+  const call = (server: string) => registry.get(`${server}__typed_output`)!.execute(`${server}-1`, {});
+
+  it('checks results against each server’s own output schema, compiling alike schemas once', async () => {
+    const start = sharedOutputValidator.size;
+    const good = await call('numbers');
+    expect(good.isError).toBeUndefined();
+    expect(good.structuredContent).toEqual({ n: 1 });
+    expect(sharedOutputValidator.size).toBe(start + 1);
+    // The same schema from another server: compiled already.
+    expect((await call('twin')).structuredContent).toEqual({ n: 1 });
+    expect(sharedOutputValidator.size).toBe(start + 1);
+    expect((await call('idNumbers')).structuredContent).toEqual({ n: 1 });
+    // The same $id as idNumbers' schema, but it wants a string: { n: 1 } must fail here.
+    const bad = await call('idStrings');
+    expect(bad.isError).toBe(true);
+    expect(textOf(bad)).toMatch(/idStrings\/typed_output failed: .*output schema/i);
+    expect(sharedOutputValidator.size).toBe(start + 3);
+  });
+});
