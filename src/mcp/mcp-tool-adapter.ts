@@ -209,7 +209,8 @@ export function createMcpTool(
     category: server,
     // Spread in the literal, not set after it: V8 then makes room for both inside the object
     // (120 bytes) where a key added later starts a property array of its own (144 bytes in all).
-    // Published servers annotate every tool; a tool with neither key pays 16 bytes for the room.
+    // The published filesystem and memory servers annotate every tool; a tool with neither key
+    // pays 16 bytes for the room.
     ...(definition.annotations === undefined
       ? {}
       : { annotations: definition.annotations as ToolAnnotations }),
