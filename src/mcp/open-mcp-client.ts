@@ -184,7 +184,8 @@ export async function openMcpClient(
     const reusable = isReusable(transport) && transport.childReusable;
     if (!reusable) {
       transport = await createTransport(config, kind, parameters.stderr, parameters.auth, parameters.limits);
-      linkResponsesToCallers(transport);
+      // The stdio transport links responses to callers in its own `send`.
+      if (!isReusable(transport)) linkResponsesToCallers(transport);
     }
     const current = transport!;
     const held = isReusable(current) && index < steps.length - 1;
