@@ -80,7 +80,8 @@ export class McpConnection implements ClientCallbacks {
   transportKind: TransportKind | undefined;
   protocolVersion: string | undefined;
   era: 'legacy' | 'modern' | undefined;
-  serverInfo: { name: string; version: string } | undefined;
+  /** The SDK's own object (status rows copy its name and version). */
+  serverInfo: Implementation | undefined;
   resourceCount = 0;
   promptCount = 0;
   lastError: McpToolsError | undefined;
@@ -224,7 +225,9 @@ export class McpConnection implements ClientCallbacks {
       ...(this.transportKind === undefined ? {} : { transport: this.transportKind }),
       ...(this.protocolVersion === undefined ? {} : { protocolVersion: this.protocolVersion }),
       ...(this.era === undefined ? {} : { era: this.era }),
-      ...(this.serverInfo === undefined ? {} : { serverInfo: this.serverInfo }),
+      ...(this.serverInfo === undefined
+        ? {}
+        : { serverInfo: { name: this.serverInfo.name, version: this.serverInfo.version } }),
       toolCount: this.tools.length,
       resourceCount: this.resourceCount,
       promptCount: this.promptCount,
@@ -393,8 +396,7 @@ export class McpConnection implements ClientCallbacks {
     this.era = client.getProtocolEra();
     this.#era = this.era;
     if (this.era !== undefined) this.#options.eras?.set(this.#eraKey(), this.era);
-    const info = client.getServerVersion();
-    this.serverInfo = info ? { name: info.name, version: info.version } : undefined;
+    this.serverInfo = client.getServerVersion();
     const pid = (transport as { pid?: number | null }).pid;
     this.pid = typeof pid === 'number' ? pid : undefined;
     // 2026-era HTTP has no connection to lose: a dropped subscription stream is the outage signal.
