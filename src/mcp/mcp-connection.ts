@@ -95,9 +95,7 @@ export class McpConnection implements ClientCallbacks {
   readonly #connectTimeoutMs: number;
   readonly #auth: TransportAuth | undefined;
   readonly #diagnostics: ConnectionDiagnostics;
-  readonly #mode: ProtocolMode;
   #closed = false;
-  #everConnected = false;
   #timer: NodeJS.Timeout | undefined;
   #attempt: Promise<void> | undefined;
   #abort: AbortController | undefined;
@@ -115,7 +113,6 @@ export class McpConnection implements ClientCallbacks {
     this.#connectTimeoutMs = server.connectTimeoutMs;
     this.#auth = server.auth;
     this.#diagnostics = new ConnectionDiagnostics(name, config, options.redactor);
-    this.#mode = config.protocol ?? options.protocol ?? 'initialize';
     this.state = config.enabled === false ? 'disabled' : 'disconnected';
   }
 
@@ -313,7 +310,6 @@ export class McpConnection implements ClientCallbacks {
     );
     try {
       await attempt;
-      this.#everConnected = true;
       this.reconnectAttempts = 0;
       this.lastError = undefined;
       this.#setState('connected', false);
@@ -331,7 +327,8 @@ export class McpConnection implements ClientCallbacks {
         return;
       }
       this.lastError = this.#options.redactor.error(classifyError(error, { operation: 'connect' }));
-      this.#setState(this.#everConnected ? 'disconnected' : 'error', false);
+      // `transportKind` is set by the first successful connect.
+      this.#setState(this.transportKind !== undefined ? 'disconnected' : 'error', false);
       this.#scheduleReconnect();
       this.#options.listeners.stateChanged(this);
     } finally {
@@ -403,6 +400,11 @@ export class McpConnection implements ClientCallbacks {
     void client.autoOpenedSubscription?.closed.then((reason) => {
       if (reason === 'remote') this.markBroken(this.#diagnostics.exitError(), client);
     });
+  }
+
+  /** How the era is chosen: the server's `protocol`, else the hub's (worked out when needed, not kept). */
+  get #mode(): ProtocolMode {
+    return this.config.protocol ?? this.#options.protocol ?? 'initialize';
   }
 
   /** The key of this server's era in the era memory (a hash of its command line or URL: kept by no one). */
