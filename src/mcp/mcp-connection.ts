@@ -10,7 +10,7 @@ import type { ProtocolMode, ServerConfig } from '../config/config-types.js';
 import type { SecretRedactor } from '../config/secret-redactor.js';
 import { McpToolsError } from '../errors/mcp-tools-error.js';
 import { classifyError, describeError } from './classify-error.js';
-import { ConnectionDiagnostics } from './connection-diagnostics.js';
+import { type ConnectionDiagnostics, connectError, exitError } from './connection-diagnostics.js';
 import { transportKindsFor } from './create-transport.js';
 import { type Era, type EraMemory, eraKey } from './era-memory.js';
 import { forwardNotifications } from './forward-notifications.js';
@@ -23,6 +23,7 @@ import { screenToolDefinitions } from './screen-tool-definitions.js';
 import { errorInfo } from './server-directory.js';
 import type { ServerRequestOptions } from './server-requests.js';
 import type { SizeLimits } from './size-limited-fetch.js';
+import { StderrTail } from './stderr-tail.js';
 
 /** As the SDK's own `listChanged` handling is configured (a burst of changes costs one re-list). */
 const LIST_CHANGE_DEBOUNCE_MS = 50;
@@ -94,7 +95,10 @@ export class McpConnection implements ClientCallbacks {
   readonly #options: McpConnectionOptions;
   readonly #connectTimeoutMs: number;
   readonly #auth: TransportAuth | undefined;
-  readonly #diagnostics: ConnectionDiagnostics;
+  /** The stderr tail of the current attempt (made by the first). */
+  #stderr: StderrTail | undefined;
+  /** The last transport error of the current attempt. */
+  #transportError: string | undefined;
   #closed = false;
   #timer: NodeJS.Timeout | undefined;
   #attempt: Promise<void> | undefined;
@@ -112,7 +116,6 @@ export class McpConnection implements ClientCallbacks {
     this.#options = options;
     this.#connectTimeoutMs = server.connectTimeoutMs;
     this.#auth = server.auth;
-    this.#diagnostics = new ConnectionDiagnostics(name, config, options.redactor);
     this.state = config.enabled === false ? 'disabled' : 'disconnected';
   }
 
@@ -210,7 +213,7 @@ export class McpConnection implements ClientCallbacks {
     this.pid = undefined;
     if (client && transport) await closeMcpClient(client, transport);
     if (this.#closings) await Promise.all(this.#closings);
-    this.#diagnostics.close();
+    this.#stderr?.close();
     if (this.state !== 'disabled') this.state = 'disconnected';
   }
 
@@ -259,7 +262,7 @@ export class McpConnection implements ClientCallbacks {
 
   /** @internal The client's transport closed. */
   clientClosed(client: Client): void {
-    if (this.client === client) this.#lost(client, this.#diagnostics.exitError());
+    if (this.client === client) this.#lost(client, exitError(this.#diagnostics()));
   }
 
   /** @internal A notification no handler of the client took: a list change is debounced, then re-listed. */
@@ -286,7 +289,7 @@ export class McpConnection implements ClientCallbacks {
 
   /** @internal The client's transport reported an error. */
   clientTransportError(client: Client, message: string): void {
-    if (this.client === client || this.client === undefined) this.#diagnostics.noteTransportError(message);
+    if (this.client === client || this.client === undefined) this.#transportError = message;
   }
 
   async #runAttempt(signal?: AbortSignal): Promise<void> {
@@ -351,13 +354,17 @@ export class McpConnection implements ClientCallbacks {
       } catch (error) {
         const last = index === kinds.length - 1;
         if (!last && !deadline.aborted && isHttpNotFound(error)) continue;
-        throw this.#diagnostics.connectError(error, deadline, timeoutMs);
+        throw connectError(this.#diagnostics(), error, deadline, timeoutMs);
       }
     }
   }
 
   async #open(kind: TransportKind, deadline: AbortSignal, timeoutMs: number): Promise<void> {
-    const stderr = this.#diagnostics.nextAttempt();
+    // A fresh stderr tail and no transport error; the last attempt's tail is closed (its child is gone or going).
+    this.#stderr?.close();
+    const stderr = new StderrTail(this.#options.redactor);
+    this.#stderr = stderr;
+    this.#transportError = undefined;
     this.#era ??= await this.#options.eras?.get(this.#eraKey());
     const remembered = this.#era;
     const { client, transport } = await openMcpClient({
@@ -398,8 +405,19 @@ export class McpConnection implements ClientCallbacks {
     this.pid = typeof pid === 'number' ? pid : undefined;
     // 2026-era HTTP has no connection to lose: a dropped subscription stream is the outage signal.
     void client.autoOpenedSubscription?.closed.then((reason) => {
-      if (reason === 'remote') this.markBroken(this.#diagnostics.exitError(), client);
+      if (reason === 'remote') this.markBroken(exitError(this.#diagnostics()), client);
     });
+  }
+
+  /** What this server left behind, for an error message (built when one is needed). */
+  #diagnostics(): ConnectionDiagnostics {
+    return {
+      server: this.name,
+      config: this.config,
+      redactor: this.#options.redactor,
+      stderr: this.#stderr,
+      transportError: this.#transportError,
+    };
   }
 
   /** How the era is chosen: the server's `protocol`, else the hub's (worked out when needed, not kept). */
@@ -464,7 +482,7 @@ export class McpConnection implements ClientCallbacks {
 
   #countFailed(what: string, error: unknown): number {
     this.#options.listeners.warning(
-      `listing ${what} of "${this.name}" failed: ${this.#diagnostics.redact(describeError(error))}`,
+      `listing ${what} of "${this.name}" failed: ${this.#options.redactor.text(describeError(error))}`,
       this,
     );
     return 0;
@@ -483,7 +501,7 @@ export class McpConnection implements ClientCallbacks {
     }
     if (error || !tools) {
       this.#options.listeners.warning(
-        `re-listing tools of "${this.name}" failed: ${this.#diagnostics.redact(describeError(error))}`,
+        `re-listing tools of "${this.name}" failed: ${this.#options.redactor.text(describeError(error))}`,
         this,
       );
       return;
