@@ -89,8 +89,6 @@ export class McpConnection implements ClientCallbacks {
   /** Reconnect attempts since the last successful connect. */
   reconnectAttempts = 0;
   nextRetryAt: number | undefined;
-  /** PID of the stdio child while connected. */
-  pid: number | undefined;
 
   readonly #options: McpConnectionOptions;
   readonly #connectTimeoutMs: number;
@@ -117,6 +115,12 @@ export class McpConnection implements ClientCallbacks {
     this.#connectTimeoutMs = server.connectTimeoutMs;
     this.#auth = server.auth;
     this.state = config.enabled === false ? 'disabled' : 'disconnected';
+  }
+
+  /** PID of the stdio child while connected (read from the transport: not kept). */
+  get pid(): number | undefined {
+    const pid = (this.#transport as { pid?: number | null } | undefined)?.pid;
+    return typeof pid === 'number' ? pid : undefined;
   }
 
   /** Connects once (bounded by the connect timeout); on failure records why and schedules a retry. */
@@ -210,7 +214,6 @@ export class McpConnection implements ClientCallbacks {
     const transport = this.#transport;
     this.client = undefined;
     this.#transport = undefined;
-    this.pid = undefined;
     if (client && transport) await closeMcpClient(client, transport);
     if (this.#closings) await Promise.all(this.#closings);
     this.#stderr?.close();
@@ -401,8 +404,6 @@ export class McpConnection implements ClientCallbacks {
     this.#era = this.era;
     if (this.era !== undefined) this.#options.eras?.set(this.#eraKey(), this.era);
     this.serverInfo = client.getServerVersion();
-    const pid = (transport as { pid?: number | null }).pid;
-    this.pid = typeof pid === 'number' ? pid : undefined;
     // 2026-era HTTP has no connection to lose: a dropped subscription stream is the outage signal.
     void client.autoOpenedSubscription?.closed.then((reason) => {
       if (reason === 'remote') this.markBroken(exitError(this.#diagnostics()), client);
@@ -528,7 +529,6 @@ export class McpConnection implements ClientCallbacks {
   #lost(client: Client, error: McpToolsError): void {
     this.client = undefined;
     this.#transport = undefined;
-    this.pid = undefined;
     this.lastError = this.#options.redactor.error(error);
     this.#setState('disconnected', false);
     this.#scheduleReconnect();
