@@ -10,7 +10,7 @@ import type { ProtocolMode, ServerConfig } from '../config/config-types.js';
 import type { SecretRedactor } from '../config/secret-redactor.js';
 import { McpToolsError } from '../errors/mcp-tools-error.js';
 import { classifyError, describeError } from './classify-error.js';
-import { ConnectionDiagnostics } from './connection-diagnostics.js';
+import { type ConnectionDiagnostics, connectError, exitError } from './connection-diagnostics.js';
 import { transportKindsFor } from './create-transport.js';
 import { type Era, type EraMemory, eraKey } from './era-memory.js';
 import { forwardNotifications } from './forward-notifications.js';
@@ -23,6 +23,7 @@ import { screenToolDefinitions } from './screen-tool-definitions.js';
 import { errorInfo } from './server-directory.js';
 import type { ServerRequestOptions } from './server-requests.js';
 import type { SizeLimits } from './size-limited-fetch.js';
+import { StderrTail } from './stderr-tail.js';
 
 /** As the SDK's own `listChanged` handling is configured (a burst of changes costs one re-list). */
 const LIST_CHANGE_DEBOUNCE_MS = 50;
@@ -80,23 +81,23 @@ export class McpConnection implements ClientCallbacks {
   transportKind: TransportKind | undefined;
   protocolVersion: string | undefined;
   era: 'legacy' | 'modern' | undefined;
-  serverInfo: { name: string; version: string } | undefined;
+  /** The SDK's own object (status rows copy its name and version). */
+  serverInfo: Implementation | undefined;
   resourceCount = 0;
   promptCount = 0;
   lastError: McpToolsError | undefined;
   /** Reconnect attempts since the last successful connect. */
   reconnectAttempts = 0;
   nextRetryAt: number | undefined;
-  /** PID of the stdio child while connected. */
-  pid: number | undefined;
 
   readonly #options: McpConnectionOptions;
   readonly #connectTimeoutMs: number;
   readonly #auth: TransportAuth | undefined;
-  readonly #diagnostics: ConnectionDiagnostics;
-  readonly #mode: ProtocolMode;
+  /** The stderr tail of the current attempt (made by the first). */
+  #stderr: StderrTail | undefined;
+  /** The last transport error of the current attempt. */
+  #transportError: string | undefined;
   #closed = false;
-  #everConnected = false;
   #timer: NodeJS.Timeout | undefined;
   #attempt: Promise<void> | undefined;
   #abort: AbortController | undefined;
@@ -113,9 +114,13 @@ export class McpConnection implements ClientCallbacks {
     this.#options = options;
     this.#connectTimeoutMs = server.connectTimeoutMs;
     this.#auth = server.auth;
-    this.#diagnostics = new ConnectionDiagnostics(name, config, options.redactor);
-    this.#mode = config.protocol ?? options.protocol ?? 'initialize';
     this.state = config.enabled === false ? 'disabled' : 'disconnected';
+  }
+
+  /** PID of the stdio child while connected (read from the transport: not kept). */
+  get pid(): number | undefined {
+    const pid = (this.#transport as { pid?: number | null } | undefined)?.pid;
+    return typeof pid === 'number' ? pid : undefined;
   }
 
   /** Connects once (bounded by the connect timeout); on failure records why and schedules a retry. */
@@ -209,10 +214,9 @@ export class McpConnection implements ClientCallbacks {
     const transport = this.#transport;
     this.client = undefined;
     this.#transport = undefined;
-    this.pid = undefined;
     if (client && transport) await closeMcpClient(client, transport);
     if (this.#closings) await Promise.all(this.#closings);
-    this.#diagnostics.close();
+    this.#stderr?.close();
     if (this.state !== 'disabled') this.state = 'disconnected';
   }
 
@@ -224,7 +228,9 @@ export class McpConnection implements ClientCallbacks {
       ...(this.transportKind === undefined ? {} : { transport: this.transportKind }),
       ...(this.protocolVersion === undefined ? {} : { protocolVersion: this.protocolVersion }),
       ...(this.era === undefined ? {} : { era: this.era }),
-      ...(this.serverInfo === undefined ? {} : { serverInfo: this.serverInfo }),
+      ...(this.serverInfo === undefined
+        ? {}
+        : { serverInfo: { name: this.serverInfo.name, version: this.serverInfo.version } }),
       toolCount: this.tools.length,
       resourceCount: this.resourceCount,
       promptCount: this.promptCount,
@@ -259,7 +265,7 @@ export class McpConnection implements ClientCallbacks {
 
   /** @internal The client's transport closed. */
   clientClosed(client: Client): void {
-    if (this.client === client) this.#lost(client, this.#diagnostics.exitError());
+    if (this.client === client) this.#lost(client, exitError(this.#diagnostics()));
   }
 
   /** @internal A notification no handler of the client took: a list change is debounced, then re-listed. */
@@ -286,7 +292,7 @@ export class McpConnection implements ClientCallbacks {
 
   /** @internal The client's transport reported an error. */
   clientTransportError(client: Client, message: string): void {
-    if (this.client === client || this.client === undefined) this.#diagnostics.noteTransportError(message);
+    if (this.client === client || this.client === undefined) this.#transportError = message;
   }
 
   async #runAttempt(signal?: AbortSignal): Promise<void> {
@@ -310,7 +316,6 @@ export class McpConnection implements ClientCallbacks {
     );
     try {
       await attempt;
-      this.#everConnected = true;
       this.reconnectAttempts = 0;
       this.lastError = undefined;
       this.#setState('connected', false);
@@ -328,7 +333,8 @@ export class McpConnection implements ClientCallbacks {
         return;
       }
       this.lastError = this.#options.redactor.error(classifyError(error, { operation: 'connect' }));
-      this.#setState(this.#everConnected ? 'disconnected' : 'error', false);
+      // `transportKind` is set by the first successful connect.
+      this.#setState(this.transportKind !== undefined ? 'disconnected' : 'error', false);
       this.#scheduleReconnect();
       this.#options.listeners.stateChanged(this);
     } finally {
@@ -351,13 +357,17 @@ export class McpConnection implements ClientCallbacks {
       } catch (error) {
         const last = index === kinds.length - 1;
         if (!last && !deadline.aborted && isHttpNotFound(error)) continue;
-        throw this.#diagnostics.connectError(error, deadline, timeoutMs);
+        throw connectError(this.#diagnostics(), error, deadline, timeoutMs);
       }
     }
   }
 
   async #open(kind: TransportKind, deadline: AbortSignal, timeoutMs: number): Promise<void> {
-    const stderr = this.#diagnostics.nextAttempt();
+    // A fresh stderr tail and no transport error; the last attempt's tail is closed (its child is gone or going).
+    this.#stderr?.close();
+    const stderr = new StderrTail(this.#options.redactor);
+    this.#stderr = stderr;
+    this.#transportError = undefined;
     this.#era ??= await this.#options.eras?.get(this.#eraKey());
     const remembered = this.#era;
     const { client, transport } = await openMcpClient({
@@ -393,14 +403,27 @@ export class McpConnection implements ClientCallbacks {
     this.era = client.getProtocolEra();
     this.#era = this.era;
     if (this.era !== undefined) this.#options.eras?.set(this.#eraKey(), this.era);
-    const info = client.getServerVersion();
-    this.serverInfo = info ? { name: info.name, version: info.version } : undefined;
-    const pid = (transport as { pid?: number | null }).pid;
-    this.pid = typeof pid === 'number' ? pid : undefined;
+    this.serverInfo = client.getServerVersion();
     // 2026-era HTTP has no connection to lose: a dropped subscription stream is the outage signal.
     void client.autoOpenedSubscription?.closed.then((reason) => {
-      if (reason === 'remote') this.markBroken(this.#diagnostics.exitError(), client);
+      if (reason === 'remote') this.markBroken(exitError(this.#diagnostics()), client);
     });
+  }
+
+  /** What this server left behind, for an error message (built when one is needed). */
+  #diagnostics(): ConnectionDiagnostics {
+    return {
+      server: this.name,
+      config: this.config,
+      redactor: this.#options.redactor,
+      stderr: this.#stderr,
+      transportError: this.#transportError,
+    };
+  }
+
+  /** How the era is chosen: the server's `protocol`, else the hub's (worked out when needed, not kept). */
+  get #mode(): ProtocolMode {
+    return this.config.protocol ?? this.#options.protocol ?? 'initialize';
   }
 
   /** The key of this server's era in the era memory (a hash of its command line or URL: kept by no one). */
@@ -460,7 +483,7 @@ export class McpConnection implements ClientCallbacks {
 
   #countFailed(what: string, error: unknown): number {
     this.#options.listeners.warning(
-      `listing ${what} of "${this.name}" failed: ${this.#diagnostics.redact(describeError(error))}`,
+      `listing ${what} of "${this.name}" failed: ${this.#options.redactor.text(describeError(error))}`,
       this,
     );
     return 0;
@@ -479,7 +502,7 @@ export class McpConnection implements ClientCallbacks {
     }
     if (error || !tools) {
       this.#options.listeners.warning(
-        `re-listing tools of "${this.name}" failed: ${this.#diagnostics.redact(describeError(error))}`,
+        `re-listing tools of "${this.name}" failed: ${this.#options.redactor.text(describeError(error))}`,
         this,
       );
       return;
@@ -506,7 +529,6 @@ export class McpConnection implements ClientCallbacks {
   #lost(client: Client, error: McpToolsError): void {
     this.client = undefined;
     this.#transport = undefined;
-    this.pid = undefined;
     this.lastError = this.#options.redactor.error(error);
     this.#setState('disconnected', false);
     this.#scheduleReconnect();

@@ -95,7 +95,11 @@ export class McpToolHub implements MCPToolProvider {
   readonly #connections = new Map<string, McpConnection>();
   readonly #registry: ToolRegistry;
   readonly #naming: NamingOptions;
+  /** The tool options of most servers (those with the first server's call timeout). */
+  #commonAdapterOptions: McpToolAdapterOptions | undefined;
+  /** The tool options of each server that has other ones than {@link #commonAdapterOptions} (most have none). */
   readonly #adapterOptions = new Map<string, McpToolAdapterOptions>();
+  /** The tool filter of each server that has one (most have none). */
   readonly #filters = new Map<string, (...names: string[]) => boolean>();
   readonly #listeners: Listeners = {
     toolsChanged: new Set(),
@@ -183,7 +187,7 @@ export class McpToolHub implements MCPToolProvider {
         ...(auth === undefined ? {} : { auth }),
       });
       this.#connections.set(name, connection);
-      this.#filters.set(name, compileToolFilter(server.tools));
+      if (server.tools !== undefined) this.#filters.set(name, compileToolFilter(server.tools));
       const callTimeout =
         callTimeoutMs ??
         optionalDuration(server.callTimeoutMs, `servers.${name}.callTimeoutMs`) ??
@@ -200,7 +204,8 @@ export class McpToolHub implements MCPToolProvider {
         };
         adapterOptionsByTimeout.set(callTimeout, adapterOptions);
       }
-      this.#adapterOptions.set(name, adapterOptions);
+      this.#commonAdapterOptions ??= adapterOptions;
+      if (adapterOptions !== this.#commonAdapterOptions) this.#adapterOptions.set(name, adapterOptions);
     }
     const directory = new ServerDirectory(
       this.#connections,
@@ -309,7 +314,7 @@ export class McpToolHub implements MCPToolProvider {
     const taken = (candidate: string) =>
       chosen.has(candidate) || (this.#registry.has(candidate) && !own.has(candidate));
     const passes = this.#filters.get(name) ?? (() => true);
-    const adapterOptions = this.#adapterOptions.get(name)!;
+    const adapterOptions = this.#adapterOptions.get(name) ?? this.#commonAdapterOptions!;
     const prefix = connection.config.prefix ?? name;
     const tools: Tool[] = [];
     for (const definition of connection.tools) {

@@ -128,6 +128,35 @@ function negotiation(step: EraStep, timeoutMs: number): ClientOptions['versionNe
   return { mode: { pin: '2026-07-28' }, probe: { timeoutMs } };
 }
 
+/**
+ * An SDK `Client` that knows whom it reports to: its `onerror` and `onclose` are functions
+ * shared by every client ({@link reportError}, {@link reportClosed}), where closures would cost
+ * each client two functions and a context.
+ */
+class ReportingClient extends Client {
+  readonly callbacks: ClientCallbacks;
+
+  constructor(info: Implementation, options: ClientOptions, callbacks: ClientCallbacks) {
+    super(info, options);
+    this.callbacks = callbacks;
+  }
+}
+
+/** The `onerror` of every {@link ReportingClient} (the SDK calls it as a method of the client). */
+function reportError(this: ReportingClient, error: Error): void {
+  this.callbacks.clientTransportError(this, describeError(error));
+}
+
+/** The `onclose` of every {@link ReportingClient} (the SDK calls it as a method of the client). */
+function reportClosed(this: ReportingClient): void {
+  this.callbacks.clientClosed(this);
+}
+
+/** The 2025-era fallback notification handler of `client` (called as a plain function: a closure over the client alone). */
+function reportListChanges(client: ReportingClient): NonNullable<Client['fallbackNotificationHandler']> {
+  return async (notification) => client.callbacks.clientListChanged(client, notification.method);
+}
+
 function createClient(parameters: OpenClientParameters, step: EraStep): Client {
   const { callbacks } = parameters;
   const options: ClientOptions = {
@@ -156,13 +185,11 @@ function createClient(parameters: OpenClientParameters, step: EraStep): Client {
       },
     };
   }
-  const client: Client = new Client(parameters.clientInfo, options);
+  const client = new ReportingClient(parameters.clientInfo, options, callbacks);
   installServerRequestHandlers(client, parameters.server, parameters.requests);
-  client.onerror = (error) => callbacks.clientTransportError(client, describeError(error));
-  client.onclose = () => callbacks.clientClosed(client);
-  if (step === 'legacy')
-    client.fallbackNotificationHandler = async (notification) =>
-      callbacks.clientListChanged(client, notification.method);
+  client.onerror = reportError;
+  client.onclose = reportClosed;
+  if (step === 'legacy') client.fallbackNotificationHandler = reportListChanges(client);
   return client;
 }
 
@@ -186,7 +213,8 @@ export async function openMcpClient(
     const reusable = isReusable(transport) && transport.childReusable;
     if (!reusable) {
       transport = await createTransport(config, kind, parameters.stderr, parameters.auth, parameters.limits);
-      linkResponsesToCallers(transport);
+      // The stdio transport links responses to callers in its own `send`.
+      if (!isReusable(transport)) linkResponsesToCallers(transport);
     }
     const current = transport!;
     const held = isReusable(current) && index < steps.length - 1;

@@ -2,6 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import type { JSONRPCMessage } from '@modelcontextprotocol/client';
 import { StdioClientTransport, type StdioServerParameters } from '@modelcontextprotocol/client/stdio';
 import { corkUntilImmediate } from './cork-until-immediate.js';
+import { linkToCaller, type ResponseLinks } from './server-requests.js';
 import type { StderrTail } from './stderr-tail.js';
 
 /** Parameters of a {@link ReusableStdioTransport}: the SDK's, without `stderr` (see {@link ReusableStdioTransport}). */
@@ -29,11 +30,15 @@ interface SdkStdioInternals {
  *
  * Messages sent in one go (calls issued together, answers to a batch of server requests)
  * reach the child's stdin in one write ({@link corkUntilImmediate}), still serialized by the SDK.
+ * A response reaches the async context of the caller that sent its request ({@link linkToCaller}:
+ * in `send`, where other transports get a wrapper of their own `send`).
  */
 export class ReusableStdioTransport extends StdioClientTransport {
   #hold = false;
   #detached = false;
   readonly #tail: StderrTail | undefined;
+  /** Made by the first request a caller sends (see {@link linkToCaller}). */
+  #links: ResponseLinks | undefined;
 
   /** `stderr` collects the child's stderr for error messages; without it stderr is ignored. */
   constructor(parameters: ReusableStdioParameters, stderr?: StderrTail) {
@@ -72,6 +77,7 @@ export class ReusableStdioTransport extends StdioClientTransport {
   }
 
   override send(message: JSONRPCMessage): Promise<void> {
+    this.#links = linkToCaller(this, this.#links, message);
     // The SDK keeps the child private; its stdin is the stream `super.send` writes to.
     const stdin = (this as unknown as SdkStdioInternals)._process?.stdin;
     if (stdin) corkUntilImmediate(stdin);

@@ -75,7 +75,9 @@ export function screenToolDefinitions(definitions: readonly unknown[], server: s
     }
     tools.push(tool);
   });
-  return { tools, warnings };
+  // An exact-size copy: the connection keeps the list, and a pushed array keeps slack (one
+  // pushed element holds 17 slots).
+  return { tools: tools.slice(), warnings };
 }
 
 /** Why `schema` is too deep or too large, or `undefined` when it is fine ({@link jsonBounds}). */

@@ -7,6 +7,7 @@ import {
   type CreateMessageResult,
   type ElicitRequest,
   type ElicitResult,
+  type JSONRPCMessage,
   type ListRootsResult,
   LOG_LEVEL_META_KEY,
   ProtocolError,
@@ -101,37 +102,68 @@ const MAX_LINKED = 10_000;
  * it once per transport, before or after `client.connect(transport)`: the first request a
  * caller sends wraps whatever `onmessage` the client installed (and a later client's, after a
  * reconnect on the same transport), so a hub used without callers keeps only the `send` hook.
+ * A transport class of mcptools' own calls {@link linkToCaller} from its `send` instead.
  */
 export function linkResponsesToCallers(transport: Transport): void {
   const send = transport.send;
-  let sentBy: Map<string | number, object> | undefined;
-  let receive: Transport['onmessage'];
-  let linked: Transport['onmessage'];
+  let links: ResponseLinks | undefined;
   // Plain assignments, never `defineProperty`: an accessor on the instance would turn the
   // transport into a dictionary-mode object (about 800 bytes per server).
   transport.send = (message, options) => {
-    const caller = currentCaller();
-    if (caller !== undefined && 'method' in message && 'id' in message) {
-      linked ??= (response, extra) => {
-        if (!('method' in response) && 'id' in response && response.id !== undefined) {
-          const sender = sentBy?.get(response.id);
-          if (sender !== undefined) {
-            sentBy?.delete(response.id);
-            return runAsCaller(sender, () => receive?.(response, extra));
-          }
-        }
-        return receive?.(response, extra);
-      };
-      if (transport.onmessage !== linked) {
-        receive = transport.onmessage;
-        transport.onmessage = linked;
-      }
-      sentBy ??= new Map();
-      if (sentBy.size >= MAX_LINKED) sentBy.clear();
-      sentBy.set(message.id, caller);
-    }
+    links = linkToCaller(transport, links, message);
     return send.call(transport, message, options);
   };
+}
+
+/**
+ * What a transport's `send` calls before sending `message`: a request sent by a caller (see
+ * {@link runAsCaller}) is recorded so that its response reaches that caller's async context.
+ * `links` is the transport's {@link ResponseLinks}, made here by the first such request (kept by
+ * the transport: most never have one); returns it.
+ */
+export function linkToCaller(
+  transport: Transport,
+  links: ResponseLinks | undefined,
+  message: JSONRPCMessage,
+): ResponseLinks | undefined {
+  const caller = currentCaller();
+  if (caller === undefined || !('method' in message && 'id' in message)) return links;
+  links ??= new ResponseLinks(transport);
+  links.sent(message.id, caller);
+  return links;
+}
+
+/** The requests callers sent on one transport, and the `onmessage` wrapper that answers them in their context. */
+export class ResponseLinks {
+  readonly #transport: Transport;
+  readonly #sentBy = new Map<string | number, object>();
+  #receive: Transport['onmessage'];
+  readonly #linked: NonNullable<Transport['onmessage']>;
+
+  constructor(transport: Transport) {
+    this.#transport = transport;
+    this.#linked = (response, extra) => {
+      if (!('method' in response) && 'id' in response && response.id !== undefined) {
+        const sender = this.#sentBy.get(response.id);
+        if (sender !== undefined) {
+          this.#sentBy.delete(response.id);
+          return runAsCaller(sender, () => this.#receive?.(response, extra));
+        }
+      }
+      return this.#receive?.(response, extra);
+    };
+  }
+
+  /** Records the request `id` as sent by `caller`, and wraps the `onmessage` the client installed. */
+  sent(id: string | number, caller: object): void {
+    const transport = this.#transport;
+    if (transport.onmessage !== this.#linked) {
+      this.#receive = transport.onmessage;
+      transport.onmessage = this.#linked;
+    }
+    if (this.#sentBy.size >= MAX_LINKED) this.#sentBy.clear();
+    this.#sentBy.set(id, caller);
+  }
 }
 
 function requestContext(client: Client, server: string, signal: AbortSignal): ServerRequestContext {
