@@ -1,5 +1,6 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,7 +10,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliBin as bin } from '../cli/cli-process.js';
 import { fixtureCommand } from '../fixtures/spawn-http.js';
 import { eventually, isAlive, textOf } from '../mcp/hub-test-helpers.js';
-import { sendRaw } from '../reliability/raw-http.js';
 import { connectClient, eras } from './gateway-test-helpers.js';
 import { startServeHttp } from './start-serve-http.js';
 
@@ -139,39 +139,23 @@ describe('mcptools serve --http (built binary)', () => {
     }
   });
 
-  it('answers 2 MiB POSTs to pages that take no body, on connections the client closes after them, without losing an answer', async () => {
-    // The client sends `Connection: close`. A server that ends its answer with the body unread
-    // closes the socket while the body is still coming, and the client can lose the answer in
-    // the reset: up to one request in eight, eight at a time, once the server is warm (before the
-    // body was dropped first; rarer in the first hundred requests, hence so many).
+  it('answers a POST to a page that takes no body only after its body is in, on a connection the client closes after it', async () => {
+    // The client sends `Connection: close` and the first 64 KiB of a 2 MiB body, reads the
+    // 404, waits, then sends the rest. A gateway that ended its answer with the body unread
+    // closed the socket at once: the rest of the body hit EPIPE or a reset, and when the answer
+    // was still on its way it was lost with it (CI's HTTP fuzz, one request in eight).
     const empty = join(dir, 'empty.json');
     writeFileSync(empty, JSON.stringify({ servers: {} }));
     const served = await startServeHttp(['--config', empty]);
-    const origin = new URL(served.url).origin;
-    const body = Buffer.alloc(2 * 1024 * 1024, 'x');
-    const outcomes: (number | string)[] = [];
+    const { hostname, port } = new URL(served.url);
     try {
-      for (let round = 0; round < 150; round++) {
-        const batch = ['/%00', '/nowhere', '/healthz', '/'].flatMap((path) =>
-          [1, 2].map(() =>
-            sendRaw(origin, {
-              method: 'POST',
-              path,
-              headers: { 'content-type': 'application/json' },
-              body,
-            }).then(
-              (answer) => answer.status,
-              (error: Error) => error.message,
-            ),
-          ),
-        );
-        outcomes.push(...(await Promise.all(batch)));
+      for (const path of ['/nowhere', '/%00', '/healthz', '/']) {
+        const outcome = await postInTwoParts(hostname, Number(port), path, 2 * 1024 * 1024);
+        expect(outcome).toEqual({ status: 404, error: undefined, sentAll: true });
       }
     } finally {
       await served.close();
     }
-    expect(outcomes.filter((outcome) => outcome !== 404)).toEqual([]);
-    expect(outcomes).toHaveLength(1200);
   });
 
   it('refuses to listen beyond loopback without a token and says how to set one', async () => {
@@ -214,3 +198,48 @@ describe('mcptools serve --stdio (built binary)', () => {
     expect(await eventually(() => !isAlive(pid), 10_000)).toBe(true);
   });
 });
+
+/**
+ * POSTs `size` bytes to `path` with `Connection: close` in two parts: the headers and 64 KiB,
+ * then, 300 ms after the answer's status line came, the rest. Resolves with the answer's status,
+ * the socket error if one came, and whether the whole body was written before the socket closed.
+ */
+function postInTwoParts(
+  host: string,
+  port: number,
+  path: string,
+  size: number,
+): Promise<{ status: number | undefined; error: string | undefined; sentAll: boolean }> {
+  const first = 64 * 1024;
+  return new Promise((resolve) => {
+    const socket = connect(port, host);
+    let received = '';
+    let error: string | undefined;
+    let sentAll = false;
+    let rest = false;
+    socket.setEncoding('latin1');
+    socket.on('data', (chunk: string) => {
+      received += chunk;
+      if (!rest && /^HTTP\/1\.1 \d{3}/.test(received)) {
+        rest = true;
+        setTimeout(() => {
+          if (socket.destroyed) return;
+          socket.write(Buffer.alloc(size - first, 'x'), (failed) => {
+            sentAll = failed == null;
+          });
+        }, 300);
+      }
+    });
+    socket.on('error', (failed) => {
+      error = (failed as NodeJS.ErrnoException).code ?? failed.message;
+    });
+    socket.on('close', () => {
+      const status = /^HTTP\/1\.1 (\d{3})/.exec(received)?.[1];
+      resolve({ status: status === undefined ? undefined : Number(status), error, sentAll });
+    });
+    socket.write(
+      `POST ${path} HTTP/1.1\r\nHost: ${host}:${port}\r\nContent-Type: application/json\r\nContent-Length: ${size}\r\nConnection: close\r\n\r\n`,
+    );
+    socket.write(Buffer.alloc(first, 'x'));
+  });
+}
