@@ -33,6 +33,20 @@ describe('SharedOutputValidator', () => {
     expect(strings({ n: 1 }).valid).toBe(false);
     expect(strings({ n: 'one' }).valid).toBe(true);
   });
+
+  it('keeps two schemas with the same nested $id apart', () => {
+    const validator = new SharedOutputValidator();
+    const nested = (type: string) => ({
+      type: 'object' as const,
+      properties: { n: { $id: 'urn:mcptools:nested', type } },
+      required: ['n'],
+    });
+    const numbers = validator.getValidator(nested('number'));
+    const strings = validator.getValidator(nested('string'));
+    expect(numbers({ n: 1 }).valid).toBe(true);
+    expect(strings({ n: 1 }).valid).toBe(false);
+    expect(strings({ n: 'one' }).valid).toBe(true);
+  });
 });
 
 describe('the clients of a hub share one output validator', () => {
