@@ -125,7 +125,7 @@ async function child(side, size, out, marginal, outputSchema) {
     await collect();
     return groups;
   };
-  // Marginal: after two warm-up rounds of 2N, (what N servers keep − what 2N keep) / N, so that
+  // Marginal: after two warm-up rounds of 2N, (what 2N servers keep − what N keep) / N, so that
   // everything made once per process (code, hidden classes, feedback) cancels out.
   for (let round = 0; round < (marginal ? 2 : 1); round++) {
     await (await open(marginal ? 2 * size : size)).close();
