@@ -88,12 +88,8 @@ async function child(side, size, out, marginal, outputSchema) {
       await Promise.all(Array.from({ length: count }, (_, index) => handle.call(index, 'x')));
     return handle;
   };
-  const collect = async () => {
-    for (let pass = 0; pass < 3; pass++) {
-      globalThis.gc();
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  };
+  const { fullCollection } = await import('./lib/full-collection.mjs');
+  const collect = () => fullCollection();
   const snapshot = (name) => writeHeapSnapshot(join(tmpdir(), `heap-${process.pid}-${name}.heapsnapshot`));
   /** The objects of the snapshot `file` not in the snapshot `before`, grouped: key → { key, count, bytes }. */
   const groupsOf = (file, before) => {

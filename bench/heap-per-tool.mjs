@@ -79,12 +79,8 @@ async function child(side, tools, rounds, out, annotations) {
   const { minimalEchoStdioCommand } = await import('./lib/servers.mjs');
   const { loadSides } = await import('./lib/sides.mjs');
   const { sides } = await loadSides([side]);
-  const collect = async () => {
-    for (let pass = 0; pass < 3; pass++) {
-      globalThis.gc();
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  };
+  const { fullCollection } = await import('./lib/full-collection.mjs');
+  const collect = () => fullCollection(50);
   const target = (count) => [
     { stdio: minimalEchoStdioCommand(['--tools', String(count), ...(annotations ? ['--annotations'] : [])]) },
   ];

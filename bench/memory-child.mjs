@@ -16,12 +16,8 @@ const snapshot = () => {
   );
   return { rss: resident, heapTotal, heapUsed, external, spaces };
 };
-const collect = async () => {
-  for (let pass = 0; pass < 3; pass++) {
-    globalThis.gc?.();
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-};
+// Imported dynamically as everything here: `bare` loads nothing of either side.
+const { fullCollection: collect } = await import('./lib/full-collection.mjs');
 
 if (task === 'import') {
   // mcptools is measured through its package entry, dist/index.js, as users import it (the hub
