@@ -1,8 +1,8 @@
 import type {
+  CallToolRequestOptions,
   CallToolResult,
   Client,
   Tool as McpToolDefinition,
-  RequestOptions,
 } from '@modelcontextprotocol/client';
 import { LOG_LEVEL_META_KEY } from '@modelcontextprotocol/client';
 import type { SecretRedactor } from '../config/secret-redactor.js';
@@ -66,6 +66,18 @@ function toToolResult(result: CallToolResult, maxChars: number): ToolResult {
 }
 
 /**
+ * How a tool is called: a plain request (no output schema, no header to mirror), `callTool`
+ * given the tool's definition (an output schema to check), or `callTool` reading the list the
+ * client holds (`x-mcp-header` declarations, mirrored over 2026-07-28).
+ */
+type CallRoute = 'request' | 'definition' | 'listed';
+
+function callRoute(definition: McpToolDefinition): CallRoute {
+  if (JSON.stringify(definition.inputSchema).includes('x-mcp-header')) return 'listed';
+  return definition.outputSchema === undefined ? 'request' : 'definition';
+}
+
+/**
  * `run` with every result passed through `redactor`: an upstream may echo a credential back, in
  * its error text ("rejected key sk-…") or in a result ("the header you sent was Bearer …"), and
  * a configured secret never leaves mcptools. Made here, apart from `createMcpTool`: a closure
@@ -94,8 +106,11 @@ export function createMcpTool(
   let check: ReturnType<ArgumentValidator['checkFor']> | undefined;
   // `callTool` adds output validation and `x-mcp-header` mirroring; a tool that needs neither
   // is called with a plain request and a light result check (see call-tool-result-schema.ts).
-  // Decided by the first call: a connect does not serialize every schema of every tool.
-  let plainRequest: boolean | undefined;
+  // One with an output schema hands `callTool` its definition: the client's cache does not
+  // keep tool lists (see servable-response-store.ts), except one that declares headers, for
+  // which `callTool` reads the list it holds. Decided by the first call: a connect does not
+  // serialize every schema of every tool.
+  let route: CallRoute | undefined;
 
   const run = async (
     _toolCallId: string,
@@ -145,7 +160,9 @@ export function createMcpTool(
     const client: Client | undefined = connection.client;
     if (client === undefined) return toolFailure(server, originalName, connection.unavailableError());
     const timeout = options.callTimeoutMs;
-    const requestOptions: RequestOptions = { timeout };
+    route ??= callRoute(definition);
+    const requestOptions: CallToolRequestOptions = { timeout };
+    if (route === 'definition') requestOptions.toolDefinition = definition;
     if (signal !== undefined) requestOptions.signal = signal;
     if (onUpdate !== undefined) {
       requestOptions.onprogress = (progress) => {
@@ -170,12 +187,10 @@ export function createMcpTool(
         arguments: args,
         ...(logLevel === undefined ? {} : { _meta: { [LOG_LEVEL_META_KEY]: logLevel } }),
       };
-      plainRequest ??=
-        definition.outputSchema === undefined &&
-        !JSON.stringify(definition.inputSchema).includes('x-mcp-header');
-      const result = plainRequest
-        ? await client.request({ method: 'tools/call', params }, callToolResultSchema, requestOptions)
-        : await client.callTool(params, requestOptions);
+      const result =
+        route === 'request'
+          ? await client.request({ method: 'tools/call', params }, callToolResultSchema, requestOptions)
+          : await client.callTool(params, requestOptions);
       return toToolResult(result as CallToolResult, options.maxResultChars);
     } catch (error) {
       const classified = classifyError(error, { operation: 'call', signal, timeoutMs: timeout });

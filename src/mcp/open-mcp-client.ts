@@ -16,6 +16,7 @@ import type { Era } from './era-memory.js';
 import { type EraStep, eraSteps, refusedEra } from './era-steps.js';
 import type { TransportKind, UpstreamNotification } from './provider-types.js';
 import type { ReusableStdioTransport } from './reusable-stdio-transport.js';
+import { ServableResponseStore } from './servable-response-store.js';
 import {
   clientCapabilities,
   installServerRequestHandlers,
@@ -163,6 +164,7 @@ function createClient(parameters: OpenClientParameters, step: EraStep): Client {
     capabilities: clientCapabilities(parameters.requests),
     versionNegotiation: negotiation(step, parameters.timeoutMs),
     jsonSchemaValidator: sharedOutputValidator,
+    responseCacheStore: new ServableResponseStore(),
   };
   // Over 2026-07-28 the SDK needs the `listChanged` configurations at construction: they are
   // what opens `subscriptions/listen`. Over 2025 (`initialize`) a list change is a plain

@@ -24,18 +24,27 @@ export class SharedOutputValidator implements jsonSchemaValidator {
   /** The top-level `$id`s the shared engine holds. */
   #ids = new Set<string>();
   readonly #compiled = new Map<string, JsonSchemaValidator<unknown>>();
+  /**
+   * The same by schema object: `callTool` asks on every call of a tool whose definition it is
+   * handed (see mcp-tool-adapter.ts), and a listed schema is one object for its tool's life.
+   */
+  readonly #bySchema = new WeakMap<JsonSchemaType, JsonSchemaValidator<unknown>>();
 
   getValidator<T>(schema: JsonSchemaType): JsonSchemaValidator<T> {
-    const text = JSON.stringify(schema);
-    let validator = this.#compiled.get(text);
+    let validator = this.#bySchema.get(schema);
     if (validator === undefined) {
-      if (this.#compiled.size >= MAX_SCHEMAS) {
-        this.#compiled.clear();
-        this.#engine = new AjvJsonSchemaValidator();
-        this.#ids = new Set();
+      const text = JSON.stringify(schema);
+      validator = this.#compiled.get(text);
+      if (validator === undefined) {
+        if (this.#compiled.size >= MAX_SCHEMAS) {
+          this.#compiled.clear();
+          this.#engine = new AjvJsonSchemaValidator();
+          this.#ids = new Set();
+        }
+        validator = this.#compile(schema);
+        this.#compiled.set(text, validator);
       }
-      validator = this.#compile(schema);
-      this.#compiled.set(text, validator);
+      this.#bySchema.set(schema, validator);
     }
     return validator as JsonSchemaValidator<T>;
   }
