@@ -17,9 +17,12 @@ function servable(entry: WrittenEntry): boolean {
   return entry.expiresAt !== undefined && entry.expiresAt > Date.now();
 }
 
-/** `true` for a tool list that declares a header `callTool` mirrors (over 2026-07-28). */
-function declaresHeaders(key: CacheKey, entry: WrittenEntry): boolean {
-  return key.method === 'tools/list' && entry.value.includes('x-mcp-header');
+/**
+ * Whether to keep `entry`. A tool list only when it declares a header `callTool` mirrors (over
+ * 2026-07-28): mcptools asks for tool lists afresh every time, so only `callTool` reads one back.
+ */
+function kept(key: CacheKey, entry: WrittenEntry): boolean {
+  return key.method === 'tools/list' ? entry.value.includes('x-mcp-header') : servable(entry);
 }
 
 /**
@@ -29,10 +32,10 @@ function declaresHeaders(key: CacheKey, entry: WrittenEntry): boolean {
  * closes, but serves a result only while it is fresh, and only one the server gave a `ttlMs`
  * is fresh at all. The one read regardless is `tools/list`: `callTool` looks up a tool's
  * output schema and `x-mcp-header` declarations in it. mcptools holds every tool's definition
- * already and hands one with an output schema to `callTool` itself (`toolDefinition`), so a
- * tool list is kept only when it declares a header to mirror. What a server gave a lifetime is
- * kept as before, bounded as before, in the SDK's own store, made on the first such result: a
- * server that gives none costs no store.
+ * already, lists tools afresh every time, and hands a tool with an output schema to `callTool`
+ * itself (`toolDefinition`), so a tool list is kept only when it declares a header to mirror.
+ * Any other result a server gave a lifetime is kept as before, bounded as before, in the SDK's
+ * own store, made on the first such result: a server that gives none costs no store.
  *
  * One per client, never shared (partitions are per server identity, and two servers may report
  * the same one); it goes with its client.
@@ -45,7 +48,7 @@ export class ServableResponseStore implements ResponseCacheStore {
   }
 
   set(key: CacheKey, entry: WrittenEntry): number {
-    if (servable(entry) || declaresHeaders(key, entry)) {
+    if (kept(key, entry)) {
       this.#store ??= new InMemoryResponseCacheStore();
       return this.#store.set(key, entry);
     }

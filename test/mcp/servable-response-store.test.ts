@@ -21,6 +21,10 @@ describe('ServableResponseStore', () => {
     expect(store.size).toBe(0);
     expect(store.get(key('tools/list'))).toBeUndefined();
 
+    // A tool list is never read back for itself (mcptools always lists afresh), whatever its ttlMs.
+    store.set(key('tools/list'), { value: toolList, expiresAt: now + 60_000, scope: 'private' });
+    expect(store.size).toBe(0);
+
     store.set(key('resources/read', 'a://b'), { value: '{"contents":[]}', expiresAt: now + 60_000 });
     expect(store.get(key('resources/read', 'a://b'))).toMatchObject({ value: '{"contents":[]}' });
     // A tool list that declares a header is read by `callTool` whatever its age.
