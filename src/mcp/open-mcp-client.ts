@@ -153,9 +153,13 @@ function reportClosed(this: ReportingClient): void {
   this.callbacks.clientClosed(this);
 }
 
-/** The 2025-era fallback notification handler of `client` (called as a plain function: a closure over the client alone). */
-function reportListChanges(client: ReportingClient): NonNullable<Client['fallbackNotificationHandler']> {
-  return async (notification) => client.callbacks.clientListChanged(client, notification.method);
+/**
+ * The 2025-era fallback notification handler of every {@link ReportingClient}, bound to it:
+ * the SDK calls it as a plain function, and a bound function costs each client 48 bytes where
+ * a closure and its context cost 96.
+ */
+async function reportListChanges(this: ReportingClient, notification: { method: string }): Promise<void> {
+  this.callbacks.clientListChanged(this, notification.method);
 }
 
 function createClient(parameters: OpenClientParameters, step: EraStep): Client {
@@ -169,7 +173,7 @@ function createClient(parameters: OpenClientParameters, step: EraStep): Client {
   // Over 2026-07-28 the SDK needs the `listChanged` configurations at construction: they are
   // what opens `subscriptions/listen`. Over 2025 (`initialize`) a list change is a plain
   // notification: the client's fallback hands every one to the connection, declared or not
-  // (one closure per client, where the configurations cost three closures and four objects,
+  // (one bound function per client, where the configurations cost three closures and four objects,
   // and the SDK's handler for each declared list four closures more).
   if (step !== 'legacy') {
     options.listChanged = {
@@ -191,7 +195,7 @@ function createClient(parameters: OpenClientParameters, step: EraStep): Client {
   installServerRequestHandlers(client, parameters.server, parameters.requests);
   client.onerror = reportError;
   client.onclose = reportClosed;
-  if (step === 'legacy') client.fallbackNotificationHandler = reportListChanges(client);
+  if (step === 'legacy') client.fallbackNotificationHandler = reportListChanges.bind(client);
   return client;
 }
 
@@ -259,8 +263,11 @@ async function closeQuietly(client: Client, transport: Transport): Promise<void>
   await transport.close().catch(() => undefined);
 }
 
-/** Closes a client politely: ends a 2025-era HTTP session (bounded), then closes the transport. */
-export async function closeMcpClient(client: Client, transport: Transport): Promise<void> {
+/**
+ * Closes a client politely: ends a 2025-era HTTP session (bounded), then closes the transport
+ * (`transport` is the client's, or none when it closed already).
+ */
+export async function closeMcpClient(client: Client, transport: Transport | undefined): Promise<void> {
   if (transport instanceof StreamableHTTPClientTransport && transport.sessionId !== undefined) {
     await settled(transport.terminateSession(), TERMINATE_MS);
   }
