@@ -2,7 +2,6 @@ import type {
   Client,
   Implementation,
   Tool as McpToolDefinition,
-  Transport,
 } from '@modelcontextprotocol/client';
 import { authRequiredError, findAuthRequired } from '../auth/auth-required-error.js';
 import type { TransportAuth } from '../auth/transport-auth.js';
@@ -30,10 +29,10 @@ const LIST_CHANGE_DEBOUNCE_MS = 50;
 
 /** What a connection tells its hub. */
 export interface ConnectionListeners {
-  /** Connected (first time or again): `tools` is fresh. */
-  connected(connection: McpConnection): void;
-  /** The server's tool list changed while connected. */
-  toolsChanged(connection: McpConnection): void;
+  /** Connected (first time or again), with the server's tools (a connection does not keep them). */
+  connected(connection: McpConnection, tools: McpToolDefinition[]): void;
+  /** The server's tool list changed while connected (or was listed again). */
+  toolsChanged(connection: McpConnection, tools: McpToolDefinition[]): void;
   /** State, counts or error changed. */
   stateChanged(connection: McpConnection): void;
   warning(message: string, connection: McpConnection): void;
@@ -75,9 +74,10 @@ export class McpConnection implements ClientCallbacks {
   readonly name: string;
   readonly config: ServerConfig;
   state: ServerState;
-  /** The connected SDK client; `undefined` unless `state` is `connected`. */
+  /** The connected SDK client (its transport is `client.transport`); `undefined` unless `state` is `connected`. */
   client: Client | undefined;
-  tools: McpToolDefinition[] = [];
+  /** How many tools the server listed last (the tools go to the listeners, see {@link ConnectionListeners}). */
+  toolCount = 0;
   transportKind: TransportKind | undefined;
   protocolVersion: string | undefined;
   era: 'legacy' | 'modern' | undefined;
@@ -88,20 +88,19 @@ export class McpConnection implements ClientCallbacks {
   lastError: McpToolsError | undefined;
   /** Reconnect attempts since the last successful connect. */
   reconnectAttempts = 0;
-  nextRetryAt: number | undefined;
 
   readonly #options: McpConnectionOptions;
-  readonly #connectTimeoutMs: number;
-  readonly #auth: TransportAuth | undefined;
+  /** This server's timeout and OAuth (one object shared by the servers that have the same). */
+  readonly #server: McpServerSettings;
   /** The stderr tail of the current attempt (made by the first). */
   #stderr: StderrTail | undefined;
   /** The last transport error of the current attempt. */
   #transportError: string | undefined;
   #closed = false;
-  #timer: NodeJS.Timeout | undefined;
-  #attempt: Promise<void> | undefined;
-  #abort: AbortController | undefined;
-  #transport: Transport | undefined;
+  /** The reconnect scheduled, if one is: its timer and when it fires (epoch ms). */
+  #retry: { timer: NodeJS.Timeout; at: number } | undefined;
+  /** The connect attempt in flight: settles when it ends (never rejects), and aborts it. */
+  #attempt: { done: Promise<void>; abort: AbortController } | undefined;
   /** The era the last connect found; the next connect starts in it. */
   #era: Era | undefined;
   /** Clients closing in the background (made by the first one: most connections never have any). */
@@ -112,15 +111,19 @@ export class McpConnection implements ClientCallbacks {
     this.name = name;
     this.config = config;
     this.#options = options;
-    this.#connectTimeoutMs = server.connectTimeoutMs;
-    this.#auth = server.auth;
+    this.#server = server;
     this.state = config.enabled === false ? 'disabled' : 'disconnected';
   }
 
   /** PID of the stdio child while connected (read from the transport: not kept). */
   get pid(): number | undefined {
-    const pid = (this.#transport as { pid?: number | null } | undefined)?.pid;
+    const pid = (this.client?.transport as { pid?: number | null } | undefined)?.pid;
     return typeof pid === 'number' ? pid : undefined;
+  }
+
+  /** When the scheduled reconnect fires (epoch ms), if one is scheduled. */
+  get nextRetryAt(): number | undefined {
+    return this.#retry?.at;
   }
 
   /** Connects once (bounded by the connect timeout); on failure records why and schedules a retry. */
@@ -133,8 +136,8 @@ export class McpConnection implements ClientCallbacks {
   /** The error a call to this server gets while it is not connected. */
   unavailableError(): McpToolsError {
     if (this.state === 'auth_required' && this.lastError) return this.lastError;
-    const retrying = this.#timer !== undefined || this.#attempt !== undefined;
-    const attempt = this.reconnectAttempts + (this.#timer !== undefined ? 1 : 0);
+    const retrying = this.#retry !== undefined || this.#attempt !== undefined;
+    const attempt = this.reconnectAttempts + (this.#retry !== undefined ? 1 : 0);
     const state = this.state === 'error' ? 'unavailable' : this.state;
     let message = `server "${this.name}" is ${state}`;
     if (retrying && this.#options.reconnect.enabled)
@@ -160,7 +163,6 @@ export class McpConnection implements ClientCallbacks {
     const client = this.client;
     if (client) {
       this.client = undefined;
-      this.#transport = undefined;
       this.#closeInBackground(client);
     }
     this.#setState('auth_required', false);
@@ -179,12 +181,13 @@ export class McpConnection implements ClientCallbacks {
     const client = this.client;
     if (client === undefined) {
       this.#cancelTimer();
-      if (this.#attempt) return this.#attempt;
+      if (this.#attempt) return this.#attempt.done;
       return this.#runAttempt(options.signal);
     }
-    const timeout = options.timeoutMs ?? this.#connectTimeoutMs;
+    const timeout = options.timeoutMs ?? this.#server.connectTimeoutMs;
+    let tools: McpToolDefinition[] | undefined;
     try {
-      await this.#listAll(
+      tools = await this.#listAll(
         client,
         { timeout, ...(options.signal ? { signal: options.signal } : {}) },
         'refresh',
@@ -198,8 +201,8 @@ export class McpConnection implements ClientCallbacks {
       }
       throw classified;
     }
-    if (this.client !== client) return;
-    this.#options.listeners.toolsChanged(this);
+    if (this.client !== client || tools === undefined) return;
+    this.#options.listeners.toolsChanged(this, tools);
     this.#options.listeners.stateChanged(this);
   }
 
@@ -208,13 +211,12 @@ export class McpConnection implements ClientCallbacks {
     this.#closed = true;
     this.#cancelTimer();
     if (this.#listTimers) for (const timer of Object.values(this.#listTimers)) clearTimeout(timer);
-    this.#abort?.abort(new McpToolsError('ABORTED', 'the hub is closing'));
-    if (this.#attempt) await this.#attempt;
+    const attempt = this.#attempt;
+    attempt?.abort.abort(new McpToolsError('ABORTED', 'the hub is closing'));
+    if (attempt) await attempt.done;
     const client = this.client;
-    const transport = this.#transport;
     this.client = undefined;
-    this.#transport = undefined;
-    if (client && transport) await closeMcpClient(client, transport);
+    if (client) await closeMcpClient(client, client.transport);
     if (this.#closings) await Promise.all(this.#closings);
     this.#stderr?.close();
     if (this.state !== 'disabled') this.state = 'disconnected';
@@ -231,7 +233,7 @@ export class McpConnection implements ClientCallbacks {
       ...(this.serverInfo === undefined
         ? {}
         : { serverInfo: { name: this.serverInfo.name, version: this.serverInfo.version } }),
-      toolCount: this.tools.length,
+      toolCount: this.toolCount,
       resourceCount: this.resourceCount,
       promptCount: this.promptCount,
       ...(this.lastError === undefined
@@ -297,10 +299,9 @@ export class McpConnection implements ClientCallbacks {
 
   async #runAttempt(signal?: AbortSignal): Promise<void> {
     const abort = new AbortController();
-    this.#abort = abort;
     // One controller for closing and for the connect timeout (aborted with the `TimeoutError`
     // `AbortSignal.timeout` gives); combined with the caller's signal only when there is one.
-    const timeoutMs = this.#connectTimeoutMs;
+    const timeoutMs = this.#server.connectTimeoutMs;
     const timer = setTimeout(
       () => abort.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError')),
       timeoutMs,
@@ -310,22 +311,26 @@ export class McpConnection implements ClientCallbacks {
       signal ? AbortSignal.any([signal, abort.signal]) : abort.signal,
       timeoutMs,
     ).finally(() => clearTimeout(timer));
-    this.#attempt = attempt.then(
-      () => undefined,
-      () => undefined,
-    );
+    const current = {
+      done: attempt.then(
+        () => undefined,
+        () => undefined,
+      ),
+      abort,
+    };
+    this.#attempt = current;
     try {
-      await attempt;
+      const tools = await attempt;
       this.reconnectAttempts = 0;
       this.lastError = undefined;
       this.#setState('connected', false);
-      this.#options.listeners.connected(this);
+      this.#options.listeners.connected(this, tools);
       this.#options.listeners.stateChanged(this);
     } catch (error) {
       if (this.#closed) return;
       const authRequired =
         findAuthRequired(error) ??
-        (this.#auth?.authorization?.pending
+        (this.#server.auth?.authorization?.pending
           ? authRequiredError(this.name, 'waiting for the sign-in to complete', error)
           : undefined);
       if (authRequired) {
@@ -338,22 +343,20 @@ export class McpConnection implements ClientCallbacks {
       this.#scheduleReconnect();
       this.#options.listeners.stateChanged(this);
     } finally {
-      this.#attempt = undefined;
-      if (this.#abort === abort) this.#abort = undefined;
+      if (this.#attempt === current) this.#attempt = undefined;
     }
   }
 
-  /** Connects within `deadline` (the hub closing, the caller's signal or the connect timeout). */
-  async #connectAny(deadline: AbortSignal, timeoutMs: number): Promise<void> {
+  /** Connects within `deadline` (the hub closing, the caller's signal or the connect timeout); resolves the tools. */
+  async #connectAny(deadline: AbortSignal, timeoutMs: number): Promise<McpToolDefinition[]> {
     const kinds =
       this.transportKind && this.config.type === 'http'
         ? [this.transportKind]
         : transportKindsFor(this.config);
-    for (let index = 0; index < kinds.length; index++) {
-      const kind = kinds[index]!;
+    // Every kind but the last falls through to the next only on "no such endpoint".
+    for (let index = 0; ; index++) {
       try {
-        await this.#open(kind, deadline, timeoutMs);
-        return;
+        return await this.#open(kinds[index]!, deadline, timeoutMs);
       } catch (error) {
         const last = index === kinds.length - 1;
         if (!last && !deadline.aborted && isHttpNotFound(error)) continue;
@@ -362,10 +365,10 @@ export class McpConnection implements ClientCallbacks {
     }
   }
 
-  async #open(kind: TransportKind, deadline: AbortSignal, timeoutMs: number): Promise<void> {
+  async #open(kind: TransportKind, deadline: AbortSignal, timeoutMs: number): Promise<McpToolDefinition[]> {
     // A fresh stderr tail and no transport error; the last attempt's tail is closed (its child is gone or going).
     this.#stderr?.close();
-    const stderr = new StderrTail(this.#options.redactor);
+    const stderr = new StderrTail();
     this.#stderr = stderr;
     this.#transportError = undefined;
     this.#era ??= await this.#options.eras?.get(this.#eraKey());
@@ -383,13 +386,14 @@ export class McpConnection implements ClientCallbacks {
       ...(this.#options.limits === undefined ? {} : { limits: this.#options.limits }),
       mode: this.#mode,
       ...(remembered === undefined ? {} : { remembered }),
-      ...(this.#auth === undefined ? {} : { auth: this.#auth }),
+      ...(this.#server.auth === undefined ? {} : { auth: this.#server.auth }),
     }).catch((error: unknown) => {
       this.#forgetEra();
       throw error;
     });
+    let tools: McpToolDefinition[];
     try {
-      await this.#listAll(client, { signal: deadline, timeout: timeoutMs }, 'connect');
+      tools = (await this.#listAll(client, { signal: deadline, timeout: timeoutMs }, 'connect'))!;
     } catch (error) {
       this.#forgetEra();
       await closeMcpClient(client, transport);
@@ -397,7 +401,6 @@ export class McpConnection implements ClientCallbacks {
     }
     this.client = client;
     if (this.#options.listeners.wantsNotifications()) forwardNotifications(client, this);
-    this.#transport = transport;
     this.transportKind = kind;
     this.protocolVersion = client.getNegotiatedProtocolVersion();
     this.era = client.getProtocolEra();
@@ -408,6 +411,7 @@ export class McpConnection implements ClientCallbacks {
     void client.autoOpenedSubscription?.closed.then((reason) => {
       if (reason === 'remote') this.markBroken(exitError(this.#diagnostics()), client);
     });
+    return tools;
   }
 
   /** What this server left behind, for an error message (built when one is needed). */
@@ -438,11 +442,12 @@ export class McpConnection implements ClientCallbacks {
     this.#options.eras?.forget(this.#eraKey());
   }
 
+  /** Lists tools and counts resources and prompts; resolves the tools, or `undefined` when `client` went stale meanwhile. */
   async #listAll(
     client: Client,
     options: { signal?: AbortSignal; timeout: number },
     reason: 'connect' | 'refresh',
-  ) {
+  ): Promise<McpToolDefinition[] | undefined> {
     const capabilities = client.getServerCapabilities() ?? {};
     const requestOptions = { ...options, cacheMode: 'refresh' as const };
     const counts = Promise.all([
@@ -461,10 +466,11 @@ export class McpConnection implements ClientCallbacks {
     ]);
     const tools = capabilities.tools ? await this.#listTools(client, requestOptions) : [];
     const [resourceCount, promptCount] = await counts;
-    if (reason === 'refresh' && this.client !== client) return;
-    this.tools = tools;
+    if (reason === 'refresh' && this.client !== client) return undefined;
+    this.toolCount = tools.length;
     this.resourceCount = resourceCount;
     this.promptCount = promptCount;
+    return tools;
   }
 
   /** The server's tools, each screened on its own so that one hostile definition costs only itself. */
@@ -492,7 +498,7 @@ export class McpConnection implements ClientCallbacks {
   #onToolsListChanged(client: Client, error: Error | null, tools: McpToolDefinition[] | null): void {
     if (this.client !== client) return;
     if (error && isToolListContentFailure(error)) {
-      const timeout = this.#connectTimeoutMs;
+      const timeout = this.#server.connectTimeoutMs;
       listToolsLeniently(client, { timeout }).then(
         (definitions) => this.#onToolsListChanged(client, null, definitions as McpToolDefinition[]),
         // Wrapped so that a second content failure cannot loop back here.
@@ -509,8 +515,8 @@ export class McpConnection implements ClientCallbacks {
     }
     const screened = screenToolDefinitions(tools, this.name);
     for (const warning of screened.warnings) this.#options.listeners.warning(warning, this);
-    this.tools = screened.tools;
-    this.#options.listeners.toolsChanged(this);
+    this.toolCount = screened.tools.length;
+    this.#options.listeners.toolsChanged(this, screened.tools);
     this.#options.listeners.stateChanged(this);
   }
 
@@ -528,7 +534,6 @@ export class McpConnection implements ClientCallbacks {
 
   #lost(client: Client, error: McpToolsError): void {
     this.client = undefined;
-    this.#transport = undefined;
     this.lastError = this.#options.redactor.error(error);
     this.#setState('disconnected', false);
     this.#scheduleReconnect();
@@ -546,22 +551,20 @@ export class McpConnection implements ClientCallbacks {
   }
 
   #scheduleReconnect(): void {
-    if (this.#closed || !this.#options.reconnect.enabled || this.#timer !== undefined) return;
+    if (this.#closed || !this.#options.reconnect.enabled || this.#retry !== undefined) return;
     const delay = reconnectDelay(this.#options.reconnect, this.reconnectAttempts + 1);
-    this.nextRetryAt = Date.now() + delay;
-    this.#timer = setTimeout(() => {
-      this.#timer = undefined;
-      this.nextRetryAt = undefined;
+    const timer = setTimeout(() => {
+      this.#retry = undefined;
       this.reconnectAttempts++;
       void this.#runAttempt();
     }, delay);
-    this.#timer.unref();
+    timer.unref();
+    this.#retry = { timer, at: Date.now() + delay };
   }
 
   #cancelTimer(): void {
-    if (this.#timer !== undefined) clearTimeout(this.#timer);
-    this.#timer = undefined;
-    this.nextRetryAt = undefined;
+    if (this.#retry !== undefined) clearTimeout(this.#retry.timer);
+    this.#retry = undefined;
   }
 
   #setState(state: ServerState, notify = true): void {

@@ -1,4 +1,4 @@
-import type { Implementation } from '@modelcontextprotocol/client';
+import type { Implementation, Tool as McpToolDefinition } from '@modelcontextprotocol/client';
 import type { AuthorizationStart, AuthorizationUrlHandler } from '../auth/server-authorization.js';
 import { type OAuthHostOptions, ServerAuthorizations } from '../auth/server-authorizations.js';
 import type { McpToolsConfig, ProtocolMode } from '../config/config-types.js';
@@ -11,7 +11,12 @@ import { ArgumentValidator } from '../tool/argument-validator.js';
 import { DEFAULT_MAX_RESULT_CHARS } from '../tool/result.js';
 import type { Tool } from '../tool/tool.js';
 import { defaultEraCacheFile, type EraMemory, eraMemoryFor } from './era-memory.js';
-import { type ConnectionListeners, McpConnection, type McpConnectionOptions } from './mcp-connection.js';
+import {
+  type ConnectionListeners,
+  McpConnection,
+  type McpConnectionOptions,
+  type McpServerSettings,
+} from './mcp-connection.js';
 import { createMcpTool, type McpToolAdapterOptions } from './mcp-tool-adapter.js';
 import { McpPromptService } from './prompt-service.js';
 import type {
@@ -141,8 +146,8 @@ export class McpToolHub implements MCPToolProvider {
       ...(options.onRootsRequest ? { onRootsRequest: options.onRootsRequest } : {}),
     };
     const listeners: ConnectionListeners = {
-      connected: (connection) => this.#register(connection),
-      toolsChanged: (connection) => this.#register(connection),
+      connected: (connection, tools) => this.#register(connection, tools),
+      toolsChanged: (connection, tools) => this.#register(connection, tools),
       // The status row is built (and redacted) only for someone listening.
       stateChanged: (connection) => {
         if (this.#listeners.status.size > 0) this.#emit('status', connection.status());
@@ -177,15 +182,20 @@ export class McpToolHub implements MCPToolProvider {
       limits,
     };
     const adapterOptionsByTimeout = new Map<number, McpToolAdapterOptions>();
+    // Servers without OAuth and with the same connect timeout share one settings object.
+    const settingsByTimeout = new Map<number, McpServerSettings>();
     for (const [name, server] of Object.entries(config.servers)) {
       const auth = this.#authorizations.for(name);
-      const connection = new McpConnection(name, server, connectionOptions, {
-        connectTimeoutMs:
-          connectTimeoutMs ??
-          optionalDuration(server.connectTimeoutMs, `servers.${name}.connectTimeoutMs`) ??
-          DEFAULT_CONNECT_TIMEOUT_MS,
-        ...(auth === undefined ? {} : { auth }),
-      });
+      const connectTimeout =
+        connectTimeoutMs ??
+        optionalDuration(server.connectTimeoutMs, `servers.${name}.connectTimeoutMs`) ??
+        DEFAULT_CONNECT_TIMEOUT_MS;
+      let settings = auth === undefined ? settingsByTimeout.get(connectTimeout) : undefined;
+      if (settings === undefined) {
+        settings = { connectTimeoutMs: connectTimeout, ...(auth === undefined ? {} : { auth }) };
+        if (auth === undefined) settingsByTimeout.set(connectTimeout, settings);
+      }
+      const connection = new McpConnection(name, server, connectionOptions, settings);
       this.#connections.set(name, connection);
       if (server.tools !== undefined) this.#filters.set(name, compileToolFilter(server.tools));
       const callTimeout =
@@ -305,7 +315,7 @@ export class McpToolHub implements MCPToolProvider {
     }
   }
 
-  #register(connection: McpConnection): void {
+  #register(connection: McpConnection, definitions: McpToolDefinition[]): void {
     if (this.#closing) return;
     const name = connection.name;
     const owner = `mcp:${name}`;
@@ -317,7 +327,7 @@ export class McpToolHub implements MCPToolProvider {
     const adapterOptions = this.#adapterOptions.get(name) ?? this.#commonAdapterOptions!;
     const prefix = connection.config.prefix ?? name;
     const tools: Tool[] = [];
-    for (const definition of connection.tools) {
+    for (const definition of definitions) {
       if (!passes(definition.name)) continue;
       const base = namespacedName(prefix, definition.name, this.#naming);
       const exposed = uniqueName(
