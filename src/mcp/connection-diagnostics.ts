@@ -24,7 +24,7 @@ export function describeWithDiagnostics(diagnostics: ConnectionDiagnostics, mess
   const { redactor, transportError } = diagnostics;
   let text = redactor.text(message);
   if (transportError) text += `; last transport error: ${redactor.text(transportError)}`;
-  const tail = diagnostics.stderr?.text();
+  const tail = diagnostics.stderr?.text(redactor);
   if (tail) text += `; stderr: ${tail}`;
   return text;
 }
@@ -58,7 +58,7 @@ export function connectError(
       : classified.code === 'SERVER_DISCONNECTED'
         ? `connect failed: ${exited} before the handshake completed`
         : `connect failed: ${classified.message}`;
-  const stderr = diagnostics.stderr?.text();
+  const stderr = diagnostics.stderr?.text(diagnostics.redactor);
   return new McpToolsError(code, describeWithDiagnostics(diagnostics, base), {
     cause: error,
     data: { server: diagnostics.server, ...(stderr ? { stderr } : {}) },

@@ -14,8 +14,8 @@ export const STDERR_FILE_CAP_BYTES = 1024 * 1024;
 export const STDERR_FILE_CHECK_MS = 1000;
 
 /**
- * Keeps the last lines a stdio server wrote to stderr, for error messages. Every configured
- * secret (env values, header values, tokens) is replaced by `***` before the text leaves.
+ * Keeps the last lines a stdio server wrote to stderr, for error messages. {@link text} replaces
+ * every configured secret (env values, header values, tokens) by `***` before the text leaves.
  *
  * Where it can (not on Windows), the child writes its stderr straight into an unlinked
  * temporary file ({@link childStderr}) that this process reads only when a message asks for
@@ -28,17 +28,13 @@ export class StderrTail {
   static readonly #files = new Set<StderrTail>();
   static #timer: NodeJS.Timeout | undefined;
 
-  /** The last text read from a pipe, or kept from a file before it was emptied. */
+  /**
+   * The last text read from a pipe, or kept from a file before it was emptied; when its
+   * beginning was cut, it starts at a line's start (see {@link keptEnd}).
+   */
   #kept = '';
-  /** `#kept` lost its beginning: its first line may be the end of a longer one. */
-  #cut = false;
   /** The stderr file; `-1` once closed. */
   #fd: number | undefined;
-  readonly #redactor: SecretRedactor | undefined;
-
-  constructor(redactor?: SecretRedactor) {
-    this.#redactor = redactor;
-  }
 
   /**
    * What a child's stderr is spawned with: the descriptor of this tail's file (opened at the
@@ -62,20 +58,14 @@ export class StderrTail {
 
   /** Adds raw stderr text. */
   push(text: string): void {
-    const kept = this.#kept + text;
-    if (kept.length <= WINDOW_CHARS) {
-      this.#kept = kept;
-      return;
-    }
-    this.#kept = kept.slice(-WINDOW_CHARS);
-    this.#cut = true;
+    this.#kept = keptEnd(this.#kept + text, false);
   }
 
-  /** The last lines (redacted), or `''` when the server wrote nothing. */
-  text(): string {
+  /** The last lines, with `redactor`'s secrets hidden, or `''` when the server wrote nothing. */
+  text(redactor?: SecretRedactor): string {
     const { text, cut } = this.#end();
     const lines = lastLines(text, cut);
-    return this.#redactor ? this.#redactor.text(lines) : lines;
+    return redactor ? redactor.text(lines) : lines;
   }
 
   /** Closes the file (idempotent); the child, if still running, keeps writing to its own copy. */
@@ -92,16 +82,16 @@ export class StderrTail {
   /** The end of everything the server wrote: what is kept in memory followed by the file's end. */
   #end(): { text: string; cut: boolean } {
     const fd = this.#fd;
-    if (fd === undefined || fd === -1) return { text: this.#kept, cut: this.#cut };
+    if (fd === undefined || fd === -1) return { text: this.#kept, cut: false };
     try {
       const size = fstatSync(fd).size;
       const start = Math.max(0, size - WINDOW_BYTES);
       const buffer = Buffer.allocUnsafe(size - start);
       const read = readSync(fd, buffer, 0, buffer.length, start);
       const text = buffer.toString('utf8', 0, read);
-      return start > 0 ? { text, cut: true } : { text: this.#kept + text, cut: this.#cut };
+      return start > 0 ? { text, cut: true } : { text: this.#kept + text, cut: false };
     } catch {
-      return { text: this.#kept, cut: this.#cut };
+      return { text: this.#kept, cut: false };
     }
   }
 
@@ -110,8 +100,7 @@ export class StderrTail {
     try {
       if (fstatSync(fd).size <= STDERR_FILE_CAP_BYTES) return;
       const { text, cut } = this.#end();
-      this.#kept = text.slice(-WINDOW_CHARS);
-      this.#cut = cut || text.length > WINDOW_CHARS;
+      this.#kept = keptEnd(text, cut);
       ftruncateSync(fd, 0);
     } catch {}
   }
@@ -131,6 +120,18 @@ export class StderrTail {
     clearInterval(StderrTail.#timer);
     StderrTail.#timer = undefined;
   }
+}
+
+/**
+ * What is kept of `text`: its last {@link WINDOW_CHARS} characters. When its beginning is cut
+ * (`cut`, or longer than the window), the first line is dropped as the end of a line whose start
+ * was not kept, unless it is the only one.
+ */
+function keptEnd(text: string, cut: boolean): string {
+  if (!cut && text.length <= WINDOW_CHARS) return text;
+  const end = text.slice(-WINDOW_CHARS);
+  const newline = end.indexOf('\n');
+  return newline === -1 ? end : end.slice(newline + 1);
 }
 
 /**

@@ -120,14 +120,25 @@ describe('reconnect policy', () => {
 
 describe('StderrTail', () => {
   it('keeps the last lines and redacts secrets', () => {
-    const tail = new StderrTail(new SecretRedactor(['s3cr3t-token']));
+    const tail = new StderrTail();
     for (let index = 0; index < 30; index++) tail.push(`line ${index}\n`);
     tail.push('auth with s3cr3t-token failed');
-    const text = tail.text();
+    const text = tail.text(new SecretRedactor(['s3cr3t-token']));
     expect(text).not.toContain('line 0\n');
     expect(text).toContain('line 29');
     expect(text).toContain('auth with *** failed');
+    expect(tail.text()).toContain('auth with s3cr3t-token failed');
     expect(new SecretRedactor(['abc']).text('a abc b')).toBe('a abc b');
+  });
+
+  it('drops a line whose start it no longer holds, unless it is the only one', () => {
+    const cut = new StderrTail();
+    cut.push('x'.repeat(9000));
+    cut.push('\nthe whole line\n');
+    expect(cut.text()).toBe('the whole line');
+    const single = new StderrTail();
+    single.push('y'.repeat(9000));
+    expect(single.text()).toBe(`…${'y'.repeat(4000)}`);
   });
 });
 
