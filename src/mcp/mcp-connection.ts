@@ -1,8 +1,4 @@
-import type {
-  Client,
-  Implementation,
-  Tool as McpToolDefinition,
-} from '@modelcontextprotocol/client';
+import type { Client, Implementation, Tool as McpToolDefinition } from '@modelcontextprotocol/client';
 import { authRequiredError, findAuthRequired } from '../auth/auth-required-error.js';
 import type { TransportAuth } from '../auth/transport-auth.js';
 import type { ProtocolMode, ServerConfig } from '../config/config-types.js';
