@@ -9,7 +9,11 @@ import type { SecretRedactor } from '../config/secret-redactor.js';
 import type { McpToolsError } from '../errors/mcp-tools-error.js';
 import { jsonBounds } from '../json/json-bounds.js';
 import { pollutionKey } from '../json/pollution-key.js';
-import { type ArgumentValidator, formatArgumentIssues } from '../tool/argument-validator.js';
+import {
+  type ArgumentCheck,
+  type ArgumentValidator,
+  formatArgumentIssues,
+} from '../tool/argument-validator.js';
 import { boundResultDepth } from '../tool/bound-result-depth.js';
 import type { ContentBlock } from '../tool/content.js';
 import { capResultText, errorResult, formatBytes } from '../tool/result.js';
@@ -77,11 +81,35 @@ function callRoute(definition: McpToolDefinition): CallRoute {
   return definition.outputSchema === undefined ? 'request' : 'definition';
 }
 
+/** What the first call of a tool works out: its argument check and its {@link CallRoute}. */
+interface CallPlan {
+  check: ArgumentCheck;
+  route: CallRoute;
+}
+
+/**
+ * The plan of each definition that was called, kept beside it: a tool never called (most of a
+ * large catalog) keeps nothing for it, and a connect does not serialize every schema.
+ */
+const plans = new WeakMap<McpToolDefinition, CallPlan>();
+
+function planFor(definition: McpToolDefinition, validator: ArgumentValidator): CallPlan {
+  let plan = plans.get(definition);
+  if (plan === undefined) {
+    // Checked against the definition's schema, as listed (`tool.parameters` is the caller's copy).
+    plan = {
+      check: validator.checkFor(normalizeInputSchema(definition.inputSchema)),
+      route: callRoute(definition),
+    };
+    plans.set(definition, plan);
+  }
+  return plan;
+}
+
 /**
  * `run` with every result passed through `redactor`: an upstream may echo a credential back, in
  * its error text ("rejected key sk-…") or in a result ("the header you sent was Bearer …"), and
- * a configured secret never leaves mcptools. Made here, apart from `createMcpTool`: a closure
- * there naming `run` would keep `run` in every tool's context, secrets or not.
+ * a configured secret never leaves mcptools.
  */
 function redacting(run: Tool['execute'], redactor: SecretRedactor): Tool['execute'] {
   return async (toolCallId, params, signal, onUpdate) =>
@@ -89,10 +117,110 @@ function redacting(run: Tool['execute'], redactor: SecretRedactor): Tool['execut
 }
 
 /**
- * Wraps one MCP tool as a {@link Tool} named `exposedName`. `execute` validates arguments
- * against the tool's schema before anything is sent, calls through the connection's current
- * client with the caller's signal and the call timeout, feeds progress to `onUpdate`, and
- * turns every failure into an `isError` result; it never throws.
+ * One call of the MCP tool `definition` of `this` connection, as `execute` of its {@link Tool}
+ * (bound to the connection, the definition and the server's tool settings: 80 bytes for each
+ * tool, where a closure and its context cost 128). Validates the arguments against the tool's
+ * schema before anything is sent, calls through the connection's current client with the
+ * caller's signal and the call timeout, feeds progress to `onUpdate`, and turns every failure
+ * into an `isError` result; it never throws.
+ */
+async function callMcpTool(
+  this: McpConnection,
+  definition: McpToolDefinition,
+  options: McpToolAdapterOptions,
+  _toolCallId: string,
+  params: Record<string, unknown>,
+  signal?: AbortSignal,
+  onUpdate?: ToolUpdateCallback,
+): Promise<ToolResult> {
+  const server = this.name;
+  const originalName = definition.name;
+  const args = params ?? {};
+  const bounds = jsonBounds(args, { maxDepth: MAX_ARGUMENT_DEPTH, maxBytes: options.maxArgumentBytes });
+  if (bounds !== undefined) {
+    const why =
+      bounds === 'depth'
+        ? `nested deeper than ${MAX_ARGUMENT_DEPTH} levels`
+        : `larger than ${formatBytes(options.maxArgumentBytes)} (maxArgumentBytes)`;
+    return errorResult(`Tool ${server}/${originalName} failed: invalid arguments: ${why}`, {
+      code: 'INVALID_ARGUMENTS',
+      recoverable: false,
+      server,
+      tool: originalName,
+    });
+  }
+  const polluting = pollutionKey(args);
+  if (polluting !== undefined) {
+    return errorResult(
+      `Tool ${server}/${originalName} failed: invalid arguments: key "${polluting}" is not allowed (prototype pollution)`,
+      { code: 'INVALID_ARGUMENTS', recoverable: false, server, tool: originalName },
+    );
+  }
+  const plan = planFor(definition, options.validator);
+  const issues = plan.check(args);
+  if (issues !== undefined) {
+    return errorResult(
+      `Tool ${server}/${originalName} failed: invalid arguments: ${formatArgumentIssues(issues)}`,
+      {
+        code: 'INVALID_ARGUMENTS',
+        recoverable: true,
+        server,
+        tool: originalName,
+        issues,
+      },
+    );
+  }
+  const client: Client | undefined = this.client;
+  if (client === undefined) return toolFailure(server, originalName, this.unavailableError());
+  const timeout = options.callTimeoutMs;
+  const requestOptions: CallToolRequestOptions = { timeout };
+  if (plan.route === 'definition') requestOptions.toolDefinition = definition;
+  if (signal !== undefined) requestOptions.signal = signal;
+  if (onUpdate !== undefined) {
+    requestOptions.onprogress = (progress) => {
+      const update = {
+        content: progress.message === undefined ? [] : [{ type: 'text' as const, text: progress.message }],
+        progress,
+      };
+      try {
+        onUpdate(update);
+      } catch {
+        // A failing listener must not fail the call.
+      }
+    };
+  }
+  // The caller is in flight on this client until the call settles (gateway attribution).
+  const release = trackCall(client);
+  try {
+    // A 2026-07-28 server logs to a request only at the level its envelope asks for.
+    const logLevel = client.getProtocolEra() === 'modern' ? callerLogLevel() : undefined;
+    const params = {
+      name: originalName,
+      arguments: args,
+      ...(logLevel === undefined ? {} : { _meta: { [LOG_LEVEL_META_KEY]: logLevel } }),
+    };
+    const result =
+      plan.route === 'request'
+        ? await client.request({ method: 'tools/call', params }, callToolResultSchema, requestOptions)
+        : await client.callTool(params, requestOptions);
+    return toToolResult(result as CallToolResult, options.maxResultChars);
+  } catch (error) {
+    const classified = classifyError(error, { operation: 'call', signal, timeoutMs: timeout });
+    if (classified.code === 'SERVER_DISCONNECTED' || classified.code === 'CONNECTION_FAILED') {
+      this.markBroken(classified, client);
+      return toolFailure(server, originalName, this.unavailableError(), {
+        cause: classified.message,
+      });
+    }
+    return toolFailure(server, originalName, classified);
+  } finally {
+    release();
+  }
+}
+
+/**
+ * Wraps one MCP tool as a {@link Tool} named `exposedName`, whose `execute` is
+ * {@link callMcpTool} for `connection` and `definition`.
  */
 export function createMcpTool(
   connection: McpConnection,
@@ -100,112 +228,7 @@ export function createMcpTool(
   exposedName: string,
   options: McpToolAdapterOptions,
 ): Tool {
-  // What `run` keeps of each tool is its context: `connection`, `definition`, `options` and the
-  // two decisions of the first call. The server, the names, the timeout and the result cap are
-  // read from them on each call, not held in more slots of every tool's context.
-  let check: ReturnType<ArgumentValidator['checkFor']> | undefined;
-  // `callTool` adds output validation and `x-mcp-header` mirroring; a tool that needs neither
-  // is called with a plain request and a light result check (see call-tool-result-schema.ts).
-  // One with an output schema hands `callTool` its definition: the client's cache does not
-  // keep tool lists (see servable-response-store.ts), except one that declares headers, for
-  // which `callTool` reads the list it holds. Decided by the first call: a connect does not
-  // serialize every schema of every tool.
-  let route: CallRoute | undefined;
-
-  const run = async (
-    _toolCallId: string,
-    params: Record<string, unknown>,
-    signal?: AbortSignal,
-    onUpdate?: ToolUpdateCallback,
-  ): Promise<ToolResult> => {
-    const server = connection.name;
-    const originalName = definition.name;
-    const args = params ?? {};
-    const bounds = jsonBounds(args, { maxDepth: MAX_ARGUMENT_DEPTH, maxBytes: options.maxArgumentBytes });
-    if (bounds !== undefined) {
-      const why =
-        bounds === 'depth'
-          ? `nested deeper than ${MAX_ARGUMENT_DEPTH} levels`
-          : `larger than ${formatBytes(options.maxArgumentBytes)} (maxArgumentBytes)`;
-      return errorResult(`Tool ${server}/${originalName} failed: invalid arguments: ${why}`, {
-        code: 'INVALID_ARGUMENTS',
-        recoverable: false,
-        server,
-        tool: originalName,
-      });
-    }
-    const polluting = pollutionKey(args);
-    if (polluting !== undefined) {
-      return errorResult(
-        `Tool ${server}/${originalName} failed: invalid arguments: key "${polluting}" is not allowed (prototype pollution)`,
-        { code: 'INVALID_ARGUMENTS', recoverable: false, server, tool: originalName },
-      );
-    }
-    // Checked against the definition's schema, as listed (`tool.parameters` is the caller's
-    // copy): normalized again on the first call only, not held in the context of every tool.
-    check ??= options.validator.checkFor(normalizeInputSchema(definition.inputSchema));
-    const issues = check(args);
-    if (issues !== undefined) {
-      return errorResult(
-        `Tool ${server}/${originalName} failed: invalid arguments: ${formatArgumentIssues(issues)}`,
-        {
-          code: 'INVALID_ARGUMENTS',
-          recoverable: true,
-          server,
-          tool: originalName,
-          issues,
-        },
-      );
-    }
-    const client: Client | undefined = connection.client;
-    if (client === undefined) return toolFailure(server, originalName, connection.unavailableError());
-    const timeout = options.callTimeoutMs;
-    route ??= callRoute(definition);
-    const requestOptions: CallToolRequestOptions = { timeout };
-    if (route === 'definition') requestOptions.toolDefinition = definition;
-    if (signal !== undefined) requestOptions.signal = signal;
-    if (onUpdate !== undefined) {
-      requestOptions.onprogress = (progress) => {
-        const update = {
-          content: progress.message === undefined ? [] : [{ type: 'text' as const, text: progress.message }],
-          progress,
-        };
-        try {
-          onUpdate(update);
-        } catch {
-          // A failing listener must not fail the call.
-        }
-      };
-    }
-    // The caller is in flight on this client until the call settles (gateway attribution).
-    const release = trackCall(client);
-    try {
-      // A 2026-07-28 server logs to a request only at the level its envelope asks for.
-      const logLevel = client.getProtocolEra() === 'modern' ? callerLogLevel() : undefined;
-      const params = {
-        name: originalName,
-        arguments: args,
-        ...(logLevel === undefined ? {} : { _meta: { [LOG_LEVEL_META_KEY]: logLevel } }),
-      };
-      const result =
-        route === 'request'
-          ? await client.request({ method: 'tools/call', params }, callToolResultSchema, requestOptions)
-          : await client.callTool(params, requestOptions);
-      return toToolResult(result as CallToolResult, options.maxResultChars);
-    } catch (error) {
-      const classified = classifyError(error, { operation: 'call', signal, timeoutMs: timeout });
-      if (classified.code === 'SERVER_DISCONNECTED' || classified.code === 'CONNECTION_FAILED') {
-        connection.markBroken(classified, client);
-        return toolFailure(server, originalName, connection.unavailableError(), {
-          cause: classified.message,
-        });
-      }
-      return toolFailure(server, originalName, classified);
-    } finally {
-      release();
-    }
-  };
-
+  const run: Tool['execute'] = callMcpTool.bind(connection, definition, options);
   // With no secret configured there is nothing to hide: `run` is `execute` (one closure per tool less).
   const execute = options.redactor.empty ? run : redacting(run, options.redactor);
 
