@@ -52,11 +52,27 @@ export interface ToolRegistryOptions extends ToolFilter {}
 /**
  * A registered tool under its name (held apart from `tool.name`, which a caller may change),
  * or a factory under the names it declares (none at all is allowed). A tool's entry holds its
- * one name as a string, not an array: 56 bytes less for each tool.
+ * one name as a string, not an array: 56 bytes less for each tool. `next` is the next entry of
+ * the same owner, in registration order: the entries of an owner are a list through them (an
+ * array of them would cost 48 bytes more, for each MCP server).
  */
 type Entry =
-  | { tool: Tool; factory?: undefined; options: RegisterOptions; name: string; names?: undefined }
-  | { tool?: undefined; factory: ToolFactory; options: RegisterOptions; name?: undefined; names: string[] };
+  | {
+      tool: Tool;
+      factory?: undefined;
+      options: RegisterOptions;
+      name: string;
+      names?: undefined;
+      next: Entry | undefined;
+    }
+  | {
+      tool?: undefined;
+      factory: ToolFactory;
+      options: RegisterOptions;
+      name?: undefined;
+      names: string[];
+      next: Entry | undefined;
+    };
 
 /** The names `entry` was registered under. */
 function namesOf(entry: Entry): string[] {
@@ -91,10 +107,10 @@ export class ToolRegistry {
   readonly #entries = new Set<Entry>();
   readonly #byName = new Map<string, Entry>();
   /**
-   * The entries of each owner, so that one owner's change costs its own tools, not the catalog
-   * (an array: a `Set` costs about 100 bytes more, for each MCP server).
+   * The first entry of each owner (the others follow through `next`), so that one owner's
+   * change costs its own tools, not the catalog.
    */
-  readonly #byOwner = new Map<string, Entry[]>();
+  readonly #byOwner = new Map<string, Entry>();
   readonly #listeners = new Set<(change: RegistryChange) => void>();
   #passes: (...names: string[]) => boolean;
   /** Optional tools need an explicit allow glob that names them (OpenClaw semantics). */
@@ -129,8 +145,8 @@ export class ToolRegistry {
       if (existing) removed.push(...this.#remove(existing));
     }
     const entry: Entry = isFactory
-      ? { factory: toolOrFactory as ToolFactory, options, names }
-      : { tool: withDefaults(toolOrFactory as Tool, options), options, name: names[0]! };
+      ? { factory: toolOrFactory as ToolFactory, options, names, next: undefined }
+      : { tool: withDefaults(toolOrFactory as Tool, options), options, name: names[0]!, next: undefined };
     this.#add(entry);
     this.#emit({
       added: names,
@@ -167,12 +183,14 @@ export class ToolRegistry {
     // key makes a hidden class of its own, kept as long as the entries (one per MCP server).
     const entryOptions: RegisterOptions = Object.assign({}, options);
     entryOptions.owner = owner;
-    // The owner's list is made at its final length (one pushed to grows in steps, with room to spare).
-    const owned = tools.map(
-      (tool): Entry => ({ tool: withDefaults(tool, entryOptions), options: entryOptions, name: tool.name }),
-    );
-    for (const entry of owned) this.#index(entry);
-    if (owned.length > 0) this.#byOwner.set(owner, owned);
+    // Linked from the last to the first, then indexed in order.
+    let first: Entry | undefined;
+    for (let index = tools.length - 1; index >= 0; index--) {
+      const tool = tools[index]!;
+      first = { tool: withDefaults(tool, entryOptions), options: entryOptions, name: tool.name, next: first };
+    }
+    for (let entry = first; entry !== undefined; entry = entry.next) this.#index(entry);
+    if (first !== undefined) this.#byOwner.set(owner, first);
     const after = new Set(tools.map((tool) => tool.name));
     const change: RegistryChange = {
       added: [...after].filter((name) => !before.has(name)),
@@ -208,7 +226,7 @@ export class ToolRegistry {
   names(filter: { owner?: string } = {}): string[] {
     if (filter.owner === undefined) return [...this.#byName.keys()];
     const names: string[] = [];
-    for (const entry of this.#byOwner.get(filter.owner) ?? []) {
+    for (let entry = this.#byOwner.get(filter.owner); entry !== undefined; entry = entry.next) {
       for (const name of namesOf(entry)) if (this.#byName.get(name) === entry) names.push(name);
     }
     return names;
@@ -311,9 +329,13 @@ export class ToolRegistry {
     this.#index(entry);
     const owner = entry.options.owner;
     if (owner === undefined) return;
-    const owned = this.#byOwner.get(owner);
-    if (owned === undefined) this.#byOwner.set(owner, [entry]);
-    else owned.push(entry);
+    let last = this.#byOwner.get(owner);
+    if (last === undefined) {
+      this.#byOwner.set(owner, entry);
+      return;
+    }
+    while (last.next !== undefined) last = last.next;
+    last.next = entry;
   }
 
   /** Puts `entry` in the catalog and the name index (not in its owner's list). */
@@ -325,20 +347,24 @@ export class ToolRegistry {
 
   #remove(entry: Entry): string[] {
     const owner = entry.options.owner;
-    const owned = owner === undefined ? undefined : this.#byOwner.get(owner);
-    const at = owned === undefined ? -1 : owned.indexOf(entry);
-    if (at >= 0) owned!.splice(at, 1);
-    if (owned?.length === 0) this.#byOwner.delete(owner!);
+    const first = owner === undefined ? undefined : this.#byOwner.get(owner);
+    if (first === entry) {
+      if (entry.next === undefined) this.#byOwner.delete(owner!);
+      else this.#byOwner.set(owner!, entry.next);
+    } else {
+      let before = first;
+      while (before !== undefined && before.next !== entry) before = before.next;
+      if (before !== undefined) before.next = entry.next;
+    }
     return this.#forget(entry);
   }
 
   /** Removes every entry of `owner` at once (no search of its list per entry); returns the names removed. */
   #removeOwner(owner: string): string[] {
-    const owned = this.#byOwner.get(owner);
-    if (owned === undefined) return [];
+    const first = this.#byOwner.get(owner);
     this.#byOwner.delete(owner);
     const removed: string[] = [];
-    for (const entry of owned) removed.push(...this.#forget(entry));
+    for (let entry = first; entry !== undefined; entry = entry.next) removed.push(...this.#forget(entry));
     return removed;
   }
 

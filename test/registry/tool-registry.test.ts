@@ -131,6 +131,19 @@ describe('ToolRegistry', () => {
     expect(registry.names()).toEqual(['s__c']);
   });
 
+  it('lists an owner’s tools registered one by one in order, after any of them is removed', () => {
+    const registry = new ToolRegistry();
+    for (const name of ['p_a', 'p_b', 'p_c']) registry.register(tool(name), { owner: 'plugin:p' });
+    expect(registry.unregister('p_a')).toBe(true);
+    expect(registry.names({ owner: 'plugin:p' })).toEqual(['p_b', 'p_c']);
+    registry.register(tool('p_d'), { owner: 'plugin:p' });
+    expect(registry.unregister('p_c')).toBe(true);
+    expect(registry.names({ owner: 'plugin:p' })).toEqual(['p_b', 'p_d']);
+    expect(registry.unregisterOwner('plugin:p')).toEqual(['p_b', 'p_d']);
+    registry.register(tool('p_e'), { owner: 'plugin:p' });
+    expect(registry.names({ owner: 'plugin:p' })).toEqual(['p_e']);
+  });
+
   it('registered() gives a tool and its owner even when filtered; a tool is removed by the name it was registered under', () => {
     const registry = new ToolRegistry({ deny: ['s__hidden'] });
     registry.replaceOwner('mcp:s', [tool('s__a'), tool('s__hidden')], { source: 'mcp', server: 's' });
