@@ -61,6 +61,17 @@ export interface McpServerSettings {
   auth?: TransportAuth;
 }
 
+/** What a connection keeps while it fails: made by the first failure, dropped by the next connect. */
+interface Failure {
+  /** Why the last connect failed, or the connection was lost. */
+  error: McpToolsError | undefined;
+  /** Reconnect attempts since the last successful connect. */
+  attempts: number;
+  /** The reconnect scheduled, if one is, and when it fires (epoch ms). */
+  retry: NodeJS.Timeout | undefined;
+  retryAt: number | undefined;
+}
+
 /**
  * One MCP server: the SDK `Client` and transport, the negotiated era, the tool list, and the
  * reconnect loop with capped exponential backoff. A failure never escapes as a throw from
@@ -81,9 +92,6 @@ export class McpConnection implements ClientCallbacks {
   serverInfo: Implementation | undefined;
   resourceCount = 0;
   promptCount = 0;
-  lastError: McpToolsError | undefined;
-  /** Reconnect attempts since the last successful connect. */
-  reconnectAttempts = 0;
 
   readonly #options: McpConnectionOptions;
   /** This server's timeout and OAuth (one object shared by the servers that have the same). */
@@ -93,8 +101,8 @@ export class McpConnection implements ClientCallbacks {
   /** The last transport error of the current attempt. */
   #transportError: string | undefined;
   #closed = false;
-  /** The reconnect scheduled, if one is: its timer and when it fires (epoch ms). */
-  #retry: { timer: NodeJS.Timeout; at: number } | undefined;
+  /** The last failure and the reconnect it scheduled (none while all is well). */
+  #failure: Failure | undefined;
   /** The connect attempt in flight: settles when it ends (never rejects), and aborts it. */
   #attempt: { done: Promise<void>; abort: AbortController } | undefined;
   /** The era the last connect found; the next connect starts in it. */
@@ -117,9 +125,19 @@ export class McpConnection implements ClientCallbacks {
     return typeof pid === 'number' ? pid : undefined;
   }
 
+  /** Why the last connect failed, or the connection was lost; `undefined` once connected again. */
+  get lastError(): McpToolsError | undefined {
+    return this.#failure?.error;
+  }
+
+  /** Reconnect attempts since the last successful connect. */
+  get reconnectAttempts(): number {
+    return this.#failure?.attempts ?? 0;
+  }
+
   /** When the scheduled reconnect fires (epoch ms), if one is scheduled. */
   get nextRetryAt(): number | undefined {
-    return this.#retry?.at;
+    return this.#failure?.retryAt;
   }
 
   /** Connects once (bounded by the connect timeout); on failure records why and schedules a retry. */
@@ -132,8 +150,9 @@ export class McpConnection implements ClientCallbacks {
   /** The error a call to this server gets while it is not connected. */
   unavailableError(): McpToolsError {
     if (this.state === 'auth_required' && this.lastError) return this.lastError;
-    const retrying = this.#retry !== undefined || this.#attempt !== undefined;
-    const attempt = this.reconnectAttempts + (this.#retry !== undefined ? 1 : 0);
+    const scheduled = this.#failure?.retry !== undefined;
+    const retrying = scheduled || this.#attempt !== undefined;
+    const attempt = this.reconnectAttempts + (scheduled ? 1 : 0);
     const state = this.state === 'error' ? 'unavailable' : this.state;
     let message = `server "${this.name}" is ${state}`;
     if (retrying && this.#options.reconnect.enabled)
@@ -155,7 +174,7 @@ export class McpConnection implements ClientCallbacks {
   requireAuthorization(error: McpToolsError): void {
     if (this.#closed || this.state === 'disabled') return;
     this.#cancelTimer();
-    this.lastError = error;
+    this.#failed(error);
     const client = this.client;
     if (client) {
       this.client = undefined;
@@ -317,8 +336,13 @@ export class McpConnection implements ClientCallbacks {
     this.#attempt = current;
     try {
       const tools = await attempt;
-      this.reconnectAttempts = 0;
-      this.lastError = undefined;
+      // A reconnect still scheduled (none should be) keeps the record that holds its timer.
+      const failure = this.#failure;
+      if (failure?.retry === undefined) this.#failure = undefined;
+      else {
+        failure.error = undefined;
+        failure.attempts = 0;
+      }
       this.#setState('connected', false);
       this.#options.listeners.connected(this, tools);
       this.#options.listeners.stateChanged(this);
@@ -333,7 +357,7 @@ export class McpConnection implements ClientCallbacks {
         this.requireAuthorization(authRequired);
         return;
       }
-      this.lastError = this.#options.redactor.error(classifyError(error, { operation: 'connect' }));
+      this.#failed(this.#options.redactor.error(classifyError(error, { operation: 'connect' })));
       // `transportKind` is set by the first successful connect.
       this.#setState(this.transportKind !== undefined ? 'disconnected' : 'error', false);
       this.#scheduleReconnect();
@@ -530,7 +554,7 @@ export class McpConnection implements ClientCallbacks {
 
   #lost(client: Client, error: McpToolsError): void {
     this.client = undefined;
-    this.lastError = this.#options.redactor.error(error);
+    this.#failed(this.#options.redactor.error(error));
     this.#setState('disconnected', false);
     this.#scheduleReconnect();
     this.#options.listeners.stateChanged(this);
@@ -547,20 +571,32 @@ export class McpConnection implements ClientCallbacks {
   }
 
   #scheduleReconnect(): void {
-    if (this.#closed || !this.#options.reconnect.enabled || this.#retry !== undefined) return;
-    const delay = reconnectDelay(this.#options.reconnect, this.reconnectAttempts + 1);
-    const timer = setTimeout(() => {
-      this.#retry = undefined;
-      this.reconnectAttempts++;
+    if (this.#closed || !this.#options.reconnect.enabled || this.#failure?.retry !== undefined) return;
+    const failure = this.#failed(this.lastError);
+    const delay = reconnectDelay(this.#options.reconnect, failure.attempts + 1);
+    failure.retry = setTimeout(() => {
+      failure.retry = undefined;
+      failure.retryAt = undefined;
+      failure.attempts++;
       void this.#runAttempt();
     }, delay);
-    timer.unref();
-    this.#retry = { timer, at: Date.now() + delay };
+    failure.retry.unref();
+    failure.retryAt = Date.now() + delay;
+  }
+
+  /** Records `error` as the last failure (making the record at the first); returns the record. */
+  #failed(error: McpToolsError | undefined): Failure {
+    this.#failure ??= { error, attempts: 0, retry: undefined, retryAt: undefined };
+    this.#failure.error = error;
+    return this.#failure;
   }
 
   #cancelTimer(): void {
-    if (this.#retry !== undefined) clearTimeout(this.#retry.timer);
-    this.#retry = undefined;
+    const failure = this.#failure;
+    if (failure?.retry === undefined) return;
+    clearTimeout(failure.retry);
+    failure.retry = undefined;
+    failure.retryAt = undefined;
   }
 
   #setState(state: ServerState, notify = true): void {

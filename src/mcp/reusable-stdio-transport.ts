@@ -14,6 +14,11 @@ interface SdkStdioInternals {
   _serverParams: StdioServerParameters;
 }
 
+/** {@link ReusableStdioTransport}: `close()` lets the client go and keeps the child running. */
+const HOLD = 1;
+/** {@link ReusableStdioTransport}: a child was kept running; the next `start()` takes it over. */
+const DETACHED = 2;
+
 /**
  * The SDK's stdio transport, with two changes that keep a server to one process per connect:
  *
@@ -34,8 +39,8 @@ interface SdkStdioInternals {
  * in `send`, where other transports get a wrapper of their own `send`).
  */
 export class ReusableStdioTransport extends StdioClientTransport {
-  #hold = false;
-  #detached = false;
+  /** {@link HOLD} and {@link DETACHED}, in one field. */
+  #child = 0;
   readonly #tail: StderrTail | undefined;
   /** Made by the first request a caller sends (see {@link linkToCaller}). */
   #links: ResponseLinks | undefined;
@@ -55,18 +60,17 @@ export class ReusableStdioTransport extends StdioClientTransport {
 
   /** While `true`, `close()` detaches the client instead of ending the child. */
   holdChild(hold: boolean): void {
-    this.#hold = hold;
-    if (!hold) this.#detached = false;
+    this.#child = hold ? this.#child | HOLD : 0;
   }
 
   /** `true` when a detached child is still running and the next `start()` will take it over. */
   get childReusable(): boolean {
-    return this.#detached && this.pid !== null;
+    return (this.#child & DETACHED) !== 0 && this.pid !== null;
   }
 
   override async start(): Promise<void> {
     if (this.childReusable) {
-      this.#detached = false;
+      this.#child &= ~DETACHED;
       return;
     }
     const stderr = this.#tail?.childStderr() ?? 'ignore';
@@ -85,10 +89,9 @@ export class ReusableStdioTransport extends StdioClientTransport {
   }
 
   override async close(): Promise<void> {
-    if (!this.#hold || this.pid === null) return super.close();
+    if ((this.#child & HOLD) === 0 || this.pid === null) return super.close();
     // The client that closes is done with this child; the next one attaches its own handlers.
-    this.#hold = false;
-    this.#detached = true;
+    this.#child = DETACHED;
     const onclose = this.onclose;
     this.onclose = undefined;
     this.onerror = undefined;
