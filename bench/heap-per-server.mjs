@@ -112,14 +112,18 @@ async function child(side, size, out, marginal, outputSchema) {
     rmSync(file);
     return groups;
   };
-  /** Opens `count` servers, groups what is new since the snapshot `before`, and closes them. */
-  const measure = async (count, before) => {
+  /**
+   * Opens `count` servers, snapshots the heap, and closes them; resolves the snapshot's file.
+   * Every snapshot is taken before any is read: what reading one builds (its groups) would be
+   * new objects in the next.
+   */
+  const measure = async (count) => {
     const handle = await open(count);
     await collect();
-    const groups = groupsOf(snapshot('after'), before);
+    const file = snapshot(`after-${count}`);
     await handle.close();
     await collect();
-    return groups;
+    return file;
   };
   // Marginal: after two warm-up rounds of 2N, (what 2N servers keep − what N keep) / N, so that
   // everything made once per process (code, hidden classes, feedback) cancels out.
@@ -128,9 +132,11 @@ async function child(side, size, out, marginal, outputSchema) {
   }
   await collect();
   const before = snapshot('before');
-  let groups = await measure(size, before);
-  if (marginal) {
-    const twice = await measure(2 * size, before);
+  const onceFile = await measure(size);
+  const twiceFile = marginal ? await measure(2 * size) : undefined;
+  let groups = groupsOf(onceFile, before);
+  if (twiceFile !== undefined) {
+    const twice = groupsOf(twiceFile, before);
     for (const [key, group] of groups) {
       const more = twice.get(key) ?? { key, count: 0, bytes: 0 };
       twice.set(key, { key, count: more.count - group.count, bytes: more.bytes - group.bytes });
