@@ -15,16 +15,23 @@ const IMPORT_GOAL_BYTES = 26 * 1024 * 1024;
 // Per-server children: a fixed 1 MiB young generation keeps V8 from resizing it between the
 // two snapshots. Import children run with default heap settings, as users do.
 const SERVER_CHILD_FLAGS = ['--expose-gc', '--min-semi-space-size=1', '--max-semi-space-size=1'];
+// With `jit: false`, per-server children run V8's interpreter alone: the code it compiles, and its
+// deoptimization data and relocation info (in the old space, not only the code space), land in
+// whichever window the JIT happens to run in, and are paid once per process, not per server.
+const NO_JIT_FLAGS = ['--no-opt', '--no-maglev', '--no-sparkplug'];
 
 /**
  * Runs the memory benchmark; `options.repetitions`, `servers` (N per child), `mode` and
- * `calls` (the heap-growth run) size it; `parts` picks among `import`, `servers`, `calls`.
+ * `calls` (the heap-growth run) size it; `parts` picks among `import`, `servers`, `calls`;
+ * `jit: false` runs the per-server children without V8's compilers.
  */
 export async function runMemoryBenchmark(options = {}) {
   const parts = new Set(options.parts ?? ['import', 'servers', 'calls']);
   const repetitions = options.repetitions ?? 3;
   const servers = options.servers ?? 20;
   const mode = options.mode ?? 'default';
+  const jit = options.jit ?? true;
+  const serverChildFlags = jit ? SERVER_CHILD_FLAGS : [...SERVER_CHILD_FLAGS, ...NO_JIT_FLAGS];
   const lib = await loadMcptools();
   if (lib.unavailable) console.log(`mcptools side skipped: ${lib.unavailable}`);
   const withMcptools = !lib.unavailable;
@@ -62,9 +69,7 @@ export async function runMemoryBenchmark(options = {}) {
     const order = repetition % 2 === 0 ? serverSides : [...serverSides].reverse();
     // Six rounds of connects (N, N, 2N, 2N, N, 2N servers): minutes on a busy machine.
     for (const side of order)
-      perServer[side].push(
-        await child(['servers', side, String(servers), mode], SERVER_CHILD_FLAGS, 900_000),
-      );
+      perServer[side].push(await child(['servers', side, String(servers), mode], serverChildFlags, 900_000));
   }
   const serverRows = (parts.has('servers') ? serverSides : []).map((side) => ({
     side,
@@ -113,7 +118,7 @@ export async function runMemoryBenchmark(options = {}) {
   }
   if (parts.has('servers'))
     printTable(
-      `Per-server client memory (JS heap + external), stdio servers in a fresh process (mode ${mode}), median of ${repetitions}`,
+      `Per-server client memory (JS heap + external), stdio servers in a fresh process (mode ${mode}${jit ? '' : ', no JIT'}), median of ${repetitions}`,
       [
         'side',
         `marginal (${2 * servers} − ${servers}) / ${servers}`,
@@ -152,14 +157,16 @@ export async function runMemoryBenchmark(options = {}) {
       'RSS is not steady at this scale: V8 and malloc take and release pages in MiB steps, more than the\n' +
         'connections add (after 20 connections RSS usually falls, on both sides); the JS heap figure is the steady one.',
     );
-  // A run of some parts only is written beside the full run, not over it.
-  const file = writeResult(parts.size === 3 ? 'memory' : `memory-${[...parts].join('-')}`, {
+  // A run of some parts only, or without the JIT, is written beside the full run, not over it.
+  const name = parts.size === 3 ? 'memory' : `memory-${[...parts].join('-')}`;
+  const file = writeResult(jit ? name : `${name}-no-jit`, {
     goals: {
       perServer:
         'mcptools ≤ 170 KiB and ≤ 1.00× the SDK default client per server (marginal; the old figure beside it)',
       import: 'mcptools import ≤ 26 MiB',
     },
     mode,
+    jit,
     servers,
     repetitions,
     mcptoolsEntry: lib.entry ?? null,
