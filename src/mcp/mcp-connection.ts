@@ -73,7 +73,7 @@ interface Failure {
 }
 
 /**
- * One MCP server: the SDK `Client` and transport, the negotiated era, the tool list, and the
+ * One MCP server: the SDK `Client` and transport, the negotiated era, the counts of its lists, and the
  * reconnect loop with capped exponential backoff. A failure never escapes as a throw from
  * `start()`: it lands in `state` and `lastError`, and a retry is scheduled.
  */
@@ -572,7 +572,7 @@ export class McpConnection implements ClientCallbacks {
 
   #scheduleReconnect(): void {
     if (this.#closed || !this.#options.reconnect.enabled || this.#failure?.retry !== undefined) return;
-    const failure = this.#failed(this.lastError);
+    const failure = this.#failureRecord();
     const delay = reconnectDelay(this.#options.reconnect, failure.attempts + 1);
     failure.retry = setTimeout(() => {
       failure.retry = undefined;
@@ -584,11 +584,15 @@ export class McpConnection implements ClientCallbacks {
     failure.retryAt = Date.now() + delay;
   }
 
-  /** Records `error` as the last failure (making the record at the first); returns the record. */
-  #failed(error: McpToolsError | undefined): Failure {
-    this.#failure ??= { error, attempts: 0, retry: undefined, retryAt: undefined };
-    this.#failure.error = error;
+  /** The failure record, made by the first failure. */
+  #failureRecord(): Failure {
+    this.#failure ??= { error: undefined, attempts: 0, retry: undefined, retryAt: undefined };
     return this.#failure;
+  }
+
+  /** Records `error` as the last failure. */
+  #failed(error: McpToolsError): void {
+    this.#failureRecord().error = error;
   }
 
   #cancelTimer(): void {

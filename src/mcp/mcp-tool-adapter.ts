@@ -70,9 +70,11 @@ function toToolResult(result: CallToolResult, maxChars: number): ToolResult {
 }
 
 /**
- * How a tool is called: a plain request (no output schema, no header to mirror), `callTool`
- * given the tool's definition (an output schema to check), or `callTool` reading the list the
- * client holds (`x-mcp-header` declarations, mirrored over 2026-07-28).
+ * How a tool is called: a plain request and a light result check (no output schema, no header
+ * to mirror; see call-tool-result-schema.ts), `callTool` given the tool's definition (an output
+ * schema to check: the client's cache keeps no tool list, see servable-response-store.ts), or
+ * `callTool` reading the list the client holds (`x-mcp-header` declarations, mirrored over
+ * 2026-07-28; such a list is kept).
  */
 type CallRoute = 'request' | 'definition' | 'listed';
 
