@@ -10,13 +10,9 @@ import type { ToolRegistry } from '../registry/tool-registry.js';
 import { ArgumentValidator } from '../tool/argument-validator.js';
 import { DEFAULT_MAX_RESULT_CHARS } from '../tool/result.js';
 import type { Tool } from '../tool/tool.js';
+import type { ConnectionListeners, McpConnectionOptions, McpServerSettings } from './connection-settings.js';
 import { defaultEraCacheFile, type EraMemory, eraMemoryFor } from './era-memory.js';
-import {
-  type ConnectionListeners,
-  McpConnection,
-  type McpConnectionOptions,
-  type McpServerSettings,
-} from './mcp-connection.js';
+import { McpConnection } from './mcp-connection.js';
 import { createMcpTool, type McpToolAdapterOptions } from './mcp-tool-adapter.js';
 import { McpPromptService } from './prompt-service.js';
 import type {
