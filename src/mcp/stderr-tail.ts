@@ -14,8 +14,9 @@ export const STDERR_FILE_CAP_BYTES = 1024 * 1024;
 export const STDERR_FILE_CHECK_MS = 1000;
 
 /**
- * Keeps the last lines a stdio server wrote to stderr, for error messages. {@link text} replaces
- * every configured secret (env values, header values, tokens) by `***` before the text leaves.
+ * Keeps the last lines a stdio server wrote to stderr, for error messages. {@link text}, given
+ * the connection's redactor, replaces every configured secret (env values, header values,
+ * tokens) by `***` before the text leaves.
  *
  * Where it can (not on Windows), the child writes its stderr straight into an unlinked
  * temporary file ({@link childStderr}) that this process reads only when a message asks for
@@ -63,8 +64,7 @@ export class StderrTail {
 
   /** The last lines, with `redactor`'s secrets hidden, or `''` when the server wrote nothing. */
   text(redactor?: SecretRedactor): string {
-    const { text, cut } = this.#end();
-    const lines = lastLines(text, cut);
+    const lines = lastLines(this.#end());
     return redactor ? redactor.text(lines) : lines;
   }
 
@@ -79,19 +79,22 @@ export class StderrTail {
     } catch {}
   }
 
-  /** The end of everything the server wrote: what is kept in memory followed by the file's end. */
-  #end(): { text: string; cut: boolean } {
+  /**
+   * The end of everything the server wrote, from a line's start: what is kept in memory
+   * followed by the file's end.
+   */
+  #end(): string {
     const fd = this.#fd;
-    if (fd === undefined || fd === -1) return { text: this.#kept, cut: false };
+    if (fd === undefined || fd === -1) return this.#kept;
     try {
       const size = fstatSync(fd).size;
       const start = Math.max(0, size - WINDOW_BYTES);
       const buffer = Buffer.allocUnsafe(size - start);
       const read = readSync(fd, buffer, 0, buffer.length, start);
       const text = buffer.toString('utf8', 0, read);
-      return start > 0 ? { text, cut: true } : { text: this.#kept + text, cut: false };
+      return start > 0 ? keptEnd(text, true) : this.#kept + text;
     } catch {
-      return { text: this.#kept, cut: false };
+      return this.#kept;
     }
   }
 
@@ -99,8 +102,7 @@ export class StderrTail {
   #bound(fd: number): void {
     try {
       if (fstatSync(fd).size <= STDERR_FILE_CAP_BYTES) return;
-      const { text, cut } = this.#end();
-      this.#kept = keptEnd(text, cut);
+      this.#kept = keptEnd(this.#end(), false);
       ftruncateSync(fd, 0);
     } catch {}
   }
@@ -136,14 +138,12 @@ function keptEnd(text: string, cut: boolean): string {
 
 /**
  * The last {@link MAX_LINES} non-blank lines of `text`, at most {@link MAX_CHARS} characters
- * (cut at the front, marked `…`). When `cut`, the first line is dropped as the end of a line
- * whose start was not kept (unless it is the only one).
+ * (cut at the front, marked `…`).
  */
-function lastLines(text: string, cut: boolean): string {
+function lastLines(text: string): string {
   const lines = text.split(/\r?\n/);
-  const first = cut && lines.length > 1 ? 1 : 0;
   const kept: string[] = [];
-  for (let index = lines.length - 1; index >= first && kept.length < MAX_LINES; index--) {
+  for (let index = lines.length - 1; index >= 0 && kept.length < MAX_LINES; index--) {
     const line = lines[index]!;
     if (line.trim() !== '') kept.push(line);
   }
