@@ -73,6 +73,31 @@ describe('ToolRegistry', () => {
     expect(sandboxed.map((entry) => entry.name)).not.toContain('unsandboxed');
   });
 
+  it('keeps a factory without names in its place, out of the catalog, and runs a factory of many names once', async () => {
+    const registry = new ToolRegistry();
+    let runs = 0;
+    registry.register(tool('first'));
+    const unregister = registry.register(() => tool('unnamed_a'));
+    registry.register(
+      () => {
+        runs++;
+        return [tool('pair_a'), tool('pair_b')];
+      },
+      { names: ['pair_a', 'pair_b'] },
+    );
+    registry.register(() => tool('unnamed_b'));
+    registry.register(tool('last'));
+    const names = async () => (await registry.resolveAll()).map((entry) => entry.name);
+    expect(await names()).toEqual(['first', 'unnamed_a', 'pair_a', 'pair_b', 'unnamed_b', 'last']);
+    expect(runs).toBe(1);
+    expect(registry.names()).toEqual(['first', 'pair_a', 'pair_b', 'last']);
+    expect(registry.list().map((row) => row.name)).toEqual(['first', 'pair_a', 'pair_b', 'last']);
+    unregister();
+    expect(await names()).toEqual(['first', 'pair_a', 'pair_b', 'unnamed_b', 'last']);
+    registry.unregister('pair_b');
+    expect(await names()).toEqual(['first', 'unnamed_b', 'last']);
+  });
+
   it('applies allow/deny globs to native and MCP tools alike, by exposed or server/original name', async () => {
     const registry = new ToolRegistry({ deny: ['*delete*', 'files/write_*'] });
     registry.register(tool('delete_everything'));
