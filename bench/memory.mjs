@@ -79,6 +79,9 @@ export async function runMemoryBenchmark(options = {}) {
     // Of the figure above, what went to V8's code space (JIT code: compiled once per process).
     code: summarize(perServer[side].map((sample) => delta(sample, codeSpace))),
     marginal: summarize(perServer[side].map((sample) => marginal(sample, heapAndExternal))),
+    // Of the marginal, what went to V8's code space: JIT code that one window compiled and the
+    // other did not (its deoptimization data and relocation info are in the old space, not here).
+    marginalCode: summarize(perServer[side].map((sample) => marginal(sample, codeSpace))),
   }));
   const sdkPerServer = serverRows[0]?.heap.p50;
   const sdkMarginal = serverRows[0]?.marginal.p50;
@@ -123,6 +126,7 @@ export async function runMemoryBenchmark(options = {}) {
         'side',
         `marginal (${2 * servers} − ${servers}) / ${servers}`,
         'min..max',
+        'of it code space',
         'ratio',
         `${servers} after 1 warm-up (old)`,
         'min..max',
@@ -134,6 +138,7 @@ export async function runMemoryBenchmark(options = {}) {
         row.side === 'sdk' ? 'SDK-direct' : 'mcptools',
         kib(row.marginal.p50),
         `${kib(row.marginal.min)}..${kib(row.marginal.max)}`,
+        `${Math.round(row.marginalCode.p50)} B`,
         format.ratio(ratio(row.marginal.p50, sdkMarginal)),
         kib(row.heap.p50),
         `${kib(row.heap.min)}..${kib(row.heap.max)}`,
