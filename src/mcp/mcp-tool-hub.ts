@@ -186,11 +186,10 @@ export class McpToolHub implements MCPToolProvider {
         connectTimeoutMs ??
         optionalDuration(server.connectTimeoutMs, `servers.${name}.connectTimeoutMs`) ??
         DEFAULT_CONNECT_TIMEOUT_MS;
-      let settings = auth === undefined ? settingsByTimeout.get(connectTimeout) : undefined;
-      if (settings === undefined) {
-        settings = { connectTimeoutMs: connectTimeout, ...(auth === undefined ? {} : { auth }) };
-        if (auth === undefined) settingsByTimeout.set(connectTimeout, settings);
-      }
+      const settings: McpServerSettings =
+        auth === undefined
+          ? sharedBy(settingsByTimeout, connectTimeout, () => ({ connectTimeoutMs: connectTimeout }))
+          : { connectTimeoutMs: connectTimeout, auth };
       const connection = new McpConnection(name, server, connectionOptions, settings);
       this.#connections.set(name, connection);
       if (server.tools !== undefined) this.#filters.set(name, compileToolFilter(server.tools));
@@ -199,17 +198,13 @@ export class McpToolHub implements MCPToolProvider {
         optionalDuration(server.callTimeoutMs, `servers.${name}.callTimeoutMs`) ??
         DEFAULT_CALL_TIMEOUT_MS;
       // Servers with the same call timeout share one options object (only the timeout differs).
-      let adapterOptions = adapterOptionsByTimeout.get(callTimeout);
-      if (adapterOptions === undefined) {
-        adapterOptions = {
-          callTimeoutMs: callTimeout,
-          maxResultChars,
-          maxArgumentBytes,
-          validator,
-          redactor: this.#redactor,
-        };
-        adapterOptionsByTimeout.set(callTimeout, adapterOptions);
-      }
+      const adapterOptions = sharedBy(adapterOptionsByTimeout, callTimeout, () => ({
+        callTimeoutMs: callTimeout,
+        maxResultChars,
+        maxArgumentBytes,
+        validator,
+        redactor: this.#redactor,
+      }));
       this.#commonAdapterOptions ??= adapterOptions;
       if (adapterOptions !== this.#commonAdapterOptions) this.#adapterOptions.set(name, adapterOptions);
     }
@@ -358,4 +353,14 @@ export class McpToolHub implements MCPToolProvider {
 /** An optional duration option of `loadMCPServers`, checked and clamped. */
 function optionalDuration(value: number | undefined, field: string): number | undefined {
   return value === undefined ? undefined : durationMs(value, field);
+}
+
+/** What `map` holds for `key`, made by `make` the first time: one object for every server with that key. */
+function sharedBy<K, V>(map: Map<K, V>, key: K, make: () => V): V {
+  let value = map.get(key);
+  if (value === undefined) {
+    value = make();
+    map.set(key, value);
+  }
+  return value;
 }
