@@ -20,6 +20,7 @@ import {
 import { serveStdio as sdkServeStdio } from '@modelcontextprotocol/server/stdio';
 import { McpToolsError } from '../errors/mcp-tools-error.js';
 import { exceedsDepth } from '../json/json-bounds.js';
+import { REACH_HEADER, reachHeaderValue } from '../mcp/gateway-chain.js';
 import { currentCaller } from '../mcp/server-requests.js';
 import { BatchedStdioServerTransport } from './batched-stdio-server-transport.js';
 import { DownstreamCall } from './downstream-call.js';
@@ -356,6 +357,9 @@ export function createGateway(options: GatewayOptions): Gateway {
     };
     const onerror = (error: Error) => log(`http: ${error.message}`);
     const serve = async (req: IncomingMessage, res: ServerResponse) => {
+      // Which gateways are reachable through this one: an upstream gateway's client learns it (loops).
+      const reach = reachHeaderValue();
+      if (reach !== undefined) res.setHeader(REACH_HEADER, reach);
       // Checked before the body is read: a refused request never gets buffered.
       const checked = guardRequest(nodeHeaders(req), guard);
       if (checked instanceof Response) return sendResponse(res, checked, { drain: req });

@@ -11,6 +11,7 @@ import { formatGatewayBanner } from '../format-gateway-banner.js';
 import { keepStdoutClean } from '../keep-stdout-clean.js';
 import { openSession, type Session } from '../open-session.js';
 import { printLine } from '../print.js';
+import { reserveListenAddress } from '../reserve-listen-address.js';
 import { watchInterrupts } from '../watch-interrupts.js';
 import { sessionOptions } from './global-options.js';
 
@@ -98,7 +99,10 @@ export async function serveAction(_options: unknown, command: Command): Promise<
   // stdout is the protocol stream over stdio, and logs go to stderr anyway: the SDK and
   // plugins print diagnostics with console.debug/log/info, which Node writes to stdout.
   keepStdoutClean({ debug: 'stderr' });
-  const address = options.http === undefined ? undefined : parseListenAddress(options.http);
+  // The port is bound before any server connects, so an entry naming this gateway's own URL
+  // is recognised and skipped instead of connected (docs/gateway-recursion.md).
+  const address =
+    options.http === undefined ? undefined : await reserveListenAddress(parseListenAddress(options.http));
   const token = options.token ?? (process.env.MCPTOOLS_TOKEN || undefined);
   // Watched from the start: a signal while the servers connect aborts the connects and closes
   // what started, instead of killing the process and orphaning them.
@@ -108,6 +112,12 @@ export async function serveAction(_options: unknown, command: Command): Promise<
   try {
     session = await openSession({
       ...sessionOptions(options),
+      // Only the project's files (or --config): other hosts' user files are where they register mcptools itself.
+      discovery: 'project',
+      self: {
+        gateway: options.profile === undefined ? {} : { profile: options.profile },
+        ...(address ? { listen: [address] } : {}),
+      },
       requests: gatewayServerRequests(),
       signal: interrupts.signal,
     });
