@@ -214,10 +214,22 @@ function ownUrl(value: string, self: SelfIdentity): boolean {
     const bound = address.host.replace(/^\[|\]$/g, '').toLowerCase();
     if (bound === host) return true;
     // 127.0.0.1, localhost and ::1 name one machine: a client may write any of them.
-    if (isLoopbackHost(bound) && isLoopbackHost(host)) return true;
-    if (bound === '0.0.0.0' || bound === '::') return isLoopbackHost(host) || localAddresses().has(host);
+    if (isLoopbackHost(bound) && reachesLoopback(host)) return true;
+    if (bound === '0.0.0.0' || bound === '::') return reachesLoopback(host) || localAddresses().has(host);
     return false;
   });
+}
+
+/**
+ * A destination that reaches this machine's loopback: `localhost`, `127.x`, `::1`, and the
+ * aliases a connect also takes there (`0.0.0.0`, `::`, IPv4-mapped `::ffff:127.x`, which the
+ * URL parser writes `::ffff:7f00:1`).
+ */
+function reachesLoopback(host: string): boolean {
+  if (isLoopbackHost(host) || host === '0.0.0.0' || host === '::') return true;
+  const mapped = /^::ffff:(.+)$/.exec(host)?.[1];
+  if (mapped === undefined) return false;
+  return mapped.startsWith('127.') || /^7f[0-9a-f]{2}:/.test(mapped);
 }
 
 /** This machine's interface addresses (for a gateway bound to every interface). */
