@@ -20,7 +20,7 @@ import {
 import { serveStdio as sdkServeStdio } from '@modelcontextprotocol/server/stdio';
 import { McpToolsError } from '../errors/mcp-tools-error.js';
 import { exceedsDepth } from '../json/json-bounds.js';
-import { REACH_HEADER, reachHeaderValue } from '../mcp/gateway-chain.js';
+import { REACH_HEADER, reachHeaderValue, requestLoop } from '../mcp/gateway-chain.js';
 import { currentCaller } from '../mcp/server-requests.js';
 import { BatchedStdioServerTransport } from './batched-stdio-server-transport.js';
 import { DownstreamCall } from './downstream-call.js';
@@ -31,7 +31,7 @@ import { GatewayCore } from './gateway-core.js';
 import { buildGatewayServer } from './gateway-mcp-server.js';
 import { DEFAULT_MAX_BODY_BYTES, type GatewayOptions } from './gateway-options.js';
 import { GatewayProfile } from './gateway-profile.js';
-import { guardRequest, type HttpGuardSettings, type RequestPrincipal } from './http-guard.js';
+import { guardRequest, type HttpGuardSettings, loopRefusal, type RequestPrincipal } from './http-guard.js';
 import { serveListen } from './listen-subscriptions.js';
 import { isLoopbackHost, loopbackHostnames } from './loopback.js';
 import { serveNodeExchange } from './node-exchange.js';
@@ -285,6 +285,10 @@ export function createGateway(options: GatewayOptions): Gateway {
       if (body === undefined) return notJson();
       if (exceedsDepth(body, MAX_BODY_DEPTH)) return tooDeep();
     }
+    // The gateway chain inside the client's capabilities: a bridge (mcp-remote) forwards those
+    // where it drops our header (src/mcp/gateway-chain.ts).
+    const loop = requestLoop(body);
+    if (loop !== undefined) return loopRefusal(loop);
     if (
       !carriesEnvelopeClaim(body) &&
       (await isLegacyRequest(request, body, { maxRequestBodySize: maxBodyBytes }))

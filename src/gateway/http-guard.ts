@@ -24,6 +24,14 @@ export interface HeaderSource {
   readonly headers: { get(name: string): string | null };
 }
 
+/** The answer to a request that would close a loop of gateways: 508 Loop Detected, the reason as a JSON-RPC error. */
+export function loopRefusal(reason: string): Response {
+  return Response.json(
+    { jsonrpc: '2.0', error: { code: -32000, message: reason }, id: null },
+    { status: 508 },
+  );
+}
+
 /** Who a request that passed comes from. */
 export interface RequestPrincipal {
   /** A stable id derived from the token presented (never the token), or `anonymous`. */
@@ -80,11 +88,7 @@ export function guardRequest(
 ): Response | RequestPrincipal {
   // A request that already came through this gateway (or one behind it) is a loop: 508, no session.
   const loop = incomingLoop(request.headers.get(CHAIN_HEADER));
-  if (loop !== undefined)
-    return Response.json(
-      { jsonrpc: '2.0', error: { code: -32000, message: loop }, id: null },
-      { status: 508 },
-    );
+  if (loop !== undefined) return loopRefusal(loop);
   const allowed = settings.allowedHostnames;
   if (allowed !== undefined) {
     const host = request.headers.get('host');

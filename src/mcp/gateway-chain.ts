@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { CLIENT_CAPABILITIES_META_KEY } from '@modelcontextprotocol/client';
 
 /**
  * The gateway chain: how mcptools gateways that front each other recognise a loop.
@@ -7,8 +8,8 @@ import { createHash, randomBytes } from 'node:crypto';
  * `configKey` is 8 hex characters of a hash of the configuration it serves (the file's real
  * path and the profile, or "built-in"), `instance` 12 random hex characters made at start.
  * What a gateway spawns gets the environment variable {@link CHAIN_ENV} and what it sends
- * upstream over HTTP the header {@link CHAIN_HEADER}: the hops it came through (its inherited
- * chain) followed by its own. Its HTTP answers carry {@link REACH_HEADER}: its own token and
+ * upstream over HTTP the header {@link CHAIN_HEADER} (and every `initialize` the capability
+ * {@link CHAIN_CAPABILITY}): the hops it came through (its inherited chain) followed by its own. Its HTTP answers carry {@link REACH_HEADER}: its own token and
  * every token it learned from its own upstreams' answers (the gateways reachable behind it).
  *
  * A loop is refused at three places:
@@ -30,6 +31,11 @@ import { createHash, randomBytes } from 'node:crypto';
 export const CHAIN_ENV = 'MCPTOOLS_GATEWAY_CHAIN';
 /** The request header that carries the chain upstream over HTTP. */
 export const CHAIN_HEADER = 'mcptools-gateway-chain';
+/**
+ * The experimental client capability that carries the chain inside `initialize` itself, so
+ * that it survives a bridge that forwards messages but not headers (`mcp-remote`).
+ */
+export const CHAIN_CAPABILITY = 'mcptools/gatewayChain';
 /** The response header in which a gateway says which gateways are reachable through it. */
 export const REACH_HEADER = 'mcptools-gateway-reach';
 /** In every loop refusal's message: how the refused side recognises one. */
@@ -111,6 +117,36 @@ export function chainEnvironment(): Record<string, string> {
 export function chainHeaders(): Record<string, string> {
   const value = outgoingChain();
   return value === undefined ? {} : { [CHAIN_HEADER]: value };
+}
+
+/** The experimental capabilities an upstream `initialize` declares (none when there is no chain). */
+export function chainCapabilities(): Record<string, { hops: string }> | undefined {
+  const value = outgoingChain();
+  return value === undefined ? undefined : { [CHAIN_CAPABILITY]: { hops: value } };
+}
+
+/** Client capabilities as a request carries them: `initialize` params (2025), or `_meta` (2026-07-28). */
+type CapabilityCarrier = {
+  params?: {
+    capabilities?: { experimental?: Record<string, { hops?: unknown }> };
+    _meta?: Record<string, { experimental?: Record<string, { hops?: unknown }> } | undefined>;
+  };
+};
+
+/**
+ * {@link incomingLoop} for the chain a JSON-RPC body's client capabilities carry (see
+ * {@link CHAIN_CAPABILITY}): an `initialize`'s, or any 2026-07-28 request's `_meta`; a batch
+ * is looked through message by message.
+ */
+export function requestLoop(body: unknown): string | undefined {
+  for (const message of Array.isArray(body) ? body : [body]) {
+    const params = (message as CapabilityCarrier | null | undefined)?.params;
+    const capabilities = params?.capabilities ?? params?._meta?.[CLIENT_CAPABILITIES_META_KEY];
+    const hops = capabilities?.experimental?.[CHAIN_CAPABILITY]?.hops;
+    const loop = typeof hops === 'string' ? incomingLoop(hops) : undefined;
+    if (loop !== undefined) return loop;
+  }
+  return undefined;
 }
 
 /** Learns the gateways reachable behind an upstream from its answer's {@link REACH_HEADER}. */

@@ -3,6 +3,7 @@ import { McpToolsError } from '../../src/errors/mcp-tools-error.js';
 import {
   activateGatewayChain,
   CHAIN_ENV,
+  chainCapabilities,
   chainEnvironment,
   chainHeaders,
   configKeyOf,
@@ -12,6 +13,7 @@ import {
   MAX_CHAIN_HOPS,
   parseChain,
   reachHeaderValue,
+  requestLoop,
   resetGatewayChain,
 } from '../../src/mcp/gateway-chain.js';
 import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
@@ -146,5 +148,28 @@ describe('loadMCPServers({ skip })', () => {
       await provider.close();
     }
     expect(provider.status('self')?.state).toBe('skipped');
+  });
+});
+
+describe('the chain inside client capabilities (what a bridge forwards)', () => {
+  it('is declared only when there is a chain, and refused from either era’s place', () => {
+    startedWith(undefined);
+    expect(chainCapabilities()).toBeUndefined();
+    const { token } = activateGatewayChain(configKeyOf('/srv/a.json'));
+    expect(chainCapabilities()).toEqual({ 'mcptools/gatewayChain': { hops: token } });
+    const initialize = {
+      method: 'initialize',
+      params: { capabilities: { experimental: chainCapabilities() } },
+    };
+    expect(requestLoop(initialize)).toMatch(/already passed through this gateway/);
+    const modern = {
+      method: 'tools/list',
+      params: {
+        _meta: { 'io.modelcontextprotocol/clientCapabilities': { experimental: chainCapabilities() } },
+      },
+    };
+    expect(requestLoop([{ method: 'ping' }, modern])).toMatch(/already passed through this gateway/);
+    expect(requestLoop({ method: 'initialize', params: { capabilities: {} } })).toBeUndefined();
+    expect(requestLoop(undefined)).toBeUndefined();
   });
 });

@@ -8,10 +8,10 @@ import { loadMCPServers } from '../../mcp/load-mcp-servers.js';
 import { ToolRegistry } from '../../registry/tool-registry.js';
 import { ExitCode } from '../exit-codes.js';
 import { formatGatewayBanner } from '../format-gateway-banner.js';
+import { type HeldAddress, holdListenAddress } from '../hold-listen-address.js';
 import { keepStdoutClean } from '../keep-stdout-clean.js';
 import { openSession, type Session } from '../open-session.js';
 import { printLine } from '../print.js';
-import { reserveListenAddress } from '../reserve-listen-address.js';
 import { watchInterrupts } from '../watch-interrupts.js';
 import { sessionOptions } from './global-options.js';
 
@@ -101,8 +101,9 @@ export async function serveAction(_options: unknown, command: Command): Promise<
   keepStdoutClean({ debug: 'stderr' });
   // The port is bound before any server connects, so an entry naming this gateway's own URL
   // is recognised and skipped instead of connected (docs/gateway-recursion.md).
-  const address =
-    options.http === undefined ? undefined : await reserveListenAddress(parseListenAddress(options.http));
+  const held: HeldAddress | undefined =
+    options.http === undefined ? undefined : await holdListenAddress(parseListenAddress(options.http));
+  const address = held && { host: held.host, port: held.port };
   const token = options.token ?? (process.env.MCPTOOLS_TOKEN || undefined);
   // Watched from the start: a signal while the servers connect aborts the connects and closes
   // what started, instead of killing the process and orphaning them.
@@ -122,6 +123,7 @@ export async function serveAction(_options: unknown, command: Command): Promise<
       signal: interrupts.signal,
     });
   } catch (error) {
+    await held?.release();
     if (!interrupts.signal.aborted) throw error;
     log(`${signalName()} while connecting; shutting down`);
     if (address === undefined) await refuseStdioRequests();
@@ -152,6 +154,7 @@ export async function serveAction(_options: unknown, command: Command): Promise<
       log,
     });
     if (address) {
+      await held?.release();
       const { url } = await gateway.listen(address);
       const statusUrl = new URL('/', url).href;
       const lines = formatGatewayBanner({
@@ -168,6 +171,7 @@ export async function serveAction(_options: unknown, command: Command): Promise<
       log(`serving ${connected}/${provider.status().length} server(s) over stdio`);
     }
   } catch (error) {
+    await held?.release();
     await gateway?.close();
     await session.close();
     throw error;
