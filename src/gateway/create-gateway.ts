@@ -361,12 +361,13 @@ export function createGateway(options: GatewayOptions): Gateway {
     };
     const onerror = (error: Error) => log(`http: ${error.message}`);
     const serve = async (req: IncomingMessage, res: ServerResponse) => {
-      // Which gateways are reachable through this one: an upstream gateway's client learns it (loops).
-      const reach = reachHeaderValue();
-      if (reach !== undefined) res.setHeader(REACH_HEADER, reach);
       // Checked before the body is read: a refused request never gets buffered.
       const checked = guardRequest(nodeHeaders(req), guard);
       if (checked instanceof Response) return sendResponse(res, checked, { drain: req });
+      // Which gateways are reachable through this one (told to callers that passed the door):
+      // a gateway upstream of its caller learns it, and refuses a cycle (src/mcp/gateway-chain.ts).
+      const reach = reachHeaderValue();
+      if (reach !== undefined) res.setHeader(REACH_HEADER, reach);
       const handle = (request: Request, body: unknown) => route(request, checked, body);
       if (req.method !== 'POST' || !req.url?.startsWith('/mcp'))
         return serveNodeExchange(req, res, undefined, handle, onerror);
