@@ -114,7 +114,7 @@ describe('a project whose .mcp.json lists mcptools itself', async () => {
     }
   });
 
-  it('mcptools servers shows the self entries as skipped and exits 0', async () => {
+  it('mcptools servers and doctor show the self entries as skipped and exit 0', async () => {
     const quiet = folder('servers', {
       '.mcp.json': {
         mcpServers: {
@@ -130,6 +130,12 @@ describe('a project whose .mcp.json lists mcptools itself', async () => {
     expect(rows.get('echo')?.state).toBe('connected');
     expect(rows.get('direct')?.state).toBe('skipped');
     expect(rows.get('wrapped')?.lastError?.message).toMatch(SELF);
+    // doctor: reported with its reason, no failure either.
+    const doctor = await runCli(['doctor', '--json'], quiet);
+    expect(doctor.code, doctor.stderr).toBe(0);
+    const report = JSON.parse(doctor.stdout) as { ok: boolean; servers: { name: string; state: string }[] };
+    expect(report.ok).toBe(true);
+    expect(report.servers.find((server) => server.name === 'direct')?.state).toBe('skipped');
   });
 });
 
