@@ -55,7 +55,7 @@ Examples:
   mcptools call everything__echo message=hello
   mcptools call everything__add a=2 b=3
   mcptools call everything__echo '{"message":"hello"}' --json
-  mcptools call files__write_file path=.sandbox/a.txt content=@notes.txt
+  mcptools call files__write_file path=a.txt content=@notes.txt
   mcptools call everything__get-tiny-image --save ./out`,
     )
     .action(lazyAction(async () => (await import('./commands/call-action.js')).callAction));

@@ -19,7 +19,14 @@ export async function resolveCliConfig(options: {
   /** `false` for commands that only show the configuration (no sandbox directory is created). */
   createSandbox?: boolean;
 }): Promise<CliConfig> {
-  const builtIn = () => defaultConfig(undefined, { createSandbox: options.createSandbox !== false });
+  const builtIn = () =>
+    defaultConfig({
+      createSandbox: options.createSandbox !== false,
+      onNpx: (packages) =>
+        process.stderr.write(
+          `mcptools: ${packages.join(', ')} not installed here; running through npx -y (downloaded on first use)\n`,
+        ),
+    });
   if (options.demo) return { config: builtIn(), builtIn: true };
   if (options.config) return { config: await loadConfig(options.config), builtIn: false };
   const found = await loadConfig(undefined, { optional: true });
