@@ -9,8 +9,8 @@ import type {
   PromptService,
 } from './provider-types.js';
 import type { ServerDirectory } from './server-directory.js';
-import { callerLogMeta, trackCall } from './server-requests.js';
 import { serverOffers } from './server-offers.js';
+import { callerLogMeta, trackCall } from './server-requests.js';
 
 function promptEntry(server: string, prompt: Prompt): PromptEntry {
   const entry: PromptEntry = { server, name: prompt.name };

@@ -10,8 +10,8 @@ import type {
   ResourceTemplateEntry,
 } from './provider-types.js';
 import type { ServerDirectory } from './server-directory.js';
-import { callerLogMeta, trackCall } from './server-requests.js';
 import { serverOffers } from './server-offers.js';
+import { callerLogMeta, trackCall } from './server-requests.js';
 
 function resourceEntry(server: string, resource: Resource): ResourceEntry {
   const entry: ResourceEntry = { server, uri: resource.uri, name: resource.name };

@@ -5,7 +5,11 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, describe, expect, it } from 'vitest';
-import { DEFAULT_SERVER_PACKAGES, defaultConfig, defaultSandboxDir } from '../../src/cli/demo/default-config.js';
+import {
+  DEFAULT_SERVER_PACKAGES,
+  defaultConfig,
+  defaultSandboxDir,
+} from '../../src/cli/demo/default-config.js';
 import { cliBin } from './cli-process.js';
 
 const temp = mkdtempSync(join(tmpdir(), 'mcptools-default-'));
@@ -29,7 +33,9 @@ describe('the built-in default configuration', () => {
     const { servers, workspaceDir } = defaultConfig({ sandboxDir: dir });
     expect(workspaceDir).toBe(dir);
     expect(servers.files?.type === 'stdio' && servers.files.args?.at(-1)).toBe(dir);
-    expect(servers.memory?.type === 'stdio' && servers.memory.env?.MEMORY_FILE_PATH).toBe(join(dir, 'memory.jsonl'));
+    expect(servers.memory?.type === 'stdio' && servers.memory.env?.MEMORY_FILE_PATH).toBe(
+      join(dir, 'memory.jsonl'),
+    );
   });
 
   it('falls back to the temp folder when the state directory cannot be written', () => {
