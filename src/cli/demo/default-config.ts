@@ -17,6 +17,9 @@ export const DEFAULT_SERVER_PACKAGES = {
   memory: '@modelcontextprotocol/server-memory@2026.8.31',
 } as const;
 
+/** The connect timeout of a default server run through `npx`, whose first start downloads it. */
+const NPX_CONNECT_TIMEOUT_MS = 180_000;
+
 /** Options of {@link defaultConfig}. */
 export interface DefaultConfigOptions {
   /** The folder the filesystem server is rooted at and the memory file lives in. Default {@link defaultSandboxDir}. */
@@ -40,7 +43,13 @@ export function defaultConfig(options: DefaultConfigOptions = {}): McpToolsConfi
     const bin = installedBin(name);
     if (bin) return { type: 'stdio', command: process.execPath, args: [bin, ...args] };
     viaNpx.push(name);
-    return { type: 'stdio', command: 'npx', args: ['-y', spec, ...args] };
+    // The first use downloads the package (about 15 s on a quiet machine): more than the usual connect.
+    return {
+      type: 'stdio',
+      command: 'npx',
+      args: ['-y', spec, ...args],
+      connectTimeoutMs: NPX_CONNECT_TIMEOUT_MS,
+    };
   };
   const config: McpToolsConfig = {
     servers: {
