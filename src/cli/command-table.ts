@@ -147,6 +147,7 @@ Examples:
     )
     .option('--profile <name>', 'serve this profile of the configuration\'s "gateway.profiles"')
     .option('--token <token>', 'bearer token HTTP clients must send (default: MCPTOOLS_TOKEN)')
+    .option('--verbose', "log more: the MCP SDK's own notes besides state changes, clients and errors")
     .addHelpText(
       'after',
       '\nExamples:\n  mcptools serve --stdio\n  mcptools serve --http 8808\n  MCPTOOLS_TOKEN=secret mcptools serve --http 0.0.0.0:8808 --mode router',
