@@ -23,7 +23,14 @@ export async function resolveCliConfig(options: {
   /** `project`: discovery skips other hosts' user-level files (`serve`, docs/gateway-recursion.md). */
   discovery?: 'project' | 'all';
 }): Promise<CliConfig> {
-  const builtIn = () => defaultConfig(undefined, { createSandbox: options.createSandbox !== false });
+  const builtIn = () =>
+    defaultConfig({
+      createSandbox: options.createSandbox !== false,
+      onNpx: (packages) =>
+        process.stderr.write(
+          `mcptools: ${packages.join(', ')} not installed here; running through npx -y (downloaded on first use)\n`,
+        ),
+    });
   if (options.demo) return { config: builtIn(), builtIn: true };
   if (options.config) return { config: await loadConfig(options.config), builtIn: false };
   const scope = options.discovery ?? 'all';

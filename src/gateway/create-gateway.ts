@@ -23,6 +23,7 @@ import { exceedsDepth } from '../json/json-bounds.js';
 import { REACH_HEADER, reachHeaderValue, requestLoop } from '../mcp/gateway-chain.js';
 import { currentCaller } from '../mcp/server-requests.js';
 import { BatchedStdioServerTransport } from './batched-stdio-server-transport.js';
+import { ClientArrivals } from './client-arrivals.js';
 import { DownstreamCall } from './downstream-call.js';
 import { createSession, type DownstreamSession } from './downstream-session.js';
 import { carriesEnvelopeClaim } from './envelope-claim.js';
@@ -117,6 +118,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   const serverInfo: Implementation = options.serverInfo ?? { name: 'mcptools', version: '0.1.0' };
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const log = options.log ?? (() => {});
+  const arrivals = new ClientArrivals(log);
   const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
   const core = new GatewayCore(options.provider, {
     separator: options.config?.namespace?.separator ?? '__',
@@ -258,6 +260,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       onsessioninitialized: () => {
         legacySessions.set(session.id, { transport, session, profile });
         core.sessions.add(session);
+        arrivals.session(body);
       },
       onsessionclosed: end,
       maxRequestBodySize: maxBodyBytes,
@@ -294,6 +297,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       (await isLegacyRequest(request, body, { maxRequestBodySize: maxBodyBytes }))
     )
       return legacy(profile, request, who, body);
+    arrivals.request(body);
     const respond = (modern: Request, parsed: unknown = body) =>
       modernHandler(profile).fetch(modern, {
         authInfo: principalAuth(who),

@@ -23,6 +23,7 @@ interface ServeOptions {
   mode?: string;
   profile?: string;
   token?: string;
+  verbose?: boolean;
 }
 
 const MODES: readonly GatewayMode[] = ['full', 'router', 'hybrid'];
@@ -68,6 +69,17 @@ function profileSettings(config: McpToolsConfig, options: ServeOptions): Gateway
   return settings;
 }
 
+/** One line each time a server's state changes after the start (the start is the banner's). */
+function logStateChanges(provider: Session['provider'], write: (line: string) => void): void {
+  const states = new Map(provider.status().map((status) => [status.name, status.state]));
+  provider.on('status', (status) => {
+    if (states.get(status.name) === status.state) return;
+    states.set(status.name, status.state);
+    const why = status.state === 'error' && status.lastError ? `: ${status.lastError.message}` : '';
+    write(`server ${status.name}: ${status.state}${why}`);
+  });
+}
+
 /**
  * A 2026-07-28 client over stdio sends its requests without waiting for a handshake, so some
  * may be written while the servers still connect. When a signal stops the gateway then, a
@@ -98,7 +110,8 @@ export async function serveAction(_options: unknown, command: Command): Promise<
   }
   // stdout is the protocol stream over stdio, and logs go to stderr anyway: the SDK and
   // plugins print diagnostics with console.debug/log/info, which Node writes to stdout.
-  keepStdoutClean({ debug: 'stderr' });
+  // The SDK's notes ("… does not advertise …") only with --verbose: the log is for events.
+  keepStdoutClean({ debug: options.verbose ? 'stderr' : 'drop' });
   // The port is bound before any server connects, so an entry naming this gateway's own URL
   // is recognised and skipped instead of connected (docs/gateway-recursion.md).
   const held: HeldAddress | undefined =
@@ -131,6 +144,7 @@ export async function serveAction(_options: unknown, command: Command): Promise<
   }
   const { config, provider, registry } = session;
   provider.on('warning', (message, server) => log(server ? `${server}: ${message}` : message));
+  logStateChanges(provider, log);
   let gateway: ReturnType<typeof createGateway> | undefined;
   let stopping = false;
   const stop = async (why: string) => {
