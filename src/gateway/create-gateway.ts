@@ -35,6 +35,7 @@ import { serveListen } from './listen-subscriptions.js';
 import { isLoopbackHost, loopbackHostnames } from './loopback.js';
 import { serveNodeExchange } from './node-exchange.js';
 import { nodeHeaders, readNodeBody, sendResponse } from './node-request.js';
+import { SseSessions, sseRoute } from './sse-endpoint.js';
 import { healthJson, statusPage } from './status-page.js';
 import { observeStdioListens } from './stdio-listen-observer.js';
 
@@ -56,7 +57,10 @@ export interface ListenOptions {
 
 /** A running gateway: an MCP server over the registry, both protocol eras. */
 export interface Gateway extends AsyncDisposable {
-  /** The web-standard face: serves `/mcp`, `/mcp/<profile>`, `/healthz` and `/`. */
+  /**
+   * The web-standard face: serves `/mcp`, `/mcp/<profile>`, the 2024-11-05 HTTP+SSE transport
+   * (`GET /sse`, `/sse/<profile>`, `POST /messages`), `/healthz` and `/`.
+   */
   fetch(request: Request): Promise<Response>;
   /** Serves {@link fetch} over `node:http`; resolves with the URL of `/mcp`. */
   listen(options?: ListenOptions): Promise<{ url: string; host: string; port: number }>;
@@ -158,6 +162,7 @@ export function createGateway(options: GatewayOptions): Gateway {
 
   const startedAt = Date.now();
   const legacySessions = new Map<string, LegacyEntry>();
+  const sseSessions = new SseSessions(core, serverInfo);
   const modernHandlers = new Map<GatewayProfile, McpHttpHandler>();
   const stdioHandles: { close(): Promise<void> }[] = [];
   let httpServer: HttpServer | undefined;
@@ -219,6 +224,17 @@ export function createGateway(options: GatewayOptions): Gateway {
     return handler;
   };
 
+  /** Below the session cap (both 2025-era HTTP transports count), or the refusal. */
+  const makeRoom = async (): Promise<Response | undefined> => {
+    if (legacySessions.size + sseSessions.size < maxSessions) return undefined;
+    const idle = [...legacySessions.values()].find((entry) => entry.session.calls.size === 0);
+    if (idle !== undefined) await idle.transport.close();
+    else if (!(await sseSessions.endIdle()))
+      return jsonRpcError(429, -32000, 'Too many sessions with calls in flight');
+    log(`http: ended the least recently used session: more than ${maxSessions} sessions`);
+    return undefined;
+  };
+
   const legacy = async (
     profile: GatewayProfile,
     request: Request,
@@ -241,12 +257,8 @@ export function createGateway(options: GatewayOptions): Gateway {
       return jsonRpcError(400, -32000, 'Bad Request: Mcp-Session-Id header is required');
     if (!isInitializeRequest(body))
       return jsonRpcError(400, -32000, 'Bad Request: Mcp-Session-Id header is required');
-    if (legacySessions.size >= maxSessions) {
-      const idle = [...legacySessions.values()].find((entry) => entry.session.calls.size === 0);
-      if (idle === undefined) return jsonRpcError(429, -32000, 'Too many sessions with calls in flight');
-      log(`http: ended the least recently used session: more than ${maxSessions} sessions`);
-      await idle.transport.close();
-    }
+    const full = await makeRoom();
+    if (full) return full;
     const session = createSession(randomUUID(), 'legacy', who.owner, who.principal);
     const end = () => {
       legacySessions.delete(session.id);
@@ -267,6 +279,36 @@ export function createGateway(options: GatewayOptions): Gateway {
     return transport.handleRequest(request, { parsedBody: body });
   };
 
+  /** A web request's JSON body, read and parsed (capped, depth-checked), or the refusal. */
+  const readBody = async (request: Request): Promise<unknown> => {
+    const read = await readRequestBody(request, maxBodyBytes);
+    if (read.tooLarge) return tooLarge(maxBodyBytes);
+    const body = parseJson(read.text);
+    if (body === undefined) return notJson();
+    if (exceedsDepth(body, MAX_BODY_DEPTH)) return tooDeep();
+    return body;
+  };
+
+  /** The 2024-11-05 HTTP+SSE transport: a session's event stream, or a message POSTed to it. */
+  const sse = async (
+    route: NonNullable<ReturnType<typeof sseRoute>>,
+    request: Request,
+    who: RequestPrincipal,
+    parsedBody: unknown,
+  ): Promise<Response> => {
+    if (core.closing) return jsonRpcError(503, -32603, 'the gateway is shutting down');
+    if (route.kind === 'message') {
+      const body = parsedBody === undefined ? await readBody(request) : parsedBody;
+      if (body instanceof Response) return body;
+      return sseSessions.post(new URL(request.url), who, body);
+    }
+    const profile = core.profiles.get(route.profile);
+    if (profile === undefined) return new Response('Not Found\n', { status: 404 });
+    const full = await makeRoom();
+    if (full) return full;
+    return sseSessions.open(profile, who, request.signal);
+  };
+
   // The body is read and parsed once, here (or by the Node face), and handed to the SDK as
   // `parsedBody`: the era check and the serving entry then read nothing again.
   const mcp = async (
@@ -276,14 +318,8 @@ export function createGateway(options: GatewayOptions): Gateway {
     parsedBody: unknown,
   ): Promise<Response> => {
     if (core.closing) return jsonRpcError(503, -32603, 'the gateway is shutting down');
-    let body = parsedBody;
-    if (body === undefined && request.method === 'POST') {
-      const read = await readRequestBody(request, maxBodyBytes);
-      if (read.tooLarge) return tooLarge(maxBodyBytes);
-      body = parseJson(read.text);
-      if (body === undefined) return notJson();
-      if (exceedsDepth(body, MAX_BODY_DEPTH)) return tooDeep();
-    }
+    const body = parsedBody === undefined && request.method === 'POST' ? await readBody(request) : parsedBody;
+    if (body instanceof Response) return body;
     if (
       !carriesEnvelopeClaim(body) &&
       (await isLegacyRequest(request, body, { maxRequestBodySize: maxBodyBytes }))
@@ -324,6 +360,8 @@ export function createGateway(options: GatewayOptions): Gateway {
         },
       });
     }
+    const legacySse = sseRoute(request.method, pathname);
+    if (legacySse) return sse(legacySse, request, checked, parsedBody);
     const match = /^\/mcp(?:\/([A-Za-z0-9_-]{1,64}))?\/?$/.exec(pathname);
     const profile = match ? core.profiles.get(match[1] ?? '') : undefined;
     if (profile === undefined) return new Response('Not Found\n', { status: 404 });
@@ -360,7 +398,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       const checked = guardRequest(nodeHeaders(req), guard);
       if (checked instanceof Response) return sendResponse(res, checked, { drain: req });
       const handle = (request: Request, body: unknown) => route(request, checked, body);
-      if (req.method !== 'POST' || !req.url?.startsWith('/mcp'))
+      if (req.method !== 'POST' || !(req.url?.startsWith('/mcp') || req.url?.startsWith('/message')))
         return serveNodeExchange(req, res, undefined, handle, onerror);
       const read = await readNodeBody(req, maxBodyBytes);
       if ('tooLarge' in read) return sendResponse(res, tooLarge(maxBodyBytes), { close: true });
@@ -430,6 +468,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       for (const unsubscribe of unsubscribers) unsubscribe();
       await Promise.allSettled([
         ...[...legacySessions.values()].map((entry) => entry.transport.close()),
+        sseSessions.close(),
         ...[...modernHandlers.values()].map((handler) => handler.close()),
         ...stdioHandles.map((handle) => handle.close()),
       ]);
