@@ -33,8 +33,10 @@ import { GatewayProfile } from './gateway-profile.js';
 import { guardRequest, type HttpGuardSettings, type RequestPrincipal } from './http-guard.js';
 import { serveListen } from './listen-subscriptions.js';
 import { isLoopbackHost, loopbackHostnames } from './loopback.js';
+import { MemoryEventStores } from './memory-event-stores.js';
 import { serveNodeExchange } from './node-exchange.js';
 import { nodeHeaders, readNodeBody, sendResponse } from './node-request.js';
+import { ResumableStreams } from './resumable-streams.js';
 import { SseSessions, sseRoute } from './sse-endpoint.js';
 import { healthJson, statusPage } from './status-page.js';
 import { observeStdioListens } from './stdio-listen-observer.js';
@@ -43,6 +45,9 @@ export { DEFAULT_MAX_BODY_BYTES };
 
 /** The default cap on 2025-era HTTP sessions kept at once. */
 export const DEFAULT_MAX_SESSIONS = 1000;
+
+/** How long a call whose response stream dropped waits for the client to resume it. */
+export const DEFAULT_RESUME_GRACE_MS = 15_000;
 
 /** How long an idle client connection is kept open (Node's default is 5 s). */
 const KEEP_ALIVE_MS = 60_000;
@@ -74,7 +79,12 @@ interface LegacyEntry {
   transport: WebStandardStreamableHTTPServerTransport;
   session: DownstreamSession;
   profile: GatewayProfile;
+  /** Its resumable response streams (unless the gateway keeps no event store). */
+  resumable?: ResumableStreams;
 }
+
+/** How long a client waits before it resumes a response stream that ended (the SSE `retry` field). */
+const RETRY_INTERVAL_MS = 1000;
 
 function jsonRpcError(status: number, code: number, message: string): Response {
   return Response.json({ jsonrpc: '2.0', error: { code, message }, id: null }, { status });
@@ -121,6 +131,9 @@ export function createGateway(options: GatewayOptions): Gateway {
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const log = options.log ?? (() => {});
   const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
+  const eventStores =
+    options.eventStore === false ? undefined : (options.eventStore ?? new MemoryEventStores());
+  const resumeGraceMs = options.resumeGraceMs ?? DEFAULT_RESUME_GRACE_MS;
   const core = new GatewayCore(options.provider, {
     separator: options.config?.namespace?.separator ?? '__',
     inputTimeoutMs: options.inputTimeoutMs ?? 300_000,
@@ -249,9 +262,15 @@ export function createGateway(options: GatewayOptions): Gateway {
       // Most recently used last: the first idle one is ended when the cap is reached.
       legacySessions.delete(sessionId);
       legacySessions.set(sessionId, entry);
-      if (request.method === 'GET')
-        return openEventStream(await entry.transport.handleRequest(request), request.signal);
-      return entry.transport.handleRequest(request, body === undefined ? undefined : { parsedBody: body });
+      const { transport, resumable } = entry;
+      if (request.method === 'GET') {
+        const open = async (get: Request) => openEventStream(await transport.handleRequest(get), get.signal);
+        return resumable ? resumable.get(request, open) : open(request);
+      }
+      const handle = (post: Request) =>
+        transport.handleRequest(post, body === undefined ? undefined : { parsedBody: body });
+      if (resumable === undefined || request.method !== 'POST') return handle(request);
+      return resumable.post(request, entry.session.server?.getNegotiatedProtocolVersion(), handle);
     }
     if (request.method !== 'POST')
       return jsonRpcError(400, -32000, 'Bad Request: Mcp-Session-Id header is required');
@@ -260,18 +279,26 @@ export function createGateway(options: GatewayOptions): Gateway {
     const full = await makeRoom();
     if (full) return full;
     const session = createSession(randomUUID(), 'legacy', who.owner, who.principal);
+    const resumable = eventStores
+      ? new ResumableStreams(eventStores.forSession(session.id), resumeGraceMs)
+      : undefined;
     const end = () => {
       legacySessions.delete(session.id);
       core.endSession(session);
+      if (eventStores) {
+        resumable?.close();
+        void Promise.resolve(eventStores.dropSession(session.id)).catch(() => {});
+      }
     };
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => session.id,
       onsessioninitialized: () => {
-        legacySessions.set(session.id, { transport, session, profile });
+        legacySessions.set(session.id, { transport, session, profile, ...(resumable ? { resumable } : {}) });
         core.sessions.add(session);
       },
       onsessionclosed: end,
       maxRequestBodySize: maxBodyBytes,
+      ...(resumable ? { eventStore: resumable.eventStore, retryInterval: RETRY_INTERVAL_MS } : {}),
     });
     transport.onclose = end;
     const server = buildGatewayServer(core, profile, session, serverInfo);
