@@ -17,8 +17,8 @@ export interface GatewayBanner {
  * The lines `npm start` / `mcptools serve` print once the gateway listens: the status
  * table, the MCP URL, the HTTP+SSE URL (2024-11-05 clients), the status page URL, and one line
  * each for adding it to Claude Code, Claude Desktop (which reaches HTTP servers through
- * `mcp-remote`) and OpenClaw (whose saved servers default to HTTP+SSE unless told
- * `streamable-http`).
+ * `mcp-remote`) and OpenClaw (`mcp add` defaults to HTTP+SSE, which the gateway also serves
+ * at that URL; Streamable HTTP is the better of the two).
  *
  * @example
  * for (const line of formatGatewayBanner({ mcpUrl: 'http://127.0.0.1:8808/mcp', statuses })) console.log(line);
@@ -29,7 +29,6 @@ export function formatGatewayBanner(banner: GatewayBanner): string[] {
     mcpServers: { [name]: { command: 'npx', args: ['-y', 'mcp-remote', banner.mcpUrl] } },
   });
   const sseUrl = banner.mcpUrl.replace(/\/mcp(\/[^/]*)?$/, '/sse$1');
-  const openclaw = JSON.stringify({ url: banner.mcpUrl, transport: 'streamable-http' });
   return [
     ...formatStatusTable(banner.statuses, banner.connectMs),
     '',
@@ -38,7 +37,7 @@ export function formatGatewayBanner(banner: GatewayBanner): string[] {
     ...(banner.statusUrl ? [`Status page:     ${banner.statusUrl}`] : []),
     `Claude Code:     claude mcp add --transport http ${name} ${banner.mcpUrl}`,
     `Claude Desktop:  ${desktop}`,
-    `OpenClaw:        openclaw mcp set ${name} '${openclaw}'`,
+    `OpenClaw:        openclaw mcp add ${name} --url ${banner.mcpUrl} --transport streamable-http`,
     '',
     'Serving until Ctrl-C.',
   ];

@@ -387,7 +387,7 @@ export function createGateway(options: GatewayOptions): Gateway {
         },
       });
     }
-    const legacySse = sseRoute(request.method, pathname);
+    const legacySse = sseRoute(request.method, pathname, request.headers);
     if (legacySse) return sse(legacySse, request, checked, parsedBody);
     const match = /^\/mcp(?:\/([A-Za-z0-9_-]{1,64}))?\/?$/.exec(pathname);
     const profile = match ? core.profiles.get(match[1] ?? '') : undefined;

@@ -17,11 +17,25 @@ export type SseRoute = { kind: 'stream'; profile: string } | { kind: 'message' }
  * The 2024-11-05 HTTP+SSE paths (the ones the SDK v1 examples, mcp-proxy and the MCP Inspector
  * use): `GET /sse` (or `/sse/<profile>`) opens a session's event stream, `POST /messages` or
  * `/message` with `?sessionId=` (or the Python SDK's `?session_id=`) carries its messages.
+ * A `GET /mcp` (or `/mcp/<profile>`) that asks for an event stream without `Mcp-Session-Id`
+ * opens one too: that is how an HTTP+SSE client given the Streamable HTTP URL starts (the
+ * protocol's backwards-compatibility rule lets a server host the old SSE endpoint at the new
+ * URL; a Streamable HTTP client never sends that request).
  */
-export function sseRoute(method: string, pathname: string): SseRoute | undefined {
+export function sseRoute(
+  method: string,
+  pathname: string,
+  headers: { get(name: string): string | null },
+): SseRoute | undefined {
   if (method === 'GET') {
-    const match = /^\/sse(?:\/([A-Za-z0-9_-]{1,64}))?\/?$/.exec(pathname);
-    return match ? { kind: 'stream', profile: match[1] ?? '' } : undefined;
+    const match = /^\/(sse|mcp)(?:\/([A-Za-z0-9_-]{1,64}))?\/?$/.exec(pathname);
+    if (match === null) return undefined;
+    if (
+      match[1] === 'mcp' &&
+      (headers.get('mcp-session-id') !== null || !headers.get('accept')?.includes('text/event-stream'))
+    )
+      return undefined;
+    return { kind: 'stream', profile: match[2] ?? '' };
   }
   if (method === 'POST' && SSE_MESSAGE_PATHS.includes(pathname)) return { kind: 'message' };
   return undefined;
