@@ -136,6 +136,26 @@ describe('a 2025-era response stream cut mid-call', () => {
     expect(after.completed).toBe(before.completed + 1);
   });
 
+  it('is primed by the version the session negotiated, whatever version a request header names', async () => {
+    const session = await openSession();
+    const response = await fetch(running.url, {
+      method: 'POST',
+      headers: {
+        accept: ACCEPT,
+        'content-type': 'application/json',
+        'mcp-session-id': session.id,
+        // What the conformance suite 0.1.16 sends inside a 2025-11-25 session.
+        'mcp-protocol-version': '2025-03-26',
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/list' }),
+    });
+    const reader = events(response);
+    const first = (await reader.read()).value!;
+    expect(first.id).toBeTruthy();
+    expect(first.data).toBe('');
+    for (let next = await reader.read(); !next.done; next = await reader.read()) {}
+  });
+
   it('is cancelled after the grace period when nobody resumes it', async () => {
     const before = await counts();
     const session = await openSession();

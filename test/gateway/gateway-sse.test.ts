@@ -39,9 +39,6 @@ async function sseClient(path = '/sse'): Promise<Client> {
   await client.connect(
     new SSEClientTransport(new URL(path, base), {
       requestInit: { headers: auth },
-      eventSourceInit: {
-        fetch: (url, init) => fetch(url, { ...init, headers: { ...init?.headers, ...auth } }),
-      },
     }),
   );
   return client;
@@ -91,6 +88,17 @@ describe('the HTTP+SSE transport', () => {
       });
       await expect(call).rejects.toThrow();
       expect(await eventually(async () => (await count()) === before + 1)).toBe(true);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('serves an HTTP+SSE client given the Streamable HTTP URL (GET /mcp without a session)', async () => {
+    const client = await sseClient('/mcp');
+    try {
+      expect(textOf(await client.callTool({ name: 'echo__echo', arguments: { text: 'at /mcp' } }))).toBe(
+        'at /mcp',
+      );
     } finally {
       await client.close();
     }
@@ -157,6 +165,29 @@ describe('the HTTP+SSE transport', () => {
         new SSEClientTransport(new URL('/sse', base)),
       ),
     ).rejects.toThrow(/401|Unauthorized/);
+  });
+});
+
+describe('the session cap', () => {
+  it('is shared with the Streamable HTTP sessions: the least recently used idle one is ended', async () => {
+    const small = await startGateway({ servers: {} }, { maxSessions: 1 });
+    try {
+      const open = async () => {
+        const response = await fetch(new URL('/sse', small.url), {
+          headers: { accept: 'text/event-stream' },
+        });
+        const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+        expect((await reader.read()).value).toMatch(/^event: endpoint/);
+        return reader;
+      };
+      const first = await open();
+      const second = await open();
+      // The first session was ended to make room: its stream ends.
+      expect((await first.read()).done).toBe(true);
+      await second.cancel();
+    } finally {
+      await small.close();
+    }
   });
 });
 
