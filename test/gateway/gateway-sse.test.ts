@@ -24,7 +24,7 @@ beforeAll(async () => {
       servers: { echo: stdioFixture('echo') },
       gateway: { profiles: { tight: { tools: { allow: ['echo__echo'] } } } },
     },
-    { token: TOKEN },
+    { token: TOKEN, maxBodyBytes: 64 * 1024 },
   );
   base = new URL(running.url);
 });
@@ -160,6 +160,13 @@ describe('the HTTP+SSE transport', () => {
       body: '{}',
     });
     expect(unauthorized.status).toBe(401);
+    // The body cap of /mcp: a declared length over it is refused before anything is read.
+    const big = await fetch(new URL('/messages?sessionId=x', base), {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', method: 'ping', params: { pad: 'x'.repeat(100_000) } }),
+    });
+    expect(big.status).toBe(413);
     await expect(
       new Client({ name: 'no-token', version: '1.0.0' }).connect(
         new SSEClientTransport(new URL('/sse', base)),
