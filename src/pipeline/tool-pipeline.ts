@@ -1,4 +1,4 @@
-import { validateArguments } from '../tool/argument-validator.js';
+import { argumentIssues, argumentProblemOf } from '../tool/argument-validator.js';
 import type { Tool, ToolContext, ToolResult } from '../tool/tool.js';
 import { approvalRequestOf, notifyResolution, resolveApproval } from './resolve-approval.js';
 import { runBeforeHooks } from './run-before-hooks.js';
@@ -46,6 +46,23 @@ function stoppedResult(
 /** Lower-cased names a matcher covers, or `undefined` for all tools. */
 function matcherSet(matcher: string[] | undefined): Set<string> | undefined {
   return matcher === undefined ? undefined : new Set(matcher.map((name) => name.trim().toLowerCase()));
+}
+
+/**
+ * Why rewritten `params` do not fit `tool`'s schema, or `undefined`. A key the hooks added
+ * that the schema does not declare is allowed for an in-process tool: hooks rewrite
+ * host-owned parameters (OpenClaw's onepassword plugin adds its authorization nonce to its own
+ * tool's closed schema). An MCP server would refuse it, so for MCP tools every issue counts.
+ */
+function rewriteProblem(tool: Tool, original: Record<string, unknown>, params: Record<string, unknown>) {
+  const issues = argumentIssues(tool.parameters, params)?.filter(
+    (issue) =>
+      tool.source === 'mcp' ||
+      issue.keyword !== 'additionalProperties' ||
+      issue.path !== '' ||
+      Object.hasOwn(original, issue.field),
+  );
+  return issues === undefined || issues.length === 0 ? undefined : argumentProblemOf(issues[0]!);
 }
 
 interface Registered {
@@ -283,7 +300,7 @@ export class ToolPipeline {
       }
       if (result === undefined && finalParams !== original) {
         // A rewrite must still fit the tool's schema: checked again, the rewriter named.
-        const problem = validateArguments(tool.parameters, finalParams);
+        const problem = rewriteProblem(tool, original, finalParams);
         if (problem) {
           const by = merged.paramsBy ?? 'hook';
           decisions.push({ by, decision: 'error', reason: problem.message });

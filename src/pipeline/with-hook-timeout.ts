@@ -1,6 +1,6 @@
 /**
  * Awaits `promise` for at most `timeoutMs` (no bound when it is 0 or not finite): past it,
- * rejects with `timed out after N ms`. The work itself is not cancelled (a hook gets no
+ * rejects with `timed out after Nms` (OpenClaw's words). The work itself is not cancelled (a hook gets no
  * timeout signal, as in OpenClaw); the timer is always cleared.
  */
 export async function withHookTimeout<T>(promise: Promise<T>, timeoutMs: number): Promise<T> {
@@ -9,7 +9,7 @@ export async function withHookTimeout<T>(promise: Promise<T>, timeoutMs: number)
   promise.catch(() => undefined);
   let timer: NodeJS.Timeout | undefined;
   const expired = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(new Error(`timed out after ${timeoutMs} ms`)), timeoutMs);
+    timer = setTimeout(() => reject(new Error(`timed out after ${timeoutMs}ms`)), timeoutMs);
   });
   try {
     return await Promise.race([promise, expired]);

@@ -74,7 +74,12 @@ if (!existsSync(join(repo, 'dist', 'index.js'))) fail('dist/ is missing: run `np
 
 const test = spawnSync(
   nodeBinary,
-  ['--test', '--test-reporter=spec', join(dirname(fileURLToPath(import.meta.url)), 'compat.test.mjs')],
+  [
+    '--test',
+    '--test-reporter=spec',
+    join(dirname(fileURLToPath(import.meta.url)), 'compat.test.mjs'),
+    join(dirname(fileURLToPath(import.meta.url)), 'hooks-compat.test.mjs'),
+  ],
   {
     stdio: 'inherit',
     timeout: TEST_TIMEOUT_MS,

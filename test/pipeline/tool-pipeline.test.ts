@@ -126,7 +126,7 @@ describe('the tool-call pipeline', () => {
         },
         'boom',
       ],
-      ['sleeper', () => new Promise(() => undefined), 'timed out after 20 ms'],
+      ['sleeper', () => new Promise(() => undefined), 'timed out after 20ms'],
       ['garbage', () => 'yes please', 'returned string, not an object'],
       ['bad-params', () => ({ params: 'x' }), '"params" is not an object'],
     ] as const) {

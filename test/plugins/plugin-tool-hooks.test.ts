@@ -86,7 +86,7 @@ describe("a plugin's tool hooks over an MCP server's tools", () => {
     const result = await tool('echo__slow').execute('t1', { ms: 1 });
     expect(result.isError).toBe(true);
     expect(textOf(result)).toContain(
-      'before_tool_call handler from tool-policy failed: timed out after 50 ms',
+      'before_tool_call handler from tool-policy failed: timed out after 50ms',
     );
   });
 
