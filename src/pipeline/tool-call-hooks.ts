@@ -32,6 +32,10 @@ export interface ToolHookContext {
   source?: Tool['source'];
   /** The MCP server (or plugin id) the tool comes from. */
   server?: string;
+  /** The tool's name at its origin, before namespacing. */
+  originalName?: string;
+  /** The tool's MCP behaviour hints. */
+  annotations?: Tool['annotations'];
 }
 
 /** A decision on an approval request (OpenClaw's plugin approval resolutions). */

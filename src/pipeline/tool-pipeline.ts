@@ -400,6 +400,8 @@ export class ToolPipeline {
     if (principal !== undefined) context.principal = principal;
     if (tool.source !== undefined) context.source = tool.source;
     if (tool.server !== undefined) context.server = tool.server;
+    if (tool.originalName !== undefined) context.originalName = tool.originalName;
+    if (tool.annotations !== undefined) context.annotations = tool.annotations;
     return context;
   }
 

@@ -1,0 +1,147 @@
+import { createHmac, randomBytes } from 'node:crypto';
+import { type FileHandle, mkdir, open, rename, stat } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import type { AuditLogConfig } from '../../config/policies-schema.js';
+import type { AfterToolCallEvent } from '../tool-call-hooks.js';
+
+const DEFAULT_MAX_BYTES = 10 * 1024 * 1024;
+const DEFAULT_KEEP = 5;
+
+/** JSON of `value` with object keys sorted, so equal arguments hash equally. */
+function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, inner) =>
+    inner && typeof inner === 'object' && !Array.isArray(inner)
+      ? Object.fromEntries(
+          Object.keys(inner)
+            .sort()
+            .map((key) => [key, (inner as Record<string, unknown>)[key]]),
+        )
+      : inner,
+  );
+}
+
+/** One line of the audit log: who called what, when, how it ended and why, never argument values. */
+export interface AuditRecord {
+  time: string;
+  principal?: string;
+  tool: string;
+  originalName?: string;
+  server?: string;
+  toolCallId?: string;
+  durationMs: number;
+  outcome: AfterToolCallEvent['outcome'];
+  decisions: Array<{ by: string; decision: string; reason?: string }>;
+  /** HMAC-SHA-256 of the canonical JSON of the arguments (keyed: a low-entropy value cannot be guessed back). */
+  argumentsHash: string;
+}
+
+/**
+ * The audit log: one JSON line per call, appended in the background (a call never waits for
+ * the disk), rotated when the file would pass `maxBytes` (`file.1` … `file.<keep>`). Written
+ * with mode 0600. A write that fails is reported once through `onError`, never thrown.
+ */
+export class AuditLog {
+  readonly #file: string;
+  readonly #maxBytes: number;
+  readonly #keep: number;
+  readonly #key: Buffer;
+  readonly #onError: (message: string, error: unknown) => void;
+  readonly #ownReasons: ReadonlySet<string>;
+  #pending: string[] = [];
+  #writing: Promise<void> | undefined;
+  #handle: FileHandle | undefined;
+  #size = 0;
+  #failed = false;
+
+  constructor(
+    config: AuditLogConfig & { hashKey?: string },
+    options: { onError?: (message: string, error: unknown) => void; ownReasons?: ReadonlySet<string> } = {},
+  ) {
+    this.#file = config.file;
+    this.#maxBytes = config.maxBytes ?? DEFAULT_MAX_BYTES;
+    this.#keep = config.keep ?? DEFAULT_KEEP;
+    this.#key = config.hashKey ? Buffer.from(config.hashKey) : randomBytes(32);
+    this.#onError = options.onError ?? (() => undefined);
+    this.#ownReasons = options.ownReasons ?? new Set();
+  }
+
+  /** The record of one call (reasons only from the configured policies: a hook's text may quote values). */
+  recordOf(event: AfterToolCallEvent): AuditRecord {
+    return {
+      time: new Date(event.startedAt).toISOString(),
+      ...(event.principal === undefined ? {} : { principal: event.principal }),
+      tool: event.toolName,
+      ...(event.originalName === undefined ? {} : { originalName: event.originalName }),
+      ...(event.server === undefined ? {} : { server: event.server }),
+      ...(event.toolCallId === undefined ? {} : { toolCallId: event.toolCallId }),
+      durationMs: event.durationMs,
+      outcome: event.outcome,
+      decisions: event.decisions.map(({ by, decision, reason }) =>
+        reason !== undefined && this.#ownReasons.has(by) ? { by, decision, reason } : { by, decision },
+      ),
+      argumentsHash: createHmac('sha256', this.#key).update(canonicalJson(event.params)).digest('hex'),
+    };
+  }
+
+  /** Queues the record of `event`; returns at once. */
+  write(event: AfterToolCallEvent): void {
+    this.#pending.push(`${JSON.stringify(this.recordOf(event))}\n`);
+    this.#writing ??= this.#drain();
+  }
+
+  /** Resolves once every queued line is on disk. */
+  async flush(): Promise<void> {
+    while (this.#writing) await this.#writing;
+  }
+
+  /** Flushes and closes the file. */
+  async close(): Promise<void> {
+    await this.flush();
+    await this.#handle?.close().catch(() => undefined);
+    this.#handle = undefined;
+  }
+
+  async #drain(): Promise<void> {
+    try {
+      while (this.#pending.length > 0) {
+        const chunk = this.#pending.join('');
+        this.#pending = [];
+        await this.#append(chunk);
+      }
+    } catch (error) {
+      if (!this.#failed)
+        this.#onError(
+          `audit log ${this.#file}: ${error instanceof Error ? error.message : String(error)}`,
+          error,
+        );
+      this.#failed = true;
+    } finally {
+      this.#writing = undefined;
+      if (this.#pending.length > 0) this.#writing = this.#drain();
+    }
+  }
+
+  async #append(chunk: string): Promise<void> {
+    const bytes = Buffer.byteLength(chunk);
+    if (this.#handle === undefined) await this.#open();
+    if (this.#size > 0 && this.#size + bytes > this.#maxBytes) await this.#rotate();
+    await this.#handle!.write(chunk);
+    this.#size += bytes;
+  }
+
+  async #open(): Promise<void> {
+    await mkdir(dirname(this.#file), { recursive: true });
+    this.#handle = await open(this.#file, 'a', 0o600);
+    this.#size = (await stat(this.#file)).size;
+  }
+
+  async #rotate(): Promise<void> {
+    await this.#handle?.close();
+    this.#handle = undefined;
+    for (let index = this.#keep - 1; index >= 1; index--) {
+      await rename(`${this.#file}.${index}`, `${this.#file}.${index + 1}`).catch(() => undefined);
+    }
+    await rename(this.#file, `${this.#file}.1`);
+    await this.#open();
+  }
+}
