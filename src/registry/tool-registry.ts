@@ -141,8 +141,8 @@ export class ToolRegistry {
   /** Optional tools need an explicit allow glob that names them (OpenClaw semantics). */
   #allowsOptional: (...names: string[]) => boolean;
   /**
-   * The tool-call pipeline, made by the first `use` or `onApproval`: until then tools are
-   * handed out as registered, at no cost per call.
+   * The tool-call pipeline, made by the first `use` or `onApproval`. While it has no
+   * middleware, tools are handed out as registered, at no cost per call.
    */
   #pipeline: ToolPipeline | undefined;
   readonly #onPipelineError: ((message: string, error: unknown) => void) | undefined;
@@ -159,7 +159,7 @@ export class ToolRegistry {
    * around every call of every tool this registry hands out from then on (`get`,
    * `resolveAll`), with OpenClaw's hook semantics (see {@link ToolMiddleware}). Returns the
    * function that removes it. Add middlewares before handing tools out: a tool obtained
-   * before the first `use` is the bare tool.
+   * while none was in place is the bare tool.
    *
    * @example
    * registry.use({ name: 'audit', afterToolCall: (event) => console.log(event.toolName, event.outcome) });
@@ -278,7 +278,7 @@ export class ToolRegistry {
   get(name: string): Tool | undefined {
     const entry = this.#byName.get(name);
     if (!entry?.tool || !this.#enabled(entry.tool.name, entry)) return undefined;
-    return this.#pipeline === undefined ? entry.tool : this.#pipeline.wrap(entry.tool);
+    return this.#pipeline?.active ? this.#pipeline.wrap(entry.tool) : entry.tool;
   }
 
   /**
@@ -341,6 +341,8 @@ export class ToolRegistry {
   ): Promise<Tool[]> {
     const tools: Tool[] = [];
     const seen = new Set<string>();
+    // Tools are wrapped only while a middleware is in place (an approval handler alone costs nothing).
+    const pipeline = this.#pipeline?.active ? this.#pipeline : undefined;
     // A copy: factories are awaited, and the registry may change meanwhile.
     const entries: Entry[] = [];
     for (const entry of this.#byName.values()) if (entries.at(-1) !== entry) entries.push(entry);
@@ -348,7 +350,7 @@ export class ToolRegistry {
       if (entry.tool) {
         if (this.#enabled(entry.tool.name, entry) && !seen.has(entry.tool.name)) {
           seen.add(entry.tool.name);
-          tools.push(this.#pipeline === undefined ? entry.tool : this.#pipeline.wrap(entry.tool, context));
+          tools.push(pipeline ? pipeline.wrap(entry.tool, context) : entry.tool);
         }
         continue;
       }
@@ -363,7 +365,7 @@ export class ToolRegistry {
         if (seen.has(tool.name) || !this.#enabled(tool.name, entry, tool)) continue;
         seen.add(tool.name);
         const shaped = withDefaults(tool, entry.options);
-        tools.push(this.#pipeline === undefined ? shaped : this.#pipeline.wrap(shaped, context));
+        tools.push(pipeline ? pipeline.wrap(shaped, context) : shaped);
       }
     }
     return tools;
