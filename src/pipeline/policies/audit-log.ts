@@ -104,9 +104,9 @@ export class AuditLog {
   async #drain(): Promise<void> {
     try {
       while (this.#pending.length > 0) {
-        const chunk = this.#pending.join('');
+        const lines = this.#pending;
         this.#pending = [];
-        await this.#append(chunk);
+        await this.#append(lines);
       }
     } catch (error) {
       if (!this.#failed)
@@ -121,12 +121,25 @@ export class AuditLog {
     }
   }
 
-  async #append(chunk: string): Promise<void> {
-    const bytes = Buffer.byteLength(chunk);
+  /** Writes `lines` in as few writes as the size limit allows, rotating between them. */
+  async #append(lines: string[]): Promise<void> {
     if (this.#handle === undefined) await this.#open();
-    if (this.#size > 0 && this.#size + bytes > this.#maxBytes) await this.#rotate();
-    await this.#handle!.write(chunk);
-    this.#size += bytes;
+    let batch = '';
+    let batchBytes = 0;
+    for (const line of lines) {
+      const bytes = Buffer.byteLength(line);
+      if (this.#size + batchBytes > 0 && this.#size + batchBytes + bytes > this.#maxBytes) {
+        if (batch !== '') await this.#handle!.write(batch);
+        this.#size += batchBytes;
+        batch = '';
+        batchBytes = 0;
+        await this.#rotate();
+      }
+      batch += line;
+      batchBytes += bytes;
+    }
+    if (batch !== '') await this.#handle!.write(batch);
+    this.#size += batchBytes;
   }
 
   async #open(): Promise<void> {
