@@ -73,8 +73,15 @@ export async function runBeforeHooks(
     try {
       const own = { ...event, params: structuredClone(event.params) };
       const run = () => handler(own, context);
-      const pending = Promise.resolve(middleware.runHandler ? middleware.runHandler(run) : run());
-      value = await withHookTimeout(pending, middleware.timeoutMs ?? DEFAULT_BEFORE_HOOK_TIMEOUT_MS);
+      const returned: unknown = middleware.runHandler ? middleware.runHandler(run) : run();
+      // A synchronous answer needs no timer; a promise gets the handler's budget.
+      value =
+        typeof (returned as { then?: unknown } | null)?.then === 'function'
+          ? await withHookTimeout(
+              Promise.resolve(returned),
+              middleware.timeoutMs ?? DEFAULT_BEFORE_HOOK_TIMEOUT_MS,
+            )
+          : returned;
     } catch (error) {
       const message = `before_tool_call handler from ${middleware.name} failed: ${messageOf(error)}`;
       middleware.onError?.(message, error);
