@@ -41,9 +41,9 @@ export function approvalRequestOf(
 
 /**
  * Asks `handler` to decide `request` and returns the resolution: only an `allow-once`,
- * `allow-always` or `deny` the request offered counts; anything else, a throw, or no answer
- * within the request's timeout is `timeout`; the call's own signal aborting is `cancelled`;
- * no handler at all is `cancelled` too (nobody could approve). Unresolved approvals deny.
+ * `allow-always` or `deny` the request offered counts; anything else, or no answer within the
+ * request's timeout, is `timeout`; the call's own signal aborting is `cancelled`; no handler,
+ * or a handler that throws (nobody could be asked), is `cancelled` too. Unresolved approvals deny.
  */
 export async function resolveApproval(
   request: ApprovalRequest,
@@ -66,7 +66,8 @@ export async function resolveApproval(
       .then(
         (decision): ApprovalResolution =>
           decision !== undefined && request.allowedDecisions.includes(decision) ? decision : 'timeout',
-        (): ApprovalResolution => 'timeout',
+        // A handler that fails (a client that cannot be asked) leaves nobody to answer.
+        (): ApprovalResolution => 'cancelled',
       );
     return await Promise.race([answer, aborted]);
   } finally {
