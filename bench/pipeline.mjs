@@ -3,7 +3,7 @@
 //   base        — a build of the tree before the pipeline (`--base=<dir>`: its dist/), no hooks
 //   mcptools    — this build, no middleware (the pipeline's zero-cost path)
 //   hook+audit  — this build with one `beforeToolCall` (returns nothing) and the audit log on
-// Usage: node bench/pipeline.mjs --base=/tmp/base-tree [--rounds=20] [--calls=200]
+// Usage: node bench/run.mjs pipeline --base=/tmp/base-tree [--rounds=20] [--calls=200]
 // (build the base with: git archive <commit> | tar -x -C DIR; ln -s $PWD/node_modules DIR/; cd DIR; npx tsc -p tsconfig.build.json)
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
