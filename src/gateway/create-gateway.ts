@@ -18,6 +18,12 @@ import {
   WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server';
 import { serveStdio as sdkServeStdio } from '@modelcontextprotocol/server/stdio';
+import { drainCluster, readiness } from '../cluster/cluster-drain.js';
+import { ClusterNode, checkClusterOptions } from '../cluster/cluster-node.js';
+import { serveRemoteSession } from '../cluster/remote-session.js';
+import { replayInitialize } from '../cluster/replay-initialize.js';
+import { retryOwner } from '../cluster/retry-owner.js';
+import type { SessionRecord } from '../cluster/session-directory.js';
 import { McpToolsError } from '../errors/mcp-tools-error.js';
 import { exceedsDepth } from '../json/json-bounds.js';
 import { currentCaller } from '../mcp/server-requests.js';
@@ -117,6 +123,15 @@ export function createGateway(options: GatewayOptions): Gateway {
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const log = options.log ?? (() => {});
   const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
+  // Cluster mode (off by default): checked now, joined before the first request is served.
+  const clusterSettings = options.cluster ? checkClusterOptions(options.cluster) : undefined;
+  let cluster: ClusterNode | undefined;
+  let joining: Promise<ClusterNode> | undefined;
+  const joinCluster = (settings: NonNullable<typeof clusterSettings>) =>
+    (joining ??= ClusterNode.start(settings, log).then((node) => {
+      cluster = node;
+      return node;
+    }));
   const core = new GatewayCore(options.provider, {
     separator: options.config?.namespace?.separator ?? '__',
     inputTimeoutMs: options.inputTimeoutMs ?? 300_000,
@@ -156,6 +171,11 @@ export function createGateway(options: GatewayOptions): Gateway {
   // The first listing of every profile: the baseline later changes are announced against.
   core.toolsChanged();
 
+  // Other replicas reach this one at its advertised host.
+  const allowedHosts = [
+    ...(options.allowedHosts ?? []),
+    ...(clusterSettings ? [clusterSettings.advertiseUrl.hostname] : []),
+  ];
   const startedAt = Date.now();
   const legacySessions = new Map<string, LegacyEntry>();
   const modernHandlers = new Map<GatewayProfile, McpHttpHandler>();
@@ -164,7 +184,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   let guard: HttpGuardSettings = {
     ...(options.token ? { token: options.token } : {}),
     ...(options.ownerToken ? { ownerToken: options.ownerToken } : {}),
-    allowedHostnames: [...loopbackHostnames(), ...(options.allowedHosts ?? [])],
+    allowedHostnames: [...loopbackHostnames(), ...allowedHosts],
     maxBodyBytes,
   };
   let closing: Promise<void> | undefined;
@@ -219,51 +239,116 @@ export function createGateway(options: GatewayOptions): Gateway {
     return handler;
   };
 
-  const legacy = async (
-    profile: GatewayProfile,
-    request: Request,
-    who: RequestPrincipal,
-    body: unknown,
-  ): Promise<Response> => {
-    const sessionId = request.headers.get('mcp-session-id');
-    if (sessionId) {
-      const entry = legacySessions.get(sessionId);
-      if (entry === undefined || entry.profile !== profile || entry.session.principal !== who.principal)
-        return jsonRpcError(404, -32001, 'Session not found');
-      // Most recently used last: the first idle one is ended when the cap is reached.
-      legacySessions.delete(sessionId);
-      legacySessions.set(sessionId, entry);
-      if (request.method === 'GET')
-        return openEventStream(await entry.transport.handleRequest(request), request.signal);
-      return entry.transport.handleRequest(request, body === undefined ? undefined : { parsedBody: body });
-    }
-    if (request.method !== 'POST')
-      return jsonRpcError(400, -32000, 'Bad Request: Mcp-Session-Id header is required');
-    if (!isInitializeRequest(body))
-      return jsonRpcError(400, -32000, 'Bad Request: Mcp-Session-Id header is required');
-    if (legacySessions.size >= maxSessions) {
-      const idle = [...legacySessions.values()].find((entry) => entry.session.calls.size === 0);
-      if (idle === undefined) return jsonRpcError(429, -32000, 'Too many sessions with calls in flight');
-      log(`http: ended the least recently used session: more than ${maxSessions} sessions`);
-      await idle.transport.close();
-    }
-    const session = createSession(randomUUID(), 'legacy', who.owner, who.principal);
+  /** A 2025-era session's transport and server, connected; it is kept once `initialize` succeeds. */
+  const openLegacy = async (profile: GatewayProfile, who: RequestPrincipal, id: string, body?: unknown) => {
+    const session = createSession(id, 'legacy', who.owner, who.principal);
     const end = () => {
       legacySessions.delete(session.id);
       core.endSession(session);
+      cluster?.ended(session.principal, session.id);
     };
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => session.id,
       onsessioninitialized: () => {
         legacySessions.set(session.id, { transport, session, profile });
         core.sessions.add(session);
+        if (body !== undefined) cluster?.opened(session.principal, session.id, profile.name, body);
       },
       onsessionclosed: end,
       maxRequestBodySize: maxBodyBytes,
     });
     transport.onclose = end;
+    if (cluster) {
+      const node = cluster;
+      session.onChange = () =>
+        node.changed(session.principal, session.id, {
+          ...(session.logLevel === undefined ? {} : { logLevel: session.logLevel }),
+          subscriptions: session.subscriptions,
+        });
+    }
     const server = buildGatewayServer(core, profile, session, serverInfo);
     await server.connect(transport);
+    return { transport, session };
+  };
+
+  /** Rebuilds a session another replica owned (it died or handed it over) from its record. */
+  const adoptLegacy = async (
+    profile: GatewayProfile,
+    who: RequestPrincipal,
+    record: SessionRecord,
+    url: string,
+  ) => {
+    const { transport, session } = await openLegacy(profile, who, record.id);
+    await replayInitialize(transport, record.initialize, url);
+    if (record.logLevel !== undefined) session.logLevel = record.logLevel as DownstreamSession['logLevel'];
+    for (const wrapped of record.subscriptions)
+      await core.subscribe(session, wrapped).catch((error: unknown) => {
+        log(
+          `cluster: an adopted subscription to ${wrapped} failed: ${error instanceof Error ? error.message : String(error)}`,
+        );
+      });
+    log(
+      `cluster: adopted a session from ${record.owner === '' ? 'a replica that handed it over' : `replica ${record.owner}`}`,
+    );
+  };
+
+  const serveLegacyEntry = (entry: LegacyEntry, request: Request, body: unknown) => {
+    // Most recently used last: the first idle one is ended when the cap is reached.
+    legacySessions.delete(entry.session.id);
+    legacySessions.set(entry.session.id, entry);
+    if (request.method === 'GET')
+      return entry.transport
+        .handleRequest(request)
+        .then((response) => openEventStream(response, request.signal));
+    return entry.transport.handleRequest(request, body === undefined ? undefined : { parsedBody: body });
+  };
+
+  const legacy = async (
+    profile: GatewayProfile,
+    request: Request,
+    who: RequestPrincipal,
+    body: unknown,
+    forwarded: boolean,
+  ): Promise<Response> => {
+    const sessionId = request.headers.get('mcp-session-id');
+    if (sessionId) {
+      const entry = legacySessions.get(sessionId);
+      if (entry === undefined && cluster !== undefined) {
+        // Forwarded here, but no longer held here (handed over): the forwarding replica looks again.
+        if (forwarded) return jsonRpcError(421, -32001, 'Session not held by this replica');
+        const lookup = () => legacySessions.get(sessionId);
+        return serveRemoteSession(cluster, {
+          request,
+          principal: who.principal,
+          body,
+          sessionId,
+          profile: profile.name,
+          adopt: (record) => adoptLegacy(profile, who, record, request.url),
+          serveLocal: () => {
+            const adopted = lookup();
+            return adopted === undefined
+              ? Promise.resolve(jsonRpcError(404, -32001, 'Session not found'))
+              : serveLegacyEntry(adopted, request, body);
+          },
+        });
+      }
+      if (entry === undefined || entry.profile !== profile || entry.session.principal !== who.principal)
+        return jsonRpcError(404, -32001, 'Session not found');
+      return serveLegacyEntry(entry, request, body);
+    }
+    if (request.method !== 'POST')
+      return jsonRpcError(400, -32000, 'Bad Request: Mcp-Session-Id header is required');
+    if (!isInitializeRequest(body))
+      return jsonRpcError(400, -32000, 'Bad Request: Mcp-Session-Id header is required');
+    if (cluster?.draining)
+      return jsonRpcError(503, -32000, 'this replica is draining; open the session elsewhere');
+    if (legacySessions.size >= maxSessions) {
+      const idle = [...legacySessions.values()].find((entry) => entry.session.calls.size === 0);
+      if (idle === undefined) return jsonRpcError(429, -32000, 'Too many sessions with calls in flight');
+      log(`http: ended the least recently used session: more than ${maxSessions} sessions`);
+      await idle.transport.close();
+    }
+    const { transport } = await openLegacy(profile, who, randomUUID(), body);
     return transport.handleRequest(request, { parsedBody: body });
   };
 
@@ -284,11 +369,14 @@ export function createGateway(options: GatewayOptions): Gateway {
       if (body === undefined) return notJson();
       if (exceedsDepth(body, MAX_BODY_DEPTH)) return tooDeep();
     }
+    // Only a replica of this cluster may say it forwarded a request (signed with the cluster key).
+    const forwarded = cluster === undefined ? 'none' : cluster.checkForwarded(request, who.principal, body);
+    if (forwarded === 'forged') return jsonRpcError(403, -32000, 'Forbidden: invalid forwarding signature');
     if (
       !carriesEnvelopeClaim(body) &&
       (await isLegacyRequest(request, body, { maxRequestBodySize: maxBodyBytes }))
     )
-      return legacy(profile, request, who, body);
+      return legacy(profile, request, who, body, forwarded === 'valid');
     const respond = (modern: Request, parsed: unknown = body) =>
       modernHandler(profile).fetch(modern, {
         authInfo: principalAuth(who),
@@ -297,12 +385,28 @@ export function createGateway(options: GatewayOptions): Gateway {
     // A 2026-07-28 listener of resource updates gets them subscribed upstream on its behalf.
     if (request.headers.get('mcp-method') === 'subscriptions/listen')
       return serveListen(core, profile, request, who.principal, respond, body);
+    if (cluster !== undefined && forwarded === 'none') {
+      // A retry of a call parked on a 2025 upstream of another replica is served there.
+      const owner = retryOwner(cluster, body);
+      if (owner !== undefined && owner !== cluster.replicaId) {
+        const url = await cluster.registry.lookup(owner).catch(() => null);
+        if (url === null) return jsonRpcError(503, -32000, 'the cluster store (Redis) is unavailable; retry');
+        if (url !== undefined) return cluster.forward(request, url, who.principal, body);
+      }
+    }
     return respond(request);
   };
 
-  const fetch = (request: Request): Promise<Response> => {
+  const fetch = async (request: Request): Promise<Response> => {
     const checked = guardRequest(request, guard);
-    if (checked instanceof Response) return Promise.resolve(checked);
+    if (checked instanceof Response) return checked;
+    if (clusterSettings !== undefined && cluster === undefined) {
+      try {
+        await joinCluster(clusterSettings);
+      } catch {
+        return jsonRpcError(503, -32000, 'the cluster store (Redis) is unavailable');
+      }
+    }
     return route(request, checked);
   };
 
@@ -315,6 +419,8 @@ export function createGateway(options: GatewayOptions): Gateway {
     const { pathname } = new URL(request.url);
     if (pathname === '/healthz' && request.method === 'GET')
       return Response.json(healthJson(options.provider.status(), startedAt));
+    // For load balancers: never failed by an upstream, only by shutdown, drain or Redis.
+    if (pathname === '/readyz' && request.method === 'GET') return readiness(core.closing, cluster);
     if (pathname === '/' && request.method === 'GET') {
       const endpoints = [...core.profiles.keys()].map((name) => (name === '' ? '/mcp' : `/mcp/${name}`));
       return new Response(statusPage(options.provider.status(), startedAt, endpoints), {
@@ -333,6 +439,8 @@ export function createGateway(options: GatewayOptions): Gateway {
   const listen = async (listenOptions: ListenOptions = {}) => {
     if (httpServer) throw new McpToolsError('INVALID_ARGUMENTS', 'the gateway is already listening');
     const host = listenOptions.host ?? '127.0.0.1';
+    // Joined before listening: cluster mode with an unreachable Redis fails here, clearly.
+    if (clusterSettings !== undefined) await joinCluster(clusterSettings);
     const loopback = isLoopbackHost(host);
     if (!loopback && options.token === undefined && options.ownerToken === undefined) {
       throw new McpToolsError(
@@ -345,12 +453,12 @@ export function createGateway(options: GatewayOptions): Gateway {
     guard = {
       ...guard,
       allowedHostnames: wildcard
-        ? options.allowedHosts
+        ? options.allowedHosts && allowedHosts
         : [
             ...new Set([
               ...(loopback ? loopbackHostnames() : []),
               host.includes(':') ? `[${host}]` : host,
-              ...(options.allowedHosts ?? []),
+              ...allowedHosts,
             ]),
           ],
     };
@@ -420,6 +528,9 @@ export function createGateway(options: GatewayOptions): Gateway {
 
   const close = () => {
     closing ??= (async () => {
+      // A cluster still joining is joined (or failed) before it can be left.
+      if (joining) await joining.catch(() => undefined);
+      if (cluster) await drainCluster(cluster, core, log);
       core.shutDown();
       // Give the handlers of cancelled calls a moment to answer with their error.
       const until = Date.now() + 1000;
@@ -441,6 +552,7 @@ export function createGateway(options: GatewayOptions): Gateway {
           server.closeAllConnections();
         });
       }
+      await cluster?.close();
     })();
     return closing;
   };

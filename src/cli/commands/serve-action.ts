@@ -13,8 +13,9 @@ import { openSession, type Session } from '../open-session.js';
 import { printLine } from '../print.js';
 import { watchInterrupts } from '../watch-interrupts.js';
 import { sessionOptions } from './global-options.js';
+import { type ServeClusterFlags, serveClusterOptions } from './serve-cluster-options.js';
 
-interface ServeOptions {
+interface ServeOptions extends ServeClusterFlags {
   config?: string;
   connectTimeout?: number;
   stdio?: boolean;
@@ -100,6 +101,7 @@ export async function serveAction(_options: unknown, command: Command): Promise<
   keepStdoutClean({ debug: 'stderr' });
   const address = options.http === undefined ? undefined : parseListenAddress(options.http);
   const token = options.token ?? (process.env.MCPTOOLS_TOKEN || undefined);
+  const cluster = serveClusterOptions(options, address);
   // Watched from the start: a signal while the servers connect aborts the connects and closes
   // what started, instead of killing the process and orphaning them.
   const interrupts = watchInterrupts();
@@ -138,6 +140,7 @@ export async function serveAction(_options: unknown, command: Command): Promise<
       config,
       ...profileSettings(config, options),
       ...(token ? { token } : {}),
+      ...(cluster ? { cluster } : {}),
       ...(config.workspaceDir ? { context: { workspaceDir: config.workspaceDir } } : {}),
       log,
     });

@@ -1,0 +1,89 @@
+import type { ClusterNode } from './cluster-node.js';
+import type { SessionRecord } from './session-directory.js';
+
+/** How a request for a 2025 session this replica does not hold is answered. */
+export interface RemoteSessionRequest {
+  request: Request;
+  principal: string;
+  body: unknown;
+  sessionId: string;
+  /** The profile the request's path names (`''`: the default one). */
+  profile: string;
+  /** Rebuilds the session here from its record (adoption); resolves once it serves requests. */
+  adopt(record: SessionRecord): Promise<void>;
+  /** Serves the request from the session held here (after adoption). */
+  serveLocal(): Promise<Response>;
+}
+
+function jsonRpcError(status: number, code: number, message: string): Response {
+  return Response.json({ jsonrpc: '2.0', error: { code, message }, id: null }, { status });
+}
+
+const notFound = () => jsonRpcError(404, -32001, 'Session not found');
+const unavailable = (why: string) =>
+  new Response(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: why }, id: null }), {
+    status: 503,
+    headers: { 'content-type': 'application/json', 'retry-after': '1' },
+  });
+
+/** Adoptions in progress on this replica, by session: two requests at once adopt once. */
+const adopting = new WeakMap<ClusterNode, Map<string, Promise<boolean>>>();
+
+/**
+ * A request for a 2025 session held by no transport here: forwarded to the live replica that
+ * owns it, or the session is adopted (its owner died or handed it over) and served here. A
+ * session id unknown to the cluster, or another principal's, is `404 Session not found`; when
+ * Redis is away, `503` (the client retries).
+ */
+export async function serveRemoteSession(node: ClusterNode, what: RemoteSessionRequest): Promise<Response> {
+  try {
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const record = await node.sessions.get(what.principal, what.sessionId);
+      if (record === undefined || record.profile !== what.profile) return notFound();
+      const ownerUrl =
+        record.owner === '' || record.owner === node.replicaId
+          ? undefined
+          : await node.registry.lookup(record.owner);
+      if (ownerUrl !== undefined) {
+        let response: Response;
+        try {
+          response = await node.forward(what.request, ownerUrl, what.principal, what.body);
+        } catch {
+          // The owner stopped answering just now; its heartbeat will lapse and it can be adopted.
+          return unavailable('the replica holding this session is not answering; retry shortly');
+        }
+        // 421: the owner no longer holds it (handed over since): look again.
+        if (response.status !== 421) return response;
+        await response.body?.cancel();
+        continue;
+      }
+      if (node.draining) return unavailable('this replica is shutting down; retry');
+      if (await adoptOnce(node, record, what)) return what.serveLocal();
+    }
+    return unavailable('the session is changing hands; retry');
+  } catch {
+    return unavailable('the cluster store (Redis) is unavailable; retry shortly');
+  }
+}
+
+async function adoptOnce(
+  node: ClusterNode,
+  record: SessionRecord,
+  what: RemoteSessionRequest,
+): Promise<boolean> {
+  let running = adopting.get(node);
+  if (running === undefined) {
+    running = new Map();
+    adopting.set(node, running);
+  }
+  const pending = running.get(record.id);
+  if (pending) return pending;
+  const attempt = (async () => {
+    // A record this replica owns but holds no transport for (it restarted with the same id): rebuild it.
+    if (record.owner !== node.replicaId && !(await node.sessions.claim(record))) return false;
+    await what.adopt(record);
+    return true;
+  })().finally(() => running.delete(record.id));
+  running.set(record.id, attempt);
+  return attempt;
+}
