@@ -8,7 +8,7 @@ import { FORWARD_HEADER, signForward, verifyForward } from './forward-signature.
 import { connectRedis, type RedisConnection } from './redis-connection.js';
 import { RedisKeys } from './redis-keys.js';
 import { ReplicaRegistry } from './replica-registry.js';
-import { SessionDirectory } from './session-directory.js';
+import { SessionDirectory, type SessionRecord } from './session-directory.js';
 
 /** The settings of a cluster node, checked (the key read, the URL parsed) before anything connects. */
 export interface ClusterSettings {
@@ -71,6 +71,7 @@ export class ClusterNode {
   /** Set by {@link drain}: `/readyz` fails and no new session is opened here. */
   draining = false;
   #released = false;
+  readonly #held = new Map<string, Omit<SessionRecord, 'owner'>>();
 
   private constructor(settings: ClusterSettings, redis: RedisConnection, log: (line: string) => void) {
     this.settings = settings;
@@ -80,7 +81,16 @@ export class ClusterNode {
     this.#forwardKey = derived.forward;
     this.keys = new RedisKeys(derived.namespace);
     const base = settings.advertiseUrl.href.replace(/\/$/, '');
-    this.registry = new ReplicaRegistry(redis, this.keys, settings.replicaId, base, settings.heartbeatMs);
+    this.registry = new ReplicaRegistry(
+      redis,
+      this.keys,
+      settings.replicaId,
+      base,
+      settings.heartbeatMs,
+      () => {
+        void this.#recover();
+      },
+    );
     this.sessions = new SessionDirectory(redis, this.keys, settings.replicaId);
   }
 
@@ -144,11 +154,17 @@ export class ClusterNode {
     });
   }
 
-  /** Records a 2025 session this replica opened (failures are logged: the session still works here). */
-  opened(principal: string, id: string, profile: string, initialize: unknown): void {
-    this.sessions
-      .create({ id, principal, profile, initialize })
-      .catch((error: unknown) => this.#log(`cluster: could not record session: ${message(error)}`));
+  /**
+   * Records a 2025 session this replica holds: one it opened (`write`: stored in Redis now), or
+   * one it adopted (its record is there already). Kept here too, so that a Redis that lost its
+   * data (restarted without persistence) gets every held session back when it returns.
+   */
+  held(record: Omit<SessionRecord, 'owner'>, write: boolean): void {
+    this.#held.set(record.id, { ...record, subscriptions: [...record.subscriptions] });
+    if (write)
+      this.sessions
+        .create(record)
+        .catch((error: unknown) => this.#log(`cluster: could not record session: ${message(error)}`));
   }
 
   /** Records a session's log level and subscriptions. */
@@ -157,6 +173,11 @@ export class ClusterNode {
     id: string,
     state: { logLevel?: string; subscriptions: Iterable<string> },
   ): void {
+    const held = this.#held.get(id);
+    if (held) {
+      if (state.logLevel !== undefined) held.logLevel = state.logLevel;
+      held.subscriptions = [...state.subscriptions];
+    }
     this.sessions
       .update(principal, id, state)
       .catch((error: unknown) => this.#log(`cluster: could not record a session change: ${message(error)}`));
@@ -165,7 +186,26 @@ export class ClusterNode {
   /** A session ended for good (DELETE, evicted): its record goes. Not after hand-over. */
   ended(principal: string, id: string): void {
     if (this.#released) return;
+    this.#held.delete(id);
     this.sessions.remove(principal, id).catch(() => {});
+  }
+
+  /** Redis came back: writes the record of every session held here again (it may have lost them). */
+  async #recover(): Promise<void> {
+    if (this.#released) return;
+    let count = 0;
+    for (const record of [...this.#held.values()]) {
+      try {
+        if ((await this.sessions.get(record.principal, record.id)) === undefined) {
+          await this.sessions.create(record);
+          await this.sessions.update(record.principal, record.id, record);
+          count++;
+        }
+      } catch {
+        return;
+      }
+    }
+    if (count > 0) this.#log(`cluster: Redis is back; recorded ${count} session(s) it had lost`);
   }
 
   /** Stops taking new sessions; `/readyz` fails from now on. */

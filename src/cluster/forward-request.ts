@@ -17,6 +17,10 @@ const HOP_HEADERS = new Set([
   FORWARD_HEADER,
 ]);
 
+/** What a client hears for a request its replica received but died before answering. */
+export const STOPPED_BEFORE_ANSWER =
+  'the gateway replica serving this call stopped before it answered; call again';
+
 // Kept-alive connections between replicas: a forwarded call pays no TCP handshake.
 const httpAgent = new HttpAgent({ keepAlive: true, maxSockets: 256 });
 const httpsAgent = new HttpsAgent({ keepAlive: true, maxSockets: 256 });
@@ -112,10 +116,7 @@ function responseBody(
           const error = {
             jsonrpc: '2.0',
             id: requestId,
-            error: {
-              code: -32603,
-              message: 'the gateway replica serving this call stopped before it answered; call again',
-            },
+            error: { code: -32603, message: STOPPED_BEFORE_ANSWER },
           };
           controller.enqueue(new TextEncoder().encode(`event: message\ndata: ${JSON.stringify(error)}\n\n`));
           controller.close();

@@ -1,4 +1,6 @@
+import { echoableId } from '../gateway/node-exchange.js';
 import type { ClusterNode } from './cluster-node.js';
+import { STOPPED_BEFORE_ANSWER } from './forward-request.js';
 import type { SessionRecord } from './session-directory.js';
 
 /** How a request for a 2025 session this replica does not hold is answered. */
@@ -19,6 +21,10 @@ function jsonRpcError(status: number, code: number, message: string): Response {
   return Response.json({ jsonrpc: '2.0', error: { code, message }, id: null }, { status });
 }
 
+/** The answer to a request the owning replica received but died before answering (never re-run elsewhere). */
+const stoppedBeforeAnswer = (id: string | number) =>
+  Response.json({ jsonrpc: '2.0', id, error: { code: -32603, message: STOPPED_BEFORE_ANSWER } });
+
 const notFound = () => jsonRpcError(404, -32001, 'Session not found');
 const unavailable = (why: string) =>
   new Response(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: why }, id: null }), {
@@ -36,8 +42,11 @@ const adopting = new WeakMap<ClusterNode, Map<string, Promise<boolean>>>();
  * Redis is away, `503` (the client retries).
  */
 export async function serveRemoteSession(node: ClusterNode, what: RemoteSessionRequest): Promise<Response> {
+  // A dead owner's heartbeat lapses within three beats: a request that found it refusing
+  // connections waits that long for the session to become adoptable, rather than failing.
+  const waitUntil = Date.now() + node.settings.heartbeatMs * 4;
   try {
-    for (let attempt = 0; attempt < 2; attempt++) {
+    for (let attempt = 0; attempt < 3 || Date.now() < waitUntil; attempt++) {
       const record = await node.sessions.get(what.principal, what.sessionId);
       if (record === undefined || record.profile !== what.profile) return notFound();
       const ownerUrl =
@@ -48,9 +57,16 @@ export async function serveRemoteSession(node: ClusterNode, what: RemoteSessionR
         let response: Response;
         try {
           response = await node.forward(what.request, ownerUrl, what.principal, what.body);
-        } catch {
-          // The owner stopped answering just now; its heartbeat will lapse and it can be adopted.
-          return unavailable('the replica holding this session is not answering; retry shortly');
+        } catch (error) {
+          // Refused: the request never reached the owner (it died); anything else may have run there.
+          const refused = (error as NodeJS.ErrnoException).code === 'ECONNREFUSED';
+          // A request that reached the owner before it died is answered, not retried elsewhere.
+          const id = echoableId(what.body);
+          if (!refused && id !== null) return stoppedBeforeAnswer(id);
+          if (!refused || Date.now() >= waitUntil)
+            return unavailable('the replica holding this session is not answering; retry shortly');
+          await new Promise((resolve) => setTimeout(resolve, node.settings.heartbeatMs / 2));
+          continue;
         }
         // 421: the owner no longer holds it (handed over since): look again.
         if (response.status !== 421) return response;

@@ -16,7 +16,18 @@ export class ReplicaRegistry {
   #healthy = false;
   #stopped = false;
 
-  constructor(redis: RedisConnection, keys: RedisKeys, id: string, url: string, heartbeatMs: number) {
+  readonly #recovered: () => void;
+
+  /** `recovered` is called when a heartbeat reaches Redis again after failing. */
+  constructor(
+    redis: RedisConnection,
+    keys: RedisKeys,
+    id: string,
+    url: string,
+    heartbeatMs: number,
+    recovered: () => void = () => {},
+  ) {
+    this.#recovered = recovered;
     this.#redis = redis;
     this.#keys = keys;
     this.#id = id;
@@ -44,7 +55,9 @@ export class ReplicaRegistry {
       'PX',
       String(this.#heartbeatMs * 3),
     ]);
+    const was = this.#healthy;
     this.#healthy = true;
+    if (!was && this.#timer !== undefined) this.#recovered();
   }
 
   /** Whether the last heartbeat reached Redis and the connection is still up. */

@@ -240,7 +240,13 @@ export function createGateway(options: GatewayOptions): Gateway {
   };
 
   /** A 2025-era session's transport and server, connected; it is kept once `initialize` succeeds. */
-  const openLegacy = async (profile: GatewayProfile, who: RequestPrincipal, id: string, body?: unknown) => {
+  const openLegacy = async (
+    profile: GatewayProfile,
+    who: RequestPrincipal,
+    id: string,
+    body: unknown,
+    adopted?: SessionRecord,
+  ) => {
     const session = createSession(id, 'legacy', who.owner, who.principal);
     const end = () => {
       legacySessions.delete(session.id);
@@ -252,7 +258,16 @@ export function createGateway(options: GatewayOptions): Gateway {
       onsessioninitialized: () => {
         legacySessions.set(session.id, { transport, session, profile });
         core.sessions.add(session);
-        if (body !== undefined) cluster?.opened(session.principal, session.id, profile.name, body);
+        cluster?.held(
+          {
+            id: session.id,
+            principal: session.principal,
+            profile: profile.name,
+            initialize: adopted?.initialize ?? body,
+            subscriptions: [],
+          },
+          adopted === undefined,
+        );
       },
       onsessionclosed: end,
       maxRequestBodySize: maxBodyBytes,
@@ -278,7 +293,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     record: SessionRecord,
     url: string,
   ) => {
-    const { transport, session } = await openLegacy(profile, who, record.id);
+    const { transport, session } = await openLegacy(profile, who, record.id, record.initialize, record);
     await replayInitialize(transport, record.initialize, url);
     if (record.logLevel !== undefined) session.logLevel = record.logLevel as DownstreamSession['logLevel'];
     for (const wrapped of record.subscriptions)
@@ -287,6 +302,7 @@ export function createGateway(options: GatewayOptions): Gateway {
           `cluster: an adopted subscription to ${wrapped} failed: ${error instanceof Error ? error.message : String(error)}`,
         );
       });
+    session.onChange?.();
     log(
       `cluster: adopted a session from ${record.owner === '' ? 'a replica that handed it over' : `replica ${record.owner}`}`,
     );
