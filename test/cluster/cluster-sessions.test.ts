@@ -26,6 +26,7 @@ let redis: TestRedis;
 let replicas: Replica[] = [];
 let balancer: Balancer;
 const key = newClusterKey();
+let configPath: string;
 
 async function legacyClient(
   url: string,
@@ -43,13 +44,13 @@ async function sessionKeys(): Promise<string[]> {
 describe.skipIf(!redisAvailable)('a 2025 session across replicas (built CLI, real Redis)', () => {
   beforeAll(async () => {
     redis = await startRedis(dir.path);
-    const config = writeConfig(dir.path, {
+    configPath = writeConfig(dir.path, {
       echo: fixtureCommand('echo'),
       notify: fixtureCommand('notify'),
       changing: fixtureCommand('changing'),
     });
     replicas = await Promise.all(
-      ['a', 'b'].map((name) => startReplica({ name, config, redis: redis.url, key })),
+      ['a', 'b'].map((name) => startReplica({ name, config: configPath, redis: redis.url, key })),
     );
     balancer = await startBalancer(replicas);
   }, 120_000);
@@ -135,4 +136,39 @@ describe.skipIf(!redisAvailable)('a 2025 session across replicas (built CLI, rea
       await check.client.close();
     }, 60_000);
   }
+
+  it('SIGTERM drains: /readyz fails, no new session, the call in flight finishes, sessions are handed over', async () => {
+    balancer.route = (info) => (info.rpcMethod === 'initialize' ? 0 : 1);
+    const { client } = await legacyClient(balancer.url);
+    const inFlight = client.callTool({ name: 'echo__slow', arguments: { ms: 2500 } }).then(
+      () => 'answered',
+      (error: unknown) => `failed: ${String(error)}`,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const a = replicas[0]!;
+    a.child.kill('SIGTERM');
+    expect(await eventually(async () => (await fetch(`${a.base}/readyz`)).status === 503, 5000)).toBe(true);
+    const refused = await fetch(`${a.base}/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: {
+          protocolVersion: '2025-06-18',
+          capabilities: {},
+          clientInfo: { name: 'late', version: '1' },
+        },
+      }),
+    });
+    expect(refused.status).toBe(503);
+    expect(await inFlight).toBe('answered');
+    await a.exited;
+    // Handed over, not left to the heartbeat: B adopts on the next request.
+    expect(textOf(await client.callTool({ name: 'echo__echo', arguments: { text: 'moved' } }))).toBe('moved');
+    expect(replicas[1]!.stderr()).toMatch(/adopted a session from a replica that handed it over/);
+    await client.close();
+    replicas[0] = await startReplica({ name: 'a', config: configPath, redis: redis.url, key });
+  }, 60_000);
 });
