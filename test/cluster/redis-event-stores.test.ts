@@ -54,7 +54,7 @@ describe.skipIf(!redisAvailable)('RedisEventStores (real Redis)', () => {
     expect(stream).toBe('post-1');
     expect(
       replayed.map((each) =>
-        'method' in each ? each.method : (each as { result: { text: string } }).result.text,
+        'method' in each ? each.method : (each as unknown as { result: { text: string } }).result.text,
       ),
     ).toEqual(['notifications/progress', 'the answer']);
   });
