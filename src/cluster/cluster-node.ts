@@ -5,6 +5,7 @@ import { checkClusterKey, deriveClusterKeys, parseClusterKey } from './cluster-k
 import type { ClusterOptions } from './cluster-options.js';
 import { forwardRequest } from './forward-request.js';
 import { FORWARD_HEADER, signForward, verifyForward } from './forward-signature.js';
+import { OwnerCache } from './owner-cache.js';
 import { connectRedis, type RedisConnection } from './redis-connection.js';
 import { RedisKeys } from './redis-keys.js';
 import { ReplicaRegistry } from './replica-registry.js';
@@ -71,6 +72,8 @@ export class ClusterNode {
   /** Set by {@link drain}: `/readyz` fails and no new session is opened here. */
   draining = false;
   #released = false;
+  /** Where sessions held elsewhere were last found (principal + session → owner URL, profile). */
+  readonly owners = new OwnerCache(10_000);
   readonly #held = new Map<string, Omit<SessionRecord, 'owner'>>();
 
   private constructor(settings: ClusterSettings, redis: RedisConnection, log: (line: string) => void) {

@@ -46,18 +46,24 @@ export async function serveRemoteSession(node: ClusterNode, what: RemoteSessionR
   // connections waits that long for the session to become adoptable, rather than failing.
   const waitUntil = Date.now() + node.settings.heartbeatMs * 4;
   try {
+    const cacheKey = `${what.principal}\n${what.sessionId}`;
     for (let attempt = 0; attempt < 3 || Date.now() < waitUntil; attempt++) {
-      const record = await node.sessions.get(what.principal, what.sessionId);
-      if (record === undefined || record.profile !== what.profile) return notFound();
+      // Where the session was last found: no Redis round trip while its owner keeps it.
+      const known = attempt === 0 ? node.owners.get(cacheKey) : undefined;
+      const record = known ? undefined : await node.sessions.get(what.principal, what.sessionId);
+      if (!known && (record === undefined || record.profile !== what.profile)) return notFound();
       const ownerUrl =
-        record.owner === '' || record.owner === node.replicaId
-          ? undefined
-          : await node.registry.lookup(record.owner);
+        known?.profile === what.profile
+          ? known.url
+          : record === undefined || record.owner === '' || record.owner === node.replicaId
+            ? undefined
+            : await node.registry.lookup(record.owner);
       if (ownerUrl !== undefined) {
         let response: Response;
         try {
           response = await node.forward(what.request, ownerUrl, what.principal, what.body);
         } catch (error) {
+          node.owners.delete(cacheKey);
           // Refused: the request never reached the owner (it died); anything else may have run there.
           const refused = (error as NodeJS.ErrnoException).code === 'ECONNREFUSED';
           // A request that reached the owner before it died is answered, not retried elsewhere.
@@ -69,10 +75,15 @@ export async function serveRemoteSession(node: ClusterNode, what: RemoteSessionR
           continue;
         }
         // 421: the owner no longer holds it (handed over since): look again.
-        if (response.status !== 421) return response;
+        if (response.status !== 421) {
+          node.owners.remember(cacheKey, { url: ownerUrl, profile: what.profile });
+          return response;
+        }
+        node.owners.delete(cacheKey);
         await response.body?.cancel();
         continue;
       }
+      if (record === undefined) continue;
       if (node.draining) return unavailable('this replica is shutting down; retry');
       if (await adoptOnce(node, record, what)) return what.serveLocal();
     }

@@ -61,8 +61,12 @@ describe.skipIf(!redisAvailable)('a cluster losing Redis or a replica (built CLI
 
   it('case 12: with Redis stopped, 2026 calls and listens work, a cross-replica 2025 request gets 503, then recovers', async () => {
     balancer.route = (info) => (info.rpcMethod === 'initialize' ? 0 : 1);
+    // Opened on A and never yet sent to B: B must ask Redis where it lives.
+    balancer.route = () => 0;
+    balancer.log.length = 0;
     const { client: legacy } = await legacyClient(balancer.url);
-    expect((await legacy.listTools()).tools.length).toBeGreaterThan(0);
+    await eventually(() => balancer.log.some((entry) => entry.method === 'GET'), 5000);
+    balancer.route = (info) => (info.rpcMethod === 'initialize' ? 0 : 1);
     const modernOnA = await connectClient(`${replicas[0]!.base}/mcp`, 'modern');
     const modernOnB = await connectClient(`${replicas[1]!.base}/mcp`, 'modern');
     let heard = 0;
