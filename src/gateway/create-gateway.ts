@@ -414,6 +414,9 @@ export function createGateway(options: GatewayOptions): Gateway {
   };
 
   const fetch = async (request: Request): Promise<Response> => {
+    // A load balancer's probe carries no token; the answer says nothing but ready or not.
+    if (request.method === 'GET' && new URL(request.url).pathname === '/readyz')
+      return readiness(core.closing, cluster);
     const checked = guardRequest(request, guard);
     if (checked instanceof Response) return checked;
     if (clusterSettings !== undefined && cluster === undefined) {
@@ -435,8 +438,6 @@ export function createGateway(options: GatewayOptions): Gateway {
     const { pathname } = new URL(request.url);
     if (pathname === '/healthz' && request.method === 'GET')
       return Response.json(healthJson(options.provider.status(), startedAt));
-    // For load balancers: never failed by an upstream, only by shutdown, drain or Redis.
-    if (pathname === '/readyz' && request.method === 'GET') return readiness(core.closing, cluster);
     if (pathname === '/' && request.method === 'GET') {
       const endpoints = [...core.profiles.keys()].map((name) => (name === '' ? '/mcp' : `/mcp/${name}`));
       return new Response(statusPage(options.provider.status(), startedAt, endpoints), {
@@ -481,6 +482,8 @@ export function createGateway(options: GatewayOptions): Gateway {
     const onerror = (error: Error) => log(`http: ${error.message}`);
     const serve = async (req: IncomingMessage, res: ServerResponse) => {
       // Checked before the body is read: a refused request never gets buffered.
+      if (req.method === 'GET' && req.url === '/readyz')
+        return sendResponse(res, readiness(core.closing, cluster));
       const checked = guardRequest(nodeHeaders(req), guard);
       if (checked instanceof Response) return sendResponse(res, checked, { drain: req });
       const handle = (request: Request, body: unknown) => route(request, checked, body);
