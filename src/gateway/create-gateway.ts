@@ -18,6 +18,7 @@ import {
   WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server';
 import { serveStdio as sdkServeStdio } from '@modelcontextprotocol/server/stdio';
+import { relayChanges } from '../cluster/change-relay.js';
 import { drainCluster, readiness } from '../cluster/cluster-drain.js';
 import { ClusterNode, checkClusterOptions } from '../cluster/cluster-node.js';
 import { serveRemoteSession } from '../cluster/remote-session.js';
@@ -128,7 +129,8 @@ export function createGateway(options: GatewayOptions): Gateway {
   let cluster: ClusterNode | undefined;
   let joining: Promise<ClusterNode> | undefined;
   const joinCluster = (settings: NonNullable<typeof clusterSettings>) =>
-    (joining ??= ClusterNode.start(settings, log).then((node) => {
+    (joining ??= ClusterNode.start(settings, log).then(async (node) => {
+      unsubscribers.push(await relayChanges(node.redis, node.keys, node.replicaId, options.provider, log));
       cluster = node;
       return node;
     }));
