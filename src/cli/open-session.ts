@@ -24,8 +24,14 @@ export interface SessionOptions {
   signal?: AbortSignal;
   /** Every server state change while connecting and after (for live progress). */
   onStatus?: (status: ServerStatus) => void;
-  /** Who answers the servers' sampling, elicitation and roots requests (the gateway's clients). */
-  requests?: Pick<LoadMcpServersOptions, 'onElicitation' | 'onSamplingRequest' | 'onRootsRequest'>;
+  /**
+   * Who answers the servers' sampling, elicitation and roots requests (the gateway's clients),
+   * and where OAuth tokens live (a cluster's shared vault; default the vault file).
+   */
+  requests?: Pick<
+    LoadMcpServersOptions,
+    'onElicitation' | 'onSamplingRequest' | 'onRootsRequest' | 'tokenStore'
+  >;
 }
 
 /** A loaded configuration, its registry and its connected servers. */

@@ -106,14 +106,19 @@ export async function serveAction(_options: unknown, command: Command): Promise<
   // what started, instead of killing the process and orphaning them.
   const interrupts = watchInterrupts();
   const signalName = () => (interrupts.exitCode() === ExitCode.interrupted ? 'SIGINT' : 'SIGTERM');
+  // A cluster's replicas share one OAuth vault in Redis (opened first: an unreachable Redis stops here).
+  const vault = cluster
+    ? await (await import('../../cluster/cluster-vault.js')).openClusterVault(cluster, log)
+    : undefined;
   let session: Session;
   try {
     session = await openSession({
       ...sessionOptions(options),
-      requests: gatewayServerRequests(),
+      requests: { ...gatewayServerRequests(), ...(vault ? { tokenStore: vault.store } : {}) },
       signal: interrupts.signal,
     });
   } catch (error) {
+    await vault?.close();
     if (!interrupts.signal.aborted) throw error;
     log(`${signalName()} while connecting; shutting down`);
     if (address === undefined) await refuseStdioRequests();
@@ -129,6 +134,7 @@ export async function serveAction(_options: unknown, command: Command): Promise<
     log(`${why}; shutting down`);
     await gateway?.close();
     await session.close();
+    await vault?.close();
     process.exit(0);
   };
   if (interrupts.signal.aborted) void stop(signalName());
@@ -163,6 +169,7 @@ export async function serveAction(_options: unknown, command: Command): Promise<
   } catch (error) {
     await gateway?.close();
     await session.close();
+    await vault?.close();
     throw error;
   }
   // Serve until a signal (or stdin's end) stops the process.
