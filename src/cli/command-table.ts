@@ -55,7 +55,7 @@ Examples:
   mcptools call everything__echo message=hello
   mcptools call everything__add a=2 b=3
   mcptools call everything__echo '{"message":"hello"}' --json
-  mcptools call files__write_file path=.sandbox/a.txt content=@notes.txt
+  mcptools call files__write_file path=a.txt content=@notes.txt
   mcptools call everything__get-tiny-image --save ./out`,
     )
     .action(lazyAction(async () => (await import('./commands/call-action.js')).callAction));
@@ -156,6 +156,7 @@ Examples:
       'with --cluster: the URL other replicas reach this one at (http://10.0.0.5:8808)',
     )
     .option('--replica-id <id>', "with --cluster: this replica's id (default: random)")
+    .option('--verbose', "log more: the MCP SDK's own notes besides state changes, clients and errors")
     .addHelpText(
       'after',
       '\nExamples:\n  mcptools serve --stdio\n  mcptools serve --http 8808\n  MCPTOOLS_TOKEN=secret mcptools serve --http 0.0.0.0:8808 --mode router\n  MCPTOOLS_CLUSTER_KEY=$(openssl rand -base64 32) mcptools serve --http 8808 --cluster redis://127.0.0.1:6379 --advertise http://127.0.0.1:8808',

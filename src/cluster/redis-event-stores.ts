@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { EventId, EventStore, JSONRPCMessage, StreamId } from '@modelcontextprotocol/server';
+import type { ClusterNode } from './cluster-node.js';
 import type { RedisConnection } from './redis-connection.js';
 import type { RedisKeys } from './redis-keys.js';
 
@@ -135,4 +136,22 @@ export class RedisEventStores {
   async dropSession(sessionId: string, principal = ''): Promise<void> {
     await this.#redis.command(['DEL', this.#keys.events(principal, sessionId)]).catch(() => {});
   }
+}
+
+/**
+ * The gateway's event stores in cluster mode: the cluster's {@link RedisEventStores}, made when
+ * the first session asks (the replica has joined by then: no request is served before).
+ */
+export function clusterEventStores(node: () => ClusterNode | undefined) {
+  let stores: RedisEventStores | undefined;
+  const get = (): RedisEventStores => {
+    const joined = node();
+    if (joined === undefined) throw new Error('cluster mode: a session opened before the replica joined');
+    stores ??= new RedisEventStores(joined.redis, joined.keys);
+    return stores;
+  };
+  return {
+    forSession: (sessionId: string, principal?: string) => get().forSession(sessionId, principal),
+    dropSession: (sessionId: string, principal?: string) => get().dropSession(sessionId, principal),
+  };
 }
