@@ -36,6 +36,7 @@ class RedisSessionEvents implements EventStore {
   readonly #tag: string;
   readonly #maxEvents: string;
   readonly #ttlMs: string;
+  #unstored = 0;
 
   constructor(
     redis: RedisConnection,
@@ -51,8 +52,9 @@ class RedisSessionEvents implements EventStore {
   }
 
   async storeEvent(streamId: StreamId, message: JSONRPCMessage): Promise<EventId> {
-    // Sent together: one round trip.
-    const [entry] = await Promise.all([
+    // Sent together: one round trip. Redis away: the stream still flows, but cannot be resumed
+    // from this event (its id names nothing), rather than failing the request.
+    const stored = await Promise.all([
       this.#redis.command([
         'XADD',
         this.#key,
@@ -66,8 +68,9 @@ class RedisSessionEvents implements EventStore {
         JSON.stringify(message),
       ]),
       this.#redis.command(['PEXPIRE', this.#key, this.#ttlMs]),
-    ]);
-    return `${this.#tag}.${String(entry)}`;
+    ]).catch(() => undefined);
+    if (stored === undefined) return `${this.#tag}.unstored-${++this.#unstored}`;
+    return `${this.#tag}.${String(stored[0])}`;
   }
 
   /** The entry id of one of this session's event ids, or `undefined` for anyone else's. */
