@@ -164,6 +164,7 @@ describe('the TypeScript blocks', () => {
 describe('the shell blocks', () => {
   const lines = of('sh', 'bash').flatMap((block) =>
     block.text
+      .replace(/\\\n\s*/g, ' ') // a command continued over lines is one command
       .split('\n')
       .map((line) => line.replace(/\s+#.*$/, '').trim())
       .filter((line) => line !== '')
