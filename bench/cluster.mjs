@@ -1,6 +1,6 @@
 // The cluster benchmark (issue 27): what cluster mode costs a call. Run it after a build:
 //
-//   npm run build && node --import tsx bench/cluster.mjs [--quick]
+//   npm run build && node bench/run.mjs cluster [--quick]
 //
 // Everything sits behind the same test balancer (test/cluster/cluster-harness.ts, in this
 // process), so its cost lands on every side alike:

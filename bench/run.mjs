@@ -127,10 +127,16 @@ const SCRIPTS = {
   recursion: 'recursion-processes.mjs',
   'cli-start': 'cli-start.mjs',
   pipeline: 'pipeline.mjs',
+  cluster: 'cluster.mjs',
 };
+/** Scripts that import the TypeScript test harness (a real Redis and replicas), so run under tsx. */
+const UNDER_TSX = new Set(['cluster']);
 if (args[0] in SCRIPTS) {
   const script = fileURLToPath(new URL(`./${SCRIPTS[args[0]]}`, import.meta.url));
-  const child = spawn(process.execPath, [script, ...args.slice(1)], { stdio: 'inherit' });
+  const loader = UNDER_TSX.has(args[0])
+    ? ['--import', pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href]
+    : [];
+  const child = spawn(process.execPath, [...loader, script, ...args.slice(1)], { stdio: 'inherit' });
   child.once('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
 } else {
   await runBenchmarks();
