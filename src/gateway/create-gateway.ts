@@ -21,6 +21,7 @@ import { serveStdio as sdkServeStdio } from '@modelcontextprotocol/server/stdio'
 import { McpToolsError } from '../errors/mcp-tools-error.js';
 import { exceedsDepth } from '../json/json-bounds.js';
 import { currentCaller } from '../mcp/server-requests.js';
+import { frontDoor, profileFor } from './auth/front-door.js';
 import { BatchedStdioServerTransport } from './batched-stdio-server-transport.js';
 import { DownstreamCall } from './downstream-call.js';
 import { createSession, type DownstreamSession } from './downstream-session.js';
@@ -30,7 +31,7 @@ import { GatewayCore } from './gateway-core.js';
 import { buildGatewayServer } from './gateway-mcp-server.js';
 import { DEFAULT_MAX_BODY_BYTES, type GatewayOptions } from './gateway-options.js';
 import { GatewayProfile } from './gateway-profile.js';
-import { guardRequest, type HttpGuardSettings, type RequestPrincipal } from './http-guard.js';
+import { authenticateRequest, type HttpGuardSettings, type RequestPrincipal } from './http-guard.js';
 import { serveListen } from './listen-subscriptions.js';
 import { isLoopbackHost, loopbackHostnames } from './loopback.js';
 import { serveNodeExchange } from './node-exchange.js';
@@ -86,7 +87,17 @@ const tooDeep = () =>
 
 /** A checked principal as the SDK's pass-through `authInfo` (how the HTTP face hands it on). */
 function principalAuth(who: RequestPrincipal): AuthInfo {
-  return { token: 'gateway', clientId: who.principal, scopes: who.owner ? ['owner'] : [] };
+  return {
+    token: 'gateway',
+    clientId: who.principal,
+    scopes: who.owner ? ['owner'] : [],
+    extra: { caller: who },
+  };
+}
+
+/** The caller a 2026-07-28 request's `authInfo` carries (see {@link principalAuth}). */
+function callerOf(authInfo: AuthInfo | undefined): RequestPrincipal | undefined {
+  return authInfo?.extra?.caller as RequestPrincipal | undefined;
 }
 
 /** `JSON.parse`, or `undefined` for text that is not JSON (or is empty). */
@@ -140,6 +151,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       '',
       {
         ...(mode ? { mode } : {}),
+        ...(gatewayConfig.who ? { who: gatewayConfig.who } : {}),
         ...((options.pin ?? gatewayConfig.pin) ? { pin: options.pin ?? gatewayConfig.pin } : {}),
         ...((options.tools ?? gatewayConfig.tools) ? { tools: options.tools ?? gatewayConfig.tools } : {}),
         ...((options.servers ?? gatewayConfig.servers)
@@ -162,8 +174,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   const stdioHandles: { close(): Promise<void> }[] = [];
   let httpServer: HttpServer | undefined;
   let guard: HttpGuardSettings = {
-    ...(options.token ? { token: options.token } : {}),
-    ...(options.ownerToken ? { ownerToken: options.ownerToken } : {}),
+    ...frontDoor(options),
     allowedHostnames: [...loopbackHostnames(), ...(options.allowedHosts ?? [])],
     maxBodyBytes,
   };
@@ -203,7 +214,7 @@ export function createGateway(options: GatewayOptions): Gateway {
           return buildGatewayServer(
             core,
             profile,
-            createSession(randomUUID(), 'modern', owner, principal),
+            createSession(randomUUID(), 'modern', owner, principal, callerOf(context.authInfo)),
             serverInfo,
           );
         },
@@ -247,7 +258,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       log(`http: ended the least recently used session: more than ${maxSessions} sessions`);
       await idle.transport.close();
     }
-    const session = createSession(randomUUID(), 'legacy', who.owner, who.principal);
+    const session = createSession(randomUUID(), 'legacy', who.owner, who.principal, who);
     const end = () => {
       legacySessions.delete(session.id);
       core.endSession(session);
@@ -300,9 +311,11 @@ export function createGateway(options: GatewayOptions): Gateway {
     return respond(request);
   };
 
-  const fetch = (request: Request): Promise<Response> => {
-    const checked = guardRequest(request, guard);
-    if (checked instanceof Response) return Promise.resolve(checked);
+  const fetch = async (request: Request): Promise<Response> => {
+    const metadata = guard.oauth?.metadataResponse(request);
+    if (metadata !== undefined) return metadata;
+    const checked = await authenticateRequest(request, guard);
+    if (checked instanceof Response) return checked;
     return route(request, checked);
   };
 
@@ -325,7 +338,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       });
     }
     const match = /^\/mcp(?:\/([A-Za-z0-9_-]{1,64}))?\/?$/.exec(pathname);
-    const profile = match ? core.profiles.get(match[1] ?? '') : undefined;
+    const profile = match ? profileFor(core.profiles, match[1], checked) : undefined;
     if (profile === undefined) return new Response('Not Found\n', { status: 404 });
     return mcp(profile, request, checked, parsedBody);
   };
@@ -334,7 +347,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     if (httpServer) throw new McpToolsError('INVALID_ARGUMENTS', 'the gateway is already listening');
     const host = listenOptions.host ?? '127.0.0.1';
     const loopback = isLoopbackHost(host);
-    if (!loopback && options.token === undefined && options.ownerToken === undefined) {
+    if (!loopback && guard.tokens === undefined && guard.oauth === undefined) {
       throw new McpToolsError(
         'INVALID_ARGUMENTS',
         `refusing to listen on ${host} without a token: anyone who can reach it could call every tool. Pass --token <secret> or set MCPTOOLS_TOKEN (library: createGateway({ token }))`,
@@ -356,8 +369,15 @@ export function createGateway(options: GatewayOptions): Gateway {
     };
     const onerror = (error: Error) => log(`http: ${error.message}`);
     const serve = async (req: IncomingMessage, res: ServerResponse) => {
+      if (guard.oauth !== undefined && req.url?.startsWith('/.well-known/')) {
+        const metadata = guard.oauth.metadataResponse(
+          new Request(new URL(req.url, 'http://gateway.invalid'), { method: req.method ?? 'GET' }),
+        );
+        if (metadata !== undefined) return sendResponse(res, metadata);
+      }
       // Checked before the body is read: a refused request never gets buffered.
-      const checked = guardRequest(nodeHeaders(req), guard);
+      const authenticated = authenticateRequest(nodeHeaders(req), guard);
+      const checked = authenticated instanceof Promise ? await authenticated : authenticated;
       if (checked instanceof Response) return sendResponse(res, checked, { drain: req });
       const handle = (request: Request, body: unknown) => route(request, checked, body);
       if (req.method !== 'POST' || !req.url?.startsWith('/mcp'))

@@ -1,4 +1,5 @@
 import type { GatewayMode, GatewayProfileConfig, McpToolsConfig } from '../config/config-types.js';
+import type { CallerSelector } from '../config/gateway-auth-types.js';
 import type { MCPToolProvider } from '../mcp/provider-types.js';
 import { compileToolFilter } from '../registry/tool-filter.js';
 import { ToolRegistry } from '../registry/tool-registry.js';
@@ -68,6 +69,8 @@ function waitsForSignIn(provider: MCPToolProvider, server: string): boolean {
 export class GatewayProfile {
   readonly name: string;
   readonly mode: GatewayMode;
+  /** Only callers who match may use this profile. */
+  readonly who: CallerSelector | undefined;
   readonly allowsServer: (server: string) => boolean;
   readonly #allowsTool: (...names: string[]) => boolean;
   readonly #pinned: (...names: string[]) => boolean;
@@ -83,6 +86,7 @@ export class GatewayProfile {
   constructor(name: string, settings: GatewayProfileConfig, parts: ProfileParts) {
     this.name = name;
     this.mode = settings.mode ?? 'full';
+    this.who = settings.who;
     this.#parts = parts;
     const allowsServer = compileToolFilter(settings.servers ?? {});
     // One argument only: it is handed to Array.filter, whose index must not read as a name.
