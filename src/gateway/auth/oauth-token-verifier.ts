@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import type { AuthorizationServerMetadata } from '@modelcontextprotocol/client';
 import {
   type AuthInfo,
   OAuthError,
@@ -73,7 +72,7 @@ export class OAuthAccessTokenVerifier implements OAuthTokenVerifier {
   readonly counts: VerifierCounts = { jwtVerified: 0, introspected: 0, cacheHits: 0 };
   readonly #config: GatewayOAuthConfig;
   readonly #cache = new VerifiedTokenCache<AuthInfo>();
-  #metadata: Promise<AuthorizationServerMetadata | undefined> | undefined;
+  #metadata: Promise<Record<string, unknown> | undefined> | undefined;
   #jwks: Promise<JWTVerifyGetKey> | undefined;
   readonly #toleranceSeconds: number;
 
@@ -82,17 +81,28 @@ export class OAuthAccessTokenVerifier implements OAuthTokenVerifier {
     this.#toleranceSeconds = config.clockToleranceSeconds ?? 30;
   }
 
-  /** The authorization server's metadata (RFC 8414 or OpenID discovery), fetched once. */
-  #serverMetadata(): Promise<AuthorizationServerMetadata | undefined> {
-    this.#metadata ??= import('@modelcontextprotocol/client')
-      .then(({ discoverAuthorizationServerMetadata }) =>
-        discoverAuthorizationServerMetadata(this.#config.issuer),
-      )
-      .catch((error: unknown) => {
-        // Tried again on the next token: the server may have been down.
-        this.#metadata = undefined;
-        throw error;
+  /**
+   * The authorization server's metadata (RFC 8414 or OpenID discovery, found by the SDK client's
+   * discovery), fetched once, as served: the SDK's parsed copy drops members it does not know
+   * (`introspection_endpoint`).
+   */
+  #serverMetadata(): Promise<Record<string, unknown> | undefined> {
+    this.#metadata ??= (async () => {
+      const { discoverAuthorizationServerMetadata } = await import('@modelcontextprotocol/client');
+      let served: Record<string, unknown> | undefined;
+      const found = await discoverAuthorizationServerMetadata(this.#config.issuer, {
+        fetchFn: async (url, init) => {
+          const response = await fetch(url, init);
+          if (response.ok) served = (await response.clone().json()) as Record<string, unknown>;
+          return response;
+        },
       });
+      return found === undefined ? undefined : served;
+    })().catch((error: unknown) => {
+      // Tried again on the next token: the server may have been down.
+      this.#metadata = undefined;
+      throw error;
+    });
     return this.#metadata;
   }
 
@@ -102,7 +112,7 @@ export class OAuthAccessTokenVerifier implements OAuthTokenVerifier {
       let url = this.#config.jwksUrl;
       if (url === undefined) {
         const metadata = await this.#serverMetadata();
-        const discovered = (metadata as { jwks_uri?: unknown } | undefined)?.jwks_uri;
+        const discovered = metadata?.jwks_uri;
         if (typeof discovered !== 'string') throw new Error('the issuer publishes no jwks_uri');
         url = discovered;
       }
