@@ -22,6 +22,7 @@ import { McpToolsError } from '../errors/mcp-tools-error.js';
 import { exceedsDepth } from '../json/json-bounds.js';
 import { currentCaller } from '../mcp/server-requests.js';
 import { frontDoor, profileFor } from './auth/front-door.js';
+import { Visibility } from './auth/visibility.js';
 import { BatchedStdioServerTransport } from './batched-stdio-server-transport.js';
 import { DownstreamCall } from './downstream-call.js';
 import { createSession, type DownstreamSession } from './downstream-session.js';
@@ -137,12 +138,18 @@ export function createGateway(options: GatewayOptions): Gateway {
     const caller = currentCaller();
     return caller instanceof DownstreamCall ? caller.session.owner : false;
   };
+  const visibility = new Visibility(gatewayConfig.access);
   const parts = {
     registry: options.registry,
     provider: options.provider,
     config: options.config,
     context: options.context ?? {},
     senderIsOwner,
+    visibility,
+    viewer: () => {
+      const caller = currentCaller();
+      return caller instanceof DownstreamCall ? caller.session : undefined;
+    },
   };
   const mode = options.mode ?? gatewayConfig.mode;
   core.profiles.set(
@@ -326,11 +333,16 @@ export function createGateway(options: GatewayOptions): Gateway {
     parsedBody?: unknown,
   ): Promise<Response> => {
     const { pathname } = new URL(request.url);
+    // The status a caller is shown names only the servers it may see.
+    const statuses = () =>
+      options.provider
+        .status()
+        .filter((status) => visibility.seesServer({ owner: checked.owner, caller: checked }, status.name));
     if (pathname === '/healthz' && request.method === 'GET')
-      return Response.json(healthJson(options.provider.status(), startedAt));
+      return Response.json(healthJson(statuses(), startedAt));
     if (pathname === '/' && request.method === 'GET') {
       const endpoints = [...core.profiles.keys()].map((name) => (name === '' ? '/mcp' : `/mcp/${name}`));
-      return new Response(statusPage(options.provider.status(), startedAt, endpoints), {
+      return new Response(statusPage(statuses(), startedAt, endpoints), {
         headers: {
           'content-type': 'text/html; charset=utf-8',
           'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'",
