@@ -147,6 +147,9 @@ Examples:
     )
     .option('--profile <name>', 'serve this profile of the configuration\'s "gateway.profiles"')
     .option('--token <token>', 'bearer token HTTP clients must send (default: MCPTOOLS_TOKEN)')
+    .option('--oauth-issuer <url>', 'accept OAuth access tokens from this issuer (with --oauth-audience)')
+    .option('--oauth-audience <uri>', "this gateway's resource identifier, its /mcp URL: tokens must name it")
+    .option('--oauth-jwks-url <url>', "the issuer's signing keys (default: from the issuer's metadata)")
     .addHelpText(
       'after',
       '\nExamples:\n  mcptools serve --stdio\n  mcptools serve --http 8808\n  MCPTOOLS_TOKEN=secret mcptools serve --http 0.0.0.0:8808 --mode router',

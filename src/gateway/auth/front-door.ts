@@ -1,3 +1,4 @@
+import { McpToolsError } from '../../errors/mcp-tools-error.js';
 import type { GatewayOptions } from '../gateway-options.js';
 import type { GatewayProfile } from '../gateway-profile.js';
 import type { RequestPrincipal } from '../http-guard.js';
@@ -26,10 +27,16 @@ export function frontDoor(options: Pick<GatewayOptions, 'token' | 'ownerToken' |
         ? named
         : StaticTokens.merge(legacy, named);
   const auth = options.auth ?? gateway?.auth;
-  return {
-    ...(tokens === undefined ? {} : { tokens }),
-    ...(auth === undefined ? {} : { oauth: new GatewayOAuth(auth) }),
-  };
+  let oauth: GatewayOAuth | undefined;
+  try {
+    oauth = auth === undefined ? undefined : new GatewayOAuth(auth);
+  } catch (error) {
+    // The SDK refuses an issuer that is not HTTPS outside loopback, with a fragment or a query.
+    throw new McpToolsError('CONFIG_INVALID', `gateway.auth.issuer: ${(error as Error).message}`, {
+      recoverable: false,
+    });
+  }
+  return { ...(tokens === undefined ? {} : { tokens }), ...(oauth === undefined ? {} : { oauth }) };
 }
 
 /**

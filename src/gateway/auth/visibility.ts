@@ -77,8 +77,7 @@ export class Visibility {
     const server = tool.source === 'mcp' ? tool.server : undefined;
     for (const rule of this.#rules) {
       const governs =
-        (rule.tools !== undefined && rule.tools(...names)) ||
-        (server !== undefined && rule.servers !== undefined && rule.servers(server));
+        rule.tools?.(...names) === true || (server !== undefined && rule.servers?.(server) === true);
       if (governs && !matchesCaller(rule.who, caller)) return false;
     }
     return true;
