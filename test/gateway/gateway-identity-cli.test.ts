@@ -79,7 +79,9 @@ async function tools(path: string, token?: string): Promise<{ status: number; na
     await client.close();
     return { status: 200, names };
   } catch (error) {
-    const status = /\b(401|403|404)\b/.exec(String(error))?.[1];
+    // The SDK's HTTP error carries the status (401 and 403 come back as its OAuth errors).
+    const status =
+      (error as { data?: { status?: number } }).data?.status ?? /\b(401|403)\b/.exec(String(error))?.[1];
     if (status === undefined) throw error;
     return { status: Number(status), names: [] };
   }
@@ -102,7 +104,9 @@ describe('mcptools serve with OAuth and named tokens', () => {
   });
 
   it('serves a token bound to a profile that profile at /mcp, and no other', async () => {
-    expect((await tools('/mcp', CI)).names).toEqual(expect.arrayContaining(['call_tool', 'list_mcp_resources']));
+    expect((await tools('/mcp', CI)).names).toEqual(
+      expect.arrayContaining(['call_tool', 'list_mcp_resources']),
+    );
     expect((await tools('/mcp/opsonly', CI)).status).toBe(404);
   });
 
