@@ -10,6 +10,7 @@ import type { GatewayOAuthConfig } from '../../config/gateway-auth-types.js';
 import type { RequestPrincipal } from '../http-guard.js';
 import { matchesCaller } from './caller-selector.js';
 import { invalidToken, OAuthAccessTokenVerifier, type TokenClaims } from './oauth-token-verifier.js';
+import { VerifiedTokenCache } from './verified-token-cache.js';
 
 const WELL_KNOWN = '/.well-known/oauth-protected-resource';
 
@@ -37,12 +38,16 @@ export class GatewayOAuth {
   readonly #metadata: OAuthProtectedResourceMetadata | undefined;
   readonly #requiredScopes: string[];
   readonly #metadataUrl: string | undefined;
+  /** Callers by the exact `Authorization` header that proved who they are, until the token expires. */
+  readonly #callers = new VerifiedTokenCache<RequestPrincipal>();
+  readonly #toleranceSeconds: number;
 
   /** Throws (a configuration mistake) when the issuer is not HTTPS outside loopback. */
   constructor(config: GatewayOAuthConfig) {
     this.config = config;
     this.verifier = new OAuthAccessTokenVerifier(config);
     this.#requiredScopes = config.requiredScopes ?? [];
+    this.#toleranceSeconds = config.clockToleranceSeconds ?? 30;
     this.#resource = urlOf(config.audience);
     // Built once, at start: a misconfigured issuer fails here, before any request.
     const metadata = buildOAuthProtectedResourceMetadata({
@@ -94,8 +99,22 @@ export class GatewayOAuth {
     });
   }
 
-  /** The caller behind `authorization` (a `Bearer` header), or the refusal to send. */
-  async authenticate(authorization: string | null, requestUrl: string): Promise<Response | RequestPrincipal> {
+  /**
+   * The caller behind `authorization` (a `Bearer` header), or the refusal to send. A header
+   * whose token was verified before answers at once (no promise) until the token expires.
+   */
+  authenticate(
+    authorization: string | null,
+    requestUrl: string,
+  ): Response | RequestPrincipal | Promise<Response | RequestPrincipal> {
+    if (authorization !== null) {
+      const known = this.#callers.get(authorization, Date.now() / 1000, this.#toleranceSeconds);
+      if (known !== undefined) return known;
+    }
+    return this.#verify(authorization, requestUrl);
+  }
+
+  async #verify(authorization: string | null, requestUrl: string): Promise<Response | RequestPrincipal> {
     const options = {
       verifier: this.verifier,
       requiredScopes: this.#requiredScopes,
@@ -121,7 +140,15 @@ export class GatewayOAuth {
         claims,
       };
       if (this.config.owner !== undefined && matchesCaller(this.config.owner, who)) who.owner = true;
-      return who;
+      const frozen = Object.freeze(who);
+      if (authorization !== null && typeof claims.exp === 'number')
+        this.#callers.set(
+          authorization,
+          frozen,
+          claims.exp,
+          typeof claims.nbf === 'number' ? claims.nbf : undefined,
+        );
+      return frozen;
     } catch (error) {
       return bearerAuthChallengeResponse(error, options);
     }
