@@ -22,7 +22,7 @@ const good = {
 
 describe('the identity sections of the gateway configuration', () => {
   it('accepts OAuth, named tokens, access rules and profile selectors', () => {
-    const config = parseConfig(structuredClone(good), { source: 'mcptools.json' });
+    const config = parseConfig(structuredClone(good), { file: 'mcptools.json' });
     expect(config.gateway?.auth?.issuer).toBe('https://id.example.com');
     expect(config.gateway?.tokens?.ci?.principal).toBe('ci-bot');
     expect(config.gateway?.access?.[0]?.who.scopes).toEqual(['prod']);
@@ -30,7 +30,7 @@ describe('the identity sections of the gateway configuration', () => {
 
   it('refuses a short token, a wrong type and a rule without who, naming the field', () => {
     const bad = (gateway: Record<string, unknown>) => () =>
-      parseConfig({ servers: {}, gateway }, { source: 'mcptools.json' });
+      parseConfig({ servers: {}, gateway }, { file: 'mcptools.json' });
     expect(bad({ tokens: { ci: { token: 'short' } } })).toThrow(/gateway\.tokens\.ci\.token/);
     expect(bad({ auth: { type: 'saml', issuer: 'https://x', audience: 'a' } })).toThrow(
       /gateway\.auth\.type/,
@@ -40,7 +40,7 @@ describe('the identity sections of the gateway configuration', () => {
 
   it('hides the static tokens and the introspection secret when the configuration is shown', () => {
     const shown = JSON.stringify(
-      redactConfig(parseConfig(structuredClone(good), { source: 'mcptools.json' })),
+      redactConfig(parseConfig(structuredClone(good), { file: 'mcptools.json' })),
     );
     expect(shown).not.toContain('SECRET');
     expect(shown).toContain('ci-bot');
