@@ -15,6 +15,7 @@ import {
   startOidcProvider,
 } from '../fixtures/oidc/oidc-fixture.js';
 import { connectClient, toolNames } from './gateway-test-helpers.js';
+import { inspect } from './inspector-cli-process.js';
 
 /*
  * The gateway as an OAuth 2.1 resource server, against a real OpenID provider (oidc-provider on
@@ -303,6 +304,20 @@ describe('introspection of opaque tokens (RFC 7662)', () => {
     expect(unknown.status).toBe(401);
     const elsewhere = await post(introspecting.url, await oidc.userToken('alice', 'app-a', audience));
     expect(elsewhere.status).toBe(401);
+  });
+});
+
+describe('the MCP Inspector CLI (no OAuth support of its own: it sends the header it is given)', () => {
+  it('lists the tools with a provider-issued token, and is refused without one', async () => {
+    const token = await oidc.userToken('bob', 'app-b', audience);
+    const listed = (await inspect(
+      [main.url, '--transport', 'http', '--header', `Authorization: Bearer ${token}`],
+      ['--method', 'tools/list'],
+    )) as { tools: { name: string }[] };
+    expect(listed.tools.map((tool) => tool.name)).toContain('hello');
+    await expect(inspect([main.url, '--transport', 'http'], ['--method', 'tools/list'])).rejects.toThrow(
+      /invalid_token/,
+    );
   });
 });
 
