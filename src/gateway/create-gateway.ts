@@ -314,7 +314,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       });
     // A 2026-07-28 listener of resource updates gets them subscribed upstream on its behalf.
     if (request.headers.get('mcp-method') === 'subscriptions/listen')
-      return serveListen(core, profile, request, who.principal, respond, body);
+      return serveListen(core, profile, request, who, respond, body);
     return respond(request);
   };
 
