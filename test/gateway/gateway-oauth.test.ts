@@ -3,6 +3,7 @@ import { importJWK, type JWK, SignJWT, UnsecuredJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryTokenStore } from '../../src/auth/memory-token-store.js';
 import type { GatewayOAuthConfig } from '../../src/config/gateway-auth-types.js';
+import { GatewayOAuth } from '../../src/gateway/auth/gateway-oauth.js';
 import { createGateway, type Gateway } from '../../src/gateway/create-gateway.js';
 import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
 import type { MCPToolProvider } from '../../src/mcp/provider-types.js';
@@ -284,6 +285,20 @@ describe('the gateway as an OAuth resource server', () => {
     expect(oidc.counts.jwks).toBe(fetchesBefore + 1);
     // The token signed before the rotation is still good: its key is still published.
     expect((await post(main.url, before)).status).toBe(200);
+  });
+});
+
+describe('the verified-token cache', () => {
+  it('serves a known caller only until its token expires', async () => {
+    const door = new GatewayOAuth({ type: 'oauth', issuer: oidc.issuer, audience, clockToleranceSeconds: 0 });
+    const token = await craft({ exp: Math.floor(Date.now() / 1000) + 2 });
+    const first = await door.authenticate(`Bearer ${token}`, main.url);
+    expect(first).toMatchObject({ principal: 'oauth:alice', via: 'oauth', clientId: 'app-a' });
+    // Known now: answered without verifying again (no promise).
+    expect(door.authenticate(`Bearer ${token}`, main.url)).toBe(first);
+    await new Promise((resolve) => setTimeout(resolve, 3100));
+    const late = await door.authenticate(`Bearer ${token}`, main.url);
+    expect(late instanceof Response && late.status).toBe(401);
   });
 });
 
