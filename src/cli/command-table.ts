@@ -55,7 +55,7 @@ Examples:
   mcptools call everything__echo message=hello
   mcptools call everything__add a=2 b=3
   mcptools call everything__echo '{"message":"hello"}' --json
-  mcptools call files__write_file path=.sandbox/a.txt content=@notes.txt
+  mcptools call files__write_file path=a.txt content=@notes.txt
   mcptools call everything__get-tiny-image --save ./out`,
     )
     .action(lazyAction(async () => (await import('./commands/call-action.js')).callAction));
@@ -150,6 +150,7 @@ Examples:
     .option('--oauth-issuer <url>', 'accept OAuth access tokens from this issuer (with --oauth-audience)')
     .option('--oauth-audience <uri>', "this gateway's resource identifier, its /mcp URL: tokens must name it")
     .option('--oauth-jwks-url <url>', "the issuer's signing keys (default: from the issuer's metadata)")
+    .option('--verbose', "log more: the MCP SDK's own notes besides state changes, clients and errors")
     .addHelpText(
       'after',
       '\nExamples:\n  mcptools serve --stdio\n  mcptools serve --http 8808\n  MCPTOOLS_TOKEN=secret mcptools serve --http 0.0.0.0:8808 --mode router',

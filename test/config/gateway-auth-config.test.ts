@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config/parse-config.js';
 import { redactConfig } from '../../src/config/redact-config.js';
+import { frontDoor } from '../../src/gateway/auth/front-door.js';
 
 /* `gateway.auth`, `gateway.tokens` and `gateway.access`: accepted, refused with the field named, redacted. */
 
@@ -28,20 +29,26 @@ describe('the identity sections of the gateway configuration', () => {
     expect(config.gateway?.access?.[0]?.who.scopes).toEqual(['prod']);
   });
 
-  it('refuses a short token, a wrong type and a rule without who, naming the field', () => {
+  it('refuses an empty token, a wrong type and a rule without who, naming the field', () => {
     const bad = (gateway: Record<string, unknown>) => () =>
       parseConfig({ servers: {}, gateway }, { file: 'mcptools.json' });
-    expect(bad({ tokens: { ci: { token: 'short' } } })).toThrow(/gateway\.tokens\.ci\.token/);
+    expect(bad({ tokens: { ci: { token: '' } } })).toThrow(/gateway\.tokens\.ci\.token/);
     expect(bad({ auth: { type: 'saml', issuer: 'https://x', audience: 'a' } })).toThrow(
       /gateway\.auth\.type/,
     );
     expect(bad({ access: [{ tools: ['x'] }] })).toThrow(/gateway\.access\.0\.who|gateway\.access\[0\]\.who/);
   });
 
-  it('hides the static tokens and the introspection secret when the configuration is shown', () => {
-    const shown = JSON.stringify(
-      redactConfig(parseConfig(structuredClone(good), { file: 'mcptools.json' })),
+  it('refuses to serve with a static token under 16 characters once its variable is read', () => {
+    const config = parseConfig(
+      { servers: {}, gateway: { tokens: { ci: { token: '${CI_TOKEN}' } } } },
+      { file: 'mcptools.json', env: { CI_TOKEN: 'short' } },
     );
+    expect(() => frontDoor({ config })).toThrow(/gateway\.tokens\.ci\.token: must be at least 16 characters/);
+  });
+
+  it('hides the static tokens and the introspection secret when the configuration is shown', () => {
+    const shown = JSON.stringify(redactConfig(parseConfig(structuredClone(good), { file: 'mcptools.json' })));
     expect(shown).not.toContain('SECRET');
     expect(shown).toContain('ci-bot');
   });

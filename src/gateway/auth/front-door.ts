@@ -6,6 +6,9 @@ import { matchesCaller } from './caller-selector.js';
 import { GatewayOAuth } from './gateway-oauth.js';
 import { legacyTokens, StaticTokens } from './static-tokens.js';
 
+/** The shortest static token accepted in `gateway.tokens`: shorter ones are guessable. */
+const MIN_TOKEN_CHARS = 16;
+
 /**
  * The front door's credentials from the gateway's options: the static tokens (`token` and
  * `ownerToken`, then `gateway.tokens`, all named) and, with `gateway.auth`, the OAuth resource
@@ -16,6 +19,13 @@ export function frontDoor(options: Pick<GatewayOptions, 'token' | 'ownerToken' |
   oauth?: GatewayOAuth;
 } {
   const gateway = options.config?.gateway;
+  for (const [name, entry] of Object.entries(gateway?.tokens ?? {}))
+    if (entry.token.length < MIN_TOKEN_CHARS)
+      throw new McpToolsError(
+        'CONFIG_INVALID',
+        `gateway.tokens.${name}.token: must be at least ${MIN_TOKEN_CHARS} characters (is its variable set?)`,
+        { recoverable: false },
+      );
   const legacy = new StaticTokens(legacyTokens(options.token, options.ownerToken), { legacyNames: true });
   const named = new StaticTokens(gateway?.tokens ?? {});
   const tokens =
