@@ -156,6 +156,9 @@ Examples:
       'with --cluster: the URL other replicas reach this one at (http://10.0.0.5:8808)',
     )
     .option('--replica-id <id>', "with --cluster: this replica's id (default: random)")
+    .option('--oauth-issuer <url>', 'accept OAuth access tokens from this issuer (with --oauth-audience)')
+    .option('--oauth-audience <uri>', "this gateway's resource identifier, its /mcp URL: tokens must name it")
+    .option('--oauth-jwks-url <url>', "the issuer's signing keys (default: from the issuer's metadata)")
     .option('--verbose', "log more: the MCP SDK's own notes besides state changes, clients and errors")
     .addHelpText(
       'after',

@@ -1,5 +1,11 @@
 import { z } from 'zod';
 import { clampDurationMs } from './duration.js';
+import {
+  accessRulesSchema,
+  callerSelectorSchema,
+  gatewayOAuthSchema,
+  gatewayTokensSchema,
+} from './gateway-auth-schema.js';
 import { policiesSchema } from './policies-schema.js';
 
 /** The zod schema of a duration field in a configuration file: positive, clamped to a timer's range. */
@@ -98,6 +104,7 @@ const gatewayModeSchema = z.enum(['full', 'router', 'hybrid']);
 /** One named gateway profile, served at `/mcp/<name>`. */
 const gatewayProfileSchema = z.strictObject({
   mode: gatewayModeSchema.optional(),
+  who: callerSelectorSchema.optional(),
   pin: z.array(z.string().min(1, 'must not be empty')).optional(),
   tools: toolFilterSchema.optional(),
   servers: toolFilterSchema.optional(),
@@ -106,6 +113,10 @@ const gatewayProfileSchema = z.strictObject({
 /** `gateway`: the default mode and pins of `/mcp`, and named profiles. */
 export const gatewaySchema = z.strictObject({
   mode: gatewayModeSchema.optional(),
+  who: callerSelectorSchema.optional(),
+  auth: gatewayOAuthSchema.optional(),
+  tokens: gatewayTokensSchema.optional(),
+  access: accessRulesSchema.optional(),
   pin: z.array(z.string().min(1, 'must not be empty')).optional(),
   tools: toolFilterSchema.optional(),
   servers: toolFilterSchema.optional(),

@@ -1,4 +1,10 @@
 import type { ToolFilter } from '../registry/tool-filter.js';
+import type {
+  AccessRuleConfig,
+  CallerSelector,
+  GatewayOAuthConfig,
+  GatewayTokenConfig,
+} from './gateway-auth-types.js';
 import type { PoliciesConfig } from './policies-schema.js';
 
 /** Settings every server entry may carry, whatever its transport. */
@@ -108,6 +114,8 @@ export type GatewayMode = 'full' | 'router' | 'hybrid';
 /** One gateway endpoint's view: a mode, pinned globs (hybrid), and allow/deny globs over tools and servers. */
 export interface GatewayProfileConfig {
   mode?: GatewayMode;
+  /** Only callers who match may use this profile (others get 404). */
+  who?: CallerSelector;
   /** Tools served beside the router tools in `hybrid` mode (globs over exposed names or `server/tool`). */
   pin?: string[];
   tools?: ToolFilter;
@@ -117,6 +125,12 @@ export interface GatewayProfileConfig {
 /** `gateway` in `mcptools.json`: the default endpoint's profile plus named profiles at `/mcp/<name>`. */
 export interface GatewayConfig extends GatewayProfileConfig {
   profiles?: Record<string, GatewayProfileConfig>;
+  /** The gateway as an OAuth 2.1 resource server (docs/identity.md). */
+  auth?: GatewayOAuthConfig;
+  /** Named static bearer tokens, each mapped to a principal (and a profile). */
+  tokens?: Record<string, GatewayTokenConfig>;
+  /** Who sees which tools and servers. */
+  access?: AccessRuleConfig[];
 }
 
 /** The normalized configuration every loader produces. */

@@ -35,12 +35,34 @@ export function redactConfig(config: McpToolsConfig): McpToolsConfig {
   const servers = Object.fromEntries(
     Object.entries(config.servers).map(([name, server]) => [name, redactServer(server)]),
   );
+  const gateway = redactGateway(config.gateway);
   const search = config.router?.semanticSearch;
-  if (!search) return { ...config, servers };
+  if (!search) return { ...config, servers, ...(gateway ? { gateway } : {}) };
   const hidden = { ...search, url: redactUrl(search.url) };
   if (search.apiKey !== undefined) hidden.apiKey = REDACTED;
   if (search.headers) hidden.headers = hideValues(search.headers);
-  return { ...config, servers, router: { ...config.router, semanticSearch: hidden } };
+  return {
+    ...config,
+    servers,
+    ...(gateway ? { gateway } : {}),
+    router: { ...config.router, semanticSearch: hidden },
+  };
+}
+
+/** The gateway section with its static tokens and its introspection client secret hidden. */
+function redactGateway(gateway: McpToolsConfig['gateway']): McpToolsConfig['gateway'] {
+  if (gateway === undefined) return undefined;
+  const hidden = { ...gateway };
+  if (gateway.tokens)
+    hidden.tokens = Object.fromEntries(
+      Object.entries(gateway.tokens).map(([name, entry]) => [name, { ...entry, token: REDACTED }]),
+    );
+  if (gateway.auth?.introspection)
+    hidden.auth = {
+      ...gateway.auth,
+      introspection: { ...gateway.auth.introspection, clientSecret: REDACTED },
+    };
+  return hidden;
 }
 
 function hideValues(map: Record<string, string>): Record<string, string> {

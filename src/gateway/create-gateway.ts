@@ -30,6 +30,8 @@ import { McpToolsError } from '../errors/mcp-tools-error.js';
 import { exceedsDepth } from '../json/json-bounds.js';
 import { REACH_HEADER, reachHeaderValue, requestLoop } from '../mcp/gateway-chain.js';
 import { currentCaller } from '../mcp/server-requests.js';
+import { frontDoor, profileFor } from './auth/front-door.js';
+import { Visibility } from './auth/visibility.js';
 import { BatchedStdioServerTransport } from './batched-stdio-server-transport.js';
 import { ClientArrivals } from './client-arrivals.js';
 import { DownstreamCall } from './downstream-call.js';
@@ -40,7 +42,12 @@ import { GatewayCore } from './gateway-core.js';
 import { buildGatewayServer } from './gateway-mcp-server.js';
 import { DEFAULT_MAX_BODY_BYTES, type GatewayOptions } from './gateway-options.js';
 import { GatewayProfile } from './gateway-profile.js';
-import { guardRequest, type HttpGuardSettings, loopRefusal, type RequestPrincipal } from './http-guard.js';
+import {
+  authenticateRequest,
+  type HttpGuardSettings,
+  loopRefusal,
+  type RequestPrincipal,
+} from './http-guard.js';
 import { serveListen } from './listen-subscriptions.js';
 import { isLoopbackHost, loopbackHostnames } from './loopback.js';
 import { MemoryEventStores } from './memory-event-stores.js';
@@ -110,7 +117,17 @@ const tooDeep = () =>
 
 /** A checked principal as the SDK's pass-through `authInfo` (how the HTTP face hands it on). */
 function principalAuth(who: RequestPrincipal): AuthInfo {
-  return { token: 'gateway', clientId: who.principal, scopes: who.owner ? ['owner'] : [] };
+  return {
+    token: 'gateway',
+    clientId: who.principal,
+    scopes: who.owner ? ['owner'] : [],
+    extra: { caller: who },
+  };
+}
+
+/** The caller a 2026-07-28 request's `authInfo` carries (see {@link principalAuth}). */
+function callerOf(authInfo: AuthInfo | undefined): RequestPrincipal | undefined {
+  return authInfo?.extra?.caller as RequestPrincipal | undefined;
 }
 
 /** `JSON.parse`, or `undefined` for text that is not JSON (or is empty). */
@@ -168,12 +185,18 @@ export function createGateway(options: GatewayOptions): Gateway {
     const caller = currentCaller();
     return caller instanceof DownstreamCall ? caller.session.owner : false;
   };
+  const visibility = new Visibility(gatewayConfig.access);
   const parts = {
     registry: options.registry,
     provider: options.provider,
     config: options.config,
     context: options.context ?? {},
     senderIsOwner,
+    visibility,
+    viewer: () => {
+      const caller = currentCaller();
+      return caller instanceof DownstreamCall ? caller.session : undefined;
+    },
   };
   const mode = options.mode ?? gatewayConfig.mode;
   core.profiles.set(
@@ -182,6 +205,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       '',
       {
         ...(mode ? { mode } : {}),
+        ...(gatewayConfig.who ? { who: gatewayConfig.who } : {}),
         ...((options.pin ?? gatewayConfig.pin) ? { pin: options.pin ?? gatewayConfig.pin } : {}),
         ...((options.tools ?? gatewayConfig.tools) ? { tools: options.tools ?? gatewayConfig.tools } : {}),
         ...((options.servers ?? gatewayConfig.servers)
@@ -210,8 +234,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   const stdioHandles: { close(): Promise<void> }[] = [];
   let httpServer: HttpServer | undefined;
   let guard: HttpGuardSettings = {
-    ...(options.token ? { token: options.token } : {}),
-    ...(options.ownerToken ? { ownerToken: options.ownerToken } : {}),
+    ...frontDoor(options),
     allowedHostnames: [...loopbackHostnames(), ...allowedHosts],
     maxBodyBytes,
   };
@@ -251,7 +274,7 @@ export function createGateway(options: GatewayOptions): Gateway {
           return buildGatewayServer(
             core,
             profile,
-            createSession(randomUUID(), 'modern', owner, principal),
+            createSession(randomUUID(), 'modern', owner, principal, callerOf(context.authInfo)),
             serverInfo,
           );
         },
@@ -286,7 +309,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     body: unknown,
     adopted?: SessionRecord,
   ) => {
-    const session = createSession(id, 'legacy', who.owner, who.principal);
+    const session = createSession(id, 'legacy', who.owner, who.principal, who);
     const resumable = eventStores
       ? new ResumableStreams(eventStores.forSession(session.id, session.principal), resumeGraceMs)
       : undefined;
@@ -441,7 +464,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       if (loop !== undefined) return loopRefusal(loop);
       return sseSessions.post(new URL(request.url), who, body);
     }
-    const profile = core.profiles.get(route.profile);
+    const profile = profileFor(core.profiles, route.profile === '' ? undefined : route.profile, who);
     if (profile === undefined) return new Response('Not Found\n', { status: 404 });
     const full = await makeRoom();
     if (full) return full;
@@ -479,7 +502,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       });
     // A 2026-07-28 listener of resource updates gets them subscribed upstream on its behalf.
     if (request.headers.get('mcp-method') === 'subscriptions/listen')
-      return serveListen(core, profile, request, who.principal, respond, body);
+      return serveListen(core, profile, request, who, respond, body);
     if (cluster !== undefined && forwarded === 'none') {
       // A retry of a call parked on a 2025 upstream of another replica is served there.
       const owner = retryOwner(cluster, body);
@@ -496,7 +519,9 @@ export function createGateway(options: GatewayOptions): Gateway {
     // A load balancer's probe carries no token; the answer says nothing but ready or not.
     if (request.method === 'GET' && new URL(request.url).pathname === '/readyz')
       return readiness(core.closing, cluster);
-    const checked = guardRequest(request, guard);
+    const metadata = guard.oauth?.metadataResponse(request);
+    if (metadata !== undefined) return metadata;
+    const checked = await authenticateRequest(request, guard);
     if (checked instanceof Response) return checked;
     if (clusterSettings !== undefined && cluster === undefined) {
       try {
@@ -515,11 +540,16 @@ export function createGateway(options: GatewayOptions): Gateway {
     parsedBody?: unknown,
   ): Promise<Response> => {
     const { pathname } = new URL(request.url);
+    // The status a caller is shown names only the servers it may see.
+    const statuses = () =>
+      options.provider
+        .status()
+        .filter((status) => visibility.seesServer({ owner: checked.owner, caller: checked }, status.name));
     if (pathname === '/healthz' && request.method === 'GET')
-      return Response.json(healthJson(options.provider.status(), startedAt));
+      return Response.json(healthJson(statuses(), startedAt));
     if (pathname === '/' && request.method === 'GET') {
       const endpoints = [...core.profiles.keys()].map((name) => (name === '' ? '/mcp' : `/mcp/${name}`));
-      return new Response(statusPage(options.provider.status(), startedAt, endpoints), {
+      return new Response(statusPage(statuses(), startedAt, endpoints), {
         headers: {
           'content-type': 'text/html; charset=utf-8',
           'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'",
@@ -529,7 +559,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     const legacySse = sseRoute(request.method, pathname, request.headers);
     if (legacySse) return sse(legacySse, request, checked, parsedBody);
     const match = /^\/mcp(?:\/([A-Za-z0-9_-]{1,64}))?\/?$/.exec(pathname);
-    const profile = match ? core.profiles.get(match[1] ?? '') : undefined;
+    const profile = match ? profileFor(core.profiles, match[1], checked) : undefined;
     if (profile === undefined) return new Response('Not Found\n', { status: 404 });
     return mcp(profile, request, checked, parsedBody);
   };
@@ -540,7 +570,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     // Joined before listening: cluster mode with an unreachable Redis fails here, clearly.
     if (clusterSettings !== undefined) await joinCluster(clusterSettings);
     const loopback = isLoopbackHost(host);
-    if (!loopback && options.token === undefined && options.ownerToken === undefined) {
+    if (!loopback && guard.tokens === undefined && guard.oauth === undefined) {
       throw new McpToolsError(
         'INVALID_ARGUMENTS',
         `refusing to listen on ${host} without a token: anyone who can reach it could call every tool. Pass --token <secret> or set MCPTOOLS_TOKEN (library: createGateway({ token }))`,
@@ -562,10 +592,17 @@ export function createGateway(options: GatewayOptions): Gateway {
     };
     const onerror = (error: Error) => log(`http: ${error.message}`);
     const serve = async (req: IncomingMessage, res: ServerResponse) => {
+      if (guard.oauth !== undefined && req.url?.startsWith('/.well-known/')) {
+        const metadata = guard.oauth.metadataResponse(
+          new Request(new URL(req.url, 'http://gateway.invalid'), { method: req.method ?? 'GET' }),
+        );
+        if (metadata !== undefined) return sendResponse(res, metadata);
+      }
       // Checked before the body is read: a refused request never gets buffered.
       if (req.method === 'GET' && req.url === '/readyz')
         return sendResponse(res, readiness(core.closing, cluster));
-      const checked = guardRequest(nodeHeaders(req), guard);
+      const authenticated = authenticateRequest(nodeHeaders(req), guard);
+      const checked = authenticated instanceof Promise ? await authenticated : authenticated;
       if (checked instanceof Response) return sendResponse(res, checked, { drain: req });
       // Which gateways are reachable through this one (told to callers that passed the door):
       // a gateway upstream of its caller learns it, and refuses a cycle (src/mcp/gateway-chain.ts).

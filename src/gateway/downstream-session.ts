@@ -1,6 +1,7 @@
 import type { LoggingLevel, Server } from '@modelcontextprotocol/server';
 import type { DownstreamCall } from './downstream-call.js';
 import type { GatewayProfile } from './gateway-profile.js';
+import type { RequestPrincipal } from './http-guard.js';
 
 /**
  * One downstream client as the gateway sees it: a 2025-era session (HTTP `Mcp-Session-Id` or a
@@ -14,6 +15,8 @@ export interface DownstreamSession {
   readonly owner: boolean;
   /** Who authenticated: a hash-derived id of the token presented, `stdio`, or `anonymous`. */
   readonly principal: string;
+  /** Everything the front door learned about the caller (scopes, claims); absent over stdio. */
+  readonly caller?: RequestPrincipal;
   /** Calls in flight from this session. */
   readonly calls: Set<DownstreamCall>;
   /** The server instance serving it (2025 era and stdio), for notifications. */
@@ -38,6 +41,16 @@ export function createSession(
   era: 'legacy' | 'modern',
   owner: boolean,
   principal: string,
+  caller?: RequestPrincipal,
 ): DownstreamSession {
-  return { id, era, owner, principal, calls: new Set(), subscriptions: new Set(), ended: false };
+  return {
+    id,
+    era,
+    owner,
+    principal,
+    ...(caller === undefined ? {} : { caller }),
+    calls: new Set(),
+    subscriptions: new Set(),
+    ended: false,
+  };
 }

@@ -70,7 +70,7 @@ export function buildGatewayServer(
   const separator = core.separator;
 
   server.setRequestHandler('tools/list', async () => ({
-    tools: (await profile.tools(session.owner)).map(toMcpTool),
+    tools: (await profile.tools(session)).map(toMcpTool),
   }));
 
   const scope = (context: ServerContext) => ({ core, server, session, context });
@@ -113,9 +113,9 @@ export function buildGatewayServer(
     serveDownstreamCall(scope(context), 'tools/call', () => {
       const { name } = request.params;
       // The listed tools are read without waiting once listed (every call but the first ones).
-      const listed = profile.listedTool(name, session.owner);
+      const listed = profile.listedTool(name, session);
       if (listed !== undefined) return callTool(request.params, context, listed.tool);
-      return profile.tool(name, session.owner).then((tool) => callTool(request.params, context, tool));
+      return profile.tool(name, session).then((tool) => callTool(request.params, context, tool));
     }),
   );
 
@@ -124,7 +124,7 @@ export function buildGatewayServer(
     for (const failure of errors) core.log(`resources of "${failure.server}": ${failure.error.message}`);
     return {
       resources: items
-        .filter((item) => profile.allowsServer(item.server))
+        .filter((item) => profile.serves(item.server, session))
         .map(({ server: origin, ...item }) => ({ ...item, uri: wrapResourceUri(origin, item.uri) })),
     };
   });
@@ -133,7 +133,7 @@ export function buildGatewayServer(
     const { items } = await provider.resources.listAllTemplates();
     return {
       resourceTemplates: items
-        .filter((item) => profile.allowsServer(item.server))
+        .filter((item) => profile.serves(item.server, session))
         .map(({ server: origin, ...item }) => ({
           ...item,
           uriTemplate: wrapResourceUri(origin, item.uriTemplate),
@@ -145,7 +145,7 @@ export function buildGatewayServer(
     const origin = unwrapResourceUri(uri);
     if (
       origin === undefined ||
-      !profile.allowsServer(origin.server) ||
+      !profile.serves(origin.server, session) ||
       !provider.servers().includes(origin.server)
     )
       throw new ResourceNotFoundError(uri, `Resource not found: ${uri}`);
@@ -192,7 +192,7 @@ export function buildGatewayServer(
     const { items } = await provider.prompts.listAll();
     return {
       prompts: items
-        .filter((item) => profile.allowsServer(item.server))
+        .filter((item) => profile.serves(item.server, session))
         .map(({ server: origin, ...item }) => ({
           ...item,
           name: joinPromptName(origin, item.name, separator),
@@ -201,7 +201,7 @@ export function buildGatewayServer(
   });
 
   const promptTarget = (name: string) => {
-    const servers = provider.servers().filter(profile.allowsServer);
+    const servers = provider.servers().filter((server) => profile.serves(server, session));
     const origin = splitPromptName(name, servers, separator);
     if (origin === undefined)
       throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown prompt: ${name}`);

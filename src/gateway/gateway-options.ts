@@ -1,6 +1,7 @@
 import type { Implementation } from '@modelcontextprotocol/server';
 import type { ClusterOptions } from '../cluster/cluster-options.js';
 import type { GatewayMode, GatewayProfileConfig, McpToolsConfig } from '../config/config-types.js';
+import type { GatewayOAuthConfig } from '../config/gateway-auth-types.js';
 import type { MCPToolProvider } from '../mcp/provider-types.js';
 import type { ToolFilter } from '../registry/tool-filter.js';
 import type { ToolRegistry } from '../registry/tool-registry.js';
@@ -39,6 +40,10 @@ export interface GatewayOptions {
    * Over stdio the client is the owner: it started the process.
    */
   ownerToken?: string;
+  /**
+   * The gateway as an OAuth 2.1 resource server (docs/identity.md). Default `config.gateway.auth`.
+   */
+  auth?: GatewayOAuthConfig;
   /** Host names accepted in `Host` and `Origin` besides the bound address and loopback names. */
   allowedHosts?: string[];
   /** Request bodies above this many bytes get 413. Default 4 MiB. */

@@ -1,4 +1,5 @@
 import type { GatewayMode, GatewayProfileConfig, McpToolsConfig } from '../config/config-types.js';
+import type { CallerSelector } from '../config/gateway-auth-types.js';
 import type { MCPToolProvider } from '../mcp/provider-types.js';
 import { compileToolFilter } from '../registry/tool-filter.js';
 import { ToolRegistry } from '../registry/tool-registry.js';
@@ -6,6 +7,7 @@ import { createRouterTools } from '../router/create-router-tools.js';
 import { createMcpAuthTool } from '../router/mcp-auth-tool.js';
 import { resolveRouterOptions } from '../router/router-options.js';
 import type { Tool, ToolContext } from '../tool/tool.js';
+import { type Viewer, Visibility } from './auth/visibility.js';
 import { scopedProvider } from './scoped-provider.js';
 import { toMcpTool } from './tool-result-wire.js';
 
@@ -17,13 +19,23 @@ export interface ProfileParts {
   context: ToolContext;
   /** Whether the client behind the current call is the owner (read inside a call). */
   senderIsOwner: () => boolean;
+  /** The one visibility function (`gateway.access`). Default: no rule, `ownerOnly` for the owner. */
+  visibility?: Visibility;
+  /** Who is behind the current call (read inside a call); `undefined` outside one. */
+  viewer?: () => Viewer | undefined;
 }
+
+/** What a boolean owner flag stands for, as a viewer (callers from before viewers existed). */
+const asViewer = (viewer: Viewer | boolean): Viewer =>
+  typeof viewer === 'boolean' ? { owner: viewer } : viewer;
 
 /** A profile's served tools, listed once per change: all, without `ownerOnly`, and by name. */
 interface ServedTools {
   all: Tool[];
   shared: Tool[];
   byName: Map<string, Tool>;
+  /** The tools each kind of viewer sees, by {@link Visibility.keyOf}. */
+  byViewer: Map<string, Tool[]>;
 }
 
 /**
@@ -68,10 +80,13 @@ function waitsForSignIn(provider: MCPToolProvider, server: string): boolean {
 export class GatewayProfile {
   readonly name: string;
   readonly mode: GatewayMode;
+  /** Only callers who match may use this profile. */
+  readonly who: CallerSelector | undefined;
   readonly allowsServer: (server: string) => boolean;
   readonly #allowsTool: (...names: string[]) => boolean;
   readonly #pinned: (...names: string[]) => boolean;
   readonly #parts: ProfileParts;
+  readonly #visibility: Visibility;
   readonly #scoped: ToolRegistry | undefined;
   readonly #routerTools: Tool[];
   /** Full mode: `mcp_auth`, served while an admitted server waits for OAuth sign-in. */
@@ -83,18 +98,32 @@ export class GatewayProfile {
   constructor(name: string, settings: GatewayProfileConfig, parts: ProfileParts) {
     this.name = name;
     this.mode = settings.mode ?? 'full';
+    this.who = settings.who;
     this.#parts = parts;
+    this.#visibility = parts.visibility ?? new Visibility();
     const allowsServer = compileToolFilter(settings.servers ?? {});
     // One argument only: it is handed to Array.filter, whose index must not read as a name.
     this.allowsServer = (server: string) => allowsServer(server);
     this.#allowsTool = compileToolFilter(settings.tools ?? {});
     const pin = settings.pin ?? [];
     this.#pinned = pin.length > 0 ? compileToolFilter({ allow: pin }) : () => false;
-    const scoped = scopedProvider(parts.provider, this.allowsServer);
+    // Router tools run inside a call: what they reach is what the caller behind it may see.
+    const callerSees = (server: string) => {
+      const viewer = parts.viewer?.();
+      return viewer === undefined || this.#visibility.seesServer(viewer, server);
+    };
+    const scoped = scopedProvider(
+      parts.provider,
+      (server) => this.allowsServer(server) && callerSees(server),
+    );
     const routerOptions = {
       ...(parts.config ? { config: parts.config } : {}),
       context: parts.context,
       senderIsOwner: parts.senderIsOwner,
+      toolVisible: (tool: Tool) => {
+        const viewer = parts.viewer?.();
+        return viewer === undefined || this.#visibility.seesTool(viewer, tool);
+      },
     };
     if (this.mode === 'full') {
       // Every tool is served directly; a server waiting for OAuth sign-in has none, so
@@ -123,27 +152,49 @@ export class GatewayProfile {
     this.#listed = undefined;
   }
 
-  /** The tools this profile serves, `ownerOnly` ones only to the owner. */
-  async tools(owner: boolean): Promise<Tool[]> {
-    const served = await this.#served();
-    return owner ? served.all : served.shared;
+  /**
+   * The tools this profile serves to `viewer` (the one visibility function decides: `ownerOnly`
+   * ones only to the owner, `gateway.access` rules by principal, scope and claim). A boolean is
+   * the owner flag of a viewer subject to no rule.
+   */
+  async tools(viewer: Viewer | boolean): Promise<Tool[]> {
+    return this.#visibleIn(await this.#served(), asViewer(viewer));
   }
 
-  /** The served tool named `name`, if this client may see it. */
-  async tool(name: string, owner: boolean): Promise<Tool | undefined> {
+  /** The served tool named `name`, if `viewer` may see it. */
+  async tool(name: string, viewer: Viewer | boolean): Promise<Tool | undefined> {
     const tool = (await this.#served()).byName.get(name);
-    return tool === undefined || (!owner && tool.ownerOnly === true) ? undefined : tool;
+    return tool === undefined || !this.#visibility.seesTool(asViewer(viewer), tool) ? undefined : tool;
   }
 
   /**
    * {@link tool} without waiting, once the current listing is in: `{ tool }` (`tool` undefined
    * when this client may not see one of that name), or `undefined` while it is still listing.
    */
-  listedTool(name: string, owner: boolean): { tool: Tool | undefined } | undefined {
+  listedTool(name: string, viewer: Viewer | boolean): { tool: Tool | undefined } | undefined {
     const listed = this.#listed;
     if (listed === undefined) return undefined;
     const tool = listed.byName.get(name);
-    return { tool: tool === undefined || (!owner && tool.ownerOnly === true) ? undefined : tool };
+    return {
+      tool: tool === undefined || !this.#visibility.seesTool(asViewer(viewer), tool) ? undefined : tool,
+    };
+  }
+
+  /** Whether this profile admits `server` and `viewer` may see it (its resources, prompts). */
+  serves(server: string, viewer: Viewer | boolean): boolean {
+    return this.allowsServer(server) && this.#visibility.seesServer(asViewer(viewer), server);
+  }
+
+  #visibleIn(served: ServedTools, viewer: Viewer): Tool[] {
+    if (!this.#visibility.restricts || viewer.caller === undefined)
+      return viewer.owner ? served.all : served.shared;
+    const key = this.#visibility.keyOf(viewer);
+    let tools = served.byViewer.get(key);
+    if (tools === undefined) {
+      tools = served.all.filter((tool) => this.#visibility.seesTool(viewer, tool));
+      served.byViewer.set(key, tools);
+    }
+    return tools;
   }
 
   /** Lists afresh (the cache is replaced) and describes what each kind of client sees. */
@@ -158,7 +209,12 @@ export class GatewayProfile {
       const cache = this.#list().then((all) => {
         const byName = new Map<string, Tool>();
         for (const tool of all) if (!byName.has(tool.name)) byName.set(tool.name, tool);
-        const served = { all, shared: all.filter((tool) => tool.ownerOnly !== true), byName };
+        const served = {
+          all,
+          shared: all.filter((tool) => tool.ownerOnly !== true),
+          byName,
+          byViewer: new Map(),
+        };
         // Not when the listing was replaced (invalidated) meanwhile.
         if (this.#cache === cache) this.#listed = served;
         return served;

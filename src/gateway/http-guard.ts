@@ -6,11 +6,17 @@ import {
   validateOriginHeader,
 } from '@modelcontextprotocol/server';
 import { CHAIN_HEADER, incomingLoop } from '../mcp/gateway-chain.js';
+import type { GatewayOAuth } from './auth/gateway-oauth.js';
+import { legacyTokens, StaticTokens } from './auth/static-tokens.js';
 
 /** What {@link guardRequest} checks a request against. */
 export interface HttpGuardSettings {
   /** The access token; when set, every request must present it (or the owner token). */
   token?: string;
+  /** Named static tokens; when set, `token` and `ownerToken` are ignored (include them here). */
+  tokens?: StaticTokens;
+  /** The gateway as an OAuth resource server: a bearer token no static token matches is verified by it. */
+  oauth?: GatewayOAuth;
   /** The owner token; presenting it marks the client as the owner. */
   ownerToken?: string;
   /** Host names accepted in `Host` and `Origin`; `undefined` accepts any (a wildcard bind). */
@@ -34,9 +40,24 @@ export function loopRefusal(reason: string): Response {
 
 /** Who a request that passed comes from. */
 export interface RequestPrincipal {
-  /** A stable id derived from the token presented (never the token), or `anonymous`. */
+  /**
+   * A stable id, never the token: `oauth:<sub>` (`client:<client id>` for a token without a
+   * subject), a named static token's principal (`token:<name>` by default), an id derived from
+   * the legacy token, or `anonymous`.
+   */
   principal: string;
   owner: boolean;
+  /** How it authenticated. */
+  via?: 'anonymous' | 'token' | 'oauth';
+  /** The OAuth token's subject and client (`client_id` or `azp`). */
+  subject?: string;
+  clientId?: string;
+  /** Granted scopes (OAuth), or those a static token is configured with. */
+  scopes?: readonly string[];
+  /** The token's claims (OAuth), or those a static token is configured with. */
+  claims?: Readonly<Record<string, unknown>>;
+  /** The only profile a named static token may use. */
+  profile?: string;
 }
 
 const digest = (value: string) => createHash('sha256').update(value).digest();
@@ -73,19 +94,45 @@ function hostAccepted(host: string | null, allowed: string[]): boolean {
 }
 
 /** Who a request comes from when no token is configured (shared: never changed). */
-const ANONYMOUS: RequestPrincipal = Object.freeze({ principal: 'anonymous', owner: false });
+const ANONYMOUS: RequestPrincipal = Object.freeze({ principal: 'anonymous', owner: false, via: 'anonymous' });
 
-/**
- * The gateway's front door, before anything reads the body: a request whose gateway chain
- * shows a loop gets 508 (src/mcp/gateway-chain.ts); `Host` and `Origin` must name the
- * bound address (DNS rebinding), a configured token must be presented as
- * `Authorization: Bearer <token>` (401 otherwise, compared in constant time), and a declared
- * body over the cap gets 413.
- */
-export function guardRequest(
+/** The legacy pair compiled once per settings object (callers that pass `token`/`ownerToken` only). */
+const compiledLegacy = new WeakMap<HttpGuardSettings, StaticTokens>();
+
+function staticTokensOf(settings: HttpGuardSettings): StaticTokens | undefined {
+  if (settings.tokens !== undefined) return settings.tokens;
+  if (settings.token === undefined && settings.ownerToken === undefined) return undefined;
+  let tokens = compiledLegacy.get(settings);
+  if (tokens === undefined) {
+    tokens = new StaticTokens(legacyTokens(settings.token, settings.ownerToken), { legacyNames: true });
+    compiledLegacy.set(settings, tokens);
+  }
+  return tokens;
+}
+
+/** A bearer token no static token matched, left for OAuth to verify. */
+interface Unverified {
+  bearer: string | null;
+}
+
+function unauthorized(request: HeaderSource, settings: HttpGuardSettings): Response {
+  if (settings.oauth !== undefined) return settings.oauth.unauthorized(requestUrlOf(request));
+  return plain(401, 'Unauthorized: send Authorization: Bearer <token>', {
+    'www-authenticate': 'Bearer realm="mcptools"',
+  });
+}
+
+/** The URL a request was sent to, as far as the headers tell (for the OAuth challenge's metadata URL). */
+function requestUrlOf(request: HeaderSource): string {
+  if (request instanceof Request) return request.url;
+  return `http://${request.headers.get('host') ?? '127.0.0.1'}/`;
+}
+
+/** The checks of {@link guardRequest}, with a bearer token left unverified when OAuth may accept it. */
+function guardHeaders(
   request: HeaderSource,
   settings: HttpGuardSettings,
-): Response | RequestPrincipal {
+): Response | RequestPrincipal | Unverified {
   // A request that already came through this gateway (or one behind it) is a loop: 508, no session.
   const loop = incomingLoop(request.headers.get(CHAIN_HEADER));
   if (loop !== undefined) return loopRefusal(loop);
@@ -103,31 +150,52 @@ export function guardRequest(
       if (rejected) return rejected;
     }
   }
-  let principal: RequestPrincipal = ANONYMOUS;
-  if (settings.token !== undefined || settings.ownerToken !== undefined) {
-    const header = request.headers.get('authorization') ?? '';
-    const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-    const presented = match?.[1];
-    // Both comparisons always run, so timing says nothing about which token (if any) matched.
-    const isOwner =
-      presented !== undefined &&
-      settings.ownerToken !== undefined &&
-      tokensMatch(presented, settings.ownerToken);
-    const isAccess =
-      presented !== undefined && settings.token !== undefined && tokensMatch(presented, settings.token);
-    if (!isOwner && !isAccess) {
-      return plain(401, 'Unauthorized: send Authorization: Bearer <token>', {
-        'www-authenticate': 'Bearer realm="mcptools"',
-      });
-    }
-    principal = {
-      principal: `token:${digest(presented!).toString('hex').slice(0, 16)}`,
-      owner: isOwner || (settings.ownerToken === undefined && isAccess),
-    };
+  let principal: RequestPrincipal | Unverified = ANONYMOUS;
+  const tokens = staticTokensOf(settings);
+  if (tokens !== undefined || settings.oauth !== undefined) {
+    const header = request.headers.get('authorization');
+    const presented = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '')?.[1];
+    const matched = presented === undefined ? undefined : tokens?.match(presented);
+    if (matched !== undefined) principal = matched;
+    else if (settings.oauth !== undefined) principal = { bearer: header };
+    else return unauthorized(request, settings);
   }
   const length = Number(request.headers.get('content-length') ?? '0');
   if (Number.isFinite(length) && length > settings.maxBodyBytes) {
     return plain(413, `Payload Too Large: the limit is ${settings.maxBodyBytes} bytes`);
   }
   return principal;
+}
+
+/**
+ * The gateway's front door, before anything reads the body: a request whose gateway chain
+ * shows a loop gets 508 (src/mcp/gateway-chain.ts); `Host` and `Origin` must name the
+ * bound address (DNS rebinding), a configured token must be presented as
+ * `Authorization: Bearer <token>` (401 otherwise, compared in constant time), and a declared
+ * body over the cap gets 413. Synchronous: an OAuth access token is not verified here (such a
+ * request gets 401); use {@link authenticateRequest} where OAuth is configured.
+ */
+export function guardRequest(
+  request: HeaderSource,
+  settings: HttpGuardSettings,
+): Response | RequestPrincipal {
+  const checked = guardHeaders(request, settings);
+  if (checked instanceof Response || 'principal' in checked) return checked;
+  return unauthorized(request, settings);
+}
+
+/**
+ * The whole front door, for every HTTP face of the gateway (Streamable HTTP, SSE): what
+ * {@link guardRequest} checks, then an OAuth access token verified when `settings.oauth` is set.
+ * Synchronous when no token needs verifying (loopback without tokens, a static token), a
+ * promise otherwise. Resolves with the caller, or with the refusal to send as it is (401 with
+ * the `resource_metadata` challenge, 403 `insufficient_scope`, 403 for Host/Origin, 413).
+ */
+export function authenticateRequest(
+  request: HeaderSource,
+  settings: HttpGuardSettings,
+): Response | RequestPrincipal | Promise<Response | RequestPrincipal> {
+  const checked = guardHeaders(request, settings);
+  if (checked instanceof Response || 'principal' in checked) return checked;
+  return settings.oauth!.authenticate(checked.bearer, requestUrlOf(request));
 }

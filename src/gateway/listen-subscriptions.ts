@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createSession, type DownstreamSession } from './downstream-session.js';
 import type { GatewayCore } from './gateway-core.js';
 import type { GatewayProfile } from './gateway-profile.js';
+import type { RequestPrincipal } from './http-guard.js';
 import { unwrapResourceUri } from './resource-uri.js';
 
 /** The `resourceSubscriptions` of a `subscriptions/listen` body, or `undefined` when it names none. */
@@ -25,7 +26,7 @@ function narrowed(body: unknown, kept: string[]): unknown {
 
 /**
  * Holds an upstream subscription for `session` to each of `uris` the gateway can serve (a
- * wrapped URI of a server `profile` admits); returns those it holds (`active`, or `pending`
+ * wrapped URI of a server `profile` admits and the session's caller may see); returns those it holds (`active`, or `pending`
  * while their server is away), without those the upstream refused (logged).
  */
 export async function holdListened(
@@ -38,7 +39,7 @@ export async function holdListened(
   const held = await Promise.all(
     uris.map(async (uri) => {
       const origin = unwrapResourceUri(uri);
-      if (origin === undefined || !servers.has(origin.server) || !profile.allowsServer(origin.server))
+      if (origin === undefined || !servers.has(origin.server) || !profile.serves(origin.server, session))
         return false;
       try {
         await core.subscribe(session, uri);
@@ -66,7 +67,7 @@ export async function serveListen(
   core: GatewayCore,
   profile: GatewayProfile,
   request: Request,
-  principal: string,
+  who: string | RequestPrincipal,
   respond: (request: Request, parsedBody?: unknown) => Promise<Response>,
   parsedBody?: unknown,
 ): Promise<Response> {
@@ -80,7 +81,11 @@ export async function serveListen(
   }
   const uris = listenedUris(body);
   if (uris === undefined) return respond(request, body);
-  const listener = createSession(randomUUID(), 'modern', false, principal);
+  // The caller's access rules decide which servers' updates it may listen to.
+  const listener =
+    typeof who === 'string'
+      ? createSession(randomUUID(), 'modern', false, who)
+      : createSession(randomUUID(), 'modern', who.owner, who.principal, who);
   const release = () => core.endSession(listener);
   const kept = await holdListened(core, profile, listener, uris);
   const acknowledged = kept.length === uris.length ? body : narrowed(body, kept);

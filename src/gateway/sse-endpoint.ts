@@ -69,7 +69,7 @@ export class SseSessions {
 
   /** Opens a session of `profile` for `who`: its event stream, ended when `signal` aborts. */
   async open(profile: GatewayProfile, who: RequestPrincipal, signal: AbortSignal): Promise<Response> {
-    const session = createSession(randomUUID(), 'legacy', who.owner, who.principal);
+    const session = createSession(randomUUID(), 'legacy', who.owner, who.principal, who);
     const transport = new SseServerTransport(session.id, `/messages?sessionId=${session.id}`);
     const server = buildGatewayServer(this.#core, profile, session, this.#serverInfo);
     transport.onclose = () => {

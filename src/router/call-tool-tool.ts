@@ -54,7 +54,10 @@ export function createCallToolTool(
       const targetName = String(params.name);
       const args = (params.arguments ?? {}) as Record<string, unknown>;
       const context = { name: targetName };
-      const target = routerNames.has(targetName) ? undefined : await findTool(registry, targetName, settings);
+      const found = routerNames.has(targetName) ? undefined : await findTool(registry, targetName, settings);
+      // A tool the sender may not see is unknown to it: same answer, no hint that it exists.
+      const sees = settings.toolVisible;
+      const target = found !== undefined && sees !== undefined && !sees(found) ? undefined : found;
       if (routerNames.has(targetName) || target?.source === 'router') {
         return fail(
           routerError(
@@ -70,7 +73,11 @@ export function createCallToolTool(
         const candidates = registry
           .list()
           .filter((entry) => entry.enabled && entry.source !== 'router' && !routerNames.has(entry.name))
-          .map((entry) => entry.name);
+          .map((entry) => entry.name)
+          .filter((candidate) => {
+            const tool = sees === undefined ? undefined : registry.get(candidate);
+            return tool === undefined || sees!(tool);
+          });
         const suggestions = suggestToolNames(targetName, candidates);
         const hint = suggestions.length > 0 ? `; did you mean: ${suggestions.join(', ')}?` : '';
         return fail(

@@ -71,6 +71,7 @@ export function createRouterTools(
     format: settings.format,
     planMode: settings.planMode,
     senderIsOwner: settings.senderIsOwner,
+    ...(settings.toolVisible === undefined ? {} : { toolVisible: settings.toolVisible }),
     serverState: (server) => provider.status(server)?.state,
     context: settings.context,
     ...(settings.maxResponseBytes === undefined ? {} : { maxResponseBytes: settings.maxResponseBytes }),

@@ -1,6 +1,6 @@
 import type { McpToolsConfig } from '../config/config-types.js';
 import type { NamingOptions } from '../registry/tool-name.js';
-import type { ToolContext } from '../tool/tool.js';
+import type { Tool, ToolContext } from '../tool/tool.js';
 import type { RouterFormat } from './router-result.js';
 import type { SemanticSearchOptions } from './search/semantic-search.js';
 import { semanticSearchFromConfig } from './search/semantic-search-from-config.js';
@@ -40,6 +40,12 @@ export interface RouterToolsOptions {
    * does not list them. A function is read on every call. Default `true`.
    */
   senderIsOwner?: boolean | (() => boolean);
+  /**
+   * Whether the sender of the current request may see `tool` (read inside each call; the
+   * gateway's visibility function). A tool it may not see is neither listed by `tool_index`
+   * nor called by `call_tool`, which answers as for an unknown name. Default: every tool.
+   */
+  toolVisible?: (tool: Tool) => boolean;
   /** `json` (default) or seed 002's `compact` two-line format. */
   format?: RouterFormat;
   /** The loaded configuration: `router.*` supplies defaults, `namespace` the naming rules. */
@@ -66,6 +72,7 @@ export interface ResolvedRouterOptions {
   perServerResourceTools: boolean;
   planMode: () => boolean;
   senderIsOwner: () => boolean;
+  toolVisible: ((tool: Tool) => boolean) | undefined;
   format: RouterFormat;
   naming: NamingOptions;
   context: ToolContext;
@@ -115,6 +122,7 @@ export function resolveRouterOptions(options: RouterToolsOptions = {}): Resolved
     perServerResourceTools: options.perServerResourceTools ?? router.perServerResourceTools ?? false,
     planMode: flagGetter(options.planMode, false),
     senderIsOwner: flagGetter(options.senderIsOwner, true),
+    toolVisible: options.toolVisible,
     format: options.format ?? 'json',
     naming: options.naming ?? options.config?.namespace ?? {},
     context: options.context ?? {},

@@ -45,6 +45,8 @@ export interface ToolIndexToolOptions {
   planMode?: boolean | (() => boolean);
   /** When `false`, `ownerOnly` tools are not listed. A function is read on every call. Default `true`. */
   senderIsOwner?: boolean | (() => boolean);
+  /** Whether the sender may see a tool (read inside each call); unseen tools are not listed. */
+  toolVisible?: (tool: Tool) => boolean;
   /** Ranking knobs; the measured defaults otherwise. */
   tuning?: SearchTuning;
   /** Fuse the lexical ranking with an embedding model's similarity. Off by default. */
@@ -152,10 +154,14 @@ export function createToolIndexTool(registry: ToolRegistry, options: ToolIndexTo
       ranker.prepare(snapshot.entries);
       const plan = inPlanMode();
       const owner = senderIsOwner();
-      const filtered = plan || !owner;
+      const sees = options.toolVisible;
+      const filtered = plan || !owner || sees !== undefined;
       const visible = filtered
         ? snapshot.tools.filter(
-            (tool) => (!plan || toolReadOnly(tool) === true) && (owner || tool.ownerOnly !== true),
+            (tool) =>
+              (!plan || toolReadOnly(tool) === true) &&
+              (owner || tool.ownerOnly !== true) &&
+              (sees === undefined || sees(tool)),
           )
         : snapshot.tools;
       const search = parsed.search?.trim() ?? '';
@@ -184,7 +190,12 @@ export function createToolIndexTool(registry: ToolRegistry, options: ToolIndexTo
       const categories = filtered ? countCategories(visible) : snapshot.categories;
       const tokens = await snapshot.tokens();
       const base: Record<string, unknown> = {
-        catalog: { tools: snapshot.tools.length, tokens_compact: tokens.compact, tokens_full: tokens.full },
+        // A caller who may not see every tool is not told how many there are.
+        catalog: {
+          tools: sees === undefined ? snapshot.tools.length : visible.length,
+          tokens_compact: tokens.compact,
+          tokens_full: tokens.full,
+        },
         categories,
         ...(plan ? { plan_mode: true } : {}),
       };

@@ -1,41 +1,17 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliBin as bin } from '../cli/cli-process.js';
 import { fixtureCommand } from '../fixtures/spawn-http.js';
 import { stdioFixture } from '../mcp/hub-test-helpers.js';
 import { type RunningGateway, startGateway } from './gateway-test-helpers.js';
+import { inspect } from './inspector-cli-process.js';
 
 /*
  * A third-party client (the MCP Inspector's CLI, built on SDK v1: a 2025-era client) against
  * the gateway, over HTTP (a library gateway) and over stdio (the built `mcptools serve --stdio`).
  */
-const require = createRequire(import.meta.url);
-const inspector = join(
-  require.resolve('@modelcontextprotocol/inspector-cli/package.json'),
-  '..',
-  'build',
-  'index.js',
-);
-
-function inspect(target: string[], args: string[]): Promise<unknown> {
-  return new Promise((resolve, reject) => {
-    execFile(
-      process.execPath,
-      [inspector, ...target, ...args],
-      // Its package.json lookup is relative to the working directory (a bug of 1.0.3): run it from build/.
-      { timeout: 90_000, maxBuffer: 16 * 1024 * 1024, cwd: dirname(inspector) },
-      (error, stdout, stderr) => {
-        if (error) reject(new Error(`${error.message}\n${stderr}`));
-        else resolve(JSON.parse(stdout));
-      },
-    );
-  });
-}
-
 let running: RunningGateway;
 let dir: string;
 let config: string;

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { configError } from '../../config/config-error.js';
 import type { GatewayMode, GatewayProfileConfig, McpToolsConfig } from '../../config/config-types.js';
+import type { GatewayOAuthConfig } from '../../config/gateway-auth-types.js';
 import { McpToolsError } from '../../errors/mcp-tools-error.js';
 import { createGateway } from '../../gateway/create-gateway.js';
 import { gatewayServerRequests } from '../../gateway/gateway-server-requests.js';
@@ -24,6 +25,9 @@ interface ServeOptions extends ServeClusterFlags {
   mode?: string;
   profile?: string;
   token?: string;
+  oauthIssuer?: string;
+  oauthAudience?: string;
+  oauthJwksUrl?: string;
   verbose?: boolean;
 }
 
@@ -40,6 +44,15 @@ export function parseListenAddress(value: string): { host: string; port: number 
     );
   }
   return { host: match[1] ?? match[2] ?? '127.0.0.1', port };
+}
+
+/** `--oauth-issuer`, `--oauth-audience`, `--oauth-jwks-url` as the gateway's `auth` option (they override `gateway.auth`). */
+function oauthFlags(options: ServeOptions): { auth?: GatewayOAuthConfig } {
+  const { oauthIssuer: issuer, oauthAudience: audience, oauthJwksUrl: jwksUrl } = options;
+  if (issuer === undefined && audience === undefined && jwksUrl === undefined) return {};
+  if (issuer === undefined || audience === undefined)
+    throw new McpToolsError('INVALID_ARGUMENTS', '--oauth-issuer and --oauth-audience go together');
+  return { auth: { type: 'oauth', issuer, audience, ...(jwksUrl === undefined ? {} : { jwksUrl }) } };
 }
 
 function log(line: string): void {
@@ -182,6 +195,7 @@ export async function serveAction(_options: unknown, command: Command): Promise<
       ...profileSettings(config, options),
       ...(token ? { token } : {}),
       ...(cluster ? { cluster } : {}),
+      ...oauthFlags(options),
       ...(config.workspaceDir ? { context: { workspaceDir: config.workspaceDir } } : {}),
       log,
     });

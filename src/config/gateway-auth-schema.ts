@@ -1,0 +1,51 @@
+import { z } from 'zod';
+
+const nonEmpty = z.string().min(1, 'must not be empty');
+
+/** `who` of an access rule, and `gateway.auth.owner`: principals, scopes, claims. */
+export const callerSelectorSchema = z.strictObject({
+  principals: z.array(nonEmpty).optional(),
+  scopes: z.array(nonEmpty).optional(),
+  claims: z.record(nonEmpty, z.union([z.string(), z.number(), z.boolean()])).optional(),
+});
+
+const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' });
+
+/** `gateway.auth`: the gateway as an OAuth 2.1 resource server. */
+export const gatewayOAuthSchema = z.strictObject({
+  type: z.literal('oauth'),
+  issuer: httpUrl,
+  audience: nonEmpty,
+  jwksUrl: httpUrl.optional(),
+  introspection: z
+    .strictObject({ url: httpUrl.optional(), clientId: nonEmpty, clientSecret: nonEmpty })
+    .optional(),
+  requiredScopes: z.array(nonEmpty).optional(),
+  scopesSupported: z.array(nonEmpty).optional(),
+  clockToleranceSeconds: z.number().min(0).max(300).optional(),
+  jwksCooldownSeconds: z.number().min(0).max(3600).optional(),
+  owner: callerSelectorSchema.optional(),
+});
+
+/** `gateway.tokens`: named static bearer tokens. */
+export const gatewayTokensSchema = z.record(
+  z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, 'token names may use letters, digits, ".", "_" and "-" only'),
+  z.strictObject({
+    // Checked for length once `${VAR}` is read (the gateway refuses one under 16 characters).
+    token: nonEmpty,
+    principal: nonEmpty.optional(),
+    profile: nonEmpty.optional(),
+    owner: z.boolean().optional(),
+    scopes: z.array(nonEmpty).optional(),
+    claims: z.record(nonEmpty, z.unknown()).optional(),
+  }),
+);
+
+/** `gateway.access`: rules that hide tools and servers from callers who do not match. */
+export const accessRulesSchema = z.array(
+  z.strictObject({
+    tools: z.array(nonEmpty).optional(),
+    servers: z.array(nonEmpty).optional(),
+    who: callerSelectorSchema,
+  }),
+);

@@ -1,0 +1,67 @@
+import type { ToolFilter } from '../registry/tool-filter.js';
+
+/**
+ * Who a rule applies to: every listed condition must hold. `principals` are principal ids
+ * (`oauth:<sub>`, `client:<client id>`, or a static token's `principal`); `scopes` must all have
+ * been granted; each `claims` entry names a claim that must equal the value, or contain it when
+ * the claim is an array (`{ "groups": "ops" }`). An empty selector matches every caller.
+ */
+export interface CallerSelector {
+  principals?: string[];
+  scopes?: string[];
+  claims?: Record<string, string | number | boolean>;
+}
+
+/** `gateway.auth` with `type: "oauth"`: the gateway as an OAuth 2.1 resource server. */
+export interface GatewayOAuthConfig {
+  type: 'oauth';
+  /** The authorization server's issuer; tokens must carry it as `iss`. */
+  issuer: string;
+  /** This gateway's resource identifier (its `/mcp` URL); tokens must carry it in `aud`. */
+  audience: string;
+  /** Where the signing keys are. Default: the issuer's metadata (`jwks_uri`). */
+  jwksUrl?: string;
+  /** RFC 7662 introspection for opaque tokens (and JWTs, when no keys are configured). */
+  introspection?: { url?: string; clientId: string; clientSecret: string };
+  /** Scopes every request must carry (403 `insufficient_scope` otherwise). */
+  requiredScopes?: string[];
+  /** Scopes advertised in the protected-resource metadata. */
+  scopesSupported?: string[];
+  /** Seconds of clock skew tolerated on `exp`/`nbf`. Default 30. */
+  clockToleranceSeconds?: number;
+  /** Least seconds between two JWKS fetches prompted by an unknown `kid`. Default 30. */
+  jwksCooldownSeconds?: number;
+  /** Callers who match are the owner (they see `ownerOnly` tools). Default: no OAuth caller is. */
+  owner?: CallerSelector;
+}
+
+/** One named static bearer token of `gateway.tokens`. */
+export interface GatewayTokenConfig {
+  /** The secret (use `${VAR}`); compared in constant time. */
+  token: string;
+  /** The principal id its holder acts as. Default `token:<name>`. */
+  principal?: string;
+  /** The only profile it may use (`/mcp` serves that profile to it). Default: any. */
+  profile?: string;
+  /** Whether its holder is the owner (sees `ownerOnly` tools). Default `false`. */
+  owner?: boolean;
+  /** Scopes its holder is treated as having (for `access` rules). */
+  scopes?: string[];
+  /** Claims its holder is treated as having (for `access` rules). */
+  claims?: Record<string, unknown>;
+}
+
+/**
+ * One `gateway.access` rule: the tools (globs over exposed names or `server/tool`) and servers
+ * (globs; their tools, resources and prompts) it names are visible only to callers who match
+ * `who`. A tool named by several rules needs all of them; a tool named by none is visible to
+ * every caller the front door let in.
+ */
+export interface AccessRuleConfig {
+  tools?: string[];
+  servers?: string[];
+  who: CallerSelector;
+}
+
+/** Re-exported for the gateway's own filters. */
+export type { ToolFilter };

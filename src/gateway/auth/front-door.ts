@@ -1,0 +1,68 @@
+import { McpToolsError } from '../../errors/mcp-tools-error.js';
+import type { GatewayOptions } from '../gateway-options.js';
+import type { GatewayProfile } from '../gateway-profile.js';
+import type { RequestPrincipal } from '../http-guard.js';
+import { matchesCaller } from './caller-selector.js';
+import { GatewayOAuth } from './gateway-oauth.js';
+import { legacyTokens, StaticTokens } from './static-tokens.js';
+
+/** The shortest static token accepted in `gateway.tokens`: shorter ones are guessable. */
+const MIN_TOKEN_CHARS = 16;
+
+/**
+ * The front door's credentials from the gateway's options: the static tokens (`token` and
+ * `ownerToken`, then `gateway.tokens`, all named) and, with `gateway.auth`, the OAuth resource
+ * server. Neither when nothing is configured (loopback without a token).
+ */
+export function frontDoor(options: Pick<GatewayOptions, 'token' | 'ownerToken' | 'config' | 'auth'>): {
+  tokens?: StaticTokens;
+  oauth?: GatewayOAuth;
+} {
+  const gateway = options.config?.gateway;
+  for (const [name, entry] of Object.entries(gateway?.tokens ?? {}))
+    if (entry.token.length < MIN_TOKEN_CHARS)
+      throw new McpToolsError(
+        'CONFIG_INVALID',
+        `gateway.tokens.${name}.token: must be at least ${MIN_TOKEN_CHARS} characters (is its variable set?)`,
+        { recoverable: false },
+      );
+  const legacy = new StaticTokens(legacyTokens(options.token, options.ownerToken), { legacyNames: true });
+  const named = new StaticTokens(gateway?.tokens ?? {});
+  const tokens =
+    named.size === 0
+      ? legacy.size === 0
+        ? undefined
+        : legacy
+      : legacy.size === 0
+        ? named
+        : StaticTokens.merge(legacy, named);
+  const auth = options.auth ?? gateway?.auth;
+  let oauth: GatewayOAuth | undefined;
+  try {
+    oauth = auth === undefined ? undefined : new GatewayOAuth(auth);
+  } catch (error) {
+    // The SDK refuses an issuer that is not HTTPS outside loopback, with a fragment or a query.
+    throw new McpToolsError('CONFIG_INVALID', `gateway.auth.issuer: ${(error as Error).message}`, {
+      recoverable: false,
+    });
+  }
+  return { ...(tokens === undefined ? {} : { tokens }), ...(oauth === undefined ? {} : { oauth }) };
+}
+
+/**
+ * The profile a request to `/mcp` (`name` undefined) or `/mcp/<name>` is served, for `caller`:
+ * a token bound to one profile gets that one at `/mcp` and no other; a profile with `who` only
+ * serves callers who match. `undefined` (404) otherwise.
+ */
+export function profileFor(
+  profiles: ReadonlyMap<string, GatewayProfile>,
+  name: string | undefined,
+  caller: RequestPrincipal,
+): GatewayProfile | undefined {
+  const bound = caller.profile;
+  if (bound !== undefined && name !== undefined && name !== bound) return undefined;
+  const profile = profiles.get(name ?? bound ?? '');
+  if (profile === undefined) return undefined;
+  if (profile.who !== undefined && !matchesCaller(profile.who, caller)) return undefined;
+  return profile;
+}

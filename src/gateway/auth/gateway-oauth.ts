@@ -1,0 +1,156 @@
+import {
+  bearerAuthChallengeResponse,
+  buildOAuthProtectedResourceMetadata,
+  getOAuthProtectedResourceMetadataUrl,
+  type OAuthMetadata,
+  type OAuthProtectedResourceMetadata,
+  verifyBearerToken,
+} from '@modelcontextprotocol/server';
+import type { GatewayOAuthConfig } from '../../config/gateway-auth-types.js';
+import type { RequestPrincipal } from '../http-guard.js';
+import { matchesCaller } from './caller-selector.js';
+import { invalidToken, OAuthAccessTokenVerifier, type TokenClaims } from './oauth-token-verifier.js';
+import { VerifiedTokenCache } from './verified-token-cache.js';
+
+const WELL_KNOWN = '/.well-known/oauth-protected-resource';
+
+/** `new URL(value)`, or `undefined` when `value` is not a URL. */
+function urlOf(value: string): URL | undefined {
+  try {
+    return new URL(value);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The gateway as an OAuth 2.1 resource server (MCP authorization, RFC 9728): it serves its
+ * protected-resource metadata, answers a request without a valid token with 401 and a
+ * `WWW-Authenticate: Bearer … resource_metadata="…"` challenge (403 `insufficient_scope` when a
+ * required scope is missing), and turns a valid token into the caller's principal. The SDK
+ * server's `verifyBearerToken` / `bearerAuthChallengeResponse` / metadata builder do the
+ * protocol; {@link OAuthAccessTokenVerifier} checks the token.
+ */
+export class GatewayOAuth {
+  readonly config: GatewayOAuthConfig;
+  readonly verifier: OAuthAccessTokenVerifier;
+  readonly #resource: URL | undefined;
+  readonly #metadata: OAuthProtectedResourceMetadata | undefined;
+  readonly #requiredScopes: string[];
+  readonly #metadataUrl: string | undefined;
+  /** Callers by the exact `Authorization` header that proved who they are, until the token expires. */
+  readonly #callers = new VerifiedTokenCache<RequestPrincipal>();
+  readonly #toleranceSeconds: number;
+
+  /** Throws (a configuration mistake) when the issuer is not HTTPS outside loopback. */
+  constructor(config: GatewayOAuthConfig) {
+    this.config = config;
+    this.verifier = new OAuthAccessTokenVerifier(config);
+    this.#requiredScopes = config.requiredScopes ?? [];
+    this.#toleranceSeconds = config.clockToleranceSeconds ?? 30;
+    this.#resource = urlOf(config.audience);
+    // Built once, at start: a misconfigured issuer fails here, before any request.
+    const metadata = buildOAuthProtectedResourceMetadata({
+      oauthMetadata: { issuer: config.issuer } as OAuthMetadata,
+      resourceServerUrl: this.#resource ?? new URL('http://127.0.0.1/'),
+      ...(config.scopesSupported ? { scopesSupported: config.scopesSupported } : {}),
+      resourceName: 'mcptools gateway',
+    });
+    this.#metadata = this.#resource === undefined ? undefined : metadata;
+    this.#metadataUrl = this.#resource && getOAuthProtectedResourceMetadataUrl(this.#resource);
+  }
+
+  /** Where the metadata document is, for a request to `requestUrl` (the audience's own, when it is a URL). */
+  resourceMetadataUrl(requestUrl: string): string {
+    return this.#metadataUrl ?? getOAuthProtectedResourceMetadataUrl(new URL('/mcp', requestUrl));
+  }
+
+  /**
+   * The RFC 9728 document, for `GET /.well-known/oauth-protected-resource` and its path-suffixed
+   * forms (`…/mcp`, `…/mcp/<profile>`); `undefined` for any other path.
+   */
+  metadataResponse(request: Request): Response | undefined {
+    const { pathname } = new URL(request.url);
+    if (
+      pathname !== WELL_KNOWN &&
+      !/^\/\.well-known\/oauth-protected-resource\/mcp(?:\/[\w-]{1,64})?\/?$/.test(pathname)
+    )
+      return undefined;
+    const cors = { 'access-control-allow-origin': '*', 'access-control-allow-methods': 'GET, HEAD, OPTIONS' };
+    if (request.method === 'OPTIONS') return new Response(null, { status: 204, headers: cors });
+    if (request.method !== 'GET' && request.method !== 'HEAD')
+      return new Response('Method Not Allowed\n', {
+        status: 405,
+        headers: { allow: 'GET, HEAD, OPTIONS', ...cors },
+      });
+    const document = this.#metadata ?? {
+      resource: this.config.audience,
+      authorization_servers: [this.config.issuer],
+      ...(this.config.scopesSupported ? { scopes_supported: this.config.scopesSupported } : {}),
+    };
+    return Response.json(document, { headers: cors });
+  }
+
+  /** The 401 a request without a usable token gets. */
+  unauthorized(requestUrl: string): Response {
+    return bearerAuthChallengeResponse(invalidToken(), {
+      requiredScopes: this.#requiredScopes,
+      resourceMetadataUrl: this.resourceMetadataUrl(requestUrl),
+    });
+  }
+
+  /**
+   * The caller behind `authorization` (a `Bearer` header), or the refusal to send. A header
+   * whose token was verified before answers at once (no promise) until the token expires.
+   */
+  authenticate(
+    authorization: string | null,
+    requestUrl: string,
+  ): Response | RequestPrincipal | Promise<Response | RequestPrincipal> {
+    if (authorization !== null) {
+      const known = this.#callers.get(authorization, Date.now() / 1000, this.#toleranceSeconds);
+      if (known !== undefined) return known;
+    }
+    return this.#verify(authorization, requestUrl);
+  }
+
+  async #verify(authorization: string | null, requestUrl: string): Promise<Response | RequestPrincipal> {
+    const options = {
+      verifier: this.verifier,
+      requiredScopes: this.#requiredScopes,
+      resourceMetadataUrl: this.resourceMetadataUrl(requestUrl),
+    };
+    try {
+      const info = await verifyBearerToken(authorization, options);
+      const { subject, clientId, claims } = info.extra as unknown as TokenClaims;
+      const principal =
+        subject !== undefined
+          ? `oauth:${subject}`
+          : clientId !== undefined
+            ? `client:${clientId}`
+            : undefined;
+      if (principal === undefined) throw invalidToken();
+      const who: RequestPrincipal = {
+        principal,
+        owner: false,
+        via: 'oauth',
+        ...(subject === undefined ? {} : { subject }),
+        ...(clientId === undefined ? {} : { clientId }),
+        scopes: info.scopes,
+        claims,
+      };
+      if (this.config.owner !== undefined && matchesCaller(this.config.owner, who)) who.owner = true;
+      const frozen = Object.freeze(who);
+      if (authorization !== null && typeof claims.exp === 'number')
+        this.#callers.set(
+          authorization,
+          frozen,
+          claims.exp,
+          typeof claims.nbf === 'number' ? claims.nbf : undefined,
+        );
+      return frozen;
+    } catch (error) {
+      return bearerAuthChallengeResponse(error, options);
+    }
+  }
+}
