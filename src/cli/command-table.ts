@@ -147,6 +147,8 @@ Examples:
     )
     .option('--profile <name>', 'serve this profile of the configuration\'s "gateway.profiles"')
     .option('--token <token>', 'bearer token HTTP clients must send (default: MCPTOOLS_TOKEN)')
+    .option('--metrics', 'serve GET /metrics in Prometheus text format (behind the token, if one is set)')
+    .option('--log-format <format>', 'text (default) or json (one object per line on stderr)')
     .addHelpText(
       'after',
       '\nExamples:\n  mcptools serve --stdio\n  mcptools serve --http 8808\n  MCPTOOLS_TOKEN=secret mcptools serve --http 0.0.0.0:8808 --mode router',

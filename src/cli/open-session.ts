@@ -26,6 +26,8 @@ export interface SessionOptions {
   onStatus?: (status: ServerStatus) => void;
   /** Who answers the servers' sampling, elicitation and roots requests (the gateway's clients). */
   requests?: Pick<LoadMcpServersOptions, 'onElicitation' | 'onSamplingRequest' | 'onRootsRequest'>;
+  /** Runs once the configuration is read, before any server connects (`serve` sets up telemetry there). */
+  beforeConnect?: (config: McpToolsConfig) => Promise<void>;
 }
 
 /** A loaded configuration, its registry and its connected servers. */
@@ -46,6 +48,7 @@ export interface Session extends AsyncDisposable {
 /** Loads the configuration, connects every server in parallel and registers their tools. */
 export async function openSession(options: SessionOptions = {}): Promise<Session> {
   const { config, builtIn } = await resolveCliConfig(options);
+  await options.beforeConnect?.(config);
   const registry = new ToolRegistry(config.tools ?? {});
   if (builtIn)
     for (const tool of exampleTools()) registry.register(tool, { source: 'native', category: 'examples' });

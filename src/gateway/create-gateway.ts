@@ -21,6 +21,8 @@ import { serveStdio as sdkServeStdio } from '@modelcontextprotocol/server/stdio'
 import { McpToolsError } from '../errors/mcp-tools-error.js';
 import { exceedsDepth } from '../json/json-bounds.js';
 import { currentCaller } from '../mcp/server-requests.js';
+import { countListenStream } from '../telemetry/listen-stream-telemetry.js';
+import { observeGatewaySessions } from '../telemetry/state-gauges.js';
 import { BatchedStdioServerTransport } from './batched-stdio-server-transport.js';
 import { DownstreamCall } from './downstream-call.js';
 import { createSession, type DownstreamSession } from './downstream-session.js';
@@ -33,6 +35,7 @@ import { GatewayProfile } from './gateway-profile.js';
 import { guardRequest, type HttpGuardSettings, type RequestPrincipal } from './http-guard.js';
 import { serveListen } from './listen-subscriptions.js';
 import { isLoopbackHost, loopbackHostnames } from './loopback.js';
+import { metricsResponse } from './metrics-endpoint.js';
 import { serveNodeExchange } from './node-exchange.js';
 import { nodeHeaders, readNodeBody, sendResponse } from './node-request.js';
 import { healthJson, statusPage } from './status-page.js';
@@ -171,6 +174,7 @@ export function createGateway(options: GatewayOptions): Gateway {
 
   const lastState = new Map(options.provider.status().map((status) => [status.name, status.state]));
   const unsubscribers = [
+    observeGatewaySessions(() => core.sessions),
     options.registry.onChange(() => core.toolsChanged()),
     // Fired on every (re)connect and list_changed, even when no name changed (schemas may have).
     options.provider.on('toolsChanged', (server) => core.toolsChanged(server)),
@@ -296,7 +300,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       });
     // A 2026-07-28 listener of resource updates gets them subscribed upstream on its behalf.
     if (request.headers.get('mcp-method') === 'subscriptions/listen')
-      return serveListen(core, profile, request, who.principal, respond, body);
+      return countListenStream(await serveListen(core, profile, request, who.principal, respond, body));
     return respond(request);
   };
 
@@ -324,6 +328,8 @@ export function createGateway(options: GatewayOptions): Gateway {
         },
       });
     }
+    if (pathname === '/metrics' && request.method === 'GET' && options.metrics)
+      return metricsResponse(options.metrics);
     const match = /^\/mcp(?:\/([A-Za-z0-9_-]{1,64}))?\/?$/.exec(pathname);
     const profile = match ? core.profiles.get(match[1] ?? '') : undefined;
     if (profile === undefined) return new Response('Not Found\n', { status: 404 });

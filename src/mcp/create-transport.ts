@@ -7,6 +7,7 @@ import {
 import type { TransportAuth } from '../auth/transport-auth.js';
 import type { HttpServerConfig, ServerConfig } from '../config/config-types.js';
 import { urlBasicCredentials } from '../config/url-basic-credentials.js';
+import { tracingFetch } from '../telemetry/trace-context.js';
 import { createPooledHttpFetch, type PooledHttpFetch } from './pooled-http-fetch.js';
 import type { TransportKind } from './provider-types.js';
 import type { ReusableStdioParameters } from './reusable-stdio-transport.js';
@@ -72,16 +73,20 @@ export async function createTransport(
   const authProvider = auth === undefined ? {} : { authProvider: auth.authProvider() };
   if (kind === 'sse' || process.env.MCPTOOLS_HTTP_POOL === '0') {
     // Sizes are counted on the wire; OAuth step-up wraps that.
-    const limited = limits === undefined ? undefined : sizeLimitedFetch(limits);
-    const fetch = auth?.fetch ? auth.fetch(limited) : limited;
-    const options = { requestInit, ...authProvider, ...(fetch === undefined ? {} : { fetch }) };
+    const limited = tracingFetch(
+      limits === undefined ? (url, init) => fetch(url, init) : sizeLimitedFetch(limits),
+    );
+    const traced = auth?.fetch ? auth.fetch(limited) : limited;
+    const options = { requestInit, ...authProvider, fetch: traced };
     return kind === 'sse'
       ? new SSEClientTransport(url, options)
       : new StreamableHTTPClientTransport(url, options);
   }
   const pool = createPooledHttpFetch(limits);
-  const fetch = auth?.fetch ? auth.fetch(pool.fetch) : pool.fetch;
-  return new PooledStreamableHttpTransport(url, { requestInit, ...authProvider, fetch }, pool);
+  // The current span's W3C Trace Context rides every request as headers too.
+  const traced = tracingFetch(pool.fetch);
+  const pooled = auth?.fetch ? auth.fetch(traced) : traced;
+  return new PooledStreamableHttpTransport(url, { requestInit, ...authProvider, fetch: pooled }, pool);
 }
 
 /** The SDK's Streamable HTTP transport over a {@link PooledHttpFetch}, whose sockets its close ends. */

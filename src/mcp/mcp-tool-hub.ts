@@ -7,6 +7,7 @@ import { SecretRedactor } from '../config/secret-redactor.js';
 import { compileToolFilter } from '../registry/tool-filter.js';
 import { type NamingOptions, namespacedName, uniqueName } from '../registry/tool-name.js';
 import type { ToolRegistry } from '../registry/tool-registry.js';
+import { observeServerStates } from '../telemetry/state-gauges.js';
 import { ArgumentValidator } from '../tool/argument-validator.js';
 import { DEFAULT_MAX_RESULT_CHARS } from '../tool/result.js';
 import type { Tool } from '../tool/tool.js';
@@ -114,6 +115,8 @@ export class McpToolHub implements MCPToolProvider {
   readonly #redactor: SecretRedactor;
   readonly #authorizations: ServerAuthorizations;
   #closing: Promise<void> | undefined;
+  /** Ends this hub's share of the `mcptools.servers` gauge. */
+  readonly #unobserveStates: () => void;
 
   constructor(config: McpToolsConfig, registry: ToolRegistry, options: LoadMcpServersOptions = {}) {
     this.#registry = registry;
@@ -217,6 +220,7 @@ export class McpToolHub implements MCPToolProvider {
     this.#directory = directory;
     this.resources = new McpResourceService(directory);
     this.prompts = new McpPromptService(directory);
+    this.#unobserveStates = observeServerStates(() => this.#connections.values());
   }
 
   /** Connects every enabled server in parallel; resolves when each has connected or failed. */
@@ -298,6 +302,7 @@ export class McpToolHub implements MCPToolProvider {
   }
 
   async #close(): Promise<void> {
+    this.#unobserveStates();
     await Promise.allSettled([...this.#connections.values()].map((connection) => connection.close()));
     await this.#eras.flush();
     for (const name of this.#connections.keys()) {

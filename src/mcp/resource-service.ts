@@ -86,7 +86,7 @@ export class McpResourceService implements ResourceService {
         client,
         options,
         (requestOptions) => client.readResource({ uri, ...callerLogMeta(client) }, requestOptions),
-        { operation: 'resource', uri },
+        { operation: 'resource', uri, method: 'resources/read' },
       )
       .finally(release);
     return contents.map((item) => {
@@ -122,7 +122,7 @@ export class McpResourceService implements ResourceService {
           client,
           options,
           (requestOptions) => client.listen({ resourceSubscriptions: [uri] }, requestOptions),
-          { operation: 'resource', uri },
+          { operation: 'resource', uri, method: 'resources/read' },
         )
         .catch((error: unknown) => {
           wanted.delete(uri);
@@ -150,7 +150,7 @@ export class McpResourceService implements ResourceService {
       client,
       options,
       (requestOptions) => client.subscribeResource({ uri }, requestOptions),
-      { operation: 'resource', uri },
+      { operation: 'resource', uri, method: 'resources/read' },
     );
   }
 
@@ -204,7 +204,7 @@ export class McpResourceService implements ResourceService {
       client,
       options,
       (requestOptions) => client.unsubscribeResource({ uri }, requestOptions),
-      { operation: 'resource', uri },
+      { operation: 'resource', uri, method: 'resources/read' },
     );
   }
 

@@ -1,18 +1,49 @@
 import type { Command } from 'commander';
 import { configError } from '../../config/config-error.js';
 import type { GatewayMode, GatewayProfileConfig, McpToolsConfig } from '../../config/config-types.js';
+import { SecretRedactor } from '../../config/secret-redactor.js';
 import { McpToolsError } from '../../errors/mcp-tools-error.js';
 import { createGateway } from '../../gateway/create-gateway.js';
 import { gatewayServerRequests } from '../../gateway/gateway-server-requests.js';
 import { loadMCPServers } from '../../mcp/load-mcp-servers.js';
 import { ToolRegistry } from '../../registry/tool-registry.js';
+import type { TelemetryHandle } from '../../telemetry/setup-telemetry.js';
 import { ExitCode } from '../exit-codes.js';
 import { formatGatewayBanner } from '../format-gateway-banner.js';
 import { keepStdoutClean } from '../keep-stdout-clean.js';
 import { openSession, type Session } from '../open-session.js';
 import { printLine } from '../print.js';
+import { createServeLog, type LogFormat, type ServeLog } from '../serve-log.js';
 import { watchInterrupts } from '../watch-interrupts.js';
 import { sessionOptions } from './global-options.js';
+
+/** `--log-format`: `text` (default) or `json`. */
+function parseLogFormat(value: string | undefined): LogFormat {
+  if (value === undefined || value === 'text' || value === 'json') return value ?? 'text';
+  throw new McpToolsError('INVALID_ARGUMENTS', `--log-format must be text or json, got "${value}"`);
+}
+
+/**
+ * The OpenTelemetry SDK, when the `OTEL_*` variables, the `telemetry` section or `--metrics`
+ * ask for it (imported only then: see docs/telemetry.md).
+ */
+async function startTelemetry(
+  config: McpToolsConfig,
+  prometheus: boolean,
+): Promise<TelemetryHandle | undefined> {
+  const asked =
+    prometheus ||
+    config.telemetry !== undefined ||
+    Object.keys(process.env).some((key) => key.startsWith('OTEL_'));
+  if (!asked) return undefined;
+  const { setupTelemetry } = await import('../../telemetry/setup-telemetry.js');
+  const handle = await setupTelemetry(config.telemetry, { prometheus });
+  if (handle)
+    log(
+      `telemetry: traces ${handle.traces ? 'over OTLP' : 'off'}, metrics ${[handle.otlpMetrics ? 'over OTLP' : '', handle.prometheus ? 'at /metrics' : ''].filter(Boolean).join(' and ') || 'off'}`,
+    );
+  return handle;
+}
 
 interface ServeOptions {
   config?: string;
@@ -22,6 +53,8 @@ interface ServeOptions {
   mode?: string;
   profile?: string;
   token?: string;
+  metrics?: boolean;
+  logFormat?: string;
 }
 
 const MODES: readonly GatewayMode[] = ['full', 'router', 'hybrid'];
@@ -39,8 +72,11 @@ export function parseListenAddress(value: string): { host: string; port: number 
   return { host: match[1] ?? match[2] ?? '127.0.0.1', port };
 }
 
+/** Where `serve` logs (readable lines until `--log-format` says otherwise). */
+let serveLog: ServeLog = createServeLog('text', () => undefined);
+
 function log(line: string): void {
-  process.stderr.write(`mcptools serve: ${line}\n`);
+  serveLog.log(line);
 }
 
 function profileSettings(config: McpToolsConfig, options: ServeOptions): GatewayProfileConfig {
@@ -102,6 +138,9 @@ export async function serveAction(_options: unknown, command: Command): Promise<
   const token = options.token ?? (process.env.MCPTOOLS_TOKEN || undefined);
   // Watched from the start: a signal while the servers connect aborts the connects and closes
   // what started, instead of killing the process and orphaning them.
+  const logFormat = parseLogFormat(options.logFormat);
+  let redactor: SecretRedactor | undefined;
+  let telemetry: TelemetryHandle | undefined;
   const interrupts = watchInterrupts();
   const signalName = () => (interrupts.exitCode() === ExitCode.interrupted ? 'SIGINT' : 'SIGTERM');
   let session: Session;
@@ -110,6 +149,12 @@ export async function serveAction(_options: unknown, command: Command): Promise<
       ...sessionOptions(options),
       requests: gatewayServerRequests(),
       signal: interrupts.signal,
+      // Telemetry before the first connect, so that connects are traced and counted too.
+      beforeConnect: async (config) => {
+        redactor = SecretRedactor.forConfig(config);
+        serveLog = createServeLog(logFormat, () => redactor);
+        telemetry = await startTelemetry(config, options.metrics === true && address !== undefined);
+      },
     });
   } catch (error) {
     if (!interrupts.signal.aborted) throw error;
@@ -118,7 +163,20 @@ export async function serveAction(_options: unknown, command: Command): Promise<
     process.exit(0);
   }
   const { config, provider, registry } = session;
-  provider.on('warning', (message, server) => log(server ? `${server}: ${message}` : message));
+  serveLog.close();
+  serveLog = createServeLog(
+    logFormat,
+    () => redactor,
+    (tool) => provider.toolOrigin?.(tool)?.server,
+  );
+  if (options.metrics && address === undefined)
+    log('--metrics needs --http (GET /metrics); ignored over stdio');
+  provider.on('warning', (message, server) =>
+    serveLog.log(server && logFormat === 'text' ? `${server}: ${message}` : message, {
+      level: 'warn',
+      ...(server ? { server } : {}),
+    }),
+  );
   let gateway: ReturnType<typeof createGateway> | undefined;
   let stopping = false;
   const stop = async (why: string) => {
@@ -127,6 +185,7 @@ export async function serveAction(_options: unknown, command: Command): Promise<
     log(`${why}; shutting down`);
     await gateway?.close();
     await session.close();
+    await telemetry?.shutdown();
     process.exit(0);
   };
   if (interrupts.signal.aborted) void stop(signalName());
@@ -139,6 +198,7 @@ export async function serveAction(_options: unknown, command: Command): Promise<
       ...profileSettings(config, options),
       ...(token ? { token } : {}),
       ...(config.workspaceDir ? { context: { workspaceDir: config.workspaceDir } } : {}),
+      ...(telemetry?.prometheus ? { metrics: telemetry.prometheus } : {}),
       log,
     });
     if (address) {
