@@ -149,6 +149,7 @@ Examples:
     .option('--token <token>', 'bearer token HTTP clients must send (default: MCPTOOLS_TOKEN)')
     .option('--metrics', 'serve GET /metrics in Prometheus text format (behind the token, if one is set)')
     .option('--log-format <format>', 'text (default) or json (one object per line on stderr)')
+    .option('--watch', 're-read the configuration file when it changes (SIGHUP always does)')
     .addHelpText(
       'after',
       '\nExamples:\n  mcptools serve --stdio\n  mcptools serve --http 8808\n  MCPTOOLS_TOKEN=secret mcptools serve --http 0.0.0.0:8808 --mode router',

@@ -67,6 +67,11 @@ export interface Gateway extends AsyncDisposable {
   serveStdio(options?: { transport?: Transport; profile?: string }): void;
   /** Answers calls in flight with an error, ends every session and stops listening. Idempotent. */
   close(): Promise<void>;
+  /**
+   * Holds tool `list_changed` until the returned release: a batch of changes (a configuration
+   * reloaded) is then one notification per client whose tool list changed, none for the others.
+   */
+  holdChanges(): () => void;
 }
 
 interface LegacyEntry {
@@ -451,5 +456,6 @@ export function createGateway(options: GatewayOptions): Gateway {
     return closing;
   };
 
-  return { fetch, listen, serveStdio, close, [Symbol.asyncDispose]: close };
+  const holdChanges = () => core.holdToolChanges();
+  return { fetch, listen, serveStdio, close, holdChanges, [Symbol.asyncDispose]: close };
 }

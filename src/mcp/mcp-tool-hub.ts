@@ -1,9 +1,11 @@
 import type { Implementation, Tool as McpToolDefinition } from '@modelcontextprotocol/client';
 import type { AuthorizationStart, AuthorizationUrlHandler } from '../auth/server-authorization.js';
 import { type OAuthHostOptions, ServerAuthorizations } from '../auth/server-authorizations.js';
-import type { McpToolsConfig, ProtocolMode } from '../config/config-types.js';
+import type { McpToolsConfig, ProtocolMode, ServerConfig } from '../config/config-types.js';
 import { durationMs } from '../config/duration.js';
 import { SecretRedactor } from '../config/secret-redactor.js';
+import { serverSecrets } from '../config/server-secrets.js';
+import { McpToolsError } from '../errors/mcp-tools-error.js';
 import { compileToolFilter } from '../registry/tool-filter.js';
 import { type NamingOptions, namespacedName, uniqueName } from '../registry/tool-name.js';
 import type { ToolRegistry } from '../registry/tool-registry.js';
@@ -115,6 +117,8 @@ export class McpToolHub implements MCPToolProvider {
   readonly #redactor: SecretRedactor;
   readonly #authorizations: ServerAuthorizations;
   #closing: Promise<void> | undefined;
+  /** Makes and keeps the connection of one more server (its filter and tool options too). */
+  readonly #addConnection: (name: string, server: ServerConfig) => McpConnection;
   /** Ends this hub's share of the `mcptools.servers` gauge. */
   readonly #unobserveStates: () => void;
 
@@ -183,7 +187,7 @@ export class McpToolHub implements MCPToolProvider {
     const adapterOptionsByTimeout = new Map<number, McpToolAdapterOptions>();
     // Servers without OAuth and with the same connect timeout share one settings object.
     const settingsByTimeout = new Map<number, McpServerSettings>();
-    for (const [name, server] of Object.entries(config.servers)) {
+    const add = (name: string, server: ServerConfig): McpConnection => {
       const auth = this.#authorizations.for(name);
       const connectTimeout =
         connectTimeoutMs ??
@@ -210,7 +214,10 @@ export class McpToolHub implements MCPToolProvider {
       }));
       this.#commonAdapterOptions ??= adapterOptions;
       if (adapterOptions !== this.#commonAdapterOptions) this.#adapterOptions.set(name, adapterOptions);
-    }
+      return connection;
+    };
+    for (const [name, server] of Object.entries(config.servers)) add(name, server);
+    this.#addConnection = add;
     const directory = new ServerDirectory(
       this.#connections,
       (message, server) => this.#emit('warning', message, server),
@@ -226,6 +233,35 @@ export class McpToolHub implements MCPToolProvider {
   /** Connects every enabled server in parallel; resolves when each has connected or failed. */
   async start(signal?: AbortSignal): Promise<void> {
     await Promise.allSettled([...this.#connections.values()].map((connection) => connection.start(signal)));
+  }
+
+  /**
+   * Connects one more server while the hub runs (a configuration reloaded): its tools are
+   * registered once it connects. Rejects `INVALID_ARGUMENTS` for a name already served.
+   * A whole configuration's difference is applied by `applyServerChanges`.
+   */
+  async addServer(name: string, server: ServerConfig, signal?: AbortSignal): Promise<void> {
+    if (this.#closing) throw new McpToolsError('CONNECTION_FAILED', 'the hub is closed');
+    if (this.#connections.has(name))
+      throw new McpToolsError('INVALID_ARGUMENTS', `server "${name}" is already connected`);
+    this.#redactor.extend(serverSecrets(server));
+    await this.#addConnection(name, server).start(signal);
+  }
+
+  /**
+   * Stops serving one server: its tools are unregistered first (no new call reaches it), then
+   * its connection closes (calls still in flight get an error; a stdio server's process ends).
+   */
+  async removeServer(name: string): Promise<void> {
+    const connection = this.#connections.get(name);
+    if (connection === undefined) return;
+    this.#connections.delete(name);
+    this.#filters.delete(name);
+    this.#adapterOptions.delete(name);
+    const owner = `mcp:${name}`;
+    const removed = this.#registry.unregisterOwner(owner);
+    if (removed.length > 0) this.#emit('toolsChanged', name, { added: [], removed, owner });
+    await connection.close();
   }
 
   servers(): string[] {

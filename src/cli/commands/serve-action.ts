@@ -6,6 +6,7 @@ import { McpToolsError } from '../../errors/mcp-tools-error.js';
 import { createGateway } from '../../gateway/create-gateway.js';
 import { gatewayServerRequests } from '../../gateway/gateway-server-requests.js';
 import { loadMCPServers } from '../../mcp/load-mcp-servers.js';
+import { McpToolHub } from '../../mcp/mcp-tool-hub.js';
 import { ToolRegistry } from '../../registry/tool-registry.js';
 import type { TelemetryHandle } from '../../telemetry/setup-telemetry.js';
 import { ExitCode } from '../exit-codes.js';
@@ -14,6 +15,7 @@ import { keepStdoutClean } from '../keep-stdout-clean.js';
 import { openSession, type Session } from '../open-session.js';
 import { printLine } from '../print.js';
 import { createServeLog, type LogFormat, type ServeLog } from '../serve-log.js';
+import { watchServeReloads } from '../serve-reload.js';
 import { watchInterrupts } from '../watch-interrupts.js';
 import { sessionOptions } from './global-options.js';
 
@@ -55,6 +57,7 @@ interface ServeOptions {
   token?: string;
   metrics?: boolean;
   logFormat?: string;
+  watch?: boolean;
 }
 
 const MODES: readonly GatewayMode[] = ['full', 'router', 'hybrid'];
@@ -179,9 +182,11 @@ export async function serveAction(_options: unknown, command: Command): Promise<
   );
   let gateway: ReturnType<typeof createGateway> | undefined;
   let stopping = false;
+  let stopReloads = () => {};
   const stop = async (why: string) => {
     if (stopping) return;
     stopping = true;
+    stopReloads();
     log(`${why}; shutting down`);
     await gateway?.close();
     await session.close();
@@ -222,6 +227,17 @@ export async function serveAction(_options: unknown, command: Command): Promise<
     await session.close();
     throw error;
   }
+  // SIGHUP (and --watch) re-read the configuration and apply the difference without a restart.
+  if (provider instanceof McpToolHub) {
+    const reloads = watchServeReloads({
+      config,
+      hub: provider,
+      watchFile: options.watch === true,
+      holdChanges: gateway.holdChanges,
+      log: (message, level) => serveLog.log(message, { level: level ?? 'info' }),
+    });
+    stopReloads = () => reloads.close();
+  } else if (options.watch) log('--watch: this provider cannot change its servers at run time; ignored');
   // Serve until a signal (or stdin's end) stops the process.
   await new Promise(() => {});
 }
