@@ -1,4 +1,4 @@
-import { context, SpanKind, trace } from '@opentelemetry/api';
+import { context, SpanKind } from '@opentelemetry/api';
 import { mcptoolsInstruments } from './mcptools-metrics.js';
 import { ATTR } from './telemetry-names.js';
 import { type ObservedServer, transportAttributes } from './tool-call-telemetry.js';
@@ -36,7 +36,9 @@ export function observeConnect<T>(
     if (reconnect)
       instruments?.reconnects.add(1, { [ATTR.server]: server.name, [ATTR.outcome]: failure ?? 'ok' });
   };
-  const connecting = recording ? context.with(trace.setSpan(context.active(), span), connect) : connect();
+  // Not made the active context: nothing under a connect needs it, and an async context costs
+  // every later promise of the process on Node 20 (see withContextForInjection).
+  const connecting = connect();
   return connecting.then(
     (value) => {
       finish();

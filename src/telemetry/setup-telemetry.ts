@@ -96,11 +96,13 @@ export async function setupTelemetry(
   const resource = resourceFromAttributes({
     'service.name': config?.serviceName ?? 'mcptools',
   }).merge(detectResources({ detectors: [envDetector] }));
-  // The per-signal URL from the configuration only where no OTEL_* variable names one (they win).
-  const urlFor = (signal: 'traces' | 'metrics', specific: string | undefined) =>
-    endpoint === undefined || set(env.OTEL_EXPORTER_OTLP_ENDPOINT) || set(specific)
-      ? {}
-      : { url: `${endpoint}/v1/${signal}` };
+  // The per-signal URL: the signal's own variable as is, else the generic one or the configured
+  // endpoint with `/v1/<signal>` appended (the OTLP exporter rules, applied to `env`).
+  const urlFor = (signal: 'traces' | 'metrics', specific: string | undefined) => {
+    if (set(specific)) return { url: specific.trim() };
+    const base = set(env.OTEL_EXPORTER_OTLP_ENDPOINT) ? env.OTEL_EXPORTER_OTLP_ENDPOINT.trim() : endpoint;
+    return base === undefined ? {} : { url: `${base.replace(/\/+$/, '')}/v1/${signal}` };
+  };
 
   const stops: (() => Promise<void>)[] = [];
   if (traces) {

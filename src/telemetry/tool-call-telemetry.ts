@@ -2,6 +2,7 @@ import { type Attributes, type Context, context, type Span, SpanKind, trace } fr
 import type { ToolResult } from '../tool/tool.js';
 import { type McptoolsInstruments, mcptoolsInstruments } from './mcptools-metrics.js';
 import { ATTR, EXECUTE_TOOL } from './telemetry-names.js';
+import { withContextForInjection } from './trace-context.js';
 import { errorType, failSpan, tracer } from './tracer.js';
 
 /** What a tool call's telemetry reads of its connection (an `McpConnection`). */
@@ -80,7 +81,14 @@ async function observed(
   const started = performance.now();
   let result: ToolResult | undefined;
   try {
-    result = recording ? await context.with(trace.setSpan(parent, span), run) : await run();
+    // Over HTTP the span must reach the transport's fetch (the `traceparent` header), later and
+    // asynchronously: only there is it made the active context (see withContextForInjection).
+    const traced = trace.setSpan(parent, span);
+    result = !recording
+      ? await run()
+      : server.transportKind === 'stdio'
+        ? await withContextForInjection(traced, run)
+        : await context.with(traced, run);
     return result;
   } finally {
     const outcome = result === undefined ? 'internal_error' : outcomeOf(result);

@@ -3,6 +3,7 @@ import { McpToolsError } from '../errors/mcp-tools-error.js';
 import { mcptoolsInstruments } from './mcptools-metrics.js';
 import { ATTR } from './telemetry-names.js';
 import { type ObservedServer, transportAttributes } from './tool-call-telemetry.js';
+import { withContextForInjection } from './trace-context.js';
 import { errorType, failSpan, tracer } from './tracer.js';
 
 /** The low-cardinality type of a failure: an `McpToolsError`'s code, a JSON-RPC code, else `_OTHER`. */
@@ -52,7 +53,8 @@ export function observeUpstreamRequest<T>(
       ...(failure === undefined ? {} : { [ATTR.errorType]: failure }),
     });
   };
-  const sent = recording ? context.with(trace.setSpan(parent, span), send) : send();
+  // The span goes upstream in `_meta` (built synchronously by `send`); no async context needed.
+  const sent = recording ? withContextForInjection(trace.setSpan(parent, span), send) : send();
   return sent.then(
     (value) => {
       finish();
