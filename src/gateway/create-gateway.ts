@@ -326,12 +326,15 @@ export function createGateway(options: GatewayOptions): Gateway {
       return Response.json(healthJson(options.provider.status(), startedAt));
     if (pathname === '/' && request.method === 'GET') {
       const endpoints = [...core.profiles.keys()].map((name) => (name === '' ? '/mcp' : `/mcp/${name}`));
-      return new Response(statusPage(options.provider.status(), startedAt, endpoints), {
-        headers: {
-          'content-type': 'text/html; charset=utf-8',
-          'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'",
+      return new Response(
+        statusPage(options.provider.status(), startedAt, endpoints, options.notices?.() ?? []),
+        {
+          headers: {
+            'content-type': 'text/html; charset=utf-8',
+            'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'",
+          },
         },
-      });
+      );
     }
     if (pathname === '/metrics' && request.method === 'GET' && options.metrics)
       return metricsResponse(options.metrics);

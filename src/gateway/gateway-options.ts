@@ -63,4 +63,6 @@ export interface GatewayOptions {
    * format: `serve --metrics` passes its OpenTelemetry SDK's Prometheus reader (docs/telemetry.md).
    */
   metrics?: () => Promise<string>;
+  /** Lines shown at the top of the status page (`serve`: a configuration reload that was refused). */
+  notices?: () => string[];
 }

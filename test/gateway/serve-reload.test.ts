@@ -150,6 +150,9 @@ describe('serve reloads its configuration on SIGHUP', () => {
     expect(message).toContain(configFile);
     expect(message).toContain('fresh');
     expect(message).toContain('command');
+    const page = await (await fetch(new URL('/', served.url))).text();
+    expect(page).toContain('configuration reload refused');
+    expect(page).toContain('fresh');
     const client = await connectClient(served.url, 'legacy');
     clients.push(client);
     expect(await toolNames(client)).toEqual(

@@ -183,6 +183,7 @@ export async function serveAction(_options: unknown, command: Command): Promise<
   let gateway: ReturnType<typeof createGateway> | undefined;
   let stopping = false;
   let stopReloads = () => {};
+  let reloadError = (): string | undefined => undefined;
   const stop = async (why: string) => {
     if (stopping) return;
     stopping = true;
@@ -204,6 +205,12 @@ export async function serveAction(_options: unknown, command: Command): Promise<
       ...(token ? { token } : {}),
       ...(config.workspaceDir ? { context: { workspaceDir: config.workspaceDir } } : {}),
       ...(telemetry?.prometheus ? { metrics: telemetry.prometheus } : {}),
+      notices: () => {
+        const refused = reloadError();
+        return refused === undefined
+          ? []
+          : [`configuration reload refused (the running one stays): ${refused}`];
+      },
       log,
     });
     if (address) {
@@ -237,6 +244,7 @@ export async function serveAction(_options: unknown, command: Command): Promise<
       log: (message, level) => serveLog.log(message, { level: level ?? 'info' }),
     });
     stopReloads = () => reloads.close();
+    reloadError = () => reloads.lastError();
   } else if (options.watch) log('--watch: this provider cannot change its servers at run time; ignored');
   // Serve until a signal (or stdin's end) stops the process.
   await new Promise(() => {});
