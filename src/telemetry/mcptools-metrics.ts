@@ -17,20 +17,15 @@ const DURATION_BUCKETS = [
 
 /** Every instrument mcptools records on, made from one meter. */
 export interface McptoolsInstruments {
-  /** `mcptools.tool.calls` {server, tool, outcome}. */
-  toolCalls: Counter;
-  /** `mcptools.tool.call.duration` (s) {server, tool, outcome}. */
+  /**
+   * `mcptools.tool.call.duration` (s) {server, tool, outcome}. The call counts, calls in flight
+   * and bytes are observable instruments over plain tallies (tool-call-tallies.ts).
+   */
   toolCallDuration: Histogram;
-  /** `mcp.client.operation.duration` (s) {mcp.method.name, server, error.type}: every upstream request. */
+  /** `mcp.client.operation.duration` (s) {mcp.method.name, server, error.type}: upstream requests other than tool calls. */
   upstreamDuration: Histogram;
-  /** `mcptools.tool.calls.in_flight` {server}. */
-  callsInFlight: UpDownCounter;
   /** `mcptools.reconnects` {server, outcome}. */
   reconnects: Counter;
-  /** `mcptools.tool.bytes` {server, direction: out (arguments) | in (result)}: JSON characters. */
-  toolBytes: Counter;
-  /** `mcptools.gateway.sessions` (2025-era sessions open). */
-  sessions: UpDownCounter;
   /** `mcptools.gateway.listen_streams` (2026-07-28 `subscriptions/listen` streams open). */
   listenStreams: UpDownCounter;
   /** `mcptools.gateway.requests` {mcp.method.name, outcome}: downstream requests served. */
@@ -74,9 +69,6 @@ function makeInstruments(meter: Meter): McptoolsInstruments {
   const duration = { unit: 's', advice: { explicitBucketBoundaries: DURATION_BUCKETS } };
   return {
     meter,
-    toolCalls: meter.createCounter('mcptools.tool.calls', {
-      description: 'Tool calls, by server, tool and outcome',
-    }),
     toolCallDuration: meter.createHistogram('mcptools.tool.call.duration', {
       description: 'Duration of tool calls',
       ...duration,
@@ -85,18 +77,8 @@ function makeInstruments(meter: Meter): McptoolsInstruments {
       description: 'Duration of requests to upstream MCP servers, by method',
       ...duration,
     }),
-    callsInFlight: meter.createUpDownCounter('mcptools.tool.calls.in_flight', {
-      description: 'Tool calls in flight',
-    }),
     reconnects: meter.createCounter('mcptools.reconnects', {
       description: 'Reconnect attempts, by server and outcome',
-    }),
-    toolBytes: meter.createCounter('mcptools.tool.bytes', {
-      description: 'Characters of JSON sent (arguments) and received (result content) by tool calls',
-      unit: 'By',
-    }),
-    sessions: meter.createUpDownCounter('mcptools.gateway.sessions', {
-      description: '2025-era downstream sessions open',
     }),
     listenStreams: meter.createUpDownCounter('mcptools.gateway.listen_streams', {
       description: '2026-07-28 subscriptions/listen streams open',

@@ -2,6 +2,7 @@ import { type Attributes, type Context, context, type Span, SpanKind, trace } fr
 import type { ToolResult } from '../tool/tool.js';
 import { type McptoolsInstruments, mcptoolsInstruments } from './mcptools-metrics.js';
 import { ATTR, EXECUTE_TOOL } from './telemetry-names.js';
+import { callEnded, callStarted } from './tool-call-tallies.js';
 import { withContextForInjection } from './trace-context.js';
 import { errorType, failSpan, tracer } from './tracer.js';
 
@@ -77,7 +78,7 @@ async function observed(
       ...transportAttributes(server),
     });
   }
-  instruments?.callsInFlight.add(1, serverLabel);
+  if (instruments !== undefined) callStarted(server.name);
   const started = performance.now();
   let result: ToolResult | undefined;
   try {
@@ -103,18 +104,13 @@ async function observed(
       span.end();
     }
     if (instruments !== undefined) {
-      const seconds = (performance.now() - started) / 1000;
-      const labels: Attributes = { ...serverLabel, [ATTR.toolName]: originalName, [ATTR.outcome]: outcome };
-      instruments.callsInFlight.add(-1, serverLabel);
-      instruments.toolCalls.add(1, labels);
-      instruments.toolCallDuration.record(seconds, labels);
-      instruments.upstreamDuration.record(seconds, {
+      // One SDK record per call (the histogram); counts go to plain tallies (tool-call-tallies.ts).
+      instruments.toolCallDuration.record((performance.now() - started) / 1000, {
         ...serverLabel,
-        [ATTR.methodName]: 'tools/call',
-        ...(outcome === 'ok' ? {} : { [ATTR.errorType]: outcome }),
+        [ATTR.toolName]: originalName,
+        [ATTR.outcome]: outcome,
       });
-      instruments.toolBytes.add(argumentChars, { ...serverLabel, [ATTR.direction]: 'out' });
-      instruments.toolBytes.add(size, { ...serverLabel, [ATTR.direction]: 'in' });
+      callEnded(server.name, originalName, outcome, argumentChars, size);
     }
   }
 }
