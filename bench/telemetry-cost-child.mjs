@@ -6,8 +6,7 @@ import { createInterface } from 'node:readline';
 import { pathToFileURL } from 'node:url';
 import { echoStdioCommand } from './lib/servers.mjs';
 
-const flag = (name) =>
-  process.argv.find((arg) => arg.startsWith(`--${name}=`))?.slice(`--${name}=`.length);
+const flag = (name) => process.argv.find((arg) => arg.startsWith(`--${name}=`))?.slice(`--${name}=`.length);
 const dist = flag('dist');
 const mode = flag('mode') ?? 'off';
 const dir = pathToFileURL(`${dist.replace(/\/$/, '')}/`);
@@ -29,11 +28,9 @@ if (mode !== 'off') {
 const { loadMCPServers } = await import(new URL('mcp/load-mcp-servers.js', dir).href);
 const { ToolRegistry } = await import(new URL('registry/tool-registry.js', dir).href);
 const registry = new ToolRegistry();
-const hub = await loadMCPServers(
-  { servers: { echo: { type: 'stdio', ...echoStdioCommand() } } },
-  registry,
-  { eraCache: false },
-);
+const hub = await loadMCPServers({ servers: { echo: { type: 'stdio', ...echoStdioCommand() } } }, registry, {
+  eraCache: false,
+});
 const tool = registry.get('echo__echo');
 if (tool === undefined) throw new Error(`echo__echo not registered: ${JSON.stringify(hub.status())}`);
 

@@ -14,8 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { format, printTable, writeResult } from './lib/report.mjs';
 import { quantile } from './lib/stats.mjs';
 
-const flag = (name) =>
-  process.argv.find((arg) => arg.startsWith(`--${name}=`))?.slice(`--${name}=`.length);
+const flag = (name) => process.argv.find((arg) => arg.startsWith(`--${name}=`))?.slice(`--${name}=`.length);
 const rounds = Number(flag('rounds') ?? 10);
 const calls = Number(flag('calls') ?? 300);
 const warmup = Number(flag('warmup') ?? 500);
@@ -100,7 +99,13 @@ const rows = sides.map((side) => {
 printTable(
   `Stdio echo call through the hub, ${rounds} rounds × ${calls} sequential calls per side (medians of per-round figures against "${reference}")`,
   ['side', 'p50', 'p95', 'p50 ratio', 'added µs (p50)'],
-  rows.map((row) => [row.side, format.us(row.p50), format.us(row.p95), format.ratio(row.ratio), row.addedMicros.toFixed(1)]),
+  rows.map((row) => [
+    row.side,
+    format.us(row.p50),
+    format.us(row.p95),
+    format.ratio(row.ratio),
+    row.addedMicros.toFixed(1),
+  ]),
 );
 console.log(`OTLP export requests received: ${spansReceived}`);
 const file = writeResult('telemetry-cost', {
