@@ -2,7 +2,7 @@
 // resolved result, with no SDK (`off`), traces only (BatchSpanProcessor to a no-op exporter),
 // metrics only (Prometheus reader, never collected) or both (`on`).
 //   npm run build && node bench/telemetry-micro.mjs off|traces|metrics|on
-import { context, metrics, propagation, trace } from '@opentelemetry/api';
+import { metrics, propagation, trace } from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { PrometheusExporter } from '@opentelemetry/exporter-prometheus';
 import { MeterProvider } from '@opentelemetry/sdk-metrics';
@@ -16,7 +16,7 @@ if (mode !== 'off') {
       new TracerProvider({
         spanProcessors: [
           new BatchSpanProcessor({
-            exporter: { export: (s, cb) => cb({ code: 0 }), shutdown: async () => {} },
+            exporter: { export: (_spans, done) => done({ code: 0 }), shutdown: async () => {} },
           }),
         ],
       }),
