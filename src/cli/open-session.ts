@@ -10,6 +10,7 @@ import { semanticSearchFromConfig } from '../router/search/semantic-search-from-
 import type { Tool } from '../tool/tool.js';
 import { exampleTools } from './demo/example-tools.js';
 import { resolveCliConfig } from './resolve-cli-config.js';
+import { type SelfGuardOptions, selfGuard } from './self-guard.js';
 
 /** Options shared by every command that talks to servers. */
 export interface SessionOptions {
@@ -28,6 +29,13 @@ export interface SessionOptions {
   requests?: Pick<LoadMcpServersOptions, 'onElicitation' | 'onSamplingRequest' | 'onRootsRequest'>;
   /** Runs once the configuration is read, before any server connects (`serve` sets up telemetry there). */
   beforeConnect?: (config: McpToolsConfig) => Promise<void>;
+  /**
+   * `project`: discovery reads only the project's own files, never other hosts' user-level
+   * files (what `serve` does, docs/gateway-recursion.md). Default `all`.
+   */
+  discovery?: 'project' | 'all';
+  /** Set by `serve`: this process is a gateway (the gateway chain, its listen addresses). */
+  self?: SelfGuardOptions;
 }
 
 /** A loaded configuration, its registry and its connected servers. */
@@ -49,6 +57,8 @@ export interface Session extends AsyncDisposable {
 export async function openSession(options: SessionOptions = {}): Promise<Session> {
   const { config, builtIn } = await resolveCliConfig(options);
   await options.beforeConnect?.(config);
+  // Entries that are this mcptools are skipped before anything starts (docs/gateway-recursion.md).
+  const skip = selfGuard(config, builtIn, options.self ?? {});
   const registry = new ToolRegistry(config.tools ?? {});
   if (builtIn)
     for (const tool of exampleTools()) registry.register(tool, { source: 'native', category: 'examples' });
@@ -62,6 +72,7 @@ export async function openSession(options: SessionOptions = {}): Promise<Session
   const provider = await loadMCPServers(config, registry, {
     ...options.requests,
     onStatus,
+    skip,
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.connectTimeoutMs ? { connectTimeoutMs: options.connectTimeoutMs } : {}),
     ...(options.callTimeoutMs ? { callTimeoutMs: options.callTimeoutMs } : {}),
