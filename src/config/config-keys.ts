@@ -33,6 +33,7 @@ export const topLevelKeys: readonly string[] = [
   'maxArgumentBytes',
   'gateway',
   'telemetry',
+  'policies',
   'protocol',
   'workspaceDir',
 ];

@@ -161,6 +161,7 @@ const mcpToolsFile = strictObject(
     maxArgumentBytes: integer(1),
     gateway: leaveToZod,
     telemetry: leaveToZod,
+    policies: leaveToZod,
     protocol: serverCommon.protocol,
     workspaceDir: text(1),
   },

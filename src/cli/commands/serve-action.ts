@@ -19,6 +19,7 @@ import { createServeLog, type LogFormat, type ServeLog } from '../serve-log.js';
 import { watchServeReloads } from '../serve-reload.js';
 import { watchInterrupts } from '../watch-interrupts.js';
 import { sessionOptions } from './global-options.js';
+import { type ServeClusterFlags, serveClusterOptions } from './serve-cluster-options.js';
 
 /** `--log-format`: `text` (default) or `json`. */
 function parseLogFormat(value: string | undefined): LogFormat {
@@ -48,7 +49,7 @@ async function startTelemetry(
   return handle;
 }
 
-interface ServeOptions {
+interface ServeOptions extends ServeClusterFlags {
   config?: string;
   connectTimeout?: number;
   stdio?: boolean;
@@ -164,6 +165,20 @@ export async function serveAction(_options: unknown, command: Command): Promise<
   let telemetry: TelemetryHandle | undefined;
   const interrupts = watchInterrupts();
   const signalName = () => (interrupts.exitCode() === ExitCode.interrupted ? 'SIGINT' : 'SIGTERM');
+  // A cluster's replicas share one OAuth vault in Redis (opened first: an unreachable Redis stops here).
+  let cluster: ReturnType<typeof serveClusterOptions>;
+  let vault:
+    | Awaited<ReturnType<typeof import('../../cluster/cluster-vault.js').openClusterVault>>
+    | undefined;
+  try {
+    cluster = serveClusterOptions(options, address);
+    vault = cluster
+      ? await (await import('../../cluster/cluster-vault.js')).openClusterVault(cluster, log)
+      : undefined;
+  } catch (error) {
+    await held?.release();
+    throw error;
+  }
   let session: Session;
   try {
     session = await openSession({
@@ -174,7 +189,7 @@ export async function serveAction(_options: unknown, command: Command): Promise<
         gateway: options.profile === undefined ? {} : { profile: options.profile },
         ...(address ? { listen: [address] } : {}),
       },
-      requests: gatewayServerRequests(),
+      requests: { ...gatewayServerRequests(), ...(vault ? { tokenStore: vault.store } : {}) },
       signal: interrupts.signal,
       // Telemetry before the first connect, so that connects are traced and counted too.
       beforeConnect: async (config) => {
@@ -185,6 +200,7 @@ export async function serveAction(_options: unknown, command: Command): Promise<
     });
   } catch (error) {
     await held?.release();
+    await vault?.close();
     if (!interrupts.signal.aborted) throw error;
     log(`${signalName()} while connecting; shutting down`);
     if (address === undefined) await refuseStdioRequests();
@@ -217,6 +233,7 @@ export async function serveAction(_options: unknown, command: Command): Promise<
     log(`${why}; shutting down`);
     await gateway?.close();
     await session.close();
+    await vault?.close();
     await telemetry?.shutdown();
     process.exit(0);
   };
@@ -229,6 +246,7 @@ export async function serveAction(_options: unknown, command: Command): Promise<
       config,
       ...profileSettings(config, options),
       ...(token ? { token } : {}),
+      ...(cluster ? { cluster } : {}),
       ...(config.workspaceDir ? { context: { workspaceDir: config.workspaceDir } } : {}),
       ...(telemetry?.prometheus ? { metrics: telemetry.prometheus } : {}),
       notices: () => {
@@ -260,6 +278,7 @@ export async function serveAction(_options: unknown, command: Command): Promise<
     await held?.release();
     await gateway?.close();
     await session.close();
+    await vault?.close();
     throw error;
   }
   // SIGHUP (and --watch) re-read the configuration and apply the difference without a restart.
