@@ -204,6 +204,7 @@ export {
   type ToolIndexToolOptions,
 } from './router/tool-index-tool.js';
 export { ownerOnlyFilter, planModeFilter } from './router/tool-policy-filters.js';
+export { type PolicyDecision, recordPolicyDecision } from './telemetry/mcptools-metrics.js';
 // The Tool model and results
 export type {
   AudioContent,

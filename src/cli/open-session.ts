@@ -34,6 +34,8 @@ export interface SessionOptions {
     LoadMcpServersOptions,
     'onElicitation' | 'onSamplingRequest' | 'onRootsRequest' | 'tokenStore'
   >;
+  /** Runs once the configuration is read, before any server connects (`serve` sets up telemetry there). */
+  beforeConnect?: (config: McpToolsConfig) => Promise<void>;
   /**
    * `project`: discovery reads only the project's own files, never other hosts' user-level
    * files (what `serve` does, docs/gateway-recursion.md). Default `all`.
@@ -61,6 +63,7 @@ export interface Session extends AsyncDisposable {
 /** Loads the configuration, connects every server in parallel and registers their tools. */
 export async function openSession(options: SessionOptions = {}): Promise<Session> {
   const { config, builtIn } = await resolveCliConfig(options);
+  await options.beforeConnect?.(config);
   // Entries that are this mcptools are skipped before anything starts (docs/gateway-recursion.md).
   const skip = selfGuard(config, builtIn, options.self ?? {});
   const registry = new ToolRegistry(config.tools ?? {});

@@ -128,6 +128,15 @@ export const gatewaySchema = z.strictObject({
     .optional(),
 });
 
+/** `telemetry`: OpenTelemetry traces and metrics of `mcptools serve` (see docs/telemetry.md). */
+export const telemetrySchema = z.strictObject({
+  serviceName: z.string().min(1, 'must not be empty').optional(),
+  endpoint: z.string().url('must be an http(s) URL').optional(),
+  traces: z.boolean().optional(),
+  metrics: z.boolean().optional(),
+  sampleRatio: z.number().min(0).max(1).optional(),
+});
+
 /**
  * The top level of `mcptools.json`. Server entries are checked one by one afterwards
  * ({@link stdioServerSchema}, {@link httpServerSchema}) so that each error names its server.
@@ -169,6 +178,7 @@ export const mcpToolsFileSchema = z.strictObject({
   maxResponseBytes: z.number().int().positive().optional(),
   maxArgumentBytes: z.number().int().positive().optional(),
   gateway: gatewaySchema.optional(),
+  telemetry: telemetrySchema.optional(),
   policies: policiesSchema.optional(),
   protocol: serverCommonShape.protocol,
   workspaceDir: z.string().min(1, 'must not be empty').optional(),

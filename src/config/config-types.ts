@@ -133,6 +133,23 @@ export interface GatewayConfig extends GatewayProfileConfig {
   access?: AccessRuleConfig[];
 }
 
+/**
+ * `telemetry` in `mcptools.json`: what `mcptools serve` exports. The standard `OTEL_*`
+ * variables win over these (`OTEL_EXPORTER_OTLP_ENDPOINT`, `OTEL_SERVICE_NAME`, …).
+ */
+export interface TelemetryConfig {
+  /** `service.name` of every span and metric. Default `mcptools`. */
+  serviceName?: string;
+  /** The OTLP/HTTP endpoint (`/v1/traces` and `/v1/metrics` are appended). */
+  endpoint?: string;
+  /** Export traces over OTLP (default: true when an endpoint is set). */
+  traces?: boolean;
+  /** Serve `GET /metrics` in Prometheus text format (as `serve --metrics`). */
+  metrics?: boolean;
+  /** The fraction of traces sampled (parent-based). Default 1. */
+  sampleRatio?: number;
+}
+
 /** The normalized configuration every loader produces. */
 export interface McpToolsConfig {
   servers: Record<string, ServerConfig>;
@@ -157,6 +174,8 @@ export interface McpToolsConfig {
   maxArgumentBytes?: number;
   /** What `mcptools serve` exposes (`mcptools.json` only). */
   gateway?: GatewayConfig;
+  /** OpenTelemetry of `mcptools serve` (`mcptools.json` only; see {@link TelemetryConfig}). */
+  telemetry?: TelemetryConfig;
   /** Tool-call policies: deny and approval rules, tool overrides, rate limits, the audit log (`mcptools.json` only). */
   policies?: PoliciesConfig;
   /** The `protocol` of every server that sets none. Default `initialize`. */

@@ -20,20 +20,18 @@ const MAX_DEPTH = 256;
  */
 export class SecretRedactor {
   /** The values matched, longest first (so overlapping secrets redact fully). */
-  readonly secrets: readonly string[];
+  secrets: readonly string[];
 
   constructor(secrets: Iterable<string>) {
-    const all = new Set<string>();
-    for (const secret of secrets) {
-      if (typeof secret !== 'string' || secret.length < MIN_SECRET_LENGTH || ordinaryValue.test(secret))
-        continue;
-      all.add(secret);
-      all.add(encodeURIComponent(secret));
-      all.add(JSON.stringify(secret).slice(1, -1));
-    }
-    this.secrets = [...all]
-      .filter((secret) => secret.length >= MIN_SECRET_LENGTH)
-      .sort((a, b) => b.length - a.length);
+    this.secrets = matchedForms(secrets, []);
+  }
+
+  /**
+   * Adds `secrets` to the values hidden, in place: every holder of this redactor hides them from
+   * now on (a configuration reloaded with a new server's credentials).
+   */
+  extend(secrets: Iterable<string>): void {
+    this.secrets = matchedForms(secrets, this.secrets);
   }
 
   /** The secrets of one server entry. */
@@ -129,6 +127,19 @@ export class SecretRedactor {
     }
     return copy ?? value;
   }
+}
+
+/** `known` and every usable secret of `secrets` in its plain, URL-encoded and JSON-escaped forms, longest first. */
+function matchedForms(secrets: Iterable<string>, known: readonly string[]): string[] {
+  const all = new Set<string>(known);
+  for (const secret of secrets) {
+    if (typeof secret !== 'string' || secret.length < MIN_SECRET_LENGTH || ordinaryValue.test(secret))
+      continue;
+    all.add(secret);
+    all.add(encodeURIComponent(secret));
+    all.add(JSON.stringify(secret).slice(1, -1));
+  }
+  return [...all].filter((secret) => secret.length >= MIN_SECRET_LENGTH).sort((a, b) => b.length - a.length);
 }
 
 /**

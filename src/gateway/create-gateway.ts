@@ -30,6 +30,8 @@ import { McpToolsError } from '../errors/mcp-tools-error.js';
 import { exceedsDepth } from '../json/json-bounds.js';
 import { REACH_HEADER, reachHeaderValue, requestLoop } from '../mcp/gateway-chain.js';
 import { currentCaller } from '../mcp/server-requests.js';
+import { countListenStream } from '../telemetry/listen-stream-telemetry.js';
+import { observeGatewaySessions } from '../telemetry/state-gauges.js';
 import { frontDoor, profileFor } from './auth/front-door.js';
 import { Visibility } from './auth/visibility.js';
 import { BatchedStdioServerTransport } from './batched-stdio-server-transport.js';
@@ -51,6 +53,7 @@ import {
 import { serveListen } from './listen-subscriptions.js';
 import { isLoopbackHost, loopbackHostnames } from './loopback.js';
 import { MemoryEventStores } from './memory-event-stores.js';
+import { metricsResponse } from './metrics-endpoint.js';
 import { serveNodeExchange } from './node-exchange.js';
 import { nodeHeaders, readNodeBody, sendResponse } from './node-request.js';
 import { ResumableStreams } from './resumable-streams.js';
@@ -90,6 +93,11 @@ export interface Gateway extends AsyncDisposable {
   serveStdio(options?: { transport?: Transport; profile?: string }): void;
   /** Answers calls in flight with an error, ends every session and stops listening. Idempotent. */
   close(): Promise<void>;
+  /**
+   * Holds tool `list_changed` until the returned release: a batch of changes (a configuration
+   * reloaded) is then one notification per client whose tool list changed, none for the others.
+   */
+  holdChanges(): () => void;
 }
 
 interface LegacyEntry {
@@ -242,6 +250,7 @@ export function createGateway(options: GatewayOptions): Gateway {
 
   const lastState = new Map(options.provider.status().map((status) => [status.name, status.state]));
   const unsubscribers = [
+    observeGatewaySessions(() => core.sessions),
     options.registry.onChange(() => core.toolsChanged()),
     // Fired on every (re)connect and list_changed, even when no name changed (schemas may have).
     options.provider.on('toolsChanged', (server) => core.toolsChanged(server)),
@@ -502,7 +511,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       });
     // A 2026-07-28 listener of resource updates gets them subscribed upstream on its behalf.
     if (request.headers.get('mcp-method') === 'subscriptions/listen')
-      return serveListen(core, profile, request, who, respond, body);
+      return countListenStream(await serveListen(core, profile, request, who, respond, body));
     if (cluster !== undefined && forwarded === 'none') {
       // A retry of a call parked on a 2025 upstream of another replica is served there.
       const owner = retryOwner(cluster, body);
@@ -549,13 +558,15 @@ export function createGateway(options: GatewayOptions): Gateway {
       return Response.json(healthJson(statuses(), startedAt));
     if (pathname === '/' && request.method === 'GET') {
       const endpoints = [...core.profiles.keys()].map((name) => (name === '' ? '/mcp' : `/mcp/${name}`));
-      return new Response(statusPage(statuses(), startedAt, endpoints), {
+      return new Response(statusPage(statuses(), startedAt, endpoints, options.notices?.() ?? []), {
         headers: {
           'content-type': 'text/html; charset=utf-8',
           'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'",
         },
       });
     }
+    if (pathname === '/metrics' && request.method === 'GET' && options.metrics)
+      return metricsResponse(options.metrics);
     const legacySse = sseRoute(request.method, pathname, request.headers);
     if (legacySse) return sse(legacySse, request, checked, parsedBody);
     const match = /^\/mcp(?:\/([A-Za-z0-9_-]{1,64}))?\/?$/.exec(pathname);
@@ -699,5 +710,6 @@ export function createGateway(options: GatewayOptions): Gateway {
     return closing;
   };
 
-  return { fetch, listen, serveStdio, close, [Symbol.asyncDispose]: close };
+  const holdChanges = () => core.holdToolChanges();
+  return { fetch, listen, serveStdio, close, holdChanges, [Symbol.asyncDispose]: close };
 }

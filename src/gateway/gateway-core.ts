@@ -156,6 +156,11 @@ export class GatewayCore {
     this.#toolLists.changed(server);
   }
 
+  /** Holds tool `list_changed` announcements until the returned release (then one check). */
+  holdToolChanges(): () => void {
+    return this.#toolLists.hold();
+  }
+
   /** Resolves once every tool change reported so far has been announced. */
   toolChangesSettled(): Promise<void> {
     return this.#toolLists.settled();

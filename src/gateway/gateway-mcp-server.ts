@@ -110,13 +110,18 @@ export function buildGatewayServer(
   };
 
   server.setRequestHandler('tools/call', (request, context) =>
-    serveDownstreamCall(scope(context), 'tools/call', () => {
-      const { name } = request.params;
-      // The listed tools are read without waiting once listed (every call but the first ones).
-      const listed = profile.listedTool(name, session);
-      if (listed !== undefined) return callTool(request.params, context, listed.tool);
-      return profile.tool(name, session).then((tool) => callTool(request.params, context, tool));
-    }),
+    serveDownstreamCall(
+      scope(context),
+      'tools/call',
+      () => {
+        const { name } = request.params;
+        // The listed tools are read without waiting once listed (every call but the first ones).
+        const listed = profile.listedTool(name, session);
+        if (listed !== undefined) return callTool(request.params, context, listed.tool);
+        return profile.tool(name, session).then((tool) => callTool(request.params, context, tool));
+      },
+      request.params.name,
+    ),
   );
 
   server.setRequestHandler('resources/list', async () => {
@@ -209,22 +214,32 @@ export function buildGatewayServer(
   };
 
   server.setRequestHandler('prompts/get', (request, context) =>
-    serveDownstreamCall(scope(context), 'prompts/get', async () => {
-      const origin = promptTarget(request.params.name);
-      return async (call): Promise<GetPromptResult> => {
-        try {
-          const result = await provider.prompts.get(origin.server, origin.prompt, request.params.arguments, {
-            signal: call.signal,
-          });
-          return {
-            ...(result.description === undefined ? {} : { description: result.description }),
-            messages: result.messages as never,
-          };
-        } catch (error) {
-          throw protocolError(error);
-        }
-      };
-    }),
+    serveDownstreamCall(
+      scope(context),
+      'prompts/get',
+      async () => {
+        const origin = promptTarget(request.params.name);
+        return async (call): Promise<GetPromptResult> => {
+          try {
+            const result = await provider.prompts.get(
+              origin.server,
+              origin.prompt,
+              request.params.arguments,
+              {
+                signal: call.signal,
+              },
+            );
+            return {
+              ...(result.description === undefined ? {} : { description: result.description }),
+              messages: result.messages as never,
+            };
+          } catch (error) {
+            throw protocolError(error);
+          }
+        };
+      },
+      request.params.name,
+    ),
   );
 
   server.setRequestHandler('completion/complete', async (request, context) => {

@@ -82,4 +82,11 @@ export interface GatewayOptions {
   cluster?: ClusterOptions;
   /** Where operational lines go (never a secret). Default: nowhere. The CLI writes them to stderr. */
   log?: (line: string) => void;
+  /**
+   * Serves `GET /metrics` (behind the same token as `/mcp`) with this text, in Prometheus text
+   * format: `serve --metrics` passes its OpenTelemetry SDK's Prometheus reader (docs/telemetry.md).
+   */
+  metrics?: () => Promise<string>;
+  /** Lines shown at the top of the status page (`serve`: a configuration reload that was refused). */
+  notices?: () => string[];
 }

@@ -46,6 +46,11 @@ export function createGateway(options: GatewayOptions): Gateway {
           options.log?.(`stdio: ${error instanceof Error ? error.message : String(error)}`),
         );
     },
+    holdChanges() {
+      if (gateway) return gateway.holdChanges();
+      const held = loading.then((loaded) => loaded.holdChanges());
+      return () => void held.then((release) => release()).catch(() => {});
+    },
     close,
     [Symbol.asyncDispose]: close,
   };

@@ -11,6 +11,7 @@ import {
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import { runAsCaller } from '../mcp/server-requests.js';
+import { observeDownstreamRequest } from '../telemetry/downstream-request-telemetry.js';
 import { type CallMethod, DownstreamCall, type ForwardedRequest } from './downstream-call.js';
 import type { DownstreamSession } from './downstream-session.js';
 import type { GatewayCore } from './gateway-core.js';
@@ -64,7 +65,31 @@ export interface DownstreamCallScope {
  * its own request. Cancelled by `notifications/cancelled`, by the HTTP connection of a 2025
  * request closing, by the session ending and by the gateway closing.
  */
-export async function serveDownstreamCall<T extends Result>(
+export function serveDownstreamCall<T extends Result>(
+  scope: DownstreamCallScope,
+  method: CallMethod,
+  prepare: () => UpstreamWork<T> | Promise<UpstreamWork<T>>,
+  target?: string,
+): Promise<T | InputRequiredResult> {
+  const { session, context } = scope;
+  // Traced and counted (a no-op without an OpenTelemetry SDK), as a child of the client's span.
+  return observeDownstreamRequest(
+    {
+      method,
+      ...(target === undefined ? {} : { target }),
+      ...(context.mcpReq._meta === undefined
+        ? {}
+        : { meta: context.mcpReq._meta as Record<string, unknown> }),
+      ...(context.http?.req === undefined ? {} : { headers: context.http.req.headers }),
+      ...(session.era === 'legacy' ? { sessionId: session.id } : {}),
+      era: session.era,
+      principal: session.principal,
+    },
+    () => serveCall(scope, method, prepare),
+  );
+}
+
+async function serveCall<T extends Result>(
   scope: DownstreamCallScope,
   method: CallMethod,
   prepare: () => UpstreamWork<T> | Promise<UpstreamWork<T>>,

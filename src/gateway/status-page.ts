@@ -47,7 +47,12 @@ function duration(seconds: number): string {
 }
 
 /** `GET /`: a small status page for a person — plain HTML and CSS, everything escaped. */
-export function statusPage(statuses: ServerStatus[], startedAt: number, endpoints: string[]): string {
+export function statusPage(
+  statuses: ServerStatus[],
+  startedAt: number,
+  endpoints: string[],
+  notices: string[] = [],
+): string {
   const uptime = duration(Math.floor((Date.now() - startedAt) / 1000));
   const rows = statuses
     .map(
@@ -67,6 +72,7 @@ tr.connected td:nth-child(2){color:#070}tr.skipped td{color:#777}tr.error td:nth
 </style></head><body>
 <h1>mcptools gateway</h1>
 <p>Uptime: <span id="uptime">${escapeHtml(uptime)}</span> · Endpoints: ${endpoints.map((endpoint) => `<code>${escapeHtml(endpoint)}</code>`).join(', ')} · <a href="/healthz">/healthz</a></p>
+${notices.map((notice) => `<p class="notice"><strong>${escapeHtml(notice)}</strong></p>`).join('\n')}
 <table><thead><tr><th>Server</th><th>State</th><th>Era</th><th>Transport</th><th>Tools</th><th>Resources</th><th>Prompts</th><th>Last error</th></tr></thead>
 <tbody>
 ${rows}

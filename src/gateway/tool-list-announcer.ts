@@ -30,6 +30,9 @@ export class ToolListAnnouncer {
   readonly #touched = new Set<string>();
   #queued = false;
   #checking: Promise<void> = Promise.resolve();
+  /** Holds in force (see {@link hold}), and whether a change arrived under them. */
+  #holds = 0;
+  #heldChange = false;
 
   constructor(
     profiles: () => Iterable<GatewayProfile>,
@@ -45,12 +48,34 @@ export class ToolListAnnouncer {
   changed(server?: string): void {
     if (server !== undefined) this.#touched.add(server);
     for (const profile of this.#profiles()) profile.invalidate();
+    if (this.#holds > 0) {
+      this.#heldChange = true;
+      return;
+    }
     if (this.#queued) return;
     this.#queued = true;
     this.#checking = this.#checking.then(() => {
       this.#queued = false;
       return this.#check();
     });
+  }
+
+  /**
+   * Announces nothing until the returned release is called, then checks once: a batch of changes
+   * (a configuration reloaded) is one `list_changed` per client whose list changed.
+   */
+  hold(): () => void {
+    this.#holds++;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.#holds--;
+      if (this.#holds === 0 && this.#heldChange) {
+        this.#heldChange = false;
+        this.changed();
+      }
+    };
   }
 
   /** Resolves when every change reported so far has been checked (and announced). */

@@ -8,6 +8,7 @@ import {
 import type { TransportAuth } from '../auth/transport-auth.js';
 import type { HttpServerConfig, ServerConfig } from '../config/config-types.js';
 import { urlBasicCredentials } from '../config/url-basic-credentials.js';
+import { tracingFetch } from '../telemetry/trace-context.js';
 import { CHAIN_ENV, chainEnvironment, chainHeaders, learnReach, REACH_HEADER } from './gateway-chain.js';
 import { createPooledHttpFetch, type PooledHttpFetch } from './pooled-http-fetch.js';
 import type { TransportKind } from './provider-types.js';
@@ -78,15 +79,20 @@ export async function createTransport(
   const authProvider = auth === undefined ? {} : { authProvider: auth.authProvider() };
   if (kind === 'sse' || process.env.MCPTOOLS_HTTP_POOL === '0') {
     // Sizes are counted on the wire; OAuth step-up wraps that.
-    const limited = limits === undefined ? undefined : sizeLimitedFetch(limits);
+    // The current span's W3C Trace Context rides every request as headers too.
+    const limited = tracingFetch(
+      limits === undefined ? (url, init) => globalThis.fetch(url, init) : sizeLimitedFetch(limits),
+    );
     const fetch = learningReach(auth?.fetch ? auth.fetch(limited) : limited);
-    const options = { requestInit, ...authProvider, ...(fetch === undefined ? {} : { fetch }) };
+    const options = { requestInit, ...authProvider, fetch };
     return kind === 'sse'
       ? new SSEClientTransport(url, options)
       : new StreamableHTTPClientTransport(url, options);
   }
   const pool = createPooledHttpFetch(limits);
-  const fetch = learningReach(auth?.fetch ? auth.fetch(pool.fetch) : pool.fetch);
+  // The current span's W3C Trace Context rides every request as headers too.
+  const traced = tracingFetch(pool.fetch);
+  const fetch = learningReach(auth?.fetch ? auth.fetch(traced) : traced);
   return new PooledStreamableHttpTransport(url, { requestInit, ...authProvider, fetch }, pool);
 }
 

@@ -2,6 +2,7 @@ import type { Client, Implementation, Tool as McpToolDefinition } from '@modelco
 import { authRequiredError, findAuthRequired } from '../auth/auth-required-error.js';
 import type { ProtocolMode, ServerConfig } from '../config/config-types.js';
 import { McpToolsError } from '../errors/mcp-tools-error.js';
+import { observeConnect } from '../telemetry/connect-telemetry.js';
 import { classifyError, describeError } from './classify-error.js';
 import { type ConnectionDiagnostics, connectError, exitError } from './connection-diagnostics.js';
 import type { McpConnectionOptions, McpServerSettings } from './connection-settings.js';
@@ -312,9 +313,9 @@ export class McpConnection implements ClientCallbacks {
       timeoutMs,
     );
     timer.unref();
-    const attempt = this.#connectAny(
-      signal ? AbortSignal.any([signal, abort.signal]) : abort.signal,
-      timeoutMs,
+    const attempts = this.#failure?.attempts ?? 0;
+    const attempt = observeConnect(this, attempts, attempts > 0 || this.transportKind !== undefined, () =>
+      this.#connectAny(signal ? AbortSignal.any([signal, abort.signal]) : abort.signal, timeoutMs),
     ).finally(() => clearTimeout(timer));
     const current = {
       done: attempt.then(

@@ -9,6 +9,8 @@ import type { SecretRedactor } from '../config/secret-redactor.js';
 import type { McpToolsError } from '../errors/mcp-tools-error.js';
 import { jsonBounds } from '../json/json-bounds.js';
 import { pollutionKey } from '../json/pollution-key.js';
+import { observeToolCall } from '../telemetry/tool-call-telemetry.js';
+import { traceContextMeta } from '../telemetry/trace-context.js';
 import {
   type ArgumentCheck,
   type ArgumentValidator,
@@ -120,13 +122,32 @@ function redacting(run: Tool['execute'], redactor: SecretRedactor): Tool['execut
 
 /**
  * One call of the MCP tool `definition` of `this` connection, as `execute` of its {@link Tool}
- * (bound to the connection, the definition and the server's tool settings: 80 bytes for each
- * tool, where a closure and its context cost 128). Validates the arguments against the tool's
+ * (bound to the connection, the definition, the server's tool settings and the exposed name:
+ * about 88 bytes for each tool, where a closure and its context cost 128), observed by
+ * {@link observeToolCall} (a span and metrics, when an OpenTelemetry SDK is registered).
+ */
+function callMcpTool(
+  this: McpConnection,
+  definition: McpToolDefinition,
+  options: McpToolAdapterOptions,
+  exposedName: string,
+  toolCallId: string,
+  params: Record<string, unknown>,
+  signal?: AbortSignal,
+  onUpdate?: ToolUpdateCallback,
+): Promise<ToolResult> {
+  return observeToolCall(this, definition.name, exposedName, params ?? {}, () =>
+    runMcpTool.call(this, definition, options, toolCallId, params, signal, onUpdate),
+  );
+}
+
+/**
+ * The work of {@link callMcpTool}. Validates the arguments against the tool's
  * schema before anything is sent, calls through the connection's current client with the
  * caller's signal and the call timeout, feeds progress to `onUpdate`, and turns every failure
  * into an `isError` result; it never throws.
  */
-async function callMcpTool(
+async function runMcpTool(
   this: McpConnection,
   definition: McpToolDefinition,
   options: McpToolAdapterOptions,
@@ -196,11 +217,10 @@ async function callMcpTool(
   try {
     // A 2026-07-28 server logs to a request only at the level its envelope asks for.
     const logLevel = client.getProtocolEra() === 'modern' ? callerLogLevel() : undefined;
-    const params = {
-      name: originalName,
-      arguments: args,
-      ...(logLevel === undefined ? {} : { _meta: { [LOG_LEVEL_META_KEY]: logLevel } }),
-    };
+    // The current span (this call's, when tracing) goes upstream in `_meta` (MCP SEP-414).
+    const traceMeta = traceContextMeta();
+    const meta = logLevel === undefined ? traceMeta : { ...traceMeta, [LOG_LEVEL_META_KEY]: logLevel };
+    const params = { name: originalName, arguments: args, ...(meta === undefined ? {} : { _meta: meta }) };
     const result =
       plan.route === 'request'
         ? await client.request({ method: 'tools/call', params }, callToolResultSchema, requestOptions)
@@ -230,7 +250,7 @@ export function createMcpTool(
   exposedName: string,
   options: McpToolAdapterOptions,
 ): Tool {
-  const run: Tool['execute'] = callMcpTool.bind(connection, definition, options);
+  const run: Tool['execute'] = callMcpTool.bind(connection, definition, options, exposedName);
   // With no secret configured there is nothing to hide: `run` is `execute` (one closure per tool less).
   const execute = options.redactor.empty ? run : redacting(run, options.redactor);
 

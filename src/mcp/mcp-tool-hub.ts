@@ -5,12 +5,15 @@ import type { McpToolsConfig, ProtocolMode, ServerConfig } from '../config/confi
 import { durationMs } from '../config/duration.js';
 import type { ToolOverrideConfig } from '../config/policies-schema.js';
 import { SecretRedactor } from '../config/secret-redactor.js';
+import { serverSecrets } from '../config/server-secrets.js';
+import { McpToolsError } from '../errors/mcp-tools-error.js';
 import { type ConfigPolicies, configPolicies } from '../pipeline/policies/config-policies.js';
 import { clearOverrideProblems, reportOverrideProblem } from '../pipeline/policies/override-problems.js';
 import { applyToolOverride } from '../pipeline/tool-override.js';
 import { compileToolFilter } from '../registry/tool-filter.js';
 import { type NamingOptions, namespacedName, uniqueName } from '../registry/tool-name.js';
 import type { ToolRegistry } from '../registry/tool-registry.js';
+import { observeServerStates } from '../telemetry/state-gauges.js';
 import { ArgumentValidator } from '../tool/argument-validator.js';
 import { DEFAULT_MAX_RESULT_CHARS } from '../tool/result.js';
 import type { Tool } from '../tool/tool.js';
@@ -129,6 +132,10 @@ export class McpToolHub implements MCPToolProvider {
   readonly #policies: ConfigPolicies;
   readonly #policyRemovers: Array<() => void>;
   #closing: Promise<void> | undefined;
+  /** Makes and keeps the connection of one more server (its filter and tool options too). */
+  readonly #addConnection: (name: string, server: ServerConfig) => McpConnection;
+  /** Ends this hub's share of the `mcptools.servers` gauge. */
+  readonly #unobserveStates: () => void;
 
   constructor(config: McpToolsConfig, registry: ToolRegistry, options: LoadMcpServersOptions = {}) {
     this.#registry = registry;
@@ -200,7 +207,7 @@ export class McpToolHub implements MCPToolProvider {
     const adapterOptionsByTimeout = new Map<number, McpToolAdapterOptions>();
     // Servers without OAuth and with the same connect timeout share one settings object.
     const settingsByTimeout = new Map<number, McpServerSettings>();
-    for (const [name, server] of Object.entries(config.servers)) {
+    const add = (name: string, server: ServerConfig): McpConnection => {
       const auth = this.#authorizations.for(name);
       const connectTimeout =
         connectTimeoutMs ??
@@ -229,7 +236,10 @@ export class McpToolHub implements MCPToolProvider {
       }));
       this.#commonAdapterOptions ??= adapterOptions;
       if (adapterOptions !== this.#commonAdapterOptions) this.#adapterOptions.set(name, adapterOptions);
-    }
+      return connection;
+    };
+    for (const [name, server] of Object.entries(config.servers)) add(name, server);
+    this.#addConnection = add;
     const directory = new ServerDirectory(
       this.#connections,
       (message, server) => this.#emit('warning', message, server),
@@ -239,11 +249,41 @@ export class McpToolHub implements MCPToolProvider {
     this.#directory = directory;
     this.resources = new McpResourceService(directory);
     this.prompts = new McpPromptService(directory);
+    this.#unobserveStates = observeServerStates(() => this.#connections.values());
   }
 
   /** Connects every enabled server in parallel; resolves when each has connected or failed. */
   async start(signal?: AbortSignal): Promise<void> {
     await Promise.allSettled([...this.#connections.values()].map((connection) => connection.start(signal)));
+  }
+
+  /**
+   * Connects one more server while the hub runs (a configuration reloaded): its tools are
+   * registered once it connects. Rejects `INVALID_ARGUMENTS` for a name already served.
+   * A whole configuration's difference is applied by `applyServerChanges`.
+   */
+  async addServer(name: string, server: ServerConfig, signal?: AbortSignal): Promise<void> {
+    if (this.#closing) throw new McpToolsError('CONNECTION_FAILED', 'the hub is closed');
+    if (this.#connections.has(name))
+      throw new McpToolsError('INVALID_ARGUMENTS', `server "${name}" is already connected`);
+    this.#redactor.extend(serverSecrets(server));
+    await this.#addConnection(name, server).start(signal);
+  }
+
+  /**
+   * Stops serving one server: its tools are unregistered first (no new call reaches it), then
+   * its connection closes (calls still in flight get an error; a stdio server's process ends).
+   */
+  async removeServer(name: string): Promise<void> {
+    const connection = this.#connections.get(name);
+    if (connection === undefined) return;
+    this.#connections.delete(name);
+    this.#filters.delete(name);
+    this.#adapterOptions.delete(name);
+    const owner = `mcp:${name}`;
+    const removed = this.#registry.unregisterOwner(owner);
+    if (removed.length > 0) this.#emit('toolsChanged', name, { added: [], removed, owner });
+    await connection.close();
   }
 
   servers(): string[] {
@@ -320,6 +360,7 @@ export class McpToolHub implements MCPToolProvider {
   }
 
   async #close(): Promise<void> {
+    this.#unobserveStates();
     await Promise.allSettled([...this.#connections.values()].map((connection) => connection.close()));
     await this.#eras.flush();
     for (const remove of this.#policyRemovers) remove();

@@ -62,11 +62,16 @@ export class McpPromptService implements PromptService {
     // In flight for the caller until it settles, like a tool call (server→client requests meanwhile are its).
     const release = trackCall(client);
     const result = await this.#servers
-      .request(server, client, options, (requestOptions) =>
-        client.getPrompt(
-          { name, ...(args === undefined ? {} : { arguments: args }), ...callerLogMeta(client) },
-          requestOptions,
-        ),
+      .request(
+        server,
+        client,
+        options,
+        (requestOptions) =>
+          client.getPrompt(
+            { name, ...(args === undefined ? {} : { arguments: args }), ...callerLogMeta(client) },
+            requestOptions,
+          ),
+        { method: 'prompts/get', prompt: name },
       )
       .finally(release);
     const prompt: PromptResult = {

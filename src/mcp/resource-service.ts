@@ -87,7 +87,7 @@ export class McpResourceService implements ResourceService {
         client,
         options,
         (requestOptions) => client.readResource({ uri, ...callerLogMeta(client) }, requestOptions),
-        { operation: 'resource', uri },
+        { operation: 'resource', uri, method: 'resources/read' },
       )
       .finally(release);
     return contents.map((item) => {
@@ -123,7 +123,7 @@ export class McpResourceService implements ResourceService {
           client,
           options,
           (requestOptions) => client.listen({ resourceSubscriptions: [uri] }, requestOptions),
-          { operation: 'resource', uri },
+          { operation: 'resource', uri, method: 'resources/read' },
         )
         .catch((error: unknown) => {
           wanted.delete(uri);
@@ -151,7 +151,7 @@ export class McpResourceService implements ResourceService {
       client,
       options,
       (requestOptions) => client.subscribeResource({ uri }, requestOptions),
-      { operation: 'resource', uri },
+      { operation: 'resource', uri, method: 'resources/read' },
     );
   }
 
@@ -205,7 +205,7 @@ export class McpResourceService implements ResourceService {
       client,
       options,
       (requestOptions) => client.unsubscribeResource({ uri }, requestOptions),
-      { operation: 'resource', uri },
+      { operation: 'resource', uri, method: 'resources/read' },
     );
   }
 

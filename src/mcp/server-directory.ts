@@ -2,6 +2,7 @@ import type { Client } from '@modelcontextprotocol/client';
 import { durationMs } from '../config/duration.js';
 import { SecretRedactor } from '../config/secret-redactor.js';
 import { McpToolsError } from '../errors/mcp-tools-error.js';
+import { observeUpstreamRequest } from '../telemetry/upstream-request-telemetry.js';
 import { classifyError, type ErrorContext } from './classify-error.js';
 import type { McpConnection } from './mcp-connection.js';
 import type { CallOptions, ErrorInfo, MultiServerList, ServerError } from './provider-types.js';
@@ -79,11 +80,18 @@ export class ServerDirectory {
     client: Client,
     options: CallOptions | undefined,
     send: (requestOptions: { timeout: number; signal?: AbortSignal }) => Promise<T>,
-    context: { operation?: ErrorContext['operation']; uri?: string } = {},
+    context: { operation?: ErrorContext['operation']; uri?: string; method?: string; prompt?: string } = {},
   ): Promise<T> {
     const requestOptions = this.requestOptions(options);
     try {
-      return await send(requestOptions);
+      if (context.method === undefined) return await send(requestOptions);
+      // Traced and timed (a no-op without an OpenTelemetry SDK); the URI is never recorded.
+      return await observeUpstreamRequest(
+        this.get(server),
+        context.method,
+        context.prompt === undefined ? {} : { 'gen_ai.prompt.name': context.prompt },
+        () => send(requestOptions),
+      );
     } catch (error) {
       const classified = classifyError(error, {
         operation: context.operation ?? 'request',

@@ -14,6 +14,7 @@ import {
   ProtocolErrorCode,
   type Transport,
 } from '@modelcontextprotocol/client';
+import { traceContextMeta } from '../telemetry/trace-context.js';
 import { currentCaller, runAsCaller } from './caller-scope.js';
 import { chainCapabilities } from './gateway-chain.js';
 
@@ -66,12 +67,14 @@ export function callerLogLevel(): string | undefined {
 
 /**
  * The `_meta` to put in a request to `client` so that a 2026-07-28 server logs to it at the
- * current caller's level (`{ _meta: { 'io.modelcontextprotocol/logLevel': level } }`), or `{}`
- * (a 2025-era server, or a caller that asked for no logs).
+ * current caller's level (`{ _meta: { 'io.modelcontextprotocol/logLevel': level } }`) and the
+ * current span travels with it (`traceparent`, when tracing), or `{}`.
  */
 export function callerLogMeta(client: Client): { _meta?: Record<string, string> } {
   const level = client.getProtocolEra() === 'modern' ? callerLogLevel() : undefined;
-  return level === undefined ? {} : { _meta: { [LOG_LEVEL_META_KEY]: level } };
+  const traced = traceContextMeta();
+  if (level === undefined) return traced === undefined ? {} : { _meta: traced };
+  return { _meta: { ...traced, [LOG_LEVEL_META_KEY]: level } };
 }
 
 /** Records the current caller's call on `client` as in flight; returns the release function. */

@@ -18,9 +18,13 @@ export interface ServedHttp {
 }
 
 /** Starts the built CLI's `serve --http 127.0.0.1:0 ...args` and waits for its `listening on` line. */
-export function startServeHttp(args: string[], options: { timeoutMs?: number } = {}): Promise<ServedHttp> {
+export function startServeHttp(
+  args: string[],
+  options: { timeoutMs?: number; env?: NodeJS.ProcessEnv } = {},
+): Promise<ServedHttp> {
   const child = spawn(process.execPath, [CLI_BIN, 'serve', '--http', '127.0.0.1:0', ...args], {
     stdio: ['ignore', 'ignore', 'pipe'],
+    ...(options.env ? { env: options.env } : {}),
   });
   let stderr = '';
   return new Promise((resolve, reject) => {
@@ -31,7 +35,7 @@ export function startServeHttp(args: string[], options: { timeoutMs?: number } =
     child.stderr?.setEncoding('utf8');
     child.stderr?.on('data', (chunk: string) => {
       stderr += chunk;
-      const match = /listening on (http:\/\/\S+)/.exec(stderr);
+      const match = /listening on (http:\/\/[^\s"]+)/.exec(stderr);
       if (match?.[1]) {
         clearTimeout(timer);
         resolve({ url: match[1], child, stderr: () => stderr, close: () => killChild(child, 10_000) });

@@ -2,20 +2,53 @@ import type { Command } from 'commander';
 import { configError } from '../../config/config-error.js';
 import type { GatewayMode, GatewayProfileConfig, McpToolsConfig } from '../../config/config-types.js';
 import type { GatewayOAuthConfig } from '../../config/gateway-auth-types.js';
+import { SecretRedactor } from '../../config/secret-redactor.js';
 import { McpToolsError } from '../../errors/mcp-tools-error.js';
 import { createGateway } from '../../gateway/create-gateway.js';
 import { gatewayServerRequests } from '../../gateway/gateway-server-requests.js';
 import { loadMCPServers } from '../../mcp/load-mcp-servers.js';
+import { McpToolHub } from '../../mcp/mcp-tool-hub.js';
 import { ToolRegistry } from '../../registry/tool-registry.js';
+import type { TelemetryHandle } from '../../telemetry/setup-telemetry.js';
 import { ExitCode } from '../exit-codes.js';
 import { formatGatewayBanner } from '../format-gateway-banner.js';
 import { type HeldAddress, holdListenAddress } from '../hold-listen-address.js';
 import { keepStdoutClean } from '../keep-stdout-clean.js';
 import { openSession, type Session } from '../open-session.js';
 import { printLine } from '../print.js';
+import { createServeLog, type LogFormat, type ServeLog } from '../serve-log.js';
+import { watchServeReloads } from '../serve-reload.js';
 import { watchInterrupts } from '../watch-interrupts.js';
 import { sessionOptions } from './global-options.js';
 import { type ServeClusterFlags, serveClusterOptions } from './serve-cluster-options.js';
+
+/** `--log-format`: `text` (default) or `json`. */
+function parseLogFormat(value: string | undefined): LogFormat {
+  if (value === undefined || value === 'text' || value === 'json') return value ?? 'text';
+  throw new McpToolsError('INVALID_ARGUMENTS', `--log-format must be text or json, got "${value}"`);
+}
+
+/**
+ * The OpenTelemetry SDK, when the `OTEL_*` variables, the `telemetry` section or `--metrics`
+ * ask for it (imported only then: see docs/telemetry.md).
+ */
+async function startTelemetry(
+  config: McpToolsConfig,
+  prometheus: boolean,
+): Promise<TelemetryHandle | undefined> {
+  const asked =
+    prometheus ||
+    config.telemetry !== undefined ||
+    Object.keys(process.env).some((key) => key.startsWith('OTEL_'));
+  if (!asked) return undefined;
+  const { setupTelemetry } = await import('../../telemetry/setup-telemetry.js');
+  const handle = await setupTelemetry(config.telemetry, { prometheus });
+  if (handle)
+    log(
+      `telemetry: traces ${handle.traces ? 'over OTLP' : 'off'}, metrics ${[handle.otlpMetrics ? 'over OTLP' : '', handle.prometheus ? 'at /metrics' : ''].filter(Boolean).join(' and ') || 'off'}`,
+    );
+  return handle;
+}
 
 interface ServeOptions extends ServeClusterFlags {
   config?: string;
@@ -29,6 +62,9 @@ interface ServeOptions extends ServeClusterFlags {
   oauthAudience?: string;
   oauthJwksUrl?: string;
   verbose?: boolean;
+  metrics?: boolean;
+  logFormat?: string;
+  watch?: boolean;
 }
 
 const MODES: readonly GatewayMode[] = ['full', 'router', 'hybrid'];
@@ -55,8 +91,11 @@ function oauthFlags(options: ServeOptions): { auth?: GatewayOAuthConfig } {
   return { auth: { type: 'oauth', issuer, audience, ...(jwksUrl === undefined ? {} : { jwksUrl }) } };
 }
 
+/** Where `serve` logs (readable lines until `--log-format` says otherwise). */
+let serveLog: ServeLog = createServeLog('text', () => undefined);
+
 function log(line: string): void {
-  process.stderr.write(`mcptools serve: ${line}\n`);
+  serveLog.log(line);
 }
 
 function profileSettings(config: McpToolsConfig, options: ServeOptions): GatewayProfileConfig {
@@ -134,6 +173,9 @@ export async function serveAction(_options: unknown, command: Command): Promise<
   const token = options.token ?? (process.env.MCPTOOLS_TOKEN || undefined);
   // Watched from the start: a signal while the servers connect aborts the connects and closes
   // what started, instead of killing the process and orphaning them.
+  const logFormat = parseLogFormat(options.logFormat);
+  let redactor: SecretRedactor | undefined;
+  let telemetry: TelemetryHandle | undefined;
   const interrupts = watchInterrupts();
   const signalName = () => (interrupts.exitCode() === ExitCode.interrupted ? 'SIGINT' : 'SIGTERM');
   // A cluster's replicas share one OAuth vault in Redis (opened first: an unreachable Redis stops here).
@@ -162,6 +204,12 @@ export async function serveAction(_options: unknown, command: Command): Promise<
       },
       requests: { ...gatewayServerRequests(), ...(vault ? { tokenStore: vault.store } : {}) },
       signal: interrupts.signal,
+      // Telemetry before the first connect, so that connects are traced and counted too.
+      beforeConnect: async (config) => {
+        redactor = SecretRedactor.forConfig(config);
+        serveLog = createServeLog(logFormat, () => redactor);
+        telemetry = await startTelemetry(config, options.metrics === true && address !== undefined);
+      },
     });
   } catch (error) {
     await held?.release();
@@ -172,17 +220,34 @@ export async function serveAction(_options: unknown, command: Command): Promise<
     process.exit(0);
   }
   const { config, provider, registry } = session;
-  provider.on('warning', (message, server) => log(server ? `${server}: ${message}` : message));
+  serveLog.close();
+  serveLog = createServeLog(
+    logFormat,
+    () => redactor,
+    (tool) => provider.toolOrigin?.(tool)?.server,
+  );
+  if (options.metrics && address === undefined)
+    log('--metrics needs --http (GET /metrics); ignored over stdio');
+  provider.on('warning', (message, server) =>
+    serveLog.log(server && logFormat === 'text' ? `${server}: ${message}` : message, {
+      level: 'warn',
+      ...(server ? { server } : {}),
+    }),
+  );
   logStateChanges(provider, log);
   let gateway: ReturnType<typeof createGateway> | undefined;
   let stopping = false;
+  let stopReloads = () => {};
+  let reloadError = (): string | undefined => undefined;
   const stop = async (why: string) => {
     if (stopping) return;
     stopping = true;
+    stopReloads();
     log(`${why}; shutting down`);
     await gateway?.close();
     await session.close();
     await vault?.close();
+    await telemetry?.shutdown();
     process.exit(0);
   };
   if (interrupts.signal.aborted) void stop(signalName());
@@ -197,6 +262,13 @@ export async function serveAction(_options: unknown, command: Command): Promise<
       ...(cluster ? { cluster } : {}),
       ...oauthFlags(options),
       ...(config.workspaceDir ? { context: { workspaceDir: config.workspaceDir } } : {}),
+      ...(telemetry?.prometheus ? { metrics: telemetry.prometheus } : {}),
+      notices: () => {
+        const refused = reloadError();
+        return refused === undefined
+          ? []
+          : [`configuration reload refused (the running one stays): ${refused}`];
+      },
       log,
     });
     if (address) {
@@ -223,6 +295,18 @@ export async function serveAction(_options: unknown, command: Command): Promise<
     await vault?.close();
     throw error;
   }
+  // SIGHUP (and --watch) re-read the configuration and apply the difference without a restart.
+  if (provider instanceof McpToolHub) {
+    const reloads = watchServeReloads({
+      config,
+      hub: provider,
+      watchFile: options.watch === true,
+      holdChanges: gateway.holdChanges,
+      log: (message, level) => serveLog.log(message, { level: level ?? 'info' }),
+    });
+    stopReloads = () => reloads.close();
+    reloadError = () => reloads.lastError();
+  } else if (options.watch) log('--watch: this provider cannot change its servers at run time; ignored');
   // Serve until a signal (or stdin's end) stops the process.
   await new Promise(() => {});
 }

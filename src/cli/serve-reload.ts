@@ -1,0 +1,119 @@
+import { type FSWatcher, watch } from 'node:fs';
+import { basename, dirname } from 'node:path';
+import type { McpToolsConfig } from '../config/config-types.js';
+import { loadConfig } from '../config/load-config.js';
+import { applyServerChanges, type ServerChanges } from '../mcp/apply-server-changes.js';
+import type { McpToolHub } from '../mcp/mcp-tool-hub.js';
+
+/** What a reload of `serve` reads and changes. */
+export interface ServeReloadOptions {
+  /** The configuration running now (its `source` is the file read again). */
+  config: McpToolsConfig;
+  hub: McpToolHub;
+  /** Also reload when the file changes (`serve --watch`), not only on SIGHUP. */
+  watchFile: boolean;
+  log: (message: string, level?: 'info' | 'warn' | 'error') => void;
+  /** Holds the announcements of tool changes while a reload applies (`gateway.holdChanges`). */
+  holdChanges?: () => () => void;
+  /** Called with each configuration applied. */
+  onReloaded?: (config: McpToolsConfig, changes: ServerChanges) => void;
+}
+
+/** The running reload loop: the last reload's error (for the status page), and `close()`. */
+export interface ServeReload {
+  /** Why the last reload was refused (file, server, field), or `undefined` after a good one. */
+  lastError(): string | undefined;
+  /** Reads and applies the configuration file now (what SIGHUP does). */
+  reload(): Promise<void>;
+  close(): void;
+}
+
+/** Changes of the file within this many ms are one reload (editors write in several steps). */
+const WATCH_DEBOUNCE_MS = 200;
+
+/**
+ * Re-reads `serve`'s configuration on SIGHUP (and on every change of the file with `watchFile`)
+ * and applies the difference without a restart (`applyServerChanges`): new servers connect,
+ * removed ones close, changed ones reconnect, unchanged ones keep their connections and calls.
+ * A configuration that fails to load changes nothing: the running one stays and the error
+ * (which names the file, the server and the field) is logged. Reloads run one at a time; one
+ * asked for meanwhile runs after.
+ */
+export function watchServeReloads(options: ServeReloadOptions): ServeReload {
+  const file = options.config.source;
+  let current = options.config;
+  let lastError: string | undefined;
+  let running: Promise<void> | undefined;
+  let again = false;
+
+  const reloadOnce = async () => {
+    if (file === undefined) {
+      options.log('reload: the built-in configuration has no file to read again', 'warn');
+      return;
+    }
+    let next: McpToolsConfig;
+    try {
+      next = await loadConfig(file);
+    } catch (error) {
+      lastError = error instanceof Error ? error.message : String(error);
+      options.log(`reload refused, the running configuration stays: ${lastError}`, 'error');
+      return;
+    }
+    const release = options.holdChanges?.();
+    try {
+      const changes = await applyServerChanges(options.hub, current.servers, next.servers);
+      current = next;
+      lastError = undefined;
+      options.log(
+        `reloaded ${file}: ${changes.added.length} added, ${changes.removed.length} removed, ${changes.changed.length} changed, ${changes.unchanged.length} unchanged`,
+      );
+      options.onReloaded?.(next, changes);
+    } catch (error) {
+      lastError = error instanceof Error ? error.message : String(error);
+      options.log(`reload failed part way: ${lastError}`, 'error');
+    } finally {
+      release?.();
+    }
+  };
+
+  const reload = (): Promise<void> => {
+    if (running) {
+      again = true;
+      return running;
+    }
+    running = (async () => {
+      do {
+        again = false;
+        await reloadOnce();
+      } while (again);
+    })().finally(() => {
+      running = undefined;
+    });
+    return running;
+  };
+
+  const onSignal = () => void reload();
+  process.on('SIGHUP', onSignal);
+  let watcher: FSWatcher | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  if (options.watchFile && file !== undefined) {
+    // The directory is watched, not the file: editors replace a file rather than write it in place.
+    const name = basename(file);
+    watcher = watch(dirname(file), (_event, changed) => {
+      if (changed !== null && changed !== name) return;
+      clearTimeout(timer);
+      timer = setTimeout(() => void reload(), WATCH_DEBOUNCE_MS);
+      timer.unref();
+    });
+    watcher.unref();
+  }
+  return {
+    lastError: () => lastError,
+    reload,
+    close() {
+      process.off('SIGHUP', onSignal);
+      clearTimeout(timer);
+      watcher?.close();
+    },
+  };
+}

@@ -1,0 +1,129 @@
+import { type Attributes, type Context, context, type Span, SpanKind, trace } from '@opentelemetry/api';
+import type { ToolResult } from '../tool/tool.js';
+import { type McptoolsInstruments, mcptoolsInstruments } from './mcptools-metrics.js';
+import { ATTR, EXECUTE_TOOL } from './telemetry-names.js';
+import { callEnded, callStarted } from './tool-call-tallies.js';
+import { withContextForInjection } from './trace-context.js';
+import { errorType, failSpan, tracer } from './tracer.js';
+
+/** What a tool call's telemetry reads of its connection (an `McpConnection`). */
+export interface ObservedServer {
+  readonly name: string;
+  readonly transportKind: string | undefined;
+  readonly era: string | undefined;
+  readonly protocolVersion: string | undefined;
+}
+
+/** The outcome of a tool result: `ok`, the failure's code in lower case, else `tool_error`. */
+function outcomeOf(result: ToolResult): string {
+  if (result.isError !== true) return 'ok';
+  const code = (result.details as { code?: unknown } | undefined)?.code;
+  return typeof code === 'string' ? errorType(code) : 'tool_error';
+}
+
+/** Characters of the text and data in a result's content (its size, never its text). */
+function contentSize(result: ToolResult): number {
+  let size = 0;
+  for (const block of result.content) {
+    const value = block as { text?: unknown; data?: unknown };
+    if (typeof value.text === 'string') size += value.text.length;
+    else if (typeof value.data === 'string') size += value.data.length;
+  }
+  return size;
+}
+
+/**
+ * Runs one MCP tool call (`run`, which never throws: failures are `isError` results) under an
+ * `execute_tool` CLIENT span named `tools/call <tool>` (the GenAI and MCP semantic conventions:
+ * `gen_ai.tool.name` is the server's name, `mcptools.tool.exposed_name` the caller's), counts
+ * it and times it. Arguments and results are measured, never recorded. With no SDK
+ * registered it is `run()` and one non-recording span.
+ */
+export function observeToolCall(
+  server: ObservedServer,
+  originalName: string,
+  exposedName: string,
+  args: Record<string, unknown>,
+  run: () => Promise<ToolResult>,
+): Promise<ToolResult> {
+  const instruments = mcptoolsInstruments();
+  const parent = context.active();
+  const span = tracer.startSpan(`tools/call ${originalName}`, { kind: SpanKind.CLIENT }, parent);
+  if (!span.isRecording() && instruments === undefined) return run();
+  return observed(server, originalName, exposedName, args, run, instruments, parent, span);
+}
+
+async function observed(
+  server: ObservedServer,
+  originalName: string,
+  exposedName: string,
+  args: Record<string, unknown>,
+  run: () => Promise<ToolResult>,
+  instruments: McptoolsInstruments | undefined,
+  parent: Context,
+  span: Span,
+): Promise<ToolResult> {
+  const recording = span.isRecording();
+  const serverLabel = { [ATTR.server]: server.name };
+  const argumentChars = JSON.stringify(args).length;
+  if (recording) {
+    span.setAttributes({
+      [ATTR.operationName]: EXECUTE_TOOL,
+      [ATTR.methodName]: 'tools/call',
+      [ATTR.toolName]: originalName,
+      [ATTR.exposedToolName]: exposedName,
+      [ATTR.server]: server.name,
+      [ATTR.argumentCount]: Object.keys(args).length,
+      [ATTR.argumentChars]: argumentChars,
+      ...transportAttributes(server),
+    });
+  }
+  if (instruments !== undefined) callStarted(server.name);
+  const started = performance.now();
+  let result: ToolResult | undefined;
+  try {
+    // Over HTTP the span must reach the transport's fetch (the `traceparent` header), later and
+    // asynchronously: only there is it made the active context (see withContextForInjection).
+    const traced = trace.setSpan(parent, span);
+    result = !recording
+      ? await run()
+      : server.transportKind === 'stdio'
+        ? await withContextForInjection(traced, run)
+        : await context.with(traced, run);
+    return result;
+  } finally {
+    const outcome = result === undefined ? 'internal_error' : outcomeOf(result);
+    const size = result === undefined ? 0 : contentSize(result);
+    if (recording) {
+      span.setAttribute(ATTR.outcome, outcome);
+      if (result !== undefined) {
+        span.setAttribute(ATTR.resultContentCount, result.content.length);
+        span.setAttribute(ATTR.resultChars, size);
+      }
+      if (outcome !== 'ok') failSpan(span, outcome);
+      span.end();
+    }
+    if (instruments !== undefined) {
+      // One SDK record per call (the histogram); counts go to plain tallies (tool-call-tallies.ts).
+      instruments.toolCallDuration.record((performance.now() - started) / 1000, {
+        ...serverLabel,
+        [ATTR.toolName]: originalName,
+        [ATTR.outcome]: outcome,
+      });
+      callEnded(server.name, originalName, outcome, argumentChars, size);
+    }
+  }
+}
+
+/** `network.transport`, `mcptools.transport`, `mcptools.era` and `mcp.protocol.version` of a connected server. */
+export function transportAttributes(server: ObservedServer): Attributes {
+  const attributes: Attributes = {};
+  if (server.transportKind !== undefined) {
+    attributes[ATTR.transport] = server.transportKind;
+    attributes[ATTR.networkTransport] = server.transportKind === 'stdio' ? 'pipe' : 'tcp';
+    if (server.transportKind !== 'stdio') attributes[ATTR.networkProtocol] = 'http';
+  }
+  if (server.era !== undefined) attributes[ATTR.era] = server.era;
+  if (server.protocolVersion !== undefined) attributes[ATTR.protocolVersion] = server.protocolVersion;
+  return attributes;
+}

@@ -1,0 +1,68 @@
+import { type Attributes, context, SpanKind, trace } from '@opentelemetry/api';
+import { McpToolsError } from '../errors/mcp-tools-error.js';
+import { mcptoolsInstruments } from './mcptools-metrics.js';
+import { ATTR } from './telemetry-names.js';
+import { type ObservedServer, transportAttributes } from './tool-call-telemetry.js';
+import { withContextForInjection } from './trace-context.js';
+import { errorType, failSpan, tracer } from './tracer.js';
+
+/** The low-cardinality type of a failure: an `McpToolsError`'s code, a JSON-RPC code, else `_OTHER`. */
+export function failureType(error: unknown): string {
+  if (McpToolsError.isInstance(error)) return errorType(error.code);
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'number' || typeof code === 'string' ? String(code) : '_OTHER';
+}
+
+/**
+ * Runs one upstream request other than a tool call (`resources/read`, `prompts/get`, …) under a
+ * CLIENT span `<method>[ <prompt>]` and records `mcp.client.operation.duration` by method.
+ * `extra` holds low-cardinality attributes only (a prompt's name; never a URI or argument).
+ */
+export function observeUpstreamRequest<T>(
+  server: ObservedServer,
+  method: string,
+  extra: Attributes,
+  send: () => Promise<T>,
+): Promise<T> {
+  const instruments = mcptoolsInstruments();
+  const parent = context.active();
+  const prompt = extra[ATTR.promptName];
+  const span = tracer.startSpan(
+    typeof prompt === 'string' ? `${method} ${prompt}` : method,
+    { kind: SpanKind.CLIENT },
+    parent,
+  );
+  const recording = span.isRecording();
+  if (!recording && instruments === undefined) return send();
+  if (recording)
+    span.setAttributes({
+      [ATTR.methodName]: method,
+      [ATTR.server]: server.name,
+      ...transportAttributes(server),
+      ...extra,
+    });
+  const started = performance.now();
+  const finish = (failure?: string) => {
+    if (recording) {
+      if (failure !== undefined) failSpan(span, failure);
+      span.end();
+    }
+    instruments?.upstreamDuration.record((performance.now() - started) / 1000, {
+      [ATTR.server]: server.name,
+      [ATTR.methodName]: method,
+      ...(failure === undefined ? {} : { [ATTR.errorType]: failure }),
+    });
+  };
+  // The span goes upstream in `_meta` (built synchronously by `send`); no async context needed.
+  const sent = recording ? withContextForInjection(trace.setSpan(parent, span), send) : send();
+  return sent.then(
+    (value) => {
+      finish();
+      return value;
+    },
+    (error: unknown) => {
+      finish(failureType(error));
+      throw error;
+    },
+  );
+}
