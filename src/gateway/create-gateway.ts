@@ -121,6 +121,8 @@ export function createGateway(options: GatewayOptions): Gateway {
     separator: options.config?.namespace?.separator ?? '__',
     inputTimeoutMs: options.inputTimeoutMs ?? 300_000,
     log,
+    requestStateKey: options.requestStateKey,
+    replicaId: options.replicaId,
   });
   const senderIsOwner = () => {
     const caller = currentCaller();

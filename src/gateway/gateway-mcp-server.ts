@@ -60,6 +60,11 @@ export function buildGatewayServer(
       completions: {},
       logging: {},
     },
+    // A 2026-07-28 retry's sealed state is opened before its handler runs; one that does not
+    // open (tampered, expired, another principal or method) gets -32602 with no reason.
+    requestState: {
+      verify: (state, context) => core.openRequestState(state, context.mcpReq.method, session.principal),
+    },
   });
   session.server ??= server;
   session.allowsServer ??= profile.allowsServer;
@@ -97,6 +102,8 @@ export function buildGatewayServer(
           };
     const args = (params.arguments ?? {}) as Record<string, unknown>;
     return async (call) => {
+      // One upstream call serves this one: its own input_required can go to the client as it is.
+      if (tool.source === 'mcp' && tool.server !== undefined) call.relayFor(tool.server);
       const result = await tool.execute(call.id, args, call.signal, onUpdate);
       if (progressSent !== undefined) await progressSent;
       return toCallToolResult(result);

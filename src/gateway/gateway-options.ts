@@ -56,6 +56,14 @@ export interface GatewayOptions {
    * before its upstream call is cancelled, in ms. Default 300 000.
    */
   inputTimeoutMs?: number;
+  /**
+   * The key that seals the 2026-07-28 `requestState` (AES-256-GCM, at least 32 bytes): give
+   * every replica behind one load balancer the same key, and a retry continues on any of them.
+   * Default: a random key per process (a state opens only in the process that sealed it).
+   */
+  requestStateKey?: Uint8Array;
+  /** Names this process among replicas sharing `requestStateKey`. Default: a random id. */
+  replicaId?: string;
   /** Where operational lines go (never a secret). Default: nowhere. The CLI writes them to stderr. */
   log?: (line: string) => void;
 }

@@ -1,0 +1,39 @@
+import type { InputRequiredResult } from '@modelcontextprotocol/client';
+import { currentCaller } from './caller-scope.js';
+
+/** An upstream's own state and the client's answers, for the retry that continues its call. */
+export interface UpstreamResume {
+  /** The upstream's `requestState`, echoed byte for byte (absent when it sent none). */
+  requestState?: string;
+  /** The client's answers, keyed as the upstream keyed its `inputRequests`. */
+  inputResponses: Record<string, unknown>;
+}
+
+/**
+ * What a caller (see `runAsCaller`) offers when it can hand a 2026-07-28 upstream's
+ * `input_required` on to its own client instead of answering it here: a gateway's 2026-07-28
+ * downstream call. The MCP tool adapter then calls with `allowInputRequired`, passes the
+ * result to {@link relay}, and on the retry sends the {@link resumeUpstream} back upstream, so the
+ * call holds nothing between rounds (issue 27).
+ */
+export interface InputRequiredRelay {
+  /** Whether this caller relays the `input_required` of a call of `server` (checked before calling). */
+  relays(server: string): boolean;
+  /** The resume for a call of `server`'s `name`, when this call retries one of its rounds (once). */
+  resumeUpstream(server: string, name: string): UpstreamResume | undefined;
+  /**
+   * Takes `server`'s `input_required` for its `name` to hand to the client; throws (and the
+   * call fails) when the client cannot answer it (a capability it did not declare).
+   */
+  relay(server: string, name: string, result: InputRequiredResult): void;
+}
+
+function isRelay(caller: unknown): caller is InputRequiredRelay {
+  return typeof (caller as Partial<InputRequiredRelay> | undefined)?.relay === 'function';
+}
+
+/** The current caller's relay, when it relays `server`'s `input_required`; `undefined` otherwise. */
+export function inputRequiredRelay(server: string): InputRequiredRelay | undefined {
+  const caller = currentCaller();
+  return isRelay(caller) && caller.relays(server) ? caller : undefined;
+}
