@@ -64,6 +64,8 @@ export interface Gateway extends AsyncDisposable {
   serveStdio(options?: { transport?: Transport; profile?: string }): void;
   /** Answers calls in flight with an error, ends every session and stops listening. Idempotent. */
   close(): Promise<void>;
+  /** The downstream calls this process holds: running, and parked until a 2026-07-28 client retries. */
+  calls(): { running: number; parked: number };
 }
 
 interface LegacyEntry {
@@ -447,5 +449,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     return closing;
   };
 
-  return { fetch, listen, serveStdio, close, [Symbol.asyncDispose]: close };
+  const calls = () => ({ running: core.calls.size - core.parkedCount, parked: core.parkedCount });
+
+  return { fetch, listen, serveStdio, close, calls, [Symbol.asyncDispose]: close };
 }

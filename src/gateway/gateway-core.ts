@@ -142,6 +142,11 @@ export class GatewayCore {
     return entry.call;
   }
 
+  /** How many 2026-07-28 calls are parked, waiting for their client's retry. */
+  get parkedCount(): number {
+    return this.#parked.size;
+  }
+
   #park(call: DownstreamCall): void {
     call.logTo = undefined;
     const timer = setTimeout(() => {

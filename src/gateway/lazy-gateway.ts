@@ -47,6 +47,8 @@ export function createGateway(options: GatewayOptions): Gateway {
         );
     },
     close,
+    // Nothing can be in flight before the gateway is loaded.
+    calls: () => gateway?.calls() ?? { running: 0, parked: 0 },
     [Symbol.asyncDispose]: close,
   };
 }
