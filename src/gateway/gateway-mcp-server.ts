@@ -157,6 +157,7 @@ export function buildGatewayServer(
     serveDownstreamCall(scope(context), 'resources/read', async () => {
       const origin = target(request.params.uri);
       return async (call): Promise<ReadResourceResult> => {
+        call.relayFor(origin.server);
         try {
           const contents = await provider.resources.read(origin.server, origin.uri, { signal: call.signal });
           return {
@@ -211,6 +212,7 @@ export function buildGatewayServer(
     serveDownstreamCall(scope(context), 'prompts/get', async () => {
       const origin = promptTarget(request.params.name);
       return async (call): Promise<GetPromptResult> => {
+        call.relayFor(origin.server);
         try {
           const result = await provider.prompts.get(origin.server, origin.prompt, request.params.arguments, {
             signal: call.signal,

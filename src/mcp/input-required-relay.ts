@@ -1,4 +1,4 @@
-import type { InputRequiredResult } from '@modelcontextprotocol/client';
+import { type Client, type InputRequiredResult, isInputRequiredResult } from '@modelcontextprotocol/client';
 import { currentCaller } from './caller-scope.js';
 
 /** An upstream's own state and the client's answers, for the retry that continues its call. */
@@ -36,4 +36,31 @@ function isRelay(caller: unknown): caller is InputRequiredRelay {
 export function inputRequiredRelay(server: string): InputRequiredRelay | undefined {
   const caller = currentCaller();
   return isRelay(caller) && caller.relays(server) ? caller : undefined;
+}
+
+/** A request to an upstream whose `input_required` goes to the current caller (see {@link relayedRequest}). */
+export interface RelayedRequest {
+  /** What to add to the request's params: the upstream's state and the client's answers, on a retry. */
+  params: UpstreamResume | Record<string, never>;
+  /** Hands `result` to the caller when it is an `input_required` (`true` then); throws when the client cannot answer it. */
+  took(result: unknown): boolean;
+}
+
+/**
+ * How a request to `client` (the connection of `server`) for `name` (a tool, a resource URI, a
+ * prompt) relays an `input_required` to the current caller: `undefined` unless the server
+ * speaks 2026-07-28 and the caller relays it; send it with `allowInputRequired` then.
+ */
+export function relayedRequest(client: Client, server: string, name: string): RelayedRequest | undefined {
+  if (client.getProtocolEra() !== 'modern') return undefined;
+  const relay = inputRequiredRelay(server);
+  if (relay === undefined) return undefined;
+  return {
+    params: relay.resumeUpstream(server, name) ?? {},
+    took(result) {
+      if (!isInputRequiredResult(result)) return false;
+      relay.relay(server, name, result);
+      return true;
+    },
+  };
 }

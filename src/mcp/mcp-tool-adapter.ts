@@ -4,7 +4,7 @@ import type {
   Client,
   Tool as McpToolDefinition,
 } from '@modelcontextprotocol/client';
-import { isInputRequiredResult, LOG_LEVEL_META_KEY } from '@modelcontextprotocol/client';
+import { LOG_LEVEL_META_KEY } from '@modelcontextprotocol/client';
 import type { SecretRedactor } from '../config/secret-redactor.js';
 import type { McpToolsError } from '../errors/mcp-tools-error.js';
 import { jsonBounds } from '../json/json-bounds.js';
@@ -20,7 +20,7 @@ import { capResultText, errorResult, formatBytes } from '../tool/result.js';
 import type { Tool, ToolAnnotations, ToolResult, ToolUpdateCallback } from '../tool/tool.js';
 import { callToolResultSchema } from './call-tool-result-schema.js';
 import { classifyError } from './classify-error.js';
-import { inputRequiredRelay } from './input-required-relay.js';
+import { relayedRequest } from './input-required-relay.js';
 import type { McpConnection } from './mcp-connection.js';
 import { normalizeInputSchema } from './normalize-input-schema.js';
 import { callerLogLevel, trackCall } from './server-requests.js';
@@ -203,28 +203,24 @@ async function callMcpTool(
   // The caller is in flight on this client until the call settles (gateway attribution).
   const release = trackCall(client);
   try {
-    const modern = client.getProtocolEra() === 'modern';
     // A 2026-07-28 server logs to a request only at the level its envelope asks for.
-    const logLevel = modern ? callerLogLevel() : undefined;
+    const logLevel = client.getProtocolEra() === 'modern' ? callerLogLevel() : undefined;
     // A gateway's 2026-07-28 caller takes the server's input_required to its own client (not
     // with an output schema: `callTool` would check an input_required against it).
-    const relay = modern && definition.outputSchema === undefined ? inputRequiredRelay(server) : undefined;
-    const resume = relay?.resumeUpstream(server, originalName);
+    const relay =
+      definition.outputSchema === undefined ? relayedRequest(client, server, originalName) : undefined;
     const params = {
       name: originalName,
       arguments: args,
       ...(logLevel === undefined ? {} : { _meta: { [LOG_LEVEL_META_KEY]: logLevel } }),
-      ...(resume === undefined ? {} : resume),
+      ...relay?.params,
     };
     if (relay !== undefined) requestOptions.allowInputRequired = true;
     const result =
       plan.route === 'request'
         ? await client.request({ method: 'tools/call', params }, callToolResultSchema, requestOptions)
         : await client.callTool(params, requestOptions);
-    if (relay !== undefined && isInputRequiredResult(result)) {
-      relay.relay(server, originalName, result);
-      return relayed();
-    }
+    if (relay?.took(result)) return relayed();
     return toToolResult(result as CallToolResult, options.maxResultChars);
   } catch (error) {
     const classified = classifyError(error, { operation: 'call', signal, timeoutMs: timeout });

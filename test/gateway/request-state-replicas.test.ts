@@ -129,6 +129,33 @@ describe('a 2026-07-28 upstream: its input_required is relayed', () => {
     expect(lastCalls(2)).toEqual(['B', 'B']);
   });
 
+  it('continues a resources/read and a prompts/get on the other replica', async () => {
+    const answer = (round: Round, city: string) => {
+      const [key] = Object.keys(round.inputRequests ?? {});
+      return {
+        requestState: round.requestState,
+        inputResponses: { [key as string]: { action: 'accept', content: { city } } },
+      };
+    };
+    const uri = 'mcptools://ask/ask://city';
+    balancer.next('A');
+    const read = (await guest.readResource({ uri }, { allowInputRequired: true })) as unknown as Round;
+    expect(read.resultType).toBe('input_required');
+    balancer.next('B');
+    const { contents } = await guest.readResource({ uri, ...answer(read, 'Kyiv') } as never);
+    expect(contents).toEqual([expect.objectContaining({ uri, text: 'city: Kyiv' })]);
+    balancer.next('A');
+    const get = (await guest.getPrompt(
+      { name: 'ask__ask_city' },
+      { allowInputRequired: true },
+    )) as unknown as Round;
+    expect(get.resultType).toBe('input_required');
+    balancer.next('B');
+    const prompt = await guest.getPrompt({ name: 'ask__ask_city', ...answer(get, 'Riga') } as never);
+    expect(prompt.messages).toEqual([{ role: 'user', content: { type: 'text', text: 'city: Riga' } }]);
+    expect(a.gateway.calls()).toEqual({ running: 0, parked: 0 });
+  });
+
   it('still refuses an input request of a capability the client did not declare', async () => {
     const bare = await connectClient(balancer.url, 'modern', {
       headers: { authorization: `Bearer ${GUEST}` },
