@@ -93,7 +93,7 @@ export class DownstreamCall implements InputRequiredRelay {
   envelopeLogLevel: LoggingLevel | undefined;
   #counter = 0;
   #rounds = 0;
-  /** The upstream whose `input_required` this call hands to its client (a 2026-07-28 call of one of its tools). */
+  /** The upstream whose `input_required` this call hands to its client (see {@link relayFor}). */
   #relayServer: string | undefined;
   #resume: { server: string; name: string; resume: UpstreamResume } | undefined;
   #relayed: { server: string; name: string; result: InputRequiredResult } | undefined;
@@ -166,7 +166,8 @@ export class DownstreamCall implements InputRequiredRelay {
   }
 
   /**
-   * A 2026-07-28 call of one of `server`'s tools: the upstream's own `input_required` goes to
+   * This 2026-07-28 call is one request to `server` (a call of one of its tools, a read of one
+   * of its resources, a get of one of its prompts): the upstream's own `input_required` goes to
    * the client as it is (sealed into the gateway's `requestState`) instead of parking the call.
    */
   relayFor(server: string): void {
