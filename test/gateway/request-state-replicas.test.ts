@@ -4,7 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { requestStateReplica } from '../../src/gateway/request-state-owner.js';
 import { RequestStateSeal } from '../../src/gateway/request-state-seal.js';
 import { type HttpFixture, startHttpFixture } from '../fixtures/spawn-http.js';
-import { httpServer, stdioFixture, textOf } from '../mcp/hub-test-helpers.js';
+import { eventually, httpServer, stdioFixture, textOf } from '../mcp/hub-test-helpers.js';
 import {
   connectClient,
   expectAllConnected,
@@ -191,6 +191,46 @@ describe('a 2025 stdio upstream: the call is parked on its replica', () => {
     expect(textOf((await guest.callTool(retry)) as never)).toBe('city: Quito');
     expect(lastCalls(3)).toEqual(['A', 'B', 'A']);
     expect(a.gateway.calls()).toEqual({ running: 0, parked: 0 });
+  });
+});
+
+describe('an abandoned parked call (its retry refused on the other replica)', () => {
+  it('holds a 2025 stdio upstream only until inputTimeoutMs, then its next elicitation goes through', async () => {
+    const config = { servers: { ask25: stdioFixture('sampling', ['--era', 'legacy']) } };
+    const holder = await startGateway(config, {
+      requestStateKey: key,
+      replicaId: 'D',
+      inputTimeoutMs: 1500,
+      token: GUEST,
+      ownerToken: OWNER,
+    });
+    const on = (url: string, token: string) =>
+      connectClient(url, 'modern', {
+        capabilities: { elicitation: { form: {} } },
+        headers: { authorization: `Bearer ${token}` },
+      });
+    const [abandoning, elsewhere, next] = await Promise.all([
+      on(holder.url, GUEST),
+      on(b.url, GUEST),
+      on(holder.url, OWNER),
+    ]);
+    try {
+      const { retry } = await firstRound(abandoning, 'ask25__ask_user', 'Cairo');
+      await expect(elsewhere.callTool(retry)).rejects.toThrow(/re-issue the call/);
+      expect(holder.gateway.calls()).toEqual({ running: 0, parked: 1 });
+      // Meanwhile the stdio upstream's next request cannot be told apart: refused, not guessed.
+      const refused = await next.callTool({ name: 'ask25__ask_user', arguments: {} });
+      expect(refused.isError).toBe(true);
+      expect(textOf(refused as never)).toMatch(/refused rather than guessed/);
+      // Bounded: the parked call is cancelled upstream at inputTimeoutMs…
+      expect(await eventually(() => holder.gateway.calls().parked === 0)).toBe(true);
+      // …and the next elicitation reaches the client whose call made it.
+      const again = await firstRound(next, 'ask25__ask_user', 'Dakar');
+      expect(textOf((await next.callTool(again.retry)) as never)).toBe('city: Dakar');
+    } finally {
+      await Promise.all([abandoning.close(), elsewhere.close(), next.close()]);
+      await holder.close();
+    }
   });
 });
 
