@@ -1,4 +1,5 @@
-import { type Client, type InputRequiredResult, isInputRequiredResult } from '@modelcontextprotocol/client';
+import type { Client, InputRequiredResult } from '@modelcontextprotocol/client';
+// Only types from the SDK: the router imports this module, and importing mcptools loads no SDK.
 import { currentCaller } from './caller-scope.js';
 
 /** An upstream's own state and the client's answers, for the retry that continues its call. */
@@ -17,6 +18,12 @@ export interface UpstreamResume {
  * call holds nothing between rounds (issue 27).
  */
 export interface InputRequiredRelay {
+  /**
+   * Told by whoever runs exactly one request to `server` for this caller (the gateway for a
+   * tool, read or prompt get of one server; the router's `call_tool` for its target): that
+   * request's `input_required` may go to the client as it is.
+   */
+  relayFor(server: string): void;
   /** Whether this caller relays the `input_required` of a call of `server` (checked before calling). */
   relays(server: string): boolean;
   /** The resume for a call of `server`'s `name`, when this call retries one of its rounds (once). */
@@ -30,6 +37,15 @@ export interface InputRequiredRelay {
 
 function isRelay(caller: unknown): caller is InputRequiredRelay {
   return typeof (caller as Partial<InputRequiredRelay> | undefined)?.relay === 'function';
+}
+
+/**
+ * Tells the current caller, if it relays `input_required`, that what runs next is exactly one
+ * call of a tool of `server` (see {@link InputRequiredRelay.relayFor}).
+ */
+export function relayOneCall(server: string): void {
+  const caller = currentCaller();
+  if (isRelay(caller)) caller.relayFor(server);
 }
 
 /** The current caller's relay, when it relays `server`'s `input_required`; `undefined` otherwise. */
@@ -58,8 +74,8 @@ export function relayedRequest(client: Client, server: string, name: string): Re
   return {
     params: relay.resumeUpstream(server, name) ?? {},
     took(result) {
-      if (!isInputRequiredResult(result)) return false;
-      relay.relay(server, name, result);
+      if ((result as { resultType?: unknown } | undefined)?.resultType !== 'input_required') return false;
+      relay.relay(server, name, result as InputRequiredResult);
       return true;
     },
   };

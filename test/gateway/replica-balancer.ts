@@ -45,6 +45,8 @@ export async function startReplicaBalancer(replicas: Record<string, string>): Pr
     });
     req.pipe(upstream);
   });
+  // Clients keep their connection through pauses (Node's 5 s would race their reuse of it).
+  server.keepAliveTimeout = 60_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {

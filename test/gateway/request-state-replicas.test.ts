@@ -35,6 +35,7 @@ beforeAll(async () => {
       ask: httpServer(samplingModern.url),
       ask25: stdioFixture('sampling', ['--era', 'legacy']),
     },
+    gateway: { profiles: { routed: { mode: 'router' as const } } },
   };
   const replica = (replicaId: string) =>
     startGateway(config, { requestStateKey: key, replicaId, token: GUEST, ownerToken: OWNER });
@@ -154,6 +155,31 @@ describe('a 2026-07-28 upstream: its input_required is relayed', () => {
     const prompt = await guest.getPrompt({ name: 'ask__ask_city', ...answer(get, 'Riga') } as never);
     expect(prompt.messages).toEqual([{ role: 'user', content: { type: 'text', text: 'city: Riga' } }]);
     expect(a.gateway.calls()).toEqual({ running: 0, parked: 0 });
+  });
+
+  it("continues a call through the router's call_tool on the other replica", async () => {
+    const routed = await connectClient(`${balancer.url}/routed`, 'modern', {
+      capabilities: { elicitation: { form: {} } },
+      headers: { authorization: `Bearer ${GUEST}` },
+    });
+    try {
+      const call = { name: 'call_tool', arguments: { name: 'ask__ask_user', arguments: {} } };
+      balancer.next('A');
+      const round = (await routed.callTool(call, { allowInputRequired: true })) as unknown as Round;
+      expect(round.resultType).toBe('input_required');
+      expect(a.gateway.calls()).toEqual({ running: 0, parked: 0 });
+      const [key] = Object.keys(round.inputRequests ?? {});
+      balancer.next('B');
+      const result = await routed.callTool({
+        ...call,
+        requestState: round.requestState,
+        inputResponses: { [key as string]: { action: 'accept', content: { city: 'Bogotá' } } },
+      } as never);
+      expect(lastCalls(2)).toEqual(['A', 'B']);
+      expect(textOf(result as never)).toBe('city: Bogotá');
+    } finally {
+      await routed.close();
+    }
   });
 
   it('still refuses an input request of a capability the client did not declare', async () => {
