@@ -19,6 +19,7 @@ import type { ContentBlock } from '../tool/content.js';
 import { capResultText, errorResult, formatBytes } from '../tool/result.js';
 import type { Tool, ToolAnnotations, ToolResult, ToolUpdateCallback } from '../tool/tool.js';
 import { callToolResultSchema } from './call-tool-result-schema.js';
+import { checkStructuredContent } from './check-structured-content.js';
 import { classifyError } from './classify-error.js';
 import { relayedRequest } from './input-required-relay.js';
 import type { McpConnection } from './mcp-connection.js';
@@ -205,10 +206,13 @@ async function callMcpTool(
   try {
     // A 2026-07-28 server logs to a request only at the level its envelope asks for.
     const logLevel = client.getProtocolEra() === 'modern' ? callerLogLevel() : undefined;
-    // A gateway's 2026-07-28 caller takes the server's input_required to its own client (not
-    // with an output schema: `callTool` would check an input_required against it).
+    // A gateway's 2026-07-28 caller takes the server's input_required to its own client. Not
+    // through `callTool` when the tool has an output schema (it would check an input_required
+    // against it): a plain request, checked here; not at all for a tool that also mirrors headers.
     const relay =
-      definition.outputSchema === undefined ? relayedRequest(client, server, originalName) : undefined;
+      plan.route === 'listed' && definition.outputSchema !== undefined
+        ? undefined
+        : relayedRequest(client, server, originalName);
     const params = {
       name: originalName,
       arguments: args,
@@ -216,11 +220,13 @@ async function callMcpTool(
       ...relay?.params,
     };
     if (relay !== undefined) requestOptions.allowInputRequired = true;
+    const checkedHere = relay !== undefined && plan.route === 'definition';
     const result =
-      plan.route === 'request'
+      plan.route === 'request' || checkedHere
         ? await client.request({ method: 'tools/call', params }, callToolResultSchema, requestOptions)
         : await client.callTool(params, requestOptions);
     if (relay?.took(result)) return relayed();
+    if (checkedHere) checkStructuredContent(definition, result as CallToolResult);
     return toToolResult(result as CallToolResult, options.maxResultChars);
   } catch (error) {
     const classified = classifyError(error, { operation: 'call', signal, timeoutMs: timeout });

@@ -122,6 +122,16 @@ describe('a 2026-07-28 upstream: its input_required is relayed', () => {
     expect(b.gateway.calls()).toEqual({ running: 0, parked: 0 });
   });
 
+  it('continues a tool with an output schema on the other replica, its result still checked', async () => {
+    balancer.next('A');
+    const { retry } = await firstRound(guest, 'ask__ask_user_structured', 'Porto');
+    expect(a.gateway.calls()).toEqual({ running: 0, parked: 0 });
+    balancer.next('B');
+    const result = await guest.callTool(retry);
+    expect(result.structuredContent).toEqual({ city: 'Porto' });
+    expect(textOf(result as never)).toBe('city: Porto');
+  });
+
   it('continues on the same replica too (the control)', async () => {
     balancer.next('B');
     const { retry } = await firstRound(guest, 'ask__ask_user', 'Oslo');
