@@ -11,6 +11,7 @@ import type {
   ResourceTemplateEntry,
 } from './provider-types.js';
 import type { ServerDirectory } from './server-directory.js';
+import { serverOffers } from './server-offers.js';
 import { callerLogMeta, trackCall } from './server-requests.js';
 
 function resourceEntry(server: string, resource: Resource): ResourceEntry {
@@ -50,7 +51,7 @@ export class McpResourceService implements ResourceService {
 
   async list(server: string, options?: CallOptions): Promise<ResourceEntry[]> {
     const client = this.#connectedOrWarn(server, 'resources');
-    if (!client) return [];
+    if (!client || !serverOffers(client, 'resources')) return [];
     const connection = this.#servers.get(server);
     const { resources } = await this.#servers.request(server, client, options, (requestOptions) =>
       client.listResources(undefined, requestOptions),
@@ -218,6 +219,7 @@ export class McpResourceService implements ResourceService {
 
   async #listStrict(server: string, options?: CallOptions): Promise<ResourceEntry[]> {
     const client = this.#servers.client(server);
+    if (!serverOffers(client, 'resources')) return [];
     const { resources } = await this.#servers.request(server, client, options, (requestOptions) =>
       client.listResources(undefined, requestOptions),
     );
@@ -226,6 +228,7 @@ export class McpResourceService implements ResourceService {
   }
 
   async #templates(server: string, client: Client, options?: CallOptions): Promise<ResourceTemplateEntry[]> {
+    if (!serverOffers(client, 'resources')) return [];
     const { resourceTemplates } = await this.#servers.request(server, client, options, (requestOptions) =>
       client.listResourceTemplates(undefined, requestOptions),
     );
