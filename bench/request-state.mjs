@@ -4,7 +4,7 @@
 // the same method and principal. Batches of each side interleave, their order rotating, so
 // machine noise lands on every side; the figure is the time per operation of a batch.
 //
-//   npm run build && node bench/request-state.mjs [--batches=N] [--size=N]
+//   npm run build && node bench/run.mjs request-state [--batches=N] [--size=N]
 import { randomBytes } from 'node:crypto';
 import { createRequestStateCodec } from '@modelcontextprotocol/server';
 import { RequestStateSeal } from '../dist/gateway/request-state-seal.js';

@@ -11,8 +11,10 @@ import {
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import { McpToolsError } from '../errors/mcp-tools-error.js';
+import { runInToolCallScope } from '../pipeline/tool-call-scope.js';
 import type { Tool, ToolUpdate } from '../tool/tool.js';
 import type { DownstreamSession } from './downstream-session.js';
+import { approvalThroughCaller } from './gateway-approval.js';
 import type { GatewayCore } from './gateway-core.js';
 import type { GatewayProfile } from './gateway-profile.js';
 import { joinPromptName, splitPromptName } from './prompt-names.js';
@@ -104,7 +106,11 @@ export function buildGatewayServer(
     return async (call) => {
       // One upstream call serves this one: its own input_required can go to the client as it is.
       if (tool.source === 'mcp' && tool.server !== undefined) call.relayFor(tool.server);
-      const result = await tool.execute(call.id, args, call.signal, onUpdate);
+      // Approvals asked by hooks and policies go to this call's client, attributed to its principal.
+      const scope = { principal: session.principal, onApproval: approvalThroughCaller(call) };
+      const result = await runInToolCallScope(scope, () =>
+        tool.execute(call.id, args, call.signal, onUpdate),
+      );
       if (progressSent !== undefined) await progressSent;
       return toCallToolResult(result);
     };
