@@ -186,11 +186,13 @@ export function buildGatewayServer(
     await core.subscribe(session, request.params.uri).catch((error: unknown) => {
       throw protocolError(error);
     });
+    session.onChange?.();
     return {};
   });
 
   server.setRequestHandler('resources/unsubscribe', async (request) => {
     await core.unsubscribe(session, request.params.uri);
+    session.onChange?.();
     return {};
   });
 
@@ -267,6 +269,7 @@ export function buildGatewayServer(
 
   server.setRequestHandler('logging/setLevel', async (request) => {
     session.logLevel = request.params.level;
+    session.onChange?.();
     return {};
   });
 
