@@ -128,6 +128,7 @@ const SCRIPTS = {
   'cli-start': 'cli-start.mjs',
   pipeline: 'pipeline.mjs',
   cluster: 'cluster.mjs',
+  'request-state': 'request-state.mjs',
 };
 /** Scripts that import the TypeScript test harness (a real Redis and replicas), so run under tsx. */
 const UNDER_TSX = new Set(['cluster']);

@@ -24,7 +24,6 @@ import { ClusterNode, checkClusterOptions } from '../cluster/cluster-node.js';
 import { clusterEventStores } from '../cluster/redis-event-stores.js';
 import { serveRemoteSession } from '../cluster/remote-session.js';
 import { replayInitialize } from '../cluster/replay-initialize.js';
-import { retryOwner } from '../cluster/retry-owner.js';
 import type { SessionRecord } from '../cluster/session-directory.js';
 import { McpToolsError } from '../errors/mcp-tools-error.js';
 import { exceedsDepth } from '../json/json-bounds.js';
@@ -56,6 +55,7 @@ import { MemoryEventStores } from './memory-event-stores.js';
 import { metricsResponse } from './metrics-endpoint.js';
 import { serveNodeExchange } from './node-exchange.js';
 import { nodeHeaders, readNodeBody, sendResponse } from './node-request.js';
+import { requestStateReplica } from './request-state-owner.js';
 import { ResumableStreams } from './resumable-streams.js';
 import { SseSessions, sseRoute } from './sse-endpoint.js';
 import { healthJson, statusPage } from './status-page.js';
@@ -98,6 +98,8 @@ export interface Gateway extends AsyncDisposable {
    * reloaded) is then one notification per client whose tool list changed, none for the others.
    */
   holdChanges(): () => void;
+  /** The downstream calls this process holds: running, and parked until a 2026-07-28 client retries. */
+  calls(): { running: number; parked: number };
 }
 
 interface LegacyEntry {
@@ -188,6 +190,9 @@ export function createGateway(options: GatewayOptions): Gateway {
     separator: options.config?.namespace?.separator ?? '__',
     inputTimeoutMs: options.inputTimeoutMs ?? 300_000,
     log,
+    // In a cluster the state is sealed with the cluster key and names the cluster's replica id.
+    requestStateKey: options.requestStateKey ?? clusterSettings?.key,
+    replicaId: options.replicaId ?? clusterSettings?.replicaId,
   });
   const senderIsOwner = () => {
     const caller = currentCaller();
@@ -514,7 +519,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       return countListenStream(await serveListen(core, profile, request, who, respond, body));
     if (cluster !== undefined && forwarded === 'none') {
       // A retry of a call parked on a 2025 upstream of another replica is served there.
-      const owner = retryOwner(cluster, body);
+      const owner = requestStateReplica(core.requestStates, body, who.principal);
       if (owner !== undefined && owner !== cluster.replicaId) {
         const url = await cluster.registry.lookup(owner).catch(() => null);
         if (url === null) return jsonRpcError(503, -32000, 'the cluster store (Redis) is unavailable; retry');
@@ -711,5 +716,6 @@ export function createGateway(options: GatewayOptions): Gateway {
   };
 
   const holdChanges = () => core.holdToolChanges();
-  return { fetch, listen, serveStdio, close, holdChanges, [Symbol.asyncDispose]: close };
+  const calls = () => ({ running: core.calls.size - core.parkedCount, parked: core.parkedCount });
+  return { fetch, listen, serveStdio, close, holdChanges, calls, [Symbol.asyncDispose]: close };
 }

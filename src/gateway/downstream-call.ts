@@ -8,7 +8,9 @@ import {
   ProtocolErrorCode,
   type Result,
 } from '@modelcontextprotocol/server';
+import type { InputRequiredRelay, UpstreamResume } from '../mcp/input-required-relay.js';
 import type { DownstreamSession } from './downstream-session.js';
+import type { RequestStatePayload } from './request-state-seal.js';
 
 /** A server→client request an upstream made during a call, in the form the gateway forwards it. */
 export type ForwardedRequest =
@@ -28,6 +30,33 @@ const capabilityOf: Record<ForwardedRequest['method'], keyof ClientCapabilities>
   'roots/list': 'roots',
 };
 
+/** Why the client of a call cannot be sent an input request of `method` (a capability it did not declare), if it cannot. */
+function capabilityRefusal(
+  method: string,
+  declared: ClientCapabilities | undefined,
+): ProtocolError | undefined {
+  const capability = Object.hasOwn(capabilityOf, method)
+    ? capabilityOf[method as ForwardedRequest['method']]
+    : undefined;
+  if (capability !== undefined && declared?.[capability] !== undefined) return undefined;
+  return new ProtocolError(
+    ProtocolErrorCode.InvalidRequest,
+    capability === undefined
+      ? `${method} is not an input request a client answers; refused`
+      : `the client of this call did not declare the "${capability}" capability; ${method} refused`,
+  );
+}
+
+/** How a 2026-07-28 round ends: its `requestState` for a parked call or a relayed one, and the call's end. */
+export interface RoundHooks {
+  /** The call waits for the client's answers here: parks it; returns the round's `requestState`. */
+  parked(): string;
+  /** An upstream's `input_required` goes to the client: returns the round's `requestState`. */
+  relayed(payload: Extract<RequestStatePayload, { kind: 'relay' }>): string;
+  /** The call ended (a result, a failure, or a relayed round: nothing is held). */
+  ended(): void;
+}
+
 interface Outstanding {
   request: ForwardedRequest;
   sent: boolean;
@@ -40,10 +69,12 @@ interface Outstanding {
  * whose 2026-07-28 results may be `input_required`), and the owner of every upstream request it
  * makes (`runAsCaller`). It answers the upstream's server→client requests for exactly this call:
  * a 2025-era session gets them pushed on the call's own request (`push`); a 2026-07-28
- * client gets them as `input_required` rounds — the upstream call stays parked, keyed by the
- * round's `requestState`, until the client retries with the answers.
+ * client gets them as `input_required` rounds — the upstream call stays parked, named by the
+ * round's sealed `requestState`, until the client retries with the answers — or, for a tool of
+ * a 2026-07-28 upstream, gets the upstream's own `input_required` relayed (see
+ * {@link InputRequiredRelay}), and nothing is parked.
  */
-export class DownstreamCall {
+export class DownstreamCall implements InputRequiredRelay {
   readonly id = randomUUID();
   readonly session: DownstreamSession;
   /** The downstream method this call serves (a 2026-07-28 retry must name the same). */
@@ -61,6 +92,11 @@ export class DownstreamCall {
   /** The log level the 2026-07-28 request of this call asked for in its envelope, if any. */
   envelopeLogLevel: LoggingLevel | undefined;
   #counter = 0;
+  #rounds = 0;
+  /** The upstream whose `input_required` this call hands to its client (see {@link relayFor}). */
+  #relayServer: string | undefined;
+  #resume: { server: string; name: string; resume: UpstreamResume } | undefined;
+  #relayed: { server: string; name: string; result: InputRequiredResult } | undefined;
   #wake: (() => void) | undefined;
   #started = false;
   #settled: { value: Result } | { error: unknown } | undefined;
@@ -104,15 +140,8 @@ export class DownstreamCall {
    * the client did not declare the capability, so the upstream never hangs on it.
    */
   ask(request: ForwardedRequest, signal: AbortSignal): Promise<unknown> {
-    const capability = capabilityOf[request.method];
-    if (this.#capabilities()?.[capability] === undefined) {
-      return Promise.reject(
-        new ProtocolError(
-          ProtocolErrorCode.InvalidRequest,
-          `the client of this call did not declare the "${capability}" capability; ${request.method} refused`,
-        ),
-      );
-    }
+    const refusal = capabilityRefusal(request.method, this.#capabilities());
+    if (refusal !== undefined) return Promise.reject(refusal);
     if (this.#abort.signal.aborted) return Promise.reject(this.#abort.signal.reason);
     const combined = AbortSignal.any([signal, this.#abort.signal]);
     if (this.#push) return this.#push(request, combined);
@@ -129,6 +158,46 @@ export class DownstreamCall {
       );
       this.#wake?.();
     });
+  }
+
+  /** The parked rounds this call answered so far (a retry must continue the latest). */
+  get rounds(): number {
+    return this.#rounds;
+  }
+
+  /**
+   * This 2026-07-28 call is one request to `server` (a call of one of its tools, a read of one
+   * of its resources, a get of one of its prompts): the upstream's own `input_required` goes to
+   * the client as it is (sealed into the gateway's `requestState`) instead of parking the call.
+   */
+  relayFor(server: string): void {
+    if (this.session.era === 'modern') this.#relayServer = server;
+  }
+
+  /** This call retries a relayed round: `server`'s `name` gets `resume` (its state, the answers). */
+  continueUpstream(server: string, name: string, resume: UpstreamResume): void {
+    this.#resume = { server, name, resume };
+  }
+
+  relays(server: string): boolean {
+    return this.#relayServer === server && this.#relayed === undefined;
+  }
+
+  resumeUpstream(server: string, name: string): UpstreamResume | undefined {
+    const resume = this.#resume;
+    if (resume === undefined || resume.server !== server || resume.name !== name) return undefined;
+    this.#resume = undefined;
+    return resume.resume;
+  }
+
+  relay(server: string, name: string, result: InputRequiredResult): void {
+    const declared = this.#capabilities();
+    for (const request of Object.values(result.inputRequests ?? {})) {
+      const refusal = capabilityRefusal((request as { method?: string }).method ?? '', declared);
+      if (refusal !== undefined) throw refusal;
+    }
+    this.#relayed = { server, name, result };
+    this.#wake?.();
   }
 
   /**
@@ -165,31 +234,41 @@ export class DownstreamCall {
   }
 
   /**
-   * One 2026-07-28 round: resolves with the call's result, or with `input_required` carrying
-   * every upstream request not yet sent (and this call's id as `requestState`). `signal` is the
-   * round's own request: when it aborts (a downstream cancellation), the call is cancelled.
-   * `onParked` runs when the round answers `input_required` (the call waits for a retry);
-   * `onEnded` when it ends the call (a result or a failure).
+   * One 2026-07-28 round: resolves with the call's result, with an upstream's own
+   * `input_required` (relayed: `hooks.relayed` seals its state; the call ends, nothing is held),
+   * or with `input_required` carrying every upstream request not yet sent (`hooks.parked`
+   * parks the call and seals its state). `signal` is the round's own request: when it aborts
+   * (a downstream cancellation), the call is cancelled. `hooks.ended` runs when the call ends.
    */
-  async round(
-    signal: AbortSignal,
-    onParked: () => void,
-    onEnded: () => void,
-  ): Promise<Result | InputRequiredResult> {
+  async round(signal: AbortSignal, hooks: RoundHooks): Promise<Result | InputRequiredResult> {
     const onAbort = () => this.cancel('the client cancelled the call');
     signal.addEventListener('abort', onAbort, { once: true });
     let parked = false;
     try {
       for (;;) {
+        const relayed = this.#relayed;
+        if (relayed !== undefined) {
+          const { server, name, result } = relayed;
+          const state = result.requestState;
+          return inputRequired({
+            inputRequests: result.inputRequests,
+            requestState: hooks.relayed({
+              kind: 'relay',
+              server,
+              name,
+              ...(state === undefined ? {} : { state }),
+            }),
+          } as Parameters<typeof inputRequired>[0]);
+        }
         const unsent =
           this.#outstanding.size === 0 ? [] : [...this.#outstanding].filter(([, entry]) => !entry.sent);
         if (unsent.length > 0) {
           for (const [, entry] of unsent) entry.sent = true;
           parked = true;
-          onParked();
+          this.#rounds++;
           return inputRequired({
             inputRequests: Object.fromEntries(unsent.map(([key, entry]) => [key, entry.request])),
-            requestState: this.id,
+            requestState: hooks.parked(),
           } as Parameters<typeof inputRequired>[0]);
         }
         if (this.#settled !== undefined) {
@@ -204,7 +283,7 @@ export class DownstreamCall {
       }
     } finally {
       signal.removeEventListener('abort', onAbort);
-      if (!parked) onEnded();
+      if (!parked) hooks.ended();
     }
   }
 }

@@ -1,8 +1,10 @@
+import { randomUUID } from 'node:crypto';
 import type { InputRequiredResult, LoggingLevel, McpHttpHandler, Result } from '@modelcontextprotocol/server';
 import type { MCPToolProvider, UpstreamNotification } from '../mcp/provider-types.js';
 import type { DownstreamCall } from './downstream-call.js';
 import type { DownstreamSession } from './downstream-session.js';
 import type { GatewayProfile } from './gateway-profile.js';
+import { type RequestStatePayload, RequestStateSeal } from './request-state-seal.js';
 import { wrapResourceUri } from './resource-uri.js';
 import { ToolListAnnouncer, type ToolListChange } from './tool-list-announcer.js';
 import { routeUpstreamLog, sendToSession } from './upstream-log.js';
@@ -24,6 +26,10 @@ export class GatewayCore {
   readonly modernHandlers = new Map<McpHttpHandler, GatewayProfile>();
   readonly calls = new Set<DownstreamCall>();
   closing = false;
+  /** Seals and opens the 2026-07-28 `requestState` (see request-state-seal.ts). */
+  readonly requestStates: RequestStateSeal;
+  /** Names this process among replicas sharing a `requestStateKey` (a parked call's state names it). */
+  readonly replicaId: string;
   readonly #parked = new Map<string, { call: DownstreamCall; timer: NodeJS.Timeout }>();
   readonly #subscriptions: UpstreamSubscriptions;
   readonly #inputTimeoutMs: number;
@@ -31,9 +37,20 @@ export class GatewayCore {
 
   constructor(
     provider: MCPToolProvider,
-    options: { separator: string; inputTimeoutMs: number; log: (line: string) => void },
+    options: {
+      separator: string;
+      inputTimeoutMs: number;
+      log: (line: string) => void;
+      requestStateKey?: Uint8Array | undefined;
+      replicaId?: string | undefined;
+    },
   ) {
     this.provider = provider;
+    this.requestStates = new RequestStateSeal({
+      ...(options.requestStateKey === undefined ? {} : { key: options.requestStateKey }),
+      ttlMs: options.inputTimeoutMs,
+    });
+    this.replicaId = options.replicaId ?? randomUUID();
     this.separator = options.separator;
     this.#inputTimeoutMs = options.inputTimeoutMs;
     this.#log = options.log;
@@ -71,26 +88,63 @@ export class GatewayCore {
     call.session.calls.delete(call);
   }
 
-  /** One 2026-07-28 round of `call`; a final answer ends the call, `input_required` parks it. */
+  /**
+   * One 2026-07-28 round of `call`; a final answer or a relayed `input_required` ends the call,
+   * its own `input_required` parks it. Either `requestState` is sealed, bound to the call's
+   * method and principal.
+   */
   round(call: DownstreamCall, signal: AbortSignal): Promise<Result | InputRequiredResult> {
-    return call.round(
-      signal,
-      () => this.#park(call),
-      () => this.endCall(call),
-    );
+    const binding = { method: call.method, principal: call.session.principal };
+    return call.round(signal, {
+      parked: () => {
+        this.#park(call);
+        return this.requestStates.seal(
+          { kind: 'parked', replica: this.replicaId, call: call.id, round: call.rounds },
+          binding,
+        );
+      },
+      relayed: (payload) => this.requestStates.seal(payload, binding),
+      ended: () => this.endCall(call),
+    });
   }
 
   /**
-   * The parked call `id`, if `principal` parked it with a request of `method` (a retry names
-   * the method it retries); it is no longer parked afterwards.
+   * The payload of a retry's `requestState` (the SDK's `requestState.verify` hook); throws
+   * for one that does not open for `method` and `principal`, and the SDK answers `-32602`
+   * without a reason.
    */
-  takeParked(id: string, principal: string, method: DownstreamCall['method']): DownstreamCall | undefined {
+  openRequestState(state: string, method: string, principal: string): RequestStatePayload {
+    const payload = this.requestStates.open(state, { method, principal });
+    if (payload === undefined) throw new Error('requestState refused');
+    return payload;
+  }
+
+  /**
+   * The parked call `id` at its round `round`, if `principal` parked it with a request of
+   * `method` (a retry names the method it retries); it is no longer parked afterwards.
+   */
+  takeParked(
+    id: string,
+    principal: string,
+    method: DownstreamCall['method'],
+    round: number,
+  ): DownstreamCall | undefined {
     const entry = this.#parked.get(id);
-    if (entry === undefined || entry.call.session.principal !== principal || entry.call.method !== method)
+    if (
+      entry === undefined ||
+      entry.call.session.principal !== principal ||
+      entry.call.method !== method ||
+      entry.call.rounds !== round
+    )
       return undefined;
     clearTimeout(entry.timer);
     this.#parked.delete(id);
     return entry.call;
+  }
+
+  /** How many 2026-07-28 calls are parked, waiting for their client's retry. */
+  get parkedCount(): number {
+    return this.#parked.size;
   }
 
   #park(call: DownstreamCall): void {

@@ -62,6 +62,11 @@ export function buildGatewayServer(
       completions: {},
       logging: {},
     },
+    // A 2026-07-28 retry's sealed state is opened before its handler runs; one that does not
+    // open (tampered, expired, another principal or method) gets -32602 with no reason.
+    requestState: {
+      verify: (state, context) => core.openRequestState(state, context.mcpReq.method, session.principal),
+    },
   });
   session.server ??= server;
   session.allowsServer ??= profile.allowsServer;
@@ -99,6 +104,8 @@ export function buildGatewayServer(
           };
     const args = (params.arguments ?? {}) as Record<string, unknown>;
     return async (call) => {
+      // One upstream call serves this one: its own input_required can go to the client as it is.
+      if (tool.source === 'mcp' && tool.server !== undefined) call.relayFor(tool.server);
       // Approvals asked by hooks and policies go to this call's client, attributed to its principal.
       const scope = { principal: session.principal, onApproval: approvalThroughCaller(call) };
       const result = await runInToolCallScope(scope, () =>
@@ -161,6 +168,7 @@ export function buildGatewayServer(
     serveDownstreamCall(scope(context), 'resources/read', async () => {
       const origin = target(request.params.uri);
       return async (call): Promise<ReadResourceResult> => {
+        call.relayFor(origin.server);
         try {
           const contents = await provider.resources.read(origin.server, origin.uri, { signal: call.signal });
           return {
@@ -220,6 +228,7 @@ export function buildGatewayServer(
       async () => {
         const origin = promptTarget(request.params.name);
         return async (call): Promise<GetPromptResult> => {
+          call.relayFor(origin.server);
           try {
             const result = await provider.prompts.get(
               origin.server,

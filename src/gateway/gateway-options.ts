@@ -76,6 +76,14 @@ export interface GatewayOptions {
    */
   inputTimeoutMs?: number;
   /**
+   * The key that seals the 2026-07-28 `requestState` (AES-256-GCM, at least 32 bytes): give
+   * every replica behind one load balancer the same key, and a retry continues on any of them.
+   * Default: a random key per process (a state opens only in the process that sealed it).
+   */
+  requestStateKey?: Uint8Array;
+  /** Names this process among replicas sharing `requestStateKey`. Default: a random id. */
+  replicaId?: string;
+  /**
    * Cluster mode: this gateway is one of several replicas sharing state in Redis (see
    * `docs/cluster.md`). Off by default; `listen()` rejects when Redis cannot be reached.
    */

@@ -52,6 +52,8 @@ export function createGateway(options: GatewayOptions): Gateway {
       return () => void held.then((release) => release()).catch(() => {});
     },
     close,
+    // Nothing can be in flight before the gateway is loaded.
+    calls: () => gateway?.calls() ?? { running: 0, parked: 0 },
     [Symbol.asyncDispose]: close,
   };
 }

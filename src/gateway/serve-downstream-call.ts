@@ -15,6 +15,7 @@ import { observeDownstreamRequest } from '../telemetry/downstream-request-teleme
 import { type CallMethod, DownstreamCall, type ForwardedRequest } from './downstream-call.js';
 import type { DownstreamSession } from './downstream-session.js';
 import type { GatewayCore } from './gateway-core.js';
+import type { RequestStatePayload } from './request-state-seal.js';
 
 function capabilitiesOf(server: Server, context: ServerContext): ClientCapabilities | undefined {
   const envelope = context.mcpReq.envelope as Record<string, unknown> | undefined;
@@ -61,8 +62,9 @@ export interface DownstreamCallScope {
  * upstream work, which runs as the caller of every upstream request it makes (`runAsCaller`),
  * so progress, logs, cancellation and server→client requests stay with this call. A 2026-07-28
  * request gets an upstream's requests as `input_required` rounds (its retry, naming the
- * round's `requestState`, resumes the parked call); a 2025-era one gets them pushed, related to
- * its own request. Cancelled by `notifications/cancelled`, by the HTTP connection of a 2025
+ * round's sealed `requestState`, resumes the parked call on the replica that parked it, or
+ * continues a relayed upstream round on any replica); a 2025-era one gets them pushed, related
+ * to its own request. Cancelled by `notifications/cancelled`, by the HTTP connection of a 2025
  * request closing, by the session ending and by the gateway closing.
  */
 export function serveDownstreamCall<T extends Result>(
@@ -95,20 +97,28 @@ async function serveCall<T extends Result>(
   prepare: () => UpstreamWork<T> | Promise<UpstreamWork<T>>,
 ): Promise<T | InputRequiredResult> {
   const { core, server, session, context } = scope;
-  if (session.era === 'modern') {
-    const state = context.mcpReq.requestState<string>();
-    if (typeof state === 'string') {
-      const parked = core.takeParked(state, session.principal, method);
-      if (parked === undefined) {
-        throw new ProtocolError(
-          ProtocolErrorCode.InvalidParams,
-          `requestState names no ${method} waiting for input (unknown, answered or expired)`,
-        );
-      }
-      parked.resume((context.mcpReq.inputResponses ?? {}) as Record<string, unknown>);
-      parked.logTo = (level, data, logger) => context.mcpReq.log(level, data, logger);
-      return (await core.round(parked, context.mcpReq.signal)) as T | InputRequiredResult;
+  // A retry's state was opened by the server's `requestState.verify` hook (a state that does
+  // not open never gets here: the SDK answers -32602).
+  const state =
+    session.era === 'modern' ? context.mcpReq.requestState<RequestStatePayload | string>() : undefined;
+  if (typeof state === 'string')
+    throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Invalid requestState');
+  if (state?.kind === 'parked') {
+    if (state.replica !== core.replicaId)
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
+        `requestState names a ${method} waiting for input on another gateway replica, which cannot be reached from this one; re-issue the call without requestState`,
+      );
+    const parked = core.takeParked(state.call, session.principal, method, state.round);
+    if (parked === undefined) {
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
+        `requestState names no ${method} waiting for input (answered, expired or ended); re-issue the call without requestState`,
+      );
     }
+    parked.resume((context.mcpReq.inputResponses ?? {}) as Record<string, unknown>);
+    parked.logTo = (level, data, logger) => context.mcpReq.log(level, data, logger);
+    return (await core.round(parked, context.mcpReq.signal)) as T | InputRequiredResult;
   }
   // Checked first: a gateway that is closing (or was stopped while its servers connected, and
   // so has no tools) refuses every new call the same way.
@@ -122,6 +132,12 @@ async function serveCall<T extends Result>(
     () => capabilitiesOf(server, context),
     session.era === 'legacy' ? pushFor(context) : undefined,
   );
+  // A relayed round's retry: a new call, which hands the upstream its own state and the answers.
+  if (state?.kind === 'relay')
+    call.continueUpstream(state.server, state.name, {
+      inputResponses: (context.mcpReq.inputResponses ?? {}) as Record<string, unknown>,
+      ...(state.state === undefined ? {} : { requestState: state.state }),
+    });
   const execute = (): Promise<T> =>
     runAsCaller(call, () => run(call)).then((result) => {
       if (core.closing)

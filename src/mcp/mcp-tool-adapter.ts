@@ -21,13 +21,23 @@ import type { ContentBlock } from '../tool/content.js';
 import { capResultText, errorResult, formatBytes } from '../tool/result.js';
 import type { Tool, ToolAnnotations, ToolResult, ToolUpdateCallback } from '../tool/tool.js';
 import { callToolResultSchema } from './call-tool-result-schema.js';
+import { checkStructuredContent } from './check-structured-content.js';
 import { classifyError } from './classify-error.js';
+import { relayedRequest } from './input-required-relay.js';
 import type { McpConnection } from './mcp-connection.js';
 import { normalizeInputSchema } from './normalize-input-schema.js';
 import { callerLogLevel, trackCall } from './server-requests.js';
 
 /** Deepest arguments sent on; deeper ones would overflow validators and `JSON.stringify`. */
 const MAX_ARGUMENT_DEPTH = 128;
+
+/**
+ * What `execute` returns for a round whose `input_required` went to the caller's relay: the
+ * caller answers its client with that instead, so no one reads this as the call's result.
+ */
+const relayed = (): ToolResult => ({
+  content: [{ type: 'text', text: 'the server asked for input: the call continues when the client retries' }],
+});
 
 /** Settings shared by every tool of one server. */
 export interface McpToolAdapterOptions {
@@ -220,11 +230,27 @@ async function runMcpTool(
     // The current span (this call's, when tracing) goes upstream in `_meta` (MCP SEP-414).
     const traceMeta = traceContextMeta();
     const meta = logLevel === undefined ? traceMeta : { ...traceMeta, [LOG_LEVEL_META_KEY]: logLevel };
-    const params = { name: originalName, arguments: args, ...(meta === undefined ? {} : { _meta: meta }) };
+    // A gateway's 2026-07-28 caller takes the server's input_required to its own client. Not
+    // through `callTool` when the tool has an output schema (it would check an input_required
+    // against it): a plain request, checked here; not at all for a tool that also mirrors headers.
+    const relay =
+      plan.route === 'listed' && definition.outputSchema !== undefined
+        ? undefined
+        : relayedRequest(client, server, originalName);
+    const params = {
+      name: originalName,
+      arguments: args,
+      ...(meta === undefined ? {} : { _meta: meta }),
+      ...relay?.params,
+    };
+    if (relay !== undefined) requestOptions.allowInputRequired = true;
+    const checkedHere = relay !== undefined && plan.route === 'definition';
     const result =
-      plan.route === 'request'
+      plan.route === 'request' || checkedHere
         ? await client.request({ method: 'tools/call', params }, callToolResultSchema, requestOptions)
         : await client.callTool(params, requestOptions);
+    if (relay?.took(result)) return relayed();
+    if (checkedHere) checkStructuredContent(definition, result as CallToolResult);
     return toToolResult(result as CallToolResult, options.maxResultChars);
   } catch (error) {
     const classified = classifyError(error, { operation: 'call', signal, timeoutMs: timeout });

@@ -1,4 +1,5 @@
 import type { Client, Prompt } from '@modelcontextprotocol/client';
+import { relayedRequest } from './input-required-relay.js';
 import type {
   CallOptions,
   CompletionParams,
@@ -61,6 +62,8 @@ export class McpPromptService implements PromptService {
     const client = this.#servers.client(server);
     // In flight for the caller until it settles, like a tool call (server→client requests meanwhile are its).
     const release = trackCall(client);
+    // A gateway's 2026-07-28 get takes the server's input_required to its own client.
+    const relay = relayedRequest(client, server, name);
     const result = await this.#servers
       .request(
         server,
@@ -68,12 +71,18 @@ export class McpPromptService implements PromptService {
         options,
         (requestOptions) =>
           client.getPrompt(
-            { name, ...(args === undefined ? {} : { arguments: args }), ...callerLogMeta(client) },
-            requestOptions,
+            {
+              name,
+              ...(args === undefined ? {} : { arguments: args }),
+              ...callerLogMeta(client),
+              ...relay?.params,
+            },
+            relay === undefined ? requestOptions : { ...requestOptions, allowInputRequired: true },
           ),
         { method: 'prompts/get', prompt: name },
       )
       .finally(release);
+    if (relay?.took(result)) return { server, name, messages: [] };
     const prompt: PromptResult = {
       server,
       name,

@@ -1,6 +1,7 @@
 import type { Client, McpSubscription, Resource, ResourceTemplateType } from '@modelcontextprotocol/client';
 import { McpToolsError } from '../errors/mcp-tools-error.js';
 import { checkResourceUri } from './check-resource-uri.js';
+import { relayedRequest } from './input-required-relay.js';
 import type {
   CallOptions,
   MultiServerList,
@@ -81,16 +82,23 @@ export class McpResourceService implements ResourceService {
     // The caller (a gateway's downstream read) is in flight on this client until the read settles,
     // like a tool call: the server→client requests the server makes meanwhile are attributed to it.
     const release = trackCall(client);
-    const { contents } = await this.#servers
+    // A gateway's 2026-07-28 read takes the server's input_required to its own client.
+    const relay = relayedRequest(client, server, uri);
+    const result = await this.#servers
       .request(
         server,
         client,
         options,
-        (requestOptions) => client.readResource({ uri, ...callerLogMeta(client) }, requestOptions),
+        (requestOptions) =>
+          client.readResource(
+            { uri, ...callerLogMeta(client), ...relay?.params },
+            relay === undefined ? requestOptions : { ...requestOptions, allowInputRequired: true },
+          ),
         { operation: 'resource', uri, method: 'resources/read' },
       )
       .finally(release);
-    return contents.map((item) => {
+    if (relay?.took(result)) return [];
+    return result.contents.map((item) => {
       const content: ResourceContents = { uri: item.uri };
       if (item.mimeType !== undefined) content.mimeType = item.mimeType;
       if ('text' in item && typeof item.text === 'string') content.text = item.text;

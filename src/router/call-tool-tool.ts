@@ -1,3 +1,4 @@
+import { relayOneCall } from '../mcp/input-required-relay.js';
 import { suggestToolNames } from '../registry/suggest-tool-names.js';
 import type { ToolRegistry } from '../registry/tool-registry.js';
 import { validateArguments } from '../tool/argument-validator.js';
@@ -117,6 +118,8 @@ export function createCallToolTool(
           targetName,
         );
       }
+      // One call of one MCP tool: a gateway's 2026-07-28 caller may relay its input_required.
+      if (target.source === 'mcp' && target.server !== undefined) relayOneCall(target.server);
       try {
         return await target.execute(toolCallId, args, signal, onUpdate);
       } catch (error) {

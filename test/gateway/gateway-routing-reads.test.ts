@@ -264,7 +264,7 @@ describe('a 2026-07-28 retry', () => {
     const [guest, owner] = await Promise.all([as('guest-token-1'), as('owner-token-2')]);
     try {
       const retry = await parkedAskUser(guest, 'Tunis');
-      await expect(owner.callTool(retry)).rejects.toThrow(/requestState names no tools\/call waiting/);
+      await expect(owner.callTool(retry)).rejects.toThrow(/Invalid or expired requestState/);
       expect((await guest.callTool(retry)).content).toEqual([{ type: 'text', text: 'city: Tunis' }]);
     } finally {
       await Promise.all([guest.close(), owner.close()]);
@@ -283,7 +283,7 @@ describe('a 2026-07-28 retry', () => {
     try {
       const late = await parkedAskUser(client, 'Accra');
       await new Promise((resolve) => setTimeout(resolve, 1000));
-      await expect(client.callTool(late)).rejects.toThrow(/requestState names no tools\/call waiting/);
+      await expect(client.callTool(late)).rejects.toThrow(/Invalid or expired requestState/);
     } finally {
       await client.close();
       await gateway.close();
@@ -309,7 +309,7 @@ describe('a 2026-07-28 retry', () => {
         inputResponses: { [keys[0] as string]: { action: 'accept', content: { city: 'Kyiv' } } },
       };
       await expect(client.getPrompt({ name: 'ask__ask_city', ...retry } as never)).rejects.toThrow(
-        /requestState names no prompts\/get waiting for input/,
+        /Invalid or expired requestState/,
       );
       const { contents } = await client.readResource({ uri, ...retry } as never);
       expect(contents).toEqual([expect.objectContaining({ uri, text: 'city: Kyiv' })]);
