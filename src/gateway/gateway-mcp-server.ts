@@ -160,11 +160,13 @@ export function buildGatewayServer(
       const prompt = promptTarget(ref.name);
       origin = { server: prompt.server, ref: { type: 'ref/prompt', name: prompt.prompt } };
     } else {
-      const resource = await locateTemplate(resourceScope(core, profile), ref.uri, context.mcpReq.signal).catch(
-        (error: unknown) => {
-          throw toProtocolError(error);
-        },
-      );
+      const resource = await locateTemplate(
+        resourceScope(core, profile),
+        ref.uri,
+        context.mcpReq.signal,
+      ).catch((error: unknown) => {
+        throw toProtocolError(error);
+      });
       origin = { server: resource.server, ref: { type: 'ref/resource', uri: resource.uri } };
     }
     try {

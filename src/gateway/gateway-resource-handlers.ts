@@ -74,9 +74,7 @@ export function registerResourceHandlers(
     return {
       resourceTemplates: admitted.map(({ server: origin, ...item }) => ({
         ...item,
-        uriTemplate: shared(item.uriTemplate)
-          ? wrapResourceUri(origin, item.uriTemplate)
-          : item.uriTemplate,
+        uriTemplate: shared(item.uriTemplate) ? wrapResourceUri(origin, item.uriTemplate) : item.uriTemplate,
       })),
     };
   });
@@ -117,8 +115,7 @@ export function registerResourceHandlers(
     const target = await locateResource(resourceScope(core, profile), asked, context.mcpReq.signal).catch(
       () => undefined,
     );
-    if (target !== undefined)
-      await core.unsubscribe(session, wrapResourceUri(target.server, target.uri));
+    if (target !== undefined) await core.unsubscribe(session, wrapResourceUri(target.server, target.uri));
     return {};
   });
 }

@@ -103,7 +103,10 @@ export class ResourceIndex {
       });
     } else {
       const listing = this.#provider.resources.listTemplates(server, options).then((items) => {
-        const listed = items.map((item) => ({ text: item.uriTemplate, matcher: matcherOf(item.uriTemplate) }));
+        const listed = items.map((item) => ({
+          text: item.uriTemplate,
+          matcher: matcherOf(item.uriTemplate),
+        }));
         if (this.#templates.get(server) === listing) this.#templatesNow.set(server, listed);
         return listed as readonly ListedTemplate[];
       });

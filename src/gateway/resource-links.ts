@@ -7,7 +7,8 @@ function linkedUri(block: unknown): string | undefined {
   const candidate = block as Block | null;
   if (candidate === null || typeof candidate !== 'object') return undefined;
   if (candidate.type === 'resource_link' && typeof candidate.uri === 'string') return candidate.uri;
-  if (candidate.type === 'resource' && typeof candidate.resource?.uri === 'string') return candidate.resource.uri;
+  if (candidate.type === 'resource' && typeof candidate.resource?.uri === 'string')
+    return candidate.resource.uri;
   return undefined;
 }
 
@@ -24,7 +25,11 @@ function withUri<T>(block: T, uri: string): T {
  * URI another visible server offers too becomes `mcptools://<server>/<uri>`. Blocks without
  * links come back as they were.
  */
-export async function presentLinks<T>(scope: ResourceScope, server: string, blocks: readonly T[]): Promise<T[]> {
+export async function presentLinks<T>(
+  scope: ResourceScope,
+  server: string,
+  blocks: readonly T[],
+): Promise<T[]> {
   const uris = blocks.map(linkedUri);
   const handed = uris.filter((uri): uri is string => uri !== undefined);
   if (handed.length === 0) return [...blocks];
