@@ -156,8 +156,9 @@ export class GatewayCore {
     const listened = new Set<string>();
     for (const session of subscribers) {
       const uri = this.#named.get(session)?.get(key) ?? key;
+      // A stdio connection (either era) is told through its server; a 2026 HTTP listener through its handler.
+      void session.server?.sendResourceUpdated({ uri }).catch(() => {});
       if (session.era === 'modern') listened.add(uri);
-      else void session.server?.sendResourceUpdated({ uri }).catch(() => {});
     }
     for (const [handler, profile] of this.modernHandlers)
       if (profile.allowsServer(server)) for (const uri of listened) handler.notify.resourceUpdated(uri);

@@ -58,8 +58,8 @@ export async function locateResource(
   const matching = index.matching(uri, servers);
   if (matching.length === 1) return { server: matching[0]!, uri };
   if (matching.length > 1) throw sharedUriError(uri, matching);
-  const connected = servers.filter((server) => scope.provider.status(server)?.state !== 'disabled');
-  if (connected.length === 1) return { server: connected[0]!, uri };
+  // A qualified URI names its server: never another.
+  if (qualified === undefined && servers.length === 1) return { server: servers[0]!, uri };
   throw notFound(uri);
 }
 
@@ -79,7 +79,7 @@ export async function locateTemplate(
   if (listing.length > 1) throw sharedUriError(template, listing);
   const qualified = unwrapResourceUri(template);
   if (qualified !== undefined && servers.includes(qualified.server)) return qualified;
-  if (servers.length === 1) return { server: servers[0]!, uri: template };
+  if (qualified === undefined && servers.length === 1) return { server: servers[0]!, uri: template };
   throw notFound(template);
 }
 

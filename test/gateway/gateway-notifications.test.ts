@@ -404,9 +404,10 @@ describe.each(eras)('resource and prompt list changes seen by a $label', ({ era 
       await new Promise((resolve) => setTimeout(resolve, 300));
       expect(counters[1]).toEqual({ resources: 0, prompts: 0 });
       const listed = await client.listResources();
-      expect(listed.resources.map((resource) => resource.uri)).toContain(
-        `mcptools://undeclared/added://${name}`,
-      );
+      // Only that server offers it: listed by the URI it gave, and a read of that URI reaches it
+      // (this fixture cannot read: its own "method not found" comes back, not the gateway's miss).
+      expect(listed.resources.map((resource) => resource.uri)).toContain(`added://${name}`);
+      await expect(client.readResource({ uri: `added://${name}` })).rejects.toMatchObject({ code: -32601 });
       const { prompts: served } = await client.listPrompts();
       expect(served.map((prompt) => prompt.name)).toContain(`undeclared__${name}_prompt`);
     } finally {
