@@ -35,6 +35,8 @@ export class ResourceIndex {
   readonly #listedNow = new Map<string, ReadonlySet<string>>();
   readonly #templatesNow = new Map<string, readonly ListedTemplate[]>();
   readonly #seen = new Map<string, Map<string, true>>();
+  /** Bumped by every listing started and every {@link forget}: a listing overtaken is dropped. */
+  readonly #generations = new Map<string, number>();
 
   constructor(provider: MCPToolProvider) {
     this.#provider = provider;
@@ -70,51 +72,72 @@ export class ResourceIndex {
 
   /** Forgets what `server` listed (its list changed, it reconnected, or it went away). */
   forget(server: string): void {
+    this.#generations.set(server, (this.#generations.get(server) ?? 0) + 1);
     this.#listed.delete(server);
     this.#templates.delete(server);
     this.#listedNow.delete(server);
     this.#templatesNow.delete(server);
   }
 
-  /** Lists, where not known yet, the resources and templates of each connected server of `servers`. */
+  /**
+   * Lists, where not known yet, the resources and templates of each connected server of
+   * `servers`. The listing is shared by every asker, so no asker's signal cancels it: `signal`
+   * only stops this asker waiting.
+   */
   async load(servers: readonly string[], signal?: AbortSignal): Promise<void> {
     const waits: Promise<unknown>[] = [];
     for (const server of servers) {
       if (this.#provider.status(server)?.state !== 'connected') continue;
-      if (!this.#listed.has(server)) this.#start(server, 'resources', signal);
-      if (!this.#templates.has(server)) this.#start(server, 'templates', signal);
+      if (!this.#listed.has(server) || !this.#templates.has(server)) this.#start(server);
       waits.push(this.#listed.get(server)!, this.#templates.get(server)!);
     }
-    await Promise.allSettled(waits);
+    const all = Promise.allSettled(waits);
+    if (signal === undefined) {
+      await all;
+      return;
+    }
+    signal.throwIfAborted();
+    let stop: () => void = () => {};
+    const aborted = new Promise<void>((_resolve, reject) => {
+      stop = () => reject(signal.reason);
+      signal.addEventListener('abort', stop, { once: true });
+    });
+    try {
+      await Promise.race([all, aborted]);
+    } finally {
+      signal.removeEventListener('abort', stop);
+    }
   }
 
-  #start(server: string, kind: 'resources' | 'templates', signal?: AbortSignal): void {
-    const options = signal ? { signal } : {};
-    if (kind === 'resources') {
-      const listing = this.#provider.resources.list(server, options).then((items) => {
-        const set = new Set(items.map((item) => item.uri));
-        if (this.#listed.get(server) === listing) this.#listedNow.set(server, set);
-        return set as ReadonlySet<string>;
+  /**
+   * Lists `server`'s resources and templates. A server that cannot list (no resources, or a
+   * failure) offers nothing until its list changes or it reconnects ({@link forget}): questions
+   * never make it list again and again. A listing that {@link forget} overtook is dropped.
+   */
+  #start(server: string): void {
+    const generation = (this.#generations.get(server) ?? 0) + 1;
+    this.#generations.set(server, generation);
+    const current = () => this.#generations.get(server) === generation;
+    const resources = this.#provider.resources
+      .list(server)
+      .then((items) => new Set(items.map((item) => item.uri)) as ReadonlySet<string>)
+      .catch(() => new Set<string>() as ReadonlySet<string>)
+      .then((set) => {
+        if (current()) this.#listedNow.set(server, set);
+        return set;
       });
-      this.#listed.set(server, listing);
-      // A failed listing is not remembered: the next question lists again.
-      listing.catch(() => {
-        if (this.#listed.get(server) === listing) this.#listed.delete(server);
+    const templates = this.#provider.resources
+      .listTemplates(server)
+      .then((items) =>
+        items.map((item) => ({ text: item.uriTemplate, matcher: matcherOf(item.uriTemplate) })),
+      )
+      .catch((): ListedTemplate[] => [])
+      .then((listed: readonly ListedTemplate[]) => {
+        if (current()) this.#templatesNow.set(server, listed);
+        return listed;
       });
-    } else {
-      const listing = this.#provider.resources.listTemplates(server, options).then((items) => {
-        const listed = items.map((item) => ({
-          text: item.uriTemplate,
-          matcher: matcherOf(item.uriTemplate),
-        }));
-        if (this.#templates.get(server) === listing) this.#templatesNow.set(server, listed);
-        return listed as readonly ListedTemplate[];
-      });
-      this.#templates.set(server, listing);
-      listing.catch(() => {
-        if (this.#templates.get(server) === listing) this.#templates.delete(server);
-      });
-    }
+    this.#listed.set(server, resources);
+    this.#templates.set(server, templates);
   }
 
   /** The servers of `servers` that listed `uri` or handed it out. */

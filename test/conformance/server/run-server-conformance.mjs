@@ -109,10 +109,13 @@ try {
     const configPath = join(work, `mcptools-${index}.json`);
     // The server named `test` with the separator `_` turns the fixture's `simple_text` into the
     // suite's `test_simple_text`; the server `json` gives `json_schema_2020_12_tool`.
+    // `json` serves no resources: the same URIs from two servers would be shared, and the
+    // resources-* scenarios read and subscribe to the bare URIs.
     const server = { command: process.execPath, args: [...fixture, ...run.args], cwd: root };
+    const json = { ...server, args: [...server.args, '--no-resources'] };
     writeFileSync(
       configPath,
-      JSON.stringify({ namespace: { separator: '_' }, servers: { test: server, json: server } }),
+      JSON.stringify({ namespace: { separator: '_' }, servers: { test: server, json } }),
     );
     const gateway = await serve(configPath);
     const output = join(work, `results-${index}`);
