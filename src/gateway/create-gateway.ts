@@ -145,6 +145,7 @@ export function createGateway(options: GatewayOptions): Gateway {
         ...((options.servers ?? gatewayConfig.servers)
           ? { servers: options.servers ?? gatewayConfig.servers }
           : {}),
+        ...(gatewayConfig.maxNameLength ? { maxNameLength: gatewayConfig.maxNameLength } : {}),
       },
       parts,
     ),

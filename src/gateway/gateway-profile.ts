@@ -7,6 +7,7 @@ import { createMcpAuthTool } from '../router/mcp-auth-tool.js';
 import { resolveRouterOptions } from '../router/router-options.js';
 import type { Tool, ToolContext } from '../tool/tool.js';
 import { scopedProvider } from './scoped-provider.js';
+import { DEFAULT_SERVED_NAME_LENGTH, type ServedNaming, servedUnder } from './served-tool-names.js';
 import { toMcpTool } from './tool-result-wire.js';
 
 /** What one profile needs from the gateway. */
@@ -72,6 +73,8 @@ export class GatewayProfile {
   readonly #allowsTool: (...names: string[]) => boolean;
   readonly #pinned: (...names: string[]) => boolean;
   readonly #parts: ProfileParts;
+  /** How the tools it serves directly are named (a host adds its own prefix: see served-tool-names). */
+  readonly #naming: ServedNaming;
   readonly #scoped: ToolRegistry | undefined;
   readonly #routerTools: Tool[];
   /** Full mode: `mcp_auth`, served while an admitted server waits for OAuth sign-in. */
@@ -84,6 +87,11 @@ export class GatewayProfile {
     this.name = name;
     this.mode = settings.mode ?? 'full';
     this.#parts = parts;
+    this.#naming = {
+      maxLength: settings.maxNameLength ?? DEFAULT_SERVED_NAME_LENGTH,
+      separator: parts.config?.namespace?.separator ?? '__',
+      prefixOf: (server) => parts.config?.servers[server]?.prefix ?? server,
+    };
     const allowsServer = compileToolFilter(settings.servers ?? {});
     // One argument only: it is handed to Array.filter, whose index must not read as a name.
     this.allowsServer = (server: string) => allowsServer(server);
@@ -176,9 +184,14 @@ export class GatewayProfile {
       if (tool.source === 'mcp' && tool.server !== undefined && !this.allowsServer(tool.server)) return false;
       return this.#allowsTool(...aliases(tool));
     });
-    if (this.mode === 'full') return this.#mcpAuth?.needed() ? [...admitted, this.#mcpAuth.tool] : admitted;
+    if (this.mode === 'full')
+      return servedUnder(
+        this.#mcpAuth?.needed() ? [...admitted, this.#mcpAuth.tool] : admitted,
+        this.#naming,
+      );
+    // Router tools name tools by their registry names (call_tool's argument, not a host's tool name).
     this.#scoped!.replaceOwner('gateway', admitted);
     const pinned = this.mode === 'hybrid' ? admitted.filter((tool) => this.#pinned(...aliases(tool))) : [];
-    return [...pinned, ...this.#routerTools];
+    return servedUnder([...pinned, ...this.#routerTools], this.#naming);
   }
 }
