@@ -132,6 +132,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     config: options.config,
     context: options.context ?? {},
     senderIsOwner,
+    resources: core.resources,
   };
   const mode = options.mode ?? gatewayConfig.mode;
   core.profiles.set(

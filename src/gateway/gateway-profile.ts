@@ -6,6 +6,8 @@ import { createRouterTools } from '../router/create-router-tools.js';
 import { createMcpAuthTool } from '../router/mcp-auth-tool.js';
 import { resolveRouterOptions } from '../router/router-options.js';
 import type { Tool, ToolContext } from '../tool/tool.js';
+import type { ResourceIndex } from './resource-index.js';
+import { routerResourceUris } from './router-resource-uris.js';
 import { scopedProvider } from './scoped-provider.js';
 import { DEFAULT_SERVED_NAME_LENGTH, type ServedNaming, servedUnder } from './served-tool-names.js';
 import { toMcpTool } from './tool-result-wire.js';
@@ -18,6 +20,8 @@ export interface ProfileParts {
   context: ToolContext;
   /** Whether the client behind the current call is the owner (read inside a call). */
   senderIsOwner: () => boolean;
+  /** The gateway's resource index: the router tools route URIs by it. */
+  resources?: ResourceIndex;
 }
 
 /** A profile's served tools, listed once per change: all, without `ownerOnly`, and by name. */
@@ -103,6 +107,9 @@ export class GatewayProfile {
       ...(parts.config ? { config: parts.config } : {}),
       context: parts.context,
       senderIsOwner: parts.senderIsOwner,
+      ...(parts.resources
+        ? { resourceUris: routerResourceUris(parts.resources, parts.provider, this.allowsServer) }
+        : {}),
     };
     if (this.mode === 'full') {
       // Every tool is served directly; a server waiting for OAuth sign-in has none, so

@@ -19,7 +19,11 @@ const config: McpToolsConfig = {
     one: stdioFixture('resources', ['--name', 'one', '--shared', SHARED]),
     two: stdioFixture('resources', ['--name', 'two', '--shared', SHARED]),
   },
+  gateway: { profiles: { routed: { mode: 'router' } } },
 };
+
+/** The fields of a router tool's JSON result these tests read. */
+type RouterJson = { resources?: { server: string; uri: string }[]; server?: string };
 
 type Block = { type: string; uri?: string; text?: string; resource?: { uri: string; text?: string } };
 
@@ -148,6 +152,52 @@ describe('resource URIs through the gateway over HTTP', () => {
       expect(read.message).not.toMatch(/MCP error/);
       expect(read.message).toContain('demo://no/such');
     });
+  });
+});
+
+describe('the router tools of a gateway profile', () => {
+  let running: RunningGateway;
+  let client: Client;
+
+  beforeAll(async () => {
+    running = await startGateway(config);
+    client = await connectClient(`${running.url}/routed`, 'legacy');
+  });
+
+  afterAll(async () => {
+    await client?.close();
+    await running?.close();
+  });
+
+  const call = async (
+    name: string,
+    args: Record<string, unknown>,
+  ): Promise<{ isError: boolean; json: RouterJson }> => {
+    const result = await client.callTool({ name, arguments: args });
+    const text = (result.content as Block[])[0]?.text ?? '';
+    return { isError: result.isError === true, json: JSON.parse(text) as RouterJson };
+  };
+
+  it('follow the same rule: shared URIs listed qualified, read by either form, the bare one refused', async () => {
+    const listed = await call('list_mcp_resources', { max: 500 });
+    const same = (listed.json.resources ?? []).filter((entry) => entry.uri.endsWith(SHARED));
+    expect(same.map((entry) => `${entry.server} ${entry.uri}`).sort()).toEqual([
+      `one mcptools://one/${SHARED}`,
+      `two mcptools://two/${SHARED}`,
+    ]);
+    const qualified = await call('read_mcp_resource', { uri: `mcptools://two/${SHARED}` });
+    expect(qualified.isError).toBe(false);
+    expect(JSON.stringify(qualified.json)).toContain('served by two');
+    const named = await call('read_mcp_resource', { server: 'one', uri: SHARED });
+    expect(JSON.stringify(named.json)).toContain('served by one');
+    const bare = await call('read_mcp_resource', { uri: SHARED });
+    expect(bare.isError).toBe(true);
+    expect(JSON.stringify(bare.json)).toContain(`mcptools://one/${SHARED}`);
+    expect(JSON.stringify(bare.json)).toContain(`mcptools://two/${SHARED}`);
+    // A URI only one server offers needs no server.
+    const linked = await call('read_mcp_resource', { uri: 'demo://resource/dynamic/text/2' });
+    expect(linked.isError).toBe(false);
+    expect(linked.json.server).toBe('everything');
   });
 });
 
