@@ -140,17 +140,17 @@ export class ResourceIndex {
     this.#templates.set(server, templates);
   }
 
-  /** The servers of `servers` that listed `uri` or handed it out. */
-  offering(uri: string, servers: readonly string[]): string[] {
+  /**
+   * The servers of `servers` that offer `uri`: listed it, handed it out, or have a URI template
+   * that matches it. All three count alike, so a server cannot take over another's URI by
+   * handing it out: the URI is then shared, and read by its qualified forms.
+   */
+  owners(uri: string, servers: readonly string[]): string[] {
     return servers.filter(
-      (server) => this.#listedNow.get(server)?.has(uri) === true || this.#seen.get(server)?.has(uri) === true,
-    );
-  }
-
-  /** The servers of `servers` with a URI template that matches `uri`. */
-  matching(uri: string, servers: readonly string[]): string[] {
-    return servers.filter((server) =>
-      (this.#templatesNow.get(server) ?? []).some((template) => template.matcher?.match(uri) != null),
+      (server) =>
+        this.#listedNow.get(server)?.has(uri) === true ||
+        this.#seen.get(server)?.has(uri) === true ||
+        (this.#templatesNow.get(server) ?? []).some((template) => template.matcher?.match(uri) != null),
     );
   }
 

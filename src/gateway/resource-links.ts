@@ -32,7 +32,7 @@ export async function presentLinks<T>(
 ): Promise<T[]> {
   const uris = blocks.map(linkedUri);
   const handed = uris.filter((uri): uri is string => uri !== undefined);
-  if (handed.length === 0) return [...blocks];
+  if (handed.length === 0) return blocks as T[];
   scope.index.noteSeen(server, handed);
   await scope.index.load(scope.servers);
   return blocks.map((block, position) => {

@@ -37,11 +37,11 @@ function notFound(uri: string): McpToolsError {
 }
 
 /**
- * Routes a resource URI (or a URI to subscribe to) to the server that offers it: a URI one
- * visible server listed or handed out goes there; a qualified `mcptools://<server>/<uri>` goes
- * to that server; otherwise the server whose URI template matches. A URI two servers share is
- * refused with {@link sharedUriError}; one nobody offers goes to the only visible server when
- * there is one (its own answer passes through), else `RESOURCE_NOT_FOUND`.
+ * Routes a resource URI (or a URI to subscribe to) to the server that offers it: a qualified
+ * `mcptools://<server>/<uri>` goes to that server; a URI one visible server listed, handed out
+ * or matches with a template goes there. A URI two servers offer is refused with
+ * {@link sharedUriError}; one nobody offers goes to the only visible server when there is one
+ * (its own answer passes through), else `RESOURCE_NOT_FOUND`.
  */
 export async function locateResource(
   scope: ResourceScope,
@@ -49,15 +49,12 @@ export async function locateResource(
   signal?: AbortSignal,
 ): Promise<ResourceTarget> {
   const { index, servers } = scope;
-  await index.load(servers, signal);
-  const offering = index.offering(uri, servers);
-  if (offering.length === 1) return { server: offering[0]!, uri };
-  if (offering.length > 1) throw sharedUriError(uri, offering);
   const qualified = unwrapResourceUri(uri);
   if (qualified !== undefined && servers.includes(qualified.server)) return qualified;
-  const matching = index.matching(uri, servers);
-  if (matching.length === 1) return { server: matching[0]!, uri };
-  if (matching.length > 1) throw sharedUriError(uri, matching);
+  await index.load(servers, signal);
+  const owners = index.owners(uri, servers);
+  if (owners.length === 1) return { server: owners[0]!, uri };
+  if (owners.length > 1) throw sharedUriError(uri, owners);
   // A qualified URI names its server: never another.
   if (qualified === undefined && servers.length === 1) return { server: servers[0]!, uri };
   throw notFound(uri);
@@ -89,5 +86,5 @@ export async function locateTemplate(
  * it reads what the index holds (call {@link ResourceIndex.load} first).
  */
 export function presentUri(scope: ResourceScope, server: string, uri: string): string {
-  return scope.index.offering(uri, scope.servers).length > 1 ? wrapResourceUri(server, uri) : uri;
+  return scope.index.owners(uri, scope.servers).length > 1 ? wrapResourceUri(server, uri) : uri;
 }
