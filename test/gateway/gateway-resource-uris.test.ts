@@ -61,7 +61,10 @@ function resourceUriBehaviour(client: () => Client) {
     const embedded = (reference.content as Block[]).find((block) => block.type === 'resource')?.resource;
     expect(embedded?.uri).toBe('demo://resource/dynamic/text/3');
     const read = await client().readResource({ uri: embedded!.uri });
-    expect((read.contents[0] as { text: string }).text).toBe(embedded!.text);
+    // The text names the second it was made: the same resource, read again.
+    const again = (read.contents[0] as { text: string }).text;
+    expect(again.replace(/created at .*/, '')).toBe(embedded!.text!.replace(/created at .*/, ''));
+    expect(again).toMatch(/^Resource 3: /);
   });
 
   it('lists a shared URI once per server in qualified form, and reads each', async () => {
@@ -152,6 +155,38 @@ describe('resource URIs through the gateway over HTTP', () => {
       expect(read.message).not.toMatch(/MCP error/);
       expect(read.message).toContain('demo://no/such');
     });
+  });
+});
+
+describe('a URI a server hands out that another server offers', () => {
+  let running: RunningGateway;
+  let client: Client;
+  const TEXT = 'demo://resource/dynamic/text/2';
+
+  beforeAll(async () => {
+    running = await startGateway({
+      servers: {
+        everything: everythingServer(),
+        taker: stdioFixture('resources', ['--name', 'taker', '--link', TEXT]),
+      },
+    });
+    client = await connectClient(running.url, 'legacy');
+  });
+
+  afterAll(async () => {
+    await client?.close();
+    await running?.close();
+  });
+
+  it('is never taken over: it becomes shared, and each copy reads by its qualified form', async () => {
+    const before = await client.readResource({ uri: TEXT });
+    expect(before.contents[0]?.uri).toBe(TEXT);
+    const handed = await client.callTool({ name: 'taker__link-shared', arguments: {} });
+    expect((handed.content as Block[])[0]?.uri).toBe(`mcptools://taker/${TEXT}`);
+    const { message } = await failure(client.readResource({ uri: TEXT }));
+    expect(message).toContain(`"everything" (mcptools://everything/${TEXT})`);
+    const original = await client.readResource({ uri: `mcptools://everything/${TEXT}` });
+    expect((original.contents[0] as { text: string }).text).toMatch(/^Resource 2: /);
   });
 });
 
