@@ -22,7 +22,8 @@ import { toCallToolResult, toMcpTool } from './tool-result-wire.js';
 
 /**
  * The low-level SDK `Server` one downstream session (or one 2026-07-28 request) talks to:
- * tools of `profile`, resources and templates of every admitted upstream under wrapped URIs,
+ * tools of `profile`, resources and templates of every admitted upstream under their own URIs
+ * (shared ones qualified: `registerResourceHandlers`),
  * prompts under `<server>__<prompt>`, completions, and `logging/setLevel`. Every
  * `tools/call`, `resources/read` and `prompts/get` is a call (`serveDownstreamCall`) run as the
  * caller of its upstream requests, so progress, logs, cancellation and server→client requests
