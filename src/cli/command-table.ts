@@ -55,7 +55,7 @@ Examples:
   mcptools call everything__echo message=hello
   mcptools call everything__add a=2 b=3
   mcptools call everything__echo '{"message":"hello"}' --json
-  mcptools call files__write_file path=.sandbox/a.txt content=@notes.txt
+  mcptools call files__write_file path=a.txt content=@notes.txt
   mcptools call everything__get-tiny-image --save ./out`,
     )
     .action(lazyAction(async () => (await import('./commands/call-action.js')).callAction));
@@ -147,6 +147,7 @@ Examples:
     )
     .option('--profile <name>', 'serve this profile of the configuration\'s "gateway.profiles"')
     .option('--token <token>', 'bearer token HTTP clients must send (default: MCPTOOLS_TOKEN)')
+    .option('--verbose', "log more: the MCP SDK's own notes besides state changes, clients and errors")
     .addHelpText(
       'after',
       '\nExamples:\n  mcptools serve --stdio\n  mcptools serve --http 8808\n  MCPTOOLS_TOKEN=secret mcptools serve --http 0.0.0.0:8808 --mode router',

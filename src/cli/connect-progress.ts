@@ -40,7 +40,8 @@ export async function startConnectProgress(options: { json?: boolean }): Promise
         status.state === 'connected' ||
         status.state === 'error' ||
         status.state === 'disconnected' ||
-        status.state === 'auth_required'
+        status.state === 'auth_required' ||
+        status.state === 'skipped'
       ) {
         pending.delete(status.name);
         finished.add(status.name);
@@ -48,7 +49,9 @@ export async function startConnectProgress(options: { json?: boolean }): Promise
         const line =
           status.state === 'connected'
             ? `${paint.green('✓')} ${status.name} ${paint.dim(`${status.toolCount} tools, ${elapsed} ms`)}`
-            : `${paint.red('✗')} ${status.name} ${paint.dim(status.lastError?.message.split('\n')[0] ?? status.state)}`;
+            : status.state === 'skipped'
+              ? `${paint.dim('-')} ${status.name} ${paint.dim(status.lastError?.message ?? 'skipped')}`
+              : `${paint.red('✗')} ${status.name} ${paint.dim(status.lastError?.message.split('\n')[0] ?? status.state)}`;
         spinner.clear();
         stream.write(`${clip(line)}\n`);
       }

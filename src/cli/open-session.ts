@@ -10,6 +10,7 @@ import { semanticSearchFromConfig } from '../router/search/semantic-search-from-
 import type { Tool } from '../tool/tool.js';
 import { exampleTools } from './demo/example-tools.js';
 import { resolveCliConfig } from './resolve-cli-config.js';
+import { type SelfGuardOptions, selfGuard } from './self-guard.js';
 
 /** Options shared by every command that talks to servers. */
 export interface SessionOptions {
@@ -26,6 +27,13 @@ export interface SessionOptions {
   onStatus?: (status: ServerStatus) => void;
   /** Who answers the servers' sampling, elicitation and roots requests (the gateway's clients). */
   requests?: Pick<LoadMcpServersOptions, 'onElicitation' | 'onSamplingRequest' | 'onRootsRequest'>;
+  /**
+   * `project`: discovery reads only the project's own files, never other hosts' user-level
+   * files (what `serve` does, docs/gateway-recursion.md). Default `all`.
+   */
+  discovery?: 'project' | 'all';
+  /** Set by `serve`: this process is a gateway (the gateway chain, its listen addresses). */
+  self?: SelfGuardOptions;
 }
 
 /** A loaded configuration, its registry and its connected servers. */
@@ -46,6 +54,8 @@ export interface Session extends AsyncDisposable {
 /** Loads the configuration, connects every server in parallel and registers their tools. */
 export async function openSession(options: SessionOptions = {}): Promise<Session> {
   const { config, builtIn } = await resolveCliConfig(options);
+  // Entries that are this mcptools are skipped before anything starts (docs/gateway-recursion.md).
+  const skip = selfGuard(config, builtIn, options.self ?? {});
   const registry = new ToolRegistry(config.tools ?? {});
   if (builtIn)
     for (const tool of exampleTools()) registry.register(tool, { source: 'native', category: 'examples' });
@@ -59,6 +69,7 @@ export async function openSession(options: SessionOptions = {}): Promise<Session
   const provider = await loadMCPServers(config, registry, {
     ...options.requests,
     onStatus,
+    skip,
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.connectTimeoutMs ? { connectTimeoutMs: options.connectTimeoutMs } : {}),
     ...(options.callTimeoutMs ? { callTimeoutMs: options.callTimeoutMs } : {}),

@@ -46,7 +46,12 @@ export function formatStatusTable(
       String(status.resourceCount),
       String(status.promptCount),
       ms === undefined ? '-' : `${ms} ms`,
-      status.lastError ? `${status.lastError.code}: ${firstLine(status.lastError.message)}` : '',
+      // A skipped entry's message says why ("skipped: this is mcptools itself"): no code before it.
+      status.lastError
+        ? status.state === 'skipped'
+          ? firstLine(status.lastError.message)
+          : `${status.lastError.code}: ${firstLine(status.lastError.message)}`
+        : '',
     ]);
   }
   return table(rows);

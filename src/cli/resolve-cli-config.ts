@@ -1,4 +1,6 @@
 import type { McpToolsConfig } from '../config/config-types.js';
+import { displayConfigPath } from '../config/display-config-path.js';
+import { findConfigFile } from '../config/find-config-file.js';
 import { loadConfig } from '../config/load-config.js';
 import { defaultConfig } from './demo/default-config.js';
 
@@ -18,14 +20,28 @@ export async function resolveCliConfig(options: {
   demo?: boolean;
   /** `false` for commands that only show the configuration (no sandbox directory is created). */
   createSandbox?: boolean;
+  /** `project`: discovery skips other hosts' user-level files (`serve`, docs/gateway-recursion.md). */
+  discovery?: 'project' | 'all';
 }): Promise<CliConfig> {
-  const builtIn = () => defaultConfig(undefined, { createSandbox: options.createSandbox !== false });
+  const builtIn = () =>
+    defaultConfig({
+      createSandbox: options.createSandbox !== false,
+      onNpx: (packages) =>
+        process.stderr.write(
+          `mcptools: ${packages.join(', ')} not installed here; running through npx -y (downloaded on first use)\n`,
+        ),
+    });
   if (options.demo) return { config: builtIn(), builtIn: true };
   if (options.config) return { config: await loadConfig(options.config), builtIn: false };
-  const found = await loadConfig(undefined, { optional: true });
+  const scope = options.discovery ?? 'all';
+  const found = await loadConfig(undefined, { optional: true, scope });
   if (found.source !== undefined) return { config: found, builtIn: false };
+  // `serve` does not read other hosts' user files on its own: say which one it left alone.
+  const userFile = scope === 'project' ? await findConfigFile() : undefined;
   process.stderr.write(
-    'mcptools: no configuration file found; using the built-in default (see `mcptools config`)\n',
+    userFile === undefined
+      ? 'mcptools: no configuration file found; using the built-in default (see `mcptools config`)\n'
+      : `mcptools: no project configuration (mcptools.json, .mcp.json, …); using the built-in default. serve does not read ${displayConfigPath(userFile, process.cwd())} on its own (it is where hosts register mcptools itself): pass --config to serve it\n`,
   );
   return { config: builtIn(), builtIn: true };
 }

@@ -11,6 +11,11 @@ export interface ConfigSearchOptions {
   env?: Readonly<Record<string, string | undefined>>;
   /** Default `process.platform`. */
   platform?: NodeJS.Platform;
+  /**
+   * `project`: only the project's own files (what `serve` reads without `--config`, see
+   * docs/gateway-recursion.md); `all` (default): the user's files of other hosts too.
+   */
+  scope?: 'project' | 'all';
 }
 
 /**
@@ -20,12 +25,16 @@ export interface ConfigSearchOptions {
  */
 export function configSearchPaths(options: ConfigSearchOptions = {}): string[] {
   const cwd = resolve(options.cwd ?? process.cwd());
-  const home = options.homeDir ?? homedir();
-  return [
+  const project = [
     join(cwd, 'mcptools.json'),
     join(cwd, '.mcp.json'),
     join(cwd, '.cursor', 'mcp.json'),
     join(cwd, '.vscode', 'mcp.json'),
+  ];
+  if (options.scope === 'project') return project;
+  const home = options.homeDir ?? homedir();
+  return [
+    ...project,
     claudeDesktopConfigPath(home, options.env ?? process.env, options.platform ?? process.platform),
     join(home, '.cursor', 'mcp.json'),
     join(home, '.codeium', 'windsurf', 'mcp_config.json'),

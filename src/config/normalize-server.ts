@@ -66,8 +66,8 @@ export function normalizeServer(
     }
   });
   if (interpolated.type === undefined) {
-    if ('command' in interpolated) interpolated.type = 'stdio';
-    else if ('url' in interpolated) interpolated.type = 'http';
+    const inferred = inferServerType(interpolated);
+    if (inferred !== undefined) interpolated.type = inferred;
     else {
       // A misspelt `command` or `url` is the likely cause; name it rather than the missing key.
       const stray = Object.keys(interpolated).find((key) => !serverEntryKeys.includes(key));
@@ -94,6 +94,16 @@ export function normalizeServer(
   if (server.type === 'stdio' && server.cwd !== undefined) server.cwd = resolvePath(server.cwd, context);
   rememberInterpolatedValues(server, values);
   return server;
+}
+
+/**
+ * The transport an entry written without `type` means, as Claude Desktop's `mcpServers` do:
+ * `stdio` with a `command`, `http` (Streamable HTTP, then SSE) with a `url`.
+ */
+export function inferServerType(entry: object): 'stdio' | 'http' | undefined {
+  if ('command' in entry) return 'stdio';
+  if ('url' in entry) return 'http';
+  return undefined;
 }
 
 /** Resolves `~/…` against the home directory and relative paths against the config's directory. */

@@ -20,8 +20,10 @@ import {
 import { serveStdio as sdkServeStdio } from '@modelcontextprotocol/server/stdio';
 import { McpToolsError } from '../errors/mcp-tools-error.js';
 import { exceedsDepth } from '../json/json-bounds.js';
+import { REACH_HEADER, reachHeaderValue, requestLoop } from '../mcp/gateway-chain.js';
 import { currentCaller } from '../mcp/server-requests.js';
 import { BatchedStdioServerTransport } from './batched-stdio-server-transport.js';
+import { ClientArrivals } from './client-arrivals.js';
 import { DownstreamCall } from './downstream-call.js';
 import { createSession, type DownstreamSession } from './downstream-session.js';
 import { carriesEnvelopeClaim } from './envelope-claim.js';
@@ -30,11 +32,14 @@ import { GatewayCore } from './gateway-core.js';
 import { buildGatewayServer } from './gateway-mcp-server.js';
 import { DEFAULT_MAX_BODY_BYTES, type GatewayOptions } from './gateway-options.js';
 import { GatewayProfile } from './gateway-profile.js';
-import { guardRequest, type HttpGuardSettings, type RequestPrincipal } from './http-guard.js';
+import { guardRequest, type HttpGuardSettings, loopRefusal, type RequestPrincipal } from './http-guard.js';
 import { serveListen } from './listen-subscriptions.js';
 import { isLoopbackHost, loopbackHostnames } from './loopback.js';
+import { MemoryEventStores } from './memory-event-stores.js';
 import { serveNodeExchange } from './node-exchange.js';
 import { nodeHeaders, readNodeBody, sendResponse } from './node-request.js';
+import { ResumableStreams } from './resumable-streams.js';
+import { SseSessions, sseRoute } from './sse-endpoint.js';
 import { healthJson, statusPage } from './status-page.js';
 import { observeStdioListens } from './stdio-listen-observer.js';
 
@@ -42,6 +47,9 @@ export { DEFAULT_MAX_BODY_BYTES };
 
 /** The default cap on 2025-era HTTP sessions kept at once. */
 export const DEFAULT_MAX_SESSIONS = 1000;
+
+/** How long a call whose response stream dropped waits for the client to resume it. */
+export const DEFAULT_RESUME_GRACE_MS = 15_000;
 
 /** How long an idle client connection is kept open (Node's default is 5 s). */
 const KEEP_ALIVE_MS = 60_000;
@@ -56,7 +64,10 @@ export interface ListenOptions {
 
 /** A running gateway: an MCP server over the registry, both protocol eras. */
 export interface Gateway extends AsyncDisposable {
-  /** The web-standard face: serves `/mcp`, `/mcp/<profile>`, `/healthz` and `/`. */
+  /**
+   * The web-standard face: serves `/mcp`, `/mcp/<profile>`, the 2024-11-05 HTTP+SSE transport
+   * (`GET /sse`, `/sse/<profile>`, `POST /messages`), `/healthz` and `/`.
+   */
   fetch(request: Request): Promise<Response>;
   /** Serves {@link fetch} over `node:http`; resolves with the URL of `/mcp`. */
   listen(options?: ListenOptions): Promise<{ url: string; host: string; port: number }>;
@@ -70,7 +81,12 @@ interface LegacyEntry {
   transport: WebStandardStreamableHTTPServerTransport;
   session: DownstreamSession;
   profile: GatewayProfile;
+  /** Its resumable response streams (unless the gateway keeps no event store). */
+  resumable?: ResumableStreams;
 }
+
+/** How long a client waits before it resumes a response stream that ended (the SSE `retry` field). */
+const RETRY_INTERVAL_MS = 1000;
 
 function jsonRpcError(status: number, code: number, message: string): Response {
   return Response.json({ jsonrpc: '2.0', error: { code, message }, id: null }, { status });
@@ -116,7 +132,11 @@ export function createGateway(options: GatewayOptions): Gateway {
   const serverInfo: Implementation = options.serverInfo ?? { name: 'mcptools', version: '0.1.0' };
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const log = options.log ?? (() => {});
+  const arrivals = new ClientArrivals(log);
   const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
+  const eventStores =
+    options.eventStore === false ? undefined : (options.eventStore ?? new MemoryEventStores());
+  const resumeGraceMs = options.resumeGraceMs ?? DEFAULT_RESUME_GRACE_MS;
   const core = new GatewayCore(options.provider, {
     separator: options.config?.namespace?.separator ?? '__',
     inputTimeoutMs: options.inputTimeoutMs ?? 300_000,
@@ -160,6 +180,7 @@ export function createGateway(options: GatewayOptions): Gateway {
 
   const startedAt = Date.now();
   const legacySessions = new Map<string, LegacyEntry>();
+  const sseSessions = new SseSessions(core, serverInfo);
   const modernHandlers = new Map<GatewayProfile, McpHttpHandler>();
   const stdioHandles: { close(): Promise<void> }[] = [];
   let httpServer: HttpServer | undefined;
@@ -221,6 +242,17 @@ export function createGateway(options: GatewayOptions): Gateway {
     return handler;
   };
 
+  /** Below the session cap (both 2025-era HTTP transports count), or the refusal. */
+  const makeRoom = async (): Promise<Response | undefined> => {
+    if (legacySessions.size + sseSessions.size < maxSessions) return undefined;
+    const idle = [...legacySessions.values()].find((entry) => entry.session.calls.size === 0);
+    if (idle !== undefined) await idle.transport.close();
+    else if (!(await sseSessions.endIdle()))
+      return jsonRpcError(429, -32000, 'Too many sessions with calls in flight');
+    log(`http: ended the least recently used session: more than ${maxSessions} sessions`);
+    return undefined;
+  };
+
   const legacy = async (
     profile: GatewayProfile,
     request: Request,
@@ -235,38 +267,81 @@ export function createGateway(options: GatewayOptions): Gateway {
       // Most recently used last: the first idle one is ended when the cap is reached.
       legacySessions.delete(sessionId);
       legacySessions.set(sessionId, entry);
-      if (request.method === 'GET')
-        return openEventStream(await entry.transport.handleRequest(request), request.signal);
-      return entry.transport.handleRequest(request, body === undefined ? undefined : { parsedBody: body });
+      const { transport, resumable } = entry;
+      if (request.method === 'GET') {
+        const open = async (get: Request) => openEventStream(await transport.handleRequest(get), get.signal);
+        return resumable ? resumable.get(request, open) : open(request);
+      }
+      const handle = (post: Request) =>
+        transport.handleRequest(post, body === undefined ? undefined : { parsedBody: body });
+      if (resumable === undefined || request.method !== 'POST') return handle(request);
+      return resumable.post(request, entry.session.server?.getNegotiatedProtocolVersion(), handle);
     }
     if (request.method !== 'POST')
       return jsonRpcError(400, -32000, 'Bad Request: Mcp-Session-Id header is required');
     if (!isInitializeRequest(body))
       return jsonRpcError(400, -32000, 'Bad Request: Mcp-Session-Id header is required');
-    if (legacySessions.size >= maxSessions) {
-      const idle = [...legacySessions.values()].find((entry) => entry.session.calls.size === 0);
-      if (idle === undefined) return jsonRpcError(429, -32000, 'Too many sessions with calls in flight');
-      log(`http: ended the least recently used session: more than ${maxSessions} sessions`);
-      await idle.transport.close();
-    }
+    const full = await makeRoom();
+    if (full) return full;
     const session = createSession(randomUUID(), 'legacy', who.owner, who.principal);
+    const resumable = eventStores
+      ? new ResumableStreams(eventStores.forSession(session.id), resumeGraceMs)
+      : undefined;
     const end = () => {
       legacySessions.delete(session.id);
       core.endSession(session);
+      if (eventStores) {
+        resumable?.close();
+        void Promise.resolve(eventStores.dropSession(session.id)).catch(() => {});
+      }
     };
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => session.id,
       onsessioninitialized: () => {
-        legacySessions.set(session.id, { transport, session, profile });
+        legacySessions.set(session.id, { transport, session, profile, ...(resumable ? { resumable } : {}) });
         core.sessions.add(session);
+        arrivals.session(body);
       },
       onsessionclosed: end,
       maxRequestBodySize: maxBodyBytes,
+      ...(resumable ? { eventStore: resumable.eventStore, retryInterval: RETRY_INTERVAL_MS } : {}),
     });
     transport.onclose = end;
     const server = buildGatewayServer(core, profile, session, serverInfo);
     await server.connect(transport);
     return transport.handleRequest(request, { parsedBody: body });
+  };
+
+  /** A web request's JSON body, read and parsed (capped, depth-checked), or the refusal. */
+  const readBody = async (request: Request): Promise<unknown> => {
+    const read = await readRequestBody(request, maxBodyBytes);
+    if (read.tooLarge) return tooLarge(maxBodyBytes);
+    const body = parseJson(read.text);
+    if (body === undefined) return notJson();
+    if (exceedsDepth(body, MAX_BODY_DEPTH)) return tooDeep();
+    return body;
+  };
+
+  /** The 2024-11-05 HTTP+SSE transport: a session's event stream, or a message POSTed to it. */
+  const sse = async (
+    route: NonNullable<ReturnType<typeof sseRoute>>,
+    request: Request,
+    who: RequestPrincipal,
+    parsedBody: unknown,
+  ): Promise<Response> => {
+    if (core.closing) return jsonRpcError(503, -32603, 'the gateway is shutting down');
+    if (route.kind === 'message') {
+      const body = parsedBody === undefined ? await readBody(request) : parsedBody;
+      if (body instanceof Response) return body;
+      const loop = requestLoop(body);
+      if (loop !== undefined) return loopRefusal(loop);
+      return sseSessions.post(new URL(request.url), who, body);
+    }
+    const profile = core.profiles.get(route.profile);
+    if (profile === undefined) return new Response('Not Found\n', { status: 404 });
+    const full = await makeRoom();
+    if (full) return full;
+    return sseSessions.open(profile, who, request.signal);
   };
 
   // The body is read and parsed once, here (or by the Node face), and handed to the SDK as
@@ -278,19 +353,18 @@ export function createGateway(options: GatewayOptions): Gateway {
     parsedBody: unknown,
   ): Promise<Response> => {
     if (core.closing) return jsonRpcError(503, -32603, 'the gateway is shutting down');
-    let body = parsedBody;
-    if (body === undefined && request.method === 'POST') {
-      const read = await readRequestBody(request, maxBodyBytes);
-      if (read.tooLarge) return tooLarge(maxBodyBytes);
-      body = parseJson(read.text);
-      if (body === undefined) return notJson();
-      if (exceedsDepth(body, MAX_BODY_DEPTH)) return tooDeep();
-    }
+    const body = parsedBody === undefined && request.method === 'POST' ? await readBody(request) : parsedBody;
+    if (body instanceof Response) return body;
+    // The gateway chain inside the client's capabilities: a bridge (mcp-remote) forwards those
+    // where it drops our header (src/mcp/gateway-chain.ts).
+    const loop = requestLoop(body);
+    if (loop !== undefined) return loopRefusal(loop);
     if (
       !carriesEnvelopeClaim(body) &&
       (await isLegacyRequest(request, body, { maxRequestBodySize: maxBodyBytes }))
     )
       return legacy(profile, request, who, body);
+    arrivals.request(body);
     const respond = (modern: Request, parsed: unknown = body) =>
       modernHandler(profile).fetch(modern, {
         authInfo: principalAuth(who),
@@ -326,6 +400,8 @@ export function createGateway(options: GatewayOptions): Gateway {
         },
       });
     }
+    const legacySse = sseRoute(request.method, pathname, request.headers);
+    if (legacySse) return sse(legacySse, request, checked, parsedBody);
     const match = /^\/mcp(?:\/([A-Za-z0-9_-]{1,64}))?\/?$/.exec(pathname);
     const profile = match ? core.profiles.get(match[1] ?? '') : undefined;
     if (profile === undefined) return new Response('Not Found\n', { status: 404 });
@@ -361,8 +437,12 @@ export function createGateway(options: GatewayOptions): Gateway {
       // Checked before the body is read: a refused request never gets buffered.
       const checked = guardRequest(nodeHeaders(req), guard);
       if (checked instanceof Response) return sendResponse(res, checked, { drain: req });
+      // Which gateways are reachable through this one (told to callers that passed the door):
+      // a gateway upstream of its caller learns it, and refuses a cycle (src/mcp/gateway-chain.ts).
+      const reach = reachHeaderValue();
+      if (reach !== undefined) res.setHeader(REACH_HEADER, reach);
       const handle = (request: Request, body: unknown) => route(request, checked, body);
-      if (req.method !== 'POST' || !req.url?.startsWith('/mcp'))
+      if (req.method !== 'POST' || !(req.url?.startsWith('/mcp') || req.url?.startsWith('/message')))
         return serveNodeExchange(req, res, undefined, handle, onerror);
       const read = await readNodeBody(req, maxBodyBytes);
       if ('tooLarge' in read) return sendResponse(res, tooLarge(maxBodyBytes), { close: true });
@@ -432,6 +512,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       for (const unsubscribe of unsubscribers) unsubscribe();
       await Promise.allSettled([
         ...[...legacySessions.values()].map((entry) => entry.transport.close()),
+        sseSessions.close(),
         ...[...modernHandlers.values()].map((handler) => handler.close()),
         ...stdioHandles.map((handle) => handle.close()),
       ]);

@@ -4,6 +4,7 @@ import type { MCPToolProvider } from '../mcp/provider-types.js';
 import type { ToolFilter } from '../registry/tool-filter.js';
 import type { ToolRegistry } from '../registry/tool-registry.js';
 import type { ToolContext } from '../tool/tool.js';
+import type { SessionEventStores } from './session-event-stores.js';
 
 /** The default cap on request bodies: 4 MiB (DESIGN.md, "Defaults"). */
 export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
@@ -47,6 +48,18 @@ export interface GatewayOptions {
    * as the protocol says). Default 1000 (a session holds about 20–40 KB).
    */
   maxSessions?: number;
+  /**
+   * Where 2025-era HTTP sessions keep their response streams' events, so that a client that
+   * lost a stream resumes it with `Last-Event-ID` (see docs/gateway-transports.md). Default: in
+   * memory, bounded per session (`MemoryEventStores`); `false` keeps none (streams cannot be
+   * resumed, and a call is cancelled the moment its connection drops).
+   */
+  eventStore?: SessionEventStores | false;
+  /**
+   * How long a call whose resumable response stream dropped keeps running while the client may
+   * resume it, in ms; then it is cancelled. Default 15 000.
+   */
+  resumeGraceMs?: number;
   /** How the gateway introduces itself. Default `{ name: 'mcptools', version }`. */
   serverInfo?: Implementation;
   /** Context handed to registry factories. */

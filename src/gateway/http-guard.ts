@@ -5,6 +5,7 @@ import {
   validateHostHeader,
   validateOriginHeader,
 } from '@modelcontextprotocol/server';
+import { CHAIN_HEADER, incomingLoop } from '../mcp/gateway-chain.js';
 
 /** What {@link guardRequest} checks a request against. */
 export interface HttpGuardSettings {
@@ -21,6 +22,14 @@ export interface HttpGuardSettings {
 /** The headers of a request as {@link guardRequest} reads them: a `Request`'s, or a Node request's read in place. */
 export interface HeaderSource {
   readonly headers: { get(name: string): string | null };
+}
+
+/** The answer to a request that would close a loop of gateways: 508 Loop Detected, the reason as a JSON-RPC error. */
+export function loopRefusal(reason: string): Response {
+  return Response.json(
+    { jsonrpc: '2.0', error: { code: -32000, message: reason }, id: null },
+    { status: 508 },
+  );
 }
 
 /** Who a request that passed comes from. */
@@ -67,7 +76,8 @@ function hostAccepted(host: string | null, allowed: string[]): boolean {
 const ANONYMOUS: RequestPrincipal = Object.freeze({ principal: 'anonymous', owner: false });
 
 /**
- * The gateway's front door, before anything reads the body: `Host` and `Origin` must name the
+ * The gateway's front door, before anything reads the body: a request whose gateway chain
+ * shows a loop gets 508 (src/mcp/gateway-chain.ts); `Host` and `Origin` must name the
  * bound address (DNS rebinding), a configured token must be presented as
  * `Authorization: Bearer <token>` (401 otherwise, compared in constant time), and a declared
  * body over the cap gets 413.
@@ -76,6 +86,9 @@ export function guardRequest(
   request: HeaderSource,
   settings: HttpGuardSettings,
 ): Response | RequestPrincipal {
+  // A request that already came through this gateway (or one behind it) is a loop: 508, no session.
+  const loop = incomingLoop(request.headers.get(CHAIN_HEADER));
+  if (loop !== undefined) return loopRefusal(loop);
   const allowed = settings.allowedHostnames;
   if (allowed !== undefined) {
     const host = request.headers.get('host');

@@ -16,7 +16,10 @@ export function healthJson(statuses: ServerStatus[], startedAt: number): Record<
       ? {}
       : { lastError: { code: status.lastError.code, message: status.lastError.message } }),
   }));
-  const healthy = statuses.every((status) => status.state === 'connected' || status.state === 'disabled');
+  // A skipped entry (mcptools itself, a gateway loop) is reported, not a failure.
+  const healthy = statuses.every(
+    (status) => status.state === 'connected' || status.state === 'disabled' || status.state === 'skipped',
+  );
   return {
     status: healthy ? 'ok' : 'degraded',
     uptimeSeconds: Math.floor((Date.now() - startedAt) / 1000),
@@ -60,7 +63,7 @@ export function statusPage(statuses: ServerStatus[], startedAt: number, endpoint
 <style>
 body{font-family:system-ui,sans-serif;margin:2rem;color:#222}
 table{border-collapse:collapse}th,td{border:1px solid #ccc;padding:.3rem .6rem;text-align:left}
-tr.connected td:nth-child(2){color:#070}tr.error td:nth-child(2),tr.disconnected td:nth-child(2){color:#b00}
+tr.connected td:nth-child(2){color:#070}tr.skipped td{color:#777}tr.error td:nth-child(2),tr.disconnected td:nth-child(2){color:#b00}
 </style></head><body>
 <h1>mcptools gateway</h1>
 <p>Uptime: <span id="uptime">${escapeHtml(uptime)}</span> · Endpoints: ${endpoints.map((endpoint) => `<code>${escapeHtml(endpoint)}</code>`).join(', ')} · <a href="/healthz">/healthz</a></p>

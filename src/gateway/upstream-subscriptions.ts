@@ -147,7 +147,7 @@ export class UpstreamSubscriptions {
   /** Whether `error` from subscribing on `server` will pass: the server is away, or the failure was transient. */
   #passing(server: string, error: unknown): boolean {
     const state = this.#provider.status(server)?.state;
-    if (state === undefined || state === 'disabled') return false;
+    if (state === undefined || state === 'disabled' || state === 'skipped') return false;
     if (state !== 'connected') return true;
     return (
       McpToolsError.isInstance(error) &&

@@ -1,4 +1,5 @@
 import {
+  type FetchLike,
   SSEClientTransport,
   StreamableHTTPClientTransport,
   type StreamableHTTPClientTransportOptions,
@@ -7,6 +8,7 @@ import {
 import type { TransportAuth } from '../auth/transport-auth.js';
 import type { HttpServerConfig, ServerConfig } from '../config/config-types.js';
 import { urlBasicCredentials } from '../config/url-basic-credentials.js';
+import { CHAIN_ENV, chainEnvironment, chainHeaders, learnReach, REACH_HEADER } from './gateway-chain.js';
 import { createPooledHttpFetch, type PooledHttpFetch } from './pooled-http-fetch.js';
 import type { TransportKind } from './provider-types.js';
 import type { ReusableStdioParameters } from './reusable-stdio-transport.js';
@@ -28,7 +30,8 @@ export function transportKindsFor(config: ServerConfig): TransportKind[] {
 }
 
 function httpHeaders(config: HttpServerConfig, url: URL): Record<string, string> {
-  const headers: Record<string, string> = { ...config.headers };
+  // The gateway chain first: a configured header of the same name cannot forge it away.
+  const headers: Record<string, string> = { ...config.headers, ...chainHeaders() };
   if (config.auth?.type === 'bearer') headers.Authorization = `Bearer ${config.auth.token}`;
   if (config.auth?.type === 'api-key') headers[config.auth.header ?? 'X-API-Key'] = config.auth.key;
   const basic = urlBasicCredentials(url);
@@ -63,7 +66,10 @@ export async function createTransport(
     stdioModule ??= import('./reusable-stdio-transport.js');
     const { ReusableStdioTransport } = await stdioModule;
     const parameters: ReusableStdioParameters = { command: config.command, args: config.args ?? [] };
-    if (config.env !== undefined) parameters.env = config.env;
+    // The gateway chain (see gateway-chain.ts) goes to every child, over its configured environment.
+    const chain = chainEnvironment();
+    if (config.env !== undefined || chain[CHAIN_ENV] !== undefined)
+      parameters.env = { ...config.env, ...chain };
     if (config.cwd !== undefined) parameters.cwd = config.cwd;
     return new ReusableStdioTransport(parameters, stderr);
   }
@@ -73,15 +79,25 @@ export async function createTransport(
   if (kind === 'sse' || process.env.MCPTOOLS_HTTP_POOL === '0') {
     // Sizes are counted on the wire; OAuth step-up wraps that.
     const limited = limits === undefined ? undefined : sizeLimitedFetch(limits);
-    const fetch = auth?.fetch ? auth.fetch(limited) : limited;
+    const fetch = learningReach(auth?.fetch ? auth.fetch(limited) : limited);
     const options = { requestInit, ...authProvider, ...(fetch === undefined ? {} : { fetch }) };
     return kind === 'sse'
       ? new SSEClientTransport(url, options)
       : new StreamableHTTPClientTransport(url, options);
   }
   const pool = createPooledHttpFetch(limits);
-  const fetch = auth?.fetch ? auth.fetch(pool.fetch) : pool.fetch;
+  const fetch = learningReach(auth?.fetch ? auth.fetch(pool.fetch) : pool.fetch);
   return new PooledStreamableHttpTransport(url, { requestInit, ...authProvider, fetch }, pool);
+}
+
+/** `fetch` (or the global one) that learns, from each answer, which gateways are reachable behind it. */
+function learningReach(fetch: FetchLike | undefined): FetchLike {
+  const base: FetchLike = fetch ?? ((url, init) => globalThis.fetch(url, init));
+  return async (url, init) => {
+    const response = await base(url, init);
+    learnReach(response.headers.get(REACH_HEADER));
+    return response;
+  };
 }
 
 /** The SDK's Streamable HTTP transport over a {@link PooledHttpFetch}, whose sockets its close ends. */

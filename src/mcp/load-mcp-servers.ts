@@ -1,4 +1,5 @@
-import type { McpToolsConfig } from '../config/config-types.js';
+import type { McpToolsConfig, ServerConfig } from '../config/config-types.js';
+import { inferServerType } from '../config/normalize-server.js';
 import { McpToolsError } from '../errors/mcp-tools-error.js';
 import type { ToolRegistry } from '../registry/tool-registry.js';
 import type { LoadMcpServersOptions } from './mcp-tool-hub.js';
@@ -32,11 +33,27 @@ export async function loadMCPServers(
 ): Promise<MCPToolProvider> {
   hubModule ??= import('./mcp-tool-hub.js');
   const { McpToolHub } = await hubModule;
-  const hub = new McpToolHub(config, registry, options);
+  const hub = new McpToolHub(withServerTypes(config), registry, options);
   await hub.start(options.signal);
   if (options.signal?.aborted) {
     await hub.close();
     throw new McpToolsError('ABORTED', 'loadMCPServers was aborted', { cause: options.signal.reason });
   }
   return hub;
+}
+
+/**
+ * `config` with a `type` on every server: a JavaScript caller may hand over entries as Claude
+ * Desktop writes them (`{ command, args }`, `{ url }`), which the configuration reader types
+ * but a literal passed here skips.
+ */
+function withServerTypes(config: McpToolsConfig): McpToolsConfig {
+  const servers = Object.entries(config.servers ?? {});
+  if (servers.every(([, server]) => typeof server?.type === 'string')) return config;
+  const typed: Record<string, ServerConfig> = {};
+  for (const [name, server] of servers) {
+    const type = server?.type ?? (server ? inferServerType(server) : undefined);
+    typed[name] = (type === undefined ? server : { ...server, type }) as ServerConfig;
+  }
+  return { ...config, servers: typed };
 }

@@ -8,6 +8,7 @@ import type { McpConnectionOptions, McpServerSettings } from './connection-setti
 import { transportKindsFor } from './create-transport.js';
 import { type Era, eraKey } from './era-memory.js';
 import { forwardNotifications } from './forward-notifications.js';
+import { gatewayLoopReason } from './gateway-chain.js';
 import { isToolListContentFailure, listToolsLeniently } from './list-tools-leniently.js';
 import { type ClientCallbacks, closeMcpClient, isHttpNotFound, openMcpClient } from './open-mcp-client.js';
 import type { ServerState, ServerStatus, TransportKind, UpstreamNotification } from './provider-types.js';
@@ -101,7 +102,7 @@ export class McpConnection implements ClientCallbacks {
 
   /** Connects once (bounded by the connect timeout); on failure records why and schedules a retry. */
   async start(signal?: AbortSignal): Promise<void> {
-    if (this.state === 'disabled' || this.#closed) return;
+    if (this.#inactive) return;
     this.#setState('connecting');
     await this.#runAttempt(signal);
   }
@@ -109,6 +110,11 @@ export class McpConnection implements ClientCallbacks {
   /** The error a call to this server gets while it is not connected. */
   unavailableError(): McpToolsError {
     if (this.state === 'auth_required' && this.lastError) return this.lastError;
+    if (this.state === 'skipped' && this.lastError)
+      return new McpToolsError('CONNECTION_FAILED', `server "${this.name}" was ${this.lastError.message}`, {
+        recoverable: false,
+        data: { server: this.name, state: this.state },
+      });
     const scheduled = this.#failure?.retry !== undefined;
     const retrying = scheduled || this.#attempt !== undefined;
     const attempt = this.reconnectAttempts + (scheduled ? 1 : 0);
@@ -131,7 +137,7 @@ export class McpConnection implements ClientCallbacks {
    * retrying, drop the client, and stay `auth_required` until `refresh()` after authorization.
    */
   requireAuthorization(error: McpToolsError): void {
-    if (this.#closed || this.state === 'disabled') return;
+    if (this.#inactive) return;
     this.#cancelTimer();
     this.#failed(error);
     const client = this.client;
@@ -151,7 +157,7 @@ export class McpConnection implements ClientCallbacks {
 
   /** Re-lists tools and counts when connected; otherwise retries the connection now. */
   async refresh(options: { signal?: AbortSignal; timeoutMs?: number } = {}): Promise<void> {
-    if (this.state === 'disabled' || this.#closed) return;
+    if (this.#inactive) return;
     const client = this.client;
     if (client === undefined) {
       this.#cancelTimer();
@@ -193,7 +199,32 @@ export class McpConnection implements ClientCallbacks {
     if (client) await closeMcpClient(client, client.transport);
     if (this.#closings) await Promise.all(this.#closings);
     this.#stderr?.close();
-    if (this.state !== 'disabled') this.state = 'disconnected';
+    if (this.state !== 'disabled' && this.state !== 'skipped') this.state = 'disconnected';
+  }
+
+  /**
+   * Never connects this server again: it is mcptools itself, or a gateway loop. `reason` starts
+   * "skipped:" and becomes `lastError`; the state is `skipped`; a client is let go. Reported once.
+   */
+  skip(reason: string): void {
+    if (this.#closed || this.state === 'skipped') return;
+    this.#cancelTimer();
+    const failure = this.#failureRecord();
+    failure.error = new McpToolsError('CONNECTION_FAILED', reason, {
+      recoverable: false,
+      data: { server: this.name, skipped: true },
+    });
+    const client = this.client;
+    if (client) {
+      this.client = undefined;
+      this.#closeInBackground(client);
+    }
+    this.#setState('skipped');
+  }
+
+  /** Disabled, skipped or closed: nothing starts it. */
+  get #inactive(): boolean {
+    return this.state === 'disabled' || this.state === 'skipped' || this.#closed;
   }
 
   /** The status row of this server. */
@@ -316,7 +347,13 @@ export class McpConnection implements ClientCallbacks {
         this.requireAuthorization(authRequired);
         return;
       }
-      this.#failed(this.#options.redactor.error(classifyError(error, { operation: 'connect' })));
+      const classified = this.#options.redactor.error(classifyError(error, { operation: 'connect' }));
+      const loop = gatewayLoopReason(classified);
+      if (loop !== undefined) {
+        this.skip(`skipped: ${loop}`);
+        return;
+      }
+      this.#failed(classified);
       // `transportKind` is set by the first successful connect.
       this.#setState(this.transportKind !== undefined ? 'disconnected' : 'error', false);
       this.#scheduleReconnect();
@@ -512,6 +549,11 @@ export class McpConnection implements ClientCallbacks {
   }
 
   #lost(client: Client, error: McpToolsError): void {
+    const loop = gatewayLoopReason(error);
+    if (loop !== undefined) {
+      this.skip(`skipped: ${loop}`);
+      return;
+    }
     this.client = undefined;
     this.#failed(this.#options.redactor.error(error));
     this.#setState('disconnected', false);

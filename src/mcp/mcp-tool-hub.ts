@@ -1,7 +1,7 @@
 import type { Implementation, Tool as McpToolDefinition } from '@modelcontextprotocol/client';
 import type { AuthorizationStart, AuthorizationUrlHandler } from '../auth/server-authorization.js';
 import { type OAuthHostOptions, ServerAuthorizations } from '../auth/server-authorizations.js';
-import type { McpToolsConfig, ProtocolMode } from '../config/config-types.js';
+import type { McpToolsConfig, ProtocolMode, ServerConfig } from '../config/config-types.js';
 import { durationMs } from '../config/duration.js';
 import { SecretRedactor } from '../config/secret-redactor.js';
 import { compileToolFilter } from '../registry/tool-filter.js';
@@ -77,6 +77,12 @@ export interface LoadMcpServersOptions extends OAuthHostOptions {
    * Default: `$MCPTOOLS_ERA_CACHE`, else `mcptools/eras.json` under `$XDG_CACHE_HOME` (`~/.cache`).
    */
   eraCache?: string | false;
+  /**
+   * Asked once per enabled server before anything connects: a reason (starting "skipped:")
+   * marks the server `skipped`, never connected nor retried. The CLI skips entries that are
+   * mcptools itself (docs/gateway-recursion.md).
+   */
+  skip?: (name: string, server: ServerConfig) => string | undefined;
 }
 
 const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
@@ -192,6 +198,8 @@ export class McpToolHub implements MCPToolProvider {
           : { connectTimeoutMs: connectTimeout, auth };
       const connection = new McpConnection(name, server, connectionOptions, settings);
       this.#connections.set(name, connection);
+      const skipped = server.enabled === false ? undefined : options.skip?.(name, server);
+      if (skipped !== undefined) connection.skip(skipped);
       if (server.tools !== undefined) this.#filters.set(name, compileToolFilter(server.tools));
       const callTimeout =
         callTimeoutMs ??

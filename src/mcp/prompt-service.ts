@@ -9,6 +9,7 @@ import type {
   PromptService,
 } from './provider-types.js';
 import type { ServerDirectory } from './server-directory.js';
+import { serverOffers } from './server-offers.js';
 import { callerLogMeta, trackCall } from './server-requests.js';
 
 function promptEntry(server: string, prompt: Prompt): PromptEntry {
@@ -86,6 +87,7 @@ export class McpPromptService implements PromptService {
   }
 
   async #list(server: string, client: Client, options?: CallOptions): Promise<PromptEntry[]> {
+    if (!serverOffers(client, 'prompts')) return [];
     const { prompts } = await this.#servers.request(server, client, options, (requestOptions) =>
       client.listPrompts(undefined, requestOptions),
     );

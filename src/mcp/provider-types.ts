@@ -9,7 +9,9 @@ export interface CallOptions {
 
 /**
  * Connection state of one server. `auth_required`: the server wants OAuth authorization from a
- * person (`lastError` names the command); it is not retried until then.
+ * person (`lastError` names the command); it is not retried until then. `skipped`: the entry is
+ * mcptools itself, or a gateway loop (`lastError.message` says which, starting "skipped:"); it
+ * is never connected nor retried, and is no failure (docs/gateway-recursion.md).
  */
 export type ServerState =
   | 'connected'
@@ -17,6 +19,7 @@ export type ServerState =
   | 'disconnected'
   | 'error'
   | 'disabled'
+  | 'skipped'
   | 'auth_required';
 
 /** Transport actually in use for one server. */

@@ -10,6 +10,7 @@ import type {
   ResourceTemplateEntry,
 } from './provider-types.js';
 import type { ServerDirectory } from './server-directory.js';
+import { serverOffers } from './server-offers.js';
 import { callerLogMeta, trackCall } from './server-requests.js';
 
 function resourceEntry(server: string, resource: Resource): ResourceEntry {
@@ -49,7 +50,7 @@ export class McpResourceService implements ResourceService {
 
   async list(server: string, options?: CallOptions): Promise<ResourceEntry[]> {
     const client = this.#connectedOrWarn(server, 'resources');
-    if (!client) return [];
+    if (!client || !serverOffers(client, 'resources')) return [];
     const connection = this.#servers.get(server);
     const { resources } = await this.#servers.request(server, client, options, (requestOptions) =>
       client.listResources(undefined, requestOptions),
@@ -210,6 +211,7 @@ export class McpResourceService implements ResourceService {
 
   async #listStrict(server: string, options?: CallOptions): Promise<ResourceEntry[]> {
     const client = this.#servers.client(server);
+    if (!serverOffers(client, 'resources')) return [];
     const { resources } = await this.#servers.request(server, client, options, (requestOptions) =>
       client.listResources(undefined, requestOptions),
     );
@@ -218,6 +220,7 @@ export class McpResourceService implements ResourceService {
   }
 
   async #templates(server: string, client: Client, options?: CallOptions): Promise<ResourceTemplateEntry[]> {
+    if (!serverOffers(client, 'resources')) return [];
     const { resourceTemplates } = await this.#servers.request(server, client, options, (requestOptions) =>
       client.listResourceTemplates(undefined, requestOptions),
     );

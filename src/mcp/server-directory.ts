@@ -50,9 +50,11 @@ export class ServerDirectory {
     return connection.client;
   }
 
-  /** Every server that is enabled. */
+  /** Every server that is enabled (and not skipped as mcptools itself). */
   enabled(): McpConnection[] {
-    return [...this.#connections.values()].filter((connection) => connection.state !== 'disabled');
+    return [...this.#connections.values()].filter(
+      (connection) => connection.state !== 'disabled' && connection.state !== 'skipped',
+    );
   }
 
   /** Emits a `warning` event from the hub. */

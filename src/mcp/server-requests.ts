@@ -15,6 +15,7 @@ import {
   type Transport,
 } from '@modelcontextprotocol/client';
 import { currentCaller, runAsCaller } from './caller-scope.js';
+import { chainCapabilities } from './gateway-chain.js';
 
 export { currentCaller, runAsCaller };
 
@@ -233,6 +234,9 @@ export function clientCapabilities(options: ServerRequestOptions): ClientCapabil
   // applyDefaults: the SDK fills in schema defaults the host left out of an accepted form (SEP-1034).
   if (options.onElicitation) capabilities.elicitation = { form: { applyDefaults: true } };
   if (options.roots || options.onRootsRequest) capabilities.roots = { listChanged: false };
+  // The gateway chain rides in `initialize` too: a bridge that drops our header forwards it.
+  const chain = chainCapabilities();
+  if (chain) capabilities.experimental = chain;
   return capabilities;
 }
 

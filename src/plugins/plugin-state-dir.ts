@@ -1,5 +1,5 @@
-import { homedir } from 'node:os';
-import { isAbsolute, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
+import { stateDir as mcptoolsStateDir } from '../paths/state-dir.js';
 
 /**
  * The root under which OpenClaw plugins loaded by mcptools keep their state (what
@@ -9,10 +9,7 @@ import { isAbsolute, join, resolve } from 'node:path';
  */
 export function pluginStateRoot(stateDir?: string, env: NodeJS.ProcessEnv = process.env): string {
   if (stateDir) return resolve(stateDir);
-  const xdg = env.XDG_STATE_HOME;
-  // XDG says a relative XDG_STATE_HOME is invalid and must be ignored.
-  const base = xdg && isAbsolute(xdg) ? xdg : join(env.HOME || homedir(), '.local', 'state');
-  return join(base, 'mcptools', 'openclaw');
+  return join(mcptoolsStateDir(env), 'openclaw');
 }
 
 /** The folder of one plugin's own stores: `<root>/plugins/<pluginId>`, the id made path-safe. */

@@ -20,6 +20,12 @@ export function serverProblem(provider: MCPToolProvider, server: string): Router
   if (status.state === 'disabled') {
     return routerError('CONNECTION_FAILED', `server "${server}" is disabled in the configuration`, false);
   }
+  if (status.state === 'skipped')
+    return routerError(
+      'CONNECTION_FAILED',
+      `server "${server}" was ${status.lastError?.message ?? 'skipped'}`,
+      false,
+    );
   const reason = status.lastError ? `: ${status.lastError.message}` : '';
   const error = routerError('CONNECTION_FAILED', `server "${server}" is ${status.state}${reason}`);
   // A server that timed out while connecting is reported as a Timeout, the more precise type.
@@ -28,7 +34,10 @@ export function serverProblem(provider: MCPToolProvider, server: string): Router
   return error;
 }
 
-/** Servers a call without `server` covers: every configured server that is not disabled. */
+/** Servers a call without `server` covers: every configured server that is not disabled or skipped. */
 export function activeServers(provider: MCPToolProvider): string[] {
-  return provider.servers().filter((server) => provider.status(server)?.state !== 'disabled');
+  return provider.servers().filter((server) => {
+    const state = provider.status(server)?.state;
+    return state !== 'disabled' && state !== 'skipped';
+  });
 }

@@ -25,6 +25,10 @@ describe('formatGatewayBanner', () => {
     expect(lines).toContain(
       'Claude Code:     claude mcp add --transport http mcptools http://127.0.0.1:8808/mcp',
     );
+    expect(lines).toContain('SSE endpoint:    http://127.0.0.1:8808/sse  (2024-11-05 HTTP+SSE clients)');
+    expect(lines).toContain(
+      'OpenClaw:        openclaw mcp add mcptools --url http://127.0.0.1:8808/mcp --transport streamable-http',
+    );
     const desktop = lines.find((line) => line.startsWith('Claude Desktop:'))?.slice('Claude Desktop:'.length);
     expect(JSON.parse(desktop ?? '')).toEqual({
       mcpServers: { mcptools: { command: 'npx', args: ['-y', 'mcp-remote', 'http://127.0.0.1:8808/mcp'] } },

@@ -21,9 +21,11 @@ let echoModern: HttpFixture;
 
 beforeAll(async () => {
   echoModern = await startHttpFixture('echo', ['--era', 'modern']);
-  running = await startGateway({
-    servers: { echo: httpServer(echoModern.url), echo25: stdioFixture('echo', ['--era', 'legacy']) },
-  });
+  running = await startGateway(
+    { servers: { echo: httpServer(echoModern.url), echo25: stdioFixture('echo', ['--era', 'legacy']) } },
+    // A 2025-era response stream can be resumed (Last-Event-ID): its call waits this long first.
+    { resumeGraceMs: 300 },
+  );
 });
 
 afterAll(async () => {

@@ -2,7 +2,8 @@
 // `npm run test:openclaw`: installs the real `openclaw` package (pinned, install scripts off)
 // and a Node 24 binary into .openclaw-compat/ (gitignored, kept as a cache), then runs
 // compat.test.mjs under that Node 24: OpenClaw's own resolver and mcptools' loader (dist/,
-// built by the npm script) over every bundled plugin that declares tools.
+// built by the npm script) over every bundled plugin that declares tools; and mcp-probe.test.mjs:
+// OpenClaw's `mcp add` / `mcp probe` against `mcptools serve --http`.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -74,7 +75,12 @@ if (!existsSync(join(repo, 'dist', 'index.js'))) fail('dist/ is missing: run `np
 
 const test = spawnSync(
   nodeBinary,
-  ['--test', '--test-reporter=spec', join(dirname(fileURLToPath(import.meta.url)), 'compat.test.mjs')],
+  [
+    '--test',
+    '--test-reporter=spec',
+    join(dirname(fileURLToPath(import.meta.url)), 'compat.test.mjs'),
+    join(dirname(fileURLToPath(import.meta.url)), 'mcp-probe.test.mjs'),
+  ],
   {
     stdio: 'inherit',
     timeout: TEST_TIMEOUT_MS,
@@ -83,6 +89,9 @@ const test = spawnSync(
       OPENCLAW_COMPAT_ROOT: join(openclawPrefix, 'node_modules', 'openclaw'),
       OPENCLAW_COMPAT_DIST: join(repo, 'dist'),
       OPENCLAW_COMPAT_RESULTS: join(cache, 'results.json'),
+      // mcp-probe.test.mjs runs `mcptools serve` under this Node (the one mcptools supports).
+      OPENCLAW_COMPAT_REPO: repo,
+      OPENCLAW_COMPAT_HOST_NODE: process.execPath,
     },
   },
 );

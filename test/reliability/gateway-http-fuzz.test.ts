@@ -336,8 +336,9 @@ function checkAnswer(raw: RawRequest, answer: RawAnswer): void {
   const messages: unknown[] = [];
   if (answer.contentType.startsWith('application/json')) messages.push(JSON.parse(answer.body));
   else if (answer.contentType.startsWith('text/event-stream')) {
+    // An empty `data:` is a priming event (an id to resume from, 2025-11-25), not a message.
     for (const line of answer.body.split('\n'))
-      if (line.startsWith('data:') && line.length > 5) messages.push(JSON.parse(line.slice(5)));
+      if (line.startsWith('data:') && line.slice(5).trim() !== '') messages.push(JSON.parse(line.slice(5)));
   } else return;
   for (const item of messages.flat()) {
     const entry = item as {

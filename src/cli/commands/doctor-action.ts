@@ -31,22 +31,30 @@ export async function doctorAction(_options: unknown, command: Command): Promise
         fix,
       };
     });
-    const failing = reports.filter((report) => report.enabled && report.state !== 'connected');
+    // A skipped entry (mcptools itself) is no failure: it is reported below with its reason.
+    const failing = reports.filter(
+      (report) => report.enabled && report.state !== 'connected' && report.state !== 'skipped',
+    );
     if (options.json) {
       printJson({ source: session.config.source, ok: failing.length === 0, servers: reports });
     } else {
       const paint = createPainter();
       for (const report of reports) {
-        const mark = !report.enabled
-          ? paint.dim('-')
-          : report.state === 'connected'
-            ? paint.green('✓')
-            : paint.red('✗');
+        const mark =
+          !report.enabled || report.state === 'skipped'
+            ? paint.dim('-')
+            : report.state === 'connected'
+              ? paint.green('✓')
+              : paint.red('✗');
         printLine(`${mark} ${paint.bold(report.name)} (${report.type}) ${paint.dim(report.target)}`);
         if (report.commandFound !== undefined)
           printLine(`    command on PATH: ${report.commandFound ? 'yes' : paint.red('no')}`);
         if (!report.enabled) {
           printLine('    disabled in the configuration');
+          continue;
+        }
+        if (report.state === 'skipped') {
+          printLine(`    ${paint.dim(report.error?.message ?? 'skipped')}`);
           continue;
         }
         if (report.state === 'connected') {

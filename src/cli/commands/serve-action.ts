@@ -8,6 +8,7 @@ import { loadMCPServers } from '../../mcp/load-mcp-servers.js';
 import { ToolRegistry } from '../../registry/tool-registry.js';
 import { ExitCode } from '../exit-codes.js';
 import { formatGatewayBanner } from '../format-gateway-banner.js';
+import { type HeldAddress, holdListenAddress } from '../hold-listen-address.js';
 import { keepStdoutClean } from '../keep-stdout-clean.js';
 import { openSession, type Session } from '../open-session.js';
 import { printLine } from '../print.js';
@@ -22,6 +23,7 @@ interface ServeOptions {
   mode?: string;
   profile?: string;
   token?: string;
+  verbose?: boolean;
 }
 
 const MODES: readonly GatewayMode[] = ['full', 'router', 'hybrid'];
@@ -67,6 +69,17 @@ function profileSettings(config: McpToolsConfig, options: ServeOptions): Gateway
   return settings;
 }
 
+/** One line each time a server's state changes after the start (the start is the banner's). */
+function logStateChanges(provider: Session['provider'], write: (line: string) => void): void {
+  const states = new Map(provider.status().map((status) => [status.name, status.state]));
+  provider.on('status', (status) => {
+    if (states.get(status.name) === status.state) return;
+    states.set(status.name, status.state);
+    const why = status.state === 'error' && status.lastError ? `: ${status.lastError.message}` : '';
+    write(`server ${status.name}: ${status.state}${why}`);
+  });
+}
+
 /**
  * A 2026-07-28 client over stdio sends its requests without waiting for a handshake, so some
  * may be written while the servers still connect. When a signal stops the gateway then, a
@@ -97,8 +110,13 @@ export async function serveAction(_options: unknown, command: Command): Promise<
   }
   // stdout is the protocol stream over stdio, and logs go to stderr anyway: the SDK and
   // plugins print diagnostics with console.debug/log/info, which Node writes to stdout.
-  keepStdoutClean({ debug: 'stderr' });
-  const address = options.http === undefined ? undefined : parseListenAddress(options.http);
+  // The SDK's notes ("… does not advertise …") only with --verbose: the log is for events.
+  keepStdoutClean({ debug: options.verbose ? 'stderr' : 'drop' });
+  // The port is bound before any server connects, so an entry naming this gateway's own URL
+  // is recognised and skipped instead of connected (docs/gateway-recursion.md).
+  const held: HeldAddress | undefined =
+    options.http === undefined ? undefined : await holdListenAddress(parseListenAddress(options.http));
+  const address = held && { host: held.host, port: held.port };
   const token = options.token ?? (process.env.MCPTOOLS_TOKEN || undefined);
   // Watched from the start: a signal while the servers connect aborts the connects and closes
   // what started, instead of killing the process and orphaning them.
@@ -108,10 +126,17 @@ export async function serveAction(_options: unknown, command: Command): Promise<
   try {
     session = await openSession({
       ...sessionOptions(options),
+      // Only the project's files (or --config): other hosts' user files are where they register mcptools itself.
+      discovery: 'project',
+      self: {
+        gateway: options.profile === undefined ? {} : { profile: options.profile },
+        ...(address ? { listen: [address] } : {}),
+      },
       requests: gatewayServerRequests(),
       signal: interrupts.signal,
     });
   } catch (error) {
+    await held?.release();
     if (!interrupts.signal.aborted) throw error;
     log(`${signalName()} while connecting; shutting down`);
     if (address === undefined) await refuseStdioRequests();
@@ -119,6 +144,7 @@ export async function serveAction(_options: unknown, command: Command): Promise<
   }
   const { config, provider, registry } = session;
   provider.on('warning', (message, server) => log(server ? `${server}: ${message}` : message));
+  logStateChanges(provider, log);
   let gateway: ReturnType<typeof createGateway> | undefined;
   let stopping = false;
   const stop = async (why: string) => {
@@ -142,6 +168,7 @@ export async function serveAction(_options: unknown, command: Command): Promise<
       log,
     });
     if (address) {
+      await held?.release();
       const { url } = await gateway.listen(address);
       const statusUrl = new URL('/', url).href;
       const lines = formatGatewayBanner({
@@ -158,6 +185,7 @@ export async function serveAction(_options: unknown, command: Command): Promise<
       log(`serving ${connected}/${provider.status().length} server(s) over stdio`);
     }
   } catch (error) {
+    await held?.release();
     await gateway?.close();
     await session.close();
     throw error;

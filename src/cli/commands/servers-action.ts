@@ -31,7 +31,13 @@ export async function serversAction(_options: unknown, command: Command): Promis
       printLine(paint.bold(header ?? ''));
       for (const [index, row] of rows.entries()) {
         const state = statuses[index]?.state;
-        printLine(state === 'connected' ? row : state === 'disabled' ? paint.dim(row) : paint.red(row));
+        printLine(
+          state === 'connected'
+            ? row
+            : state === 'disabled' || state === 'skipped'
+              ? paint.dim(row)
+              : paint.red(row),
+        );
       }
       for (const plugin of plugins) {
         printLine(

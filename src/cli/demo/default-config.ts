@@ -1,40 +1,96 @@
 import { mkdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import type { McpToolsConfig } from '../../config/config-types.js';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { McpToolsConfig, StdioServerConfig } from '../../config/config-types.js';
+import { stateDir } from '../../paths/state-dir.js';
 import { resolvePackageBin } from './resolve-package-bin.js';
 
 /**
- * The built-in configuration `mcptools demo` (and `npm start`) runs: three published MCP
- * servers spawned from the local install (no network), sharing one sandbox directory
- * (created unless `createSandbox` is `false`).
+ * The published servers the built-in default runs, at the versions this release is tested
+ * with (the devDependencies; a test keeps the two in step). Spawned from the local install
+ * when it has them (a clone of the repository), else through `npx -y` (an install of the
+ * package from npm, which does not carry them: they are 40 MB a library user would never run).
  */
-export function defaultConfig(
-  sandboxDir = resolve('.sandbox'),
-  options: { createSandbox?: boolean } = {},
-): McpToolsConfig {
-  // `mcptools config` only shows the configuration: it must not create the directory.
-  if (options.createSandbox !== false) mkdirSync(sandboxDir, { recursive: true });
-  const node = process.execPath;
-  return {
+export const DEFAULT_SERVER_PACKAGES = {
+  everything: '@modelcontextprotocol/server-everything@2026.8.31',
+  files: '@modelcontextprotocol/server-filesystem@2026.8.31',
+  memory: '@modelcontextprotocol/server-memory@2026.8.31',
+} as const;
+
+/** The connect timeout of a default server run through `npx`, whose first start downloads it. */
+const NPX_CONNECT_TIMEOUT_MS = 180_000;
+
+/** Options of {@link defaultConfig}. */
+export interface DefaultConfigOptions {
+  /** The folder the filesystem server is rooted at and the memory file lives in. Default {@link defaultSandboxDir}. */
+  sandboxDir?: string;
+  /** `false` for commands that only show the configuration: no folder is created. */
+  createSandbox?: boolean;
+  /** Told once when a server runs through `npx` (not installed locally). */
+  onNpx?: (packages: string[]) => void;
+}
+
+/**
+ * The built-in configuration `mcptools demo` (and `npm start`) runs: three published MCP
+ * servers sharing one sandbox folder under the user's state directory, never the working
+ * folder (a host may start mcptools from `/` or from the user's project).
+ */
+export function defaultConfig(options: DefaultConfigOptions = {}): McpToolsConfig {
+  const sandboxDir = options.sandboxDir ?? defaultSandboxDir(options.createSandbox !== false);
+  const viaNpx: string[] = [];
+  const spawn = (spec: string, args: string[]): StdioServerConfig => {
+    const name = spec.slice(0, spec.lastIndexOf('@'));
+    const bin = installedBin(name);
+    if (bin) return { type: 'stdio', command: process.execPath, args: [bin, ...args] };
+    viaNpx.push(name);
+    // The first use downloads the package (about 15 s on a quiet machine): more than the usual connect.
+    return {
+      type: 'stdio',
+      command: 'npx',
+      args: ['-y', spec, ...args],
+      connectTimeoutMs: NPX_CONNECT_TIMEOUT_MS,
+    };
+  };
+  const config: McpToolsConfig = {
     servers: {
-      everything: {
-        type: 'stdio',
-        command: node,
-        args: [resolvePackageBin('@modelcontextprotocol/server-everything'), 'stdio'],
-      },
-      files: {
-        type: 'stdio',
-        command: node,
-        args: [resolvePackageBin('@modelcontextprotocol/server-filesystem'), sandboxDir],
-      },
+      everything: spawn(DEFAULT_SERVER_PACKAGES.everything, ['stdio']),
+      files: spawn(DEFAULT_SERVER_PACKAGES.files, [sandboxDir]),
       memory: {
-        type: 'stdio',
-        command: node,
-        args: [resolvePackageBin('@modelcontextprotocol/server-memory')],
+        ...spawn(DEFAULT_SERVER_PACKAGES.memory, []),
         env: { MEMORY_FILE_PATH: join(sandboxDir, 'memory.jsonl') },
       },
     },
     workspaceDir: sandboxDir,
     source: 'built-in default configuration',
   };
+  if (viaNpx.length > 0) options.onNpx?.(viaNpx);
+  return config;
+}
+
+/**
+ * `<state dir>/sandbox` (see {@link stateDir}), created when `create` is set; when it cannot
+ * be written, `mcptools-sandbox-<uid>` under the OS temp folder. Never throws: a folder that
+ * cannot be made leaves the filesystem server to fail alone, isolated like any server.
+ */
+export function defaultSandboxDir(create = true, env: NodeJS.ProcessEnv = process.env): string {
+  const preferred = join(stateDir(env), 'sandbox');
+  if (!create) return preferred;
+  const fallback = join(tmpdir(), `mcptools-sandbox-${process.getuid?.() ?? 'user'}`);
+  for (const dir of [preferred, fallback]) {
+    try {
+      mkdirSync(dir, { recursive: true, mode: 0o700 });
+      return dir;
+    } catch {
+      // Not writable (a read-only home, a sandboxed host): try the next place.
+    }
+  }
+  return fallback;
+}
+
+function installedBin(packageName: string): string | undefined {
+  try {
+    return resolvePackageBin(packageName);
+  } catch {
+    return undefined;
+  }
 }

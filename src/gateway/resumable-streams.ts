@@ -1,0 +1,216 @@
+import { type EventStore, type StreamId, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/server';
+
+/** The SDK's stream id of a session's standalone GET stream. */
+const GET_STREAM = '_GET_stream';
+
+/** The first protocol version whose clients take a priming event (an id with empty data). */
+const PRIMING_VERSION = '2025-11-25';
+
+/** One POST's response stream: the calls on it are cancelled through `abort`. */
+interface ResponseStream {
+  readonly abort: AbortController;
+  /** The SDK's stream id, once its first event (for a 2025-11-25 client, its priming event) passed. */
+  streamId?: StreamId;
+  /** The look-up of `streamId` under way. */
+  lookup?: Promise<void>;
+  timer?: NodeJS.Timeout;
+  done: boolean;
+}
+
+/** `request` as the SDK should read it: another `signal`, and maybe another protocol version header. */
+function viewOf(request: Request, signal: AbortSignal | undefined, version: string | undefined): Request {
+  const headers =
+    version === undefined
+      ? request.headers
+      : new Proxy(request.headers, {
+          get(target, property) {
+            if (property === 'get')
+              return (name: string) =>
+                name.toLowerCase() === 'mcp-protocol-version' ? version : target.get(name);
+            const value = Reflect.get(target, property, target);
+            return typeof value === 'function' ? value.bind(target) : value;
+          },
+        });
+  return new Proxy(request, {
+    get(target, property) {
+      if (property === 'signal' && signal !== undefined) return signal;
+      if (property === 'headers') return headers;
+      const value = Reflect.get(target, property, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+}
+
+/**
+ * `response` with its body watched: `ended(cut)` once it ends (`cut`: cancelled, or the client
+ * gone — `signal` — before its end). A client gone cancels the body at once, so the SDK frees the
+ * stream for a resumption now rather than at its next write.
+ */
+function watched(
+  response: Response,
+  signal: AbortSignal,
+  ended: (cut: boolean) => void,
+  onChunk?: (chunk: Uint8Array) => void,
+): Response {
+  if (response.body === null) {
+    ended(false);
+    return response;
+  }
+  const reader = response.body.getReader();
+  let over = false;
+  const finish = (cut: boolean) => {
+    if (over) return;
+    over = true;
+    ended(cut);
+  };
+  const gone = () => {
+    finish(true);
+    void reader.cancel().catch(() => {});
+  };
+  if (signal.aborted) gone();
+  else signal.addEventListener('abort', gone, { once: true });
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const { done, value } = await reader.read();
+        if (done) {
+          signal.removeEventListener('abort', gone);
+          finish(false);
+          controller.close();
+        } else {
+          onChunk?.(value);
+          controller.enqueue(value);
+        }
+      } catch (error) {
+        finish(true);
+        controller.error(error);
+      }
+    },
+    cancel(reason) {
+      finish(true);
+      return reader.cancel(reason);
+    },
+  });
+  return new Response(body, {
+    status: response.status,
+    statusText: response.statusText,
+    headers: response.headers,
+  });
+}
+
+/** The id of the first event in `chunk` (the SDK writes one whole event per chunk). */
+function eventIdIn(chunk: Uint8Array): string | undefined {
+  return /^id: ?(.+)$/m.exec(new TextDecoder().decode(chunk.subarray(0, 512)))?.[1];
+}
+
+/**
+ * Resumable response streams for one 2025-era Streamable HTTP session, over the session's
+ * {@link EventStore} (which the SDK transport is given as `eventStore`): a call whose POST
+ * connection drops is not cancelled at once when its stream can be resumed: it is cancelled
+ * only after `graceMs` with no resumption (`GET` with `Last-Event-ID` naming its stream), and
+ * again after `graceMs` when a resumed stream drops too. A stream that dropped before its first
+ * event (no priming event: a client older than 2025-11-25) has no id to resume from: its calls
+ * are cancelled the moment it drops, as without an event store.
+ */
+export class ResumableStreams {
+  /** The session's event store, as given. */
+  readonly eventStore: EventStore;
+  readonly #graceMs: number;
+  /** Dropped streams waiting for a resumption, by the SDK's stream id. */
+  readonly #waiting = new Map<StreamId, ResponseStream>();
+
+  constructor(store: EventStore, graceMs: number) {
+    this.eventStore = store;
+    this.#graceMs = graceMs;
+  }
+
+  /**
+   * Serves a POST of the session through `handle`: the SDK sees a request whose signal aborts
+   * when the stream is given up (at once, or after the grace period), not when the connection
+   * drops. `negotiated`: the version the session agreed on, which decides whether the stream is
+   * primed (resumable from its start) even when the request's `MCP-Protocol-Version` names an
+   * older one.
+   */
+  async post(
+    request: Request,
+    negotiated: string | undefined,
+    handle: (request: Request) => Promise<Response>,
+  ): Promise<Response> {
+    const stream: ResponseStream = { abort: new AbortController(), done: false };
+    const header = request.headers.get('mcp-protocol-version');
+    const version =
+      negotiated !== undefined &&
+      negotiated >= PRIMING_VERSION &&
+      SUPPORTED_PROTOCOL_VERSIONS.includes(negotiated) &&
+      header !== null &&
+      header < negotiated &&
+      SUPPORTED_PROTOCOL_VERSIONS.includes(header)
+        ? negotiated
+        : undefined;
+    const response = await handle(viewOf(request, stream.abort.signal, version));
+    return watched(
+      response,
+      request.signal,
+      (cut) => {
+        if (cut) this.#dropped(stream);
+        else stream.done = true;
+      },
+      (chunk) => {
+        if (stream.lookup !== undefined) return;
+        const eventId = eventIdIn(chunk);
+        if (eventId === undefined) return;
+        stream.lookup = Promise.resolve(this.eventStore.getStreamIdForEventId?.(eventId)).then(
+          (streamId) => {
+            if (streamId !== GET_STREAM) stream.streamId = streamId;
+          },
+          () => {},
+        );
+      },
+    );
+  }
+
+  /** Serves a GET through `handle`; one that resumed a dropped stream restarts its grace when it drops too. */
+  async get(request: Request, handle: (request: Request) => Promise<Response>): Promise<Response> {
+    const lastEventId = request.headers.get('last-event-id');
+    const streamId = lastEventId ? await this.eventStore.getStreamIdForEventId?.(lastEventId) : undefined;
+    const response = await handle(request);
+    const stream = streamId === undefined ? undefined : this.#waiting.get(streamId);
+    if (stream === undefined || response.status !== 200) return response;
+    clearTimeout(stream.timer);
+    stream.timer = undefined;
+    this.#waiting.delete(streamId!);
+    return watched(response, request.signal, (cut) => {
+      if (cut) this.#dropped(stream);
+      else stream.done = true;
+    });
+  }
+
+  /** The client went away from `stream`: its calls are cancelled now, or after the grace period. */
+  #dropped(stream: ResponseStream): void {
+    // Its first event's stream may still be being looked up: decide once it is known.
+    if (stream.lookup !== undefined && stream.streamId === undefined)
+      void stream.lookup.then(() => this.#wait(stream));
+    else this.#wait(stream);
+  }
+
+  #wait(stream: ResponseStream): void {
+    if (stream.done || stream.abort.signal.aborted || stream.timer !== undefined) return;
+    const streamId = stream.streamId;
+    if (streamId === undefined) {
+      stream.abort.abort();
+      return;
+    }
+    this.#waiting.set(streamId, stream);
+    stream.timer = setTimeout(() => {
+      this.#waiting.delete(streamId);
+      stream.abort.abort();
+    }, this.#graceMs);
+    stream.timer.unref();
+  }
+
+  /** The session ended: nothing waits any longer (its calls are cancelled with it). */
+  close(): void {
+    for (const stream of this.#waiting.values()) clearTimeout(stream.timer);
+    this.#waiting.clear();
+  }
+}
