@@ -126,6 +126,7 @@ const SCRIPTS = {
   'event-store': 'event-store.mjs',
   recursion: 'recursion-processes.mjs',
   'cli-start': 'cli-start.mjs',
+  pipeline: 'pipeline.mjs',
 };
 if (args[0] in SCRIPTS) {
   const script = fileURLToPath(new URL(`./${SCRIPTS[args[0]]}`, import.meta.url));

@@ -8,8 +8,11 @@ import {
   Server,
   type ServerContext,
 } from '@modelcontextprotocol/server';
+import { McpToolsError } from '../errors/mcp-tools-error.js';
+import { runInToolCallScope } from '../pipeline/tool-call-scope.js';
 import type { Tool, ToolUpdate } from '../tool/tool.js';
 import type { DownstreamSession } from './downstream-session.js';
+import { approvalThroughCaller } from './gateway-approval.js';
 import type { GatewayCore } from './gateway-core.js';
 import type { GatewayProfile } from './gateway-profile.js';
 import { registerResourceHandlers, resourceScope } from './gateway-resource-handlers.js';
@@ -80,7 +83,11 @@ export function buildGatewayServer(
           };
     const args = (params.arguments ?? {}) as Record<string, unknown>;
     return async (call) => {
-      const result = await tool.execute(call.id, args, call.signal, onUpdate);
+      // Approvals asked by hooks and policies go to this call's client, attributed to its principal.
+      const scope = { principal: session.principal, onApproval: approvalThroughCaller(call) };
+      const result = await runInToolCallScope(scope, () =>
+        tool.execute(call.id, args, call.signal, onUpdate),
+      );
       if (progressSent !== undefined) await progressSent;
       const wire = toCallToolResult(result);
       // The URIs an upstream's result hands out read back through the gateway, under these names.
