@@ -95,6 +95,7 @@ export class GatewayProfile {
       maxLength: settings.maxNameLength ?? DEFAULT_SERVED_NAME_LENGTH,
       separator: parts.config?.namespace?.separator ?? '__',
       prefixOf: (server) => parts.config?.servers[server]?.prefix ?? server,
+      registryMaxLength: parts.config?.namespace?.maxLength ?? 64,
     };
     const allowsServer = compileToolFilter(settings.servers ?? {});
     // One argument only: it is handed to Array.filter, whose index must not read as a name.

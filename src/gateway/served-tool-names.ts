@@ -1,4 +1,10 @@
-import { legalizeName, namespacedName, uniqueName } from '../registry/tool-name.js';
+import {
+  legalizeName,
+  namespacedName,
+  sanitizeNamePart,
+  serverNamePart,
+  uniqueName,
+} from '../registry/tool-name.js';
 import type { Tool } from '../tool/tool.js';
 
 /**
@@ -24,13 +30,16 @@ export interface ServedNaming {
   separator: string;
   /** The prefix of `server`'s tools in the registry (its configured `prefix`, else its name). */
   prefixOf(server: string): string;
+  /** The registry's own budget (`namespace.maxLength`, default 64): how it built the names it gave. */
+  registryMaxLength: number;
 }
 
 /**
  * `tools` under names at most `naming.maxLength` long. An MCP tool is named from its server's
  * prefix and its original name with the rule the registry uses (`namespacedName`, so its
  * registry name when that fits and the registry used the same separator): every tool of a
- * server shares one prefix, which depends on the server alone. Any other tool keeps its name
+ * server shares one prefix, which depends on the server alone. Any other tool (an MCP tool an
+ * override renamed included) keeps its name
  * when it fits, else is cut with a hash (`legalizeName`), and is named before the MCP tools, so
  * a native tool's name never moves for an upstream's. Names stay unique (`uniqueName`). Served
  * tools are copies: the registry's tools keep their names.
@@ -38,8 +47,14 @@ export interface ServedNaming {
 export function servedUnder(tools: readonly Tool[], naming: ServedNaming): Tool[] {
   const chosen = new Set<string>();
   const taken = (candidate: string) => chosen.has(candidate);
+  // An MCP tool named by the registry's rule (not renamed by a `policies.overrides` entry).
   const isMcp = (tool: Tool) =>
-    tool.source === 'mcp' && tool.server !== undefined && tool.originalName !== undefined;
+    tool.source === 'mcp' &&
+    tool.server !== undefined &&
+    tool.originalName !== undefined &&
+    tool.name.startsWith(
+      `${serverNamePart(naming.prefixOf(tool.server), naming.registryMaxLength)}${sanitizeNamePart(naming.separator)}`,
+    );
   const names = new Map<Tool, string>();
   for (const tool of tools) {
     if (isMcp(tool)) continue;
