@@ -26,8 +26,14 @@ export interface SessionOptions {
   signal?: AbortSignal;
   /** Every server state change while connecting and after (for live progress). */
   onStatus?: (status: ServerStatus) => void;
-  /** Who answers the servers' sampling, elicitation and roots requests (the gateway's clients). */
-  requests?: Pick<LoadMcpServersOptions, 'onElicitation' | 'onSamplingRequest' | 'onRootsRequest'>;
+  /**
+   * Who answers the servers' sampling, elicitation and roots requests (the gateway's clients),
+   * and where OAuth tokens live (a cluster's shared vault; default the vault file).
+   */
+  requests?: Pick<
+    LoadMcpServersOptions,
+    'onElicitation' | 'onSamplingRequest' | 'onRootsRequest' | 'tokenStore'
+  >;
   /**
    * `project`: discovery reads only the project's own files, never other hosts' user-level
    * files (what `serve` does, docs/gateway-recursion.md). Default `all`.

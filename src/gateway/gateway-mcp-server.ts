@@ -8,7 +8,6 @@ import {
   Server,
   type ServerContext,
 } from '@modelcontextprotocol/server';
-import { McpToolsError } from '../errors/mcp-tools-error.js';
 import { runInToolCallScope } from '../pipeline/tool-call-scope.js';
 import type { Tool, ToolUpdate } from '../tool/tool.js';
 import type { DownstreamSession } from './downstream-session.js';
@@ -195,6 +194,7 @@ export function buildGatewayServer(
 
   server.setRequestHandler('logging/setLevel', async (request) => {
     session.logLevel = request.params.level;
+    session.onChange?.();
     return {};
   });
 

@@ -105,17 +105,22 @@ export function registerResourceHandlers(
       const target = await locateResource(resourceScope(core, profile), asked, context.mcpReq.signal);
       await core.subscribe(session, asked, target);
     });
+    session.onChange?.();
     return {};
   });
 
   server.setRequestHandler('resources/unsubscribe', async (request, context) => {
     const asked = request.params.uri;
-    if (await core.unsubscribe(session, asked)) return {};
+    if (await core.unsubscribe(session, asked)) {
+      session.onChange?.();
+      return {};
+    }
     // Subscribed by the other form of the same URI: find it through the index.
     const target = await locateResource(resourceScope(core, profile), asked, context.mcpReq.signal).catch(
       () => undefined,
     );
     if (target !== undefined) await core.unsubscribe(session, wrapResourceUri(target.server, target.uri));
+    session.onChange?.();
     return {};
   });
 }
