@@ -101,6 +101,9 @@ export const semanticSearchSchema = z.strictObject({
 
 const gatewayModeSchema = z.enum(['full', 'router', 'hybrid']);
 
+/** The longest tool name a gateway profile serves: room for a server part, a separator and a tool part. */
+const maxNameLengthSchema = z.number().int().min(16, 'must be at least 16').max(64, 'must be at most 64');
+
 /** One named gateway profile, served at `/mcp/<name>`. */
 const gatewayProfileSchema = z.strictObject({
   mode: gatewayModeSchema.optional(),
@@ -108,6 +111,7 @@ const gatewayProfileSchema = z.strictObject({
   pin: z.array(z.string().min(1, 'must not be empty')).optional(),
   tools: toolFilterSchema.optional(),
   servers: toolFilterSchema.optional(),
+  maxNameLength: maxNameLengthSchema.optional(),
 });
 
 /** `gateway`: the default mode and pins of `/mcp`, and named profiles. */
@@ -120,6 +124,7 @@ export const gatewaySchema = z.strictObject({
   pin: z.array(z.string().min(1, 'must not be empty')).optional(),
   tools: toolFilterSchema.optional(),
   servers: toolFilterSchema.optional(),
+  maxNameLength: maxNameLengthSchema.optional(),
   profiles: z
     .record(
       z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'profile names may use letters, digits, "_" and "-" only'),

@@ -120,6 +120,11 @@ export interface GatewayProfileConfig {
   pin?: string[];
   tools?: ToolFilter;
   servers?: ToolFilter;
+  /**
+   * Longest tool name served, so a host's own prefix still fits its limit. Default 48
+   * (Claude Code and Codex send `mcp__<entry>__<name>`, at most 64 characters).
+   */
+  maxNameLength?: number;
 }
 
 /** `gateway` in `mcptools.json`: the default endpoint's profile plus named profiles at `/mcp/<name>`. */

@@ -56,6 +56,7 @@ import { metricsResponse } from './metrics-endpoint.js';
 import { serveNodeExchange } from './node-exchange.js';
 import { nodeHeaders, readNodeBody, sendResponse } from './node-request.js';
 import { requestStateReplica } from './request-state-owner.js';
+import { unwrapResourceUri } from './resource-uri.js';
 import { ResumableStreams } from './resumable-streams.js';
 import { SseSessions, sseRoute } from './sse-endpoint.js';
 import { healthJson, statusPage } from './status-page.js';
@@ -210,6 +211,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       const caller = currentCaller();
       return caller instanceof DownstreamCall ? caller.session : undefined;
     },
+    resources: core.resources,
   };
   const mode = options.mode ?? gatewayConfig.mode;
   core.profiles.set(
@@ -224,6 +226,7 @@ export function createGateway(options: GatewayOptions): Gateway {
         ...((options.servers ?? gatewayConfig.servers)
           ? { servers: options.servers ?? gatewayConfig.servers }
           : {}),
+        ...(gatewayConfig.maxNameLength ? { maxNameLength: gatewayConfig.maxNameLength } : {}),
       },
       parts,
     ),
@@ -381,12 +384,15 @@ export function createGateway(options: GatewayOptions): Gateway {
     const { transport, session } = await openLegacy(profile, who, record.id, record.initialize, record);
     await replayInitialize(transport, record.initialize, url);
     if (record.logLevel !== undefined) session.logLevel = record.logLevel as DownstreamSession['logLevel'];
+    // The record holds each subscription's qualified key (the name it was asked by is not kept).
     for (const wrapped of record.subscriptions)
-      await core.subscribe(session, wrapped).catch((error: unknown) => {
-        log(
-          `cluster: an adopted subscription to ${wrapped} failed: ${error instanceof Error ? error.message : String(error)}`,
-        );
-      });
+      await core
+        .subscribe(session, wrapped, unwrapResourceUri(wrapped) ?? { server: '', uri: wrapped })
+        .catch((error: unknown) => {
+          log(
+            `cluster: an adopted subscription to ${wrapped} failed: ${error instanceof Error ? error.message : String(error)}`,
+          );
+        });
     session.onChange?.();
     log(
       `cluster: adopted a session from ${record.owner === '' ? 'a replica that handed it over' : `replica ${record.owner}`}`,

@@ -5,6 +5,8 @@ import type { DownstreamCall } from './downstream-call.js';
 import type { DownstreamSession } from './downstream-session.js';
 import type { GatewayProfile } from './gateway-profile.js';
 import { type RequestStatePayload, RequestStateSeal } from './request-state-seal.js';
+import { ResourceIndex } from './resource-index.js';
+import type { ResourceTarget } from './resource-routing.js';
 import { wrapResourceUri } from './resource-uri.js';
 import { ToolListAnnouncer, type ToolListChange } from './tool-list-announcer.js';
 import { routeUpstreamLog, sendToSession } from './upstream-log.js';
@@ -25,6 +27,8 @@ export class GatewayCore {
   /** The 2026-07-28 HTTP handlers, whose `subscriptions/listen` streams get change events. */
   readonly modernHandlers = new Map<McpHttpHandler, GatewayProfile>();
   readonly calls = new Set<DownstreamCall>();
+  /** Which upstream server offers which resource URI (reads, subscriptions, completions route by it). */
+  readonly resources: ResourceIndex;
   closing = false;
   /** Seals and opens the 2026-07-28 `requestState` (see request-state-seal.ts). */
   readonly requestStates: RequestStateSeal;
@@ -32,6 +36,8 @@ export class GatewayCore {
   readonly replicaId: string;
   readonly #parked = new Map<string, { call: DownstreamCall; timer: NodeJS.Timeout }>();
   readonly #subscriptions: UpstreamSubscriptions;
+  /** Per session: the URI it named each subscription by, where that is not the qualified key. */
+  readonly #named = new WeakMap<DownstreamSession, Map<string, string>>();
   readonly #inputTimeoutMs: number;
   readonly #log: (line: string) => void;
 
@@ -54,6 +60,7 @@ export class GatewayCore {
     this.separator = options.separator;
     this.#inputTimeoutMs = options.inputTimeoutMs;
     this.#log = options.log;
+    this.resources = new ResourceIndex(provider);
     this.#subscriptions = new UpstreamSubscriptions(
       provider,
       {
@@ -159,16 +166,35 @@ export class GatewayCore {
   }
 
   /**
-   * Subscribes `session` to a wrapped resource URI (see {@link UpstreamSubscriptions}):
+   * Subscribes `session` to `target` (see {@link UpstreamSubscriptions}), which it named
+   * `named` (the server's URI or its qualified form): updates reach it under that name.
    * `active`, or `pending` while its server is away; rejects when the upstream refuses.
    */
-  subscribe(session: DownstreamSession, wrapped: string): Promise<SubscriptionState> {
-    return this.#subscriptions.subscribe(session, wrapped);
+  subscribe(session: DownstreamSession, named: string, target: ResourceTarget): Promise<SubscriptionState> {
+    const key = wrapResourceUri(target.server, target.uri);
+    let names = this.#named.get(session);
+    if (names === undefined) {
+      names = new Map();
+      this.#named.set(session, names);
+    }
+    if (named === key) names.delete(key);
+    else names.set(key, named);
+    return this.#subscriptions.subscribe(session, key);
   }
 
-  /** Ends `session`'s subscription; the last one out unsubscribes upstream. */
-  unsubscribe(session: DownstreamSession, wrapped: string): Promise<void> {
-    return this.#subscriptions.unsubscribe(session, wrapped);
+  /**
+   * Ends `session`'s subscription named `named` (as subscribed, or its qualified key); the last
+   * one out unsubscribes upstream. Resolves `false` when the session holds no such subscription.
+   */
+  async unsubscribe(session: DownstreamSession, named: string): Promise<boolean> {
+    const names = this.#named.get(session);
+    let key: string | undefined = session.subscriptions.has(named) ? named : undefined;
+    if (key === undefined && names !== undefined)
+      for (const [held, name] of names) if (name === named) key = held;
+    if (key === undefined) return false;
+    names?.delete(key);
+    await this.#subscriptions.unsubscribe(session, key);
+    return true;
   }
 
   /** `server` reconnected: its upstream subscriptions died with the old connection; renews each one still held. */
@@ -176,12 +202,20 @@ export class GatewayCore {
     this.#subscriptions.resubscribe(server);
   }
 
-  /** `notifications/resources/updated` for `wrapped` to its 2025-era subscribers and the 2026 listeners. */
-  #sendUpdated(server: string, wrapped: string, subscribers: Iterable<DownstreamSession>): void {
-    for (const session of subscribers)
-      void session.server?.sendResourceUpdated({ uri: wrapped }).catch(() => {});
+  /**
+   * `notifications/resources/updated` for the subscription `key` (qualified) to its 2025-era
+   * subscribers and the 2026 listeners, each under the URI it subscribed by.
+   */
+  #sendUpdated(server: string, key: string, subscribers: Iterable<DownstreamSession>): void {
+    const listened = new Set<string>();
+    for (const session of subscribers) {
+      const uri = this.#named.get(session)?.get(key) ?? key;
+      // A stdio connection (either era) is told through its server; a 2026 HTTP listener through its handler.
+      void session.server?.sendResourceUpdated({ uri }).catch(() => {});
+      if (session.era === 'modern') listened.add(uri);
+    }
     for (const [handler, profile] of this.modernHandlers)
-      if (profile.allowsServer(server)) handler.notify.resourceUpdated(wrapped);
+      if (profile.allowsServer(server)) for (const uri of listened) handler.notify.resourceUpdated(uri);
   }
 
   /** A session ended (DELETE, disconnect, stdio close): its calls are cancelled, its subscriptions dropped. */
@@ -193,7 +227,7 @@ export class GatewayCore {
       call.cancel('the downstream session ended');
       this.endCall(call);
     }
-    for (const wrapped of [...session.subscriptions]) void this.unsubscribe(session, wrapped);
+    for (const key of [...session.subscriptions]) void this.unsubscribe(session, key);
   }
 
   readonly #toolLists = new ToolListAnnouncer(
@@ -231,6 +265,7 @@ export class GatewayCore {
 
   /** Tells the clients whose profile admits `server` that its resources changed. */
   resourcesChanged(server: string): void {
+    this.resources.forget(server);
     for (const session of this.sessions)
       if (session.allowsServer?.(server) !== false)
         void session.server?.sendResourceListChanged().catch(() => {});
@@ -257,8 +292,8 @@ export class GatewayCore {
         this.promptsChanged(server);
         return;
       case 'notifications/resources/updated': {
-        const wrapped = wrapResourceUri(server, notification.params.uri);
-        this.#sendUpdated(server, wrapped, this.#subscriptions.subscribers(wrapped));
+        const key = wrapResourceUri(server, notification.params.uri);
+        this.#sendUpdated(server, key, this.#subscriptions.subscribers(key));
         return;
       }
       case 'notifications/message': {

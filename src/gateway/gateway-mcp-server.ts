@@ -5,44 +5,27 @@ import {
   type Implementation,
   ProtocolError,
   ProtocolErrorCode,
-  type ReadResourceResult,
-  ResourceNotFoundError,
   Server,
   type ServerContext,
 } from '@modelcontextprotocol/server';
-import { McpToolsError } from '../errors/mcp-tools-error.js';
 import { runInToolCallScope } from '../pipeline/tool-call-scope.js';
 import type { Tool, ToolUpdate } from '../tool/tool.js';
 import type { DownstreamSession } from './downstream-session.js';
 import { approvalThroughCaller } from './gateway-approval.js';
 import type { GatewayCore } from './gateway-core.js';
 import type { GatewayProfile } from './gateway-profile.js';
+import { registerResourceHandlers, resourceScope } from './gateway-resource-handlers.js';
 import { joinPromptName, splitPromptName } from './prompt-names.js';
-import { unwrapResourceUri, wrapResourceUri } from './resource-uri.js';
+import { toProtocolError } from './protocol-error.js';
+import { presentLinks } from './resource-links.js';
+import { locateTemplate } from './resource-routing.js';
 import { serveDownstreamCall, type UpstreamWork } from './serve-downstream-call.js';
 import { toCallToolResult, toMcpTool } from './tool-result-wire.js';
 
-/** A typed failure from the hub as the JSON-RPC error a downstream client gets. */
-function protocolError(error: unknown): ProtocolError {
-  if (error instanceof ProtocolError) return error;
-  if (McpToolsError.isInstance(error)) {
-    if (error.code === 'RESOURCE_NOT_FOUND' && typeof error.data?.uri === 'string')
-      return new ResourceNotFoundError(error.data.uri, error.message);
-    const code =
-      error.code === 'INVALID_URI' || error.code === 'INVALID_ARGUMENTS' || error.code === 'TOOL_NOT_FOUND'
-        ? ProtocolErrorCode.InvalidParams
-        : ProtocolErrorCode.InternalError;
-    return new ProtocolError(code, error.message);
-  }
-  return new ProtocolError(
-    ProtocolErrorCode.InternalError,
-    error instanceof Error ? error.message : String(error),
-  );
-}
-
 /**
  * The low-level SDK `Server` one downstream session (or one 2026-07-28 request) talks to:
- * tools of `profile`, resources and templates of every admitted upstream under wrapped URIs,
+ * tools of `profile`, resources and templates of every admitted upstream under their own URIs
+ * (shared ones qualified: `registerResourceHandlers`),
  * prompts under `<server>__<prompt>`, completions, and `logging/setLevel`. Every
  * `tools/call`, `resources/read` and `prompts/get` is a call (`serveDownstreamCall`) run as the
  * caller of its upstream requests, so progress, logs, cancellation and server→client requests
@@ -112,7 +95,11 @@ export function buildGatewayServer(
         tool.execute(call.id, args, call.signal, onUpdate),
       );
       if (progressSent !== undefined) await progressSent;
-      return toCallToolResult(result);
+      const wire = toCallToolResult(result);
+      // The URIs an upstream's result hands out read back through the gateway, under these names.
+      if (tool.source === 'mcp' && tool.server !== undefined)
+        wire.content = await presentLinks(resourceScope(core, profile, session), tool.server, wire.content);
+      return wire;
     };
   };
 
@@ -131,75 +118,7 @@ export function buildGatewayServer(
     ),
   );
 
-  server.setRequestHandler('resources/list', async () => {
-    const { items, errors } = await provider.resources.listAll();
-    for (const failure of errors) core.log(`resources of "${failure.server}": ${failure.error.message}`);
-    return {
-      resources: items
-        .filter((item) => profile.serves(item.server, session))
-        .map(({ server: origin, ...item }) => ({ ...item, uri: wrapResourceUri(origin, item.uri) })),
-    };
-  });
-
-  server.setRequestHandler('resources/templates/list', async () => {
-    const { items } = await provider.resources.listAllTemplates();
-    return {
-      resourceTemplates: items
-        .filter((item) => profile.serves(item.server, session))
-        .map(({ server: origin, ...item }) => ({
-          ...item,
-          uriTemplate: wrapResourceUri(origin, item.uriTemplate),
-        })),
-    };
-  });
-
-  const target = (uri: string) => {
-    const origin = unwrapResourceUri(uri);
-    if (
-      origin === undefined ||
-      !profile.serves(origin.server, session) ||
-      !provider.servers().includes(origin.server)
-    )
-      throw new ResourceNotFoundError(uri, `Resource not found: ${uri}`);
-    return origin;
-  };
-
-  server.setRequestHandler('resources/read', (request, context) =>
-    serveDownstreamCall(scope(context), 'resources/read', async () => {
-      const origin = target(request.params.uri);
-      return async (call): Promise<ReadResourceResult> => {
-        call.relayFor(origin.server);
-        try {
-          const contents = await provider.resources.read(origin.server, origin.uri, { signal: call.signal });
-          return {
-            contents: contents.map((item) => ({
-              ...item,
-              uri: wrapResourceUri(origin.server, item.uri),
-            })) as never,
-          };
-        } catch (error) {
-          if (McpToolsError.isInstance(error) && error.code === 'RESOURCE_NOT_FOUND')
-            throw new ResourceNotFoundError(request.params.uri, error.message);
-          throw protocolError(error);
-        }
-      };
-    }),
-  );
-
-  server.setRequestHandler('resources/subscribe', async (request) => {
-    target(request.params.uri);
-    await core.subscribe(session, request.params.uri).catch((error: unknown) => {
-      throw protocolError(error);
-    });
-    session.onChange?.();
-    return {};
-  });
-
-  server.setRequestHandler('resources/unsubscribe', async (request) => {
-    await core.unsubscribe(session, request.params.uri);
-    session.onChange?.();
-    return {};
-  });
+  registerResourceHandlers(server, core, profile, session);
 
   server.setRequestHandler('prompts/list', async () => {
     const { items } = await provider.prompts.listAll();
@@ -238,12 +157,20 @@ export function buildGatewayServer(
                 signal: call.signal,
               },
             );
+            const contents = await presentLinks(
+              resourceScope(core, profile, session),
+              origin.server,
+              result.messages.map((message) => message.content),
+            );
             return {
               ...(result.description === undefined ? {} : { description: result.description }),
-              messages: result.messages as never,
+              messages: result.messages.map((message, position) => ({
+                ...message,
+                content: contents[position],
+              })) as never,
             };
           } catch (error) {
-            throw protocolError(error);
+            throw toProtocolError(error);
           }
         };
       },
@@ -263,7 +190,13 @@ export function buildGatewayServer(
       const prompt = promptTarget(ref.name);
       origin = { server: prompt.server, ref: { type: 'ref/prompt', name: prompt.prompt } };
     } else {
-      const resource = target(ref.uri);
+      const resource = await locateTemplate(
+        resourceScope(core, profile, session),
+        ref.uri,
+        context.mcpReq.signal,
+      ).catch((error: unknown) => {
+        throw toProtocolError(error);
+      });
       origin = { server: resource.server, ref: { type: 'ref/resource', uri: resource.uri } };
     }
     try {
@@ -278,7 +211,7 @@ export function buildGatewayServer(
       );
       return { completion: { ...completion } };
     } catch (error) {
-      throw protocolError(error);
+      throw toProtocolError(error);
     }
   });
 

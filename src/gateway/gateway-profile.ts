@@ -8,7 +8,10 @@ import { createMcpAuthTool } from '../router/mcp-auth-tool.js';
 import { resolveRouterOptions } from '../router/router-options.js';
 import type { Tool, ToolContext } from '../tool/tool.js';
 import { type Viewer, Visibility } from './auth/visibility.js';
+import type { ResourceIndex } from './resource-index.js';
+import { routerResourceUris } from './router-resource-uris.js';
 import { scopedProvider } from './scoped-provider.js';
+import { DEFAULT_SERVED_NAME_LENGTH, type ServedNaming, servedUnder } from './served-tool-names.js';
 import { toMcpTool } from './tool-result-wire.js';
 
 /** What one profile needs from the gateway. */
@@ -23,6 +26,8 @@ export interface ProfileParts {
   visibility?: Visibility;
   /** Who is behind the current call (read inside a call); `undefined` outside one. */
   viewer?: () => Viewer | undefined;
+  /** The gateway's resource index: the router tools route URIs by it. */
+  resources?: ResourceIndex;
 }
 
 /** What a boolean owner flag stands for, as a viewer (callers from before viewers existed). */
@@ -87,6 +92,8 @@ export class GatewayProfile {
   readonly #pinned: (...names: string[]) => boolean;
   readonly #parts: ProfileParts;
   readonly #visibility: Visibility;
+  /** How the tools it serves directly are named (a host adds its own prefix: see served-tool-names). */
+  readonly #naming: ServedNaming;
   readonly #scoped: ToolRegistry | undefined;
   readonly #routerTools: Tool[];
   /** Full mode: `mcp_auth`, served while an admitted server waits for OAuth sign-in. */
@@ -101,6 +108,12 @@ export class GatewayProfile {
     this.who = settings.who;
     this.#parts = parts;
     this.#visibility = parts.visibility ?? new Visibility();
+    this.#naming = {
+      maxLength: settings.maxNameLength ?? DEFAULT_SERVED_NAME_LENGTH,
+      separator: parts.config?.namespace?.separator ?? '__',
+      prefixOf: (server) => parts.config?.servers[server]?.prefix ?? server,
+      registryMaxLength: parts.config?.namespace?.maxLength ?? 64,
+    };
     const allowsServer = compileToolFilter(settings.servers ?? {});
     // One argument only: it is handed to Array.filter, whose index must not read as a name.
     this.allowsServer = (server: string) => allowsServer(server);
@@ -124,6 +137,9 @@ export class GatewayProfile {
         const viewer = parts.viewer?.();
         return viewer === undefined || this.#visibility.seesTool(viewer, tool);
       },
+      ...(parts.resources
+        ? { resourceUris: routerResourceUris(parts.resources, parts.provider, this.allowsServer) }
+        : {}),
     };
     if (this.mode === 'full') {
       // Every tool is served directly; a server waiting for OAuth sign-in has none, so
@@ -232,9 +248,14 @@ export class GatewayProfile {
       if (tool.source === 'mcp' && tool.server !== undefined && !this.allowsServer(tool.server)) return false;
       return this.#allowsTool(...aliases(tool));
     });
-    if (this.mode === 'full') return this.#mcpAuth?.needed() ? [...admitted, this.#mcpAuth.tool] : admitted;
+    if (this.mode === 'full')
+      return servedUnder(
+        this.#mcpAuth?.needed() ? [...admitted, this.#mcpAuth.tool] : admitted,
+        this.#naming,
+      );
+    // Router tools name tools by their registry names (call_tool's argument, not a host's tool name).
     this.#scoped!.replaceOwner('gateway', admitted);
     const pinned = this.mode === 'hybrid' ? admitted.filter((tool) => this.#pinned(...aliases(tool))) : [];
-    return [...pinned, ...this.#routerTools];
+    return servedUnder([...pinned, ...this.#routerTools], this.#naming);
   }
 }

@@ -2,8 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { createSession, type DownstreamSession } from './downstream-session.js';
 import type { GatewayCore } from './gateway-core.js';
 import type { GatewayProfile } from './gateway-profile.js';
+import { resourceScope } from './gateway-resource-handlers.js';
 import type { RequestPrincipal } from './http-guard.js';
-import { unwrapResourceUri } from './resource-uri.js';
+import { locateResource } from './resource-routing.js';
 
 /** The `resourceSubscriptions` of a `subscriptions/listen` body, or `undefined` when it names none. */
 function listenedUris(body: unknown): string[] | undefined {
@@ -25,9 +26,10 @@ function narrowed(body: unknown, kept: string[]): unknown {
 }
 
 /**
- * Holds an upstream subscription for `session` to each of `uris` the gateway can serve (a
- * wrapped URI of a server `profile` admits and the session's caller may see); returns those it holds (`active`, or `pending`
- * while their server is away), without those the upstream refused (logged).
+ * Holds an upstream subscription for `session` to each of `uris` the gateway can route to a
+ * server `profile` admits and the session's caller may see (see `locateResource`); returns those
+ * it holds (`active`, or `pending` while their server is away), without those it cannot route or
+ * the upstream refused (logged).
  */
 export async function holdListened(
   core: GatewayCore,
@@ -35,14 +37,11 @@ export async function holdListened(
   session: DownstreamSession,
   uris: string[],
 ): Promise<string[]> {
-  const servers = new Set(core.provider.servers());
+  const scope = resourceScope(core, profile, session);
   const held = await Promise.all(
     uris.map(async (uri) => {
-      const origin = unwrapResourceUri(uri);
-      if (origin === undefined || !servers.has(origin.server) || !profile.serves(origin.server, session))
-        return false;
       try {
-        await core.subscribe(session, uri);
+        await core.subscribe(session, uri, await locateResource(scope, uri));
         return true;
       } catch (error) {
         core.log(`subscriptions/listen ${uri}: ${error instanceof Error ? error.message : String(error)}`);
@@ -55,7 +54,7 @@ export async function holdListened(
 
 /**
  * Serves a 2026-07-28 `subscriptions/listen` request (`respond` is the SDK handler) and, for
- * every wrapped resource URI it listens to, holds a subscription upstream for as long as the
+ * every resource URI it listens to, holds a subscription upstream for as long as the
  * stream is open: counted with the 2025-era sessions' subscriptions, so the upstream sees one
  * `resources/subscribe` per URI and a `resources/unsubscribe` when the last listener or
  * session leaves. The acknowledged filter (`honoredFilter`) names only the URIs the gateway

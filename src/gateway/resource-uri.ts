@@ -1,11 +1,12 @@
-/** The scheme of every resource URI the gateway serves: `mcptools://<server>/<original URI>`. */
+/** The scheme of the qualified form of a resource URI: `mcptools://<server>/<original URI>`. */
 export const GATEWAY_URI_SCHEME = 'mcptools:';
 
 /**
- * Wraps an upstream resource URI (or URI template) so that it names its server: two servers
- * may both serve `file:///a`, and the gateway must route a read back to the right one. The
- * server name is percent-encoded; the original follows unchanged, so a template stays a
- * template (`mcptools://files/file:///{path}`).
+ * The qualified form of an upstream resource URI (or URI template), which names its server:
+ * the gateway serves a URI under the name its server gave unless two servers offer it (both
+ * may serve `file:///a`); then each is listed in this form, which routes a read back to the
+ * right one. The server name is percent-encoded; the original follows unchanged, so a template
+ * stays a template (`mcptools://files/file:///{path}`).
  */
 export function wrapResourceUri(server: string, uri: string): string {
   return `mcptools://${encodeURIComponent(server)}/${uri}`;

@@ -40,9 +40,24 @@ export function legalizeName(name: string, maxLength = 64, hashSource = name): s
 }
 
 /**
- * The exposed name of `tool` from `server`: `<server><separator><tool>`, always matching
- * {@link TOOL_NAME_PATTERN} and at most `maxLength` long. Deterministic: the same inputs
- * always give the same name.
+ * The part of every exposed name of `server`'s tools before the separator: the server name
+ * itself when it is legal and at most 24 characters (half of `maxLength` when that is less),
+ * else its start and `_` + a hash of the whole name. It depends on the server alone, never on
+ * a tool, so all of a server's tools share one prefix (hosts' permission globs such as
+ * `mcp__mcptools__<server>__*` match them all).
+ */
+export function serverNamePart(server: string, maxLength = 64): string {
+  const max = Math.min(SERVER_PART_MAX, Math.max(HASH_LENGTH + 2, Math.floor(maxLength / 2)));
+  const clean = sanitizeNamePart(server);
+  if (clean === server && server.length <= max) return server;
+  return `${clean.slice(0, max - HASH_LENGTH - 1)}_${shortHash(server)}`;
+}
+
+/**
+ * The exposed name of `tool` from `server`: `<server part><separator><tool>`, always matching
+ * {@link TOOL_NAME_PATTERN} and at most `maxLength` long. The server part is
+ * {@link serverNamePart}; a tool part that is illegal or too long keeps its start and gets
+ * `_` + a hash of the server and tool. Deterministic: the same inputs always give the same name.
  *
  * @example
  * namespacedName('files', 'read_file'); // 'files__read_file'
@@ -50,21 +65,12 @@ export function legalizeName(name: string, maxLength = 64, hashSource = name): s
 export function namespacedName(server: string, tool: string, options: NamingOptions = {}): string {
   const separator = options.separator ?? '__';
   const maxLength = options.maxLength ?? 64;
-  const raw = `${server}${separator}${tool}`;
+  const prefix = `${serverNamePart(server, maxLength)}${sanitizeNamePart(separator)}`;
+  const raw = `${prefix}${tool}`;
   if (TOOL_NAME_PATTERN.test(raw) && raw.length <= maxLength) return raw;
-  const hashSource = `${server}\u0000${tool}`;
-  const serverPart = sanitizeNamePart(server).slice(0, SERVER_PART_MAX);
-  const prefix = `${serverPart}${sanitizeNamePart(separator)}`;
-  const toolClean = sanitizeNamePart(tool);
-  const candidate = `${prefix}${toolClean}`;
-  const suffix = `_${shortHash(hashSource)}`;
-  if (candidate.length <= maxLength && candidate !== raw) {
-    // Characters were replaced: add the hash so `a.b` and `a_b` stay apart.
-    const room = maxLength - prefix.length - suffix.length;
-    return `${prefix}${toolClean.slice(0, Math.max(1, room))}${suffix}`.slice(0, maxLength);
-  }
+  const suffix = `_${shortHash(`${server}\u0000${tool}`)}`;
   const room = Math.max(1, maxLength - prefix.length - suffix.length);
-  return `${prefix}${toolClean.slice(0, room)}${suffix}`.slice(0, maxLength);
+  return `${prefix}${sanitizeNamePart(tool).slice(0, room)}${suffix}`.slice(0, maxLength);
 }
 
 /**

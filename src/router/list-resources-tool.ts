@@ -86,6 +86,14 @@ export function createListResourcesTool(
       ...(signal ? { signal } : {}),
       ...(settings.timeoutMs === undefined ? {} : { timeoutMs: settings.timeoutMs }),
     });
+    // Where URIs are routed without a server, a URI two servers share is listed qualified.
+    if (settings.resourceUris !== undefined && gathered.resources.length > 0) {
+      const names = await settings.resourceUris.present(gathered.resources);
+      gathered.resources = gathered.resources.map((entry, index) => ({
+        ...entry,
+        uri: names[index] ?? entry.uri,
+      }));
+    }
     const total = gathered.resources.length + gathered.templates.length;
     const end = Math.min(total, offset + max);
     // Resources first, then templates, as one sequence so the cap and cursor cover both.

@@ -31,14 +31,39 @@ const AVAILABLE_LIMIT = 20;
 /** A URI needs a scheme (RFC 3986 §3.1) and no whitespace or control characters. */
 const URI_PATTERN = /^[A-Za-z][A-Za-z0-9+.-]*:[^\s\p{Cc}]*$/u;
 
-function parametersFor(bound: boolean, defaultMax: number): JsonSchemaObject {
+function parametersFor(bound: boolean, defaultMax: number, routed: boolean): JsonSchemaObject {
   const common = {
     uri: { type: 'string' },
     max_bytes: { type: 'integer', minimum: 1, description: `Text byte cap (default ${defaultMax})` },
   };
-  return bound
-    ? { type: 'object', properties: common, required: ['uri'] }
+  if (bound) return { type: 'object', properties: common, required: ['uri'] };
+  return routed
+    ? {
+        type: 'object',
+        properties: { server: { type: 'string', description: 'Omit: the URI names its server' }, ...common },
+        required: ['uri'],
+      }
     : { type: 'object', properties: { server: { type: 'string' }, ...common }, required: ['server', 'uri'] };
+}
+
+/**
+ * The server and URI to read: as given; or, where URIs are routed (`settings.resourceUris`),
+ * the server that offers `uri` when none is named, and the server's own URI behind a qualified
+ * one named with its server.
+ */
+async function targetOf(
+  settings: ResolvedRouterOptions,
+  server: string | undefined,
+  uri: string,
+  signal?: AbortSignal,
+): Promise<{ server: string; uri: string }> {
+  const routing = settings.resourceUris;
+  if (routing === undefined || server !== undefined) {
+    if (routing === undefined || server === undefined) return { server: String(server), uri };
+    const located = await routing.locate(uri, signal).catch(() => undefined);
+    return located?.server === server ? located : { server, uri };
+  }
+  return routing.locate(uri, signal);
 }
 
 /** Applies the byte budget across text items in order; blobs are never cut (seed 000). */
@@ -90,10 +115,34 @@ export function createReadResourceTool(
   settings: ResolvedRouterOptions,
   target: ReadResourceToolTarget,
 ): Tool {
-  const parameters = parametersFor(target.server !== undefined, settings.readMaxBytes);
+  const parameters = parametersFor(
+    target.server !== undefined,
+    settings.readMaxBytes,
+    settings.resourceUris !== undefined,
+  );
   const run = async (params: Record<string, unknown>, signal?: AbortSignal): Promise<RouterOutcome> => {
-    const server = target.server ?? String(params.server);
-    const uri = String(params.uri);
+    const asked = String(params.uri);
+    if (!URI_PATTERN.test(asked)) {
+      const server = target.server ?? (params.server === undefined ? undefined : String(params.server));
+      return errorOutcome(
+        routerError('INVALID_URI', `"${asked}" is not a URI (expected scheme:rest)`),
+        server === undefined ? { uri: asked } : { server, uri: asked },
+        {},
+        asked,
+      );
+    }
+    let located: { server: string; uri: string };
+    try {
+      located = await targetOf(
+        settings,
+        target.server ?? (params.server === undefined ? undefined : String(params.server)),
+        asked,
+        signal,
+      );
+    } catch (error) {
+      return errorOutcome(classifyRouterError(error), { uri: asked }, {}, asked);
+    }
+    const { server, uri } = located;
     const context = { server, uri };
     if (!URI_PATTERN.test(uri)) {
       return errorOutcome(

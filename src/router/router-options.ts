@@ -17,6 +17,19 @@ export interface RouterToolNames {
   mcpAuth: string;
 }
 
+/**
+ * How resource URIs are routed without a server, where something knows which server offers
+ * which URI (a gateway's resource index): `read_mcp_resource` then takes `server` as optional,
+ * and `list_mcp_resources` names each resource as `present` does (a URI two servers share in a
+ * qualified form).
+ */
+export interface ResourceUriRouting {
+  /** The server and its own URI behind `uri`; throws `INVALID_URI` for a shared one, `RESOURCE_NOT_FOUND`. */
+  locate(uri: string, signal?: AbortSignal): Promise<{ server: string; uri: string }>;
+  /** How each listed resource is to be named. */
+  present(entries: readonly { server: string; uri: string }[]): Promise<string[]>;
+}
+
 /** Options of `createRouterTools`. Explicit options win over `config.router`. */
 export interface RouterToolsOptions {
   /** Renames any router tool. */
@@ -61,6 +74,8 @@ export interface RouterToolsOptions {
    * endpoint `config.router.semanticSearch` names, and to lexical only without one.
    */
   semanticSearch?: SemanticSearchOptions;
+  /** Routes resource URIs without a server (see {@link ResourceUriRouting}). */
+  resourceUris?: ResourceUriRouting;
 }
 
 /** Options with every default applied. */
@@ -78,6 +93,7 @@ export interface ResolvedRouterOptions {
   context: ToolContext;
   timeoutMs: number | undefined;
   semanticSearch: SemanticSearchOptions | undefined;
+  resourceUris: ResourceUriRouting | undefined;
 }
 
 /** Default router tool names (DESIGN.md, "The public contract"). */
@@ -128,5 +144,6 @@ export function resolveRouterOptions(options: RouterToolsOptions = {}): Resolved
     context: options.context ?? {},
     timeoutMs: options.timeoutMs,
     semanticSearch: options.semanticSearch ?? semanticSearchFromConfig(router.semanticSearch),
+    resourceUris: options.resourceUris,
   };
 }

@@ -16,7 +16,10 @@ import { connectClient, eras, type RunningGateway, startGateway } from './gatewa
  * for a URI nobody subscribed to upstream, so each step shows the upstream subscription state.
  */
 
+/** Three notify servers serve notify://counter here: it is shared, and named qualified. */
 const COUNTER = 'mcptools://notify/notify://counter';
+/** Where notify is the only server (the stdio gateway below), by the URI it gave. */
+const BARE = 'notify://counter';
 
 let running: RunningGateway;
 let notifyHttp: HttpFixture;
@@ -74,6 +77,23 @@ describe('a 2026-07-28 client listening for resource updates', () => {
     }
   });
 
+  it('cannot subscribe to a shared URI by its bare name: the error names the servers and their qualified URIs', async () => {
+    const legacy = await connectClient(running.url, 'legacy');
+    const modern = await connectClient(running.url, 'modern');
+    try {
+      await expect(legacy.subscribeResource({ uri: BARE })).rejects.toThrow(
+        /"notifyhttp" \(mcptools:\/\/notifyhttp\/notify:\/\/counter\)/,
+      );
+      // A 2026-07-28 listener is acknowledged without it.
+      const subscription = await modern.listen({ resourceSubscriptions: [BARE, COUNTER] });
+      expect(subscription.honoredFilter.resourceSubscriptions).toEqual([COUNTER]);
+      await subscription.close();
+    } finally {
+      await modern.close();
+      await legacy.close();
+    }
+  });
+
   it('gets them over mcptools serve --stdio (built binary) too', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mcptools-listen-'));
     const config = join(dir, 'mcptools.json');
@@ -98,11 +118,11 @@ describe('a 2026-07-28 client listening for resource updates', () => {
       expect((await touch(client)).isError).toBe(true);
       // The upstream refuses the second URI: the acknowledged filter leaves it out.
       const subscription = await client.listen({
-        resourceSubscriptions: [COUNTER, 'mcptools://notify/notify://refused'],
+        resourceSubscriptions: [BARE, 'notify://refused'],
       });
-      expect(subscription.honoredFilter.resourceSubscriptions).toEqual([COUNTER]);
+      expect(subscription.honoredFilter.resourceSubscriptions).toEqual([BARE]);
       expect(await eventually(async () => !(await touch(client)).isError)).toBe(true);
-      expect(await eventually(() => updates.includes(COUNTER))).toBe(true);
+      expect(await eventually(() => updates.includes(BARE))).toBe(true);
       await subscription.close();
       expect(await eventually(async () => (await touch(client)).isError === true)).toBe(true);
     } finally {
@@ -403,10 +423,13 @@ describe.each(eras)('resource and prompt list changes seen by a $label', ({ era 
       // A profile that denies the server hears nothing of it.
       await new Promise((resolve) => setTimeout(resolve, 300));
       expect(counters[1]).toEqual({ resources: 0, prompts: 0 });
+      // The gateway's resource index forgot the server's old list on list_changed: a read of the
+      // new URI, before any listing, reaches that server (this fixture cannot read: its own
+      // "method not found" comes back, not the gateway's miss).
+      await expect(client.readResource({ uri: `added://${name}` })).rejects.toMatchObject({ code: -32601 });
+      // Only that server offers it: listed by the URI it gave.
       const listed = await client.listResources();
-      expect(listed.resources.map((resource) => resource.uri)).toContain(
-        `mcptools://undeclared/added://${name}`,
-      );
+      expect(listed.resources.map((resource) => resource.uri)).toContain(`added://${name}`);
       const { prompts: served } = await client.listPrompts();
       expect(served.map((prompt) => prompt.name)).toContain(`undeclared__${name}_prompt`);
     } finally {

@@ -47,11 +47,13 @@ describe('2025-era pass-through', () => {
       updates.push(notification.params.uri);
     });
     await new Promise((resolve) => setTimeout(resolve, 500));
-    await client.subscribeResource({ uri: 'mcptools://notify/notify://counter' });
+    // Only one server offers notify://counter: it is subscribed to, and updated, by its own URI.
+    await client.subscribeResource({ uri: 'notify://counter' });
     const touched = await client.callTool({ name: 'notify__touch', arguments: { uri: 'notify://counter' } });
     expect(textOf(touched as never)).toBe('touched notify://counter');
-    expect(await eventually(() => updates.includes('mcptools://notify/notify://counter'))).toBe(true);
-    await client.unsubscribeResource({ uri: 'mcptools://notify/notify://counter' });
+    expect(await eventually(() => updates.includes('notify://counter'))).toBe(true);
+    expect(updates.some((uri) => uri.startsWith('mcptools://'))).toBe(false);
+    await client.unsubscribeResource({ uri: 'notify://counter' });
     const after = await client.callTool({ name: 'notify__touch', arguments: { uri: 'notify://counter' } });
     expect(after.isError).toBe(true);
   });
@@ -107,7 +109,10 @@ describe('profiles', () => {
       });
       expect(textOf(allowed as never)).toContain('not subscribed');
       const { resources } = await client.listResources();
-      expect(resources.some((resource) => resource.uri.startsWith('mcptools://echo/'))).toBe(false);
+      expect(resources.some((resource) => resource.uri.startsWith('echo://'))).toBe(false);
+      expect(resources.some((resource) => resource.uri.startsWith('notify://'))).toBe(true);
+      // The denied server's resource reads by neither of its names.
+      await expect(client.readResource({ uri: 'echo://static/hello' })).rejects.toThrow();
       await expect(client.readResource({ uri: 'mcptools://echo/echo://static/hello' })).rejects.toThrow();
     } finally {
       await client.close();

@@ -57,7 +57,8 @@ describe.each(targets)('the MCP Inspector CLI over $label', { timeout: 180_000 }
       '--method',
       'resources/read',
       '--uri',
-      'mcptools://echo/echo://static/hello',
+      // The only server that offers it: read by the URI the server gave.
+      'echo://static/hello',
     ])) as {
       contents: { text: string }[];
     };
@@ -71,5 +72,14 @@ describe.each(targets)('the MCP Inspector CLI over $label', { timeout: 180_000 }
       'name=Ada',
     ])) as { messages: unknown[] };
     expect(JSON.stringify(prompt.messages)).toContain('Hello, Ada!');
+  });
+
+  it("shows an upstream's error once, with its code (an SDK v1 client prefixes it itself)", async () => {
+    const failed = await inspect(target(), ['--method', 'prompts/get', '--prompt-name', 'echo__greet']).then(
+      () => '',
+      (error: Error) => error.message,
+    );
+    expect(failed).toMatch(/MCP error -32602: /);
+    expect(failed).not.toMatch(/MCP error -32602: MCP error|-32603/);
   });
 });

@@ -37,6 +37,22 @@ describe('namespacedName', () => {
     const name = namespacedName('a-very-long-server-name-that-goes-on-and-on', 'x'.repeat(80));
     expect(name.split('__')[0]!.length).toBeLessThanOrEqual(24);
   });
+
+  it("gives every tool of a server one prefix, whether or not the tool's name is cut", () => {
+    const server = 'everything-server-with-a-rather-long-descriptive-name';
+    for (const maxLength of [64, 48]) {
+      const names = ['echo', 'get-annotated-message', 'x'.repeat(80), 'with.dot'].map((tool) =>
+        namespacedName(server, tool, { maxLength }),
+      );
+      const prefixes = new Set(names.map((name) => name.slice(0, name.indexOf('__'))));
+      expect(prefixes.size).toBe(1);
+      expect([...prefixes][0]!.length).toBeLessThanOrEqual(24);
+      for (const name of names) expect(name.length).toBeLessThanOrEqual(maxLength);
+    }
+    // A short legal server name is its own prefix; an illegal one is told apart from its sanitized twin.
+    expect(namespacedName('files', 'read')).toBe('files__read');
+    expect(namespacedName('my.server', 'read')).not.toBe(namespacedName('my_server', 'read'));
+  });
 });
 
 describe('legalizeName and uniqueName', () => {

@@ -21,7 +21,10 @@ describe('per-server resource tool names', () => {
     expect(new Set(names).size).toBe(6);
     expect(names).toContain('mcp__my_server__list_resources');
     const dotted = perServer.find((tool) => tool.server === 'my.server' && tool.name.includes('list'));
-    expect(dotted?.name).toMatch(/^mcp__my_server__list_resources_[0-9a-f]{6}$/);
+    // An illegal server name gets a hashed server part, the same for both of its tools.
+    expect(dotted?.name).toMatch(/^mcp__my_server_[0-9a-f]{6}__list_resources$/);
+    const dottedRead = perServer.find((tool) => tool.server === 'my.server' && tool.name.includes('read'));
+    expect(dottedRead?.name).toBe(dotted?.name.replace('list_resources', 'read_resource'));
     expect(perServer.some((tool) => tool.server === 'off')).toBe(false);
     expect(new Set(perServer.map((tool) => tool.server))).toEqual(new Set(['my.server', 'my_server', long]));
   });
