@@ -11,7 +11,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { cachedInstall } from './cached-install.mjs';
+import { cachedInstall, installedVersion } from '../cached-install.mjs';
 
 const CLAUDE_CODE_VERSION = '2.1.332';
 const GEMINI_CLI_VERSION = '0.61.0';
@@ -25,6 +25,8 @@ function fail(message) {
   process.exit(2);
 }
 
+/** Whether `name` is installed at exactly `version` under a prefix. */
+const pinned = (name, version) => (prefix) => installedVersion(prefix, name) === version;
 const log = (line) => process.stderr.write(`test:hosts: ${line}\n`);
 
 /** The native `claude` binary of this platform's package, installed beside the wrapper. */
@@ -45,9 +47,21 @@ let claude;
 let gemini;
 try {
   claude = claudeBinary(
-    cachedInstall(cache, 'claude', '@anthropic-ai/claude-code', CLAUDE_CODE_VERSION, log),
+    cachedInstall(
+      cache,
+      'claude',
+      `@anthropic-ai/claude-code@${CLAUDE_CODE_VERSION}`,
+      pinned('@anthropic-ai/claude-code', CLAUDE_CODE_VERSION),
+      log,
+    ),
   );
-  const geminiPrefix = cachedInstall(cache, 'gemini', '@google/gemini-cli', GEMINI_CLI_VERSION, log);
+  const geminiPrefix = cachedInstall(
+    cache,
+    'gemini',
+    `@google/gemini-cli@${GEMINI_CLI_VERSION}`,
+    pinned('@google/gemini-cli', GEMINI_CLI_VERSION),
+    log,
+  );
   gemini = join(geminiPrefix, 'node_modules', '@google', 'gemini-cli', 'bundle', 'gemini.js');
 } catch (error) {
   fail(error.message);

@@ -1,5 +1,6 @@
 // Installs a pinned npm package on demand into a git-ignored cache folder (never as a dependency
-// of mcptools), for the scripts that drive third-party hosts: `npm run test:hosts`.
+// of mcptools), for the scripts that drive third-party software: `npm run test:hosts`,
+// `npm run test:openclaw`.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -16,42 +17,28 @@ export function installedVersion(prefix, name) {
 }
 
 /**
- * Installs `name@version` into `<cache>/<folder>` with npm (install scripts off) unless it is
- * already there; returns the prefix. Throws with npm's last lines when the install fails.
+ * Installs `spec` (`name@version`) into `<cache>/<folder>` with npm, install scripts off, unless
+ * `ready(prefix)` already holds; returns the prefix. Throws with npm's last lines when the
+ * install fails or leaves `ready` false.
  */
-export function cachedInstall(
-  cache,
-  folder,
-  name,
-  version,
-  log = (line) => process.stderr.write(`${line}\n`),
-) {
+export function cachedInstall(cache, folder, spec, ready, log = (line) => process.stderr.write(`${line}\n`)) {
   const prefix = join(cache, folder);
-  if (installedVersion(prefix, name) === version) return prefix;
+  if (ready(prefix)) return prefix;
   mkdirSync(prefix, { recursive: true });
   if (!existsSync(join(prefix, 'package.json'))) {
     writeFileSync(join(prefix, 'package.json'), `${JSON.stringify({ private: true }, null, 2)}\n`);
   }
-  log(`installing ${name}@${version} into ${prefix} (install scripts off)…`);
+  log(`installing ${spec} into ${prefix} (install scripts off)…`);
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
   const result = spawnSync(
     npm,
-    [
-      'install',
-      '--prefix',
-      prefix,
-      `${name}@${version}`,
-      '--ignore-scripts',
-      '--no-audit',
-      '--no-fund',
-      '--loglevel=error',
-    ],
+    ['install', '--prefix', prefix, spec, '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'],
     { encoding: 'utf8', timeout: INSTALL_TIMEOUT_MS, stdio: ['ignore', 'pipe', 'pipe'] },
   );
-  if (result.error || result.status !== 0 || installedVersion(prefix, name) !== version) {
+  if (result.error || result.status !== 0 || !ready(prefix)) {
     const why = result.error?.message ?? `npm exited with ${result.status}`;
     const tail = `${result.stderr ?? ''}`.trim().split('\n').slice(-15).join('\n');
-    throw new Error(`could not install ${name}@${version} into ${prefix}: ${why}\n${tail}`);
+    throw new Error(`could not install ${spec} from the npm registry into ${prefix}: ${why}\n${tail}`);
   }
   return prefix;
 }
