@@ -268,6 +268,7 @@ function groupModules(modules) {
         .split('/')
         .slice(0, inPackage.startsWith('@') ? 2 : 1)
         .join('/');
+    else if (/\/dist\/index-[A-Z0-9]+\.js$/.test(url)) group = 'dist/index-* (chunks of the bundle)';
     else if (url.includes('/dist/')) group = `dist/${url.split('/dist/')[1].split('/')[0]}`;
     counts.set(group, (counts.get(group) ?? 0) + 1);
   }
