@@ -73,7 +73,7 @@ export async function runCallBenchmark(options = {}) {
   return results;
 }
 
-async function measureTransport(transport, sides, { rounds, perRound, inFlight, batch, warmup }) {
+export async function measureTransport(transport, sides, { rounds, perRound, inFlight, batch, warmup }) {
   const http = transport === 'http' ? await startHttpEcho() : undefined;
   const target = http ? { url: http.url } : { stdio: echoStdioCommand() };
   const open = [];

@@ -115,20 +115,45 @@ function runSearchBenchmark() {
   });
 }
 
-const quick = args.includes('--quick');
-const names = args.filter((arg) => !arg.startsWith('--'));
-const unknown = names.filter((name) => !(name in BENCHMARKS));
-if (unknown.length > 0) {
-  console.error(`unknown benchmark ${unknown.join(', ')}; choose from ${Object.keys(BENCHMARKS).join(', ')}`);
-  process.exit(2);
+/**
+ * Measurements that run as a script of their own, in a child process, with the arguments after
+ * the name: `node bench/run.mjs heap-per-server 20 --marginal`. Not in the default run.
+ */
+const SCRIPTS = {
+  'call-cpu': 'call-cpu.mjs',
+  'heap-per-server': 'heap-per-server.mjs',
+  'heap-per-tool': 'heap-per-tool.mjs',
+  'event-store': 'event-store.mjs',
+  recursion: 'recursion-processes.mjs',
+  'cli-start': 'cli-start.mjs',
+  pipeline: 'pipeline.mjs',
+};
+if (args[0] in SCRIPTS) {
+  const script = fileURLToPath(new URL(`./${SCRIPTS[args[0]]}`, import.meta.url));
+  const child = spawn(process.execPath, [script, ...args.slice(1)], { stdio: 'inherit' });
+  child.once('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+} else {
+  await runBenchmarks();
 }
 
-const started = performance.now();
-console.log(`mcptools benchmarks — Node ${process.version}, ${new Date().toISOString()}`);
-for (const name of names.length > 0 ? names : Object.keys(BENCHMARKS)) {
-  warnIfBusy();
-  const benchmarkStart = performance.now();
-  await BENCHMARKS[name](quick);
-  console.log(`(${name}: ${((performance.now() - benchmarkStart) / 1000).toFixed(1)} s)`);
+async function runBenchmarks() {
+  const quick = args.includes('--quick');
+  const names = args.filter((arg) => !arg.startsWith('--'));
+  const unknown = names.filter((name) => !(name in BENCHMARKS));
+  if (unknown.length > 0) {
+    console.error(
+      `unknown benchmark ${unknown.join(', ')}; choose from ${[...Object.keys(BENCHMARKS), ...Object.keys(SCRIPTS)].join(', ')}`,
+    );
+    process.exit(2);
+  }
+
+  const started = performance.now();
+  console.log(`mcptools benchmarks — Node ${process.version}, ${new Date().toISOString()}`);
+  for (const name of names.length > 0 ? names : Object.keys(BENCHMARKS)) {
+    warnIfBusy();
+    const benchmarkStart = performance.now();
+    await BENCHMARKS[name](quick);
+    console.log(`(${name}: ${((performance.now() - benchmarkStart) / 1000).toFixed(1)} s)`);
+  }
+  console.log(`\ntotal ${((performance.now() - started) / 1000).toFixed(1)} s`);
 }
-console.log(`\ntotal ${((performance.now() - started) / 1000).toFixed(1)} s`);

@@ -31,6 +31,14 @@ export type {
 export { findConfigFile } from './config/find-config-file.js';
 export { type LoadConfigOptions, loadConfig } from './config/load-config.js';
 export { type ParseConfigOptions, parseConfig } from './config/parse-config.js';
+export type {
+  AuditLogConfig,
+  PoliciesConfig,
+  PolicyMatch,
+  PolicyRule,
+  RateLimitConfig,
+  ToolOverrideConfig,
+} from './config/policies-schema.js';
 export { redactConfig, redactServer } from './config/redact-config.js';
 // Errors
 export {
@@ -82,6 +90,29 @@ export type {
   ServerRequestContext,
 } from './mcp/server-requests.js';
 // OpenClaw plugins
+export type { AuditRecord } from './pipeline/policies/audit-log.js';
+export { type ConfigPolicies, configPolicies } from './pipeline/policies/config-policies.js';
+export { policyWarnings } from './pipeline/policies/policy-warnings.js';
+export type {
+  AfterToolCallEvent,
+  AfterToolCallHandler,
+  ApprovalDecision,
+  ApprovalHandler,
+  ApprovalRequest,
+  ApprovalRequirement,
+  ApprovalResolution,
+  BeforeToolCallEvent,
+  BeforeToolCallHandler,
+  BeforeToolCallResult,
+  ToolCallDecision,
+  ToolCallOutcome,
+  ToolHookContext,
+  ToolMiddleware,
+  ToolResultPersistEvent,
+  ToolResultPersistHandler,
+} from './pipeline/tool-call-hooks.js';
+export { currentToolCallScope, runInToolCallScope, type ToolCallScope } from './pipeline/tool-call-scope.js';
+export { applyToolOverride } from './pipeline/tool-override.js';
 export { loadOpenClawPlugins } from './plugins/load-openclaw-plugins.js';
 export type {
   LoadedOpenClawPlugins,

@@ -147,10 +147,19 @@ Examples:
     )
     .option('--profile <name>', 'serve this profile of the configuration\'s "gateway.profiles"')
     .option('--token <token>', 'bearer token HTTP clients must send (default: MCPTOOLS_TOKEN)')
+    .option(
+      '--cluster <redis-url>',
+      'run as one replica of a cluster sharing state in Redis (redis://HOST:PORT or unix:///path/redis.sock; key in MCPTOOLS_CLUSTER_KEY)',
+    )
+    .option(
+      '--advertise <url>',
+      'with --cluster: the URL other replicas reach this one at (http://10.0.0.5:8808)',
+    )
+    .option('--replica-id <id>', "with --cluster: this replica's id (default: random)")
     .option('--verbose', "log more: the MCP SDK's own notes besides state changes, clients and errors")
     .addHelpText(
       'after',
-      '\nExamples:\n  mcptools serve --stdio\n  mcptools serve --http 8808\n  MCPTOOLS_TOKEN=secret mcptools serve --http 0.0.0.0:8808 --mode router',
+      '\nExamples:\n  mcptools serve --stdio\n  mcptools serve --http 8808\n  MCPTOOLS_TOKEN=secret mcptools serve --http 0.0.0.0:8808 --mode router\n  MCPTOOLS_CLUSTER_KEY=$(openssl rand -base64 32) mcptools serve --http 8808 --cluster redis://127.0.0.1:6379 --advertise http://127.0.0.1:8808',
     )
     .action(lazyAction(async () => (await import('./commands/serve-action.js')).serveAction));
 

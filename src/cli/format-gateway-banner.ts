@@ -38,6 +38,7 @@ export function formatGatewayBanner(banner: GatewayBanner): string[] {
     `Claude Code:     claude mcp add --transport http ${name} ${banner.mcpUrl}`,
     `Claude Desktop:  ${desktop}`,
     `OpenClaw:        openclaw mcp add ${name} --url ${banner.mcpUrl} --transport streamable-http`,
+    'Other hosts:     Cursor, VS Code, Gemini CLI, Codex, Windsurf: docs/hosts/ in the mcptools repository',
     '',
     'Serving until Ctrl-C.',
   ];

@@ -2,6 +2,7 @@ import type { McpToolsConfig } from '../config/config-types.js';
 import { loadMCPServers } from '../mcp/load-mcp-servers.js';
 import type { LoadMcpServersOptions } from '../mcp/mcp-tool-hub.js';
 import type { MCPToolProvider, ServerStatus } from '../mcp/provider-types.js';
+import { policyWarnings } from '../pipeline/policies/policy-warnings.js';
 import { loadOpenClawPlugins } from '../plugins/load-openclaw-plugins.js';
 import type { PluginLoadResult } from '../plugins/plugin-types.js';
 import { ToolRegistry } from '../registry/tool-registry.js';
@@ -25,8 +26,14 @@ export interface SessionOptions {
   signal?: AbortSignal;
   /** Every server state change while connecting and after (for live progress). */
   onStatus?: (status: ServerStatus) => void;
-  /** Who answers the servers' sampling, elicitation and roots requests (the gateway's clients). */
-  requests?: Pick<LoadMcpServersOptions, 'onElicitation' | 'onSamplingRequest' | 'onRootsRequest'>;
+  /**
+   * Who answers the servers' sampling, elicitation and roots requests (the gateway's clients),
+   * and where OAuth tokens live (a cluster's shared vault; default the vault file).
+   */
+  requests?: Pick<
+    LoadMcpServersOptions,
+    'onElicitation' | 'onSamplingRequest' | 'onRootsRequest' | 'tokenStore'
+  >;
   /**
    * `project`: discovery reads only the project's own files, never other hosts' user-level
    * files (what `serve` does, docs/gateway-recursion.md). Default `all`.
@@ -88,6 +95,7 @@ export async function openSession(options: SessionOptions = {}): Promise<Session
       if (plugin.status === 'error')
         process.stderr.write(`mcptools: ${plugin.error ?? `plugin ${plugin.id} failed`}\n`);
     }
+    for (const warning of policyWarnings(config, registry)) process.stderr.write(`mcptools: ${warning}\n`);
     // Router tools sit in the same registry, so `call tool_index …` and `call read_mcp_resource …` work.
     const context = config.workspaceDir ? { workspaceDir: config.workspaceDir } : {};
     // A command runs once and exits, so a search waits for the tools' embeddings instead of

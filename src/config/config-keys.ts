@@ -32,6 +32,7 @@ export const topLevelKeys: readonly string[] = [
   'maxResponseBytes',
   'maxArgumentBytes',
   'gateway',
+  'policies',
   'protocol',
   'workspaceDir',
 ];

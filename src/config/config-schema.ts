@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { clampDurationMs } from './duration.js';
+import { policiesSchema } from './policies-schema.js';
 
 /** The zod schema of a duration field in a configuration file: positive, clamped to a timer's range. */
 const durationSchema = z
@@ -157,6 +158,7 @@ export const mcpToolsFileSchema = z.strictObject({
   maxResponseBytes: z.number().int().positive().optional(),
   maxArgumentBytes: z.number().int().positive().optional(),
   gateway: gatewaySchema.optional(),
+  policies: policiesSchema.optional(),
   protocol: serverCommonShape.protocol,
   workspaceDir: z.string().min(1, 'must not be empty').optional(),
 });

@@ -1,4 +1,5 @@
 import type { ToolFilter } from '../registry/tool-filter.js';
+import type { PoliciesConfig } from './policies-schema.js';
 
 /** Settings every server entry may carry, whatever its transport. */
 export interface ServerCommon {
@@ -142,6 +143,8 @@ export interface McpToolsConfig {
   maxArgumentBytes?: number;
   /** What `mcptools serve` exposes (`mcptools.json` only). */
   gateway?: GatewayConfig;
+  /** Tool-call policies: deny and approval rules, tool overrides, rate limits, the audit log (`mcptools.json` only). */
+  policies?: PoliciesConfig;
   /** The `protocol` of every server that sets none. Default `initialize`. */
   protocol?: ProtocolMode;
   /** Filesystem roots offered to servers (2025-era `roots/list`). */

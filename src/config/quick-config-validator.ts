@@ -160,6 +160,7 @@ const mcpToolsFile = strictObject(
     maxResponseBytes: integer(1),
     maxArgumentBytes: integer(1),
     gateway: leaveToZod,
+    policies: leaveToZod,
     protocol: serverCommon.protocol,
     workspaceDir: text(1),
   },

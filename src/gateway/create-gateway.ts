@@ -18,6 +18,14 @@ import {
   WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server';
 import { serveStdio as sdkServeStdio } from '@modelcontextprotocol/server/stdio';
+import { relayChanges } from '../cluster/change-relay.js';
+import { drainCluster, readiness } from '../cluster/cluster-drain.js';
+import { ClusterNode, checkClusterOptions } from '../cluster/cluster-node.js';
+import { clusterEventStores } from '../cluster/redis-event-stores.js';
+import { serveRemoteSession } from '../cluster/remote-session.js';
+import { replayInitialize } from '../cluster/replay-initialize.js';
+import { retryOwner } from '../cluster/retry-owner.js';
+import type { SessionRecord } from '../cluster/session-directory.js';
 import { McpToolsError } from '../errors/mcp-tools-error.js';
 import { exceedsDepth } from '../json/json-bounds.js';
 import { REACH_HEADER, reachHeaderValue, requestLoop } from '../mcp/gateway-chain.js';
@@ -134,8 +142,22 @@ export function createGateway(options: GatewayOptions): Gateway {
   const log = options.log ?? (() => {});
   const arrivals = new ClientArrivals(log);
   const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
+  // Cluster mode (off by default): checked now, joined before the first request is served.
+  const clusterSettings = options.cluster ? checkClusterOptions(options.cluster) : undefined;
+  let cluster: ClusterNode | undefined;
+  let joining: Promise<ClusterNode> | undefined;
+  const joinCluster = (settings: NonNullable<typeof clusterSettings>) =>
+    (joining ??= ClusterNode.start(settings, log).then(async (node) => {
+      unsubscribers.push(await relayChanges(node.redis, node.keys, node.replicaId, options.provider, log));
+      cluster = node;
+      return node;
+    }));
+  // In a cluster, the default store is Redis (a stream resumes on whichever replica holds the session).
   const eventStores =
-    options.eventStore === false ? undefined : (options.eventStore ?? new MemoryEventStores());
+    options.eventStore === false
+      ? undefined
+      : (options.eventStore ??
+        (clusterSettings ? clusterEventStores(() => cluster) : new MemoryEventStores()));
   const resumeGraceMs = options.resumeGraceMs ?? DEFAULT_RESUME_GRACE_MS;
   const core = new GatewayCore(options.provider, {
     separator: options.config?.namespace?.separator ?? '__',
@@ -176,6 +198,11 @@ export function createGateway(options: GatewayOptions): Gateway {
   // The first listing of every profile: the baseline later changes are announced against.
   core.toolsChanged();
 
+  // Other replicas reach this one at its advertised host.
+  const allowedHosts = [
+    ...(options.allowedHosts ?? []),
+    ...(clusterSettings ? [clusterSettings.advertiseUrl.hostname] : []),
+  ];
   const startedAt = Date.now();
   const legacySessions = new Map<string, LegacyEntry>();
   const sseSessions = new SseSessions(core, serverInfo);
@@ -185,7 +212,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   let guard: HttpGuardSettings = {
     ...(options.token ? { token: options.token } : {}),
     ...(options.ownerToken ? { ownerToken: options.ownerToken } : {}),
-    allowedHostnames: [...loopbackHostnames(), ...(options.allowedHosts ?? [])],
+    allowedHostnames: [...loopbackHostnames(), ...allowedHosts],
     maxBodyBytes,
   };
   let closing: Promise<void> | undefined;
@@ -251,46 +278,25 @@ export function createGateway(options: GatewayOptions): Gateway {
     return undefined;
   };
 
-  const legacy = async (
+  /** A 2025-era session's transport and server, connected; it is kept once `initialize` succeeds. */
+  const openLegacy = async (
     profile: GatewayProfile,
-    request: Request,
     who: RequestPrincipal,
+    id: string,
     body: unknown,
-  ): Promise<Response> => {
-    const sessionId = request.headers.get('mcp-session-id');
-    if (sessionId) {
-      const entry = legacySessions.get(sessionId);
-      if (entry === undefined || entry.profile !== profile || entry.session.principal !== who.principal)
-        return jsonRpcError(404, -32001, 'Session not found');
-      // Most recently used last: the first idle one is ended when the cap is reached.
-      legacySessions.delete(sessionId);
-      legacySessions.set(sessionId, entry);
-      const { transport, resumable } = entry;
-      if (request.method === 'GET') {
-        const open = async (get: Request) => openEventStream(await transport.handleRequest(get), get.signal);
-        return resumable ? resumable.get(request, open) : open(request);
-      }
-      const handle = (post: Request) =>
-        transport.handleRequest(post, body === undefined ? undefined : { parsedBody: body });
-      if (resumable === undefined || request.method !== 'POST') return handle(request);
-      return resumable.post(request, entry.session.server?.getNegotiatedProtocolVersion(), handle);
-    }
-    if (request.method !== 'POST')
-      return jsonRpcError(400, -32000, 'Bad Request: Mcp-Session-Id header is required');
-    if (!isInitializeRequest(body))
-      return jsonRpcError(400, -32000, 'Bad Request: Mcp-Session-Id header is required');
-    const full = await makeRoom();
-    if (full) return full;
-    const session = createSession(randomUUID(), 'legacy', who.owner, who.principal);
+    adopted?: SessionRecord,
+  ) => {
+    const session = createSession(id, 'legacy', who.owner, who.principal);
     const resumable = eventStores
-      ? new ResumableStreams(eventStores.forSession(session.id), resumeGraceMs)
+      ? new ResumableStreams(eventStores.forSession(session.id, session.principal), resumeGraceMs)
       : undefined;
     const end = () => {
       legacySessions.delete(session.id);
       core.endSession(session);
+      cluster?.ended(session.principal, session.id);
       if (eventStores) {
         resumable?.close();
-        void Promise.resolve(eventStores.dropSession(session.id)).catch(() => {});
+        void Promise.resolve(eventStores.dropSession(session.id, session.principal)).catch(() => {});
       }
     };
     const transport = new WebStandardStreamableHTTPServerTransport({
@@ -298,15 +304,115 @@ export function createGateway(options: GatewayOptions): Gateway {
       onsessioninitialized: () => {
         legacySessions.set(session.id, { transport, session, profile, ...(resumable ? { resumable } : {}) });
         core.sessions.add(session);
-        arrivals.session(body);
+        if (adopted === undefined) arrivals.session(body);
+        cluster?.held(
+          {
+            id: session.id,
+            principal: session.principal,
+            profile: profile.name,
+            initialize: adopted?.initialize ?? body,
+            subscriptions: [],
+          },
+          adopted === undefined,
+        );
       },
       onsessionclosed: end,
       maxRequestBodySize: maxBodyBytes,
       ...(resumable ? { eventStore: resumable.eventStore, retryInterval: RETRY_INTERVAL_MS } : {}),
     });
     transport.onclose = end;
+    if (cluster) {
+      const node = cluster;
+      session.onChange = () =>
+        node.changed(session.principal, session.id, {
+          ...(session.logLevel === undefined ? {} : { logLevel: session.logLevel }),
+          subscriptions: session.subscriptions,
+        });
+    }
     const server = buildGatewayServer(core, profile, session, serverInfo);
     await server.connect(transport);
+    return { transport, session };
+  };
+
+  /** Rebuilds a session another replica owned (it died or handed it over) from its record. */
+  const adoptLegacy = async (
+    profile: GatewayProfile,
+    who: RequestPrincipal,
+    record: SessionRecord,
+    url: string,
+  ) => {
+    const { transport, session } = await openLegacy(profile, who, record.id, record.initialize, record);
+    await replayInitialize(transport, record.initialize, url);
+    if (record.logLevel !== undefined) session.logLevel = record.logLevel as DownstreamSession['logLevel'];
+    for (const wrapped of record.subscriptions)
+      await core.subscribe(session, wrapped).catch((error: unknown) => {
+        log(
+          `cluster: an adopted subscription to ${wrapped} failed: ${error instanceof Error ? error.message : String(error)}`,
+        );
+      });
+    session.onChange?.();
+    log(
+      `cluster: adopted a session from ${record.owner === '' ? 'a replica that handed it over' : `replica ${record.owner}`}`,
+    );
+  };
+
+  const serveLegacyEntry = (entry: LegacyEntry, request: Request, body: unknown): Promise<Response> => {
+    // Most recently used last: the first idle one is ended when the cap is reached.
+    legacySessions.delete(entry.session.id);
+    legacySessions.set(entry.session.id, entry);
+    const { transport, resumable } = entry;
+    if (request.method === 'GET') {
+      const open = async (get: Request) => openEventStream(await transport.handleRequest(get), get.signal);
+      return resumable ? resumable.get(request, open) : open(request);
+    }
+    const handle = (post: Request) =>
+      transport.handleRequest(post, body === undefined ? undefined : { parsedBody: body });
+    if (resumable === undefined || request.method !== 'POST') return handle(request);
+    return resumable.post(request, entry.session.server?.getNegotiatedProtocolVersion(), handle);
+  };
+
+  const legacy = async (
+    profile: GatewayProfile,
+    request: Request,
+    who: RequestPrincipal,
+    body: unknown,
+    forwarded: boolean,
+  ): Promise<Response> => {
+    const sessionId = request.headers.get('mcp-session-id');
+    if (sessionId) {
+      const entry = legacySessions.get(sessionId);
+      if (entry === undefined && cluster !== undefined) {
+        // Forwarded here, but no longer held here (handed over): the forwarding replica looks again.
+        if (forwarded) return jsonRpcError(421, -32001, 'Session not held by this replica');
+        const lookup = () => legacySessions.get(sessionId);
+        return serveRemoteSession(cluster, {
+          request,
+          principal: who.principal,
+          body,
+          sessionId,
+          profile: profile.name,
+          adopt: (record) => adoptLegacy(profile, who, record, request.url),
+          serveLocal: () => {
+            const adopted = lookup();
+            return adopted === undefined
+              ? Promise.resolve(jsonRpcError(404, -32001, 'Session not found'))
+              : serveLegacyEntry(adopted, request, body);
+          },
+        });
+      }
+      if (entry === undefined || entry.profile !== profile || entry.session.principal !== who.principal)
+        return jsonRpcError(404, -32001, 'Session not found');
+      return serveLegacyEntry(entry, request, body);
+    }
+    if (request.method !== 'POST')
+      return jsonRpcError(400, -32000, 'Bad Request: Mcp-Session-Id header is required');
+    if (!isInitializeRequest(body))
+      return jsonRpcError(400, -32000, 'Bad Request: Mcp-Session-Id header is required');
+    if (cluster?.draining)
+      return jsonRpcError(503, -32000, 'this replica is draining; open the session elsewhere');
+    const full = await makeRoom();
+    if (full) return full;
+    const { transport } = await openLegacy(profile, who, randomUUID(), body);
     return transport.handleRequest(request, { parsedBody: body });
   };
 
@@ -357,11 +463,14 @@ export function createGateway(options: GatewayOptions): Gateway {
     // where it drops our header (src/mcp/gateway-chain.ts).
     const loop = requestLoop(body);
     if (loop !== undefined) return loopRefusal(loop);
+    // Only a replica of this cluster may say it forwarded a request (signed with the cluster key).
+    const forwarded = cluster === undefined ? 'none' : cluster.checkForwarded(request, who.principal, body);
+    if (forwarded === 'forged') return jsonRpcError(403, -32000, 'Forbidden: invalid forwarding signature');
     if (
       !carriesEnvelopeClaim(body) &&
       (await isLegacyRequest(request, body, { maxRequestBodySize: maxBodyBytes }))
     )
-      return legacy(profile, request, who, body);
+      return legacy(profile, request, who, body, forwarded === 'valid');
     arrivals.request(body);
     const respond = (modern: Request, parsed: unknown = body) =>
       modernHandler(profile).fetch(modern, {
@@ -371,12 +480,31 @@ export function createGateway(options: GatewayOptions): Gateway {
     // A 2026-07-28 listener of resource updates gets them subscribed upstream on its behalf.
     if (request.headers.get('mcp-method') === 'subscriptions/listen')
       return serveListen(core, profile, request, who.principal, respond, body);
+    if (cluster !== undefined && forwarded === 'none') {
+      // A retry of a call parked on a 2025 upstream of another replica is served there.
+      const owner = retryOwner(cluster, body);
+      if (owner !== undefined && owner !== cluster.replicaId) {
+        const url = await cluster.registry.lookup(owner).catch(() => null);
+        if (url === null) return jsonRpcError(503, -32000, 'the cluster store (Redis) is unavailable; retry');
+        if (url !== undefined) return cluster.forward(request, url, who.principal, body);
+      }
+    }
     return respond(request);
   };
 
-  const fetch = (request: Request): Promise<Response> => {
+  const fetch = async (request: Request): Promise<Response> => {
+    // A load balancer's probe carries no token; the answer says nothing but ready or not.
+    if (request.method === 'GET' && new URL(request.url).pathname === '/readyz')
+      return readiness(core.closing, cluster);
     const checked = guardRequest(request, guard);
-    if (checked instanceof Response) return Promise.resolve(checked);
+    if (checked instanceof Response) return checked;
+    if (clusterSettings !== undefined && cluster === undefined) {
+      try {
+        await joinCluster(clusterSettings);
+      } catch {
+        return jsonRpcError(503, -32000, 'the cluster store (Redis) is unavailable');
+      }
+    }
     return route(request, checked);
   };
 
@@ -409,6 +537,8 @@ export function createGateway(options: GatewayOptions): Gateway {
   const listen = async (listenOptions: ListenOptions = {}) => {
     if (httpServer) throw new McpToolsError('INVALID_ARGUMENTS', 'the gateway is already listening');
     const host = listenOptions.host ?? '127.0.0.1';
+    // Joined before listening: cluster mode with an unreachable Redis fails here, clearly.
+    if (clusterSettings !== undefined) await joinCluster(clusterSettings);
     const loopback = isLoopbackHost(host);
     if (!loopback && options.token === undefined && options.ownerToken === undefined) {
       throw new McpToolsError(
@@ -421,18 +551,20 @@ export function createGateway(options: GatewayOptions): Gateway {
     guard = {
       ...guard,
       allowedHostnames: wildcard
-        ? options.allowedHosts
+        ? options.allowedHosts && allowedHosts
         : [
             ...new Set([
               ...(loopback ? loopbackHostnames() : []),
               host.includes(':') ? `[${host}]` : host,
-              ...(options.allowedHosts ?? []),
+              ...allowedHosts,
             ]),
           ],
     };
     const onerror = (error: Error) => log(`http: ${error.message}`);
     const serve = async (req: IncomingMessage, res: ServerResponse) => {
       // Checked before the body is read: a refused request never gets buffered.
+      if (req.method === 'GET' && req.url === '/readyz')
+        return sendResponse(res, readiness(core.closing, cluster));
       const checked = guardRequest(nodeHeaders(req), guard);
       if (checked instanceof Response) return sendResponse(res, checked, { drain: req });
       // Which gateways are reachable through this one (told to callers that passed the door):
@@ -500,6 +632,9 @@ export function createGateway(options: GatewayOptions): Gateway {
 
   const close = () => {
     closing ??= (async () => {
+      // A cluster still joining is joined (or failed) before it can be left.
+      if (joining) await joining.catch(() => undefined);
+      if (cluster) await drainCluster(cluster, core, log);
       core.shutDown();
       // Give the handlers of cancelled calls a moment to answer with their error.
       const until = Date.now() + 1000;
@@ -522,6 +657,7 @@ export function createGateway(options: GatewayOptions): Gateway {
           server.closeAllConnections();
         });
       }
+      await cluster?.close();
     })();
     return closing;
   };

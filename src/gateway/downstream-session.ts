@@ -26,6 +26,8 @@ export interface DownstreamSession {
   allowsServer?: (server: string) => boolean;
   /** Wrapped resource URIs the client subscribed to (2025 era). */
   readonly subscriptions: Set<string>;
+  /** Called after the client changed its log level or subscriptions (cluster mode records them). */
+  onChange?: () => void;
   /** Set when the session ended. */
   ended: boolean;
 }

@@ -11,8 +11,10 @@ import {
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import { McpToolsError } from '../errors/mcp-tools-error.js';
+import { runInToolCallScope } from '../pipeline/tool-call-scope.js';
 import type { Tool, ToolUpdate } from '../tool/tool.js';
 import type { DownstreamSession } from './downstream-session.js';
+import { approvalThroughCaller } from './gateway-approval.js';
 import type { GatewayCore } from './gateway-core.js';
 import type { GatewayProfile } from './gateway-profile.js';
 import { joinPromptName, splitPromptName } from './prompt-names.js';
@@ -97,7 +99,11 @@ export function buildGatewayServer(
           };
     const args = (params.arguments ?? {}) as Record<string, unknown>;
     return async (call) => {
-      const result = await tool.execute(call.id, args, call.signal, onUpdate);
+      // Approvals asked by hooks and policies go to this call's client, attributed to its principal.
+      const scope = { principal: session.principal, onApproval: approvalThroughCaller(call) };
+      const result = await runInToolCallScope(scope, () =>
+        tool.execute(call.id, args, call.signal, onUpdate),
+      );
       if (progressSent !== undefined) await progressSent;
       return toCallToolResult(result);
     };
@@ -172,11 +178,13 @@ export function buildGatewayServer(
     await core.subscribe(session, request.params.uri).catch((error: unknown) => {
       throw protocolError(error);
     });
+    session.onChange?.();
     return {};
   });
 
   server.setRequestHandler('resources/unsubscribe', async (request) => {
     await core.unsubscribe(session, request.params.uri);
+    session.onChange?.();
     return {};
   });
 
@@ -252,6 +260,7 @@ export function buildGatewayServer(
 
   server.setRequestHandler('logging/setLevel', async (request) => {
     session.logLevel = request.params.level;
+    session.onChange?.();
     return {};
   });
 

@@ -1,4 +1,5 @@
 import type { Implementation } from '@modelcontextprotocol/server';
+import type { ClusterOptions } from '../cluster/cluster-options.js';
 import type { GatewayMode, GatewayProfileConfig, McpToolsConfig } from '../config/config-types.js';
 import type { MCPToolProvider } from '../mcp/provider-types.js';
 import type { ToolFilter } from '../registry/tool-filter.js';
@@ -69,6 +70,11 @@ export interface GatewayOptions {
    * before its upstream call is cancelled, in ms. Default 300 000.
    */
   inputTimeoutMs?: number;
+  /**
+   * Cluster mode: this gateway is one of several replicas sharing state in Redis (see
+   * `docs/cluster.md`). Off by default; `listen()` rejects when Redis cannot be reached.
+   */
+  cluster?: ClusterOptions;
   /** Where operational lines go (never a secret). Default: nowhere. The CLI writes them to stderr. */
   log?: (line: string) => void;
 }

@@ -108,7 +108,7 @@ class NodeRequestView {
 }
 
 /** The JSON-RPC id to echo on an error answer: the body's, when it is one request's. */
-function echoableId(body: unknown): string | number | null {
+export function echoableId(body: unknown): string | number | null {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) return null;
   const { method, id } = body as { method?: unknown; id?: unknown };
   return typeof method === 'string' && (typeof id === 'string' || typeof id === 'number') ? id : null;

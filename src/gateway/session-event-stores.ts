@@ -12,8 +12,11 @@ import type { EventStore } from '@modelcontextprotocol/server';
  * store (Redis) behind the same interface.
  */
 export interface SessionEventStores {
-  /** The event store of session `sessionId` (asked once per session, when it opens or is adopted). */
-  forSession(sessionId: string): EventStore;
+  /**
+   * The event store of session `sessionId` (asked once per session, when it opens or is adopted);
+   * `principal` is who opened it (a shared store namespaces by it too).
+   */
+  forSession(sessionId: string, principal?: string): EventStore;
   /** Session `sessionId` ended: its events can go. */
-  dropSession(sessionId: string): void | Promise<void>;
+  dropSession(sessionId: string, principal?: string): void | Promise<void>;
 }

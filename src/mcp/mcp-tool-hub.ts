@@ -3,7 +3,11 @@ import type { AuthorizationStart, AuthorizationUrlHandler } from '../auth/server
 import { type OAuthHostOptions, ServerAuthorizations } from '../auth/server-authorizations.js';
 import type { McpToolsConfig, ProtocolMode, ServerConfig } from '../config/config-types.js';
 import { durationMs } from '../config/duration.js';
+import type { ToolOverrideConfig } from '../config/policies-schema.js';
 import { SecretRedactor } from '../config/secret-redactor.js';
+import { type ConfigPolicies, configPolicies } from '../pipeline/policies/config-policies.js';
+import { clearOverrideProblems, reportOverrideProblem } from '../pipeline/policies/override-problems.js';
+import { applyToolOverride } from '../pipeline/tool-override.js';
 import { compileToolFilter } from '../registry/tool-filter.js';
 import { type NamingOptions, namespacedName, uniqueName } from '../registry/tool-name.js';
 import type { ToolRegistry } from '../registry/tool-registry.js';
@@ -119,11 +123,21 @@ export class McpToolHub implements MCPToolProvider {
   /** Every configured secret, hidden in every message, status row, event and error result. */
   readonly #redactor: SecretRedactor;
   readonly #authorizations: ServerAuthorizations;
+  /** `policies.overrides` of the configuration, per server and original tool name. */
+  readonly #overrides: NonNullable<NonNullable<McpToolsConfig['policies']>['overrides']>;
+  /** The configured policies in the registry's pipeline (none without a `policies` section). */
+  readonly #policies: ConfigPolicies;
+  readonly #policyRemovers: Array<() => void>;
   #closing: Promise<void> | undefined;
 
   constructor(config: McpToolsConfig, registry: ToolRegistry, options: LoadMcpServersOptions = {}) {
     this.#registry = registry;
     this.#redactor = SecretRedactor.forConfig(config);
+    this.#overrides = config.policies?.overrides ?? {};
+    this.#policies = configPolicies(config.policies, {
+      onError: (message) => this.#emit('warning', message),
+    });
+    this.#policyRemovers = this.#policies.middlewares.map((middleware) => registry.use(middleware));
     this.#naming = { ...config.namespace, ...options.namespace };
     if (options.onStatus) this.#listeners.status.add(options.onStatus);
     const validator = new ArgumentValidator({
@@ -308,6 +322,8 @@ export class McpToolHub implements MCPToolProvider {
   async #close(): Promise<void> {
     await Promise.allSettled([...this.#connections.values()].map((connection) => connection.close()));
     await this.#eras.flush();
+    for (const remove of this.#policyRemovers) remove();
+    await this.#policies.close();
     for (const name of this.#connections.keys()) {
       const removed = this.#registry.unregisterOwner(`mcp:${name}`);
       if (removed.length > 0) this.#emit('toolsChanged', name, { added: [], removed, owner: `mcp:${name}` });
@@ -326,8 +342,20 @@ export class McpToolHub implements MCPToolProvider {
     const adapterOptions = this.#adapterOptions.get(name) ?? this.#commonAdapterOptions!;
     const prefix = connection.config.prefix ?? name;
     const tools: Tool[] = [];
+    const overrides = Object.hasOwn(this.#overrides, name) ? this.#overrides[name] : undefined;
+    if (overrides) clearOverrideProblems(this.#registry, name);
     for (const definition of definitions) {
       if (!passes(definition.name)) continue;
+      const override =
+        overrides && Object.hasOwn(overrides, definition.name) ? overrides[definition.name] : undefined;
+      if (override) {
+        const tool = this.#overriddenTool(connection, definition, override, taken, adapterOptions);
+        if (tool) {
+          chosen.add(tool.name);
+          tools.push(tool);
+        }
+        continue;
+      }
       const base = namespacedName(prefix, definition.name, this.#naming);
       const exposed = uniqueName(
         base,
@@ -341,6 +369,51 @@ export class McpToolHub implements MCPToolProvider {
     const change = this.#registry.replaceOwner(owner, tools, { source: 'mcp', server: name });
     // Fired even when no name changed: descriptions or schemas may have.
     this.#emit('toolsChanged', name, change);
+  }
+
+  /**
+   * The tool of `definition` as its `policies.overrides` entry shows it, or `undefined` (with a
+   * warning naming the field) when the override cannot be applied: a name another tool holds,
+   * a fixed argument the tool lacks or whose value does not fit. Such a tool is not served:
+   * serving it without its fixed arguments would ignore the policy.
+   */
+  #overriddenTool(
+    connection: McpConnection,
+    definition: McpToolDefinition,
+    override: ToolOverrideConfig,
+    taken: (name: string) => boolean,
+    adapterOptions: McpToolAdapterOptions,
+  ): Tool | undefined {
+    const server = connection.name;
+    const where = `policies.overrides.${server}.${definition.name}`;
+    const fail = (message: string) => {
+      reportOverrideProblem(this.#registry, server, definition.name, message);
+      this.#emit('warning', message, server);
+      return undefined;
+    };
+    const exposed =
+      override.name ??
+      uniqueName(
+        namespacedName(connection.config.prefix ?? server, definition.name, this.#naming),
+        `${server}\u0000${definition.name}`,
+        taken,
+        this.#naming.maxLength ?? 64,
+      );
+    if (override.name !== undefined && taken(override.name))
+      return fail(
+        `${where}.name: "${override.name}" is already the name of another tool; ${server}/${definition.name} is not served`,
+      );
+    try {
+      return applyToolOverride(
+        createMcpTool(connection, definition, exposed, adapterOptions),
+        override,
+        where,
+      );
+    } catch (error) {
+      return fail(
+        `${error instanceof Error ? error.message : String(error)}; ${server}/${definition.name} is not served`,
+      );
+    }
   }
 
   #emit<E extends keyof ProviderEvents>(event: E, ...args: Parameters<ProviderEvents[E]>): void {

@@ -31,10 +31,26 @@ export interface PluginIdentity {
   rootDir: string;
 }
 
+/** The tool hooks mcptools runs (OpenClaw's names); every other `api.on` hook is a no-op. */
+export const TOOL_HOOK_NAMES = ['before_tool_call', 'after_tool_call', 'tool_result_persist'] as const;
+
+/** One `api.on(hookName, handler, options)` call for a tool hook. */
+export interface PluginHookRegistration {
+  hookName: (typeof TOOL_HOOK_NAMES)[number];
+  handler: (...args: unknown[]) => unknown;
+  priority?: number;
+  matcher?: string[];
+  timeoutMs?: number;
+}
+
 /** The `api` and what the plugin did with it. */
 export interface PluginApiHandle {
   api: Record<string, unknown>;
   tools: PluginToolRegistration[];
+  /** Its `before_tool_call`, `after_tool_call` and `tool_result_persist` handlers. */
+  hooks: PluginHookRegistration[];
+  /** Set after loading: hooks registered later go straight here. */
+  onLateHook?: (registration: PluginHookRegistration) => void;
   /** Counts of accepted no-op calls by method name. */
   ignored: Record<string, number>;
   /** Set after loading: `registerTool` calls made later go straight here. */
@@ -107,7 +123,6 @@ const IGNORED_METHODS = [
   'registerTranscriptSourceProvider',
   'registerDecisionProvider',
   'registerCodexAppServerExtensionFactory',
-  'on',
 ];
 
 /** Calls that answer something in OpenClaw: the answer OpenClaw gives when the feature is not wired. */
@@ -128,6 +143,51 @@ function describeCall(method: string, args: unknown[]): string {
   const first = args[0];
   const detail = typeof first === 'string' ? ` "${first}"` : '';
   return `${method}${detail}`;
+}
+
+/**
+ * Reads an `api.on` call for a tool hook the way OpenClaw checks it: a function handler, a
+ * finite `priority`, a positive `timeoutMs`, and a `matcher` that is a non-empty list of tool
+ * names without wildcards. Throws a TypeError naming the hook otherwise (the plugin then fails
+ * to load: a policy that cannot be installed must not leave its tools unguarded).
+ */
+function readHookRegistration(
+  hookName: PluginHookRegistration['hookName'],
+  handler: unknown,
+  options: unknown,
+): PluginHookRegistration {
+  const where = `api.on("${hookName}")`;
+  if (typeof handler !== 'function') throw new TypeError(`${where}: the handler must be a function`);
+  const registration: PluginHookRegistration = {
+    hookName,
+    handler: handler as PluginHookRegistration['handler'],
+  };
+  if (options === undefined || options === null) return registration;
+  if (typeof options !== 'object') throw new TypeError(`${where}: the options must be an object`);
+  const { priority, matcher, timeoutMs } = options as Record<string, unknown>;
+  if (priority !== undefined) {
+    if (typeof priority !== 'number' || !Number.isFinite(priority))
+      throw new TypeError(`${where}: "priority" must be a finite number`);
+    registration.priority = priority;
+  }
+  if (timeoutMs !== undefined) {
+    if (typeof timeoutMs !== 'number' || !(timeoutMs > 0))
+      throw new TypeError(`${where}: "timeoutMs" must be a positive number`);
+    registration.timeoutMs = timeoutMs;
+  }
+  if (matcher !== undefined) {
+    if (hookName === 'tool_result_persist')
+      throw new TypeError(`${where}: "matcher" is only for tool call hooks`);
+    if (!Array.isArray(matcher) || matcher.length === 0)
+      throw new TypeError(`${where}: "matcher" must be a non-empty array of tool names`);
+    for (const name of matcher) {
+      if (typeof name !== 'string' || name.trim() === '')
+        throw new TypeError(`${where}: "matcher" entries must be non-empty strings`);
+      if (name.trim() === '*') throw new TypeError(`${where}: "matcher" wildcard entries are not supported`);
+    }
+    registration.matcher = matcher as string[];
+  }
+  return registration;
 }
 
 /** Reads a `registerTool` argument: a tool, a factory function, or a `{ contextVersion: 2, create }` factory. */
@@ -174,6 +234,7 @@ export function createPluginApi(params: {
   const handle: PluginApiHandle = {
     api: {},
     tools: [],
+    hooks: [],
     ignored: {},
     async dispose() {
       if (lifetime.signal.aborted) return;
@@ -204,6 +265,21 @@ export function createPluginApi(params: {
     if (handle.onLateTool) handle.onLateTool(registration);
     else handle.tools.push(registration);
   };
+  const ignoredOn = noop('on');
+  /** `api.on`: the tool hooks are kept and run by the registry's pipeline; every other hook is a logged no-op. */
+  const on = (hookName: unknown, handler: unknown, options?: unknown): void => {
+    if (!TOOL_HOOK_NAMES.includes(hookName as PluginHookRegistration['hookName'])) {
+      ignoredOn(hookName, handler, options);
+      return;
+    }
+    const registration = readHookRegistration(
+      hookName as PluginHookRegistration['hookName'],
+      handler,
+      options,
+    );
+    if (handle.onLateHook) handle.onLateHook(registration);
+    else handle.hooks.push(registration);
+  };
   const target: Record<string, unknown> = {
     id: identity.id,
     name: identity.name,
@@ -225,6 +301,7 @@ export function createPluginApi(params: {
     resolvePath: (input: string) =>
       resolve(identity.rootDir, input.startsWith('~') ? `${homedir()}${input.slice(1)}` : input),
     registerTool,
+    on,
   };
   for (const method of IGNORED_METHODS) target[method] = noop(method);
   for (const [method, answer] of Object.entries(ANSWERING_METHODS)) target[method] = noop(method, answer);

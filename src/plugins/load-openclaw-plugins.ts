@@ -1,5 +1,6 @@
 import { McpToolsError } from '../errors/mcp-tools-error.js';
 import type { ToolRegistry } from '../registry/tool-registry.js';
+import { installPluginHooks } from './install-plugin-hooks.js';
 import { type LoadedPlugin, loadOnePlugin, PluginLoadFailure } from './load-one-plugin.js';
 import { type PluginFaultTarget, pluginFaultGuard } from './plugin-fault-guard.js';
 import { pluginStateRoot } from './plugin-state-dir.js';
@@ -143,6 +144,9 @@ export async function loadOpenClawPlugins(
         rootDir: plugin.rootDir,
         status: 'loaded',
         ignored: plugin.handle.ignored,
+        ...(plugin.handle.hooks.length === 0
+          ? {}
+          : { hooks: plugin.handle.hooks.map((hook) => hook.hookName) }),
         ...(plugin.version ? { version: plugin.version } : {}),
       };
       results.push(result);
@@ -165,6 +169,9 @@ export async function loadOpenClawPlugins(
     config,
     ...(options.naming ? { naming: options.naming } : {}),
   });
+  // Their `before_tool_call` / `after_tool_call` / `tool_result_persist` hooks join the
+  // registry's pipeline: they guard every tool, MCP and native ones included.
+  const hookRemovers = sources.map(({ plugin }) => installPluginHooks(plugin, registry));
   for (const [result, plugin] of byResult) {
     const summary = summaries.get(plugin.id);
     if (summary) {
@@ -179,6 +186,7 @@ export async function loadOpenClawPlugins(
     unload() {
       if (unloaded) return;
       unloaded = true;
+      for (const remove of hookRemovers) remove();
       for (const { plugin } of sources) {
         // Late `registerTool` calls after unload must not bring tools back.
         plugin.handle.onLateTool = () => undefined;

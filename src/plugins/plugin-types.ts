@@ -86,6 +86,8 @@ export interface PluginLoadResult {
   optionalTools: string[];
   /** Counts of the other registrations it made (`registerHook`, `on`, …), accepted as no-ops. */
   ignored: Record<string, number>;
+  /** The tool hooks it registered with `api.on` (`before_tool_call`, …), run by the registry's pipeline. */
+  hooks?: string[];
 }
 
 /** What `loadOpenClawPlugins` returns. */

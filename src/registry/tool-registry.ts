@@ -1,4 +1,12 @@
 import { McpToolsError } from '../errors/mcp-tools-error.js';
+import type {
+  ApprovalHandler,
+  PersistedToolResultMessage,
+  ToolHookContext,
+  ToolMiddleware,
+  ToolResultPersistEvent,
+} from '../pipeline/tool-call-hooks.js';
+import { ToolPipeline } from '../pipeline/tool-pipeline.js';
 import type { Tool, ToolContext, ToolFactory, ToolSource } from '../tool/tool.js';
 import { compileToolFilter, type ToolFilter } from './tool-filter.js';
 import { TOOL_NAME_PATTERN } from './tool-name.js';
@@ -47,7 +55,15 @@ export interface RegistryChange {
 }
 
 /** Options of {@link ToolRegistry}. */
-export interface ToolRegistryOptions extends ToolFilter {}
+export interface ToolRegistryOptions extends ToolFilter {
+  /**
+   * Decides approvals that hooks and policies ask for (`requireApproval`), unless the call's
+   * scope has its own (the gateway asks its caller). Without one, approvals are denied.
+   */
+  onApproval?: ApprovalHandler;
+  /** Told of every failure of a hook or middleware (already attributed to its plugin or middleware). */
+  onPipelineError?: (message: string, error: unknown) => void;
+}
 
 /**
  * A registered tool under its name (held apart from `tool.name`, which a caller may change),
@@ -124,10 +140,53 @@ export class ToolRegistry {
   #passes: (...names: string[]) => boolean;
   /** Optional tools need an explicit allow glob that names them (OpenClaw semantics). */
   #allowsOptional: (...names: string[]) => boolean;
+  /**
+   * The tool-call pipeline, made by the first `use` or `onApproval`. While it has no
+   * middleware, tools are handed out as registered, at no cost per call.
+   */
+  #pipeline: ToolPipeline | undefined;
+  readonly #onPipelineError: ((message: string, error: unknown) => void) | undefined;
 
   constructor(options: ToolRegistryOptions = {}) {
     this.#passes = compileToolFilter(options);
     this.#allowsOptional = optionalFilter(options);
+    this.#onPipelineError = options.onPipelineError;
+    if (options.onApproval) this.onApproval(options.onApproval);
+  }
+
+  /**
+   * Adds a middleware to the tool-call pipeline: its `beforeToolCall` and `afterToolCall` run
+   * around every call of every tool this registry hands out from then on (`get`,
+   * `resolveAll`), with OpenClaw's hook semantics (see {@link ToolMiddleware}). Returns the
+   * function that removes it. Add middlewares before handing tools out: a tool obtained
+   * while none was in place is the bare tool.
+   *
+   * @example
+   * registry.use({ name: 'audit', afterToolCall: (event) => console.log(event.toolName, event.outcome) });
+   */
+  use(middleware: ToolMiddleware): () => void {
+    return this.#pipelineOf().use(middleware);
+  }
+
+  /** Sets the host's approval handler (see {@link ToolRegistryOptions.onApproval}). */
+  onApproval(handler: ApprovalHandler | undefined): void {
+    this.#pipelineOf().setApprovalHandler(handler);
+  }
+
+  /**
+   * Runs the `tool_result_persist` hooks over a toolResult message the host is about to
+   * persist (an agent loop's transcript) and returns the message to write.
+   */
+  persistToolResult(
+    event: ToolResultPersistEvent,
+    context?: Partial<ToolHookContext>,
+  ): PersistedToolResultMessage {
+    return this.#pipeline === undefined ? event.message : this.#pipeline.persistToolResult(event, context);
+  }
+
+  #pipelineOf(): ToolPipeline {
+    this.#pipeline ??= new ToolPipeline(this.#onPipelineError ? { onError: this.#onPipelineError } : {});
+    return this.#pipeline;
   }
 
   /**
@@ -219,7 +278,7 @@ export class ToolRegistry {
   get(name: string): Tool | undefined {
     const entry = this.#byName.get(name);
     if (!entry?.tool || !this.#enabled(entry.tool.name, entry)) return undefined;
-    return entry.tool;
+    return this.#pipeline?.active ? this.#pipeline.wrap(entry.tool) : entry.tool;
   }
 
   /**
@@ -282,6 +341,8 @@ export class ToolRegistry {
   ): Promise<Tool[]> {
     const tools: Tool[] = [];
     const seen = new Set<string>();
+    // Tools are wrapped only while a middleware is in place (an approval handler alone costs nothing).
+    const pipeline = this.#pipeline?.active ? this.#pipeline : undefined;
     // A copy: factories are awaited, and the registry may change meanwhile.
     const entries: Entry[] = [];
     for (const entry of this.#byName.values()) if (entries.at(-1) !== entry) entries.push(entry);
@@ -289,7 +350,7 @@ export class ToolRegistry {
       if (entry.tool) {
         if (this.#enabled(entry.tool.name, entry) && !seen.has(entry.tool.name)) {
           seen.add(entry.tool.name);
-          tools.push(entry.tool);
+          tools.push(pipeline ? pipeline.wrap(entry.tool, context) : entry.tool);
         }
         continue;
       }
@@ -303,7 +364,8 @@ export class ToolRegistry {
       for (const tool of produced == null ? [] : Array.isArray(produced) ? produced : [produced]) {
         if (seen.has(tool.name) || !this.#enabled(tool.name, entry, tool)) continue;
         seen.add(tool.name);
-        tools.push(withDefaults(tool, entry.options));
+        const shaped = withDefaults(tool, entry.options);
+        tools.push(pipeline ? pipeline.wrap(shaped, context) : shaped);
       }
     }
     return tools;

@@ -115,17 +115,14 @@ export interface ArgumentProblem {
 
 let sharedValidator: ArgumentValidator | undefined;
 
-/**
- * Validates `args` against a tool's JSON Schema with the shared validator. Returns
- * `undefined` when they pass (or the schema cannot be compiled, leaving enforcement to the
- * tool), else the first problem with the field named, e.g. `field "text" is required`.
- */
-export function validateArguments(schema: object, args: unknown): ArgumentProblem | undefined {
+/** Every reason `args` fail a tool's JSON Schema, with the shared validator (`undefined`: they pass). */
+export function argumentIssues(schema: object, args: unknown): ArgumentIssue[] | undefined {
   sharedValidator ??= new ArgumentValidator();
-  const issue = sharedValidator.checkFor(schema as Record<string, unknown>)(
-    args as Record<string, unknown>,
-  )?.[0];
-  if (!issue) return undefined;
+  return sharedValidator.checkFor(schema as Record<string, unknown>)(args as Record<string, unknown>);
+}
+
+/** One issue as the problem callers report: the field, and a sentence naming it. */
+export function argumentProblemOf(issue: ArgumentIssue): ArgumentProblem {
   const reason =
     issue.keyword === 'required'
       ? 'is required'
@@ -133,4 +130,14 @@ export function validateArguments(schema: object, args: unknown): ArgumentProble
         ? 'is not allowed'
         : issue.message;
   return { field: issue.field, message: `field "${issue.field}" ${reason}` };
+}
+
+/**
+ * Validates `args` against a tool's JSON Schema with the shared validator. Returns
+ * `undefined` when they pass (or the schema cannot be compiled, leaving enforcement to the
+ * tool), else the first problem with the field named, e.g. `field "text" is required`.
+ */
+export function validateArguments(schema: object, args: unknown): ArgumentProblem | undefined {
+  const issue = argumentIssues(schema, args)?.[0];
+  return issue === undefined ? undefined : argumentProblemOf(issue);
 }

@@ -29,6 +29,7 @@ describe('formatGatewayBanner', () => {
     expect(lines).toContain(
       'OpenClaw:        openclaw mcp add mcptools --url http://127.0.0.1:8808/mcp --transport streamable-http',
     );
+    expect(lines.find((line) => line.startsWith('Other hosts:'))).toContain('docs/hosts/');
     const desktop = lines.find((line) => line.startsWith('Claude Desktop:'))?.slice('Claude Desktop:'.length);
     expect(JSON.parse(desktop ?? '')).toEqual({
       mcpServers: { mcptools: { command: 'npx', args: ['-y', 'mcp-remote', 'http://127.0.0.1:8808/mcp'] } },

@@ -74,10 +74,10 @@ function startHttp(args: string[], env: NodeJS.ProcessEnv = process.env) {
 }
 
 describe('mcptools serve --help (built binary)', () => {
-  it('lists every option the README names for mcptools serve', () => {
-    const readme = readFileSync(join(dirname(fileURLToPath(import.meta.url)), '../../README.md'), 'utf8');
+  it('lists every option the gateway page names for mcptools serve', () => {
+    const page = readFileSync(join(dirname(fileURLToPath(import.meta.url)), '../../docs/gateway.md'), 'utf8');
     const named = new Set(
-      readme
+      page
         .split('\n')
         .filter((line) => line.startsWith('mcptools serve '))
         .flatMap((line) => line.match(/--[a-z][a-z-]*/g) ?? []),

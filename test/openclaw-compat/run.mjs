@@ -80,6 +80,7 @@ const test = spawnSync(
     '--test-reporter=spec',
     join(dirname(fileURLToPath(import.meta.url)), 'compat.test.mjs'),
     join(dirname(fileURLToPath(import.meta.url)), 'mcp-probe.test.mjs'),
+    join(dirname(fileURLToPath(import.meta.url)), 'hooks-compat.test.mjs'),
   ],
   {
     stdio: 'inherit',

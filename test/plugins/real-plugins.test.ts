@@ -68,9 +68,11 @@ describe('@happycastle/oh-my-openclaw@0.21.3', () => {
       'omoc_web_search',
     ]);
     expect(plugin.optionalTools.sort()).toEqual(plugin.tools);
+    // Its one tool hook runs in the pipeline; its other nine `api.on` hooks are no-ops.
+    expect(plugin.hooks).toEqual(['before_tool_call']);
     expect(plugin.ignored).toEqual({
       registerHook: 8,
-      on: 10,
+      on: 9,
       registerCommand: 7,
       registerService: 2,
       registerCli: 1,

@@ -9,6 +9,7 @@ import { parseCallArguments } from '../parse-call-arguments.js';
 import { formatResult, printJson, printLine } from '../print.js';
 import { runSessionCommand } from '../run-session-command.js';
 import { saveBinaryContent } from '../save-binary-content.js';
+import { terminalApproval } from '../terminal-approval.js';
 import { parseFormat } from './parse-format.js';
 
 interface CallOptions {
@@ -70,6 +71,8 @@ export async function callAction(
   await runSessionCommand(
     command,
     async ({ session, options, signal }) => {
+      // Hooks and policies that ask go to the person at the terminal; without one they are denied.
+      session.registry.onApproval(terminalApproval());
       const tool = findTool(await session.tools(), name);
       const params = parseCallArguments(inputs, tool.parameters);
       const timeoutMs = commandOptions.timeout;

@@ -14,8 +14,9 @@ import { openSession, type Session } from '../open-session.js';
 import { printLine } from '../print.js';
 import { watchInterrupts } from '../watch-interrupts.js';
 import { sessionOptions } from './global-options.js';
+import { type ServeClusterFlags, serveClusterOptions } from './serve-cluster-options.js';
 
-interface ServeOptions {
+interface ServeOptions extends ServeClusterFlags {
   config?: string;
   connectTimeout?: number;
   stdio?: boolean;
@@ -122,6 +123,20 @@ export async function serveAction(_options: unknown, command: Command): Promise<
   // what started, instead of killing the process and orphaning them.
   const interrupts = watchInterrupts();
   const signalName = () => (interrupts.exitCode() === ExitCode.interrupted ? 'SIGINT' : 'SIGTERM');
+  // A cluster's replicas share one OAuth vault in Redis (opened first: an unreachable Redis stops here).
+  let cluster: ReturnType<typeof serveClusterOptions>;
+  let vault:
+    | Awaited<ReturnType<typeof import('../../cluster/cluster-vault.js').openClusterVault>>
+    | undefined;
+  try {
+    cluster = serveClusterOptions(options, address);
+    vault = cluster
+      ? await (await import('../../cluster/cluster-vault.js')).openClusterVault(cluster, log)
+      : undefined;
+  } catch (error) {
+    await held?.release();
+    throw error;
+  }
   let session: Session;
   try {
     session = await openSession({
@@ -132,11 +147,12 @@ export async function serveAction(_options: unknown, command: Command): Promise<
         gateway: options.profile === undefined ? {} : { profile: options.profile },
         ...(address ? { listen: [address] } : {}),
       },
-      requests: gatewayServerRequests(),
+      requests: { ...gatewayServerRequests(), ...(vault ? { tokenStore: vault.store } : {}) },
       signal: interrupts.signal,
     });
   } catch (error) {
     await held?.release();
+    await vault?.close();
     if (!interrupts.signal.aborted) throw error;
     log(`${signalName()} while connecting; shutting down`);
     if (address === undefined) await refuseStdioRequests();
@@ -153,6 +169,7 @@ export async function serveAction(_options: unknown, command: Command): Promise<
     log(`${why}; shutting down`);
     await gateway?.close();
     await session.close();
+    await vault?.close();
     process.exit(0);
   };
   if (interrupts.signal.aborted) void stop(signalName());
@@ -164,6 +181,7 @@ export async function serveAction(_options: unknown, command: Command): Promise<
       config,
       ...profileSettings(config, options),
       ...(token ? { token } : {}),
+      ...(cluster ? { cluster } : {}),
       ...(config.workspaceDir ? { context: { workspaceDir: config.workspaceDir } } : {}),
       log,
     });
@@ -188,6 +206,7 @@ export async function serveAction(_options: unknown, command: Command): Promise<
     await held?.release();
     await gateway?.close();
     await session.close();
+    await vault?.close();
     throw error;
   }
   // Serve until a signal (or stdin's end) stops the process.

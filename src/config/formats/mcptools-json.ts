@@ -27,6 +27,12 @@ export function readMcpToolsJson(value: unknown, context: ConfigReadContext): Mc
       ...config.router,
       semanticSearch: { ...config.router!.semanticSearch!, cacheDir: resolvePath(cacheDir, context) },
     };
+  const auditFile = config.policies?.audit?.file;
+  if (auditFile !== undefined)
+    config.policies = {
+      ...config.policies,
+      audit: { ...config.policies!.audit!, file: resolvePath(auditFile, context) },
+    };
   if (plugins !== undefined) config.plugins = plugins.map((entry) => resolvePluginSpec(entry, context));
   return config;
 }

@@ -1,0 +1,243 @@
+import { randomUUID } from 'node:crypto';
+import { McpToolsError } from '../errors/mcp-tools-error.js';
+import { echoableId } from '../gateway/node-exchange.js';
+import { checkClusterKey, deriveClusterKeys, parseClusterKey } from './cluster-key.js';
+import type { ClusterOptions } from './cluster-options.js';
+import { forwardRequest } from './forward-request.js';
+import { FORWARD_HEADER, signForward, verifyForward } from './forward-signature.js';
+import { OwnerCache } from './owner-cache.js';
+import { connectRedis, type RedisConnection } from './redis-connection.js';
+import { RedisKeys } from './redis-keys.js';
+import { ReplicaRegistry } from './replica-registry.js';
+import { SessionDirectory, type SessionRecord } from './session-directory.js';
+
+/** The settings of a cluster node, checked (the key read, the URL parsed) before anything connects. */
+export interface ClusterSettings {
+  redis: string;
+  key: Buffer;
+  advertiseUrl: URL;
+  replicaId: string;
+  heartbeatMs: number;
+  drainMs: number;
+}
+
+/** Checks `options` at once (a short key, a bad URL): `createGateway` throws before it starts anything. */
+export function checkClusterOptions(options: ClusterOptions): ClusterSettings {
+  const key = typeof options.key === 'string' ? parseClusterKey(options.key) : checkClusterKey(options.key);
+  let advertiseUrl: URL;
+  try {
+    advertiseUrl = new URL(options.advertiseUrl);
+  } catch {
+    throw new McpToolsError(
+      'INVALID_ARGUMENTS',
+      `the cluster's advertise URL must be an http(s) URL other replicas reach this one at, got "${options.advertiseUrl}"`,
+      { recoverable: false },
+    );
+  }
+  if (advertiseUrl.protocol !== 'http:' && advertiseUrl.protocol !== 'https:')
+    throw new McpToolsError('INVALID_ARGUMENTS', 'the cluster advertise URL must be http:// or https://', {
+      recoverable: false,
+    });
+  const replicaId = options.replicaId ?? randomUUID();
+  if (!/^[A-Za-z0-9._-]{1,64}$/.test(replicaId))
+    throw new McpToolsError('INVALID_ARGUMENTS', 'a replica id is 1-64 letters, digits, ".", "_" or "-"', {
+      recoverable: false,
+    });
+  return {
+    redis: options.redis,
+    key,
+    advertiseUrl,
+    replicaId,
+    heartbeatMs: options.heartbeatMs ?? 1000,
+    drainMs: options.drainMs ?? 10_000,
+  };
+}
+
+/** What a request carried of {@link FORWARD_HEADER}: none, a valid one, or one that is not. */
+export type ForwardCheck = 'none' | 'valid' | 'forged';
+
+/**
+ * One replica's membership in a cluster: its Redis connection, its heartbeat in the replica
+ * registry, the 2025 session records, and the forwarding of requests between replicas (signed
+ * with the cluster key). The 2026-07-28 hot path never touches it.
+ */
+export class ClusterNode {
+  readonly settings: ClusterSettings;
+  readonly redis: RedisConnection;
+  readonly keys: RedisKeys;
+  readonly registry: ReplicaRegistry;
+  readonly sessions: SessionDirectory;
+  readonly #forwardKey: Buffer;
+  readonly #log: (line: string) => void;
+  /** Set by {@link drain}: `/readyz` fails and no new session is opened here. */
+  draining = false;
+  #released = false;
+  /** Where sessions held elsewhere were last found (principal + session → owner URL, profile). */
+  readonly owners = new OwnerCache(10_000);
+  readonly #held = new Map<string, Omit<SessionRecord, 'owner'>>();
+
+  private constructor(settings: ClusterSettings, redis: RedisConnection, log: (line: string) => void) {
+    this.settings = settings;
+    this.redis = redis;
+    this.#log = log;
+    const derived = deriveClusterKeys(settings.key);
+    this.#forwardKey = derived.forward;
+    this.keys = new RedisKeys(derived.namespace);
+    const base = settings.advertiseUrl.href.replace(/\/$/, '');
+    this.registry = new ReplicaRegistry(
+      redis,
+      this.keys,
+      settings.replicaId,
+      base,
+      settings.heartbeatMs,
+      () => {
+        void this.#recover();
+      },
+    );
+    this.sessions = new SessionDirectory(redis, this.keys, settings.replicaId);
+  }
+
+  /** Connects to Redis and joins the registry; rejects (naming the redacted URL) when Redis is unreachable. */
+  static async start(settings: ClusterSettings, log: (line: string) => void): Promise<ClusterNode> {
+    const redis = await connectRedis(settings.redis, log);
+    const node = new ClusterNode(settings, redis, log);
+    try {
+      await node.registry.start();
+    } catch (error) {
+      await redis.close();
+      throw error;
+    }
+    log(`cluster: replica ${settings.replicaId} joined, advertised at ${settings.advertiseUrl.origin}`);
+    return node;
+  }
+
+  get replicaId(): string {
+    return this.settings.replicaId;
+  }
+
+  /** For `/readyz`: Redis answers and this replica is not draining. */
+  get ready(): boolean {
+    return !this.draining && this.registry.healthy;
+  }
+
+  /** Whether `request` carries a forwarding signature, and whether it is this cluster's. */
+  checkForwarded(request: Request, principal: string, body: unknown): ForwardCheck {
+    const header = request.headers.get(FORWARD_HEADER);
+    if (header === null) return 'none';
+    const url = new URL(request.url);
+    const valid = verifyForward(this.#forwardKey, header, {
+      method: request.method,
+      path: url.pathname + url.search,
+      sessionId: request.headers.get('mcp-session-id') ?? '',
+      principal,
+      body: body === undefined ? '' : JSON.stringify(body),
+    });
+    return valid ? 'valid' : 'forged';
+  }
+
+  /** Forwards `request` (authenticated as `principal`, body already parsed) to the replica at `baseUrl`. */
+  forward(request: Request, baseUrl: string, principal: string, body: unknown): Promise<Response> {
+    const url = new URL(request.url);
+    const path = url.pathname + url.search;
+    const text = body === undefined ? '' : JSON.stringify(body);
+    const signature = signForward(this.#forwardKey, {
+      method: request.method,
+      path,
+      sessionId: request.headers.get('mcp-session-id') ?? '',
+      principal,
+      body: text,
+    });
+    const requestId = echoableId(body);
+    return forwardRequest(request, {
+      baseUrl,
+      path,
+      signature,
+      body: text,
+      ...(requestId === null ? {} : { requestId }),
+    });
+  }
+
+  /**
+   * Records a 2025 session this replica holds: one it opened (`write`: stored in Redis now), or
+   * one it adopted (its record is there already). Kept here too, so that a Redis that lost its
+   * data (restarted without persistence) gets every held session back when it returns.
+   */
+  held(record: Omit<SessionRecord, 'owner'>, write: boolean): void {
+    this.#held.set(record.id, { ...record, subscriptions: [...record.subscriptions] });
+    if (write)
+      this.sessions
+        .create(record)
+        .catch((error: unknown) => this.#log(`cluster: could not record session: ${message(error)}`));
+  }
+
+  /** Records a session's log level and subscriptions. */
+  changed(
+    principal: string,
+    id: string,
+    state: { logLevel?: string; subscriptions: Iterable<string> },
+  ): void {
+    const held = this.#held.get(id);
+    if (held) {
+      if (state.logLevel !== undefined) held.logLevel = state.logLevel;
+      held.subscriptions = [...state.subscriptions];
+    }
+    this.sessions
+      .update(principal, id, state)
+      .catch((error: unknown) => this.#log(`cluster: could not record a session change: ${message(error)}`));
+  }
+
+  /** A session ended for good (DELETE, evicted): its record goes. Not after hand-over. */
+  ended(principal: string, id: string): void {
+    if (this.#released) return;
+    this.#held.delete(id);
+    this.sessions.remove(principal, id).catch(() => {});
+  }
+
+  /** Redis came back: writes the record of every session held here again (it may have lost them). */
+  async #recover(): Promise<void> {
+    if (this.#released) return;
+    let count = 0;
+    for (const record of [...this.#held.values()]) {
+      try {
+        if ((await this.sessions.get(record.principal, record.id)) === undefined) {
+          await this.sessions.create(record);
+          await this.sessions.update(record.principal, record.id, record);
+          count++;
+        }
+      } catch {
+        return;
+      }
+    }
+    if (count > 0) this.#log(`cluster: Redis is back; recorded ${count} session(s) it had lost`);
+  }
+
+  /** Stops taking new sessions; `/readyz` fails from now on. */
+  drain(): void {
+    this.draining = true;
+  }
+
+  /** Hands this replica's sessions over and leaves the registry (others adopt at once). */
+  async handOver(): Promise<void> {
+    this.draining = true;
+    this.#released = true;
+    try {
+      const count = await this.sessions.releaseAll();
+      if (count > 0) this.#log(`cluster: handed over ${count} session(s)`);
+    } catch (error) {
+      this.#log(
+        `cluster: could not hand sessions over (they are adopted once the heartbeat expires): ${message(error)}`,
+      );
+    }
+    await this.registry.stop();
+  }
+
+  /** Leaves the cluster and closes the Redis connection. Idempotent. */
+  async close(): Promise<void> {
+    await this.registry.stop();
+    await this.redis.close();
+  }
+}
+
+function message(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,204 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { deriveClusterKeys } from '../../src/cluster/cluster-key.js';
+import { FORWARD_HEADER, signForward } from '../../src/cluster/forward-signature.js';
+import { createGateway, type Gateway } from '../../src/gateway/create-gateway.js';
+import { gatewayServerRequests } from '../../src/gateway/gateway-server-requests.js';
+import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
+import type { MCPToolProvider } from '../../src/mcp/provider-types.js';
+import { ToolRegistry } from '../../src/registry/tool-registry.js';
+import { runCli } from '../cli/cli-process.js';
+import { stdioFixture } from '../mcp/hub-test-helpers.js';
+import {
+  freePort,
+  redisAvailable,
+  scratchDir,
+  startRedis,
+  type TestRedis,
+  writeConfig,
+} from './cluster-harness.js';
+
+/*
+ * Issue 27, case 13 and the start-up rules: a forged forwarding header and a session id used with
+ * another principal's token are refused; cluster mode refuses a short or missing key and exits
+ * clearly (the Redis URL redacted) when Redis cannot be reached. Library gateways in this process
+ * (two principals: the access token and the owner token), a real Redis.
+ */
+
+const dir = scratchDir();
+const ACCESS = 'access-token-1111';
+const OWNER = 'owner-token-2222';
+const key = randomBytes(32);
+let redis: TestRedis;
+const gateways: { gateway: Gateway; provider: MCPToolProvider; url: string }[] = [];
+
+async function replica(name: string) {
+  const registry = new ToolRegistry();
+  const config = { servers: { echo: stdioFixture('echo') } };
+  const provider = await loadMCPServers(config, registry, {
+    ...gatewayServerRequests(),
+    connectTimeoutMs: 50_000,
+  });
+  const port = await freePort();
+  const gateway = createGateway({
+    registry,
+    provider,
+    config,
+    token: ACCESS,
+    ownerToken: OWNER,
+    cluster: { redis: redis.url, key, advertiseUrl: `http://127.0.0.1:${port}`, replicaId: name },
+  });
+  const { url } = await gateway.listen({ port });
+  const running = { gateway, provider, url };
+  gateways.push(running);
+  return running;
+}
+
+const initialize = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+};
+const listTools = { jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} };
+
+function post(url: string, token: string, body: unknown, headers: Record<string, string> = {}) {
+  return fetch(url, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${token}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2025-06-18',
+      ...headers,
+    },
+    body: JSON.stringify(body),
+  });
+}
+
+afterAll(() => dir.remove());
+
+const principalOf = (token: string) =>
+  `token:${createHash('sha256').update(token).digest('hex').slice(0, 16)}`;
+
+describe.skipIf(!redisAvailable)('cluster security (library gateways, real Redis)', () => {
+  let a: Awaited<ReturnType<typeof replica>>;
+  let b: Awaited<ReturnType<typeof replica>>;
+  let sessionId: string;
+
+  beforeAll(async () => {
+    redis = await startRedis(dir.path);
+    [a, b] = await Promise.all([replica('a'), replica('b')]);
+    const opened = await post(a.url, ACCESS, initialize);
+    expect(opened.status).toBe(200);
+    sessionId = opened.headers.get('mcp-session-id')!;
+    await opened.text();
+    const initialized = await post(
+      a.url,
+      ACCESS,
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+      {
+        'mcp-session-id': sessionId,
+      },
+    );
+    expect(initialized.status).toBe(202);
+  }, 120_000);
+
+  afterAll(async () => {
+    for (const { gateway, provider } of gateways) {
+      await gateway.close();
+      await provider.close();
+    }
+    await redis?.stop();
+  });
+
+  it('control: the session is served through B for the principal that opened it', async () => {
+    const response = await post(b.url, ACCESS, listTools, { 'mcp-session-id': sessionId });
+    expect(response.status).toBe(200);
+    const text = await response.text();
+    expect(text, text).toContain('echo__echo');
+  });
+
+  it("refuses the session id presented with another principal's token, on B and on A", async () => {
+    for (const url of [b.url, a.url]) {
+      const response = await post(url, OWNER, listTools, { 'mcp-session-id': sessionId });
+      expect(response.status).toBe(404);
+    }
+  });
+
+  it('refuses a forged forwarding header: garbage, another cluster key, another body, stale', async () => {
+    const exchange = (body: unknown) => ({
+      method: 'POST',
+      path: '/mcp',
+      sessionId,
+      principal: principalOf(ACCESS),
+      body: JSON.stringify(body),
+    });
+    const right = deriveClusterKeys(key).forward;
+    const wrong = deriveClusterKeys(randomBytes(32)).forward;
+    const forged = [
+      `v1.${Date.now()}.${'0'.repeat(64)}`,
+      'anything',
+      signForward(wrong, exchange(listTools)),
+      signForward(right, exchange({ ...listTools, id: 99 })),
+      signForward(right, exchange(listTools), Date.now() - 120_000),
+    ];
+    for (const header of forged) {
+      const response = await post(a.url, ACCESS, listTools, {
+        'mcp-session-id': sessionId,
+        [FORWARD_HEADER]: header,
+      });
+      expect(response.status).toBe(403);
+    }
+    // The control: the same request signed with this cluster's key is taken.
+    const signed = await post(a.url, ACCESS, listTools, {
+      'mcp-session-id': sessionId,
+      [FORWARD_HEADER]: signForward(right, exchange(listTools)),
+    });
+    expect(signed.status).toBe(200);
+  });
+
+  it("answers a balancer's /readyz probe without a token (200 while Redis answers); the rest still needs one", async () => {
+    const response = await fetch(new URL('/readyz', a.url));
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ ready: true });
+    expect((await fetch(new URL('/healthz', a.url))).status).toBe(401);
+  });
+});
+
+describe.skipIf(!redisAvailable)('mcptools serve --cluster refuses to start unsafely (built CLI)', () => {
+  const base = () => [
+    'serve',
+    '--config',
+    writeConfig(dir.path, {}),
+    '--http',
+    '127.0.0.1:0',
+    '--advertise',
+    'http://127.0.0.1:1',
+  ];
+
+  it('without MCPTOOLS_CLUSTER_KEY, or with one shorter than 32 bytes', async () => {
+    const missing = await runCli([...base(), '--cluster', 'redis://127.0.0.1:1'], dir.path, {
+      ...process.env,
+      MCPTOOLS_CLUSTER_KEY: '',
+    });
+    expect(missing.code).not.toBe(0);
+    expect(missing.stderr).toMatch(/MCPTOOLS_CLUSTER_KEY/);
+    const short = await runCli([...base(), '--cluster', 'redis://127.0.0.1:1'], dir.path, {
+      ...process.env,
+      MCPTOOLS_CLUSTER_KEY: randomBytes(16).toString('base64'),
+    });
+    expect(short.code).not.toBe(0);
+    expect(short.stderr).toMatch(/16 bytes; it needs at least 32/);
+  });
+
+  it('when Redis cannot be reached: a clear error naming the URL with its password hidden', async () => {
+    const run = await runCli([...base(), '--cluster', 'redis://:hunter2secret@127.0.0.1:1'], dir.path, {
+      ...process.env,
+      MCPTOOLS_CLUSTER_KEY: randomBytes(32).toString('base64'),
+    });
+    expect(run.code).not.toBe(0);
+    expect(run.stderr).toMatch(/cannot reach Redis at redis:\/\/:\*\*\*@127\.0\.0\.1:1/);
+    expect(run.stderr).not.toContain('hunter2secret');
+  });
+});

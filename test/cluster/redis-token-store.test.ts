@@ -1,0 +1,78 @@
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { VaultEntry } from '../../src/auth/token-store.js';
+import { deriveClusterKeys } from '../../src/cluster/cluster-key.js';
+import { connectRedis, type RedisConnection } from '../../src/cluster/redis-connection.js';
+import { RedisKeys } from '../../src/cluster/redis-keys.js';
+import { RedisTokenStore } from '../../src/cluster/redis-token-store.js';
+import { redisAvailable, scratchDir, startRedis, type TestRedis } from './cluster-harness.js';
+
+/*
+ * The OAuth vault shared by a cluster's replicas (issue 27): entries encrypted with the cluster
+ * key, and a lock held across the whole update (the refresh request included) so two replicas
+ * never spend the same rotating refresh token. Two stores on two connections stand for two replicas.
+ */
+
+const dir = scratchDir();
+const SERVER = 'https://mcp.example.test/mcp';
+const key = randomBytes(32);
+let redis: TestRedis;
+const connections: RedisConnection[] = [];
+
+async function replicaStore(clusterKey = key): Promise<RedisTokenStore> {
+  const connection = await connectRedis(redis.url, () => {});
+  connections.push(connection);
+  const derived = deriveClusterKeys(clusterKey);
+  return new RedisTokenStore(connection, new RedisKeys(deriveClusterKeys(key).namespace), derived.storage);
+}
+
+const entry = (refresh: string): VaultEntry => ({
+  serverUrl: SERVER,
+  tokens: { access_token: `access-${refresh}`, token_type: 'Bearer', refresh_token: refresh },
+  updatedAt: Date.now(),
+});
+
+describe.skipIf(!redisAvailable)('RedisTokenStore (real Redis)', () => {
+  beforeAll(async () => {
+    redis = await startRedis(dir.path);
+  });
+
+  afterAll(async () => {
+    for (const connection of connections) await connection.close();
+    await redis?.stop();
+    dir.remove();
+  });
+
+  it('keeps entries encrypted at rest, readable by every replica with the key and by no one without it', async () => {
+    const a = await replicaStore();
+    const b = await replicaStore();
+    await a.update(SERVER, () => entry('refresh-secret-1'));
+    expect((await b.get(SERVER))?.tokens?.refresh_token).toBe('refresh-secret-1');
+    expect((await b.list()).map((each) => each.serverUrl)).toEqual([SERVER]);
+    const dump = await redis.cli('--scan', '--pattern', 'mcptools:*');
+    for (const name of dump.split('\n').filter(Boolean)) {
+      const type = (await redis.cli('TYPE', name)).trim();
+      if (type === 'hash') expect(await redis.cli('HGETALL', name)).not.toContain('refresh-secret-1');
+    }
+    const stranger = await replicaStore(randomBytes(32));
+    expect(await stranger.get(SERVER)).toBeUndefined();
+  });
+
+  it('serializes updates across replicas: a rotating refresh token is spent once', async () => {
+    const a = await replicaStore();
+    const b = await replicaStore();
+    await a.update(SERVER, () => entry('r0'));
+    const spent: string[] = [];
+    // Each replica "refreshes": reads the refresh token, spends it (a slow request), stores the next.
+    const refresh = (store: RedisTokenStore) =>
+      store.update(SERVER, async (current) => {
+        const token = current?.tokens?.refresh_token ?? 'none';
+        spent.push(token);
+        await new Promise((resolve) => setTimeout(resolve, 150));
+        return entry(`${token}+`);
+      });
+    await Promise.all([refresh(a), refresh(b), refresh(a), refresh(b)]);
+    expect(new Set(spent).size).toBe(4);
+    expect((await a.get(SERVER))?.tokens?.refresh_token).toBe('r0++++');
+  });
+});
