@@ -3,6 +3,8 @@
 //   node --expose-gc bench/memory-child.mjs module <file URL of one dist module>
 //   node --expose-gc bench/memory-child.mjs servers <sdk|mcptools> <N> <default|auto|legacy> [warm-up rounds=1]
 //   node --expose-gc bench/memory-child.mjs calls <sdk|mcptools> <count>
+//   node --expose-gc bench/memory-child.mjs first-connect <sdk|mcptools>
+//   (first-connect with `--import ./bench/lib/module-trace.mjs`: also lists every module loaded)
 // Only dynamic imports below, so `bare` measures a process that loaded nothing of either side.
 const [task, side, count, mode, warmupArg] = process.argv.slice(2);
 
@@ -139,6 +141,32 @@ if (task === 'import') {
   }
   await handle.close();
   console.log(JSON.stringify({ side, total, points }));
+} else if (task === 'first-connect') {
+  // What a user pays for one server: import, connect one stdio echo server, list its tools (no
+  // call), then a full collection. The SDK side imports the client and its stdio transport; the
+  // mcptools side its package entry, `loadMCPServers` and `registry.resolveAll()`.
+  const { echoStdioCommand } = await import('./lib/servers.mjs');
+  const stdio = echoStdioCommand();
+  const start = performance.now();
+  let close;
+  if (side === 'sdk') {
+    const { connectAndListSdk } = await import('./lib/sdk-side.mjs');
+    const { client } = await connectAndListSdk({ stdio }, 'default');
+    close = () => client.close();
+  } else {
+    const { loadHub, loadMcptools, serverConfig } = await import('./lib/mcptools-side.mjs');
+    const lib = await loadMcptools();
+    if (lib.unavailable) throw new Error(lib.unavailable);
+    const { registry, provider } = await loadHub(lib, { echo: serverConfig({ stdio, mode: 'default' }) }, 1);
+    if ((await registry.resolveAll()).length !== 1) throw new Error('mcptools: expected one tool');
+    close = () => provider.close();
+  }
+  const connectMs = performance.now() - start;
+  await collect();
+  const { rss: resident, heapUsed, external } = process.memoryUsage();
+  const modules = globalThis.__moduleTrace?.() ?? null;
+  await close();
+  console.log(JSON.stringify({ side, rss: resident, heapUsed, external, connectMs, modules }));
 } else {
   throw new Error(`unknown task ${task}`);
 }

@@ -10,6 +10,9 @@ import { format, printTable, writeResult } from './lib/report.mjs';
 import { ratio, summarize } from './lib/stats.mjs';
 
 const CHILD = fileURLToPath(new URL('./memory-child.mjs', import.meta.url));
+const TRACE = new URL('./lib/module-trace.mjs', import.meta.url).href;
+/** Goal for the first connect (issue 31): mcptools' RSS within this of the SDK client's. */
+const FIRST_CONNECT_GOAL_BYTES = 5 * 1024 * 1024;
 /** Goal for importing mcptools (issue 2); above it the benchmark says which modules weigh most. */
 const IMPORT_GOAL_BYTES = 26 * 1024 * 1024;
 // Per-server children: a fixed 1 MiB young generation keeps V8 from resizing it between the
@@ -26,7 +29,7 @@ const NO_JIT_FLAGS = ['--no-opt', '--no-maglev', '--no-sparkplug'];
  * `jit: false` runs the per-server children without V8's compilers.
  */
 export async function runMemoryBenchmark(options = {}) {
-  const parts = new Set(options.parts ?? ['import', 'servers', 'calls']);
+  const parts = new Set(options.parts ?? ['import', 'first-connect', 'servers', 'calls']);
   const repetitions = options.repetitions ?? 3;
   const servers = options.servers ?? 20;
   const mode = options.mode ?? 'default';
@@ -96,6 +99,27 @@ export async function runMemoryBenchmark(options = {}) {
   }
   const sdkImport = importRows.find((row) => row.side === 'sdk')?.cost;
 
+  // First connect (issue 31): import, one stdio server connected and its tools listed, full
+  // collection; both sides in fresh processes, alternated, median.
+  const firstSides = parts.has('first-connect') ? ['sdk', ...(withMcptools ? ['mcptools'] : [])] : [];
+  const first = Object.fromEntries(firstSides.map((side) => [side, []]));
+  for (let repetition = 0; repetition < repetitions + 2; repetition++) {
+    const order = repetition % 2 === 0 ? firstSides : [...firstSides].reverse();
+    for (const side of order) first[side].push(await child(['first-connect', side]));
+  }
+  const firstRows = firstSides.map((side) => ({
+    side,
+    rss: summarize(first[side].map((sample) => sample.rss)),
+    heapUsed: summarize(first[side].map((sample) => sample.heapUsed)).p50,
+    external: summarize(first[side].map((sample) => sample.external)).p50,
+  }));
+  // Which modules each side loads: one more child per side with the module trace preloaded.
+  const firstModules = {};
+  for (const side of firstSides) {
+    const { modules } = await child(['first-connect', side], ['--expose-gc', '--import', TRACE]);
+    firstModules[side] = groupModules(modules);
+  }
+
   if (parts.has('import'))
     printTable(
       `Import cost: RSS of a fresh process after import, minus bare Node (${format.mib(bareRss)}), median of ${repetitions + 2}`,
@@ -118,6 +142,26 @@ export async function runMemoryBenchmark(options = {}) {
       ['module', 'RSS cost', 'import time'],
       modules.slice(0, 8).map((row) => [row.module, format.mib(row.cost), format.ms(row.importMs)]),
     );
+  }
+  if (parts.has('first-connect')) {
+    const sdkRss = firstRows[0].rss.p50;
+    printTable(
+      `First connect: RSS after import + one stdio server connected and its tools listed, full collection, median of ${repetitions + 2} fresh processes (goal: mcptools within ${format.mib(FIRST_CONNECT_GOAL_BYTES)} of the SDK client)`,
+      ['side', 'RSS', 'min..max', 'over the SDK client', 'heap used', 'external', 'modules loaded'],
+      firstRows.map((row) => [
+        row.side === 'sdk' ? 'SDK client + stdio' : 'mcptools (dist/index.js)',
+        format.mib(row.rss.p50),
+        `${format.mib(row.rss.min)}..${format.mib(row.rss.max)}`,
+        format.mib(row.rss.p50 - sdkRss),
+        format.mib(row.heapUsed),
+        format.mib(row.external),
+        String(firstModules[row.side].total),
+      ]),
+    );
+    for (const side of firstSides)
+      console.log(
+        `${side} modules: ${firstModules[side].groups.map(([group, count]) => `${group} ${count}`).join(', ')}`,
+      );
   }
   if (parts.has('servers'))
     printTable(
@@ -163,12 +207,13 @@ export async function runMemoryBenchmark(options = {}) {
         'connections add (after 20 connections RSS usually falls, on both sides); the JS heap figure is the steady one.',
     );
   // A run of some parts only, or without the JIT, is written beside the full run, not over it.
-  const name = parts.size === 3 ? 'memory' : `memory-${[...parts].join('-')}`;
+  const name = parts.size === 4 ? 'memory' : `memory-${[...parts].join('-')}`;
   const file = writeResult(jit ? name : `${name}-no-jit`, {
     goals: {
       perServer:
         'mcptools ≤ 170 KiB and ≤ 1.00× the SDK default client per server (marginal; the old figure beside it)',
       import: 'mcptools import ≤ 26 MiB',
+      firstConnect: "mcptools RSS after import + one connected server ≤ the SDK client's + 5 MiB",
     },
     mode,
     jit,
@@ -181,9 +226,11 @@ export async function runMemoryBenchmark(options = {}) {
     imports: importRows,
     importByModule: modules,
     perServer: serverRows,
+    firstConnect: firstRows,
+    firstConnectModules: firstModules,
     calls,
     growth,
-    raw: { imports, perServer },
+    raw: { imports, perServer, firstConnect: first },
   });
   console.log(`wrote ${file}`);
   return { imports: importRows, perServer: serverRows };
@@ -207,6 +254,25 @@ async function attributeImport() {
     });
   }
   return rows.sort((left, right) => right.cost - left.cost);
+}
+
+/** Module URLs by where they come from: a package, a folder of dist/, Node's built-ins. */
+function groupModules(modules) {
+  const counts = new Map();
+  for (const url of modules) {
+    const inPackage = url.split('/node_modules/').at(-1);
+    let group = 'other';
+    if (url.startsWith('node:')) group = 'node:*';
+    else if (url.includes('/node_modules/'))
+      group = inPackage
+        .split('/')
+        .slice(0, inPackage.startsWith('@') ? 2 : 1)
+        .join('/');
+    else if (/\/dist\/index-[A-Z0-9]+\.js$/.test(url)) group = 'dist/index-* (chunks of the bundle)';
+    else if (url.includes('/dist/')) group = `dist/${url.split('/dist/')[1].split('/')[0]}`;
+    counts.set(group, (counts.get(group) ?? 0) + 1);
+  }
+  return { total: modules.length, groups: [...counts].sort((a, b) => b[1] - a[1]) };
 }
 
 /** RSS with V8's unused heap capacity taken out: the young generation alone swings by 15 MiB. */

@@ -5,7 +5,7 @@
 // bare-Node echo server instead of the SDK one. Selecting points and sizes:
 //   call:   --transports=stdio,http  --rounds=N
 //   fanout: --points=1,5,10,20,5@500,10@500 (N servers, @ start delay in ms)  --repetitions=N
-//   memory: --parts=import,servers,calls  --servers=N  --calls=N  --repetitions=N  --no-jit
+//   memory: --parts=import,first-connect,servers,calls  --servers=N  --calls=N  --repetitions=N  --no-jit
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';

@@ -8,7 +8,6 @@ import {
 import type { OAuthConfig } from '../config/config-types.js';
 import type { McpToolsError } from '../errors/mcp-tools-error.js';
 import { authRequiredError, findAuthRequired } from './auth-required-error.js';
-import { startLoopbackRedirect } from './loopback-redirect.js';
 import type { TokenStore, VaultEntry } from './token-store.js';
 import { NeedsAuthorization, VaultOAuthProvider } from './vault-oauth-provider.js';
 
@@ -213,6 +212,8 @@ export class ServerAuthorization {
     });
     const completion = (async () => {
       const stored = await this.provider.entry(true);
+      // The redirect listener (and node:http) loads with the first sign-in, not with the hub.
+      const { startLoopbackRedirect } = await import('./loopback-redirect.js');
       const loopback = await startLoopbackRedirect({
         port: config?.redirectPort ?? redirectPortOf(stored),
         state: () => this.provider.expectedState(),

@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { McpToolsError } from '../errors/mcp-tools-error.js';
+import { PLUGINS_MODULE_URL } from './plugin-module-url.js';
 import { findPackageRoot } from './resolve-plugin-location.js';
 
 /** What a plugin entry module provides once unwrapped. */
@@ -22,7 +23,7 @@ const ROOT_ALIKE_SUBPATHS = ['core', 'agent-runtime'];
  * exports, by subpath. `undefined` when there is none.
  */
 function realSdkSubpaths(): Map<string, string> | undefined {
-  const root = findPackageRoot('openclaw', fileURLToPath(new URL('.', import.meta.url)));
+  const root = findPackageRoot('openclaw', fileURLToPath(new URL('.', PLUGINS_MODULE_URL)));
   if (!root) return undefined;
   let exports: Record<string, unknown>;
   try {
@@ -56,7 +57,7 @@ function realSdkSubpaths(): Map<string, string> | undefined {
 export function pluginSdkAliases(
   options: { strict?: boolean; real?: Map<string, string> | false } = {},
 ): Record<string, string> {
-  const sdkDir = fileURLToPath(new URL('./plugin-sdk/', import.meta.url));
+  const sdkDir = fileURLToPath(new URL('./plugin-sdk/', PLUGINS_MODULE_URL));
   const real = options.real === false ? undefined : (options.real ?? realSdkSubpaths());
   const aliases: Record<string, string> = {};
   for (const file of readdirSync(sdkDir)) {
@@ -78,7 +79,7 @@ export function pluginSdkAliases(
   }
   if (options.strict) {
     const removed = fileURLToPath(
-      new URL(`./removed-sdk-root${extname(fileURLToPath(import.meta.url))}`, import.meta.url),
+      new URL(`./removed-sdk-root${extname(fileURLToPath(PLUGINS_MODULE_URL))}`, PLUGINS_MODULE_URL),
     );
     for (const specifier of SDK_SPECIFIERS) aliases[specifier] = removed;
   }
@@ -93,7 +94,7 @@ async function createImporter(strict: boolean): Promise<JitiImporter> {
   // jiti runs ESM, CommonJS and TypeScript alike, and applies the alias map to every
   // import in the plugin's graph, including ESM files Node would otherwise resolve itself.
   // Under strict the plugin's graph is evaluated afresh: a module cached by a lenient load must not skip the rules.
-  return createJiti(import.meta.url, {
+  return createJiti(PLUGINS_MODULE_URL, {
     interopDefault: true,
     alias: pluginSdkAliases({ strict }),
     ...(strict ? { moduleCache: false } : {}),

@@ -1,0 +1,89 @@
+// Bundles the library entry, dist/index.js (the package's `exports`), after `tsc` has built dist/
+// (issue 31: RSS after import + one connected server within 5 MiB of the SDK client's). Node 20
+// keeps a record, the source text and a namespace per ES module: tsc's ~190 modules for an import
+// and a stdio connect cost about 5 MiB more than the same code in a few files.
+//
+// Out: dist/index.js and its chunks dist/index-<hash>.js (esbuild's code splitting: what the
+// library loads with `import()` — the gateway, the HTTP transports, OAuth's redirect listener,
+// the stdio transport — stays a separate file, loaded on first use as before). Packages stay
+// external (node_modules, as before). tsc's .d.ts files and every other module of dist/ stay: the
+// types, the CLI's command actions and `plugin-sdk/` are read from there.
+//
+// Modules that need their own location stay out of the bundle and are imported from their tsc
+// build: `plugins/plugin-module-url.ts` (where `plugin-sdk/` is) and `router/search/thesaurus.ts`
+// (reads the JSON beside it). They must import nothing of mcptools, or two copies of one module
+// (and of its classes) would load. The chunks sit beside index.js, so one relative path to them
+// holds from every chunk.
+//   node scripts/bundle-library.mjs      (run by `npm run build`; BUNDLE_SIZES=1 lists the largest inputs)
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const src = resolve(root, 'src');
+const outdir = resolve(root, 'dist');
+
+/** Kept as imports of their tsc-built module: they locate files beside themselves. */
+const externalModules = new Set([
+  resolve(src, 'plugins/plugin-module-url.ts'),
+  resolve(src, 'router/search/thesaurus.ts'),
+]);
+// `import.meta.url` becomes the chunk's URL: right only where the folder does not matter (load-ajv
+// resolves the `ajv` package from it, found the same from dist/ as from dist/json/).
+const importMetaAllowed = new Set([resolve(src, 'json/load-ajv.ts'), ...externalModules]);
+
+const externalOwnModules = {
+  name: 'external-own-modules',
+  setup(context) {
+    context.onResolve({ filter: /^\./ }, (args) => {
+      const source = resolve(args.resolveDir, args.path).replace(/\.js$/, '.ts');
+      if (!externalModules.has(source)) return undefined;
+      return {
+        path: `./${relative(src, source).split(sep).join('/').replace(/\.ts$/, '.js')}`,
+        external: true,
+      };
+    });
+  },
+};
+
+// The chunks of an earlier build: their hashes change with the code, and the package ships dist/.
+for (const file of readdirSync(outdir))
+  if (/^index-[A-Z0-9]+\.js(?:\.map)?$/.test(file)) rmSync(resolve(outdir, file));
+
+const result = await build({
+  entryPoints: { index: resolve(src, 'index.ts') },
+  outdir,
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  packages: 'external',
+  chunkNames: 'index-[hash]',
+  sourcemap: true,
+  legalComments: 'none',
+  plugins: [externalOwnModules],
+  metafile: true,
+  logLevel: 'error',
+});
+
+const problems = [...result.warnings.map((warning) => warning.text)];
+for (const input of Object.keys(result.metafile.inputs)) {
+  const path = resolve(root, input);
+  if (!path.startsWith(src + sep)) continue;
+  if (readFileSync(path, 'utf8').includes('import.meta') && !importMetaAllowed.has(path))
+    problems.push(`${input} uses import.meta, which the bundle cannot keep: add it to externalModules`);
+}
+for (const path of externalModules) {
+  if (/^(?:import|export)\s[^;]*?from\s+'\./m.test(readFileSync(path, 'utf8')))
+    problems.push(
+      `${relative(root, path)} is kept out of the bundle, so it must not import modules of mcptools`,
+    );
+}
+if (process.env.BUNDLE_SIZES)
+  for (const [output, { bytes }] of Object.entries(result.metafile.outputs)) console.log(bytes, output);
+if (problems.length > 0) {
+  console.error(`bundle-library: ${problems.join('\nbundle-library: ')}`);
+  process.exit(1);
+}
