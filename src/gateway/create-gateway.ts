@@ -43,6 +43,7 @@ import { GatewayCore } from './gateway-core.js';
 import { buildGatewayServer } from './gateway-mcp-server.js';
 import { DEFAULT_MAX_BODY_BYTES, type GatewayOptions } from './gateway-options.js';
 import { GatewayProfile } from './gateway-profile.js';
+import { resourceScope } from './gateway-resource-handlers.js';
 import {
   authenticateRequest,
   type HttpGuardSettings,
@@ -56,6 +57,7 @@ import { metricsResponse } from './metrics-endpoint.js';
 import { serveNodeExchange } from './node-exchange.js';
 import { nodeHeaders, readNodeBody, sendResponse } from './node-request.js';
 import { requestStateReplica } from './request-state-owner.js';
+import { locateResource } from './resource-routing.js';
 import { unwrapResourceUri } from './resource-uri.js';
 import { ResumableStreams } from './resumable-streams.js';
 import { SseSessions, sseRoute } from './sse-endpoint.js';
@@ -366,7 +368,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       session.onChange = () =>
         node.changed(session.principal, session.id, {
           ...(session.logLevel === undefined ? {} : { logLevel: session.logLevel }),
-          subscriptions: session.subscriptions,
+          subscriptions: core.subscriptionNames(session),
         });
     }
     const server = buildGatewayServer(core, profile, session, serverInfo);
@@ -384,15 +386,18 @@ export function createGateway(options: GatewayOptions): Gateway {
     const { transport, session } = await openLegacy(profile, who, record.id, record.initialize, record);
     await replayInitialize(transport, record.initialize, url);
     if (record.logLevel !== undefined) session.logLevel = record.logLevel as DownstreamSession['logLevel'];
-    // The record holds each subscription's qualified key (the name it was asked by is not kept).
-    for (const wrapped of record.subscriptions)
-      await core
-        .subscribe(session, wrapped, unwrapResourceUri(wrapped) ?? { server: '', uri: wrapped })
-        .catch((error: unknown) => {
-          log(
-            `cluster: an adopted subscription to ${wrapped} failed: ${error instanceof Error ? error.message : String(error)}`,
-          );
-        });
+    // The record holds each subscription by the name it was asked by: the same name after adoption.
+    for (const named of record.subscriptions) {
+      const target =
+        unwrapResourceUri(named) ??
+        (await locateResource(resourceScope(core, profile, session), named).catch(() => undefined));
+      const failed = (why: string) => log(`cluster: an adopted subscription to ${named} failed: ${why}`);
+      if (target === undefined) failed('no server offers it');
+      else
+        await core
+          .subscribe(session, named, target)
+          .catch((error: unknown) => failed(error instanceof Error ? error.message : String(error)));
+    }
     session.onChange?.();
     log(
       `cluster: adopted a session from ${record.owner === '' ? 'a replica that handed it over' : `replica ${record.owner}`}`,

@@ -182,6 +182,12 @@ export class GatewayCore {
     return this.#subscriptions.subscribe(session, key);
   }
 
+  /** The name each of `session`'s subscriptions was asked by (its qualified key when asked so). */
+  subscriptionNames(session: DownstreamSession): string[] {
+    const names = this.#named.get(session);
+    return [...session.subscriptions].map((key) => names?.get(key) ?? key);
+  }
+
   /**
    * Ends `session`'s subscription named `named` (as subscribed, or its qualified key); the last
    * one out unsubscribes upstream. Resolves `false` when the session holds no such subscription.
