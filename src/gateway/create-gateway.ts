@@ -63,6 +63,7 @@ import { ResumableStreams } from './resumable-streams.js';
 import { SseSessions, sseRoute } from './sse-endpoint.js';
 import { healthJson, statusPage } from './status-page.js';
 import { observeStdioListens } from './stdio-listen-observer.js';
+import { upstreamsGate } from './upstreams-ready.js';
 
 export { DEFAULT_MAX_BODY_BYTES };
 
@@ -170,6 +171,8 @@ export function createGateway(options: GatewayOptions): Gateway {
   const serverInfo: Implementation = options.serverInfo ?? { name: 'mcptools', version: '0.1.0' };
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const log = options.log ?? (() => {});
+  // Requests that need the upstreams wait for the first connect round; initialize does not.
+  const upstreams = upstreamsGate(options.ready);
   const arrivals = new ClientArrivals(log);
   const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
   // Cluster mode (off by default): checked now, joined before the first request is served.
@@ -487,6 +490,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       if (body instanceof Response) return body;
       const loop = requestLoop(body);
       if (loop !== undefined) return loopRefusal(loop);
+      await upstreams.wait(body);
       return sseSessions.post(new URL(request.url), who, body);
     }
     const profile = profileFor(core.profiles, route.profile === '' ? undefined : route.profile, who);
@@ -511,6 +515,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     // where it drops our header (src/mcp/gateway-chain.ts).
     const loop = requestLoop(body);
     if (loop !== undefined) return loopRefusal(loop);
+    await upstreams.wait(body);
     // Only a replica of this cluster may say it forwarded a request (signed with the cluster key).
     const forwarded = cluster === undefined ? 'none' : cluster.checkForwarded(request, who.principal, body);
     if (forwarded === 'forged') return jsonRpcError(403, -32000, 'Forbidden: invalid forwarding signature');
@@ -679,6 +684,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     let current: DownstreamSession | undefined;
     // A 2026-07-28 listener of resource updates gets them subscribed upstream on its behalf.
     observeStdioListens(transport, core, profile, () => current);
+    upstreams.hold(transport);
     const handle = sdkServeStdio(
       (context) => {
         // Over stdio the client started this process: it is the owner.
@@ -700,6 +706,8 @@ export function createGateway(options: GatewayOptions): Gateway {
       if (joining) await joining.catch(() => undefined);
       if (cluster) await drainCluster(cluster, core, log);
       core.shutDown();
+      // Requests held for the first connect round go in now, to be refused like the rest.
+      upstreams.release();
       // Give the handlers of cancelled calls a moment to answer with their error.
       const until = Date.now() + 1000;
       while (core.calls.size > 0 && Date.now() < until)
