@@ -56,6 +56,7 @@ import { MemoryEventStores } from './memory-event-stores.js';
 import { metricsResponse } from './metrics-endpoint.js';
 import { serveNodeExchange } from './node-exchange.js';
 import { nodeHeaders, readNodeBody, sendResponse } from './node-request.js';
+import { paramHeaderRefusal } from './param-headers.js';
 import { requestStateReplica } from './request-state-owner.js';
 import { locateResource } from './resource-routing.js';
 import { unwrapResourceUri } from './resource-uri.js';
@@ -525,6 +526,8 @@ export function createGateway(options: GatewayOptions): Gateway {
     )
       return legacy(profile, request, who, body, forwarded === 'valid');
     arrivals.request(body);
+    const mismatch = await paramHeaderCheck(profile, request, who, body);
+    if (mismatch !== undefined) return mismatch;
     const respond = (modern: Request, parsed: unknown = body) =>
       modernHandler(profile).fetch(modern, {
         authInfo: principalAuth(who),
@@ -543,6 +546,19 @@ export function createGateway(options: GatewayOptions): Gateway {
       }
     }
     return respond(request);
+  };
+
+  /** SEP-2243: a 2026-07-28 `tools/call`'s `Mcp-Param-*` headers agree with its arguments (else 400). */
+  const paramHeaderCheck = async (
+    profile: GatewayProfile,
+    request: Request,
+    who: RequestPrincipal,
+    body: unknown,
+  ): Promise<Response | undefined> => {
+    const call = body as { method?: unknown; id?: unknown; params?: { name?: unknown; arguments?: unknown } };
+    if (call?.method !== 'tools/call' || typeof call.params?.name !== 'string') return undefined;
+    const tool = await profile.tool(call.params.name, { owner: who.owner, caller: who });
+    return tool && paramHeaderRefusal(tool.parameters, call.params.arguments, request.headers, call.id);
   };
 
   const fetch = async (request: Request): Promise<Response> => {
