@@ -28,6 +28,9 @@ import type { McpConnection } from './mcp-connection.js';
 import { normalizeInputSchema } from './normalize-input-schema.js';
 import { callerCapabilities, callerLogLevel, trackCall } from './server-requests.js';
 
+/** MCP 2026-07-28 `MissingRequiredClientCapability`. */
+const MISSING_CAPABILITY = -32021;
+
 /** Deepest arguments sent on; deeper ones would overflow validators and `JSON.stringify`. */
 const MAX_ARGUMENT_DEPTH = 128;
 
@@ -257,6 +260,11 @@ async function runMcpTool(
     if (checkedHere) checkStructuredContent(definition, result as CallToolResult);
     return toToolResult(result as CallToolResult, options.maxResultChars);
   } catch (error) {
+    // A 2026-07-28 server that refused for want of a capability of the gateway caller's own
+    // client (-32021, told it in the envelope): the caller's client gets that error as it is
+    // (the spec's answer, HTTP 400), not a tool failure. An agent loop (no caller) never sees a throw.
+    if (callerCapabilities() !== undefined && (error as { code?: unknown })?.code === MISSING_CAPABILITY)
+      throw error;
     const classified = classifyError(error, { operation: 'call', signal, timeoutMs: timeout });
     if (classified.code === 'SERVER_DISCONNECTED' || classified.code === 'CONNECTION_FAILED') {
       this.markBroken(classified, client);
