@@ -100,7 +100,7 @@ export class DownstreamCall implements InputRequiredRelay {
   #rounds = 0;
   /** The upstream whose `input_required` this call hands to its client (see {@link relayFor}). */
   #relayServer: string | undefined;
-  #resume: { server: string; name: string; resume: UpstreamResume } | undefined;
+  #resume: { server: string | undefined; name: string | undefined; resume: UpstreamResume } | undefined;
   #relayed: { server: string; name: string; result: InputRequiredResult } | undefined;
   #wake: (() => void) | undefined;
   #started = false;
@@ -196,13 +196,22 @@ export class DownstreamCall implements InputRequiredRelay {
     this.#resume = { server, name, resume };
   }
 
+  /**
+   * A 2026-07-28 call that brings answers without a `requestState` (its client kept none): they
+   * go, as they are, to the one upstream request this call relays, which decides what they mean.
+   */
+  answerUpstream(inputResponses: Record<string, unknown>): void {
+    this.#resume = { server: undefined, name: undefined, resume: { inputResponses } };
+  }
+
   relays(server: string): boolean {
     return this.#relayServer === server && this.#relayed === undefined;
   }
 
   resumeUpstream(server: string, name: string): UpstreamResume | undefined {
     const resume = this.#resume;
-    if (resume === undefined || resume.server !== server || resume.name !== name) return undefined;
+    if (resume === undefined) return undefined;
+    if (resume.server !== undefined && (resume.server !== server || resume.name !== name)) return undefined;
     this.#resume = undefined;
     return resume.resume;
   }
