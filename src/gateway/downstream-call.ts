@@ -9,6 +9,7 @@ import {
   ProtocolErrorCode,
   type Result,
 } from '@modelcontextprotocol/server';
+import { declaresTasks, TASKS_EXTENSION } from '../mcp/created-tasks.js';
 import type { InputRequiredRelay, UpstreamResume } from '../mcp/input-required-relay.js';
 import type { DownstreamSession } from './downstream-session.js';
 import type { RequestStatePayload } from './request-state-seal.js';
@@ -129,13 +130,18 @@ export class DownstreamCall implements InputRequiredRelay {
 
   /**
    * The input requests this call's client declared it answers (`sampling`, `elicitation`,
-   * `roots`), told to a 2026-07-28 upstream in the call's envelope (read through `callerCapabilities`).
+   * `roots`) and the tasks extension, told to a 2026-07-28 upstream in the call's envelope (read through `callerCapabilities`).
    */
   get upstreamCapabilities(): ClientCapabilities {
     const declared = this.#capabilities() ?? {};
     const kept: ClientCapabilities = {};
     for (const capability of Object.values(capabilityOf))
       if (declared[capability] !== undefined) Object.assign(kept, { [capability]: declared[capability] });
+    // The tasks extension (SEP-2663), passed through: the upstream may answer a CreateTaskResult.
+    if (declaresTasks(declared))
+      Object.assign(kept, {
+        extensions: { [TASKS_EXTENSION]: declared.extensions?.[TASKS_EXTENSION] },
+      });
     return kept;
   }
 

@@ -20,6 +20,7 @@ import { toProtocolError } from './protocol-error.js';
 import { presentLinks } from './resource-links.js';
 import { locateTemplate } from './resource-routing.js';
 import { serveDownstreamCall, type UpstreamWork } from './serve-downstream-call.js';
+import { createdTaskAnswer, registerTasksPassthrough } from './tasks-passthrough.js';
 import { toCallToolResult, toMcpTool } from './tool-result-wire.js';
 
 /**
@@ -96,6 +97,11 @@ export function buildGatewayServer(
       );
       if (progressSent !== undefined) await progressSent;
       const wire = toCallToolResult(result);
+      // An upstream's CreateTaskResult (tasks extension) goes to the caller under a routable task id.
+      if (tool.source === 'mcp' && tool.server !== undefined) {
+        const task = createdTaskAnswer(core, server, session, context, tool.server, wire);
+        if (task !== undefined) return task as never;
+      }
       // The URIs an upstream's result hands out read back through the gateway, under these names.
       if (tool.source === 'mcp' && tool.server !== undefined)
         wire.content = await presentLinks(resourceScope(core, profile, session), tool.server, wire.content);
@@ -119,6 +125,7 @@ export function buildGatewayServer(
   );
 
   registerResourceHandlers(server, core, profile, session);
+  registerTasksPassthrough(server, core, profile, session);
 
   server.setRequestHandler('prompts/list', async () => {
     const { items } = await provider.prompts.listAll();

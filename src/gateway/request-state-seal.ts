@@ -16,7 +16,18 @@ import { McpToolsError } from '../errors/mcp-tools-error.js';
  */
 export type RequestStatePayload =
   | { kind: 'parked'; replica: string; call: string; round: number }
-  | { kind: 'relay'; server: string; name: string; state?: string };
+  | { kind: 'relay'; server: string; name: string; state?: string }
+  | TaskIdPayload;
+
+/**
+ * A task id the gateway hands out for an upstream's task (tasks extension, SEP-2663): the
+ * upstream and its own task id, so `tasks/get|update|cancel` route back on any replica.
+ */
+export interface TaskIdPayload {
+  kind: 'task';
+  server: string;
+  task: string;
+}
 
 /** What a sealed state is bound to: the retry must name the same method, from the same principal. */
 export interface RequestStateBinding {
@@ -34,9 +45,11 @@ export const MIN_REQUEST_STATE_KEY_BYTES = 32;
 /** The compact plaintext: kind, fields, expiry (ms since the epoch). */
 type Sealed =
   | { k: 'p'; r: string; c: string; n: number; e: number }
-  | { k: 'r'; s: string; t: string; u?: string; e: number };
+  | { k: 'r'; s: string; t: string; u?: string; e: number }
+  | { k: 't'; s: string; t: string; e: number };
 
 function toSealed(payload: RequestStatePayload, expires: number): Sealed {
+  if (payload.kind === 'task') return { k: 't', s: payload.server, t: payload.task, e: expires };
   if (payload.kind === 'parked')
     return { k: 'p', r: payload.replica, c: payload.call, n: payload.round, e: expires };
   return {
@@ -70,6 +83,8 @@ function fromSealed(value: unknown): RequestStatePayload | undefined {
       name: sealed.t,
       ...(sealed.u === undefined ? {} : { state: sealed.u }),
     };
+  if (sealed.k === 't' && typeof sealed.s === 'string' && typeof sealed.t === 'string')
+    return { kind: 'task', server: sealed.s, task: sealed.t };
   return undefined;
 }
 
@@ -109,12 +124,12 @@ export class RequestStateSeal {
     return Buffer.from(`${this.#prefix}\0${binding.method}\0${binding.principal}`);
   }
 
-  /** The wire string for `payload`, bound to `binding`, valid for the seal's time to live. */
-  seal(payload: RequestStatePayload, binding: RequestStateBinding): string {
+  /** The wire string for `payload`, bound to `binding`, valid for `ttlMs` (the seal's time to live by default). */
+  seal(payload: RequestStatePayload, binding: RequestStateBinding, ttlMs = this.#ttlMs): string {
     const iv = randomBytes(IV_BYTES);
     const cipher = createCipheriv('aes-256-gcm', this.#key, iv, { authTagLength: TAG_BYTES });
     cipher.setAAD(this.#additionalData(binding));
-    const plain = JSON.stringify(toSealed(payload, Date.now() + this.#ttlMs));
+    const plain = JSON.stringify(toSealed(payload, Date.now() + ttlMs));
     const sealed = Buffer.concat([iv, cipher.update(plain, 'utf8'), cipher.final(), cipher.getAuthTag()]);
     return this.#prefix + sealed.toString('base64url');
   }

@@ -17,7 +17,8 @@ import type { DownstreamSession } from './downstream-session.js';
 import type { GatewayCore } from './gateway-core.js';
 import type { RequestStatePayload } from './request-state-seal.js';
 
-function capabilitiesOf(server: Server, context: ServerContext): ClientCapabilities | undefined {
+/** The capabilities the client of a request declared: its envelope's (2026-07-28) or its session's. */
+export function capabilitiesOf(server: Server, context: ServerContext): ClientCapabilities | undefined {
   const envelope = context.mcpReq.envelope as Record<string, unknown> | undefined;
   const declared = envelope?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined;
   return declared ?? server.getClientCapabilities();
@@ -101,7 +102,7 @@ async function serveCall<T extends Result>(
   // not open never gets here: the SDK answers -32602).
   const state =
     session.era === 'modern' ? context.mcpReq.requestState<RequestStatePayload | string>() : undefined;
-  if (typeof state === 'string')
+  if (typeof state === 'string' || state?.kind === 'task')
     throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Invalid requestState');
   if (state?.kind === 'parked') {
     if (state.replica !== core.replicaId)

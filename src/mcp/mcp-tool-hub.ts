@@ -40,6 +40,7 @@ import {
   type SamplingHandler,
 } from './server-requests.js';
 import { DEFAULT_MAX_RESPONSE_BYTES, type SizeLimits } from './size-limited-fetch.js';
+import { McpTaskService } from './task-service.js';
 
 /** Options of `loadMCPServers`; each overrides the matching configuration value. */
 export interface LoadMcpServersOptions extends OAuthHostOptions {
@@ -106,6 +107,7 @@ type Listeners = { [E in keyof ProviderEvents]: Set<ProviderEvents[E]> };
 export class McpToolHub implements MCPToolProvider {
   readonly resources: McpResourceService;
   readonly prompts: McpPromptService;
+  readonly tasks: McpTaskService;
   readonly #connections = new Map<string, McpConnection>();
   readonly #registry: ToolRegistry;
   readonly #naming: NamingOptions;
@@ -249,6 +251,7 @@ export class McpToolHub implements MCPToolProvider {
     this.#directory = directory;
     this.resources = new McpResourceService(directory);
     this.prompts = new McpPromptService(directory);
+    this.tasks = new McpTaskService(directory);
     this.#unobserveStates = observeServerStates(() => this.#connections.values());
   }
 

@@ -12,6 +12,7 @@ import type { ProtocolMode, ServerConfig } from '../config/config-types.js';
 import { acceptUndeclaredListChanges } from './accept-undeclared-list-changes.js';
 import { describeError } from './classify-error.js';
 import { createTransport } from './create-transport.js';
+import { admitCreatedTasks } from './created-tasks.js';
 import type { Era } from './era-memory.js';
 import { type EraStep, eraSteps, refusedEra } from './era-steps.js';
 import type { TransportKind, UpstreamNotification } from './provider-types.js';
@@ -231,6 +232,8 @@ export async function openMcpClient(
       await untilAborted(connecting, deadline);
       if (held) current.holdChild(false);
       if (step !== 'legacy') acceptUndeclaredListChanges(client, parameters.callbacks);
+      // A 2026-07-28 upstream's CreateTaskResult (tasks extension) reaches the gateway.
+      admitCreatedTasks(client, current);
       return { client, transport: current };
     } catch (error) {
       const next = index < steps.length - 1 && !deadline.aborted && refusedEra(error);

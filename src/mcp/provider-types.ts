@@ -195,6 +195,8 @@ export interface MCPToolProvider extends AsyncDisposable {
   close(): Promise<void>;
   readonly resources: ResourceService;
   readonly prompts: PromptService;
+  /** The tasks extension of the servers that offer it (absent: no server can). */
+  readonly tasks?: TaskService;
   on<E extends keyof ProviderEvents>(event: E, listener: ProviderEvents[E]): () => void;
   /** Where an exposed tool name routes: its server and the tool's original name. */
   toolOrigin?(name: string): ToolOrigin | undefined;
@@ -210,6 +212,22 @@ export interface MCPToolProvider extends AsyncDisposable {
   pendingAuthorization?(server: string): string | undefined;
   /** Servers whose OAuth a person can authorize (HTTP, no static credentials). */
   oauthServers?(): string[];
+}
+
+/**
+ * The tasks extension (SEP-2663, `io.modelcontextprotocol/tasks`) of the servers that offer it,
+ * for a gateway that passes tasks through.
+ */
+export interface TaskService {
+  /** Whether `server` (connected, 2026-07-28) declares the tasks extension. */
+  offers(server: string): boolean;
+  /** Sends `method` for one of `server`'s tasks; answers the server's result as it is. */
+  request(
+    server: string,
+    method: 'tasks/get' | 'tasks/update' | 'tasks/cancel',
+    params: Record<string, unknown>,
+    options?: CallOptions,
+  ): Promise<Record<string, unknown>>;
 }
 
 /** The server and original name behind an exposed MCP tool name. */

@@ -140,6 +140,15 @@ const runs = [
   },
 ];
 
+// The fixture's tasks-extension tools, which the tasks-* scenarios call by their bare names.
+const TASK_TOOLS = [
+  'greet',
+  'slow_compute',
+  'failing_job',
+  'protocol_error_job',
+  'confirm_delete',
+  'multi_input',
+];
 const work = mkdtempSync(join(tmpdir(), 'mcptools-conformance-'));
 // Every scenario applies: none is set aside. One that ever cannot would be listed, with why, in
 // not-applicable.yml (the suite's --expected-failures format; a listed scenario that passes fails the run).
@@ -163,9 +172,16 @@ try {
         ...(run.protocol ? { protocol: run.protocol } : {}),
       };
       const json = { ...server, args: [...server.args, '--no-resources'] };
+      // The tasks-* scenarios (SEP-2663) call bare names (`greet`, `slow_compute`, …): tool
+      // overrides (docs/tool-policies.md) serve the fixture's tasks tools under them.
+      const overrides = Object.fromEntries(TASK_TOOLS.map((name) => [name, { name }]));
       writeFileSync(
         configPath,
-        JSON.stringify({ namespace: { separator: '_' }, servers: { test: server, json } }),
+        JSON.stringify({
+          namespace: { separator: '_' },
+          servers: { test: server, json },
+          policies: { overrides: { test: overrides } },
+        }),
       );
       const gateway = await serve(configPath);
       const output = join(work, `results-${VERSION}-${index}`);

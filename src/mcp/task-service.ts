@@ -1,0 +1,55 @@
+import { CLIENT_CAPABILITIES_META_KEY, type StandardSchemaV1 } from '@modelcontextprotocol/client';
+import { declaresTasks, TASKS_EXTENSION } from './created-tasks.js';
+import type { CallOptions, TaskService } from './provider-types.js';
+import type { ServerDirectory } from './server-directory.js';
+import { callerLogMeta } from './server-requests.js';
+
+/** Any JSON object: a tasks/* answer is the upstream's, passed on as it is. */
+const anyObject: StandardSchemaV1<unknown, Record<string, unknown>> = {
+  '~standard': {
+    version: 1,
+    vendor: 'mcptools',
+    validate(value) {
+      return typeof value === 'object' && value !== null && !Array.isArray(value)
+        ? { value: value as Record<string, unknown> }
+        : { issues: [{ message: 'the answer is not an object' }] };
+    },
+  },
+};
+
+/**
+ * The tasks extension (SEP-2663) of the servers that offer it: whether a server does (a
+ * 2026-07-28 connection whose server declares `io.modelcontextprotocol/tasks`), and its
+ * `tasks/get`, `tasks/update` and `tasks/cancel`, sent with the extension declared in the
+ * request's envelope (the server refuses them otherwise).
+ */
+export class McpTaskService implements TaskService {
+  readonly #servers: ServerDirectory;
+
+  constructor(servers: ServerDirectory) {
+    this.#servers = servers;
+  }
+
+  offers(server: string): boolean {
+    const client = this.#servers.get(server).client;
+    return client?.getProtocolEra() === 'modern' && declaresTasks(client.getServerCapabilities());
+  }
+
+  request(
+    server: string,
+    method: 'tasks/get' | 'tasks/update' | 'tasks/cancel',
+    params: Record<string, unknown>,
+    options?: CallOptions,
+  ): Promise<Record<string, unknown>> {
+    const client = this.#servers.client(server);
+    const { _meta: logMeta } = callerLogMeta(client);
+    const _meta = { ...logMeta, [CLIENT_CAPABILITIES_META_KEY]: { extensions: { [TASKS_EXTENSION]: {} } } };
+    return this.#servers.request(
+      server,
+      client,
+      options,
+      (requestOptions) => client.request({ method, params: { ...params, _meta } }, anyObject, requestOptions),
+      { method },
+    );
+  }
+}
