@@ -1,5 +1,6 @@
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fixtureCommand } from '../fixtures/spawn-http.js';
+import { fixtureCommand, type HttpFixture, startHttpFixture } from '../fixtures/spawn-http.js';
 import { expectAllConnected, type RunningGateway, startGateway } from './gateway-test-helpers.js';
 
 // Tasks passthrough (SEP-2663, `io.modelcontextprotocol/tasks`) through the gateway, in front of
@@ -189,5 +190,39 @@ describe('tasks passthrough (io.modelcontextprotocol/tasks) through the gateway'
     const mismatched = await rpc(running, 'tasks/get', { taskId }, DECLARING, { 'mcp-name': 'other' });
     expect(mismatched.body.error.code).toBe(-32020);
     await rpc(running, 'tasks/cancel', { taskId });
+  });
+});
+
+describe('tasks passthrough across replicas (cluster mode: any replica may get a request)', () => {
+  let upstream: HttpFixture;
+  let replicas: RunningGateway[] = [];
+
+  beforeAll(async () => {
+    upstream = await startHttpFixture('conformance', ['--no-resources', '--era', 'modern']);
+    const key = randomBytes(32);
+    const config = { servers: { t: { type: 'streamable-http' as const, url: upstream.url } } };
+    replicas = await Promise.all([
+      startGateway(config, { requestStateKey: key, replicaId: 'A' }),
+      startGateway(config, { requestStateKey: key, replicaId: 'B' }),
+      startGateway(config, { requestStateKey: randomBytes(32), replicaId: 'other-key' }),
+    ]);
+    for (const replica of replicas) expectAllConnected(replica.provider);
+  }, 120_000);
+
+  afterAll(async () => {
+    await Promise.all(replicas.map((replica) => replica.close()));
+    await upstream?.close();
+  });
+
+  it('a task created through one replica is read and cancelled through another with the same key; another key refuses it', async () => {
+    const [a, b, other] = replicas as [RunningGateway, RunningGateway, RunningGateway];
+    const created = await rpc(a, 'tools/call', { name: 't__slow_compute', arguments: { seconds: 60 } });
+    const taskId = created.body.result.taskId as string;
+    expect(created.body.result.resultType).toBe('task');
+    const got = await rpc(b, 'tasks/get', { taskId });
+    expect(got.body.result).toMatchObject({ taskId, status: 'working' });
+    expect((await rpc(other, 'tasks/get', { taskId })).body.error.code).toBe(-32602);
+    expect((await rpc(b, 'tasks/cancel', { taskId })).body.result.resultType).toBe('complete');
+    expect((await rpc(a, 'tasks/get', { taskId })).body.result.status).toBe('cancelled');
   });
 });
