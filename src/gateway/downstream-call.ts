@@ -137,8 +137,9 @@ export class DownstreamCall implements InputRequiredRelay {
     const kept: ClientCapabilities = {};
     for (const capability of Object.values(capabilityOf))
       if (declared[capability] !== undefined) Object.assign(kept, { [capability]: declared[capability] });
-    // The tasks extension (SEP-2663), passed through: the upstream may answer a CreateTaskResult.
-    if (declaresTasks(declared))
+    // The tasks extension (SEP-2663, a 2026-07-28 extension), passed through for a 2026-07-28
+    // client: the upstream may answer a CreateTaskResult.
+    if (this.session.era === 'modern' && declaresTasks(declared))
       Object.assign(kept, {
         extensions: { [TASKS_EXTENSION]: declared.extensions?.[TASKS_EXTENSION] },
       });

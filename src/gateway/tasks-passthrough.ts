@@ -37,10 +37,11 @@ const taskParams: StandardSchemaV1<unknown, Record<string, unknown> & { taskId: 
   },
 };
 
-/** Whether some upstream `session` may use offers the tasks extension (then the gateway advertises it). */
+/** Whether some upstream a 2026-07-28 `session` may use offers the tasks extension (then the gateway advertises it). */
 function tasksOffered(core: GatewayCore, profile: GatewayProfile, session: DownstreamSession): boolean {
   const tasks = core.provider.tasks;
-  if (tasks === undefined) return false;
+  // A 2026-07-28 extension: a 2025-era session is offered nothing new.
+  if (tasks === undefined || session.era !== 'modern') return false;
   return core.provider.servers().some((server) => {
     if (!profile.serves(server, session)) return false;
     try {

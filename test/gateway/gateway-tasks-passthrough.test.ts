@@ -1,7 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixtureCommand, type HttpFixture, startHttpFixture } from '../fixtures/spawn-http.js';
-import { expectAllConnected, type RunningGateway, startGateway } from './gateway-test-helpers.js';
+import {
+  connectClient,
+  expectAllConnected,
+  type RunningGateway,
+  startGateway,
+} from './gateway-test-helpers.js';
 
 // Tasks passthrough (SEP-2663, `io.modelcontextprotocol/tasks`) through the gateway, in front of
 // two instances of the conformance fixture (each a 2026-07-28 upstream implementing the
@@ -178,6 +183,18 @@ describe('tasks passthrough (io.modelcontextprotocol/tasks) through the gateway'
     await rpc(running, 'tasks/cancel', { taskId });
   });
 
+  it('offers nothing new to a 2025-era session, even one that declares the extension: sync answers', async () => {
+    const client = await connectClient(running.url, 'legacy', { capabilities: DECLARING });
+    try {
+      expect(client.getServerCapabilities()?.extensions?.[TASKS]).toBeUndefined();
+      const result = await client.callTool({ name: 'a_slow_compute', arguments: { seconds: 0 } });
+      expect((result as { taskId?: string }).taskId).toBeUndefined();
+      expect(JSON.stringify(result.content)).toContain('computed');
+    } finally {
+      await client.close();
+    }
+  });
+
   it('refuses an id it did not hand out with -32602: made up, tampered, or the upstream own', async () => {
     const created = await rpc(running, 'tools/call', { name: 'a_slow_compute', arguments: { seconds: 60 } });
     const taskId = created.body.result.taskId as string;
@@ -196,15 +213,18 @@ describe('tasks passthrough (io.modelcontextprotocol/tasks) through the gateway'
 describe('tasks passthrough across replicas (cluster mode: any replica may get a request)', () => {
   let upstream: HttpFixture;
   let replicas: RunningGateway[] = [];
+  const tokens = { token: 'guest-token-1', ownerToken: 'owner-token-2' };
+  const owner = { authorization: `Bearer ${tokens.ownerToken}` };
+  const guest = { authorization: `Bearer ${tokens.token}` };
 
   beforeAll(async () => {
     upstream = await startHttpFixture('conformance', ['--no-resources', '--era', 'modern']);
     const key = randomBytes(32);
     const config = { servers: { t: { type: 'streamable-http' as const, url: upstream.url } } };
     replicas = await Promise.all([
-      startGateway(config, { requestStateKey: key, replicaId: 'A' }),
-      startGateway(config, { requestStateKey: key, replicaId: 'B' }),
-      startGateway(config, { requestStateKey: randomBytes(32), replicaId: 'other-key' }),
+      startGateway(config, { requestStateKey: key, replicaId: 'A', ...tokens }),
+      startGateway(config, { requestStateKey: key, replicaId: 'B', ...tokens }),
+      startGateway(config, { requestStateKey: randomBytes(32), replicaId: 'other-key', ...tokens }),
     ]);
     for (const replica of replicas) expectAllConnected(replica.provider);
   }, 120_000);
@@ -214,15 +234,25 @@ describe('tasks passthrough across replicas (cluster mode: any replica may get a
     await upstream?.close();
   });
 
-  it('a task created through one replica is read and cancelled through another with the same key; another key refuses it', async () => {
+  it('a task created through one replica is read and cancelled through another with the same key; another key or another principal is refused', async () => {
     const [a, b, other] = replicas as [RunningGateway, RunningGateway, RunningGateway];
-    const created = await rpc(a, 'tools/call', { name: 't__slow_compute', arguments: { seconds: 60 } });
+    const created = await rpc(
+      a,
+      'tools/call',
+      { name: 't__slow_compute', arguments: { seconds: 60 } },
+      DECLARING,
+      owner,
+    );
     const taskId = created.body.result.taskId as string;
     expect(created.body.result.resultType).toBe('task');
-    const got = await rpc(b, 'tasks/get', { taskId });
+    const got = await rpc(b, 'tasks/get', { taskId }, DECLARING, owner);
     expect(got.body.result).toMatchObject({ taskId, status: 'working' });
-    expect((await rpc(other, 'tasks/get', { taskId })).body.error.code).toBe(-32602);
-    expect((await rpc(b, 'tasks/cancel', { taskId })).body.result.resultType).toBe('complete');
-    expect((await rpc(a, 'tasks/get', { taskId })).body.result.status).toBe('cancelled');
+    expect((await rpc(other, 'tasks/get', { taskId }, DECLARING, owner)).body.error.code).toBe(-32602);
+    // Bound to its principal: another token, on the same replica, does not reach it.
+    expect((await rpc(a, 'tasks/get', { taskId }, DECLARING, guest)).body.error.code).toBe(-32602);
+    expect((await rpc(b, 'tasks/cancel', { taskId }, DECLARING, owner)).body.result.resultType).toBe(
+      'complete',
+    );
+    expect((await rpc(a, 'tasks/get', { taskId }, DECLARING, owner)).body.result.status).toBe('cancelled');
   });
 });
