@@ -6,7 +6,7 @@ import {
   gatewayOAuthSchema,
   gatewayTokensSchema,
 } from './gateway-auth-schema.js';
-import { policiesSchema } from './policies-schema.js';
+import { policiesSchema, toolOverridesSchema } from './policies-schema.js';
 
 /** The zod schema of a duration field in a configuration file: positive, clamped to a timer's range. */
 const durationSchema = z
@@ -112,6 +112,7 @@ const gatewayProfileSchema = z.strictObject({
   tools: toolFilterSchema.optional(),
   servers: toolFilterSchema.optional(),
   maxNameLength: maxNameLengthSchema.optional(),
+  overrides: toolOverridesSchema.optional(),
 });
 
 /** `gateway`: the default mode and pins of `/mcp`, and named profiles. */
@@ -125,6 +126,7 @@ export const gatewaySchema = z.strictObject({
   tools: toolFilterSchema.optional(),
   servers: toolFilterSchema.optional(),
   maxNameLength: maxNameLengthSchema.optional(),
+  overrides: toolOverridesSchema.optional(),
   profiles: z
     .record(
       z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'profile names may use letters, digits, "_" and "-" only'),

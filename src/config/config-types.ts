@@ -5,7 +5,7 @@ import type {
   GatewayOAuthConfig,
   GatewayTokenConfig,
 } from './gateway-auth-types.js';
-import type { PoliciesConfig } from './policies-schema.js';
+import type { PoliciesConfig, ToolOverrideConfig } from './policies-schema.js';
 
 /** Settings every server entry may carry, whatever its transport. */
 export interface ServerCommon {
@@ -125,6 +125,11 @@ export interface GatewayProfileConfig {
    * (Claude Code and Codex send `mcp__<entry>__<name>`, at most 64 characters).
    */
   maxNameLength?: number;
+  /**
+   * Tool overrides for this profile's clients only, per server and original tool name (the
+   * shape of `policies.overrides`), applied over what the registry holds (docs/tool-policies.md).
+   */
+  overrides?: Record<string, Record<string, ToolOverrideConfig>>;
 }
 
 /** `gateway` in `mcptools.json`: the default endpoint's profile plus named profiles at `/mcp/<name>`. */

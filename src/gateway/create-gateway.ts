@@ -214,6 +214,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       return caller instanceof DownstreamCall ? caller.session : undefined;
     },
     resources: core.resources,
+    log,
   };
   const mode = options.mode ?? gatewayConfig.mode;
   core.profiles.set(
@@ -229,6 +230,7 @@ export function createGateway(options: GatewayOptions): Gateway {
           ? { servers: options.servers ?? gatewayConfig.servers }
           : {}),
         ...(gatewayConfig.maxNameLength ? { maxNameLength: gatewayConfig.maxNameLength } : {}),
+        ...(gatewayConfig.overrides ? { overrides: gatewayConfig.overrides } : {}),
       },
       parts,
     ),
