@@ -22,6 +22,7 @@ import { relayChanges } from '../cluster/change-relay.js';
 import { drainCluster, readiness } from '../cluster/cluster-drain.js';
 import { ClusterNode, checkClusterOptions } from '../cluster/cluster-node.js';
 import { clusterEventStores } from '../cluster/redis-event-stores.js';
+import { redisRateLimitStore } from '../cluster/redis-rate-limits.js';
 import { serveRemoteSession } from '../cluster/remote-session.js';
 import { replayInitialize } from '../cluster/replay-initialize.js';
 import type { SessionRecord } from '../cluster/session-directory.js';
@@ -29,6 +30,7 @@ import { McpToolsError } from '../errors/mcp-tools-error.js';
 import { exceedsDepth } from '../json/json-bounds.js';
 import { REACH_HEADER, reachHeaderValue, requestLoop } from '../mcp/gateway-chain.js';
 import { currentCaller } from '../mcp/server-requests.js';
+import { shareRateLimits } from '../pipeline/policies/shared-rate-limits.js';
 import { countListenStream } from '../telemetry/listen-stream-telemetry.js';
 import { observeGatewaySessions } from '../telemetry/state-gauges.js';
 import { frontDoor, profileFor } from './auth/front-door.js';
@@ -179,6 +181,8 @@ export function createGateway(options: GatewayOptions): Gateway {
   const joinCluster = (settings: NonNullable<typeof clusterSettings>) =>
     (joining ??= ClusterNode.start(settings, log).then(async (node) => {
       unsubscribers.push(await relayChanges(node.redis, node.keys, node.replicaId, options.provider, log));
+      // Configured rate limits hold across replicas (local buckets while Redis is away).
+      unsubscribers.push(shareRateLimits(options.registry, redisRateLimitStore(node.redis, node.keys)));
       cluster = node;
       return node;
     }));

@@ -9,6 +9,7 @@ import { serverSecrets } from '../config/server-secrets.js';
 import { McpToolsError } from '../errors/mcp-tools-error.js';
 import { type ConfigPolicies, configPolicies } from '../pipeline/policies/config-policies.js';
 import { clearOverrideProblems, reportOverrideProblem } from '../pipeline/policies/override-problems.js';
+import { sharedRateLimitStore } from '../pipeline/policies/shared-rate-limits.js';
 import { applyToolOverride } from '../pipeline/tool-override.js';
 import { compileToolFilter } from '../registry/tool-filter.js';
 import { type NamingOptions, namespacedName, uniqueName } from '../registry/tool-name.js';
@@ -143,6 +144,7 @@ export class McpToolHub implements MCPToolProvider {
     this.#overrides = config.policies?.overrides ?? {};
     this.#policies = configPolicies(config.policies, {
       onError: (message) => this.#emit('warning', message),
+      sharedRateLimits: () => sharedRateLimitStore(registry),
     });
     this.#policyRemovers = this.#policies.middlewares.map((middleware) => registry.use(middleware));
     this.#naming = { ...config.namespace, ...options.namespace };
