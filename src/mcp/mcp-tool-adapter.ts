@@ -37,6 +37,8 @@ const MAX_ARGUMENT_DEPTH = 128;
  */
 const relayed = (): ToolResult => ({
   content: [{ type: 'text', text: 'the server asked for input: the call continues when the client retries' }],
+  // Read by the tool-call pipeline: this round ends in input_required (its audit outcome).
+  details: { inputRequired: true },
 });
 
 /** Settings shared by every tool of one server. */

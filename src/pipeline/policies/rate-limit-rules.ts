@@ -63,6 +63,8 @@ export class RateLimitRules {
     event: BeforeToolCallEvent,
     context: ToolHookContext,
   ): BeforeToolCallResult | undefined | Promise<BeforeToolCallResult | undefined> {
+    // A relayed input_required round's retry: its call took its tokens in its first round.
+    if (context.continuation === true) return undefined;
     const store = this.#shared();
     if (store === undefined) {
       for (const rule of this.#rules) {
