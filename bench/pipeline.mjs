@@ -77,7 +77,9 @@ const byName = new Map(result.sides.map((entry) => [entry.name, entry]));
 const quantileOf = (values, q) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) * q)];
 const median = (values) => quantileOf(values, 0.5);
 const ratios = (name, reference) =>
-  byName.get(name).latencyRoundP50s.map((value, index) => value / byName.get(reference).latencyRoundP50s[index]);
+  byName
+    .get(name)
+    .latencyRoundP50s.map((value, index) => value / byName.get(reference).latencyRoundP50s[index]);
 const perRoundVs = (name, reference) => median(ratios(name, reference));
 // The spread of the per-round ratios (p25–p75): how far one round's ratio wanders.
 const spread = (name, reference) =>
