@@ -126,4 +126,22 @@ describe.skipIf(!redisAvailable)('rate limits across replicas (built CLI, real R
     // A and B each spent one token of the new bucket above: LIMIT - 2 more pass, on either replica.
     expect(after.filter((text) => text === 'y')).toHaveLength(LIMIT - 2);
   }, 120_000);
+
+  it('does not hold a call while Redis hangs: past 500 ms the local bucket decides', async () => {
+    const [onA] = await clientsOfBoth('modern');
+    const warnedBefore = replicas[0]!.stderr().match(/the shared store did not answer/g)?.length ?? 0;
+    // Redis restarted empty above: the cluster's bucket of echo__echo is spent now (each
+    // replica's own one stays full, never used while Redis answered).
+    const spending = [];
+    for (let index = 0; index <= LIMIT; index++) spending.push((await call(onA, 'echo__echo', 'spend')).ok);
+    expect(spending).toEqual([...Array(LIMIT).fill(true), false]);
+    // Every client but this one is paused for 3 s: the replica's EVALSHA gets no answer.
+    await redis.cli('CLIENT', 'PAUSE', '3000', 'ALL');
+    const paused = await call(onA, 'echo__echo', 'while redis hangs');
+    expect(paused).toEqual({ ok: true, text: 'while redis hangs' });
+    expect(replicas[0]!.stderr().match(/the shared store did not answer/g)?.length).toBe(warnedBefore + 1);
+    expect(replicas[0]!.stderr()).toMatch(/did not answer \(Redis did not answer within 500 ms\)/);
+    // (A new connection waits out the pause too: this returns when it ends.)
+    await redis.cli('CLIENT', 'UNPAUSE');
+  }, 60_000);
 });
