@@ -149,7 +149,8 @@ async function serveCall<T extends Result>(
       { inputResponses, ...(state.state === undefined ? {} : { requestState: state.state }) },
       continuation,
     );
-  }
+  } else if (state === undefined && session.era === 'modern' && context.mcpReq.inputResponses !== undefined)
+    call.answerUpstream(context.mcpReq.inputResponses as Record<string, unknown>);
   const execute = (): Promise<T> =>
     runAsCaller(call, () => run(call)).then((result) => {
       if (core.closing)
