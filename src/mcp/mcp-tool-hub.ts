@@ -21,6 +21,12 @@ import type { ConnectionListeners, McpConnectionOptions, McpServerSettings } fro
 import { defaultEraCacheFile, type EraMemory, eraMemoryFor } from './era-memory.js';
 import { McpConnection } from './mcp-connection.js';
 import { createMcpTool, type McpToolAdapterOptions } from './mcp-tool-adapter.js';
+import {
+  type CallerIdentity,
+  PrincipalConnections,
+  type PrincipalConnectionsOptions,
+  usesCallerCredentials,
+} from './principal-connections.js';
 import { McpPromptService } from './prompt-service.js';
 import type {
   CallOptions,
@@ -136,6 +142,13 @@ export class McpToolHub implements MCPToolProvider {
   readonly #addConnection: (name: string, server: ServerConfig) => McpConnection;
   /** Ends this hub's share of the `mcptools.servers` gauge. */
   readonly #unobserveStates: () => void;
+  /** What callers' own connections are made with (see {@link servePerCaller}). */
+  readonly #perCallerBase: Pick<
+    PrincipalConnectionsOptions,
+    'connectionOptions' | 'connectTimeoutMs' | 'store'
+  >;
+  /** Set by a gateway: each caller's connections to servers that take the caller's credentials. */
+  #perCaller: { pool: PrincipalConnections; caller: () => CallerIdentity | undefined } | undefined;
 
   constructor(config: McpToolsConfig, registry: ToolRegistry, options: LoadMcpServersOptions = {}) {
     this.#registry = registry;
@@ -219,6 +232,8 @@ export class McpToolHub implements MCPToolProvider {
           : { connectTimeoutMs: connectTimeout, auth };
       const connection = new McpConnection(name, server, connectionOptions, settings);
       this.#connections.set(name, connection);
+      if (this.#perCaller !== undefined && usesCallerCredentials(server))
+        connection.route = this.#routeOf(name);
       const skipped = server.enabled === false ? undefined : options.skip?.(name, server);
       if (skipped !== undefined) connection.skip(skipped);
       if (server.tools !== undefined) this.#filters.set(name, compileToolFilter(server.tools));
@@ -240,11 +255,32 @@ export class McpToolHub implements MCPToolProvider {
     };
     for (const [name, server] of Object.entries(config.servers)) add(name, server);
     this.#addConnection = add;
+    this.#perCallerBase = {
+      connectionOptions,
+      store: this.#authorizations.store,
+      connectTimeoutMs: (name) =>
+        connectTimeoutMs ??
+        optionalDuration(
+          this.#connections.get(name)?.config.connectTimeoutMs,
+          `servers.${name}.connectTimeoutMs`,
+        ) ??
+        DEFAULT_CONNECT_TIMEOUT_MS,
+    };
     const directory = new ServerDirectory(
       this.#connections,
       (message, server) => this.#emit('warning', message, server),
       optionalDuration(options.requestTimeoutMs, 'requestTimeoutMs'),
       this.#redactor,
+      // A caller's own credentials reach tools only: the shared connection's resources and
+      // prompts (an operator's sign-in, if any) are never served to a caller of such a server.
+      (server) =>
+        this.#callerRoute(server) === undefined
+          ? undefined
+          : new McpToolsError(
+              'PERMISSION_DENIED',
+              `server "${server}" uses each caller's own credentials: its resources and prompts are not served through the gateway`,
+              { recoverable: false, data: { server } },
+            ),
     );
     this.#directory = directory;
     this.resources = new McpResourceService(directory);
@@ -317,12 +353,81 @@ export class McpToolHub implements MCPToolProvider {
     options: { force?: boolean; onAuthorizationUrl?: AuthorizationUrlHandler } = {},
   ): Promise<AuthorizationStart> {
     this.#directory.get(server);
+    const routed = this.#callerRoute(server);
+    if (routed !== undefined) return routed.pool.authorize(server, routed.config, routed.caller);
     return this.#authorizations.authorize(server, options);
   }
 
-  /** The URL a sign-in under way for `server` waits on. */
+  /** The URL a sign-in under way for `server` waits on (the calling principal's own, for a per-user server). */
   pendingAuthorization(server: string): string | undefined {
+    const routed = this.#callerRoute(server);
+    if (routed !== undefined) return this.#perCaller!.pool.pendingUrl(server, routed.caller.principal);
     return this.#authorizations.pendingUrl(server);
+  }
+
+  /**
+   * For a gateway: calls of servers configured to take each caller's own credentials (per-user
+   * OAuth, token exchange) go to the calling principal's own connection, and `authorize` and
+   * `pendingAuthorization` of such a server answer for that principal. `caller` names the
+   * principal of the call in progress (`undefined`: stdio and library callers, who use the
+   * shared connection as before). Returns the function that stops it.
+   */
+  servePerCaller(options: {
+    caller: () => CallerIdentity | undefined;
+    redirect: PrincipalConnectionsOptions['redirect'];
+    idleMs?: number;
+  }): () => Promise<void> {
+    if (this.#perCaller !== undefined)
+      throw new McpToolsError('INVALID_ARGUMENTS', 'callers are served already');
+    const pool = new PrincipalConnections({
+      ...this.#perCallerBase,
+      redirect: options.redirect,
+      ...(options.idleMs === undefined ? {} : { idleMs: options.idleMs }),
+      listed: (connection, tools) => this.#register(connection, tools),
+      warn: (message, server) => this.#emit('warning', message, server),
+      routeOf: (server) => this.#routeOf(server),
+    });
+    this.#perCaller = { pool, caller: options.caller };
+    for (const [name, connection] of this.#connections)
+      if (usesCallerCredentials(connection.config)) connection.route = this.#routeOf(name);
+    return async () => {
+      if (this.#perCaller?.pool !== pool) return;
+      this.#perCaller = undefined;
+      for (const connection of this.#connections.values()) delete connection.route;
+      await pool.close();
+    };
+  }
+
+  /**
+   * Whether the calling principal has signed in to `server` (`undefined` when the server does not
+   * sign in per caller, or nobody in particular calls).
+   */
+  async callerSignIn(server: string): Promise<'authorized' | 'pending' | 'needs_authorization' | undefined> {
+    const routed = this.#callerRoute(server);
+    if (routed === undefined) return undefined;
+    const { pool, caller, config } = routed;
+    if (pool.pendingUrl(server, caller.principal) !== undefined) return 'pending';
+    return (await pool.signedIn(server, config, caller)) ? 'authorized' : 'needs_authorization';
+  }
+
+  /** The caller's pool and config for `server`, when calls of it go to the caller's own connection. */
+  #callerRoute(server: string) {
+    const perCaller = this.#perCaller;
+    const config = this.#connections.get(server)?.config;
+    if (perCaller === undefined || config === undefined || !usesCallerCredentials(config)) return undefined;
+    const caller = perCaller.caller();
+    return caller === undefined ? undefined : { pool: perCaller.pool, caller, config };
+  }
+
+  /** The `route` of every connection of `server`: the caller's own connection, or the shared one. */
+  #routeOf(server: string): NonNullable<McpConnection['route']> {
+    return () => {
+      const routed = this.#callerRoute(server);
+      const shared = this.#connections.get(server);
+      if (routed !== undefined) return routed.pool.connection(server, routed.config, routed.caller);
+      if (shared !== undefined) return Promise.resolve(shared);
+      return Promise.reject(new McpToolsError('CONNECTION_FAILED', `server "${server}" is no longer served`));
+    };
   }
 
   /** Servers whose OAuth a person can authorize. */
@@ -361,6 +466,7 @@ export class McpToolHub implements MCPToolProvider {
 
   async #close(): Promise<void> {
     this.#unobserveStates();
+    await this.#perCaller?.pool.close();
     await Promise.allSettled([...this.#connections.values()].map((connection) => connection.close()));
     await this.#eras.flush();
     for (const remove of this.#policyRemovers) remove();
