@@ -234,7 +234,14 @@ export class McpToolHub implements MCPToolProvider {
       this.#connections.set(name, connection);
       if (this.#perCaller !== undefined && usesCallerCredentials(server))
         connection.route = this.#routeOf(name);
-      const skipped = server.enabled === false ? undefined : options.skip?.(name, server);
+      const skipped =
+        server.enabled === false
+          ? undefined
+          : (options.skip?.(name, server) ??
+            // Only a gateway caller has a token to exchange: nothing is shared to connect with.
+            (server.type !== 'stdio' && server.auth?.type === 'tokenExchange'
+              ? "skipped: token exchange connects per gateway caller, with a token exchanged for the caller's own"
+              : undefined));
       if (skipped !== undefined) connection.skip(skipped);
       if (server.tools !== undefined) this.#filters.set(name, compileToolFilter(server.tools));
       const callTimeout =
@@ -396,6 +403,23 @@ export class McpToolHub implements MCPToolProvider {
       for (const connection of this.#connections.values()) delete connection.route;
       await pool.close();
     };
+  }
+
+  /**
+   * Opens `caller`'s connections to the servers that take callers' credentials and have no
+   * catalog yet (no caller connected since start), without starting any sign-in: the first
+   * caller with credentials (an exchangeable token, or a stored sign-in) brings the tool list.
+   */
+  warmCaller(caller: CallerIdentity): void {
+    const perCaller = this.#perCaller;
+    if (perCaller === undefined || this.#closing) return;
+    for (const [name, connection] of this.#connections) {
+      if (!usesCallerCredentials(connection.config)) continue;
+      if (this.#registry.names({ owner: `mcp:${name}` }).length > 0) continue;
+      void perCaller.pool
+        .connection(name, connection.config, caller, { signIn: false })
+        .catch(() => undefined);
+    }
   }
 
   /**

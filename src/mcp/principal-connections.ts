@@ -94,7 +94,12 @@ export class PrincipalConnections {
   }
 
   /** `caller`'s connection to `server`, connected; or the error the call gets (sign-in needed, with the caller's URL). */
-  async connection(server: string, config: HttpServerConfig, caller: CallerIdentity): Promise<McpConnection> {
+  async connection(
+    server: string,
+    config: HttpServerConfig,
+    caller: CallerIdentity,
+    options: { signIn?: boolean } = {},
+  ): Promise<McpConnection> {
     if (this.#closed) throw new McpToolsError('CONNECTION_FAILED', 'the hub is closed');
     const entry = this.#entry(server, config, caller);
     if (caller.subjectToken) entry.subject = caller.subjectToken;
@@ -102,7 +107,10 @@ export class PrincipalConnections {
     if (entry.connection.client !== undefined) return entry.connection;
     if (entry.authorization !== undefined) {
       const stored = await entry.authorization.provider.entry(true);
-      if (stored?.tokens === undefined) throw await this.#signIn(server, entry.authorization);
+      if (stored?.tokens === undefined)
+        throw options.signIn === false
+          ? signInRequiredError(server, undefined)
+          : await this.#signIn(server, entry.authorization);
     }
     entry.starting ??= entry.connection.start().finally(() => {
       entry.starting = undefined;
@@ -110,7 +118,9 @@ export class PrincipalConnections {
     await entry.starting;
     if (entry.connection.client !== undefined) return entry.connection;
     if (entry.authorization !== undefined && entry.connection.state === 'auth_required')
-      throw await this.#signIn(server, entry.authorization);
+      throw options.signIn === false
+        ? signInRequiredError(server, undefined)
+        : await this.#signIn(server, entry.authorization);
     throw entry.connection.unavailableError();
   }
 
@@ -194,7 +204,10 @@ export class PrincipalConnections {
         redirect: this.#options.redirect,
         listeners: {
           authRequired: (error) => made.connection?.requireAuthorization(error),
-          authorized: () => undefined,
+          // Signed in: connect now, so that the catalog is there before the first call.
+          authorized: () => {
+            if (!this.#closed) void made.connection?.start().catch(() => undefined);
+          },
         },
       });
       made.authorization = authorization;

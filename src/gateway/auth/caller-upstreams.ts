@@ -29,7 +29,7 @@ export function serveCallerUpstreams(
   baseUrl: () => string | undefined,
 ): CallerUpstreams | undefined {
   const servers = Object.values(config?.servers ?? {}).filter(usesCallerCredentials);
-  const hub = provider as Partial<Pick<McpToolHub, 'servePerCaller'>>;
+  const hub = provider as Partial<Pick<McpToolHub, 'servePerCaller' | 'warmCaller'>>;
   if (servers.length === 0 || typeof hub.servePerCaller !== 'function') return undefined;
   if (servers.some((server) => server.auth?.type === 'tokenExchange')) oauth?.keepSubjectTokens();
   const redirects = new CallbackRedirects(() => {
@@ -51,6 +51,10 @@ export function serveCallerUpstreams(
         : { principal, subjectToken: () => oauth.subjectToken(principal) };
     },
   });
+  // A caller arriving with a new token may bring the catalog of servers no caller opened yet.
+  oauth?.onVerified((who) =>
+    hub.warmCaller?.({ principal: who.principal, subjectToken: () => oauth.subjectToken(who.principal) }),
+  );
   return {
     callback: (request) => {
       if (request.method !== 'GET') return undefined;

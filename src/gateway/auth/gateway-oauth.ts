@@ -46,6 +46,7 @@ export class GatewayOAuth {
    * exchange ({@link keepSubjectTokens}); it is sent to the issuer, never to an upstream.
    */
   #subjects: Map<string, { authorization: string; exp: number }> | undefined;
+  #onVerified: ((who: RequestPrincipal) => void) | undefined;
 
   /** Throws (a configuration mistake) when the issuer is not HTTPS outside loopback. */
   constructor(config: GatewayOAuthConfig) {
@@ -127,6 +128,11 @@ export class GatewayOAuth {
     return this.#verify(authorization, requestUrl);
   }
 
+  /** Told of each caller whose token was verified (once per token: a remembered token is not). */
+  onVerified(listener: (who: RequestPrincipal) => void): void {
+    this.#onVerified = listener;
+  }
+
   /** From now on, remember each principal's newest token (an upstream exchanges it: RFC 8693). */
   keepSubjectTokens(): void {
     this.#subjects ??= new Map();
@@ -179,6 +185,7 @@ export class GatewayOAuth {
       const frozen = Object.freeze(who);
       if (this.#subjects !== undefined && authorization !== null)
         this.#keepSubject(frozen, authorization, claims.exp);
+      this.#onVerified?.(frozen);
       if (authorization !== null && typeof claims.exp === 'number')
         this.#callers.set(
           authorization,
