@@ -9,7 +9,7 @@ import { ToolRegistry } from '../../src/registry/tool-registry.js';
 import { type OAuthFixture, startOAuthFixture } from '../fixtures/oauth/oauth-fixture.js';
 import { startAudienceServer } from '../fixtures/oidc/audience-server.js';
 import { type OidcFixture, startOidcProvider } from '../fixtures/oidc/oidc-fixture.js';
-import { connectClient, toolNames } from './gateway-test-helpers.js';
+import { connectClient, eras, toolNames } from './gateway-test-helpers.js';
 
 /*
  * Upstream calls as the caller, with real authorization servers: Alice and Bob sign in at a
@@ -28,6 +28,7 @@ let url: string;
 let gatewayOrigin: string;
 const tokens: Record<'alice' | 'bob', string> = { alice: '', bob: '' };
 const store = new MemoryTokenStore();
+const CI_TOKEN = 'ci-static-token-0123456789abcdef';
 
 async function freePort(): Promise<number> {
   const { createServer } = await import('node:net');
@@ -68,7 +69,10 @@ beforeAll(async () => {
         },
       },
     },
-    gateway: { auth: { type: 'oauth' as const, issuer: oidc.issuer, audience } },
+    gateway: {
+      auth: { type: 'oauth' as const, issuer: oidc.issuer, audience },
+      tokens: { ci: { token: CI_TOKEN, principal: 'ci-bot' } },
+    },
   };
   const registry = new ToolRegistry();
   provider = await loadMCPServers(config, registry, {
@@ -90,8 +94,10 @@ afterAll(async () => {
   await Promise.all([oidc?.close(), notes?.close(), audienceServer?.close()]);
 });
 
-const as = (user: 'alice' | 'bob') =>
-  connectClient(url, 'modern', { headers: { authorization: `Bearer ${tokens[user]}` } });
+const as = (user: 'alice' | 'bob' | 'ci', era: 'modern' | 'legacy' = 'modern') =>
+  connectClient(url, era, {
+    headers: { authorization: `Bearer ${user === 'ci' ? CI_TOKEN : tokens[user]}` },
+  });
 
 /** The text of a tool result (prefixed `error: ` for an error result). */
 async function text(client: Client, name: string, args: Record<string, unknown> = {}): Promise<string> {
@@ -198,10 +204,10 @@ describe('per-user upstream OAuth (perUser: true)', () => {
   }, 60_000);
 });
 
-describe('token exchange (RFC 8693)', () => {
+describe.each(eras)('token exchange (RFC 8693, $label)', ({ era }) => {
   it('calls the upstream with a token of its own audience and the caller’s subject', async () => {
-    const alice = await as('alice');
-    const bob = await as('bob');
+    const alice = await as('alice', era);
+    const bob = await as('bob', era);
     try {
       await until(async () => (await toolNames(alice)).includes('aud__whoami'), 'the catalog');
       expect(await text(alice, 'aud__whoami')).toBe(`sub alice aud ${audienceServer.url}`);
@@ -210,6 +216,15 @@ describe('token exchange (RFC 8693)', () => {
       const exchanged = oidc.counts.tokenExchange;
       expect(await text(alice, 'aud__whoami')).toBe(`sub alice aud ${audienceServer.url}`);
       expect(oidc.counts.tokenExchange).toBe(exchanged);
+      // A caller with a static token has no token to exchange: told so, and nothing is sent.
+      const ci = await as('ci', era);
+      try {
+        const refused = await text(ci, 'aud__whoami');
+        expect(refused).toMatch(/^error: .*call the gateway with an OAuth access token/);
+        expect(refused).not.toMatch(/alice|bob/);
+      } finally {
+        await ci.close();
+      }
       // The callers' own tokens never reached the upstream.
       expect(audienceServer.seen.length).toBeGreaterThan(0);
       for (const header of audienceServer.seen) {
