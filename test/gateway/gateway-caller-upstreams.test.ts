@@ -6,7 +6,11 @@ import { gatewayServerRequests } from '../../src/gateway/gateway-server-requests
 import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
 import type { MCPToolProvider } from '../../src/mcp/provider-types.js';
 import { ToolRegistry } from '../../src/registry/tool-registry.js';
-import { type OAuthFixture, startOAuthFixture } from '../fixtures/oauth/oauth-fixture.js';
+import {
+  followAuthorizationUrl,
+  type OAuthFixture,
+  startOAuthFixture,
+} from '../fixtures/oauth/oauth-fixture.js';
 import { startAudienceServer } from '../fixtures/oidc/audience-server.js';
 import { type OidcFixture, startOidcProvider } from '../fixtures/oidc/oidc-fixture.js';
 import { connectClient, eras, toolNames } from './gateway-test-helpers.js';
@@ -202,6 +206,32 @@ describe('per-user upstream OAuth (perUser: true)', () => {
       await Promise.all([alice.close(), bob.close()]);
     }
   }, 60_000);
+});
+
+describe('perUser outside a gateway', () => {
+  it('is ignored by the library: one shared sign-in, as before', async () => {
+    const registry = new ToolRegistry();
+    const shared = new MemoryTokenStore();
+    const hub = await loadMCPServers(
+      {
+        servers: {
+          notes: { type: 'streamable-http', url: notes.mcpUrl, auth: { type: 'oauth', perUser: true } },
+        },
+      },
+      registry,
+      { tokenStore: shared, eraCache: false, onAuthorizationUrl: (url) => followAuthorizationUrl(url) },
+    );
+    try {
+      expect(hub.status('notes')?.state).toBe('connected');
+      const tool = (await registry.resolveAll()).find((candidate) => candidate.name === 'notes__whoami');
+      const result = await tool!.execute('call', {});
+      expect(result.isError).toBeFalsy();
+      expect((await shared.get(notes.mcpUrl))?.tokens).toBeDefined();
+      expect((await shared.list()).map((entry) => entry.serverUrl)).toEqual([notes.mcpUrl]);
+    } finally {
+      await hub.close();
+    }
+  }, 30_000);
 });
 
 describe.each(eras)('token exchange (RFC 8693, $label)', ({ era }) => {
