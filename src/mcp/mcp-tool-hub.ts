@@ -17,16 +17,12 @@ import { observeServerStates } from '../telemetry/state-gauges.js';
 import { ArgumentValidator } from '../tool/argument-validator.js';
 import { DEFAULT_MAX_RESULT_CHARS } from '../tool/result.js';
 import type { Tool } from '../tool/tool.js';
+import { CallerRouting, type ServePerCallerOptions } from './caller-routing.js';
 import type { ConnectionListeners, McpConnectionOptions, McpServerSettings } from './connection-settings.js';
 import { defaultEraCacheFile, type EraMemory, eraMemoryFor } from './era-memory.js';
 import { McpConnection } from './mcp-connection.js';
 import { createMcpTool, type McpToolAdapterOptions } from './mcp-tool-adapter.js';
-import {
-  type CallerIdentity,
-  PrincipalConnections,
-  type PrincipalConnectionsOptions,
-  usesCallerCredentials,
-} from './principal-connections.js';
+import type { CallerIdentity } from './principal-connections.js';
 import { McpPromptService } from './prompt-service.js';
 import type {
   CallOptions,
@@ -142,13 +138,8 @@ export class McpToolHub implements MCPToolProvider {
   readonly #addConnection: (name: string, server: ServerConfig) => McpConnection;
   /** Ends this hub's share of the `mcptools.servers` gauge. */
   readonly #unobserveStates: () => void;
-  /** What callers' own connections are made with (see {@link servePerCaller}). */
-  readonly #perCallerBase: Pick<
-    PrincipalConnectionsOptions,
-    'connectionOptions' | 'connectTimeoutMs' | 'store'
-  >;
-  /** Set by a gateway: each caller's connections to servers that take the caller's credentials. */
-  #perCaller: { pool: PrincipalConnections; caller: () => CallerIdentity | undefined } | undefined;
+  /** Upstream calls as the caller, once a gateway turns it on ({@link servePerCaller}). */
+  readonly #callers: CallerRouting;
 
   constructor(config: McpToolsConfig, registry: ToolRegistry, options: LoadMcpServersOptions = {}) {
     this.#registry = registry;
@@ -232,8 +223,7 @@ export class McpToolHub implements MCPToolProvider {
           : { connectTimeoutMs: connectTimeout, auth };
       const connection = new McpConnection(name, server, connectionOptions, settings);
       this.#connections.set(name, connection);
-      if (this.#perCaller !== undefined && usesCallerCredentials(server))
-        connection.route = this.#routeOf(name);
+      this.#callers.adopt(connection);
       const skipped =
         server.enabled === false
           ? undefined
@@ -260,9 +250,8 @@ export class McpToolHub implements MCPToolProvider {
       if (adapterOptions !== this.#commonAdapterOptions) this.#adapterOptions.set(name, adapterOptions);
       return connection;
     };
-    for (const [name, server] of Object.entries(config.servers)) add(name, server);
-    this.#addConnection = add;
-    this.#perCallerBase = {
+    this.#callers = new CallerRouting({
+      connections: this.#connections,
       connectionOptions,
       store: this.#authorizations.store,
       connectTimeoutMs: (name) =>
@@ -272,22 +261,18 @@ export class McpToolHub implements MCPToolProvider {
           `servers.${name}.connectTimeoutMs`,
         ) ??
         DEFAULT_CONNECT_TIMEOUT_MS,
-    };
+      hasCatalog: (name) => this.#registry.names({ owner: `mcp:${name}` }).length > 0,
+      listed: (connection, tools) => this.#register(connection, tools),
+      warn: (message, server) => this.#emit('warning', message, server),
+    });
+    for (const [name, server] of Object.entries(config.servers)) add(name, server);
+    this.#addConnection = add;
     const directory = new ServerDirectory(
       this.#connections,
       (message, server) => this.#emit('warning', message, server),
       optionalDuration(options.requestTimeoutMs, 'requestTimeoutMs'),
       this.#redactor,
-      // A caller's own credentials reach tools only: the shared connection's resources and
-      // prompts (an operator's sign-in, if any) are never served to a caller of such a server.
-      (server) =>
-        this.#callerRoute(server) === undefined
-          ? undefined
-          : new McpToolsError(
-              'PERMISSION_DENIED',
-              `server "${server}" uses each caller's own credentials: its resources and prompts are not served through the gateway`,
-              { recoverable: false, data: { server } },
-            ),
+      (server) => this.#callers.refusal(server),
     );
     this.#directory = directory;
     this.resources = new McpResourceService(directory);
@@ -360,16 +345,13 @@ export class McpToolHub implements MCPToolProvider {
     options: { force?: boolean; onAuthorizationUrl?: AuthorizationUrlHandler } = {},
   ): Promise<AuthorizationStart> {
     this.#directory.get(server);
-    const routed = this.#callerRoute(server);
-    if (routed !== undefined) return routed.pool.authorize(server, routed.config, routed.caller);
-    return this.#authorizations.authorize(server, options);
+    return this.#callers.authorize(server) ?? this.#authorizations.authorize(server, options);
   }
 
   /** The URL a sign-in under way for `server` waits on (the calling principal's own, for a per-user server). */
   pendingAuthorization(server: string): string | undefined {
-    const routed = this.#callerRoute(server);
-    if (routed !== undefined) return this.#perCaller!.pool.pendingUrl(server, routed.caller.principal);
-    return this.#authorizations.pendingUrl(server);
+    const own = this.#callers.pendingUrl(server);
+    return own === undefined ? this.#authorizations.pendingUrl(server) : (own ?? undefined);
   }
 
   /**
@@ -379,79 +361,18 @@ export class McpToolHub implements MCPToolProvider {
    * principal of the call in progress (`undefined`: stdio and library callers, who use the
    * shared connection as before). Returns the function that stops it.
    */
-  servePerCaller(options: {
-    caller: () => CallerIdentity | undefined;
-    redirect: PrincipalConnectionsOptions['redirect'];
-    idleMs?: number;
-  }): () => Promise<void> {
-    if (this.#perCaller !== undefined)
-      throw new McpToolsError('INVALID_ARGUMENTS', 'callers are served already');
-    const pool = new PrincipalConnections({
-      ...this.#perCallerBase,
-      redirect: options.redirect,
-      ...(options.idleMs === undefined ? {} : { idleMs: options.idleMs }),
-      listed: (connection, tools) => this.#register(connection, tools),
-      warn: (message, server) => this.#emit('warning', message, server),
-      routeOf: (server) => this.#routeOf(server),
-    });
-    this.#perCaller = { pool, caller: options.caller };
-    for (const [name, connection] of this.#connections)
-      if (usesCallerCredentials(connection.config)) connection.route = this.#routeOf(name);
-    return async () => {
-      if (this.#perCaller?.pool !== pool) return;
-      this.#perCaller = undefined;
-      for (const connection of this.#connections.values()) delete connection.route;
-      await pool.close();
-    };
+  servePerCaller(options: ServePerCallerOptions): () => Promise<void> {
+    return this.#callers.serve(options);
   }
 
-  /**
-   * Opens `caller`'s connections to the servers that take callers' credentials and have no
-   * catalog yet (no caller connected since start), without starting any sign-in: the first
-   * caller with credentials (an exchangeable token, or a stored sign-in) brings the tool list.
-   */
+  /** Opens `caller`'s connections that bring a catalog not listed yet (see `CallerRouting.warm`). */
   warmCaller(caller: CallerIdentity): void {
-    const perCaller = this.#perCaller;
-    if (perCaller === undefined || this.#closing) return;
-    for (const [name, connection] of this.#connections) {
-      if (!usesCallerCredentials(connection.config)) continue;
-      if (this.#registry.names({ owner: `mcp:${name}` }).length > 0) continue;
-      void perCaller.pool
-        .connection(name, connection.config, caller, { signIn: false })
-        .catch(() => undefined);
-    }
+    if (!this.#closing) this.#callers.warm(caller);
   }
 
-  /**
-   * Whether the calling principal has signed in to `server` (`undefined` when the server does not
-   * sign in per caller, or nobody in particular calls).
-   */
-  async callerSignIn(server: string): Promise<'authorized' | 'pending' | 'needs_authorization' | undefined> {
-    const routed = this.#callerRoute(server);
-    if (routed === undefined) return undefined;
-    const { pool, caller, config } = routed;
-    if (pool.pendingUrl(server, caller.principal) !== undefined) return 'pending';
-    return (await pool.signedIn(server, config, caller)) ? 'authorized' : 'needs_authorization';
-  }
-
-  /** The caller's pool and config for `server`, when calls of it go to the caller's own connection. */
-  #callerRoute(server: string) {
-    const perCaller = this.#perCaller;
-    const config = this.#connections.get(server)?.config;
-    if (perCaller === undefined || config === undefined || !usesCallerCredentials(config)) return undefined;
-    const caller = perCaller.caller();
-    return caller === undefined ? undefined : { pool: perCaller.pool, caller, config };
-  }
-
-  /** The `route` of every connection of `server`: the caller's own connection, or the shared one. */
-  #routeOf(server: string): NonNullable<McpConnection['route']> {
-    return () => {
-      const routed = this.#callerRoute(server);
-      const shared = this.#connections.get(server);
-      if (routed !== undefined) return routed.pool.connection(server, routed.config, routed.caller);
-      if (shared !== undefined) return Promise.resolve(shared);
-      return Promise.reject(new McpToolsError('CONNECTION_FAILED', `server "${server}" is no longer served`));
-    };
+  /** Whether the calling principal has signed in to `server` (`undefined`: not a per-caller server). */
+  callerSignIn(server: string): Promise<'authorized' | 'pending' | 'needs_authorization' | undefined> {
+    return this.#callers.signInState(server);
   }
 
   /** Servers whose OAuth a person can authorize. */
@@ -490,7 +411,7 @@ export class McpToolHub implements MCPToolProvider {
 
   async #close(): Promise<void> {
     this.#unobserveStates();
-    await this.#perCaller?.pool.close();
+    await this.#callers.close();
     await Promise.allSettled([...this.#connections.values()].map((connection) => connection.close()));
     await this.#eras.flush();
     for (const remove of this.#policyRemovers) remove();
