@@ -265,6 +265,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     options.config,
     guard.oauth,
     () => guard.oauth?.publicOrigin() ?? clusterSettings?.advertiseUrl.origin ?? listenUrl,
+    log,
   );
 
   const lastState = new Map(options.provider.status().map((status) => [status.name, status.state]));

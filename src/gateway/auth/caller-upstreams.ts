@@ -27,10 +27,18 @@ export function serveCallerUpstreams(
   config: McpToolsConfig | undefined,
   oauth: GatewayOAuth | undefined,
   baseUrl: () => string | undefined,
+  log: (line: string) => void = () => {},
 ): CallerUpstreams | undefined {
   const servers = Object.values(config?.servers ?? {}).filter(usesCallerCredentials);
   const hub = provider as Partial<Pick<McpToolHub, 'servePerCaller' | 'warmCaller'>>;
-  if (servers.length === 0 || typeof hub.servePerCaller !== 'function') return undefined;
+  if (servers.length === 0) return undefined;
+  if (typeof hub.servePerCaller !== 'function') {
+    // Never silently: a wrapped provider cannot route, and these servers then act as shared.
+    log(
+      'servers with perUser or tokenExchange auth need the hub of loadMCPServers as provider: calls stay shared',
+    );
+    return undefined;
+  }
   if (servers.some((server) => server.auth?.type === 'tokenExchange')) oauth?.keepSubjectTokens();
   const redirects = new CallbackRedirects(() => {
     const base = baseUrl();
