@@ -206,7 +206,12 @@ export class PrincipalConnections {
           authRequired: (error) => made.connection?.requireAuthorization(error),
           // Signed in: connect now, so that the catalog is there before the first call.
           authorized: () => {
-            if (!this.#closed) void made.connection?.start().catch(() => undefined);
+            if (this.#closed || this.#entries.get(name) !== made) return;
+            const entry = made as Entry;
+            this.#touch(server, caller.principal, entry);
+            entry.starting ??= entry.connection.start().finally(() => {
+              entry.starting = undefined;
+            });
           },
         },
       });
@@ -230,7 +235,7 @@ export class PrincipalConnections {
   #touch(server: string, principal: string, entry: Entry): void {
     clearTimeout(entry.timer);
     entry.timer = setTimeout(() => {
-      if (entry.authorization?.pending) return this.#touch(server, principal, entry);
+      if (entry.authorization?.pending || entry.starting) return this.#touch(server, principal, entry);
       this.#entries.delete(key(server, principal));
       void entry.connection.close().catch(() => undefined);
     }, this.#options.idleMs ?? DEFAULT_IDLE_MS);
