@@ -116,6 +116,11 @@ export class CallerRouting {
     }
   }
 
+  /** Closes every caller's connection to `server` (removed from the hub, or about to be replaced). */
+  async closeServer(server: string): Promise<void> {
+    await this.#active?.pool.closeServer(server);
+  }
+
   /** Stops routing and closes every caller's connection. */
   async close(): Promise<void> {
     const pool = this.#active?.pool;

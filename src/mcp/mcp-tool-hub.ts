@@ -262,7 +262,10 @@ export class McpToolHub implements MCPToolProvider {
         ) ??
         DEFAULT_CONNECT_TIMEOUT_MS,
       hasCatalog: (name) => this.#registry.names({ owner: `mcp:${name}` }).length > 0,
-      listed: (connection, tools) => this.#register(connection, tools),
+      // A caller's connection to a server removed meanwhile brings nothing back.
+      listed: (connection, tools) => {
+        if (this.#connections.has(connection.name)) this.#register(connection, tools);
+      },
       warn: (message, server) => this.#emit('warning', message, server),
     });
     for (const [name, server] of Object.entries(config.servers)) add(name, server);
@@ -311,7 +314,7 @@ export class McpToolHub implements MCPToolProvider {
     const owner = `mcp:${name}`;
     const removed = this.#registry.unregisterOwner(owner);
     if (removed.length > 0) this.#emit('toolsChanged', name, { added: [], removed, owner });
-    await connection.close();
+    await Promise.all([connection.close(), this.#callers.closeServer(name)]);
   }
 
   servers(): string[] {

@@ -103,7 +103,6 @@ export class PrincipalConnections {
     if (this.#closed) throw new McpToolsError('CONNECTION_FAILED', 'the hub is closed');
     const entry = this.#entry(server, config, caller);
     if (caller.subjectToken) entry.subject = caller.subjectToken;
-    this.#touch(server, caller.principal, entry);
     if (entry.connection.client !== undefined) return entry.connection;
     if (entry.authorization !== undefined) {
       const stored = await entry.authorization.provider.entry(true);
@@ -183,7 +182,10 @@ export class PrincipalConnections {
   #entry(server: string, config: HttpServerConfig, caller: CallerIdentity): Entry {
     const name = key(server, caller.principal);
     let entry = this.#entries.get(name);
-    if (entry !== undefined) return entry;
+    if (entry !== undefined) {
+      this.#touch(server, caller.principal, entry);
+      return entry;
+    }
     const settings = { connectTimeoutMs: this.#options.connectTimeoutMs(server) };
     const made: Partial<Entry> = {};
     let auth: TransportAuth;
@@ -228,6 +230,8 @@ export class PrincipalConnections {
     if (route !== undefined) made.connection.route = route;
     entry = made as Entry;
     this.#entries.set(name, entry);
+    // Every entry, even one only asked about (`mcp_auth`), goes when unused.
+    this.#touch(server, caller.principal, entry);
     return entry;
   }
 
