@@ -4,9 +4,16 @@ import { MemoryTokenStore } from '../../src/auth/memory-token-store.js';
 import type { HttpServerConfig } from '../../src/config/config-types.js';
 import { SecretRedactor } from '../../src/config/secret-redactor.js';
 import { McpToolsError } from '../../src/errors/mcp-tools-error.js';
+import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
+import type { McpToolHub } from '../../src/mcp/mcp-tool-hub.js';
 import { PrincipalConnections } from '../../src/mcp/principal-connections.js';
 import { reconnectPolicy } from '../../src/mcp/reconnect-policy.js';
-import { type OAuthFixture, startOAuthFixture } from '../fixtures/oauth/oauth-fixture.js';
+import { ToolRegistry } from '../../src/registry/tool-registry.js';
+import {
+  followAuthorizationUrl,
+  type OAuthFixture,
+  startOAuthFixture,
+} from '../fixtures/oauth/oauth-fixture.js';
 
 /*
  * Each principal's own connection to a per-user server (the OAuth fixture): opened at their first
@@ -91,5 +98,38 @@ describe('PrincipalConnections', () => {
     expect(new URL(String(other?.data?.url)).searchParams.get('state')).not.toBe(
       authorize.searchParams.get('state'),
     );
+  }, 30_000);
+});
+
+describe('a hub serving per caller', () => {
+  it("never serves a per-user server's resources or prompts to a caller through the shared connection", async () => {
+    let principal: string | undefined = 'p3';
+    const hub = (await loadMCPServers({ servers: { notes: config } }, new ToolRegistry(), {
+      tokenStore: new MemoryTokenStore(),
+      eraCache: false,
+      // The operator signed the shared connection in: it is connected, with their access.
+      onAuthorizationUrl: (url) => followAuthorizationUrl(url),
+    })) as McpToolHub;
+    expect(hub.status('notes')?.state).toBe('connected');
+    const stop = hub.servePerCaller({
+      caller: () => (principal === undefined ? undefined : { principal }),
+      redirect: redirects.receiver,
+    });
+    try {
+      const read = await failure(hub.resources.read('notes', 'notes://x'));
+      expect(read?.message).toMatch(
+        /uses each caller's own credentials: its resources and prompts are not served/,
+      );
+      const prompt = await failure(hub.prompts.get('notes', 'any'));
+      expect(prompt?.message).toMatch(/its resources and prompts are not served/);
+      const all = await hub.resources.listAll();
+      expect(all.errors.map((error) => error.server)).toEqual(['notes']);
+      // No caller (stdio, the library): the shared connection answers as before.
+      principal = undefined;
+      expect((await hub.resources.listAll()).errors).toEqual([]);
+    } finally {
+      await stop();
+      await hub.close();
+    }
   }, 30_000);
 });
