@@ -46,19 +46,29 @@ export function serveCallerUpstreams(
       throw new Error('the gateway does not know its own URL yet: per-user sign-in needs it to listen');
     return new URL(OAUTH_CALLBACK_PATH, base).href;
   });
-  const stop = hub.servePerCaller({
-    redirect: redirects.receiver,
-    caller: () => {
-      const caller = currentCaller();
-      if (!(caller instanceof DownstreamCall)) return undefined;
-      const { principal } = caller.session;
-      // Over stdio the client started this process: the owner, on the shared connection.
-      if (principal === 'stdio') return undefined;
-      return oauth === undefined
-        ? { principal }
-        : { principal, subjectToken: () => oauth.subjectToken(principal) };
-    },
-  });
+  const serve = hub.servePerCaller.bind(hub);
+  let stop: () => Promise<void>;
+  try {
+    stop = serve({
+      redirect: redirects.receiver,
+      caller: () => {
+        const caller = currentCaller();
+        if (!(caller instanceof DownstreamCall)) return undefined;
+        const { principal } = caller.session;
+        // Over stdio the client started this process: the owner, on the shared connection.
+        if (principal === 'stdio') return undefined;
+        return oauth === undefined
+          ? { principal }
+          : { principal, subjectToken: () => oauth.subjectToken(principal) };
+      },
+    });
+  } catch {
+    // One hub routes for its first gateway: sign-ins then return to that gateway's callback.
+    log(
+      "another gateway over this hub already serves its per-caller servers: sign-ins return to that gateway's /oauth/callback",
+    );
+    return undefined;
+  }
   // A caller arriving with a new token may bring the catalog of servers no caller opened yet.
   oauth?.onVerified((who) =>
     hub.warmCaller?.({ principal: who.principal, subjectToken: () => oauth.subjectToken(who.principal) }),
