@@ -1,4 +1,5 @@
 import type { PoliciesConfig } from '../../config/policies-schema.js';
+import { recordPolicyDecision } from '../../telemetry/mcptools-metrics.js';
 import type { BeforeToolCallResult, ToolMiddleware } from '../tool-call-hooks.js';
 import { AuditLog } from './audit-log.js';
 import { compilePolicyMatch } from './policy-match.js';
@@ -55,6 +56,12 @@ export function configPolicies(
         const target = context;
         for (const rule of deny) {
           if (!rule.matches(target)) continue;
+          recordPolicyDecision({
+            server: context.server,
+            tool: event.toolName,
+            decision: 'denied',
+            reason: 'policy',
+          });
           return {
             block: true,
             blockReason:
@@ -72,6 +79,12 @@ export function configPolicies(
           const waitMs = limit.buckets.take(key);
           if (waitMs > 0) {
             const seconds = Math.max(1, Math.ceil(waitMs / 1000));
+            recordPolicyDecision({
+              server: context.server,
+              tool: event.toolName,
+              decision: 'rate_limited',
+              reason: 'rate_limit',
+            });
             return {
               block: true,
               blockReason: `Rate limit reached for ${limit.per} "${key}": ${limit.limit} calls per ${limit.windowMs / 1000} s (policies.rateLimits[${limit.index}]). Retry after ${seconds} s`,
