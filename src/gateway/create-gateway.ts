@@ -25,6 +25,7 @@ import { clusterEventStores } from '../cluster/redis-event-stores.js';
 import { serveRemoteSession } from '../cluster/remote-session.js';
 import { replayInitialize } from '../cluster/replay-initialize.js';
 import type { SessionRecord } from '../cluster/session-directory.js';
+import type { McpToolsConfig } from '../config/config-types.js';
 import { McpToolsError } from '../errors/mcp-tools-error.js';
 import { exceedsDepth } from '../json/json-bounds.js';
 import { REACH_HEADER, reachHeaderValue, requestLoop } from '../mcp/gateway-chain.js';
@@ -42,7 +43,7 @@ import { openEventStream } from './event-stream-open.js';
 import { GatewayCore } from './gateway-core.js';
 import { buildGatewayServer } from './gateway-mcp-server.js';
 import { DEFAULT_MAX_BODY_BYTES, type GatewayOptions } from './gateway-options.js';
-import { GatewayProfile } from './gateway-profile.js';
+import { GatewayProfile, type ProfileParts } from './gateway-profile.js';
 import { resourceScope } from './gateway-resource-handlers.js';
 import {
   authenticateRequest,
@@ -56,6 +57,12 @@ import { MemoryEventStores } from './memory-event-stores.js';
 import { metricsResponse } from './metrics-endpoint.js';
 import { serveNodeExchange } from './node-exchange.js';
 import { nodeHeaders, readNodeBody, sendResponse } from './node-request.js';
+import {
+  type DefaultProfileOverrides,
+  defaultProfileSettings,
+  type ProfileChanges,
+  reconfigureProfiles,
+} from './reconfigure-profiles.js';
 import { requestStateReplica } from './request-state-owner.js';
 import { locateResource } from './resource-routing.js';
 import { unwrapResourceUri } from './resource-uri.js';
@@ -101,6 +108,12 @@ export interface Gateway extends AsyncDisposable {
    * reloaded) is then one notification per client whose tool list changed, none for the others.
    */
   holdChanges(): () => void;
+  /**
+   * Applies a reloaded configuration's profiles and router settings from the next request on
+   * (`overrides`: what the host sets over `gateway` for the default profile, as at start) and
+   * announces the tool lists that changed: see reconfigure-profiles.ts.
+   */
+  reconfigure(config: McpToolsConfig, overrides?: DefaultProfileOverrides): Promise<ProfileChanges>;
   /** The downstream calls this process holds: running, and parked until a 2026-07-28 client retries. */
   calls(): { running: number; parked: number };
 }
@@ -202,7 +215,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     return caller instanceof DownstreamCall ? caller.session.owner : false;
   };
   const visibility = new Visibility(gatewayConfig.access);
-  const parts = {
+  const parts: ProfileParts = {
     registry: options.registry,
     provider: options.provider,
     config: options.config,
@@ -215,24 +228,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     },
     resources: core.resources,
   };
-  const mode = options.mode ?? gatewayConfig.mode;
-  core.profiles.set(
-    '',
-    new GatewayProfile(
-      '',
-      {
-        ...(mode ? { mode } : {}),
-        ...(gatewayConfig.who ? { who: gatewayConfig.who } : {}),
-        ...((options.pin ?? gatewayConfig.pin) ? { pin: options.pin ?? gatewayConfig.pin } : {}),
-        ...((options.tools ?? gatewayConfig.tools) ? { tools: options.tools ?? gatewayConfig.tools } : {}),
-        ...((options.servers ?? gatewayConfig.servers)
-          ? { servers: options.servers ?? gatewayConfig.servers }
-          : {}),
-        ...(gatewayConfig.maxNameLength ? { maxNameLength: gatewayConfig.maxNameLength } : {}),
-      },
-      parts,
-    ),
-  );
+  core.profiles.set('', new GatewayProfile('', defaultProfileSettings(gatewayConfig, options), parts));
   for (const [name, profile] of Object.entries(options.profiles ?? gatewayConfig.profiles ?? {})) {
     core.profiles.set(name, new GatewayProfile(name, profile, parts));
   }
@@ -727,6 +723,21 @@ export function createGateway(options: GatewayOptions): Gateway {
   };
 
   const holdChanges = () => core.holdToolChanges();
+  const retiredProfiles = new Set<string>();
+  const reconfigure = async (config: McpToolsConfig, overrides: DefaultProfileOverrides = {}) => {
+    const changes = reconfigureProfiles(core, parts, config, overrides, retiredProfiles);
+    core.toolsChanged();
+    return changes;
+  };
   const calls = () => ({ running: core.calls.size - core.parkedCount, parked: core.parkedCount });
-  return { fetch, listen, serveStdio, close, holdChanges, calls, [Symbol.asyncDispose]: close };
+  return {
+    fetch,
+    listen,
+    serveStdio,
+    close,
+    holdChanges,
+    reconfigure,
+    calls,
+    [Symbol.asyncDispose]: close,
+  };
 }

@@ -51,6 +51,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       const held = loading.then((loaded) => loaded.holdChanges());
       return () => void held.then((release) => release()).catch(() => {});
     },
+    reconfigure: async (config, overrides) => (await ready()).reconfigure(config, overrides),
     close,
     // Nothing can be in flight before the gateway is loaded.
     calls: () => gateway?.calls() ?? { running: 0, parked: 0 },

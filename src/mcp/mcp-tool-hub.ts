@@ -127,10 +127,10 @@ export class McpToolHub implements MCPToolProvider {
   readonly #redactor: SecretRedactor;
   readonly #authorizations: ServerAuthorizations;
   /** `policies.overrides` of the configuration, per server and original tool name. */
-  readonly #overrides: NonNullable<NonNullable<McpToolsConfig['policies']>['overrides']>;
+  #overrides: NonNullable<NonNullable<McpToolsConfig['policies']>['overrides']>;
   /** The configured policies in the registry's pipeline (none without a `policies` section). */
-  readonly #policies: ConfigPolicies;
-  readonly #policyRemovers: Array<() => void>;
+  #policies: ConfigPolicies;
+  #policyRemovers: Array<() => void>;
   #closing: Promise<void> | undefined;
   /** Makes and keeps the connection of one more server (its filter and tool options too). */
   readonly #addConnection: (name: string, server: ServerConfig) => McpConnection;
@@ -255,6 +255,22 @@ export class McpToolHub implements MCPToolProvider {
   /** Connects every enabled server in parallel; resolves when each has connected or failed. */
   async start(signal?: AbortSignal): Promise<void> {
     await Promise.allSettled([...this.#connections.values()].map((connection) => connection.start(signal)));
+  }
+
+  /**
+   * Replaces the configured policies (deny, approval rules, rate limits, audit) from the next
+   * call on: the new ones join the registry's pipeline before the old ones leave it, and the old
+   * audit log is flushed and closed. `policies.overrides` apply from the next registration of a
+   * server's tools (an added or changed server; an unchanged one keeps the tools it has).
+   */
+  async replacePolicies(policies: McpToolsConfig['policies']): Promise<void> {
+    const previous = this.#policies;
+    const removers = this.#policyRemovers;
+    this.#overrides = policies?.overrides ?? {};
+    this.#policies = configPolicies(policies, { onError: (message) => this.#emit('warning', message) });
+    this.#policyRemovers = this.#policies.middlewares.map((middleware) => this.#registry.use(middleware));
+    for (const remove of removers) remove();
+    await previous.close();
   }
 
   /**

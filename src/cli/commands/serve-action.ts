@@ -302,6 +302,7 @@ export async function serveAction(_options: unknown, command: Command): Promise<
       hub: provider,
       watchFile: options.watch === true,
       holdChanges: gateway.holdChanges,
+      gateway: { reconfigure: gateway.reconfigure, overrides: (next) => profileSettings(next, options) },
       log: (message, level) => serveLog.log(message, { level: level ?? 'info' }),
     });
     stopReloads = () => reloads.close();
