@@ -25,6 +25,8 @@ export interface ServeReloadOptions {
     reconfigure(config: McpToolsConfig, overrides?: DefaultProfileOverrides): Promise<ProfileChanges>;
     overrides(config: McpToolsConfig): DefaultProfileOverrides;
   };
+  /** Cluster mode: tells the other replicas after each reload of this one's own (`gateway.announceReload`). */
+  announce?: () => void;
   /** Called with each configuration applied. */
   onReloaded?: (config: McpToolsConfig, changes: ServerChanges) => void;
 }
@@ -33,8 +35,11 @@ export interface ServeReloadOptions {
 export interface ServeReload {
   /** Why the last reload was refused (file, server, field), or `undefined` after a good one. */
   lastError(): string | undefined;
-  /** Reads and applies the configuration file now (what SIGHUP does). */
-  reload(): Promise<void>;
+  /**
+   * Reads and applies the configuration file now (what SIGHUP does); `announce: false` for a
+   * reload another replica announced (not announced again).
+   */
+  reload(options?: { announce?: boolean }): Promise<void>;
   close(): void;
 }
 
@@ -56,11 +61,13 @@ export function watchServeReloads(options: ServeReloadOptions): ServeReload {
   let lastError: string | undefined;
   let running: Promise<void> | undefined;
   let again = false;
+  let announce = false;
 
-  const reloadOnce = async () => {
+  /** Resolves true when the file was applied. */
+  const reloadOnce = async (): Promise<boolean> => {
     if (file === undefined) {
       options.log('reload: the built-in configuration has no file to read again', 'warn');
-      return;
+      return false;
     }
     let next: McpToolsConfig;
     let overrides: DefaultProfileOverrides | undefined;
@@ -70,7 +77,7 @@ export function watchServeReloads(options: ServeReloadOptions): ServeReload {
     } catch (error) {
       lastError = error instanceof Error ? error.message : String(error);
       options.log(`reload refused, the running configuration stays: ${lastError}`, 'error');
-      return;
+      return false;
     }
     const release = options.holdChanges?.();
     try {
@@ -87,15 +94,18 @@ export function watchServeReloads(options: ServeReloadOptions): ServeReload {
         `reloaded ${file}: ${changes.added.length} added, ${changes.removed.length} removed, ${changes.changed.length} changed, ${changes.unchanged.length} unchanged${profileNote}`,
       );
       options.onReloaded?.(next, changes);
+      return true;
     } catch (error) {
       lastError = error instanceof Error ? error.message : String(error);
       options.log(`reload failed part way: ${lastError}`, 'error');
+      return false;
     } finally {
       release?.();
     }
   };
 
-  const reload = (): Promise<void> => {
+  const reload = (reloadOptions: { announce?: boolean } = {}): Promise<void> => {
+    if (reloadOptions.announce !== false) announce = true;
     if (running) {
       again = true;
       return running;
@@ -103,7 +113,9 @@ export function watchServeReloads(options: ServeReloadOptions): ServeReload {
     running = (async () => {
       do {
         again = false;
-        await reloadOnce();
+        const announcing = announce;
+        announce = false;
+        if ((await reloadOnce()) && announcing) options.announce?.();
       } while (again);
     })().finally(() => {
       running = undefined;

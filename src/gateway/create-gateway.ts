@@ -22,6 +22,7 @@ import { relayChanges } from '../cluster/change-relay.js';
 import { drainCluster, readiness } from '../cluster/cluster-drain.js';
 import { ClusterNode, checkClusterOptions } from '../cluster/cluster-node.js';
 import { clusterEventStores } from '../cluster/redis-event-stores.js';
+import { type ReloadRelay, relayReloads } from '../cluster/reload-relay.js';
 import { serveRemoteSession } from '../cluster/remote-session.js';
 import { replayInitialize } from '../cluster/replay-initialize.js';
 import type { SessionRecord } from '../cluster/session-directory.js';
@@ -114,6 +115,8 @@ export interface Gateway extends AsyncDisposable {
    * announces the tool lists that changed: see reconfigure-profiles.ts.
    */
   reconfigure(config: McpToolsConfig, overrides?: DefaultProfileOverrides): Promise<ProfileChanges>;
+  /** Cluster mode: tells the other replicas this one reloaded (they reload their own files). A no-op otherwise. */
+  announceReload(): void;
   /** The downstream calls this process holds: running, and parked until a 2026-07-28 client retries. */
   calls(): { running: number; parked: number };
 }
@@ -189,9 +192,14 @@ export function createGateway(options: GatewayOptions): Gateway {
   const clusterSettings = options.cluster ? checkClusterOptions(options.cluster) : undefined;
   let cluster: ClusterNode | undefined;
   let joining: Promise<ClusterNode> | undefined;
+  let reloadRelay: ReloadRelay | undefined;
   const joinCluster = (settings: NonNullable<typeof clusterSettings>) =>
     (joining ??= ClusterNode.start(settings, log).then(async (node) => {
       unsubscribers.push(await relayChanges(node.redis, node.keys, node.replicaId, options.provider, log));
+      reloadRelay = await relayReloads(node.redis, node.keys, node.replicaId, (from) =>
+        options.onPeerReload?.(from),
+      );
+      unsubscribers.push(reloadRelay.stop);
       cluster = node;
       return node;
     }));
@@ -737,6 +745,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     close,
     holdChanges,
     reconfigure,
+    announceReload: () => reloadRelay?.announce(),
     calls,
     [Symbol.asyncDispose]: close,
   };

@@ -52,6 +52,8 @@ export function createGateway(options: GatewayOptions): Gateway {
       return () => void held.then((release) => release()).catch(() => {});
     },
     reconfigure: async (config, overrides) => (await ready()).reconfigure(config, overrides),
+    // Only a listening gateway is in a cluster: one not loaded yet has no one to tell.
+    announceReload: () => gateway?.announceReload(),
     close,
     // Nothing can be in flight before the gateway is loaded.
     calls: () => gateway?.calls() ?? { running: 0, parked: 0 },

@@ -239,6 +239,7 @@ export async function serveAction(_options: unknown, command: Command): Promise<
   let stopping = false;
   let stopReloads = () => {};
   let reloadError = (): string | undefined => undefined;
+  let reloadFromPeer = async () => {};
   const stop = async (why: string) => {
     if (stopping) return;
     stopping = true;
@@ -263,6 +264,11 @@ export async function serveAction(_options: unknown, command: Command): Promise<
       ...oauthFlags(options),
       ...(config.workspaceDir ? { context: { workspaceDir: config.workspaceDir } } : {}),
       ...(telemetry?.prometheus ? { metrics: telemetry.prometheus } : {}),
+      // Cluster mode: another replica reloaded; this one re-reads its own file (not announced again).
+      onPeerReload: (replica) => {
+        log(`replica ${replica} reloaded its configuration; reloading ours`);
+        void reloadFromPeer();
+      },
       notices: () => {
         const refused = reloadError();
         return refused === undefined
@@ -303,10 +309,12 @@ export async function serveAction(_options: unknown, command: Command): Promise<
       watchFile: options.watch === true,
       holdChanges: gateway.holdChanges,
       gateway: { reconfigure: gateway.reconfigure, overrides: (next) => profileSettings(next, options) },
+      announce: gateway.announceReload,
       log: (message, level) => serveLog.log(message, { level: level ?? 'info' }),
     });
     stopReloads = () => reloads.close();
     reloadError = () => reloads.lastError();
+    reloadFromPeer = () => reloads.reload({ announce: false });
   } else if (options.watch) log('--watch: this provider cannot change its servers at run time; ignored');
   // Serve until a signal (or stdin's end) stops the process.
   await new Promise(() => {});
