@@ -6,8 +6,8 @@
 // any instrumentation recording the same span and histogram pays. `serialize` is the OTLP
 // exporter's encoding of those spans (JSON, what OTLP/HTTP sends here, and protobuf), per span.
 // Each figure is CPU time (user + system) per call, the median of --repetitions=N runs.
-//   npm run build && node bench/run.mjs telemetry-micro off|traces|metrics|on|floor|serialize [--repetitions=5]
-import { metrics, propagation, SpanKind, trace } from '@opentelemetry/api';
+//   npm run build && node bench/run.mjs telemetry-micro off|traces|metrics|on|floor|serialize [--repetitions=5] [--context-manager]
+import { context, metrics, propagation, SpanKind, trace } from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { PrometheusExporter } from '@opentelemetry/exporter-prometheus';
 import { JsonTraceSerializer, ProtobufTraceSerializer } from '@opentelemetry/otlp-transformer';
@@ -91,6 +91,13 @@ if (mode === 'serialize') {
   process.exit(0);
 }
 
+// `--context-manager`: the async context manager `serve` registers (AsyncLocalStorage), entered
+// once (as the BatchSpanProcessor's export does): on Node 20 every promise then pays a hook.
+if (process.argv.includes('--context-manager')) {
+  const { AsyncLocalStorageContextManager } = await import('@opentelemetry/context-async-hooks');
+  context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+  context.with(context.active(), () => {});
+}
 if (mode !== 'off') {
   propagation.setGlobalPropagator(new W3CTraceContextPropagator());
   if (mode !== 'metrics')
