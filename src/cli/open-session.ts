@@ -54,6 +54,8 @@ export interface Session extends AsyncDisposable {
   provider: MCPToolProvider;
   /** The OpenClaw plugins the configuration named, loaded or not. */
   plugins: PluginLoadResult[];
+  /** Removes the tools and hooks of those plugins from the registry (a reload loads the new list). */
+  unloadPlugins(): void;
   /** Milliseconds from the start of the session to each server's first `connected` or `error`. */
   connectMs: ReadonlyMap<string, number>;
   tools(): Promise<Tool[]>;
@@ -87,13 +89,12 @@ export async function openSession(options: SessionOptions = {}): Promise<Session
   });
   try {
     // Plugins load after the servers, so a plugin tool that takes an MCP tool's name is the one namespaced.
-    const plugins = config.plugins?.length
-      ? (
-          await loadOpenClawPlugins(config.plugins, registry, {
-            ...(options.signal ? { signal: options.signal } : {}),
-          })
-        ).plugins
-      : [];
+    const loaded = config.plugins?.length
+      ? await loadOpenClawPlugins(config.plugins, registry, {
+          ...(options.signal ? { signal: options.signal } : {}),
+        })
+      : undefined;
+    const plugins = loaded?.plugins ?? [];
     for (const plugin of plugins) {
       if (plugin.status === 'error')
         process.stderr.write(`mcptools: ${plugin.error ?? `plugin ${plugin.id} failed`}\n`);
@@ -117,6 +118,7 @@ export async function openSession(options: SessionOptions = {}): Promise<Session
       registry,
       provider,
       plugins,
+      unloadPlugins: () => loaded?.unload(),
       connectMs,
       tools: () => registry.resolveAll(context),
       close,

@@ -25,6 +25,8 @@ export interface ServeReloadOptions {
     reconfigure(config: McpToolsConfig, overrides?: DefaultProfileOverrides): Promise<ProfileChanges>;
     overrides(config: McpToolsConfig): DefaultProfileOverrides;
   };
+  /** Loads the new `plugins` list when it changed (cli/reload-plugins.ts). */
+  plugins?: (before: McpToolsConfig, after: McpToolsConfig) => Promise<void>;
   /** Cluster mode: tells the other replicas after each reload of this one's own (`gateway.announceReload`). */
   announce?: () => void;
   /** Called with each configuration applied. */
@@ -50,7 +52,8 @@ const WATCH_DEBOUNCE_MS = 200;
  * Re-reads `serve`'s configuration on SIGHUP (and on every change of the file with `watchFile`)
  * and applies the difference without a restart (`applyServerChanges`): new servers connect,
  * removed ones close, changed ones reconnect, unchanged ones keep their connections and calls;
- * the policies, the gateway's profiles and the router settings apply from the next request.
+ * the policies, the OpenClaw plugins, the gateway's profiles and the router settings apply
+ * from the next request.
  * A configuration that fails to load changes nothing: the running one stays and the error
  * (which names the file, the server and the field) is logged. Reloads run one at a time; one
  * asked for meanwhile runs after.
@@ -84,6 +87,7 @@ export function watchServeReloads(options: ServeReloadOptions): ServeReload {
       const changes = await applyServerChanges(options.hub, current.servers, next.servers);
       // Policies, then profiles and router settings: all from the next request on.
       await options.hub.replacePolicies(next.policies);
+      await options.plugins?.(current, next);
       const profiles = await options.gateway?.reconfigure(next, overrides);
       current = next;
       lastError = undefined;

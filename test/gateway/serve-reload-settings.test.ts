@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixtureCommand } from '../fixtures/spawn-http.js';
@@ -156,4 +157,45 @@ describe('serve reloads profiles, policies and router settings on SIGHUP', () =>
     const refused = await client.callTool({ name: 'a__echo', arguments: { text: 'hi' } });
     expect(refused.isError).toBe(true);
   }, 60_000);
+  it('loads a plugin added to the file and unloads one removed from it', async () => {
+    const settled = {
+      gateway: {
+        profiles: {
+          widened: { servers: { allow: ['a', 'b'] } },
+          steady: { servers: { allow: ['b'] } },
+          routed: { mode: 'router' },
+        },
+      },
+      policies: { deny: [{ match: { tools: ['a__echo'] }, reason: 'echo of a is off for now' }] },
+      router: { toolIndexMaxBytes: 512 },
+    };
+    const main = await connect('', 'legacy');
+    expect(await toolNames(main.client)).not.toContain('esm_sum');
+    let before = served.stderr().length;
+    writeConfig({
+      ...settled,
+      plugins: [fileURLToPath(new URL('../fixtures/plugins/esm-plugin.mjs', import.meta.url))],
+    });
+    process.kill(served.child.pid!, 'SIGHUP');
+    await until(
+      () => (/reloaded /.test(served.stderr().slice(before)) ? true : undefined),
+      30_000,
+      'the reload',
+    );
+    expect(await toolNames(main.client)).toContain('esm_sum');
+    const sum = await main.client.callTool({ name: 'esm_sum', arguments: { a: 2, b: 3 } });
+    expect(textOf(sum)).toContain('5');
+    await until(() => (main.changes() >= 1 ? true : undefined), 10_000, 'list_changed');
+
+    before = served.stderr().length;
+    writeConfig(settled);
+    process.kill(served.child.pid!, 'SIGHUP');
+    await until(
+      () => (/reloaded /.test(served.stderr().slice(before)) ? true : undefined),
+      30_000,
+      'the reload',
+    );
+    expect(await toolNames(main.client)).not.toContain('esm_sum');
+    await until(() => (main.changes() >= 2 ? true : undefined), 10_000, 'the second list_changed');
+  }, 90_000);
 });

@@ -16,6 +16,7 @@ import { type HeldAddress, holdListenAddress } from '../hold-listen-address.js';
 import { keepStdoutClean } from '../keep-stdout-clean.js';
 import { openSession, type Session } from '../open-session.js';
 import { printLine } from '../print.js';
+import { pluginReloader } from '../reload-plugins.js';
 import { createServeLog, type LogFormat, type ServeLog } from '../serve-log.js';
 import { watchServeReloads } from '../serve-reload.js';
 import { watchInterrupts } from '../watch-interrupts.js';
@@ -310,6 +311,9 @@ export async function serveAction(_options: unknown, command: Command): Promise<
       holdChanges: gateway.holdChanges,
       gateway: { reconfigure: gateway.reconfigure, overrides: (next) => profileSettings(next, options) },
       announce: gateway.announceReload,
+      plugins: pluginReloader(registry, session.unloadPlugins, (message, level) =>
+        serveLog.log(message, { level: level ?? 'info' }),
+      ),
       log: (message, level) => serveLog.log(message, { level: level ?? 'info' }),
     });
     stopReloads = () => reloads.close();
