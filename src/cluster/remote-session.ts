@@ -1,3 +1,4 @@
+import { jsonRpcError } from '../gateway/json-rpc-error-response.js';
 import { echoableId } from '../gateway/node-exchange.js';
 import type { ClusterNode } from './cluster-node.js';
 import { STOPPED_BEFORE_ANSWER } from './forward-request.js';
@@ -15,10 +16,6 @@ export interface RemoteSessionRequest {
   adopt(record: SessionRecord): Promise<void>;
   /** Serves the request from the session held here (after adoption). */
   serveLocal(): Promise<Response>;
-}
-
-function jsonRpcError(status: number, code: number, message: string): Response {
-  return Response.json({ jsonrpc: '2.0', error: { code, message }, id: null }, { status });
 }
 
 /** The answer to a request the owning replica received but died before answering (never re-run elsewhere). */

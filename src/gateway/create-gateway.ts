@@ -10,12 +10,10 @@ import {
   type AuthInfo,
   createMcpHandler,
   type Implementation,
-  isInitializeRequest,
   isLegacyRequest,
   type McpHttpHandler,
   readRequestBody,
   type Transport,
-  WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server';
 import { serveStdio as sdkServeStdio } from '@modelcontextprotocol/server/stdio';
 import { relayChanges } from '../cluster/change-relay.js';
@@ -23,12 +21,8 @@ import { drainCluster, readiness } from '../cluster/cluster-drain.js';
 import { ClusterNode, checkClusterOptions } from '../cluster/cluster-node.js';
 import { clusterEventStores } from '../cluster/redis-event-stores.js';
 import { type ReloadRelay, relayReloads } from '../cluster/reload-relay.js';
-import { serveRemoteSession } from '../cluster/remote-session.js';
-import { replayInitialize } from '../cluster/replay-initialize.js';
-import type { SessionRecord } from '../cluster/session-directory.js';
 import type { McpToolsConfig } from '../config/config-types.js';
 import { McpToolsError } from '../errors/mcp-tools-error.js';
-import { exceedsDepth } from '../json/json-bounds.js';
 import { REACH_HEADER, reachHeaderValue, requestLoop } from '../mcp/gateway-chain.js';
 import { currentCaller } from '../mcp/server-requests.js';
 import { countListenStream } from '../telemetry/listen-stream-telemetry.js';
@@ -40,37 +34,37 @@ import { ClientArrivals } from './client-arrivals.js';
 import { DownstreamCall } from './downstream-call.js';
 import { createSession, type DownstreamSession } from './downstream-session.js';
 import { carriesEnvelopeClaim } from './envelope-claim.js';
-import { openEventStream } from './event-stream-open.js';
 import { GatewayCore } from './gateway-core.js';
 import { buildGatewayServer } from './gateway-mcp-server.js';
 import { DEFAULT_MAX_BODY_BYTES, type GatewayOptions } from './gateway-options.js';
 import { GatewayProfile, type ProfileParts } from './gateway-profile.js';
-import { resourceScope } from './gateway-resource-handlers.js';
 import {
   authenticateRequest,
   type HttpGuardSettings,
   loopRefusal,
   type RequestPrincipal,
 } from './http-guard.js';
+import { jsonRpcError } from './json-rpc-error-response.js';
+import { LegacySessions } from './legacy-sessions.js';
 import { serveListen } from './listen-subscriptions.js';
 import { isLoopbackHost, loopbackHostnames } from './loopback.js';
 import { MemoryEventStores } from './memory-event-stores.js';
 import { metricsResponse } from './metrics-endpoint.js';
 import { serveNodeExchange } from './node-exchange.js';
 import { nodeHeaders, readNodeBody, sendResponse } from './node-request.js';
+import { paramHeaderRefusal } from './param-headers.js';
 import {
   type DefaultProfileOverrides,
   defaultProfileSettings,
   type ProfileChanges,
   reconfigureProfiles,
 } from './reconfigure-profiles.js';
+import { parseRequestBody, tooLarge } from './request-body.js';
 import { requestStateReplica } from './request-state-owner.js';
-import { locateResource } from './resource-routing.js';
-import { unwrapResourceUri } from './resource-uri.js';
-import { ResumableStreams } from './resumable-streams.js';
 import { SseSessions, sseRoute } from './sse-endpoint.js';
 import { healthJson, statusPage } from './status-page.js';
 import { observeStdioListens } from './stdio-listen-observer.js';
+import { upstreamsGate } from './upstreams-ready.js';
 
 export { DEFAULT_MAX_BODY_BYTES };
 
@@ -121,29 +115,6 @@ export interface Gateway extends AsyncDisposable {
   calls(): { running: number; parked: number };
 }
 
-interface LegacyEntry {
-  transport: WebStandardStreamableHTTPServerTransport;
-  session: DownstreamSession;
-  profile: GatewayProfile;
-  /** Its resumable response streams (unless the gateway keeps no event store). */
-  resumable?: ResumableStreams;
-}
-
-/** How long a client waits before it resumes a response stream that ended (the SSE `retry` field). */
-const RETRY_INTERVAL_MS = 1000;
-
-function jsonRpcError(status: number, code: number, message: string): Response {
-  return Response.json({ jsonrpc: '2.0', error: { code, message }, id: null }, { status });
-}
-
-const tooLarge = (maxBytes: number) =>
-  jsonRpcError(413, -32000, `Payload Too Large: Request body must not exceed ${maxBytes} bytes`);
-const notJson = () => jsonRpcError(400, -32700, 'Parse error: the body is not JSON');
-/** Request bodies nest at most this deep (tens of thousands of levels overflowed the stack: 500). */
-const MAX_BODY_DEPTH = 256;
-const tooDeep = () =>
-  jsonRpcError(400, -32600, `Invalid Request: the body nests deeper than ${MAX_BODY_DEPTH} levels`);
-
 /** A checked principal as the SDK's pass-through `authInfo` (how the HTTP face hands it on). */
 function principalAuth(who: RequestPrincipal): AuthInfo {
   return {
@@ -157,16 +128,6 @@ function principalAuth(who: RequestPrincipal): AuthInfo {
 /** The caller a 2026-07-28 request's `authInfo` carries (see {@link principalAuth}). */
 function callerOf(authInfo: AuthInfo | undefined): RequestPrincipal | undefined {
   return authInfo?.extra?.caller as RequestPrincipal | undefined;
-}
-
-/** `JSON.parse`, or `undefined` for text that is not JSON (or is empty). */
-function parseJson(text: string): unknown {
-  if (text.length === 0) return undefined;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
 }
 
 /**
@@ -186,6 +147,8 @@ export function createGateway(options: GatewayOptions): Gateway {
   const serverInfo: Implementation = options.serverInfo ?? { name: 'mcptools', version: '0.1.0' };
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const log = options.log ?? (() => {});
+  // Requests that need the upstreams wait for the first connect round; initialize does not.
+  const upstreams = upstreamsGate(options.ready);
   const arrivals = new ClientArrivals(log);
   const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
   // Cluster mode (off by default): checked now, joined before the first request is served.
@@ -250,7 +213,17 @@ export function createGateway(options: GatewayOptions): Gateway {
     ...(clusterSettings ? [clusterSettings.advertiseUrl.hostname] : []),
   ];
   const startedAt = Date.now();
-  const legacySessions = new Map<string, LegacyEntry>();
+  const legacySessions: LegacySessions = new LegacySessions({
+    core,
+    serverInfo,
+    maxBodyBytes,
+    eventStores,
+    resumeGraceMs,
+    arrivals,
+    log,
+    cluster: () => cluster,
+    makeRoom: () => makeRoom(),
+  });
   const sseSessions = new SseSessions(core, serverInfo);
   const modernHandlers = new Map<GatewayProfile, McpHttpHandler>();
   const stdioHandles: { close(): Promise<void> }[] = [];
@@ -316,166 +289,17 @@ export function createGateway(options: GatewayOptions): Gateway {
   /** Below the session cap (both 2025-era HTTP transports count), or the refusal. */
   const makeRoom = async (): Promise<Response | undefined> => {
     if (legacySessions.size + sseSessions.size < maxSessions) return undefined;
-    const idle = [...legacySessions.values()].find((entry) => entry.session.calls.size === 0);
-    if (idle !== undefined) await idle.transport.close();
-    else if (!(await sseSessions.endIdle()))
+    if (!(await legacySessions.endIdle()) && !(await sseSessions.endIdle()))
       return jsonRpcError(429, -32000, 'Too many sessions with calls in flight');
     log(`http: ended the least recently used session: more than ${maxSessions} sessions`);
     return undefined;
-  };
-
-  /** A 2025-era session's transport and server, connected; it is kept once `initialize` succeeds. */
-  const openLegacy = async (
-    profile: GatewayProfile,
-    who: RequestPrincipal,
-    id: string,
-    body: unknown,
-    adopted?: SessionRecord,
-  ) => {
-    const session = createSession(id, 'legacy', who.owner, who.principal, who);
-    const resumable = eventStores
-      ? new ResumableStreams(eventStores.forSession(session.id, session.principal), resumeGraceMs)
-      : undefined;
-    const end = () => {
-      legacySessions.delete(session.id);
-      core.endSession(session);
-      cluster?.ended(session.principal, session.id);
-      if (eventStores) {
-        resumable?.close();
-        void Promise.resolve(eventStores.dropSession(session.id, session.principal)).catch(() => {});
-      }
-    };
-    const transport = new WebStandardStreamableHTTPServerTransport({
-      sessionIdGenerator: () => session.id,
-      onsessioninitialized: () => {
-        legacySessions.set(session.id, { transport, session, profile, ...(resumable ? { resumable } : {}) });
-        core.sessions.add(session);
-        if (adopted === undefined) arrivals.session(body);
-        cluster?.held(
-          {
-            id: session.id,
-            principal: session.principal,
-            profile: profile.name,
-            initialize: adopted?.initialize ?? body,
-            subscriptions: [],
-          },
-          adopted === undefined,
-        );
-      },
-      onsessionclosed: end,
-      maxRequestBodySize: maxBodyBytes,
-      ...(resumable ? { eventStore: resumable.eventStore, retryInterval: RETRY_INTERVAL_MS } : {}),
-    });
-    transport.onclose = end;
-    if (cluster) {
-      const node = cluster;
-      session.onChange = () =>
-        node.changed(session.principal, session.id, {
-          ...(session.logLevel === undefined ? {} : { logLevel: session.logLevel }),
-          subscriptions: core.subscriptionNames(session),
-        });
-    }
-    const server = buildGatewayServer(core, profile, session, serverInfo);
-    await server.connect(transport);
-    return { transport, session };
-  };
-
-  /** Rebuilds a session another replica owned (it died or handed it over) from its record. */
-  const adoptLegacy = async (
-    profile: GatewayProfile,
-    who: RequestPrincipal,
-    record: SessionRecord,
-    url: string,
-  ) => {
-    const { transport, session } = await openLegacy(profile, who, record.id, record.initialize, record);
-    await replayInitialize(transport, record.initialize, url);
-    if (record.logLevel !== undefined) session.logLevel = record.logLevel as DownstreamSession['logLevel'];
-    // The record holds each subscription by the name it was asked by: the same name after adoption.
-    for (const named of record.subscriptions) {
-      const target =
-        unwrapResourceUri(named) ??
-        (await locateResource(resourceScope(core, profile, session), named).catch(() => undefined));
-      const failed = (why: string) => log(`cluster: an adopted subscription to ${named} failed: ${why}`);
-      if (target === undefined) failed('no server offers it');
-      else
-        await core
-          .subscribe(session, named, target)
-          .catch((error: unknown) => failed(error instanceof Error ? error.message : String(error)));
-    }
-    session.onChange?.();
-    log(
-      `cluster: adopted a session from ${record.owner === '' ? 'a replica that handed it over' : `replica ${record.owner}`}`,
-    );
-  };
-
-  const serveLegacyEntry = (entry: LegacyEntry, request: Request, body: unknown): Promise<Response> => {
-    // Most recently used last: the first idle one is ended when the cap is reached.
-    legacySessions.delete(entry.session.id);
-    legacySessions.set(entry.session.id, entry);
-    const { transport, resumable } = entry;
-    if (request.method === 'GET') {
-      const open = async (get: Request) => openEventStream(await transport.handleRequest(get), get.signal);
-      return resumable ? resumable.get(request, open) : open(request);
-    }
-    const handle = (post: Request) =>
-      transport.handleRequest(post, body === undefined ? undefined : { parsedBody: body });
-    if (resumable === undefined || request.method !== 'POST') return handle(request);
-    return resumable.post(request, entry.session.server?.getNegotiatedProtocolVersion(), handle);
-  };
-
-  const legacy = async (
-    profile: GatewayProfile,
-    request: Request,
-    who: RequestPrincipal,
-    body: unknown,
-    forwarded: boolean,
-  ): Promise<Response> => {
-    const sessionId = request.headers.get('mcp-session-id');
-    if (sessionId) {
-      const entry = legacySessions.get(sessionId);
-      if (entry === undefined && cluster !== undefined) {
-        // Forwarded here, but no longer held here (handed over): the forwarding replica looks again.
-        if (forwarded) return jsonRpcError(421, -32001, 'Session not held by this replica');
-        const lookup = () => legacySessions.get(sessionId);
-        return serveRemoteSession(cluster, {
-          request,
-          principal: who.principal,
-          body,
-          sessionId,
-          profile: profile.name,
-          adopt: (record) => adoptLegacy(profile, who, record, request.url),
-          serveLocal: () => {
-            const adopted = lookup();
-            return adopted === undefined
-              ? Promise.resolve(jsonRpcError(404, -32001, 'Session not found'))
-              : serveLegacyEntry(adopted, request, body);
-          },
-        });
-      }
-      if (entry === undefined || entry.profile !== profile || entry.session.principal !== who.principal)
-        return jsonRpcError(404, -32001, 'Session not found');
-      return serveLegacyEntry(entry, request, body);
-    }
-    if (request.method !== 'POST')
-      return jsonRpcError(400, -32000, 'Bad Request: Mcp-Session-Id header is required');
-    if (!isInitializeRequest(body))
-      return jsonRpcError(400, -32000, 'Bad Request: Mcp-Session-Id header is required');
-    if (cluster?.draining)
-      return jsonRpcError(503, -32000, 'this replica is draining; open the session elsewhere');
-    const full = await makeRoom();
-    if (full) return full;
-    const { transport } = await openLegacy(profile, who, randomUUID(), body);
-    return transport.handleRequest(request, { parsedBody: body });
   };
 
   /** A web request's JSON body, read and parsed (capped, depth-checked), or the refusal. */
   const readBody = async (request: Request): Promise<unknown> => {
     const read = await readRequestBody(request, maxBodyBytes);
     if (read.tooLarge) return tooLarge(maxBodyBytes);
-    const body = parseJson(read.text);
-    if (body === undefined) return notJson();
-    if (exceedsDepth(body, MAX_BODY_DEPTH)) return tooDeep();
-    return body;
+    return parseRequestBody(read.text);
   };
 
   /** The 2024-11-05 HTTP+SSE transport: a session's event stream, or a message POSTed to it. */
@@ -491,6 +315,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       if (body instanceof Response) return body;
       const loop = requestLoop(body);
       if (loop !== undefined) return loopRefusal(loop);
+      await upstreams.wait(body);
       return sseSessions.post(new URL(request.url), who, body);
     }
     const profile = profileFor(core.profiles, route.profile === '' ? undefined : route.profile, who);
@@ -515,6 +340,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     // where it drops our header (src/mcp/gateway-chain.ts).
     const loop = requestLoop(body);
     if (loop !== undefined) return loopRefusal(loop);
+    await upstreams.wait(body);
     // Only a replica of this cluster may say it forwarded a request (signed with the cluster key).
     const forwarded = cluster === undefined ? 'none' : cluster.checkForwarded(request, who.principal, body);
     if (forwarded === 'forged') return jsonRpcError(403, -32000, 'Forbidden: invalid forwarding signature');
@@ -522,8 +348,10 @@ export function createGateway(options: GatewayOptions): Gateway {
       !carriesEnvelopeClaim(body) &&
       (await isLegacyRequest(request, body, { maxRequestBodySize: maxBodyBytes }))
     )
-      return legacy(profile, request, who, body, forwarded === 'valid');
+      return legacySessions.serve(profile, request, who, body, forwarded === 'valid');
     arrivals.request(body);
+    const mismatch = await paramHeaderCheck(profile, request, who, body);
+    if (mismatch !== undefined) return mismatch;
     const respond = (modern: Request, parsed: unknown = body) =>
       modernHandler(profile).fetch(modern, {
         authInfo: principalAuth(who),
@@ -542,6 +370,19 @@ export function createGateway(options: GatewayOptions): Gateway {
       }
     }
     return respond(request);
+  };
+
+  /** SEP-2243: a 2026-07-28 `tools/call`'s `Mcp-Param-*` headers agree with its arguments (else 400). */
+  const paramHeaderCheck = async (
+    profile: GatewayProfile,
+    request: Request,
+    who: RequestPrincipal,
+    body: unknown,
+  ): Promise<Response | undefined> => {
+    const call = body as { method?: unknown; id?: unknown; params?: { name?: unknown; arguments?: unknown } };
+    if (call?.method !== 'tools/call' || typeof call.params?.name !== 'string') return undefined;
+    const tool = await profile.tool(call.params.name, { owner: who.owner, caller: who });
+    return tool && paramHeaderRefusal(tool.parameters, call.params.arguments, request.headers, call.id);
   };
 
   const fetch = async (request: Request): Promise<Response> => {
@@ -644,9 +485,8 @@ export function createGateway(options: GatewayOptions): Gateway {
         return serveNodeExchange(req, res, undefined, handle, onerror);
       const read = await readNodeBody(req, maxBodyBytes);
       if ('tooLarge' in read) return sendResponse(res, tooLarge(maxBodyBytes), { close: true });
-      const body = parseJson(read.text);
-      if (body === undefined) return sendResponse(res, notJson());
-      if (exceedsDepth(body, MAX_BODY_DEPTH)) return sendResponse(res, tooDeep());
+      const body = parseRequestBody(read.text);
+      if (body instanceof Response) return sendResponse(res, body);
       return serveNodeExchange(req, res, body, handle, onerror);
     };
     const server = createServer((req, res) => {
@@ -683,6 +523,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     let current: DownstreamSession | undefined;
     // A 2026-07-28 listener of resource updates gets them subscribed upstream on its behalf.
     observeStdioListens(transport, core, profile, () => current);
+    upstreams.hold(transport);
     const handle = sdkServeStdio(
       (context) => {
         // Over stdio the client started this process: it is the owner.
@@ -704,6 +545,8 @@ export function createGateway(options: GatewayOptions): Gateway {
       if (joining) await joining.catch(() => undefined);
       if (cluster) await drainCluster(cluster, core, log);
       core.shutDown();
+      // Requests held for the first connect round go in now, to be refused like the rest.
+      upstreams.release();
       // Give the handlers of cancelled calls a moment to answer with their error.
       const until = Date.now() + 1000;
       while (core.calls.size > 0 && Date.now() < until)
@@ -712,7 +555,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       await new Promise((resolve) => setTimeout(resolve, 50));
       for (const unsubscribe of unsubscribers) unsubscribe();
       await Promise.allSettled([
-        ...[...legacySessions.values()].map((entry) => entry.transport.close()),
+        legacySessions.close(),
         sseSessions.close(),
         ...[...modernHandlers.values()].map((handler) => handler.close()),
         ...stdioHandles.map((handle) => handle.close()),
