@@ -15,9 +15,13 @@ export function pluginReloader(
   registry: ToolRegistry,
   unload: () => void,
   log: (message: string, level?: 'info' | 'warn' | 'error') => void,
+  /** Settles once the plugins of the start are loaded (`serve --stdio` loads them in the background). */
+  started: Promise<unknown> = Promise.resolve(),
 ): PluginReloader {
   let unloadRunning = unload;
   return async (before, after) => {
+    // Not before the start's own load: it would register the old list after the new one.
+    await started.catch(() => undefined);
     if (JSON.stringify(before.plugins ?? []) === JSON.stringify(after.plugins ?? [])) return;
     unloadRunning();
     unloadRunning = () => {};

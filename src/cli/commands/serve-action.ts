@@ -333,8 +333,11 @@ export async function serveAction(_options: unknown, command: Command): Promise<
       holdChanges: gateway.holdChanges,
       gateway: { reconfigure: gateway.reconfigure, overrides: (next) => profileSettings(next, options) },
       announce: gateway.announceReload,
-      plugins: pluginReloader(registry, session.unloadPlugins, (message, level) =>
-        serveLog.log(message, { level: level ?? 'info' }),
+      plugins: pluginReloader(
+        registry,
+        session.unloadPlugins,
+        (message, level) => serveLog.log(message, { level: level ?? 'info' }),
+        session.connected,
       ),
       log: (message, level) => serveLog.log(message, { level: level ?? 'info' }),
     });
