@@ -131,6 +131,7 @@ const SCRIPTS = {
   'request-state': 'request-state.mjs',
   'telemetry-cost': 'telemetry-cost.mjs',
   'telemetry-micro': 'telemetry-micro.mjs',
+  'gateway-auth': 'gateway-auth.mjs',
 };
 /** Scripts that import the TypeScript test harness (a real Redis and replicas), so run under tsx. */
 const UNDER_TSX = new Set(['cluster']);

@@ -71,6 +71,20 @@ const httpAuthSchema = z.discriminatedUnion('type', [
       .refine((value) => new URL(value).pathname !== '/', 'must have a path (a client ID metadata document)')
       .optional(),
     redirectPort: z.number().int().min(1).max(65535).optional(),
+    perUser: z.boolean().optional(),
+  }),
+  z.strictObject({
+    type: z.literal('tokenExchange'),
+    tokenEndpoint: z
+      .url({ protocol: /^https?$/, error: 'Invalid URL (expected an http: or https: URL)' })
+      .optional(),
+    issuer: z
+      .url({ protocol: /^https?$/, error: 'Invalid URL (expected an http: or https: URL)' })
+      .optional(),
+    clientId: z.string().min(1, 'must not be empty'),
+    clientSecret: z.string().min(1, 'must not be empty'),
+    audience: z.string().min(1, 'must not be empty'),
+    scopes: z.array(z.string().min(1, 'must not be empty')).optional(),
   }),
 ]);
 

@@ -59,13 +59,40 @@ export interface OAuthConfig {
   clientMetadataUrl?: string;
   /** A fixed port for the loopback redirect (`http://127.0.0.1:PORT/callback`); default: a free one. */
   redirectPort?: number;
+  /**
+   * Through the gateway, each caller (principal) signs in for themselves and calls with their own
+   * token (the redirect comes back to the gateway's `/oauth/callback`). The library, the CLI and
+   * stdio callers keep the one shared sign-in. Not with `grant: "client_credentials"`.
+   */
+  perUser?: boolean;
+}
+
+/**
+ * RFC 8693 token exchange (`auth: { type: "tokenExchange" }`), for the gateway: each call is
+ * made with a token the authorization server issued for this upstream (`audience`) in exchange
+ * for the caller's own front-door token, which is never sent upstream. `clientSecret` is a secret.
+ */
+export interface TokenExchangeConfig {
+  type: 'tokenExchange';
+  /** The authorization server's token endpoint; or give `issuer` to read it from its metadata. */
+  tokenEndpoint?: string;
+  /** The authorization server (RFC 8414 / OpenID discovery finds its token endpoint). */
+  issuer?: string;
+  /** The gateway's client at that authorization server. */
+  clientId: string;
+  clientSecret: string;
+  /** The upstream the exchanged token is for (`audience`; also sent as the RFC 8707 `resource`). */
+  audience: string;
+  /** Scopes to ask for. */
+  scopes?: string[];
 }
 
 /** Authentication for HTTP servers; values are secrets and never logged. */
 export type HttpAuth =
   | { type: 'bearer'; token: string }
   | { type: 'api-key'; key: string; header?: string }
-  | OAuthConfig;
+  | OAuthConfig
+  | TokenExchangeConfig;
 
 /** A server reached over HTTP. `http` tries Streamable HTTP and falls back to SSE on 404/405. */
 export interface HttpServerConfig extends ServerCommon {

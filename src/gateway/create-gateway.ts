@@ -27,6 +27,7 @@ import { REACH_HEADER, reachHeaderValue, requestLoop } from '../mcp/gateway-chai
 import { currentCaller } from '../mcp/server-requests.js';
 import { countListenStream } from '../telemetry/listen-stream-telemetry.js';
 import { observeGatewaySessions } from '../telemetry/state-gauges.js';
+import { serveCallerUpstreams } from './auth/caller-upstreams.js';
 import { frontDoor, profileFor } from './auth/front-door.js';
 import { Visibility } from './auth/visibility.js';
 import { BatchedStdioServerTransport } from './batched-stdio-server-transport.js';
@@ -234,6 +235,15 @@ export function createGateway(options: GatewayOptions): Gateway {
     maxBodyBytes,
   };
   let closing: Promise<void> | undefined;
+  // Upstreams that take each caller's own credentials; sign-ins return to `/oauth/callback` here.
+  let listenUrl: string | undefined;
+  const callerUpstreams = serveCallerUpstreams(
+    options.provider,
+    options.config,
+    guard.oauth,
+    () => guard.oauth?.publicOrigin() ?? clusterSettings?.advertiseUrl.origin ?? listenUrl,
+    log,
+  );
 
   const lastState = new Map(options.provider.status().map((status) => [status.name, status.state]));
   const unsubscribers = [
@@ -389,7 +399,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     // A load balancer's probe carries no token; the answer says nothing but ready or not.
     if (request.method === 'GET' && new URL(request.url).pathname === '/readyz')
       return readiness(core.closing, cluster);
-    const metadata = guard.oauth?.metadataResponse(request);
+    const metadata = guard.oauth?.metadataResponse(request) ?? callerUpstreams?.callback(request);
     if (metadata !== undefined) return metadata;
     const checked = await authenticateRequest(request, guard);
     if (checked instanceof Response) return checked;
@@ -470,6 +480,9 @@ export function createGateway(options: GatewayOptions): Gateway {
         );
         if (metadata !== undefined) return sendResponse(res, metadata);
       }
+      // A browser coming back from signing in to an upstream carries no token of ours.
+      const signedIn = callerUpstreams?.callback({ method: req.method ?? 'GET', url: req.url ?? '/' });
+      if (signedIn !== undefined) return sendResponse(res, signedIn);
       // Checked before the body is read: a refused request never gets buffered.
       if (req.method === 'GET' && req.url === '/readyz')
         return sendResponse(res, readiness(core.closing, cluster));
@@ -511,6 +524,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     const address = server.address() as AddressInfo;
     const shown = address.family === 'IPv6' ? `[${address.address}]` : address.address;
     const url = `http://${shown}:${address.port}/mcp`;
+    listenUrl = url;
     log(`listening on ${url}`);
     return { url, host: address.address, port: address.port };
   };
@@ -568,6 +582,7 @@ export function createGateway(options: GatewayOptions): Gateway {
           server.closeAllConnections();
         });
       }
+      await callerUpstreams?.close();
       await cluster?.close();
     })();
     return closing;
