@@ -21,6 +21,8 @@ import { drainCluster, readiness } from '../cluster/cluster-drain.js';
 import { ClusterNode, checkClusterOptions } from '../cluster/cluster-node.js';
 import { clusterEventStores } from '../cluster/redis-event-stores.js';
 import { redisRateLimitStore } from '../cluster/redis-rate-limits.js';
+import { type ReloadRelay, relayReloads } from '../cluster/reload-relay.js';
+import type { McpToolsConfig } from '../config/config-types.js';
 import { McpToolsError } from '../errors/mcp-tools-error.js';
 import { REACH_HEADER, reachHeaderValue, requestLoop } from '../mcp/gateway-chain.js';
 import { currentCaller } from '../mcp/server-requests.js';
@@ -38,7 +40,7 @@ import { carriesEnvelopeClaim } from './envelope-claim.js';
 import { GatewayCore } from './gateway-core.js';
 import { buildGatewayServer } from './gateway-mcp-server.js';
 import { DEFAULT_MAX_BODY_BYTES, type GatewayOptions } from './gateway-options.js';
-import { GatewayProfile } from './gateway-profile.js';
+import { GatewayProfile, type ProfileParts } from './gateway-profile.js';
 import {
   authenticateRequest,
   type HttpGuardSettings,
@@ -54,6 +56,12 @@ import { metricsResponse } from './metrics-endpoint.js';
 import { serveNodeExchange } from './node-exchange.js';
 import { nodeHeaders, readNodeBody, sendResponse } from './node-request.js';
 import { paramHeaderRefusal } from './param-headers.js';
+import {
+  type DefaultProfileOverrides,
+  defaultProfileSettings,
+  type ProfileChanges,
+  reconfigureProfiles,
+} from './reconfigure-profiles.js';
 import { parseRequestBody, tooLarge } from './request-body.js';
 import { requestStateReplica } from './request-state-owner.js';
 import { SseSessions, sseRoute } from './sse-endpoint.js';
@@ -98,6 +106,14 @@ export interface Gateway extends AsyncDisposable {
    * reloaded) is then one notification per client whose tool list changed, none for the others.
    */
   holdChanges(): () => void;
+  /**
+   * Applies a reloaded configuration's profiles and router settings from the next request on
+   * (`overrides`: what the host sets over `gateway` for the default profile, as at start) and
+   * announces the tool lists that changed: see reconfigure-profiles.ts.
+   */
+  reconfigure(config: McpToolsConfig, overrides?: DefaultProfileOverrides): Promise<ProfileChanges>;
+  /** Cluster mode: tells the other replicas this one reloaded (they reload their own files). A no-op otherwise. */
+  announceReload(): void;
   /** The downstream calls this process holds: running, and parked until a 2026-07-28 client retries. */
   calls(): { running: number; parked: number };
 }
@@ -142,11 +158,16 @@ export function createGateway(options: GatewayOptions): Gateway {
   const clusterSettings = options.cluster ? checkClusterOptions(options.cluster) : undefined;
   let cluster: ClusterNode | undefined;
   let joining: Promise<ClusterNode> | undefined;
+  let reloadRelay: ReloadRelay | undefined;
   const joinCluster = (settings: NonNullable<typeof clusterSettings>) =>
     (joining ??= ClusterNode.start(settings, log).then(async (node) => {
       unsubscribers.push(await relayChanges(node.redis, node.keys, node.replicaId, options.provider, log));
       // Configured rate limits hold across replicas (local buckets while Redis is away).
       unsubscribers.push(shareRateLimits(options.registry, redisRateLimitStore(node.redis, node.keys)));
+      reloadRelay = await relayReloads(node.redis, node.keys, node.replicaId, (from) =>
+        options.onPeerReload?.(from),
+      );
+      unsubscribers.push(reloadRelay.stop);
       cluster = node;
       return node;
     }));
@@ -170,7 +191,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     return caller instanceof DownstreamCall ? caller.session.owner : false;
   };
   const visibility = new Visibility(gatewayConfig.access);
-  const parts = {
+  const parts: ProfileParts = {
     registry: options.registry,
     provider: options.provider,
     config: options.config,
@@ -184,25 +205,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     resources: core.resources,
     log,
   };
-  const mode = options.mode ?? gatewayConfig.mode;
-  core.profiles.set(
-    '',
-    new GatewayProfile(
-      '',
-      {
-        ...(mode ? { mode } : {}),
-        ...(gatewayConfig.who ? { who: gatewayConfig.who } : {}),
-        ...((options.pin ?? gatewayConfig.pin) ? { pin: options.pin ?? gatewayConfig.pin } : {}),
-        ...((options.tools ?? gatewayConfig.tools) ? { tools: options.tools ?? gatewayConfig.tools } : {}),
-        ...((options.servers ?? gatewayConfig.servers)
-          ? { servers: options.servers ?? gatewayConfig.servers }
-          : {}),
-        ...(gatewayConfig.maxNameLength ? { maxNameLength: gatewayConfig.maxNameLength } : {}),
-        ...(gatewayConfig.overrides ? { overrides: gatewayConfig.overrides } : {}),
-      },
-      parts,
-    ),
-  );
+  core.profiles.set('', new GatewayProfile('', defaultProfileSettings(gatewayConfig, options), parts));
   for (const [name, profile] of Object.entries(options.profiles ?? gatewayConfig.profiles ?? {})) {
     core.profiles.set(name, new GatewayProfile(name, profile, parts));
   }
@@ -591,6 +594,22 @@ export function createGateway(options: GatewayOptions): Gateway {
   };
 
   const holdChanges = () => core.holdToolChanges();
+  const retiredProfiles = new Set<string>();
+  const reconfigure = async (config: McpToolsConfig, overrides: DefaultProfileOverrides = {}) => {
+    const changes = reconfigureProfiles(core, parts, config, overrides, retiredProfiles);
+    core.toolsChanged();
+    return changes;
+  };
   const calls = () => ({ running: core.calls.size - core.parkedCount, parked: core.parkedCount });
-  return { fetch, listen, serveStdio, close, holdChanges, calls, [Symbol.asyncDispose]: close };
+  return {
+    fetch,
+    listen,
+    serveStdio,
+    close,
+    holdChanges,
+    reconfigure,
+    announceReload: () => reloadRelay?.announce(),
+    calls,
+    [Symbol.asyncDispose]: close,
+  };
 }

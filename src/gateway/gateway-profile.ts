@@ -87,32 +87,49 @@ function waitsForSignIn(provider: MCPToolProvider, server: string): boolean {
  */
 export class GatewayProfile {
   readonly name: string;
-  readonly mode: GatewayMode;
+  /** The settings below change only by {@link reconfigure} (a configuration reloaded). */
+  mode!: GatewayMode;
   /** Only callers who match may use this profile. */
-  readonly who: CallerSelector | undefined;
-  readonly allowsServer: (server: string) => boolean;
-  readonly #allowsTool: (...names: string[]) => boolean;
-  readonly #pinned: (...names: string[]) => boolean;
+  who: CallerSelector | undefined;
+  allowsServer!: (server: string) => boolean;
+  #allowsTool!: (...names: string[]) => boolean;
+  #pinned!: (...names: string[]) => boolean;
   readonly #parts: ProfileParts;
   readonly #visibility: Visibility;
   /** How the tools it serves directly are named (a host adds its own prefix: see served-tool-names). */
-  readonly #naming: ServedNaming;
-  readonly #scoped: ToolRegistry | undefined;
-  readonly #routerTools: Tool[];
+  #naming!: ServedNaming;
+  #scoped: ToolRegistry | undefined;
+  #routerTools!: Tool[];
   /** Full mode: `mcp_auth`, served while an admitted server waits for OAuth sign-in. */
-  readonly #mcpAuth: { tool: Tool; needed: () => boolean } | undefined;
+  #mcpAuth: { tool: Tool; needed: () => boolean } | undefined;
   /** This profile's `overrides`, applied to what it admits (none: `undefined`). */
-  readonly #overrides: ProfileOverrides | undefined;
+  #overrides: ProfileOverrides | undefined;
   #cache: Promise<ServedTools> | undefined;
   /** What `#cache` resolved to, while it is the current listing. */
   #listed: ServedTools | undefined;
 
   constructor(name: string, settings: GatewayProfileConfig, parts: ProfileParts) {
     this.name = name;
-    this.mode = settings.mode ?? 'full';
-    this.who = settings.who;
     this.#parts = parts;
     this.#visibility = parts.visibility ?? new Visibility();
+    this.#configure(settings);
+  }
+
+  /**
+   * Takes `settings` (and the router settings of `parts.config`, which the caller may have
+   * replaced) from the next listing and the next call on: the same object, so sessions open on
+   * this profile keep it and the gateway's tool-list baseline still compares against what its
+   * clients saw (one `list_changed` for those whose list changed).
+   */
+  reconfigure(settings: GatewayProfileConfig): void {
+    this.#configure(settings);
+    this.invalidate();
+  }
+
+  #configure(settings: GatewayProfileConfig): void {
+    const parts = this.#parts;
+    this.mode = settings.mode ?? 'full';
+    this.who = settings.who;
     this.#naming = {
       maxLength: settings.maxNameLength ?? DEFAULT_SERVED_NAME_LENGTH,
       separator: parts.config?.namespace?.separator ?? '__',
@@ -125,7 +142,7 @@ export class GatewayProfile {
     this.#allowsTool = compileToolFilter(settings.tools ?? {});
     const overrides = new ProfileOverrides(
       settings.overrides ?? {},
-      name === '' ? 'gateway.overrides' : `gateway.profiles.${name}.overrides`,
+      this.name === '' ? 'gateway.overrides' : `gateway.profiles.${this.name}.overrides`,
       (message) => parts.log?.(`gateway: ${message}`),
     );
     this.#overrides = overrides.empty ? undefined : overrides;

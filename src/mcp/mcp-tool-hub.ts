@@ -7,7 +7,11 @@ import type { ToolOverrideConfig } from '../config/policies-schema.js';
 import { SecretRedactor } from '../config/secret-redactor.js';
 import { serverSecrets } from '../config/server-secrets.js';
 import { McpToolsError } from '../errors/mcp-tools-error.js';
-import { type ConfigPolicies, configPolicies } from '../pipeline/policies/config-policies.js';
+import {
+  type ConfigPolicies,
+  type ConfigPolicyOptions,
+  configPolicies,
+} from '../pipeline/policies/config-policies.js';
 import { clearOverrideProblems, reportOverrideProblem } from '../pipeline/policies/override-problems.js';
 import { sharedRateLimitStore } from '../pipeline/policies/shared-rate-limits.js';
 import { applyToolOverride } from '../pipeline/tool-override.js';
@@ -130,10 +134,10 @@ export class McpToolHub implements MCPToolProvider {
   readonly #redactor: SecretRedactor;
   readonly #authorizations: ServerAuthorizations;
   /** `policies.overrides` of the configuration, per server and original tool name. */
-  readonly #overrides: NonNullable<NonNullable<McpToolsConfig['policies']>['overrides']>;
+  #overrides: NonNullable<NonNullable<McpToolsConfig['policies']>['overrides']>;
   /** The configured policies in the registry's pipeline (none without a `policies` section). */
-  readonly #policies: ConfigPolicies;
-  readonly #policyRemovers: Array<() => void>;
+  #policies: ConfigPolicies;
+  #policyRemovers: Array<() => void>;
   #closing: Promise<void> | undefined;
   /** Makes and keeps the connection of one more server (its filter and tool options too). */
   readonly #addConnection: (name: string, server: ServerConfig) => McpConnection;
@@ -146,10 +150,7 @@ export class McpToolHub implements MCPToolProvider {
     this.#registry = registry;
     this.#redactor = SecretRedactor.forConfig(config);
     this.#overrides = config.policies?.overrides ?? {};
-    this.#policies = configPolicies(config.policies, {
-      onError: (message) => this.#emit('warning', message),
-      sharedRateLimits: () => sharedRateLimitStore(registry),
-    });
+    this.#policies = configPolicies(config.policies, this.#policyOptions());
     this.#policyRemovers = this.#policies.middlewares.map((middleware) => registry.use(middleware));
     this.#naming = { ...config.namespace, ...options.namespace };
     if (options.onStatus) this.#listeners.status.add(options.onStatus);
@@ -288,6 +289,30 @@ export class McpToolHub implements MCPToolProvider {
   /** Connects every enabled server in parallel; resolves when each has connected or failed. */
   async start(signal?: AbortSignal): Promise<void> {
     await Promise.allSettled([...this.#connections.values()].map((connection) => connection.start(signal)));
+  }
+
+  #policyOptions(): ConfigPolicyOptions {
+    return {
+      onError: (message) => this.#emit('warning', message),
+      sharedRateLimits: () => sharedRateLimitStore(this.#registry),
+    };
+  }
+
+  /**
+   * Replaces the configured policies (deny, approval rules, rate limits, audit) from the next
+   * call on: the new ones join the registry's pipeline before the old ones leave it, and the old
+   * audit log is flushed and closed. `policies.overrides` apply from the next registration of a
+   * server's tools (an added or changed server; an unchanged one keeps the tools it has).
+   */
+  async replacePolicies(policies: McpToolsConfig['policies']): Promise<void> {
+    const previous = this.#policies;
+    const removers = this.#policyRemovers;
+    this.#overrides = policies?.overrides ?? {};
+    // The same options as at start: a cluster's shared rate limits survive a reload.
+    this.#policies = configPolicies(policies, this.#policyOptions());
+    this.#policyRemovers = this.#policies.middlewares.map((middleware) => this.#registry.use(middleware));
+    for (const remove of removers) remove();
+    await previous.close();
   }
 
   /**

@@ -1,3 +1,4 @@
+import { recordPolicyDecision } from '../telemetry/mcptools-metrics.js';
 import { argumentIssues, argumentProblemOf } from '../tool/argument-validator.js';
 import type { Tool, ToolContext, ToolResult } from '../tool/tool.js';
 import { approvalRequestOf, notifyResolution, resolveApproval } from './resolve-approval.js';
@@ -272,6 +273,12 @@ export class ToolPipeline {
             : await resolveApproval(request, scope?.onApproval ?? this.#onApproval, tool, signal);
         notifyResolution(requirement, resolution, this.#onError);
         decisions.push({ by: requirement.pluginId, decision: resolution });
+        recordPolicyDecision({
+          server: tool.server,
+          tool: tool.name,
+          decision: resolution === 'allow-once' || resolution === 'allow-always' ? 'approved' : 'denied',
+          reason: 'approval',
+        });
         if (resolution === 'allow-always') this.#alwaysAllowed.add(key);
         if (resolution === 'allow-once' || resolution === 'allow-always') {
           if (merged.params !== undefined) finalParams = { ...original, ...merged.params };

@@ -1,4 +1,5 @@
 import type { PoliciesConfig } from '../../config/policies-schema.js';
+import { recordPolicyDecision } from '../../telemetry/mcptools-metrics.js';
 import type {
   BeforeToolCallEvent,
   BeforeToolCallResult,
@@ -26,6 +27,14 @@ export interface ConfigPolicies {
   close(): Promise<void>;
 }
 
+/** How {@link configPolicies} reports and where its rate limits keep their tokens. */
+export interface ConfigPolicyOptions {
+  onError?: (message: string, error: unknown) => void;
+  now?: () => number;
+  /** The cluster's shared rate-limit store, read at each call (`undefined`: local buckets). */
+  sharedRateLimits?: () => SharedRateLimitStore | undefined;
+}
+
 /**
  * Builds the middlewares of `policies`: one `before_tool_call` (deny rules, then rate limits,
  * then approval rules; the first deny or empty bucket blocks) and, with `audit`, one
@@ -34,12 +43,7 @@ export interface ConfigPolicies {
  */
 export function configPolicies(
   policies: PoliciesConfig | undefined,
-  options: {
-    onError?: (message: string, error: unknown) => void;
-    now?: () => number;
-    /** The cluster's shared rate-limit store, read at each call (`undefined`: local buckets). */
-    sharedRateLimits?: () => SharedRateLimitStore | undefined;
-  } = {},
+  options: ConfigPolicyOptions = {},
 ): ConfigPolicies {
   const middlewares: ToolMiddleware[] = [];
   const deny = (policies?.deny ?? []).map((rule, index) => ({
@@ -79,6 +83,12 @@ export function configPolicies(
       beforeToolCall: (event, context) => {
         for (const rule of deny) {
           if (!rule.matches(context)) continue;
+          recordPolicyDecision({
+            server: context.server,
+            tool: event.toolName,
+            decision: 'denied',
+            reason: 'policy',
+          });
           return {
             block: true,
             blockReason:

@@ -1,4 +1,5 @@
 import type { RateLimitConfig } from '../../config/policies-schema.js';
+import { recordPolicyDecision } from '../../telemetry/mcptools-metrics.js';
 import type { BeforeToolCallEvent, BeforeToolCallResult, ToolHookContext } from '../tool-call-hooks.js';
 import { compilePolicyMatch } from './policy-match.js';
 import type { SharedRateLimitStore } from './shared-rate-limits.js';
@@ -10,9 +11,21 @@ interface Rule extends RateLimitConfig {
   local: TokenBuckets;
 }
 
-/** A rate limit's block. */
-function limited(rule: Rule, key: string, waitMs: number): BeforeToolCallResult {
+/** A rate limit's block (counted by the telemetry's policy decisions). */
+function limited(
+  rule: Rule,
+  key: string,
+  waitMs: number,
+  event: BeforeToolCallEvent,
+  context: ToolHookContext,
+): BeforeToolCallResult {
   const seconds = Math.max(1, Math.ceil(waitMs / 1000));
+  recordPolicyDecision({
+    server: context.server,
+    tool: event.toolName,
+    decision: 'rate_limited',
+    reason: 'rate_limit',
+  });
   return {
     block: true,
     blockReason: `Rate limit reached for ${rule.per} "${key}": ${rule.limit} calls per ${rule.windowMs / 1000} s (policies.rateLimits[${rule.index}]). Retry after ${seconds} s`,
@@ -71,7 +84,7 @@ export class RateLimitRules {
         if (!rule.matches(context)) continue;
         const key = keyOf(rule, event, context);
         const waitMs = rule.local.take(key);
-        if (waitMs > 0) return limited(rule, key, waitMs);
+        if (waitMs > 0) return limited(rule, key, waitMs, event, context);
       }
       return undefined;
     }
@@ -107,7 +120,7 @@ export class RateLimitRules {
         }
         waitMs = rule.local.take(key);
       }
-      if (waitMs > 0) return limited(rule, key, waitMs);
+      if (waitMs > 0) return limited(rule, key, waitMs, event, context);
     }
     return undefined;
   }
