@@ -100,9 +100,9 @@ function watched(
         pending = undefined;
         const { done, value } = await read;
         if (done) return close(controller);
-        onChunk?.(value);
         if (!first || !isPrimingChunk(value)) {
           first = false;
+          onChunk?.(value);
           controller.enqueue(value);
           return;
         }
@@ -116,6 +116,9 @@ function watched(
           }),
         ]);
         clearTimeout(timer);
+        // Its id counts as the client's only once it is on its way (not when the client left meanwhile).
+        if (over) return;
+        onChunk?.(value);
         if (waited === undefined) {
           pending = next;
           controller.enqueue(value);
