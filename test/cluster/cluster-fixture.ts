@@ -1,3 +1,4 @@
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll } from 'vitest';
 import {
   type Balancer,
@@ -61,4 +62,14 @@ export function useCluster(
     dir.remove();
   });
   return fixture;
+}
+
+/** A 2025-era SDK client of `url` (the SDK's default: `initialize`, a session), with its transport. */
+export async function legacyClient(
+  url: string,
+): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
+  const client = new Client({ name: 'cluster-test', version: '1.0.0' });
+  const transport = new StreamableHTTPClientTransport(new URL(url));
+  await client.connect(transport);
+  return { client, transport };
 }
