@@ -108,6 +108,8 @@ function watched(
         }
         first = false;
         const next = reader.read();
+        // Awaited by the next pull; marked handled now, in case no pull comes (the client left).
+        next.catch(() => {});
         let timer: ReturnType<typeof setTimeout> | undefined;
         const waited = await Promise.race([
           next,
