@@ -1,5 +1,5 @@
 import type { McpToolsConfig } from '../config/config-types.js';
-import { loadMCPServers } from '../mcp/load-mcp-servers.js';
+import { startMCPServers } from '../mcp/load-mcp-servers.js';
 import type { LoadMcpServersOptions } from '../mcp/mcp-tool-hub.js';
 import type { MCPToolProvider, ServerStatus } from '../mcp/provider-types.js';
 import { policyWarnings } from '../pipeline/policies/policy-warnings.js';
@@ -43,6 +43,11 @@ export interface SessionOptions {
   discovery?: 'project' | 'all';
   /** Set by `serve`: this process is a gateway (the gateway chain, its listen addresses). */
   self?: SelfGuardOptions;
+  /**
+   * Resolve as soon as the servers start connecting, not once they all connected or failed:
+   * `Session.connected` settles then (`serve`, so that it answers `initialize` at once).
+   */
+  background?: boolean;
 }
 
 /** A loaded configuration, its registry and its connected servers. */
@@ -54,6 +59,12 @@ export interface Session extends AsyncDisposable {
   provider: MCPToolProvider;
   /** The OpenClaw plugins the configuration named, loaded or not. */
   plugins: PluginLoadResult[];
+  /**
+   * Settles when every server connected or failed, plugins loaded and router tools registered
+   * (already settled unless `background`); rejects with `ABORTED` on the signal, or with a
+   * plugin's load failure, after closing the servers.
+   */
+  connected: Promise<void>;
   /** Milliseconds from the start of the session to each server's first `connected` or `error`. */
   connectMs: ReadonlyMap<string, number>;
   tools(): Promise<Tool[]>;
@@ -76,7 +87,7 @@ export async function openSession(options: SessionOptions = {}): Promise<Session
       connectMs.set(status.name, Math.round(performance.now() - started));
     options.onStatus?.(status);
   };
-  const provider = await loadMCPServers(config, registry, {
+  const { provider, connected: serversConnected } = await startMCPServers(config, registry, {
     ...options.requests,
     onStatus,
     skip,
@@ -85,45 +96,53 @@ export async function openSession(options: SessionOptions = {}): Promise<Session
     ...(options.callTimeoutMs ? { callTimeoutMs: options.callTimeoutMs } : {}),
     ...(config.workspaceDir ? { workspaceDir: config.workspaceDir } : {}),
   });
-  try {
-    // Plugins load after the servers, so a plugin tool that takes an MCP tool's name is the one namespaced.
-    const plugins = config.plugins?.length
-      ? (
-          await loadOpenClawPlugins(config.plugins, registry, {
-            ...(options.signal ? { signal: options.signal } : {}),
-          })
-        ).plugins
-      : [];
-    for (const plugin of plugins) {
-      if (plugin.status === 'error')
-        process.stderr.write(`mcptools: ${plugin.error ?? `plugin ${plugin.id} failed`}\n`);
+  const context = config.workspaceDir ? { workspaceDir: config.workspaceDir } : {};
+  const plugins: PluginLoadResult[] = [];
+  const connected = (async () => {
+    await serversConnected;
+    try {
+      // Plugins load after the servers, so a plugin tool that takes an MCP tool's name is the one namespaced.
+      if (config.plugins?.length)
+        plugins.push(
+          ...(
+            await loadOpenClawPlugins(config.plugins, registry, {
+              ...(options.signal ? { signal: options.signal } : {}),
+            })
+          ).plugins,
+        );
+      for (const plugin of plugins) {
+        if (plugin.status === 'error')
+          process.stderr.write(`mcptools: ${plugin.error ?? `plugin ${plugin.id} failed`}\n`);
+      }
+      for (const warning of policyWarnings(config, registry)) process.stderr.write(`mcptools: ${warning}\n`);
+      // Router tools sit in the same registry, so `call tool_index …` and `call read_mcp_resource …` work.
+      // A command runs once and exits, so a search waits for the tools' embeddings instead of
+      // answering lexically while they are computed in the background.
+      const semantic = semanticSearchFromConfig(config.router?.semanticSearch);
+      const semanticSearch = semantic
+        ? { semanticSearch: { ...semantic, waitMs: Number.POSITIVE_INFINITY } }
+        : {};
+      for (const tool of createRouterTools(provider, registry, { config, context, ...semanticSearch })) {
+        registry.register(tool, { source: 'router', category: 'router' });
+      }
+    } catch (error) {
+      await provider.close();
+      throw error;
     }
-    for (const warning of policyWarnings(config, registry)) process.stderr.write(`mcptools: ${warning}\n`);
-    // Router tools sit in the same registry, so `call tool_index …` and `call read_mcp_resource …` work.
-    const context = config.workspaceDir ? { workspaceDir: config.workspaceDir } : {};
-    // A command runs once and exits, so a search waits for the tools' embeddings instead of
-    // answering lexically while they are computed in the background.
-    const semantic = semanticSearchFromConfig(config.router?.semanticSearch);
-    const semanticSearch = semantic
-      ? { semanticSearch: { ...semantic, waitMs: Number.POSITIVE_INFINITY } }
-      : {};
-    for (const tool of createRouterTools(provider, registry, { config, context, ...semanticSearch })) {
-      registry.register(tool, { source: 'router', category: 'router' });
-    }
-    const close = () => provider.close();
-    return {
-      config,
-      builtIn,
-      registry,
-      provider,
-      plugins,
-      connectMs,
-      tools: () => registry.resolveAll(context),
-      close,
-      [Symbol.asyncDispose]: close,
-    };
-  } catch (error) {
-    await provider.close();
-    throw error;
-  }
+  })();
+  if (options.background) connected.catch(() => {});
+  else await connected;
+  const close = () => provider.close();
+  return {
+    config,
+    builtIn,
+    registry,
+    provider,
+    plugins,
+    connected,
+    connectMs,
+    tools: () => registry.resolveAll(context),
+    close,
+    [Symbol.asyncDispose]: close,
+  };
 }

@@ -51,10 +51,12 @@ import { MemoryEventStores } from './memory-event-stores.js';
 import { metricsResponse } from './metrics-endpoint.js';
 import { serveNodeExchange } from './node-exchange.js';
 import { nodeHeaders, readNodeBody, sendResponse } from './node-request.js';
+import { paramHeaderRefusal } from './param-headers.js';
 import { parseRequestBody, tooLarge } from './request-body.js';
 import { SseSessions, sseRoute } from './sse-endpoint.js';
 import { healthJson, statusPage } from './status-page.js';
 import { observeStdioListens } from './stdio-listen-observer.js';
+import { upstreamsGate } from './upstreams-ready.js';
 
 export { DEFAULT_MAX_BODY_BYTES };
 
@@ -129,6 +131,8 @@ export function createGateway(options: GatewayOptions): Gateway {
   const serverInfo: Implementation = options.serverInfo ?? { name: 'mcptools', version: '0.1.0' };
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const log = options.log ?? (() => {});
+  // Requests that need the upstreams wait for the first connect round; initialize does not.
+  const upstreams = upstreamsGate(options.ready);
   const arrivals = new ClientArrivals(log);
   const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
   // Cluster mode (off by default): checked now, joined before the first request is served.
@@ -307,6 +311,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       if (body instanceof Response) return body;
       const loop = requestLoop(body);
       if (loop !== undefined) return loopRefusal(loop);
+      await upstreams.wait(body);
       return sseSessions.post(new URL(request.url), who, body);
     }
     const profile = profileFor(core.profiles, route.profile === '' ? undefined : route.profile, who);
@@ -331,6 +336,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     // where it drops our header (src/mcp/gateway-chain.ts).
     const loop = requestLoop(body);
     if (loop !== undefined) return loopRefusal(loop);
+    await upstreams.wait(body);
     // Only a replica of this cluster may say it forwarded a request (signed with the cluster key).
     const forwarded = cluster === undefined ? 'none' : cluster.checkForwarded(request, who.principal, body);
     if (forwarded === 'forged') return jsonRpcError(403, -32000, 'Forbidden: invalid forwarding signature');
@@ -340,6 +346,8 @@ export function createGateway(options: GatewayOptions): Gateway {
     )
       return legacySessions.serve(profile, request, who, body, forwarded === 'valid');
     arrivals.request(body);
+    const mismatch = await paramHeaderCheck(profile, request, who, body);
+    if (mismatch !== undefined) return mismatch;
     const respond = (modern: Request, parsed: unknown = body) =>
       modernHandler(profile).fetch(modern, {
         authInfo: principalAuth(who),
@@ -354,6 +362,19 @@ export function createGateway(options: GatewayOptions): Gateway {
       if (parked !== undefined) return parked;
     }
     return respond(request);
+  };
+
+  /** SEP-2243: a 2026-07-28 `tools/call`'s `Mcp-Param-*` headers agree with its arguments (else 400). */
+  const paramHeaderCheck = async (
+    profile: GatewayProfile,
+    request: Request,
+    who: RequestPrincipal,
+    body: unknown,
+  ): Promise<Response | undefined> => {
+    const call = body as { method?: unknown; id?: unknown; params?: { name?: unknown; arguments?: unknown } };
+    if (call?.method !== 'tools/call' || typeof call.params?.name !== 'string') return undefined;
+    const tool = await profile.tool(call.params.name, { owner: who.owner, caller: who });
+    return tool && paramHeaderRefusal(tool.parameters, call.params.arguments, request.headers, call.id);
   };
 
   const fetch = async (request: Request): Promise<Response> => {
@@ -494,6 +515,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     let current: DownstreamSession | undefined;
     // A 2026-07-28 listener of resource updates gets them subscribed upstream on its behalf.
     observeStdioListens(transport, core, profile, () => current);
+    upstreams.hold(transport);
     const handle = sdkServeStdio(
       (context) => {
         // Over stdio the client started this process: it is the owner.
@@ -515,6 +537,8 @@ export function createGateway(options: GatewayOptions): Gateway {
       if (joining) await joining.catch(() => undefined);
       if (cluster) await drainCluster(cluster, core, log);
       core.shutDown();
+      // Requests held for the first connect round go in now, to be refused like the rest.
+      upstreams.release();
       // Give the handlers of cancelled calls a moment to answer with their error.
       const until = Date.now() + 1000;
       while (core.calls.size > 0 && Date.now() < until)

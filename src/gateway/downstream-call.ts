@@ -4,6 +4,7 @@ import {
   type InputRequiredResult,
   inputRequired,
   type LoggingLevel,
+  MissingRequiredClientCapabilityError,
   ProtocolError,
   ProtocolErrorCode,
   type Result,
@@ -39,11 +40,15 @@ function capabilityRefusal(
     ? capabilityOf[method as ForwardedRequest['method']]
     : undefined;
   if (capability !== undefined && declared?.[capability] !== undefined) return undefined;
-  return new ProtocolError(
-    ProtocolErrorCode.InvalidRequest,
-    capability === undefined
-      ? `${method} is not an input request a client answers; refused`
-      : `the client of this call did not declare the "${capability}" capability; ${method} refused`,
+  if (capability === undefined)
+    return new ProtocolError(
+      ProtocolErrorCode.InvalidRequest,
+      `${method} is not an input request a client answers; refused`,
+    );
+  // MCP 2026-07-28: a request that needs a capability the client did not declare gets -32021.
+  return new MissingRequiredClientCapabilityError(
+    { requiredCapabilities: { [capability]: {} } },
+    `the client of this call did not declare the "${capability}" capability; ${method} refused`,
   );
 }
 
@@ -95,7 +100,7 @@ export class DownstreamCall implements InputRequiredRelay {
   #rounds = 0;
   /** The upstream whose `input_required` this call hands to its client (see {@link relayFor}). */
   #relayServer: string | undefined;
-  #resume: { server: string; name: string; resume: UpstreamResume } | undefined;
+  #resume: { server: string | undefined; name: string | undefined; resume: UpstreamResume } | undefined;
   #relayed: { server: string; name: string; result: InputRequiredResult } | undefined;
   #wake: (() => void) | undefined;
   #started = false;
@@ -120,6 +125,18 @@ export class DownstreamCall implements InputRequiredRelay {
    */
   get upstreamLogLevel(): LoggingLevel | undefined {
     return this.session.era === 'modern' ? this.envelopeLogLevel : this.session.logLevel;
+  }
+
+  /**
+   * The input requests this call's client declared it answers (`sampling`, `elicitation`,
+   * `roots`), told to a 2026-07-28 upstream in the call's envelope (read through `callerCapabilities`).
+   */
+  get upstreamCapabilities(): ClientCapabilities {
+    const declared = this.#capabilities() ?? {};
+    const kept: ClientCapabilities = {};
+    for (const capability of Object.values(capabilityOf))
+      if (declared[capability] !== undefined) Object.assign(kept, { [capability]: declared[capability] });
+    return kept;
   }
 
   /** Aborted when the downstream cancels, the session ends or the gateway closes. */
@@ -179,13 +196,22 @@ export class DownstreamCall implements InputRequiredRelay {
     this.#resume = { server, name, resume };
   }
 
+  /**
+   * A 2026-07-28 call that brings answers without a `requestState` (its client kept none): they
+   * go, as they are, to the one upstream request this call relays, which decides what they mean.
+   */
+  answerUpstream(inputResponses: Record<string, unknown>): void {
+    this.#resume = { server: undefined, name: undefined, resume: { inputResponses } };
+  }
+
   relays(server: string): boolean {
     return this.#relayServer === server && this.#relayed === undefined;
   }
 
   resumeUpstream(server: string, name: string): UpstreamResume | undefined {
     const resume = this.#resume;
-    if (resume === undefined || resume.server !== server || resume.name !== name) return undefined;
+    if (resume === undefined) return undefined;
+    if (resume.server !== undefined && (resume.server !== server || resume.name !== name)) return undefined;
     this.#resume = undefined;
     return resume.resume;
   }

@@ -71,6 +71,13 @@ export interface GatewayOptions {
   /** Context handed to registry factories. */
   context?: ToolContext;
   /**
+   * Settles when the first connect round of the upstreams is over (`serve` starts serving
+   * before it): until then `initialize`, `ping` and `server/discover` are answered at once and
+   * every other request waits for it, so the first `tools/list` gets every upstream's tools.
+   * Default: nothing waits (the servers were connected before the gateway was made).
+   */
+  ready?: Promise<unknown>;
+  /**
    * How long a 2026-07-28 call that returned `input_required` waits for the client's retry
    * before its upstream call is cancelled, in ms. Default 300 000.
    */

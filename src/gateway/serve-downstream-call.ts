@@ -138,6 +138,8 @@ async function serveCall<T extends Result>(
       inputResponses: (context.mcpReq.inputResponses ?? {}) as Record<string, unknown>,
       ...(state.state === undefined ? {} : { requestState: state.state }),
     });
+  else if (state === undefined && session.era === 'modern' && context.mcpReq.inputResponses !== undefined)
+    call.answerUpstream(context.mcpReq.inputResponses as Record<string, unknown>);
   const execute = (): Promise<T> =>
     runAsCaller(call, () => run(call)).then((result) => {
       if (core.closing)

@@ -31,15 +31,30 @@ export async function loadMCPServers(
   registry: ToolRegistry,
   options: LoadMcpServersOptions = {},
 ): Promise<MCPToolProvider> {
+  const { provider, connected } = await startMCPServers(config, registry, options);
+  await connected;
+  return provider;
+}
+
+/**
+ * {@link loadMCPServers} without the wait: resolves with the provider as soon as the servers
+ * start connecting, and `connected`, which settles like `loadMCPServers` (rejects only with
+ * `ABORTED`, after closing what it started). `serve` uses it to answer `initialize` at once.
+ */
+export async function startMCPServers(
+  config: McpToolsConfig,
+  registry: ToolRegistry,
+  options: LoadMcpServersOptions = {},
+): Promise<{ provider: MCPToolProvider; connected: Promise<void> }> {
   hubModule ??= import('./mcp-tool-hub.js');
   const { McpToolHub } = await hubModule;
   const hub = new McpToolHub(withServerTypes(config), registry, options);
-  await hub.start(options.signal);
-  if (options.signal?.aborted) {
+  const connected = hub.start(options.signal).then(async () => {
+    if (!options.signal?.aborted) return;
     await hub.close();
     throw new McpToolsError('ABORTED', 'loadMCPServers was aborted', { cause: options.signal.reason });
-  }
-  return hub;
+  });
+  return { provider: hub, connected };
 }
 
 /**

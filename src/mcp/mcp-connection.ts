@@ -6,6 +6,7 @@ import { observeConnect } from '../telemetry/connect-telemetry.js';
 import { classifyError, describeError } from './classify-error.js';
 import { type ConnectionDiagnostics, connectError, exitError } from './connection-diagnostics.js';
 import type { McpConnectionOptions, McpServerSettings } from './connection-settings.js';
+import { connectionStatus } from './connection-status.js';
 import { transportKindsFor } from './create-transport.js';
 import { type Era, eraKey } from './era-memory.js';
 import { forwardNotifications } from './forward-notifications.js';
@@ -16,7 +17,6 @@ import type { ServerState, ServerStatus, TransportKind, UpstreamNotification } f
 import { reconnectDelay } from './reconnect-policy.js';
 import { type ChangingList, changedListOf, refreshChangedList } from './refresh-changed-list.js';
 import { screenToolDefinitions } from './screen-tool-definitions.js';
-import { errorInfo } from './server-directory.js';
 import { StderrTail } from './stderr-tail.js';
 
 /** As the SDK's own `listChanged` handling is configured (a burst of changes costs one re-list). */
@@ -230,27 +230,7 @@ export class McpConnection implements ClientCallbacks {
 
   /** The status row of this server. */
   status(): ServerStatus {
-    return {
-      name: this.name,
-      state: this.state,
-      ...(this.transportKind === undefined ? {} : { transport: this.transportKind }),
-      ...(this.protocolVersion === undefined ? {} : { protocolVersion: this.protocolVersion }),
-      ...(this.era === undefined ? {} : { era: this.era }),
-      ...(this.serverInfo === undefined
-        ? {}
-        : { serverInfo: { name: this.serverInfo.name, version: this.serverInfo.version } }),
-      toolCount: this.toolCount,
-      resourceCount: this.resourceCount,
-      promptCount: this.promptCount,
-      ...(this.lastError === undefined
-        ? {}
-        : {
-            lastError: errorInfo(this.lastError),
-          }),
-      reconnectAttempts: this.reconnectAttempts,
-      ...(this.nextRetryAt === undefined ? {} : { nextRetryAt: this.nextRetryAt }),
-      ...(this.pid === undefined ? {} : { pid: this.pid }),
-    };
+    return connectionStatus(this);
   }
 
   /**

@@ -4,7 +4,7 @@ import type {
   Client,
   Tool as McpToolDefinition,
 } from '@modelcontextprotocol/client';
-import { LOG_LEVEL_META_KEY } from '@modelcontextprotocol/client';
+import { CLIENT_CAPABILITIES_META_KEY, LOG_LEVEL_META_KEY } from '@modelcontextprotocol/client';
 import type { SecretRedactor } from '../config/secret-redactor.js';
 import type { McpToolsError } from '../errors/mcp-tools-error.js';
 import { jsonBounds } from '../json/json-bounds.js';
@@ -26,7 +26,10 @@ import { classifyError } from './classify-error.js';
 import { relayedRequest } from './input-required-relay.js';
 import type { McpConnection } from './mcp-connection.js';
 import { normalizeInputSchema } from './normalize-input-schema.js';
-import { callerLogLevel, trackCall } from './server-requests.js';
+import { callerCapabilities, callerLogLevel, trackCall } from './server-requests.js';
+
+/** MCP 2026-07-28 `MissingRequiredClientCapability`. */
+const MISSING_CAPABILITY = -32021;
 
 /** Deepest arguments sent on; deeper ones would overflow validators and `JSON.stringify`. */
 const MAX_ARGUMENT_DEPTH = 128;
@@ -229,7 +232,11 @@ async function runMcpTool(
     const logLevel = client.getProtocolEra() === 'modern' ? callerLogLevel() : undefined;
     // The current span (this call's, when tracing) goes upstream in `_meta` (MCP SEP-414).
     const traceMeta = traceContextMeta();
-    const meta = logLevel === undefined ? traceMeta : { ...traceMeta, [LOG_LEVEL_META_KEY]: logLevel };
+    const logged = logLevel === undefined ? traceMeta : { ...traceMeta, [LOG_LEVEL_META_KEY]: logLevel };
+    // …and it is told what the caller's own client can answer (the envelope's capabilities).
+    const capabilities = client.getProtocolEra() === 'modern' ? callerCapabilities() : undefined;
+    const meta =
+      capabilities === undefined ? logged : { ...logged, [CLIENT_CAPABILITIES_META_KEY]: capabilities };
     // A gateway's 2026-07-28 caller takes the server's input_required to its own client. Not
     // through `callTool` when the tool has an output schema (it would check an input_required
     // against it): a plain request, checked here; not at all for a tool that also mirrors headers.
@@ -253,6 +260,11 @@ async function runMcpTool(
     if (checkedHere) checkStructuredContent(definition, result as CallToolResult);
     return toToolResult(result as CallToolResult, options.maxResultChars);
   } catch (error) {
+    // A 2026-07-28 server that refused for want of a capability of the gateway caller's own
+    // client (-32021, told it in the envelope): the caller's client gets that error as it is
+    // (the spec's answer, HTTP 400), not a tool failure. An agent loop (no caller) never sees a throw.
+    if (callerCapabilities() !== undefined && (error as { code?: unknown })?.code === MISSING_CAPABILITY)
+      throw error;
     const classified = classifyError(error, { operation: 'call', signal, timeoutMs: timeout });
     if (classified.code === 'SERVER_DISCONNECTED' || classified.code === 'CONNECTION_FAILED') {
       this.markBroken(classified, client);

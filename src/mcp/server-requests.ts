@@ -66,6 +66,21 @@ export function callerLogLevel(): string | undefined {
 }
 
 /**
+ * The client capabilities to tell a 2026-07-28 server in a request made for the current caller
+ * (a gateway's downstream call, through its `upstreamCapabilities`): only the input requests
+ * the caller's own client can answer, so that the server asks nothing that would be refused
+ * and refuses (`-32021`) what it cannot do without them; the gateway chain as always.
+ * `undefined` when there is no such caller.
+ */
+export function callerCapabilities(): ClientCapabilities | undefined {
+  const caller = currentCaller() as { upstreamCapabilities?: ClientCapabilities } | undefined;
+  const declared = caller?.upstreamCapabilities;
+  if (declared === undefined) return undefined;
+  const chain = chainCapabilities();
+  return chain ? { ...declared, experimental: chain } : declared;
+}
+
+/**
  * The `_meta` to put in a request to `client` so that a 2026-07-28 server logs to it at the
  * current caller's level (`{ _meta: { 'io.modelcontextprotocol/logLevel': level } }`) and the
  * current span travels with it (`traceparent`, when tracing), or `{}`.

@@ -197,12 +197,14 @@ describe('a 2026-07-28 upstream: its input_required is relayed', () => {
       headers: { authorization: `Bearer ${GUEST}` },
     });
     try {
-      const result = await bare.callTool(
-        { name: 'ask__ask_user', arguments: {} },
-        { allowInputRequired: true },
-      );
-      expect(result.isError).toBe(true);
-      expect(textOf(result as never)).toMatch(/did not declare the "elicitation" capability/);
+      // Told the caller's capabilities, the upstream's SDK refuses with -32021 (MCP 2026-07-28),
+      // which the gateway passes on as that error, not as a tool failure.
+      await expect(
+        bare.callTool({ name: 'ask__ask_user', arguments: {} }, { allowInputRequired: true }),
+      ).rejects.toMatchObject({
+        code: -32021,
+        message: expect.stringMatching(/do not declare the required capability/),
+      });
     } finally {
       await bare.close();
     }

@@ -21,6 +21,8 @@ const tsx = pathToFileURL(createRequire(join(repo, 'package.json')).resolve('tsx
 
 let scratch;
 let config;
+// A server that sleeps 8 s before it answers (longer than Gemini CLI's 5 s for `initialize`).
+let slowConfig;
 let gateway;
 let gatewayLog = '';
 let url;
@@ -42,6 +44,15 @@ before(async () => {
   writeFileSync(
     config,
     JSON.stringify({ servers: { echo: { command: process.execPath, args: ['--import', tsx, echo] } } }),
+  );
+  slowConfig = join(scratch, 'mcptools-slow.json');
+  writeFileSync(
+    slowConfig,
+    JSON.stringify({
+      servers: {
+        slow: { command: process.execPath, args: ['--import', tsx, echo, '--start-delay-ms', '8000'] },
+      },
+    }),
   );
   deadUrl = `http://127.0.0.1:${await closedPort()}/mcp`;
   gateway = spawn(process.execPath, [cli, 'serve', '--http', '127.0.0.1:0', '--config', config], {
@@ -133,10 +144,12 @@ describe('Gemini CLI: settings.json, a trusted folder, then gemini mcp list', { 
   it('reports serve --stdio and serve --http connected, a closed port not', async () => {
     const { home: dir, project } = home('gemini');
     mkdirSync(join(dir, '.gemini'));
-    // `gemini mcp list` gives a server 5 s unless its entry sets `timeout`; `serve --stdio`
-    // answers once its own servers connected, longer than that on a busy machine.
+    // `gemini mcp list` gives a server 5 s (no `timeout` in its entry): `serve --stdio` answers
+    // `initialize` at once and only lists wait for its own servers to connect.
     const mcpServers = {
-      mcptools: { command: process.execPath, args: stdioCommand().slice(1), timeout: 60_000 },
+      mcptools: { command: process.execPath, args: stdioCommand().slice(1) },
+      // …even when its own server takes longer than that to start.
+      'mcptools-slow': { command: process.execPath, args: [cli, 'serve', '--stdio', '--config', slowConfig] },
       'mcptools-http': { httpUrl: url },
       closed: { httpUrl: deadUrl },
     };
@@ -148,6 +161,7 @@ describe('Gemini CLI: settings.json, a trusted folder, then gemini mcp list', { 
     process.stdout.write(`# gemini mcp list:\n${output.replace(/^/gm, '#   ')}\n`);
     const found = statuses(output, /^\S+ (\S+): .* - (\S+)$/);
     assert.equal(found.get('mcptools'), 'Connected', output);
+    assert.equal(found.get('mcptools-slow'), 'Connected', output);
     assert.equal(found.get('mcptools-http'), 'Connected', output);
     assert.equal(found.get('closed'), 'Disconnected', output);
     assert.match(gatewayLog, /client mcp-test-client \S+ connected/);

@@ -150,6 +150,20 @@ async function refuseStdioRequests(): Promise<void> {
 }
 
 /**
+ * Waits for the session's first connect round; `false` when a signal ended it (the stop under
+ * way exits the process), and throws any other failure (a plugin that failed to load).
+ */
+async function connectRound(session: Session): Promise<boolean> {
+  try {
+    await session.connected;
+    return true;
+  } catch (error) {
+    if (McpToolsError.isInstance(error) && error.code === 'ABORTED') return false;
+    throw error;
+  }
+}
+
+/**
  * Runs `mcptools serve --stdio | --http [HOST:]PORT`: every configured server, plugin and
  * native tool as one MCP server (both protocol eras); without a configuration, the built-in
  * default (what `npm start` serves). Over HTTP it prints the status table, the MCP and status
@@ -204,6 +218,9 @@ export async function serveAction(_options: unknown, command: Command): Promise<
       },
       requests: { ...gatewayServerRequests(), ...(vault ? { tokenStore: vault.store } : {}) },
       signal: interrupts.signal,
+      // initialize is answered at once; tools/list and calls wait for the first connect round
+      // (Gemini CLI gives a stdio server 5 s to answer initialize).
+      background: true,
       // Telemetry before the first connect, so that connects are traced and counted too.
       beforeConnect: async (config) => {
         redactor = SecretRedactor.forConfig(config);
@@ -263,6 +280,7 @@ export async function serveAction(_options: unknown, command: Command): Promise<
       ...oauthFlags(options),
       ...(config.workspaceDir ? { context: { workspaceDir: config.workspaceDir } } : {}),
       ...(telemetry?.prometheus ? { metrics: telemetry.prometheus } : {}),
+      ready: session.connected,
       notices: () => {
         const refused = reloadError();
         return refused === undefined
@@ -272,6 +290,9 @@ export async function serveAction(_options: unknown, command: Command): Promise<
       log,
     });
     if (address) {
+      // Over HTTP the held port answers 503 with Retry-After until the first round is over, and
+      // "listening on" (what scripts and tests wait for) still means every server was tried.
+      if (!(await connectRound(session))) await new Promise(() => {});
       await held?.release();
       const { url } = await gateway.listen(address);
       const statusUrl = new URL('/', url).href;
@@ -285,6 +306,7 @@ export async function serveAction(_options: unknown, command: Command): Promise<
     } else {
       process.stdin.on('end', () => void stop('stdin closed'));
       gateway.serveStdio();
+      if (!(await connectRound(session))) await new Promise(() => {});
       const connected = provider.status().filter((status) => status.state === 'connected').length;
       log(`serving ${connected}/${provider.status().length} server(s) over stdio`);
     }
