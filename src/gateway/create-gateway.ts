@@ -21,11 +21,14 @@ import { drainCluster, readiness } from '../cluster/cluster-drain.js';
 import { ClusterNode, checkClusterOptions } from '../cluster/cluster-node.js';
 import { forwardParkedRetry } from '../cluster/parked-retry.js';
 import { clusterEventStores } from '../cluster/redis-event-stores.js';
+import { redisRateLimitStore } from '../cluster/redis-rate-limits.js';
 import { McpToolsError } from '../errors/mcp-tools-error.js';
 import { REACH_HEADER, reachHeaderValue, requestLoop } from '../mcp/gateway-chain.js';
 import { currentCaller } from '../mcp/server-requests.js';
+import { shareRateLimits } from '../pipeline/policies/shared-rate-limits.js';
 import { countListenStream } from '../telemetry/listen-stream-telemetry.js';
 import { observeGatewaySessions } from '../telemetry/state-gauges.js';
+import { serveCallerUpstreams } from './auth/caller-upstreams.js';
 import { frontDoor, profileFor } from './auth/front-door.js';
 import { Visibility } from './auth/visibility.js';
 import { BatchedStdioServerTransport } from './batched-stdio-server-transport.js';
@@ -142,6 +145,8 @@ export function createGateway(options: GatewayOptions): Gateway {
   const joinCluster = (settings: NonNullable<typeof clusterSettings>) =>
     (joining ??= ClusterNode.start(settings, log).then(async (node) => {
       unsubscribers.push(await relayChanges(node.redis, node.keys, node.replicaId, options.provider, log));
+      // Configured rate limits hold across replicas (local buckets while Redis is away).
+      unsubscribers.push(shareRateLimits(options.registry, redisRateLimitStore(node.redis, node.keys)));
       cluster = node;
       return node;
     }));
@@ -177,6 +182,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       return caller instanceof DownstreamCall ? caller.session : undefined;
     },
     resources: core.resources,
+    log,
   };
   const mode = options.mode ?? gatewayConfig.mode;
   core.profiles.set(
@@ -192,6 +198,7 @@ export function createGateway(options: GatewayOptions): Gateway {
           ? { servers: options.servers ?? gatewayConfig.servers }
           : {}),
         ...(gatewayConfig.maxNameLength ? { maxNameLength: gatewayConfig.maxNameLength } : {}),
+        ...(gatewayConfig.overrides ? { overrides: gatewayConfig.overrides } : {}),
       },
       parts,
     ),
@@ -230,6 +237,15 @@ export function createGateway(options: GatewayOptions): Gateway {
     maxBodyBytes,
   };
   let closing: Promise<void> | undefined;
+  // Upstreams that take each caller's own credentials; sign-ins return to `/oauth/callback` here.
+  let listenUrl: string | undefined;
+  const callerUpstreams = serveCallerUpstreams(
+    options.provider,
+    options.config,
+    guard.oauth,
+    () => guard.oauth?.publicOrigin() ?? clusterSettings?.advertiseUrl.origin ?? listenUrl,
+    log,
+  );
 
   const lastState = new Map(options.provider.status().map((status) => [status.name, status.state]));
   const unsubscribers = [
@@ -381,7 +397,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     // A load balancer's probe carries no token; the answer says nothing but ready or not.
     if (request.method === 'GET' && new URL(request.url).pathname === '/readyz')
       return readiness(core.closing, cluster);
-    const metadata = guard.oauth?.metadataResponse(request);
+    const metadata = guard.oauth?.metadataResponse(request) ?? callerUpstreams?.callback(request);
     if (metadata !== undefined) return metadata;
     const checked = await authenticateRequest(request, guard);
     if (checked instanceof Response) return checked;
@@ -462,6 +478,9 @@ export function createGateway(options: GatewayOptions): Gateway {
         );
         if (metadata !== undefined) return sendResponse(res, metadata);
       }
+      // A browser coming back from signing in to an upstream carries no token of ours.
+      const signedIn = callerUpstreams?.callback({ method: req.method ?? 'GET', url: req.url ?? '/' });
+      if (signedIn !== undefined) return sendResponse(res, signedIn);
       // Checked before the body is read: a refused request never gets buffered.
       if (req.method === 'GET' && req.url === '/readyz')
         return sendResponse(res, readiness(core.closing, cluster));
@@ -503,6 +522,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     const address = server.address() as AddressInfo;
     const shown = address.family === 'IPv6' ? `[${address.address}]` : address.address;
     const url = `http://${shown}:${address.port}/mcp`;
+    listenUrl = url;
     log(`listening on ${url}`);
     return { url, host: address.address, port: address.port };
   };
@@ -560,6 +580,7 @@ export function createGateway(options: GatewayOptions): Gateway {
           server.closeAllConnections();
         });
       }
+      await callerUpstreams?.close();
       await cluster?.close();
     })();
     return closing;

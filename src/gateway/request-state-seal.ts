@@ -16,7 +16,14 @@ import { McpToolsError } from '../errors/mcp-tools-error.js';
  */
 export type RequestStatePayload =
   | { kind: 'parked'; replica: string; call: string; round: number }
-  | { kind: 'relay'; server: string; name: string; state?: string };
+  | {
+      kind: 'relay';
+      server: string;
+      name: string;
+      state?: string;
+      /** A random id of the relayed round: its retries are told apart from a replay of it. */
+      round?: string;
+    };
 
 /** What a sealed state is bound to: the retry must name the same method, from the same principal. */
 export interface RequestStateBinding {
@@ -34,7 +41,7 @@ export const MIN_REQUEST_STATE_KEY_BYTES = 32;
 /** The compact plaintext: kind, fields, expiry (ms since the epoch). */
 type Sealed =
   | { k: 'p'; r: string; c: string; n: number; e: number }
-  | { k: 'r'; s: string; t: string; u?: string; e: number };
+  | { k: 'r'; s: string; t: string; u?: string; i?: string; e: number };
 
 function toSealed(payload: RequestStatePayload, expires: number): Sealed {
   if (payload.kind === 'parked')
@@ -44,6 +51,7 @@ function toSealed(payload: RequestStatePayload, expires: number): Sealed {
     s: payload.server,
     t: payload.name,
     ...(payload.state === undefined ? {} : { u: payload.state }),
+    ...(payload.round === undefined ? {} : { i: payload.round }),
     e: expires,
   };
 }
@@ -62,13 +70,15 @@ function fromSealed(value: unknown): RequestStatePayload | undefined {
     sealed.k === 'r' &&
     typeof sealed.s === 'string' &&
     typeof sealed.t === 'string' &&
-    (sealed.u === undefined || typeof sealed.u === 'string')
+    (sealed.u === undefined || typeof sealed.u === 'string') &&
+    (sealed.i === undefined || typeof sealed.i === 'string')
   )
     return {
       kind: 'relay',
       server: sealed.s,
       name: sealed.t,
       ...(sealed.u === undefined ? {} : { state: sealed.u }),
+      ...(sealed.i === undefined ? {} : { round: sealed.i }),
     };
   return undefined;
 }

@@ -9,6 +9,7 @@ import { serverSecrets } from '../config/server-secrets.js';
 import { McpToolsError } from '../errors/mcp-tools-error.js';
 import { type ConfigPolicies, configPolicies } from '../pipeline/policies/config-policies.js';
 import { clearOverrideProblems, reportOverrideProblem } from '../pipeline/policies/override-problems.js';
+import { sharedRateLimitStore } from '../pipeline/policies/shared-rate-limits.js';
 import { applyToolOverride } from '../pipeline/tool-override.js';
 import { compileToolFilter } from '../registry/tool-filter.js';
 import { type NamingOptions, namespacedName, uniqueName } from '../registry/tool-name.js';
@@ -17,10 +18,12 @@ import { observeServerStates } from '../telemetry/state-gauges.js';
 import { ArgumentValidator } from '../tool/argument-validator.js';
 import { DEFAULT_MAX_RESULT_CHARS } from '../tool/result.js';
 import type { Tool } from '../tool/tool.js';
+import { CallerRouting, type ServePerCallerOptions } from './caller-routing.js';
 import type { ConnectionListeners, McpConnectionOptions, McpServerSettings } from './connection-settings.js';
 import { defaultEraCacheFile, type EraMemory, eraMemoryFor } from './era-memory.js';
 import { McpConnection } from './mcp-connection.js';
 import { createMcpTool, type McpToolAdapterOptions } from './mcp-tool-adapter.js';
+import type { CallerIdentity } from './principal-connections.js';
 import { McpPromptService } from './prompt-service.js';
 import type {
   CallOptions,
@@ -136,6 +139,8 @@ export class McpToolHub implements MCPToolProvider {
   readonly #addConnection: (name: string, server: ServerConfig) => McpConnection;
   /** Ends this hub's share of the `mcptools.servers` gauge. */
   readonly #unobserveStates: () => void;
+  /** Upstream calls as the caller, once a gateway turns it on ({@link servePerCaller}). */
+  readonly #callers: CallerRouting;
 
   constructor(config: McpToolsConfig, registry: ToolRegistry, options: LoadMcpServersOptions = {}) {
     this.#registry = registry;
@@ -143,6 +148,7 @@ export class McpToolHub implements MCPToolProvider {
     this.#overrides = config.policies?.overrides ?? {};
     this.#policies = configPolicies(config.policies, {
       onError: (message) => this.#emit('warning', message),
+      sharedRateLimits: () => sharedRateLimitStore(registry),
     });
     this.#policyRemovers = this.#policies.middlewares.map((middleware) => registry.use(middleware));
     this.#naming = { ...config.namespace, ...options.namespace };
@@ -219,7 +225,15 @@ export class McpToolHub implements MCPToolProvider {
           : { connectTimeoutMs: connectTimeout, auth };
       const connection = new McpConnection(name, server, connectionOptions, settings);
       this.#connections.set(name, connection);
-      const skipped = server.enabled === false ? undefined : options.skip?.(name, server);
+      this.#callers.adopt(connection);
+      const skipped =
+        server.enabled === false
+          ? undefined
+          : (options.skip?.(name, server) ??
+            // Only a gateway caller has a token to exchange: nothing is shared to connect with.
+            (server.type !== 'stdio' && server.auth?.type === 'tokenExchange'
+              ? "skipped: token exchange connects per gateway caller, with a token exchanged for the caller's own"
+              : undefined));
       if (skipped !== undefined) connection.skip(skipped);
       if (server.tools !== undefined) this.#filters.set(name, compileToolFilter(server.tools));
       const callTimeout =
@@ -238,6 +252,24 @@ export class McpToolHub implements MCPToolProvider {
       if (adapterOptions !== this.#commonAdapterOptions) this.#adapterOptions.set(name, adapterOptions);
       return connection;
     };
+    this.#callers = new CallerRouting({
+      connections: this.#connections,
+      connectionOptions,
+      store: this.#authorizations.store,
+      connectTimeoutMs: (name) =>
+        connectTimeoutMs ??
+        optionalDuration(
+          this.#connections.get(name)?.config.connectTimeoutMs,
+          `servers.${name}.connectTimeoutMs`,
+        ) ??
+        DEFAULT_CONNECT_TIMEOUT_MS,
+      hasCatalog: (name) => this.#registry.names({ owner: `mcp:${name}` }).length > 0,
+      // A caller's connection to a server removed meanwhile brings nothing back.
+      listed: (connection, tools) => {
+        if (this.#connections.has(connection.name)) this.#register(connection, tools);
+      },
+      warn: (message, server) => this.#emit('warning', message, server),
+    });
     for (const [name, server] of Object.entries(config.servers)) add(name, server);
     this.#addConnection = add;
     const directory = new ServerDirectory(
@@ -245,6 +277,7 @@ export class McpToolHub implements MCPToolProvider {
       (message, server) => this.#emit('warning', message, server),
       optionalDuration(options.requestTimeoutMs, 'requestTimeoutMs'),
       this.#redactor,
+      (server) => this.#callers.refusal(server),
     );
     this.#directory = directory;
     this.resources = new McpResourceService(directory);
@@ -283,7 +316,7 @@ export class McpToolHub implements MCPToolProvider {
     const owner = `mcp:${name}`;
     const removed = this.#registry.unregisterOwner(owner);
     if (removed.length > 0) this.#emit('toolsChanged', name, { added: [], removed, owner });
-    await connection.close();
+    await Promise.all([connection.close(), this.#callers.closeServer(name)]);
   }
 
   servers(): string[] {
@@ -317,12 +350,34 @@ export class McpToolHub implements MCPToolProvider {
     options: { force?: boolean; onAuthorizationUrl?: AuthorizationUrlHandler } = {},
   ): Promise<AuthorizationStart> {
     this.#directory.get(server);
-    return this.#authorizations.authorize(server, options);
+    return this.#callers.authorize(server) ?? this.#authorizations.authorize(server, options);
   }
 
-  /** The URL a sign-in under way for `server` waits on. */
+  /** The URL a sign-in under way for `server` waits on (the calling principal's own, for a per-user server). */
   pendingAuthorization(server: string): string | undefined {
-    return this.#authorizations.pendingUrl(server);
+    const own = this.#callers.pendingUrl(server);
+    return own === undefined ? this.#authorizations.pendingUrl(server) : (own ?? undefined);
+  }
+
+  /**
+   * For a gateway: calls of servers configured to take each caller's own credentials (per-user
+   * OAuth, token exchange) go to the calling principal's own connection, and `authorize` and
+   * `pendingAuthorization` of such a server answer for that principal. `caller` names the
+   * principal of the call in progress (`undefined`: stdio and library callers, who use the
+   * shared connection as before). Returns the function that stops it.
+   */
+  servePerCaller(options: ServePerCallerOptions): () => Promise<void> {
+    return this.#callers.serve(options);
+  }
+
+  /** Opens `caller`'s connections that bring a catalog not listed yet (see `CallerRouting.warm`). */
+  warmCaller(caller: CallerIdentity): void {
+    if (!this.#closing) this.#callers.warm(caller);
+  }
+
+  /** Whether the calling principal has signed in to `server` (`undefined`: not a per-caller server). */
+  callerSignIn(server: string): Promise<'authorized' | 'pending' | 'needs_authorization' | undefined> {
+    return this.#callers.signInState(server);
   }
 
   /** Servers whose OAuth a person can authorize. */
@@ -361,6 +416,7 @@ export class McpToolHub implements MCPToolProvider {
 
   async #close(): Promise<void> {
     this.#unobserveStates();
+    await this.#callers.close();
     await Promise.allSettled([...this.#connections.values()].map((connection) => connection.close()));
     await this.#eras.flush();
     for (const remove of this.#policyRemovers) remove();

@@ -220,6 +220,7 @@ export class ToolPipeline {
       ...(runId === undefined ? {} : { runId }),
     };
     const context = this.#hookContext(tool, toolContext, toolCallId, signal, scope?.principal, runId);
+    if (scope?.continuation === true) context.continuation = true;
     const decisions: ToolCallDecision[] = [];
     let finalParams = original;
     let outcome: ToolCallOutcome = 'ok';
@@ -318,6 +319,8 @@ export class ToolPipeline {
       try {
         result = await tool.execute(toolCallId, finalParams, signal, onUpdate);
         if (result?.isError === true) outcome = 'error';
+        else if ((result?.details as { inputRequired?: unknown } | undefined)?.inputRequired === true)
+          outcome = 'input-required';
       } catch (error) {
         threw = true;
         thrown = error;
@@ -339,6 +342,7 @@ export class ToolPipeline {
         ...(tool.server === undefined ? {} : { server: tool.server }),
         ...(tool.originalName === undefined ? {} : { originalName: tool.originalName }),
         ...(scope?.principal === undefined ? {} : { principal: scope.principal }),
+        ...(scope?.continuation === true ? { continuation: true as const } : {}),
       };
       // Observe-only and concurrent; not awaited (OpenClaw dispatches it fire-and-forget).
       for (const { middleware } of after) this.#observe(middleware, afterEvent, context);
