@@ -19,6 +19,7 @@ import { serveStdio as sdkServeStdio } from '@modelcontextprotocol/server/stdio'
 import { relayChanges } from '../cluster/change-relay.js';
 import { drainCluster, readiness } from '../cluster/cluster-drain.js';
 import { ClusterNode, checkClusterOptions } from '../cluster/cluster-node.js';
+import { forwardParkedRetry } from '../cluster/parked-retry.js';
 import { clusterEventStores } from '../cluster/redis-event-stores.js';
 import { redisRateLimitStore } from '../cluster/redis-rate-limits.js';
 import { type ReloadRelay, relayReloads } from '../cluster/reload-relay.js';
@@ -63,7 +64,6 @@ import {
   reconfigureProfiles,
 } from './reconfigure-profiles.js';
 import { parseRequestBody, tooLarge } from './request-body.js';
-import { requestStateReplica } from './request-state-owner.js';
 import { SseSessions, sseRoute } from './sse-endpoint.js';
 import { healthJson, statusPage } from './status-page.js';
 import { observeStdioListens } from './stdio-listen-observer.js';
@@ -375,14 +375,10 @@ export function createGateway(options: GatewayOptions): Gateway {
     // A 2026-07-28 listener of resource updates gets them subscribed upstream on its behalf.
     if (request.headers.get('mcp-method') === 'subscriptions/listen')
       return countListenStream(await serveListen(core, profile, request, who, respond, body));
+    // A retry of a call parked on a 2025 upstream of another replica is served there.
     if (cluster !== undefined && forwarded === 'none') {
-      // A retry of a call parked on a 2025 upstream of another replica is served there.
-      const owner = requestStateReplica(core.requestStates, body, who.principal);
-      if (owner !== undefined && owner !== cluster.replicaId) {
-        const url = await cluster.registry.lookup(owner).catch(() => null);
-        if (url === null) return jsonRpcError(503, -32000, 'the cluster store (Redis) is unavailable; retry');
-        if (url !== undefined) return cluster.forward(request, url, who.principal, body);
-      }
+      const parked = await forwardParkedRetry(cluster, core.requestStates, request, who.principal, body);
+      if (parked !== undefined) return parked;
     }
     return respond(request);
   };
