@@ -16,18 +16,15 @@ import {
   type Transport,
 } from '@modelcontextprotocol/server';
 import { serveStdio as sdkServeStdio } from '@modelcontextprotocol/server/stdio';
-import { relayChanges } from '../cluster/change-relay.js';
 import { drainCluster, readiness } from '../cluster/cluster-drain.js';
 import { ClusterNode, checkClusterOptions } from '../cluster/cluster-node.js';
 import { forwardParkedRetry } from '../cluster/parked-retry.js';
 import { clusterEventStores } from '../cluster/redis-event-stores.js';
-import { redisRateLimitStore } from '../cluster/redis-rate-limits.js';
-import { type ReloadRelay, relayReloads } from '../cluster/reload-relay.js';
+import { type ReplicaServices, startReplicaServices } from '../cluster/replica-services.js';
 import type { McpToolsConfig } from '../config/config-types.js';
 import { McpToolsError } from '../errors/mcp-tools-error.js';
 import { REACH_HEADER, reachHeaderValue, requestLoop } from '../mcp/gateway-chain.js';
 import { currentCaller } from '../mcp/server-requests.js';
-import { shareRateLimits } from '../pipeline/policies/shared-rate-limits.js';
 import { countListenStream } from '../telemetry/listen-stream-telemetry.js';
 import { observeGatewaySessions } from '../telemetry/state-gauges.js';
 import { serveCallerUpstreams } from './auth/caller-upstreams.js';
@@ -65,7 +62,7 @@ import {
 } from './reconfigure-profiles.js';
 import { parseRequestBody, tooLarge } from './request-body.js';
 import { SseSessions, sseRoute } from './sse-endpoint.js';
-import { healthJson, statusPage } from './status-page.js';
+import { healthJson, statusPageResponse } from './status-page.js';
 import { observeStdioListens } from './stdio-listen-observer.js';
 import { upstreamsGate } from './upstreams-ready.js';
 
@@ -158,16 +155,11 @@ export function createGateway(options: GatewayOptions): Gateway {
   const clusterSettings = options.cluster ? checkClusterOptions(options.cluster) : undefined;
   let cluster: ClusterNode | undefined;
   let joining: Promise<ClusterNode> | undefined;
-  let reloadRelay: ReloadRelay | undefined;
+  let services: ReplicaServices | undefined;
   const joinCluster = (settings: NonNullable<typeof clusterSettings>) =>
     (joining ??= ClusterNode.start(settings, log).then(async (node) => {
-      unsubscribers.push(await relayChanges(node.redis, node.keys, node.replicaId, options.provider, log));
-      // Configured rate limits hold across replicas (local buckets while Redis is away).
-      unsubscribers.push(shareRateLimits(options.registry, redisRateLimitStore(node.redis, node.keys)));
-      reloadRelay = await relayReloads(node.redis, node.keys, node.replicaId, (from) =>
-        options.onPeerReload?.(from),
-      );
-      unsubscribers.push(reloadRelay.stop);
+      services = await startReplicaServices(node, { ...options, log });
+      unsubscribers.push(() => services?.stop());
       cluster = node;
       return node;
     }));
@@ -250,7 +242,6 @@ export function createGateway(options: GatewayOptions): Gateway {
     log,
   );
 
-  const lastState = new Map(options.provider.status().map((status) => [status.name, status.state]));
   const unsubscribers = [
     observeGatewaySessions(() => core.sessions),
     options.registry.onChange(() => core.toolsChanged()),
@@ -259,20 +250,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     options.provider.on('notification', (server, notification) =>
       core.upstreamNotification(server, notification),
     ),
-    options.provider.on('status', (status) => {
-      // A server that (re)connected may bring different resources and prompts, and has
-      // forgotten the subscriptions of its last connection.
-      const was = lastState.get(status.name);
-      lastState.set(status.name, status.state);
-      // A server that needs OAuth sign-in, or no longer does, brings or takes `mcp_auth` (full mode).
-      if (was !== status.state && (was === 'auth_required' || status.state === 'auth_required'))
-        core.toolsChanged();
-      if (status.state === 'connected' && was !== undefined && was !== 'connected') {
-        core.resubscribe(status.name);
-        core.resourcesChanged(status.name);
-        core.promptsChanged(status.name);
-      }
-    }),
+    core.followUpstreamStates(options.provider),
   ];
 
   const modernHandler = (profile: GatewayProfile): McpHttpHandler => {
@@ -430,12 +408,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       return Response.json(healthJson(statuses(), startedAt));
     if (pathname === '/' && request.method === 'GET') {
       const endpoints = [...core.profiles.keys()].map((name) => (name === '' ? '/mcp' : `/mcp/${name}`));
-      return new Response(statusPage(statuses(), startedAt, endpoints, options.notices?.() ?? []), {
-        headers: {
-          'content-type': 'text/html; charset=utf-8',
-          'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'",
-        },
-      });
+      return statusPageResponse(statuses(), startedAt, endpoints, options.notices?.() ?? []);
     }
     if (pathname === '/metrics' && request.method === 'GET' && options.metrics)
       return metricsResponse(options.metrics);
@@ -604,7 +577,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     close,
     holdChanges,
     reconfigure,
-    announceReload: () => reloadRelay?.announce(),
+    announceReload: () => services?.reloads.announce(),
     calls,
     [Symbol.asyncDispose]: close,
   };
