@@ -8,7 +8,7 @@
 //     introspection requests the authorization server saw.
 // The authorization server is a small loopback stand-in (JWKS + RFC 7662), counting requests;
 // the tests run the real one (oidc-provider).
-//   npm run build && node bench/gateway-auth.mjs [--rounds=7] [--checks=20000] [--calls=400]
+//   npm run build && node bench/run.mjs gateway-auth [--rounds=7] [--checks=20000] [--calls=400]
 import { createServer } from 'node:http';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';

@@ -1,6 +1,7 @@
 // The cost of the tool-call pipeline on the call path: one `echo` call over stdio through
 // mcptools' hub, interleaved in the same run (lib/../call.mjs's rounds), for three sides:
 //   base        — a build of the tree before the pipeline (`--base=<dir>`: its dist/), no hooks
+//   base-again  — the same build again, its own hub and server: the A/A line, i.e. the noise floor
 //   mcptools    — this build, no middleware (the pipeline's zero-cost path)
 //   hook+audit  — this build with one `beforeToolCall` (returns nothing) and the audit log on
 // Usage: node bench/run.mjs pipeline --base=/tmp/base-tree [--rounds=20] [--calls=200]
@@ -53,6 +54,7 @@ function side(name, lib, setup = () => undefined) {
 
 const sides = [
   side('base', baseLib),
+  side('base-again', baseLib),
   side('mcptools', current),
   side('hook+audit', current, async (registry) => {
     const { configPolicies } = await import('../dist/index.js');
@@ -72,13 +74,16 @@ const result = await measureTransport('stdio', sides, {
 });
 rmSync(scratch, { recursive: true, force: true });
 const byName = new Map(result.sides.map((entry) => [entry.name, entry]));
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-const perRoundVs = (name, reference) =>
-  median(
-    byName
-      .get(name)
-      .latencyRoundP50s.map((value, index) => value / byName.get(reference).latencyRoundP50s[index]),
-  );
+const quantileOf = (values, q) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) * q)];
+const median = (values) => quantileOf(values, 0.5);
+const ratios = (name, reference) =>
+  byName
+    .get(name)
+    .latencyRoundP50s.map((value, index) => value / byName.get(reference).latencyRoundP50s[index]);
+const perRoundVs = (name, reference) => median(ratios(name, reference));
+// The spread of the per-round ratios (p25–p75): how far one round's ratio wanders.
+const spread = (name, reference) =>
+  `${quantileOf(ratios(name, reference), 0.25).toFixed(3)}–${quantileOf(ratios(name, reference), 0.75).toFixed(3)}`;
 const deltaUs = (name, reference) =>
   median(
     byName
@@ -87,13 +92,14 @@ const deltaUs = (name, reference) =>
   );
 printTable(
   `pipeline cost, stdio echo call (${rounds} rounds × ${perRound} sequential calls, interleaved)`,
-  ['side', 'p50', 'p95', 'calls/s', 'p50 vs base (per-round median)', 'Δ p50 vs base'],
+  ['side', 'p50', 'p95', 'calls/s', 'p50 vs base (per-round median)', 'p25–p75 of rounds', 'Δ p50 vs base'],
   result.sides.map((entry) => [
     entry.name,
     format.us(entry.latency.p50),
     format.us(entry.latency.p95),
     String(Math.round(entry.throughput.p50)),
     `${perRoundVs(entry.name, 'base').toFixed(3)}×`,
+    spread(entry.name, 'base'),
     `${deltaUs(entry.name, 'base').toFixed(1)} µs`,
   ]),
 );

@@ -27,6 +27,7 @@ export type {
   SemanticSearchConfig,
   ServerConfig,
   StdioServerConfig,
+  TokenExchangeConfig,
 } from './config/config-types.js';
 export { findConfigFile } from './config/find-config-file.js';
 export { type LoadConfigOptions, loadConfig } from './config/load-config.js';

@@ -36,3 +36,20 @@ export function findAuthRequired(error: unknown): McpToolsError | undefined {
   }
   return undefined;
 }
+
+/**
+ * The error a gateway caller gets from a server that signs in per user (`perUser`) before they
+ * signed in: `PERMISSION_DENIED`, recoverable, with the authorization URL made for this caller
+ * (`data.url`) and the `mcp_auth` call that reports when it completed.
+ */
+export function signInRequiredError(server: string, url: string | undefined, reason?: string): McpToolsError {
+  const open = url === undefined ? 'call `mcp_auth` to sign in' : `open ${url} to sign in`;
+  return new McpToolsError(
+    'PERMISSION_DENIED',
+    `server "${server}" needs you to sign in: ${open}${reason ? ` (${reason})` : ''}`,
+    {
+      recoverable: true,
+      data: { server, authRequired: true, perUser: true, ...(url === undefined ? {} : { url }) },
+    },
+  );
+}

@@ -14,6 +14,34 @@ export interface LoopbackRedirect {
 const page = (title: string) =>
   `<!doctype html><meta charset="utf-8"><title>${title}</title><p>${title}. You may close this window.</p>\n`;
 
+/** What a redirect to the callback means: the page to answer with, and how the flow goes on. */
+export interface CallbackAnswer {
+  status: number;
+  html: string;
+  /** The code arrived (`params`), the authorization was refused (`error`), or nothing (a stray request). */
+  outcome?: { params: URLSearchParams } | { error: McpToolsError };
+}
+
+/**
+ * Reads one authorization redirect (RFC 6749 §4.1.2) against the `state` the flow sent: a
+ * wrong state, or no code, is answered and otherwise ignored, so a stray request cannot end the
+ * flow; an `error` from the authorization server ends it without its text (RFC 9207 §4).
+ */
+export function answerCallback(params: URLSearchParams, expected: string | undefined): CallbackAnswer {
+  if (expected !== undefined && params.get('state') !== expected)
+    return { status: 400, html: page('Authorization failed: unexpected state') };
+  if (params.get('error') !== null)
+    return {
+      status: 400,
+      html: page('Authorization was refused'),
+      outcome: {
+        error: new McpToolsError('PERMISSION_DENIED', 'the authorization server refused the authorization'),
+      },
+    };
+  if (!params.get('code')) return { status: 400, html: page('Authorization failed: no code') };
+  return { status: 200, html: page('Authorization complete'), outcome: { params } };
+}
+
 /**
  * Listens on `127.0.0.1:port` (0 = any free port) for the authorization server's redirect.
  * Only `GET /callback` with the expected `state` settles `callback`; anything else gets a 404
@@ -35,28 +63,11 @@ export async function startLoopbackRedirect(options: {
       response.writeHead(404, { 'content-type': 'text/plain' }).end('not found\n');
       return;
     }
-    const expected = options.state();
-    if (expected !== undefined && url.searchParams.get('state') !== expected) {
-      response
-        .writeHead(400, { 'content-type': 'text/html' })
-        .end(page('Authorization failed: unexpected state'));
-      return;
-    }
-    const error = url.searchParams.get('error');
-    if (error !== null) {
-      response.writeHead(400, { 'content-type': 'text/html' }).end(page('Authorization was refused'));
-      // The error text comes from whoever sent the redirect: keep it out of messages (RFC 9207 §4).
-      settle.reject(
-        new McpToolsError('PERMISSION_DENIED', 'the authorization server refused the authorization'),
-      );
-      return;
-    }
-    if (!url.searchParams.get('code')) {
-      response.writeHead(400, { 'content-type': 'text/html' }).end(page('Authorization failed: no code'));
-      return;
-    }
-    response.writeHead(200, { 'content-type': 'text/html' }).end(page('Authorization complete'));
-    settle.resolve(url.searchParams);
+    const answer = answerCallback(url.searchParams, options.state());
+    response.writeHead(answer.status, { 'content-type': 'text/html' }).end(answer.html);
+    if (answer.outcome === undefined) return;
+    if ('error' in answer.outcome) settle.reject(answer.outcome.error);
+    else settle.resolve(answer.outcome.params);
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -8,6 +8,7 @@ import {
 import type { OAuthConfig } from '../config/config-types.js';
 import type { McpToolsError } from '../errors/mcp-tools-error.js';
 import { authRequiredError, findAuthRequired } from './auth-required-error.js';
+import type { LoopbackRedirect } from './loopback-redirect.js';
 import type { TokenStore, VaultEntry } from './token-store.js';
 import { NeedsAuthorization, VaultOAuthProvider } from './vault-oauth-provider.js';
 
@@ -36,7 +37,17 @@ export interface ServerAuthorizationOptions {
   flowTimeoutMs?: number;
   /** Told when the server needs a person, and when a flow has completed. */
   listeners?: { authRequired(error: McpToolsError): void; authorized(): void };
+  /** The vault key of the entry (default `serverUrl`): one per principal for a per-user server. */
+  vaultKey?: string;
+  /** Receives the redirect instead of a loopback listener (the gateway's `/oauth/callback`). */
+  redirect?: RedirectReceiver;
 }
+
+/**
+ * Opens a receiver of one authorization redirect whose `state` must be `state()`; the loopback
+ * listener of {@link startLoopbackRedirect} is one, the gateway's `/oauth/callback` another.
+ */
+export type RedirectReceiver = (state: () => string | undefined) => Promise<LoopbackRedirect>;
 
 type UnauthorizedContext = Parameters<NonNullable<AuthProvider['onUnauthorized']>>[0];
 
@@ -61,7 +72,11 @@ export class ServerAuthorization {
 
   constructor(options: ServerAuthorizationOptions) {
     this.#options = options;
-    this.provider = new VaultOAuthProvider(options.serverUrl, options.store, options.config);
+    this.provider = new VaultOAuthProvider(
+      options.vaultKey ?? options.serverUrl,
+      options.store,
+      options.config,
+    );
   }
 
   /** The `authProvider` for the SDK transport. */
@@ -212,12 +227,7 @@ export class ServerAuthorization {
     });
     const completion = (async () => {
       const stored = await this.provider.entry(true);
-      // The redirect listener (and node:http) loads with the first sign-in, not with the hub.
-      const { startLoopbackRedirect } = await import('./loopback-redirect.js');
-      const loopback = await startLoopbackRedirect({
-        port: config?.redirectPort ?? redirectPortOf(stored),
-        state: () => this.provider.expectedState(),
-      }).catch(() => startLoopbackRedirect({ state: () => this.provider.expectedState() }));
+      const loopback = await this.#openRedirect(stored);
       try {
         this.provider.setInteractive(loopback.redirectUrl, async (url) => {
           this.#pendingUrl = url.href;
@@ -280,10 +290,21 @@ export class ServerAuthorization {
     return { status: 'pending', url: url.href, completion: settled };
   }
 
+  /** Where the redirect comes back: the configured receiver, else a loopback listener. */
+  async #openRedirect(stored: VaultEntry | undefined): Promise<LoopbackRedirect> {
+    const state = () => this.provider.expectedState();
+    if (this.#options.redirect) return this.#options.redirect(state);
+    // The redirect listener (and node:http) loads with the first sign-in, not with the hub.
+    const { startLoopbackRedirect } = await import('./loopback-redirect.js');
+    const port = this.#options.config?.redirectPort ?? redirectPortOf(stored);
+    return startLoopbackRedirect({ port, state }).catch(() => startLoopbackRedirect({ state }));
+  }
+
   async #rememberScope(scope: string | undefined): Promise<void> {
     if (!scope) return;
-    await this.#options.store.update(this.#options.serverUrl, (entry) => ({
-      ...(entry ?? { serverUrl: this.#options.serverUrl }),
+    const key = this.#options.vaultKey ?? this.#options.serverUrl;
+    await this.#options.store.update(key, (entry) => ({
+      ...(entry ?? { serverUrl: key }),
       requestedScope: computeScopeUnion(entry?.requestedScope, scope),
       updatedAt: Date.now(),
     }));

@@ -52,6 +52,11 @@ export class ServerAuthorizations {
     }
   }
 
+  /** The token store every server's OAuth shares. */
+  get store(): TokenStore {
+    return this.#store;
+  }
+
   /** The transport's OAuth for `server`, if it uses OAuth. */
   for(server: string): TransportAuth | undefined {
     return this.#auth.get(server);

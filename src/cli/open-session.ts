@@ -65,6 +65,8 @@ export interface Session extends AsyncDisposable {
    * plugin's load failure, after closing the servers.
    */
   connected: Promise<void>;
+  /** Removes the tools and hooks of those plugins from the registry (a reload loads the new list). */
+  unloadPlugins(): void;
   /** Milliseconds from the start of the session to each server's first `connected` or `error`. */
   connectMs: ReadonlyMap<string, number>;
   tools(): Promise<Tool[]>;
@@ -98,18 +100,18 @@ export async function openSession(options: SessionOptions = {}): Promise<Session
   });
   const context = config.workspaceDir ? { workspaceDir: config.workspaceDir } : {};
   const plugins: PluginLoadResult[] = [];
+  let unloadPlugins = () => {};
   const connected = (async () => {
     await serversConnected;
     try {
       // Plugins load after the servers, so a plugin tool that takes an MCP tool's name is the one namespaced.
-      if (config.plugins?.length)
-        plugins.push(
-          ...(
-            await loadOpenClawPlugins(config.plugins, registry, {
-              ...(options.signal ? { signal: options.signal } : {}),
-            })
-          ).plugins,
-        );
+      if (config.plugins?.length) {
+        const loaded = await loadOpenClawPlugins(config.plugins, registry, {
+          ...(options.signal ? { signal: options.signal } : {}),
+        });
+        plugins.push(...loaded.plugins);
+        unloadPlugins = () => loaded.unload();
+      }
       for (const plugin of plugins) {
         if (plugin.status === 'error')
           process.stderr.write(`mcptools: ${plugin.error ?? `plugin ${plugin.id} failed`}\n`);
@@ -139,6 +141,7 @@ export async function openSession(options: SessionOptions = {}): Promise<Session
     registry,
     provider,
     plugins,
+    unloadPlugins: () => unloadPlugins(),
     connected,
     connectMs,
     tools: () => registry.resolveAll(context),

@@ -2,6 +2,7 @@ import { type FSWatcher, watch } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import type { McpToolsConfig } from '../config/config-types.js';
 import { loadConfig } from '../config/load-config.js';
+import type { DefaultProfileOverrides, ProfileChanges } from '../gateway/reconfigure-profiles.js';
 import { applyServerChanges, type ServerChanges } from '../mcp/apply-server-changes.js';
 import type { McpToolHub } from '../mcp/mcp-tool-hub.js';
 
@@ -15,6 +16,19 @@ export interface ServeReloadOptions {
   log: (message: string, level?: 'info' | 'warn' | 'error') => void;
   /** Holds the announcements of tool changes while a reload applies (`gateway.holdChanges`). */
   holdChanges?: () => () => void;
+  /**
+   * The gateway whose profiles and router settings follow the file (`gateway.reconfigure`), and
+   * what the host sets over `gateway` for its default profile, worked out from each new
+   * configuration (`serve --profile`/`--mode`; a throw refuses the reload).
+   */
+  gateway?: {
+    reconfigure(config: McpToolsConfig, overrides?: DefaultProfileOverrides): Promise<ProfileChanges>;
+    overrides(config: McpToolsConfig): DefaultProfileOverrides;
+  };
+  /** Loads the new `plugins` list when it changed (cli/reload-plugins.ts). */
+  plugins?: (before: McpToolsConfig, after: McpToolsConfig) => Promise<void>;
+  /** Cluster mode: tells the other replicas after each reload of this one's own (`gateway.announceReload`). */
+  announce?: () => void;
   /** Called with each configuration applied. */
   onReloaded?: (config: McpToolsConfig, changes: ServerChanges) => void;
 }
@@ -23,8 +37,11 @@ export interface ServeReloadOptions {
 export interface ServeReload {
   /** Why the last reload was refused (file, server, field), or `undefined` after a good one. */
   lastError(): string | undefined;
-  /** Reads and applies the configuration file now (what SIGHUP does). */
-  reload(): Promise<void>;
+  /**
+   * Reads and applies the configuration file now (what SIGHUP does); `announce: false` for a
+   * reload another replica announced (not announced again).
+   */
+  reload(options?: { announce?: boolean }): Promise<void>;
   close(): void;
 }
 
@@ -34,7 +51,9 @@ const WATCH_DEBOUNCE_MS = 200;
 /**
  * Re-reads `serve`'s configuration on SIGHUP (and on every change of the file with `watchFile`)
  * and applies the difference without a restart (`applyServerChanges`): new servers connect,
- * removed ones close, changed ones reconnect, unchanged ones keep their connections and calls.
+ * removed ones close, changed ones reconnect, unchanged ones keep their connections and calls;
+ * the policies, the OpenClaw plugins, the gateway's profiles and the router settings apply
+ * from the next request.
  * A configuration that fails to load changes nothing: the running one stays and the error
  * (which names the file, the server and the field) is logged. Reloads run one at a time; one
  * asked for meanwhile runs after.
@@ -45,38 +64,52 @@ export function watchServeReloads(options: ServeReloadOptions): ServeReload {
   let lastError: string | undefined;
   let running: Promise<void> | undefined;
   let again = false;
+  let announce = false;
 
-  const reloadOnce = async () => {
+  /** Resolves true when the file was applied. */
+  const reloadOnce = async (): Promise<boolean> => {
     if (file === undefined) {
       options.log('reload: the built-in configuration has no file to read again', 'warn');
-      return;
+      return false;
     }
     let next: McpToolsConfig;
+    let overrides: DefaultProfileOverrides | undefined;
     try {
       next = await loadConfig(file);
+      overrides = options.gateway?.overrides(next);
     } catch (error) {
       lastError = error instanceof Error ? error.message : String(error);
       options.log(`reload refused, the running configuration stays: ${lastError}`, 'error');
-      return;
+      return false;
     }
     const release = options.holdChanges?.();
     try {
       const changes = await applyServerChanges(options.hub, current.servers, next.servers);
+      // Policies, then profiles and router settings: all from the next request on.
+      await options.hub.replacePolicies(next.policies);
+      await options.plugins?.(current, next);
+      const profiles = await options.gateway?.reconfigure(next, overrides);
       current = next;
       lastError = undefined;
+      const profileNote = profiles
+        ? `; profiles: ${profiles.added.length} added, ${profiles.removed.length} removed, ${profiles.kept.length} kept`
+        : '';
       options.log(
-        `reloaded ${file}: ${changes.added.length} added, ${changes.removed.length} removed, ${changes.changed.length} changed, ${changes.unchanged.length} unchanged`,
+        `reloaded ${file}: ${changes.added.length} added, ${changes.removed.length} removed, ${changes.changed.length} changed, ${changes.unchanged.length} unchanged${profileNote}`,
       );
       options.onReloaded?.(next, changes);
+      return true;
     } catch (error) {
       lastError = error instanceof Error ? error.message : String(error);
       options.log(`reload failed part way: ${lastError}`, 'error');
+      return false;
     } finally {
       release?.();
     }
   };
 
-  const reload = (): Promise<void> => {
+  const reload = (reloadOptions: { announce?: boolean } = {}): Promise<void> => {
+    if (reloadOptions.announce !== false) announce = true;
     if (running) {
       again = true;
       return running;
@@ -84,7 +117,9 @@ export function watchServeReloads(options: ServeReloadOptions): ServeReload {
     running = (async () => {
       do {
         again = false;
-        await reloadOnce();
+        const announcing = announce;
+        announce = false;
+        if ((await reloadOnce()) && announcing) options.announce?.();
       } while (again);
     })().finally(() => {
       running = undefined;

@@ -8,12 +8,18 @@ import type { RedisKeys } from './redis-keys.js';
 export interface RedisEventStoresOptions {
   /** About this many events are kept per session (`XADD MAXLEN ~`). Default 1000. */
   maxEvents?: number;
-  /** A session's events go this long after its last one. Default 300 000 ms (5 minutes). */
+  /**
+   * A session's events go this long after its last one (at least nine tenths of it: the time to
+   * live is renewed every tenth of it while events come). Default 300 000 ms (5 minutes).
+   */
   ttlMs?: number;
 }
 
 /** A priming event: the SDK stores `{}` to mint the id a stream starts with. */
 const isPriming = (message: JSONRPCMessage) => Object.keys(message).length === 0;
+
+/** How many of its own latest events a session's store remembers the stream of (no Redis read for them). */
+const REMEMBERED_EVENTS = 64;
 
 /** `XRANGE`'s reply as `[entry id, fields]` pairs. */
 type Entries = [string, string[]][];
@@ -36,6 +42,11 @@ class RedisSessionEvents implements EventStore {
   readonly #tag: string;
   readonly #maxEvents: string;
   readonly #ttlMs: string;
+  /** When the key's time to live was last renewed (ms since the epoch; 0: never by this store). */
+  #renewedAt = 0;
+  readonly #renewEveryMs: number;
+  /** The stream of each of the latest events stored here, by entry id, oldest first. */
+  readonly #streams = new Map<string, StreamId>();
   #unstored = 0;
 
   constructor(
@@ -49,9 +60,15 @@ class RedisSessionEvents implements EventStore {
     this.#tag = createHash('sha256').update(key).update(sessionId).digest('base64url').slice(0, 10);
     this.#maxEvents = String(options.maxEvents);
     this.#ttlMs = String(options.ttlMs);
+    this.#renewEveryMs = options.ttlMs / 10;
   }
 
   async storeEvent(streamId: StreamId, message: JSONRPCMessage): Promise<EventId> {
+    // The time to live rolls with the events, renewed at most every tenth of it (not per event):
+    // a 2025 call stores two events (its priming event and its answer), each one command.
+    const now = Date.now();
+    const renew = now - this.#renewedAt >= this.#renewEveryMs;
+    if (renew) this.#renewedAt = now;
     // Sent together: one round trip. Redis away: the stream still flows, but cannot be resumed
     // from this event (its id names nothing), rather than failing the request.
     const stored = await Promise.all([
@@ -67,10 +84,18 @@ class RedisSessionEvents implements EventStore {
         'm',
         JSON.stringify(message),
       ]),
-      this.#redis.command(['PEXPIRE', this.#key, this.#ttlMs]),
+      ...(renew ? [this.#redis.command(['PEXPIRE', this.#key, this.#ttlMs])] : []),
     ]).catch(() => undefined);
-    if (stored === undefined) return `${this.#tag}.unstored-${++this.#unstored}`;
-    return `${this.#tag}.${String(stored[0])}`;
+    if (stored === undefined) {
+      if (renew) this.#renewedAt = 0;
+      return `${this.#tag}.unstored-${++this.#unstored}`;
+    }
+    const entry = String(stored[0]);
+    // The gateway asks the stream of each response stream's first event (to know which stream a
+    // dropped connection leaves): answered here, not by another read.
+    this.#streams.set(entry, streamId);
+    if (this.#streams.size > REMEMBERED_EVENTS) this.#streams.delete(this.#streams.keys().next().value!);
+    return `${this.#tag}.${entry}`;
   }
 
   /** The entry id of one of this session's event ids, or `undefined` for anyone else's. */
@@ -88,7 +113,7 @@ class RedisSessionEvents implements EventStore {
   async getStreamIdForEventId(eventId: EventId): Promise<StreamId | undefined> {
     const entry = this.#entryOf(eventId);
     if (entry === undefined) return undefined;
-    return (await this.#stored(entry))?.stream;
+    return this.#streams.get(entry) ?? (await this.#stored(entry))?.stream;
   }
 
   async replayEventsAfter(

@@ -41,6 +41,11 @@ export class RedisKeys {
     return `${this.#prefix}token:${server}`;
   }
 
+  /** A shared rate-limit bucket (`policies.rateLimits`): its rule and key. */
+  rateLimit(bucket: string): string {
+    return `${this.#prefix}ratelimit:${bucket}`;
+  }
+
   /** The lock held across one server's token refresh. */
   tokenLock(server: string): string {
     return `${this.#prefix}token-lock:${server}`;

@@ -6,7 +6,7 @@ import {
   gatewayOAuthSchema,
   gatewayTokensSchema,
 } from './gateway-auth-schema.js';
-import { policiesSchema } from './policies-schema.js';
+import { policiesSchema, toolOverridesSchema } from './policies-schema.js';
 
 /** The zod schema of a duration field in a configuration file: positive, clamped to a timer's range. */
 const durationSchema = z
@@ -71,6 +71,20 @@ const httpAuthSchema = z.discriminatedUnion('type', [
       .refine((value) => new URL(value).pathname !== '/', 'must have a path (a client ID metadata document)')
       .optional(),
     redirectPort: z.number().int().min(1).max(65535).optional(),
+    perUser: z.boolean().optional(),
+  }),
+  z.strictObject({
+    type: z.literal('tokenExchange'),
+    tokenEndpoint: z
+      .url({ protocol: /^https?$/, error: 'Invalid URL (expected an http: or https: URL)' })
+      .optional(),
+    issuer: z
+      .url({ protocol: /^https?$/, error: 'Invalid URL (expected an http: or https: URL)' })
+      .optional(),
+    clientId: z.string().min(1, 'must not be empty'),
+    clientSecret: z.string().min(1, 'must not be empty'),
+    audience: z.string().min(1, 'must not be empty'),
+    scopes: z.array(z.string().min(1, 'must not be empty')).optional(),
   }),
 ]);
 
@@ -112,6 +126,7 @@ const gatewayProfileSchema = z.strictObject({
   tools: toolFilterSchema.optional(),
   servers: toolFilterSchema.optional(),
   maxNameLength: maxNameLengthSchema.optional(),
+  overrides: toolOverridesSchema.optional(),
 });
 
 /** `gateway`: the default mode and pins of `/mcp`, and named profiles. */
@@ -125,6 +140,7 @@ export const gatewaySchema = z.strictObject({
   tools: toolFilterSchema.optional(),
   servers: toolFilterSchema.optional(),
   maxNameLength: maxNameLengthSchema.optional(),
+  overrides: toolOverridesSchema.optional(),
   profiles: z
     .record(
       z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'profile names may use letters, digits, "_" and "-" only'),

@@ -5,7 +5,7 @@ import type {
   GatewayOAuthConfig,
   GatewayTokenConfig,
 } from './gateway-auth-types.js';
-import type { PoliciesConfig } from './policies-schema.js';
+import type { PoliciesConfig, ToolOverrideConfig } from './policies-schema.js';
 
 /** Settings every server entry may carry, whatever its transport. */
 export interface ServerCommon {
@@ -59,13 +59,40 @@ export interface OAuthConfig {
   clientMetadataUrl?: string;
   /** A fixed port for the loopback redirect (`http://127.0.0.1:PORT/callback`); default: a free one. */
   redirectPort?: number;
+  /**
+   * Through the gateway, each caller (principal) signs in for themselves and calls with their own
+   * token (the redirect comes back to the gateway's `/oauth/callback`). The library, the CLI and
+   * stdio callers keep the one shared sign-in. Not with `grant: "client_credentials"`.
+   */
+  perUser?: boolean;
+}
+
+/**
+ * RFC 8693 token exchange (`auth: { type: "tokenExchange" }`), for the gateway: each call is
+ * made with a token the authorization server issued for this upstream (`audience`) in exchange
+ * for the caller's own front-door token, which is never sent upstream. `clientSecret` is a secret.
+ */
+export interface TokenExchangeConfig {
+  type: 'tokenExchange';
+  /** The authorization server's token endpoint; or give `issuer` to read it from its metadata. */
+  tokenEndpoint?: string;
+  /** The authorization server (RFC 8414 / OpenID discovery finds its token endpoint). */
+  issuer?: string;
+  /** The gateway's client at that authorization server. */
+  clientId: string;
+  clientSecret: string;
+  /** The upstream the exchanged token is for (`audience`; also sent as the RFC 8707 `resource`). */
+  audience: string;
+  /** Scopes to ask for. */
+  scopes?: string[];
 }
 
 /** Authentication for HTTP servers; values are secrets and never logged. */
 export type HttpAuth =
   | { type: 'bearer'; token: string }
   | { type: 'api-key'; key: string; header?: string }
-  | OAuthConfig;
+  | OAuthConfig
+  | TokenExchangeConfig;
 
 /** A server reached over HTTP. `http` tries Streamable HTTP and falls back to SSE on 404/405. */
 export interface HttpServerConfig extends ServerCommon {
@@ -125,6 +152,11 @@ export interface GatewayProfileConfig {
    * (Claude Code and Codex send `mcp__<entry>__<name>`, at most 64 characters).
    */
   maxNameLength?: number;
+  /**
+   * Tool overrides for this profile's clients only, per server and original tool name (the
+   * shape of `policies.overrides`), applied over what the registry holds (docs/tool-policies.md).
+   */
+  overrides?: Record<string, Record<string, ToolOverrideConfig>>;
 }
 
 /** `gateway` in `mcptools.json`: the default endpoint's profile plus named profiles at `/mcp/<name>`. */

@@ -35,6 +35,9 @@ const overrideSchema = z.strictObject({
   arguments: z.record(nonEmpty, z.unknown()).optional(),
 });
 
+/** Tool overrides per server, per original tool name (`policies.overrides`, a gateway profile's `overrides`). */
+export const toolOverridesSchema = z.record(nonEmpty, z.record(nonEmpty, overrideSchema));
+
 /** One token bucket: `limit` calls per `windowMs`, per tool, per server or per principal. */
 const rateLimitSchema = z.strictObject({
   match: matchSchema.optional(),
@@ -54,7 +57,7 @@ const auditSchema = z.strictObject({
 export const policiesSchema = z.strictObject({
   deny: z.array(ruleSchema).optional(),
   requireApproval: z.array(ruleSchema).optional(),
-  overrides: z.record(nonEmpty, z.record(nonEmpty, overrideSchema)).optional(),
+  overrides: toolOverridesSchema.optional(),
   rateLimits: z.array(rateLimitSchema).optional(),
   audit: auditSchema.optional(),
 });

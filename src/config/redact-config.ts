@@ -24,6 +24,7 @@ export function redactServer(server: ServerConfig): ServerConfig {
   if (server.auth?.type === 'oauth' && server.auth.clientSecret !== undefined) {
     redacted.auth = { ...server.auth, clientSecret: REDACTED };
   }
+  if (server.auth?.type === 'tokenExchange') redacted.auth = { ...server.auth, clientSecret: REDACTED };
   return redacted;
 }
 

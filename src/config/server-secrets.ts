@@ -41,6 +41,7 @@ export function serverSecrets(config: ServerConfig): string[] {
   if (config.auth?.type === 'bearer') secrets.push(config.auth.token);
   if (config.auth?.type === 'api-key') secrets.push(config.auth.key);
   if (config.auth?.type === 'oauth' && config.auth.clientSecret) secrets.push(config.auth.clientSecret);
+  if (config.auth?.type === 'tokenExchange') secrets.push(config.auth.clientSecret);
   secrets.push(...urlSecrets(config.url));
   return secrets;
 }

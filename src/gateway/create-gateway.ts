@@ -16,15 +16,18 @@ import {
   type Transport,
 } from '@modelcontextprotocol/server';
 import { serveStdio as sdkServeStdio } from '@modelcontextprotocol/server/stdio';
-import { relayChanges } from '../cluster/change-relay.js';
 import { drainCluster, readiness } from '../cluster/cluster-drain.js';
 import { ClusterNode, checkClusterOptions } from '../cluster/cluster-node.js';
+import { forwardParkedRetry } from '../cluster/parked-retry.js';
 import { clusterEventStores } from '../cluster/redis-event-stores.js';
+import { type ReplicaServices, startReplicaServices } from '../cluster/replica-services.js';
+import type { McpToolsConfig } from '../config/config-types.js';
 import { McpToolsError } from '../errors/mcp-tools-error.js';
 import { REACH_HEADER, reachHeaderValue, requestLoop } from '../mcp/gateway-chain.js';
 import { currentCaller } from '../mcp/server-requests.js';
 import { countListenStream } from '../telemetry/listen-stream-telemetry.js';
 import { observeGatewaySessions } from '../telemetry/state-gauges.js';
+import { serveCallerUpstreams } from './auth/caller-upstreams.js';
 import { frontDoor, profileFor } from './auth/front-door.js';
 import { Visibility } from './auth/visibility.js';
 import { BatchedStdioServerTransport } from './batched-stdio-server-transport.js';
@@ -35,7 +38,7 @@ import { carriesEnvelopeClaim } from './envelope-claim.js';
 import { GatewayCore } from './gateway-core.js';
 import { buildGatewayServer } from './gateway-mcp-server.js';
 import { DEFAULT_MAX_BODY_BYTES, type GatewayOptions } from './gateway-options.js';
-import { GatewayProfile } from './gateway-profile.js';
+import { GatewayProfile, type ProfileParts } from './gateway-profile.js';
 import {
   authenticateRequest,
   type HttpGuardSettings,
@@ -51,10 +54,15 @@ import { metricsResponse } from './metrics-endpoint.js';
 import { serveNodeExchange } from './node-exchange.js';
 import { nodeHeaders, readNodeBody, sendResponse } from './node-request.js';
 import { paramHeaderRefusal } from './param-headers.js';
+import {
+  type DefaultProfileOverrides,
+  defaultProfileSettings,
+  type ProfileChanges,
+  reconfigureProfiles,
+} from './reconfigure-profiles.js';
 import { parseRequestBody, tooLarge } from './request-body.js';
-import { requestStateReplica } from './request-state-owner.js';
 import { SseSessions, sseRoute } from './sse-endpoint.js';
-import { healthJson, statusPage } from './status-page.js';
+import { healthJson, statusPageResponse } from './status-page.js';
 import { observeStdioListens } from './stdio-listen-observer.js';
 import { upstreamsGate } from './upstreams-ready.js';
 
@@ -95,6 +103,14 @@ export interface Gateway extends AsyncDisposable {
    * reloaded) is then one notification per client whose tool list changed, none for the others.
    */
   holdChanges(): () => void;
+  /**
+   * Applies a reloaded configuration's profiles and router settings from the next request on
+   * (`overrides`: what the host sets over `gateway` for the default profile, as at start) and
+   * announces the tool lists that changed: see reconfigure-profiles.ts.
+   */
+  reconfigure(config: McpToolsConfig, overrides?: DefaultProfileOverrides): Promise<ProfileChanges>;
+  /** Cluster mode: tells the other replicas this one reloaded (they reload their own files). A no-op otherwise. */
+  announceReload(): void;
   /** The downstream calls this process holds: running, and parked until a 2026-07-28 client retries. */
   calls(): { running: number; parked: number };
 }
@@ -139,9 +155,11 @@ export function createGateway(options: GatewayOptions): Gateway {
   const clusterSettings = options.cluster ? checkClusterOptions(options.cluster) : undefined;
   let cluster: ClusterNode | undefined;
   let joining: Promise<ClusterNode> | undefined;
+  let services: ReplicaServices | undefined;
   const joinCluster = (settings: NonNullable<typeof clusterSettings>) =>
     (joining ??= ClusterNode.start(settings, log).then(async (node) => {
-      unsubscribers.push(await relayChanges(node.redis, node.keys, node.replicaId, options.provider, log));
+      services = await startReplicaServices(node, { ...options, log });
+      unsubscribers.push(() => services?.stop());
       cluster = node;
       return node;
     }));
@@ -165,7 +183,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     return caller instanceof DownstreamCall ? caller.session.owner : false;
   };
   const visibility = new Visibility(gatewayConfig.access);
-  const parts = {
+  const parts: ProfileParts = {
     registry: options.registry,
     provider: options.provider,
     config: options.config,
@@ -177,25 +195,9 @@ export function createGateway(options: GatewayOptions): Gateway {
       return caller instanceof DownstreamCall ? caller.session : undefined;
     },
     resources: core.resources,
+    log,
   };
-  const mode = options.mode ?? gatewayConfig.mode;
-  core.profiles.set(
-    '',
-    new GatewayProfile(
-      '',
-      {
-        ...(mode ? { mode } : {}),
-        ...(gatewayConfig.who ? { who: gatewayConfig.who } : {}),
-        ...((options.pin ?? gatewayConfig.pin) ? { pin: options.pin ?? gatewayConfig.pin } : {}),
-        ...((options.tools ?? gatewayConfig.tools) ? { tools: options.tools ?? gatewayConfig.tools } : {}),
-        ...((options.servers ?? gatewayConfig.servers)
-          ? { servers: options.servers ?? gatewayConfig.servers }
-          : {}),
-        ...(gatewayConfig.maxNameLength ? { maxNameLength: gatewayConfig.maxNameLength } : {}),
-      },
-      parts,
-    ),
-  );
+  core.profiles.set('', new GatewayProfile('', defaultProfileSettings(gatewayConfig, options), parts));
   for (const [name, profile] of Object.entries(options.profiles ?? gatewayConfig.profiles ?? {})) {
     core.profiles.set(name, new GatewayProfile(name, profile, parts));
   }
@@ -230,8 +232,16 @@ export function createGateway(options: GatewayOptions): Gateway {
     maxBodyBytes,
   };
   let closing: Promise<void> | undefined;
+  // Upstreams that take each caller's own credentials; sign-ins return to `/oauth/callback` here.
+  let listenUrl: string | undefined;
+  const callerUpstreams = serveCallerUpstreams(
+    options.provider,
+    options.config,
+    guard.oauth,
+    () => guard.oauth?.publicOrigin() ?? clusterSettings?.advertiseUrl.origin ?? listenUrl,
+    log,
+  );
 
-  const lastState = new Map(options.provider.status().map((status) => [status.name, status.state]));
   const unsubscribers = [
     observeGatewaySessions(() => core.sessions),
     options.registry.onChange(() => core.toolsChanged()),
@@ -240,20 +250,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     options.provider.on('notification', (server, notification) =>
       core.upstreamNotification(server, notification),
     ),
-    options.provider.on('status', (status) => {
-      // A server that (re)connected may bring different resources and prompts, and has
-      // forgotten the subscriptions of its last connection.
-      const was = lastState.get(status.name);
-      lastState.set(status.name, status.state);
-      // A server that needs OAuth sign-in, or no longer does, brings or takes `mcp_auth` (full mode).
-      if (was !== status.state && (was === 'auth_required' || status.state === 'auth_required'))
-        core.toolsChanged();
-      if (status.state === 'connected' && was !== undefined && was !== 'connected') {
-        core.resubscribe(status.name);
-        core.resourcesChanged(status.name);
-        core.promptsChanged(status.name);
-      }
-    }),
+    core.followUpstreamStates(options.provider),
   ];
 
   const modernHandler = (profile: GatewayProfile): McpHttpHandler => {
@@ -356,14 +353,10 @@ export function createGateway(options: GatewayOptions): Gateway {
     // A 2026-07-28 listener of resource updates gets them subscribed upstream on its behalf.
     if (request.headers.get('mcp-method') === 'subscriptions/listen')
       return countListenStream(await serveListen(core, profile, request, who, respond, body));
+    // A retry of a call parked on a 2025 upstream of another replica is served there.
     if (cluster !== undefined && forwarded === 'none') {
-      // A retry of a call parked on a 2025 upstream of another replica is served there.
-      const owner = requestStateReplica(core.requestStates, body, who.principal);
-      if (owner !== undefined && owner !== cluster.replicaId) {
-        const url = await cluster.registry.lookup(owner).catch(() => null);
-        if (url === null) return jsonRpcError(503, -32000, 'the cluster store (Redis) is unavailable; retry');
-        if (url !== undefined) return cluster.forward(request, url, who.principal, body);
-      }
+      const parked = await forwardParkedRetry(cluster, core.requestStates, request, who.principal, body);
+      if (parked !== undefined) return parked;
     }
     return respond(request);
   };
@@ -385,7 +378,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     // A load balancer's probe carries no token; the answer says nothing but ready or not.
     if (request.method === 'GET' && new URL(request.url).pathname === '/readyz')
       return readiness(core.closing, cluster);
-    const metadata = guard.oauth?.metadataResponse(request);
+    const metadata = guard.oauth?.metadataResponse(request) ?? callerUpstreams?.callback(request);
     if (metadata !== undefined) return metadata;
     const checked = await authenticateRequest(request, guard);
     if (checked instanceof Response) return checked;
@@ -415,12 +408,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       return Response.json(healthJson(statuses(), startedAt));
     if (pathname === '/' && request.method === 'GET') {
       const endpoints = [...core.profiles.keys()].map((name) => (name === '' ? '/mcp' : `/mcp/${name}`));
-      return new Response(statusPage(statuses(), startedAt, endpoints, options.notices?.() ?? []), {
-        headers: {
-          'content-type': 'text/html; charset=utf-8',
-          'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'",
-        },
-      });
+      return statusPageResponse(statuses(), startedAt, endpoints, options.notices?.() ?? []);
     }
     if (pathname === '/metrics' && request.method === 'GET' && options.metrics)
       return metricsResponse(options.metrics);
@@ -466,6 +454,9 @@ export function createGateway(options: GatewayOptions): Gateway {
         );
         if (metadata !== undefined) return sendResponse(res, metadata);
       }
+      // A browser coming back from signing in to an upstream carries no token of ours.
+      const signedIn = callerUpstreams?.callback({ method: req.method ?? 'GET', url: req.url ?? '/' });
+      if (signedIn !== undefined) return sendResponse(res, signedIn);
       // Checked before the body is read: a refused request never gets buffered.
       if (req.method === 'GET' && req.url === '/readyz')
         return sendResponse(res, readiness(core.closing, cluster));
@@ -507,6 +498,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     const address = server.address() as AddressInfo;
     const shown = address.family === 'IPv6' ? `[${address.address}]` : address.address;
     const url = `http://${shown}:${address.port}/mcp`;
+    listenUrl = url;
     log(`listening on ${url}`);
     return { url, host: address.address, port: address.port };
   };
@@ -564,12 +556,29 @@ export function createGateway(options: GatewayOptions): Gateway {
           server.closeAllConnections();
         });
       }
+      await callerUpstreams?.close();
       await cluster?.close();
     })();
     return closing;
   };
 
   const holdChanges = () => core.holdToolChanges();
+  const retiredProfiles = new Set<string>();
+  const reconfigure = async (config: McpToolsConfig, overrides: DefaultProfileOverrides = {}) => {
+    const changes = reconfigureProfiles(core, parts, config, overrides, retiredProfiles);
+    core.toolsChanged();
+    return changes;
+  };
   const calls = () => ({ running: core.calls.size - core.parkedCount, parked: core.parkedCount });
-  return { fetch, listen, serveStdio, close, holdChanges, calls, [Symbol.asyncDispose]: close };
+  return {
+    fetch,
+    listen,
+    serveStdio,
+    close,
+    holdChanges,
+    reconfigure,
+    announceReload: () => services?.reloads.announce(),
+    calls,
+    [Symbol.asyncDispose]: close,
+  };
 }

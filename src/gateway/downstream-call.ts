@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import {
   type ClientCapabilities,
   type InputRequiredResult,
@@ -97,6 +97,8 @@ export class DownstreamCall implements InputRequiredRelay {
   logTo: ((level: LoggingLevel, data: unknown, logger: string) => Promise<void>) | undefined;
   /** The log level the 2026-07-28 request of this call asked for in its envelope, if any. */
   envelopeLogLevel: LoggingLevel | undefined;
+  /** The first retry of a relayed round: rate limits and the audit log count the call once. */
+  continuation = false;
   #counter = 0;
   #rounds = 0;
   /** The upstream whose `input_required` this call hands to its client (see {@link relayFor}). */
@@ -198,9 +200,13 @@ export class DownstreamCall implements InputRequiredRelay {
     if (this.session.era === 'modern') this.#relayServer = server;
   }
 
-  /** This call retries a relayed round: `server`'s `name` gets `resume` (its state, the answers). */
-  continueUpstream(server: string, name: string, resume: UpstreamResume): void {
+  /**
+   * This call retries a relayed round: `server`'s `name` gets `resume` (its state, the answers).
+   * `continuation`: the first retry of that round (the call was counted in its first round).
+   */
+  continueUpstream(server: string, name: string, resume: UpstreamResume, continuation = false): void {
     this.#resume = { server, name, resume };
+    this.continuation = continuation;
   }
 
   /**
@@ -290,6 +296,7 @@ export class DownstreamCall implements InputRequiredRelay {
               server,
               name,
               ...(state === undefined ? {} : { state }),
+              round: randomBytes(12).toString('base64url'),
             }),
           } as Parameters<typeof inputRequired>[0]);
         }

@@ -243,6 +243,26 @@ export class GatewayCore {
   );
 
   /**
+   * Follows the upstreams' states: a server that needs OAuth sign-in, or no longer does, brings
+   * or takes `mcp_auth` (full mode); one that (re)connected may bring other resources and
+   * prompts, and has forgotten the subscriptions of its last connection. Returns the unsubscriber.
+   */
+  followUpstreamStates(provider: MCPToolProvider): () => void {
+    const lastState = new Map(provider.status().map((status) => [status.name, status.state]));
+    return provider.on('status', (status) => {
+      const was = lastState.get(status.name);
+      lastState.set(status.name, status.state);
+      if (was !== status.state && (was === 'auth_required' || status.state === 'auth_required'))
+        this.toolsChanged();
+      if (status.state === 'connected' && was !== undefined && was !== 'connected') {
+        this.resubscribe(status.name);
+        this.resourcesChanged(status.name);
+        this.promptsChanged(status.name);
+      }
+    });
+  }
+
+  /**
    * The served tools may have changed (`server`: that upstream's tools changed or it
    * reconnected): each profile's clients whose tool list did change hear `list_changed`.
    */

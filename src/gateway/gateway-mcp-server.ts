@@ -91,7 +91,11 @@ export function buildGatewayServer(
       // One upstream call serves this one: its own input_required can go to the client as it is.
       if (tool.source === 'mcp' && tool.server !== undefined) call.relayFor(tool.server);
       // Approvals asked by hooks and policies go to this call's client, attributed to its principal.
-      const scope = { principal: session.principal, onApproval: approvalThroughCaller(call) };
+      const scope = {
+        principal: session.principal,
+        onApproval: approvalThroughCaller(call),
+        ...(call.continuation ? { continuation: true } : {}),
+      };
       const result = await runInToolCallScope(scope, () =>
         tool.execute(call.id, args, call.signal, onUpdate),
       );

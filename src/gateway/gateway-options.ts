@@ -95,6 +95,11 @@ export interface GatewayOptions {
    * `docs/cluster.md`). Off by default; `listen()` rejects when Redis cannot be reached.
    */
   cluster?: ClusterOptions;
+  /**
+   * Cluster mode: another replica reloaded its configuration (`gateway.announceReload()` there);
+   * `serve` reloads its own file then (cluster/reload-relay.ts).
+   */
+  onPeerReload?: (replica: string) => void;
   /** Where operational lines go (never a secret). Default: nowhere. The CLI writes them to stderr. */
   log?: (line: string) => void;
   /**

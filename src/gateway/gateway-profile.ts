@@ -8,6 +8,7 @@ import { createMcpAuthTool } from '../router/mcp-auth-tool.js';
 import { resolveRouterOptions } from '../router/router-options.js';
 import type { Tool, ToolContext } from '../tool/tool.js';
 import { type Viewer, Visibility } from './auth/visibility.js';
+import { ProfileOverrides } from './profile-overrides.js';
 import type { ResourceIndex } from './resource-index.js';
 import { routerResourceUris } from './router-resource-uris.js';
 import { scopedProvider } from './scoped-provider.js';
@@ -28,6 +29,8 @@ export interface ProfileParts {
   viewer?: () => Viewer | undefined;
   /** The gateway's resource index: the router tools route URIs by it. */
   resources?: ResourceIndex;
+  /** Where a profile's warnings go (an override it cannot apply). */
+  log?: (line: string) => void;
 }
 
 /** What a boolean owner flag stands for, as a viewer (callers from before viewers existed). */
@@ -84,30 +87,49 @@ function waitsForSignIn(provider: MCPToolProvider, server: string): boolean {
  */
 export class GatewayProfile {
   readonly name: string;
-  readonly mode: GatewayMode;
+  /** The settings below change only by {@link reconfigure} (a configuration reloaded). */
+  mode!: GatewayMode;
   /** Only callers who match may use this profile. */
-  readonly who: CallerSelector | undefined;
-  readonly allowsServer: (server: string) => boolean;
-  readonly #allowsTool: (...names: string[]) => boolean;
-  readonly #pinned: (...names: string[]) => boolean;
+  who: CallerSelector | undefined;
+  allowsServer!: (server: string) => boolean;
+  #allowsTool!: (...names: string[]) => boolean;
+  #pinned!: (...names: string[]) => boolean;
   readonly #parts: ProfileParts;
   readonly #visibility: Visibility;
   /** How the tools it serves directly are named (a host adds its own prefix: see served-tool-names). */
-  readonly #naming: ServedNaming;
-  readonly #scoped: ToolRegistry | undefined;
-  readonly #routerTools: Tool[];
+  #naming!: ServedNaming;
+  #scoped: ToolRegistry | undefined;
+  #routerTools!: Tool[];
   /** Full mode: `mcp_auth`, served while an admitted server waits for OAuth sign-in. */
-  readonly #mcpAuth: { tool: Tool; needed: () => boolean } | undefined;
+  #mcpAuth: { tool: Tool; needed: () => boolean } | undefined;
+  /** This profile's `overrides`, applied to what it admits (none: `undefined`). */
+  #overrides: ProfileOverrides | undefined;
   #cache: Promise<ServedTools> | undefined;
   /** What `#cache` resolved to, while it is the current listing. */
   #listed: ServedTools | undefined;
 
   constructor(name: string, settings: GatewayProfileConfig, parts: ProfileParts) {
     this.name = name;
-    this.mode = settings.mode ?? 'full';
-    this.who = settings.who;
     this.#parts = parts;
     this.#visibility = parts.visibility ?? new Visibility();
+    this.#configure(settings);
+  }
+
+  /**
+   * Takes `settings` (and the router settings of `parts.config`, which the caller may have
+   * replaced) from the next listing and the next call on: the same object, so sessions open on
+   * this profile keep it and the gateway's tool-list baseline still compares against what its
+   * clients saw (one `list_changed` for those whose list changed).
+   */
+  reconfigure(settings: GatewayProfileConfig): void {
+    this.#configure(settings);
+    this.invalidate();
+  }
+
+  #configure(settings: GatewayProfileConfig): void {
+    const parts = this.#parts;
+    this.mode = settings.mode ?? 'full';
+    this.who = settings.who;
     this.#naming = {
       maxLength: settings.maxNameLength ?? DEFAULT_SERVED_NAME_LENGTH,
       separator: parts.config?.namespace?.separator ?? '__',
@@ -118,6 +140,12 @@ export class GatewayProfile {
     // One argument only: it is handed to Array.filter, whose index must not read as a name.
     this.allowsServer = (server: string) => allowsServer(server);
     this.#allowsTool = compileToolFilter(settings.tools ?? {});
+    const overrides = new ProfileOverrides(
+      settings.overrides ?? {},
+      this.name === '' ? 'gateway.overrides' : `gateway.profiles.${this.name}.overrides`,
+      (message) => parts.log?.(`gateway: ${message}`),
+    );
+    this.#overrides = overrides.empty ? undefined : overrides;
     const pin = settings.pin ?? [];
     this.#pinned = pin.length > 0 ? compileToolFilter({ allow: pin }) : () => false;
     // Router tools run inside a call: what they reach is what the caller behind it may see.
@@ -242,12 +270,14 @@ export class GatewayProfile {
 
   async #list(): Promise<Tool[]> {
     const all = await this.#parts.registry.resolveAll(this.#parts.context);
-    const admitted = all.filter((tool) => {
+    const allowed = all.filter((tool) => {
       // The registry's own router tools answer for the whole registry; profiles bring their own.
       if (tool.source === 'router') return false;
       if (tool.source === 'mcp' && tool.server !== undefined && !this.allowsServer(tool.server)) return false;
       return this.#allowsTool(...aliases(tool));
     });
+    // The profile's overrides apply after its filters (which read the registry's names).
+    const admitted = this.#overrides ? this.#overrides.apply(allowed) : allowed;
     if (this.mode === 'full')
       return servedUnder(
         this.#mcpAuth?.needed() ? [...admitted, this.#mcpAuth.tool] : admitted,

@@ -51,6 +51,9 @@ export function createGateway(options: GatewayOptions): Gateway {
       const held = loading.then((loaded) => loaded.holdChanges());
       return () => void held.then((release) => release()).catch(() => {});
     },
+    reconfigure: async (config, overrides) => (await ready()).reconfigure(config, overrides),
+    // Only a listening gateway is in a cluster: one not loaded yet has no one to tell.
+    announceReload: () => gateway?.announceReload(),
     close,
     // Nothing can be in flight before the gateway is loaded.
     calls: () => gateway?.calls() ?? { running: 0, parked: 0 },

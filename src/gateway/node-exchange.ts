@@ -188,9 +188,21 @@ export async function serveNodeExchange(
   res.on('drain', release);
   const gone = request.signal;
   gone.addEventListener('abort', release, { once: true });
+  // Events that come together (an answer and the stream's end, a priming event and a quick
+  // answer) leave in one write: corked until the turn of the event loop they came in is over.
+  let corked = false;
+  const uncork = () => {
+    corked = false;
+    if (!res.writableEnded) res.uncork();
+  };
   try {
     for (let next = await reader.read(); !next.done; next = await reader.read()) {
       if (gone.aborted) break;
+      if (!corked) {
+        corked = true;
+        res.cork();
+        setImmediate(uncork);
+      }
       if (!res.write(next.value)) {
         await new Promise<void>((resolve) => {
           drained = resolve;

@@ -16,7 +16,14 @@ import { McpToolsError } from '../errors/mcp-tools-error.js';
  */
 export type RequestStatePayload =
   | { kind: 'parked'; replica: string; call: string; round: number }
-  | { kind: 'relay'; server: string; name: string; state?: string }
+  | {
+      kind: 'relay';
+      server: string;
+      name: string;
+      state?: string;
+      /** A random id of the relayed round: its retries are told apart from a replay of it. */
+      round?: string;
+    }
   | TaskIdPayload;
 
 /**
@@ -45,7 +52,7 @@ export const MIN_REQUEST_STATE_KEY_BYTES = 32;
 /** The compact plaintext: kind, fields, expiry (ms since the epoch). */
 type Sealed =
   | { k: 'p'; r: string; c: string; n: number; e: number }
-  | { k: 'r'; s: string; t: string; u?: string; e: number }
+  | { k: 'r'; s: string; t: string; u?: string; i?: string; e: number }
   | { k: 't'; s: string; t: string; e: number };
 
 function toSealed(payload: RequestStatePayload, expires: number): Sealed {
@@ -57,6 +64,7 @@ function toSealed(payload: RequestStatePayload, expires: number): Sealed {
     s: payload.server,
     t: payload.name,
     ...(payload.state === undefined ? {} : { u: payload.state }),
+    ...(payload.round === undefined ? {} : { i: payload.round }),
     e: expires,
   };
 }
@@ -75,13 +83,15 @@ function fromSealed(value: unknown): RequestStatePayload | undefined {
     sealed.k === 'r' &&
     typeof sealed.s === 'string' &&
     typeof sealed.t === 'string' &&
-    (sealed.u === undefined || typeof sealed.u === 'string')
+    (sealed.u === undefined || typeof sealed.u === 'string') &&
+    (sealed.i === undefined || typeof sealed.i === 'string')
   )
     return {
       kind: 'relay',
       server: sealed.s,
       name: sealed.t,
       ...(sealed.u === undefined ? {} : { state: sealed.u }),
+      ...(sealed.i === undefined ? {} : { round: sealed.i }),
     };
   if (sealed.k === 't' && typeof sealed.s === 'string' && typeof sealed.t === 'string')
     return { kind: 'task', server: sealed.s, task: sealed.t };

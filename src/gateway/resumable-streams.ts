@@ -41,10 +41,26 @@ function viewOf(request: Request, signal: AbortSignal | undefined, version: stri
   });
 }
 
+/** How long a POST's priming event waits for the next event, so a quick answer leaves with it in one write. */
+const PRIMING_HOLD_MS = 20;
+
+/** Whether `chunk` is a priming event (an id, maybe a `retry`, and empty data). */
+const isPrimingChunk = (chunk: Uint8Array) =>
+  /^id: [^\n]*\n(?:retry: \d+\n)?data: \n\n$/.test(new TextDecoder().decode(chunk));
+
+function joined(first: Uint8Array, second: Uint8Array): Uint8Array {
+  const both = new Uint8Array(first.byteLength + second.byteLength);
+  both.set(first);
+  both.set(second, first.byteLength);
+  return both;
+}
+
 /**
  * `response` with its body watched: `ended(cut)` once it ends (`cut`: cancelled, or the client
  * gone — `signal` — before its end). A client gone cancels the body at once, so the SDK frees the
- * stream for a resumption now rather than at its next write.
+ * stream for a resumption now rather than at its next write. With `onChunk` (a POST's stream),
+ * a priming event waits up to {@link PRIMING_HOLD_MS} for the next event: a quick call's answer
+ * then reaches the client in the same write (one wake-up of the client, not two).
  */
 function watched(
   response: Response,
@@ -58,6 +74,9 @@ function watched(
   }
   const reader = response.body.getReader();
   let over = false;
+  let first = onChunk !== undefined;
+  /** A read started while a priming event waited, and not yet handed on. */
+  let pending: Promise<ReadableStreamReadResult<Uint8Array>> | undefined;
   const finish = (cut: boolean) => {
     if (over) return;
     over = true;
@@ -69,18 +88,46 @@ function watched(
   };
   if (signal.aborted) gone();
   else signal.addEventListener('abort', gone, { once: true });
+  const close = (controller: ReadableStreamDefaultController<Uint8Array>) => {
+    signal.removeEventListener('abort', gone);
+    finish(false);
+    controller.close();
+  };
   const body = new ReadableStream<Uint8Array>({
     async pull(controller) {
       try {
-        const { done, value } = await reader.read();
-        if (done) {
-          signal.removeEventListener('abort', gone);
-          finish(false);
-          controller.close();
-        } else {
+        const read = pending ?? reader.read();
+        pending = undefined;
+        const { done, value } = await read;
+        if (done) return close(controller);
+        if (!first || !isPrimingChunk(value)) {
+          first = false;
           onChunk?.(value);
           controller.enqueue(value);
+          return;
         }
+        first = false;
+        const next = reader.read();
+        // Awaited by the next pull; marked handled now, in case no pull comes (the client left).
+        next.catch(() => {});
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        const waited = await Promise.race([
+          next,
+          new Promise<undefined>((resolve) => {
+            timer = setTimeout(() => resolve(undefined), PRIMING_HOLD_MS);
+          }),
+        ]);
+        clearTimeout(timer);
+        // Its id counts as the client's only once it is on its way (not when the client left meanwhile).
+        if (over) return;
+        onChunk?.(value);
+        if (waited === undefined) {
+          pending = next;
+          controller.enqueue(value);
+        } else if (waited.done) {
+          controller.enqueue(value);
+          close(controller);
+        } else controller.enqueue(joined(value, waited.value));
       } catch (error) {
         finish(true);
         controller.error(error);

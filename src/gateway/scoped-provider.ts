@@ -90,5 +90,11 @@ export function scopedProvider(
     ...(provider.oauthServers
       ? { oauthServers: () => (provider.oauthServers?.() ?? []).filter(allows) }
       : {}),
+    ...(provider.callerSignIn
+      ? {
+          callerSignIn: async (server: string) =>
+            allows(server) ? provider.callerSignIn?.(server) : undefined,
+        }
+      : {}),
   };
 }

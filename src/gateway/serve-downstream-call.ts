@@ -15,6 +15,7 @@ import { observeDownstreamRequest } from '../telemetry/downstream-request-teleme
 import { type CallMethod, DownstreamCall, type ForwardedRequest } from './downstream-call.js';
 import type { DownstreamSession } from './downstream-session.js';
 import type { GatewayCore } from './gateway-core.js';
+import { relayContinuationsOf } from './relay-continuations.js';
 import type { RequestStatePayload } from './request-state-seal.js';
 
 /** The capabilities the client of a request declared: its envelope's (2026-07-28) or its session's. */
@@ -134,12 +135,22 @@ async function serveCall<T extends Result>(
     session.era === 'legacy' ? pushFor(context) : undefined,
   );
   // A relayed round's retry: a new call, which hands the upstream its own state and the answers.
-  if (state?.kind === 'relay')
-    call.continueUpstream(state.server, state.name, {
-      inputResponses: (context.mcpReq.inputResponses ?? {}) as Record<string, unknown>,
-      ...(state.state === undefined ? {} : { requestState: state.state }),
-    });
-  else if (state === undefined && session.era === 'modern' && context.mcpReq.inputResponses !== undefined)
+  if (state?.kind === 'relay') {
+    const inputResponses = (context.mcpReq.inputResponses ?? {}) as Record<string, unknown>;
+    // Its first retry continues the call (counted once); the same round sent again is a new call.
+    const continuation = relayContinuationsOf(scope.core).first(
+      session.principal,
+      state.server,
+      state.name,
+      state.round ?? state.state,
+    );
+    call.continueUpstream(
+      state.server,
+      state.name,
+      { inputResponses, ...(state.state === undefined ? {} : { requestState: state.state }) },
+      continuation,
+    );
+  } else if (state === undefined && session.era === 'modern' && context.mcpReq.inputResponses !== undefined)
     call.answerUpstream(context.mcpReq.inputResponses as Record<string, unknown>);
   const execute = (): Promise<T> =>
     runAsCaller(call, () => run(call)).then((result) => {

@@ -80,3 +80,18 @@ ${rows}
 </body></html>
 `;
 }
+
+/** `GET /`'s response: the status page, with a policy that lets it run nothing but its own style. */
+export function statusPageResponse(
+  statuses: ServerStatus[],
+  startedAt: number,
+  endpoints: string[],
+  notices: string[],
+): Response {
+  return new Response(statusPage(statuses, startedAt, endpoints, notices), {
+    headers: {
+      'content-type': 'text/html; charset=utf-8',
+      'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'",
+    },
+  });
+}

@@ -44,6 +44,11 @@ export class McpConnection implements ClientCallbacks {
   state: ServerState;
   /** The connected SDK client (its transport is `client.transport`); `undefined` unless `state` is `connected`. */
   client: Client | undefined;
+  /**
+   * Where a call of this server's tools goes instead of this connection, when set: the calling
+   * principal's own connection (per-user OAuth, token exchange), or `undefined` to call here.
+   */
+  route?: () => Promise<McpConnection> | undefined;
   /** How many tools the server listed last (the tools go to the listeners, see {@link ConnectionListeners}). */
   toolCount = 0;
   transportKind: TransportKind | undefined;

@@ -40,6 +40,8 @@ const MAX_ARGUMENT_DEPTH = 128;
  */
 const relayed = (): ToolResult => ({
   content: [{ type: 'text', text: 'the server asked for input: the call continues when the client retries' }],
+  // Read by the tool-call pipeline: this round ends in input_required (its audit outcome).
+  details: { inputRequired: true },
 });
 
 /** Settings shared by every tool of one server. */
@@ -206,8 +208,18 @@ async function runMcpTool(
       },
     );
   }
-  const client: Client | undefined = this.client;
-  if (client === undefined) return toolFailure(server, originalName, this.unavailableError());
+  // A server whose callers each use their own credentials routes the call to the caller's connection.
+  const routed = this.route?.();
+  let connection: McpConnection = this;
+  if (routed !== undefined) {
+    try {
+      connection = await routed;
+    } catch (error) {
+      return toolFailure(server, originalName, classifyError(error, { operation: 'connect' }));
+    }
+  }
+  const client: Client | undefined = connection.client;
+  if (client === undefined) return toolFailure(server, originalName, connection.unavailableError());
   const timeout = options.callTimeoutMs;
   const requestOptions: CallToolRequestOptions = { timeout };
   if (plan.route === 'definition') requestOptions.toolDefinition = definition;
@@ -267,8 +279,8 @@ async function runMcpTool(
       throw error;
     const classified = classifyError(error, { operation: 'call', signal, timeoutMs: timeout });
     if (classified.code === 'SERVER_DISCONNECTED' || classified.code === 'CONNECTION_FAILED') {
-      this.markBroken(classified, client);
-      return toolFailure(server, originalName, this.unavailableError(), {
+      connection.markBroken(classified, client);
+      return toolFailure(server, originalName, connection.unavailableError(), {
         cause: classified.message,
       });
     }

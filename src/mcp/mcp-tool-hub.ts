@@ -7,8 +7,13 @@ import type { ToolOverrideConfig } from '../config/policies-schema.js';
 import { SecretRedactor } from '../config/secret-redactor.js';
 import { serverSecrets } from '../config/server-secrets.js';
 import { McpToolsError } from '../errors/mcp-tools-error.js';
-import { type ConfigPolicies, configPolicies } from '../pipeline/policies/config-policies.js';
+import {
+  type ConfigPolicies,
+  type ConfigPolicyOptions,
+  configPolicies,
+} from '../pipeline/policies/config-policies.js';
 import { clearOverrideProblems, reportOverrideProblem } from '../pipeline/policies/override-problems.js';
+import { sharedRateLimitStore } from '../pipeline/policies/shared-rate-limits.js';
 import { applyToolOverride } from '../pipeline/tool-override.js';
 import { compileToolFilter } from '../registry/tool-filter.js';
 import { type NamingOptions, namespacedName, uniqueName } from '../registry/tool-name.js';
@@ -17,10 +22,12 @@ import { observeServerStates } from '../telemetry/state-gauges.js';
 import { ArgumentValidator } from '../tool/argument-validator.js';
 import { DEFAULT_MAX_RESULT_CHARS } from '../tool/result.js';
 import type { Tool } from '../tool/tool.js';
+import { CallerRouting, type ServePerCallerOptions } from './caller-routing.js';
 import type { ConnectionListeners, McpConnectionOptions, McpServerSettings } from './connection-settings.js';
 import { defaultEraCacheFile, type EraMemory, eraMemoryFor } from './era-memory.js';
 import { McpConnection } from './mcp-connection.js';
 import { createMcpTool, type McpToolAdapterOptions } from './mcp-tool-adapter.js';
+import type { CallerIdentity } from './principal-connections.js';
 import { McpPromptService } from './prompt-service.js';
 import type {
   CallOptions,
@@ -129,23 +136,23 @@ export class McpToolHub implements MCPToolProvider {
   readonly #redactor: SecretRedactor;
   readonly #authorizations: ServerAuthorizations;
   /** `policies.overrides` of the configuration, per server and original tool name. */
-  readonly #overrides: NonNullable<NonNullable<McpToolsConfig['policies']>['overrides']>;
+  #overrides: NonNullable<NonNullable<McpToolsConfig['policies']>['overrides']>;
   /** The configured policies in the registry's pipeline (none without a `policies` section). */
-  readonly #policies: ConfigPolicies;
-  readonly #policyRemovers: Array<() => void>;
+  #policies: ConfigPolicies;
+  #policyRemovers: Array<() => void>;
   #closing: Promise<void> | undefined;
   /** Makes and keeps the connection of one more server (its filter and tool options too). */
   readonly #addConnection: (name: string, server: ServerConfig) => McpConnection;
   /** Ends this hub's share of the `mcptools.servers` gauge. */
   readonly #unobserveStates: () => void;
+  /** Upstream calls as the caller, once a gateway turns it on ({@link servePerCaller}). */
+  readonly #callers: CallerRouting;
 
   constructor(config: McpToolsConfig, registry: ToolRegistry, options: LoadMcpServersOptions = {}) {
     this.#registry = registry;
     this.#redactor = SecretRedactor.forConfig(config);
     this.#overrides = config.policies?.overrides ?? {};
-    this.#policies = configPolicies(config.policies, {
-      onError: (message) => this.#emit('warning', message),
-    });
+    this.#policies = configPolicies(config.policies, this.#policyOptions());
     this.#policyRemovers = this.#policies.middlewares.map((middleware) => registry.use(middleware));
     this.#naming = { ...config.namespace, ...options.namespace };
     if (options.onStatus) this.#listeners.status.add(options.onStatus);
@@ -221,7 +228,15 @@ export class McpToolHub implements MCPToolProvider {
           : { connectTimeoutMs: connectTimeout, auth };
       const connection = new McpConnection(name, server, connectionOptions, settings);
       this.#connections.set(name, connection);
-      const skipped = server.enabled === false ? undefined : options.skip?.(name, server);
+      this.#callers.adopt(connection);
+      const skipped =
+        server.enabled === false
+          ? undefined
+          : (options.skip?.(name, server) ??
+            // Only a gateway caller has a token to exchange: nothing is shared to connect with.
+            (server.type !== 'stdio' && server.auth?.type === 'tokenExchange'
+              ? "skipped: token exchange connects per gateway caller, with a token exchanged for the caller's own"
+              : undefined));
       if (skipped !== undefined) connection.skip(skipped);
       if (server.tools !== undefined) this.#filters.set(name, compileToolFilter(server.tools));
       const callTimeout =
@@ -240,6 +255,24 @@ export class McpToolHub implements MCPToolProvider {
       if (adapterOptions !== this.#commonAdapterOptions) this.#adapterOptions.set(name, adapterOptions);
       return connection;
     };
+    this.#callers = new CallerRouting({
+      connections: this.#connections,
+      connectionOptions,
+      store: this.#authorizations.store,
+      connectTimeoutMs: (name) =>
+        connectTimeoutMs ??
+        optionalDuration(
+          this.#connections.get(name)?.config.connectTimeoutMs,
+          `servers.${name}.connectTimeoutMs`,
+        ) ??
+        DEFAULT_CONNECT_TIMEOUT_MS,
+      hasCatalog: (name) => this.#registry.names({ owner: `mcp:${name}` }).length > 0,
+      // A caller's connection to a server removed meanwhile brings nothing back.
+      listed: (connection, tools) => {
+        if (this.#connections.has(connection.name)) this.#register(connection, tools);
+      },
+      warn: (message, server) => this.#emit('warning', message, server),
+    });
     for (const [name, server] of Object.entries(config.servers)) add(name, server);
     this.#addConnection = add;
     const directory = new ServerDirectory(
@@ -247,6 +280,7 @@ export class McpToolHub implements MCPToolProvider {
       (message, server) => this.#emit('warning', message, server),
       optionalDuration(options.requestTimeoutMs, 'requestTimeoutMs'),
       this.#redactor,
+      (server) => this.#callers.refusal(server),
     );
     this.#directory = directory;
     this.resources = new McpResourceService(directory);
@@ -258,6 +292,30 @@ export class McpToolHub implements MCPToolProvider {
   /** Connects every enabled server in parallel; resolves when each has connected or failed. */
   async start(signal?: AbortSignal): Promise<void> {
     await Promise.allSettled([...this.#connections.values()].map((connection) => connection.start(signal)));
+  }
+
+  #policyOptions(): ConfigPolicyOptions {
+    return {
+      onError: (message) => this.#emit('warning', message),
+      sharedRateLimits: () => sharedRateLimitStore(this.#registry),
+    };
+  }
+
+  /**
+   * Replaces the configured policies (deny, approval rules, rate limits, audit) from the next
+   * call on: the new ones join the registry's pipeline before the old ones leave it, and the old
+   * audit log is flushed and closed. `policies.overrides` apply from the next registration of a
+   * server's tools (an added or changed server; an unchanged one keeps the tools it has).
+   */
+  async replacePolicies(policies: McpToolsConfig['policies']): Promise<void> {
+    const previous = this.#policies;
+    const removers = this.#policyRemovers;
+    this.#overrides = policies?.overrides ?? {};
+    // The same options as at start: a cluster's shared rate limits survive a reload.
+    this.#policies = configPolicies(policies, this.#policyOptions());
+    this.#policyRemovers = this.#policies.middlewares.map((middleware) => this.#registry.use(middleware));
+    for (const remove of removers) remove();
+    await previous.close();
   }
 
   /**
@@ -286,7 +344,7 @@ export class McpToolHub implements MCPToolProvider {
     const owner = `mcp:${name}`;
     const removed = this.#registry.unregisterOwner(owner);
     if (removed.length > 0) this.#emit('toolsChanged', name, { added: [], removed, owner });
-    await connection.close();
+    await Promise.all([connection.close(), this.#callers.closeServer(name)]);
   }
 
   servers(): string[] {
@@ -320,12 +378,34 @@ export class McpToolHub implements MCPToolProvider {
     options: { force?: boolean; onAuthorizationUrl?: AuthorizationUrlHandler } = {},
   ): Promise<AuthorizationStart> {
     this.#directory.get(server);
-    return this.#authorizations.authorize(server, options);
+    return this.#callers.authorize(server) ?? this.#authorizations.authorize(server, options);
   }
 
-  /** The URL a sign-in under way for `server` waits on. */
+  /** The URL a sign-in under way for `server` waits on (the calling principal's own, for a per-user server). */
   pendingAuthorization(server: string): string | undefined {
-    return this.#authorizations.pendingUrl(server);
+    const own = this.#callers.pendingUrl(server);
+    return own === undefined ? this.#authorizations.pendingUrl(server) : (own ?? undefined);
+  }
+
+  /**
+   * For a gateway: calls of servers configured to take each caller's own credentials (per-user
+   * OAuth, token exchange) go to the calling principal's own connection, and `authorize` and
+   * `pendingAuthorization` of such a server answer for that principal. `caller` names the
+   * principal of the call in progress (`undefined`: stdio and library callers, who use the
+   * shared connection as before). Returns the function that stops it.
+   */
+  servePerCaller(options: ServePerCallerOptions): () => Promise<void> {
+    return this.#callers.serve(options);
+  }
+
+  /** Opens `caller`'s connections that bring a catalog not listed yet (see `CallerRouting.warm`). */
+  warmCaller(caller: CallerIdentity): void {
+    if (!this.#closing) this.#callers.warm(caller);
+  }
+
+  /** Whether the calling principal has signed in to `server` (`undefined`: not a per-caller server). */
+  callerSignIn(server: string): Promise<'authorized' | 'pending' | 'needs_authorization' | undefined> {
+    return this.#callers.signInState(server);
   }
 
   /** Servers whose OAuth a person can authorize. */
@@ -364,6 +444,7 @@ export class McpToolHub implements MCPToolProvider {
 
   async #close(): Promise<void> {
     this.#unobserveStates();
+    await this.#callers.close();
     await Promise.allSettled([...this.#connections.values()].map((connection) => connection.close()));
     await this.#eras.flush();
     for (const remove of this.#policyRemovers) remove();

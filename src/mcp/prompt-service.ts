@@ -41,9 +41,10 @@ export class McpPromptService implements PromptService {
 
   async list(server: string, options?: CallOptions): Promise<PromptEntry[]> {
     const connection = this.#servers.get(server);
-    const client = connection.client;
+    const client = this.#servers.refused(server) === undefined ? connection.client : undefined;
     if (client === undefined) {
-      this.#servers.warn(`${connection.unavailableError().message}; listing no prompts`, server);
+      const why = this.#servers.refused(server) ?? connection.unavailableError();
+      this.#servers.warn(`${why.message}; listing no prompts`, server);
       return [];
     }
     return this.#list(server, client, options);

@@ -212,6 +212,11 @@ export interface MCPToolProvider extends AsyncDisposable {
   pendingAuthorization?(server: string): string | undefined;
   /** Servers whose OAuth a person can authorize (HTTP, no static credentials). */
   oauthServers?(): string[];
+  /**
+   * Whether the calling principal has signed in to `server`, for a server each gateway caller
+   * signs in to for themselves (`perUser`); `undefined` for other servers and other callers.
+   */
+  callerSignIn?(server: string): Promise<'authorized' | 'pending' | 'needs_authorization' | undefined>;
 }
 
 /**

@@ -75,10 +75,8 @@ export class McpResourceService implements ResourceService {
   }
 
   async read(server: string, uri: string, options?: CallOptions): Promise<ResourceContents[]> {
-    const connection = this.#servers.get(server);
     checkResourceUri(uri, server);
-    const client = connection.client;
-    if (client === undefined) throw connection.unavailableError();
+    const client = this.#servers.client(server);
     // The caller (a gateway's downstream read) is in flight on this client until the read settles,
     // like a tool call: the server→client requests the server makes meanwhile are attributed to it.
     const release = trackCall(client);
@@ -237,6 +235,11 @@ export class McpResourceService implements ResourceService {
 
   #connectedOrWarn(server: string, what: string): Client | undefined {
     const connection = this.#servers.get(server);
+    const refused = this.#servers.refused(server);
+    if (refused !== undefined) {
+      this.#servers.warn(`${refused.message}; listing no ${what}`, server);
+      return undefined;
+    }
     if (connection.client !== undefined) return connection.client;
     this.#servers.warn(`${connection.unavailableError().message}; listing no ${what}`, server);
     return undefined;

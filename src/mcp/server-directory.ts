@@ -19,13 +19,17 @@ export class ServerDirectory {
   readonly #warn: (message: string, server?: string) => void;
   readonly #defaultTimeoutMs: number;
   readonly #redactor: SecretRedactor;
+  readonly #refuse: (server: string) => McpToolsError | undefined;
 
+  /** `refuse` names the servers whose resources and prompts must not be served right now, and why. */
   constructor(
     connections: Map<string, McpConnection>,
     warn: (message: string, server?: string) => void,
     defaultTimeoutMs = DEFAULT_REQUEST_TIMEOUT_MS,
     redactor = new SecretRedactor([]),
+    refuse: (server: string) => McpToolsError | undefined = () => undefined,
   ) {
+    this.#refuse = refuse;
     this.#connections = connections;
     this.#warn = warn;
     this.#defaultTimeoutMs = defaultTimeoutMs;
@@ -47,8 +51,15 @@ export class ServerDirectory {
   /** The connected client of `server`, or throws `SERVER_DISCONNECTED` (or the unknown-server error). */
   client(server: string): Client {
     const connection = this.get(server);
+    const refused = this.#refuse(server);
+    if (refused !== undefined) throw refused;
     if (connection.client === undefined) throw connection.unavailableError();
     return connection.client;
+  }
+
+  /** Why the resources and prompts of `server` are not served right now, if they are not. */
+  refused(server: string): McpToolsError | undefined {
+    return this.#refuse(server);
   }
 
   /** Every server that is enabled (and not skipped as mcptools itself). */
@@ -116,6 +127,8 @@ export class ServerDirectory {
     const servers = this.enabled();
     const outcomes = await Promise.allSettled(
       servers.map((connection) => {
+        const refused = this.#refuse(connection.name);
+        if (refused !== undefined) return Promise.reject(refused);
         if (connection.client === undefined) return Promise.reject(connection.unavailableError());
         return list(connection.name);
       }),

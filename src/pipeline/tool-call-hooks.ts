@@ -36,6 +36,11 @@ export interface ToolHookContext {
   originalName?: string;
   /** The tool's MCP behaviour hints. */
   annotations?: Tool['annotations'];
+  /**
+   * Beyond OpenClaw: this call continues a 2026-07-28 upstream's `input_required` round relayed
+   * by the gateway (the client's retry), whose first round was already counted.
+   */
+  continuation?: boolean;
 }
 
 /** A decision on an approval request (OpenClaw's plugin approval resolutions). */
@@ -91,7 +96,8 @@ export interface ToolCallDecision {
 }
 
 /** How a call ended. */
-export type ToolCallOutcome = 'ok' | 'error' | 'blocked' | 'denied' | 'failed-closed';
+/** How a call ended (`input-required`: an upstream asked the client for input; the client's retry continues it). */
+export type ToolCallOutcome = 'ok' | 'error' | 'blocked' | 'denied' | 'failed-closed' | 'input-required';
 
 /**
  * What an `after_tool_call` handler receives: OpenClaw's event (`toolName`, final `params`,
@@ -110,6 +116,8 @@ export interface AfterToolCallEvent extends BeforeToolCallEvent {
   principal?: string;
   /** When the call started (ms since the epoch). */
   startedAt: number;
+  /** Set on a round that continues a relayed `input_required` (see {@link ToolHookContext.continuation}). */
+  continuation?: true;
 }
 
 /** A `before_tool_call` handler. */

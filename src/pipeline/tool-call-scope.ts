@@ -7,6 +7,12 @@ export interface ToolCallScope {
   principal?: string;
   /** Decides approvals for calls made inside the scope (wins over the registry's `onApproval`). */
   onApproval?: ApprovalHandler;
+  /**
+   * The call continues an upstream's `input_required` round already counted (the gateway sets
+   * it on the first retry of a relayed round): rate limits take no token, and its audit record
+   * says `continuation: true`, so a call counts once however many rounds it takes.
+   */
+  continuation?: boolean;
 }
 
 const storage = new AsyncLocalStorage<ToolCallScope>();

@@ -1,3 +1,4 @@
+import { recordPolicyDecision } from '../telemetry/mcptools-metrics.js';
 import { argumentIssues, argumentProblemOf } from '../tool/argument-validator.js';
 import type { Tool, ToolContext, ToolResult } from '../tool/tool.js';
 import { approvalRequestOf, notifyResolution, resolveApproval } from './resolve-approval.js';
@@ -220,6 +221,7 @@ export class ToolPipeline {
       ...(runId === undefined ? {} : { runId }),
     };
     const context = this.#hookContext(tool, toolContext, toolCallId, signal, scope?.principal, runId);
+    if (scope?.continuation === true) context.continuation = true;
     const decisions: ToolCallDecision[] = [];
     let finalParams = original;
     let outcome: ToolCallOutcome = 'ok';
@@ -271,6 +273,12 @@ export class ToolPipeline {
             : await resolveApproval(request, scope?.onApproval ?? this.#onApproval, tool, signal);
         notifyResolution(requirement, resolution, this.#onError);
         decisions.push({ by: requirement.pluginId, decision: resolution });
+        recordPolicyDecision({
+          server: tool.server,
+          tool: tool.name,
+          decision: resolution === 'allow-once' || resolution === 'allow-always' ? 'approved' : 'denied',
+          reason: 'approval',
+        });
         if (resolution === 'allow-always') this.#alwaysAllowed.add(key);
         if (resolution === 'allow-once' || resolution === 'allow-always') {
           if (merged.params !== undefined) finalParams = { ...original, ...merged.params };
@@ -318,6 +326,8 @@ export class ToolPipeline {
       try {
         result = await tool.execute(toolCallId, finalParams, signal, onUpdate);
         if (result?.isError === true) outcome = 'error';
+        else if ((result?.details as { inputRequired?: unknown } | undefined)?.inputRequired === true)
+          outcome = 'input-required';
       } catch (error) {
         threw = true;
         thrown = error;
@@ -339,6 +349,7 @@ export class ToolPipeline {
         ...(tool.server === undefined ? {} : { server: tool.server }),
         ...(tool.originalName === undefined ? {} : { originalName: tool.originalName }),
         ...(scope?.principal === undefined ? {} : { principal: scope.principal }),
+        ...(scope?.continuation === true ? { continuation: true as const } : {}),
       };
       // Observe-only and concurrent; not awaited (OpenClaw dispatches it fire-and-forget).
       for (const { middleware } of after) this.#observe(middleware, afterEvent, context);

@@ -24,20 +24,25 @@ export function createMcpAuthTool(
   name: string,
 ): Tool {
   const oauthServers = () => provider.oauthServers?.() ?? [];
-  const describe = (server: string) => {
+  const describe = async (server: string) => {
     const status = provider.status(server);
     const pending = provider.pendingAuthorization?.(server);
+    // A server each gateway caller signs in to: this caller's own sign-in, not the shared state.
+    const own = await provider.callerSignIn?.(server);
     return {
       server,
       state: status?.state ?? 'unknown',
-      status: pending ? 'pending' : status?.state === 'auth_required' ? 'needs_authorization' : 'authorized',
+      status:
+        own ??
+        (pending ? 'pending' : status?.state === 'auth_required' ? 'needs_authorization' : 'authorized'),
       ...(pending ? { url: pending } : {}),
+      ...(own === undefined ? {} : { perUser: true }),
     };
   };
   const run = async (params: Record<string, unknown>): Promise<RouterOutcome> => {
     const server = params.server as string | undefined;
     if (server === undefined) {
-      const servers = oauthServers().map(describe);
+      const servers = await Promise.all(oauthServers().map(describe));
       const waiting = servers.filter((entry) => entry.status !== 'authorized').length;
       return {
         state: 'success',
@@ -55,7 +60,7 @@ export function createMcpAuthTool(
         { server },
       );
     }
-    const current = describe(server);
+    const current = await describe(server);
     if (current.status === 'authorized' || current.status === 'pending') {
       return {
         state: 'success',
@@ -82,7 +87,7 @@ export function createMcpAuthTool(
           },
         };
       }
-      return { state: 'success', summary: `oauth ${server}: authorized`, payload: describe(server) };
+      return { state: 'success', summary: `oauth ${server}: authorized`, payload: await describe(server) };
     } catch (error) {
       return errorOutcome(classifyRouterError(error), { server });
     }

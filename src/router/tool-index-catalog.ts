@@ -22,9 +22,15 @@ export interface ToolIndexSnapshot {
   categories: readonly CategoryCount[];
   /** The search index, built on first use. */
   searchIndex(): ToolSearchIndex;
-  /** o200k tokens of the whole catalog in each tier, counted on first use. */
-  tokens(): Promise<{ compact: number; full: number }>;
+  /**
+   * o200k tokens of the whole catalog in each tier, counted on first use; given `visible` (the
+   * part of `tools` a caller may see, in catalog order), of that part, counted once per distinct part.
+   */
+  tokens(visible?: readonly Tool[]): Promise<{ compact: number; full: number }>;
 }
+
+/** Distinct visible parts whose counts one snapshot keeps (callers of one gateway see few). */
+const MAX_PART_COUNTS = 32;
 
 /** Options of {@link ToolIndexCatalog}. */
 export interface ToolIndexCatalogOptions {
@@ -66,7 +72,15 @@ function snapshotOf(
   for (const tool of tools) counts.set(toolCategory(tool), (counts.get(toolCategory(tool)) ?? 0) + 1);
   let index: ToolSearchIndex | undefined;
   let tokens: Promise<{ compact: number; full: number }> | undefined;
+  let parts: Map<string, Promise<{ compact: number; full: number }>> | undefined;
   const entries = tools.map(searchEntry);
+  // The exact count of what a listing of these tools would hold, tier by tier (about 0.1 s for
+  // 979 tools): once per registry change for the whole catalog, never per call.
+  const count = (listed: readonly Tool[]) =>
+    Promise.all([
+      countTokens(JSON.stringify(listed.map((tool) => toolIndexEntry(tool, false, caps)))),
+      countTokens(JSON.stringify(listed.map((tool) => toolIndexEntry(tool, true, caps)))),
+    ]).then(([compact, full]) => ({ compact, full }));
   return {
     tools,
     entries,
@@ -75,14 +89,21 @@ function snapshotOf(
       index ??= createToolSearchIndex(entries, tuning, cache);
       return index;
     },
-    tokens() {
-      // The exact count of what a listing of the whole catalog would hold, tier by tier.
-      // Counted once per registry change (about 0.1 s for 979 tools), never per call.
-      tokens ??= Promise.all([
-        countTokens(JSON.stringify(tools.map((tool) => toolIndexEntry(tool, false, caps)))),
-        countTokens(JSON.stringify(tools.map((tool) => toolIndexEntry(tool, true, caps)))),
-      ]).then(([compact, full]) => ({ compact, full }));
-      return tokens;
+    tokens(visible) {
+      if (visible === undefined || visible.length === tools.length) {
+        tokens ??= count(tools);
+        return tokens;
+      }
+      // A caller who sees part of the catalog is told the size of that part only.
+      parts ??= new Map();
+      const key = visible.map((tool) => tool.name).join('\n');
+      let counted = parts.get(key);
+      if (counted === undefined) {
+        if (parts.size >= MAX_PART_COUNTS) parts.delete(parts.keys().next().value!);
+        counted = count(visible);
+        parts.set(key, counted);
+      }
+      return counted;
     },
   };
 }

@@ -188,7 +188,7 @@ export function createToolIndexTool(registry: ToolRegistry, options: ToolIndexTo
         offset = cursor.offset;
       }
       const categories = filtered ? countCategories(visible) : snapshot.categories;
-      const tokens = await snapshot.tokens();
+      const tokens = await snapshot.tokens(filtered ? visible : undefined);
       const base: Record<string, unknown> = {
         // A caller who may not see every tool is not told how many there are.
         catalog: {

@@ -94,7 +94,7 @@ function makeInstruments(meter: Meter): McptoolsInstruments {
 
 /** What {@link recordPolicyDecision} counts. */
 export interface PolicyDecision {
-  server?: string;
+  server?: string | undefined;
   /** The tool's exposed name. */
   tool: string;
   /** `approved`, `denied` (a person or a policy said no), `rate_limited`, … (keep the set small). */

@@ -4,7 +4,7 @@ import { type McptoolsInstruments, mcptoolsInstruments } from './mcptools-metric
 import { ATTR, EXECUTE_TOOL } from './telemetry-names.js';
 import { callEnded, callStarted } from './tool-call-tallies.js';
 import { withContextForInjection } from './trace-context.js';
-import { errorType, failSpan, tracer } from './tracer.js';
+import { errorType, failSpan, tracer, tracing } from './tracer.js';
 
 /** What a tool call's telemetry reads of its connection (an `McpConnection`). */
 export interface ObservedServer {
@@ -33,6 +33,65 @@ function contentSize(result: ToolResult): number {
 }
 
 /**
+ * What a tool's telemetry names and labels are, worked out once per tool (not per call): the
+ * span name, the span attributes every call of it has, and the histogram's label set for each
+ * outcome (one object per outcome, so a call allocates none). Made again when the connection's
+ * transport, era or protocol version changes (a reconnect).
+ */
+interface ToolLabels {
+  transportKind: string | undefined;
+  era: string | undefined;
+  protocolVersion: string | undefined;
+  spanName: string;
+  spanAttributes: Attributes;
+  durationLabels: Map<string, Attributes>;
+}
+
+const labelsByServer = new WeakMap<ObservedServer, Map<string, ToolLabels>>();
+
+function labelsOf(server: ObservedServer, originalName: string, exposedName: string): ToolLabels {
+  let tools = labelsByServer.get(server);
+  if (tools === undefined) {
+    tools = new Map();
+    labelsByServer.set(server, tools);
+  }
+  const known = tools.get(exposedName);
+  if (
+    known !== undefined &&
+    known.transportKind === server.transportKind &&
+    known.era === server.era &&
+    known.protocolVersion === server.protocolVersion
+  )
+    return known;
+  const labels: ToolLabels = {
+    transportKind: server.transportKind,
+    era: server.era,
+    protocolVersion: server.protocolVersion,
+    spanName: `tools/call ${originalName}`,
+    spanAttributes: {
+      [ATTR.operationName]: EXECUTE_TOOL,
+      [ATTR.methodName]: 'tools/call',
+      [ATTR.toolName]: originalName,
+      [ATTR.exposedToolName]: exposedName,
+      [ATTR.server]: server.name,
+      ...transportAttributes(server),
+    },
+    durationLabels: new Map(),
+  };
+  tools.set(exposedName, labels);
+  return labels;
+}
+
+function durationLabels(labels: ToolLabels, server: string, tool: string, outcome: string): Attributes {
+  let set = labels.durationLabels.get(outcome);
+  if (set === undefined) {
+    set = { [ATTR.server]: server, [ATTR.toolName]: tool, [ATTR.outcome]: outcome };
+    labels.durationLabels.set(outcome, set);
+  }
+  return set;
+}
+
+/**
  * Runs one MCP tool call (`run`, which never throws: failures are `isError` results) under an
  * `execute_tool` CLIENT span named `tools/call <tool>` (the GenAI and MCP semantic conventions:
  * `gen_ai.tool.name` is the server's name, `mcptools.tool.exposed_name` the caller's), counts
@@ -48,35 +107,33 @@ export function observeToolCall(
 ): Promise<ToolResult> {
   const instruments = mcptoolsInstruments();
   const parent = context.active();
-  const span = tracer.startSpan(`tools/call ${originalName}`, { kind: SpanKind.CLIENT }, parent);
+  // Names and attributes are worked out only for an SDK (and then once per tool).
+  if (instruments === undefined && !tracing()) return run();
+  const labels = labelsOf(server, originalName, exposedName);
+  const span = tracer.startSpan(
+    labels.spanName,
+    { kind: SpanKind.CLIENT, attributes: labels.spanAttributes },
+    parent,
+  );
   if (!span.isRecording() && instruments === undefined) return run();
-  return observed(server, originalName, exposedName, args, run, instruments, parent, span);
+  return observed(server, originalName, args, run, instruments, parent, span, labels);
 }
 
 async function observed(
   server: ObservedServer,
   originalName: string,
-  exposedName: string,
   args: Record<string, unknown>,
   run: () => Promise<ToolResult>,
   instruments: McptoolsInstruments | undefined,
   parent: Context,
   span: Span,
+  labels: ToolLabels,
 ): Promise<ToolResult> {
   const recording = span.isRecording();
-  const serverLabel = { [ATTR.server]: server.name };
   const argumentChars = JSON.stringify(args).length;
   if (recording) {
-    span.setAttributes({
-      [ATTR.operationName]: EXECUTE_TOOL,
-      [ATTR.methodName]: 'tools/call',
-      [ATTR.toolName]: originalName,
-      [ATTR.exposedToolName]: exposedName,
-      [ATTR.server]: server.name,
-      [ATTR.argumentCount]: Object.keys(args).length,
-      [ATTR.argumentChars]: argumentChars,
-      ...transportAttributes(server),
-    });
+    span.setAttribute(ATTR.argumentCount, Object.keys(args).length);
+    span.setAttribute(ATTR.argumentChars, argumentChars);
   }
   if (instruments !== undefined) callStarted(server.name);
   const started = performance.now();
@@ -105,11 +162,10 @@ async function observed(
     }
     if (instruments !== undefined) {
       // One SDK record per call (the histogram); counts go to plain tallies (tool-call-tallies.ts).
-      instruments.toolCallDuration.record((performance.now() - started) / 1000, {
-        ...serverLabel,
-        [ATTR.toolName]: originalName,
-        [ATTR.outcome]: outcome,
-      });
+      instruments.toolCallDuration.record(
+        (performance.now() - started) / 1000,
+        durationLabels(labels, server.name, originalName, outcome),
+      );
       callEnded(server.name, originalName, outcome, argumentChars, size);
     }
   }

@@ -1,20 +1,9 @@
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { childPids, survivors } from '../cli/cli-process.js';
 import { connectClient } from '../gateway/gateway-test-helpers.js';
 import { eventually, stdioFixture, textOf } from '../mcp/hub-test-helpers.js';
-import {
-  type Balancer,
-  newClusterKey,
-  type Replica,
-  redisAvailable,
-  scratchDir,
-  startBalancer,
-  startRedis,
-  startReplica,
-  type TestRedis,
-  writeConfig,
-} from './cluster-harness.js';
+import { legacyClient, useCluster } from './cluster-fixture.js';
+import { type Replica, redisAvailable } from './cluster-harness.js';
 
 /*
  * Issue 27, cases 12, 10 and 8: Redis stopped and restarted, a replica owning a 2025 session
@@ -22,61 +11,33 @@ import {
  * the built CLI, the test's balancer; each case has a control that avoids the cross-replica path.
  */
 
-const dir = scratchDir();
-const key = newClusterKey();
-let redis: TestRedis;
-let config: string;
-const replicas: Replica[] = [];
-let balancer: Balancer;
-
-const start = (name: string) => startReplica({ name, config, redis: redis.url, key });
-
-async function legacyClient(url: string) {
-  const client = new Client({ name: 'cluster-test', version: '1.0.0' });
-  const transport = new StreamableHTTPClientTransport(new URL(url));
-  await client.connect(transport);
-  return { client, transport };
-}
+const cluster = useCluster({
+  echo: stdioFixture('echo'),
+  notify: stdioFixture('notify'),
+  changing: stdioFixture('changing'),
+});
 
 const readyz = async (replica: Replica) => (await fetch(`${replica.base}/readyz`)).status;
 
 describe.skipIf(!redisAvailable)('a cluster losing Redis or a replica (built CLI, real Redis)', () => {
-  beforeAll(async () => {
-    redis = await startRedis(dir.path);
-    config = writeConfig(dir.path, {
-      echo: stdioFixture('echo'),
-      notify: stdioFixture('notify'),
-      changing: stdioFixture('changing'),
-    });
-    replicas.push(...(await Promise.all(['a', 'b'].map(start))));
-    balancer = await startBalancer(replicas);
-  }, 120_000);
-
-  afterAll(async () => {
-    await balancer?.close();
-    await Promise.all(replicas.map((replica) => replica.stop()));
-    await redis?.stop();
-    dir.remove();
-  });
-
   it('case 12: with Redis stopped, 2026 calls and listens work, a cross-replica 2025 request gets 503, then recovers', async () => {
-    balancer.route = (info) => (info.rpcMethod === 'initialize' ? 0 : 1);
+    cluster.balancer.route = (info) => (info.rpcMethod === 'initialize' ? 0 : 1);
     // Opened on A and never yet sent to B: B must ask Redis where it lives.
-    balancer.route = () => 0;
-    balancer.log.length = 0;
-    const { client: legacy } = await legacyClient(balancer.url);
-    await eventually(() => balancer.log.some((entry) => entry.method === 'GET'), 20_000);
-    balancer.route = (info) => (info.rpcMethod === 'initialize' ? 0 : 1);
-    const modernOnA = await connectClient(`${replicas[0]!.base}/mcp`, 'modern');
-    const modernOnB = await connectClient(`${replicas[1]!.base}/mcp`, 'modern');
+    cluster.balancer.route = () => 0;
+    cluster.balancer.log.length = 0;
+    const { client: legacy } = await legacyClient(cluster.balancer.url);
+    await eventually(() => cluster.balancer.log.some((entry) => entry.method === 'GET'), 20_000);
+    cluster.balancer.route = (info) => (info.rpcMethod === 'initialize' ? 0 : 1);
+    const modernOnA = await connectClient(`${cluster.replicas[0]!.base}/mcp`, 'modern');
+    const modernOnB = await connectClient(`${cluster.replicas[1]!.base}/mcp`, 'modern');
     let heard = 0;
     modernOnA.setNotificationHandler('notifications/tools/list_changed', () => {
       heard++;
     });
     await modernOnA.listen({ toolsListChanged: true });
 
-    await redis.stop();
-    expect(await eventually(async () => (await readyz(replicas[1]!)) === 503, 30_000)).toBe(true);
+    await cluster.redis.stop();
+    expect(await eventually(async () => (await readyz(cluster.replicas[1]!)) === 503, 30_000)).toBe(true);
     // 2026 traffic does not need Redis.
     for (const client of [modernOnA, modernOnB])
       expect(textOf(await client.callTool({ name: 'echo__echo', arguments: { text: 'no redis' } }))).toBe(
@@ -85,12 +46,12 @@ describe.skipIf(!redisAvailable)('a cluster losing Redis or a replica (built CLI
     await modernOnA.callTool({ name: 'changing__add_tool', arguments: { name: 'while_redis_down' } });
     expect(await eventually(() => heard > 0, 30_000)).toBe(true);
     // The control: a 2025 request that stays on its owner works; one that needs another replica gets 503.
-    const pinned = await legacyClient(`${replicas[0]!.base}/mcp`);
+    const pinned = await legacyClient(`${cluster.replicas[0]!.base}/mcp`);
     expect((await pinned.client.listTools()).tools.length).toBeGreaterThan(0);
     await expect(legacy.listTools()).rejects.toThrow(/503|unavailable/i);
 
-    await redis.start();
-    expect(await eventually(async () => (await readyz(replicas[1]!)) === 200, 45_000)).toBe(true);
+    await cluster.redis.start();
+    expect(await eventually(async () => (await readyz(cluster.replicas[1]!)) === 200, 45_000)).toBe(true);
     // The owner wrote its sessions' records again (this Redis kept nothing): B forwards again.
     expect(
       await eventually(async () => {
@@ -107,9 +68,9 @@ describe.skipIf(!redisAvailable)('a cluster losing Redis or a replica (built CLI
   for (const control of [false, true]) {
     it(`case 10${control ? ' control: SIGKILL the replica that does not own the session' : ': SIGKILL the owner of a 2025 session; another replica adopts it'}`, async () => {
       // The session lives on A; its requests reach A through B (forwarded).
-      balancer.route = (info) => (info.rpcMethod === 'initialize' ? 0 : 1);
-      if (control) balancer.route = () => 0;
-      const { client, transport } = await legacyClient(balancer.url);
+      cluster.balancer.route = (info) => (info.rpcMethod === 'initialize' ? 0 : 1);
+      if (control) cluster.balancer.route = () => 0;
+      const { client, transport } = await legacyClient(cluster.balancer.url);
       const sessionId = transport.sessionId!;
       const logs: string[] = [];
       client.setNotificationHandler('notifications/message', (notification) => {
@@ -132,7 +93,7 @@ describe.skipIf(!redisAvailable)('a cluster losing Redis or a replica (built CLI
 
       const killed = control ? 1 : 0;
       const started = Date.now();
-      await replicas[killed]!.kill();
+      await cluster.replicas[killed]!.kill();
       if (!control) {
         // The call in flight on the dead owner fails (no hang).
         const outcome = await inFlight;
@@ -143,9 +104,9 @@ describe.skipIf(!redisAvailable)('a cluster losing Redis or a replica (built CLI
       expect(textOf(await client.callTool({ name: 'echo__echo', arguments: { text: 'after' } }))).toBe(
         'after',
       );
-      const records = (await redis.cli('--scan', '--pattern', 'mcptools:*:session:*')).split('\n');
+      const records = (await cluster.redis.cli('--scan', '--pattern', 'mcptools:*:session:*')).split('\n');
       const record = records.find((each) => each.endsWith(sessionId))!;
-      expect((await redis.cli('HGET', record, 'owner')).trim()).toBe(control ? 'a' : 'b');
+      expect((await cluster.redis.cli('HGET', record, 'owner')).trim()).toBe(control ? 'a' : 'b');
       // The log level and the subscription survived.
       await client.callTool({
         name: 'notify__log',
@@ -159,15 +120,15 @@ describe.skipIf(!redisAvailable)('a cluster losing Redis or a replica (built CLI
       await client.close();
       if (control) await inFlight;
       // Bring the killed replica back for the next case.
-      replicas[killed] = await start(killed === 0 ? 'a' : 'b');
+      await cluster.restart(killed);
     }, 90_000);
   }
 
   for (const control of [false, true]) {
     it(`case 8${control ? ' control: SIGKILL the other replica' : ''}: a 2026 call in flight on A when A is SIGKILLed`, async () => {
-      balancer.route = () => 0;
-      const client = await connectClient(balancer.url, 'modern');
-      const children = childPids(replicas[0]!.child.pid!);
+      cluster.balancer.route = () => 0;
+      const client = await connectClient(cluster.balancer.url, 'modern');
+      const children = childPids(cluster.replicas[0]!.child.pid!);
       expect(children.length).toBeGreaterThan(0);
       const inFlight = client
         .callTool({ name: 'echo__slow', arguments: { ms: control ? 1500 : 30_000 } })
@@ -178,21 +139,21 @@ describe.skipIf(!redisAvailable)('a cluster losing Redis or a replica (built CLI
       await new Promise((resolve) => setTimeout(resolve, 500));
       const killed = control ? 1 : 0;
       const started = Date.now();
-      await replicas[killed]!.kill();
+      await cluster.replicas[killed]!.kill();
       const outcome = await inFlight;
       if (control) expect(outcome).toBe('answered');
       else {
         expect(outcome).toMatch(/^failed/);
         expect(Date.now() - started).toBeLessThan(5000);
         // A retry succeeds on B; A's stdio children are gone.
-        balancer.route = () => 1;
+        cluster.balancer.route = () => 1;
         expect(textOf(await client.callTool({ name: 'echo__echo', arguments: { text: 'retry' } }))).toBe(
           'retry',
         );
         expect(await survivors(children, 5000)).toEqual([]);
       }
       await client.close();
-      replicas[killed] = await start(killed === 0 ? 'a' : 'b');
+      await cluster.restart(killed);
     }, 90_000);
   }
 });

@@ -293,10 +293,14 @@ export async function startBalancer(replicas: { base: string }[]): Promise<Balan
   return balancer;
 }
 
-/** Writes a configuration file with `servers` and returns its path. */
-export function writeConfig(dir: string, servers: Record<string, unknown>): string {
+/** Writes a configuration file with `servers` (and any other top-level `extra`) and returns its path. */
+export function writeConfig(
+  dir: string,
+  servers: Record<string, unknown>,
+  extra: Record<string, unknown> = {},
+): string {
   const path = join(dir, `mcptools-${randomBytes(4).toString('hex')}.json`);
-  writeFileSync(path, JSON.stringify({ servers }));
+  writeFileSync(path, JSON.stringify({ ...extra, servers }));
   return path;
 }
 

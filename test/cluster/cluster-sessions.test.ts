@@ -1,19 +1,8 @@
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { fixtureCommand } from '../fixtures/spawn-http.js';
 import { eventually, textOf } from '../mcp/hub-test-helpers.js';
-import {
-  type Balancer,
-  newClusterKey,
-  type Replica,
-  redisAvailable,
-  scratchDir,
-  startBalancer,
-  startRedis,
-  startReplica,
-  type TestRedis,
-  writeConfig,
-} from './cluster-harness.js';
+import { legacyClient, useCluster } from './cluster-fixture.js';
+import { redisAvailable } from './cluster-harness.js';
 
 /*
  * 2025-era sessions in a cluster (issue 27, case 5): a session initialized on replica A is
@@ -21,49 +10,19 @@ import {
  * and the same flow pinned to A is the control.
  */
 
-const dir = scratchDir();
-let redis: TestRedis;
-let replicas: Replica[] = [];
-let balancer: Balancer;
-const key = newClusterKey();
-let configPath: string;
-
-async function legacyClient(
-  url: string,
-): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
-  const client = new Client({ name: 'cluster-test', version: '1.0.0' });
-  const transport = new StreamableHTTPClientTransport(new URL(url));
-  await client.connect(transport);
-  return { client, transport };
-}
+const cluster = useCluster({
+  echo: fixtureCommand('echo'),
+  notify: fixtureCommand('notify'),
+  changing: fixtureCommand('changing'),
+});
 
 async function sessionKeys(): Promise<string[]> {
-  return (await redis.cli('--scan', '--pattern', 'mcptools:*:session:*')).split('\n').filter(Boolean);
+  return (await cluster.redis.cli('--scan', '--pattern', 'mcptools:*:session:*')).split('\n').filter(Boolean);
 }
 
 describe.skipIf(!redisAvailable)('a 2025 session across replicas (built CLI, real Redis)', () => {
-  beforeAll(async () => {
-    redis = await startRedis(dir.path);
-    configPath = writeConfig(dir.path, {
-      echo: fixtureCommand('echo'),
-      notify: fixtureCommand('notify'),
-      changing: fixtureCommand('changing'),
-    });
-    replicas = await Promise.all(
-      ['a', 'b'].map((name) => startReplica({ name, config: configPath, redis: redis.url, key })),
-    );
-    balancer = await startBalancer(replicas);
-  }, 120_000);
-
-  afterAll(async () => {
-    await balancer?.close();
-    await Promise.all(replicas.map((replica) => replica.stop()));
-    await redis?.stop();
-    dir.remove();
-  });
-
   afterEach(() => {
-    balancer.log.length = 0;
+    cluster.balancer.log.length = 0;
   });
 
   for (const { label, otherReplica } of [
@@ -72,8 +31,8 @@ describe.skipIf(!redisAvailable)('a 2025 session across replicas (built CLI, rea
   ]) {
     it(`serves tools, the GET stream, logging/setLevel and DELETE ${label}`, async () => {
       // initialize lands on A; every later request on `otherReplica`.
-      balancer.route = (info) => (info.rpcMethod === 'initialize' ? 0 : otherReplica);
-      const { client, transport } = await legacyClient(balancer.url);
+      cluster.balancer.route = (info) => (info.rpcMethod === 'initialize' ? 0 : otherReplica);
+      const { client, transport } = await legacyClient(cluster.balancer.url);
       const sessionId = transport.sessionId!;
       expect(sessionId).toBeTruthy();
 
@@ -90,7 +49,7 @@ describe.skipIf(!redisAvailable)('a 2025 session across replicas (built CLI, rea
       client.setNotificationHandler('notifications/message', (notification) => {
         logs.push(String(notification.params.data));
       });
-      await eventually(() => balancer.log.some((entry) => entry.method === 'GET'), 5000);
+      await eventually(() => cluster.balancer.log.some((entry) => entry.method === 'GET'), 5000);
       const name = `added_${otherReplica}`;
       await client.callTool({ name: 'changing__add_tool', arguments: { name } });
       expect(await eventually(() => changes > 0, 10_000)).toBe(true);
@@ -100,7 +59,9 @@ describe.skipIf(!redisAvailable)('a 2025 session across replicas (built CLI, rea
       const [recordKey] = (await sessionKeys()).filter((each) => each.endsWith(sessionId));
       expect(recordKey).toBeDefined();
       expect(
-        await eventually(async () => (await redis.cli('HGET', recordKey!, 'logLevel')).trim() === 'info'),
+        await eventually(
+          async () => (await cluster.redis.cli('HGET', recordKey!, 'logLevel')).trim() === 'info',
+        ),
       ).toBe(true);
       await client.callTool({
         name: 'notify__log',
@@ -111,9 +72,9 @@ describe.skipIf(!redisAvailable)('a 2025 session across replicas (built CLI, rea
       );
 
       // The session stayed A's: B forwarded, it did not adopt.
-      expect((await redis.cli('HGET', recordKey!, 'owner')).trim()).toBe('a');
+      expect((await cluster.redis.cli('HGET', recordKey!, 'owner')).trim()).toBe('a');
       expect(
-        balancer.log
+        cluster.balancer.log
           .filter((entry) => entry.rpcMethod !== 'initialize')
           .every((entry) => entry.index === otherReplica),
       ).toBe(true);
@@ -130,7 +91,7 @@ describe.skipIf(!redisAvailable)('a 2025 session across replicas (built CLI, rea
       expect(
         await eventually(async () => (await sessionKeys()).every((each) => !each.endsWith(sessionId))),
       ).toBe(true);
-      const check = await legacyClient(replicas[0]!.base + '/mcp');
+      const check = await legacyClient(`${cluster.replicas[0]!.base}/mcp`);
       const counted = await check.client.callTool({ name: 'echo__cancelled_count', arguments: {} });
       expect(Number(textOf(counted))).toBeGreaterThanOrEqual(otherReplica === 1 ? 1 : 2);
       await check.client.close();
@@ -138,14 +99,14 @@ describe.skipIf(!redisAvailable)('a 2025 session across replicas (built CLI, rea
   }
 
   it('SIGTERM drains: /readyz fails, no new session, the call in flight finishes, sessions are handed over', async () => {
-    balancer.route = (info) => (info.rpcMethod === 'initialize' ? 0 : 1);
-    const { client } = await legacyClient(balancer.url);
+    cluster.balancer.route = (info) => (info.rpcMethod === 'initialize' ? 0 : 1);
+    const { client } = await legacyClient(cluster.balancer.url);
     const inFlight = client.callTool({ name: 'echo__slow', arguments: { ms: 2500 } }).then(
       () => 'answered',
       (error: unknown) => `failed: ${String(error)}`,
     );
     await new Promise((resolve) => setTimeout(resolve, 300));
-    const a = replicas[0]!;
+    const a = cluster.replicas[0]!;
     a.child.kill('SIGTERM');
     expect(await eventually(async () => (await fetch(`${a.base}/readyz`)).status === 503, 5000)).toBe(true);
     const refused = await fetch(`${a.base}/mcp`, {
@@ -167,8 +128,8 @@ describe.skipIf(!redisAvailable)('a 2025 session across replicas (built CLI, rea
     await a.exited;
     // Handed over, not left to the heartbeat: B adopts on the next request.
     expect(textOf(await client.callTool({ name: 'echo__echo', arguments: { text: 'moved' } }))).toBe('moved');
-    expect(replicas[1]!.stderr()).toMatch(/adopted a session from a replica that handed it over/);
+    expect(cluster.replicas[1]!.stderr()).toMatch(/adopted a session from a replica that handed it over/);
     await client.close();
-    replicas[0] = await startReplica({ name: 'a', config: configPath, redis: redis.url, key });
+    await cluster.restart(0);
   }, 60_000);
 });

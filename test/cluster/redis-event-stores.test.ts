@@ -78,4 +78,16 @@ describe.skipIf(!redisAvailable)('RedisEventStores (real Redis)', () => {
     await stores.dropSession('s4', 'token:carol');
     expect((await redis.cli('EXISTS', key)).trim()).toBe('0');
   });
+
+  it('costs one command per event: the TTL renewed once, a stream id it stored read from no one', async () => {
+    const store = stores.forSession('s5', 'token:dave');
+    const before = await redis.commandCounts();
+    for (let index = 0; index < 10; index++) {
+      const id = await store.storeEvent(`post-${index}`, message(index, 'x'));
+      expect(await store.getStreamIdForEventId!(id)).toBe(`post-${index}`);
+    }
+    const after = await redis.commandCounts();
+    const delta = (name: string) => (after[name] ?? 0) - (before[name] ?? 0);
+    expect([delta('xadd'), delta('pexpire'), delta('xrange')]).toEqual([10, 1, 0]);
+  });
 });

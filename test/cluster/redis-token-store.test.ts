@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { principalVaultKey } from '../../src/auth/principal-vault-key.js';
 import type { VaultEntry } from '../../src/auth/token-store.js';
 import { deriveClusterKeys } from '../../src/cluster/cluster-key.js';
 import { connectRedis, type RedisConnection } from '../../src/cluster/redis-connection.js';
@@ -41,6 +42,17 @@ describe.skipIf(!redisAvailable)('RedisTokenStore (real Redis)', () => {
     for (const connection of connections) await connection.close();
     await redis?.stop();
     dir.remove();
+  });
+
+  it("keeps a per-user server's entries under each principal's key, found by every replica", async () => {
+    const a = await replicaStore();
+    const b = await replicaStore();
+    const alice = principalVaultKey('oauth:alice', SERVER);
+    await a.update(alice, () => ({ ...entry('alice-refresh'), serverUrl: alice }));
+    expect((await b.get(alice))?.tokens?.refresh_token).toBe('alice-refresh');
+    expect(await b.get(principalVaultKey('oauth:bob', SERVER))).toBeUndefined();
+    expect((await b.get(SERVER))?.tokens?.refresh_token).not.toBe('alice-refresh');
+    await a.update(alice, () => undefined);
   });
 
   it('keeps entries encrypted at rest, readable by every replica with the key and by no one without it', async () => {

@@ -1,8 +1,15 @@
-import { type EventSourceMessage, EventSourceParserStream } from 'eventsource-parser/stream';
+import type { EventSourceMessage } from 'eventsource-parser/stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryEventStores } from '../../src/gateway/memory-event-stores.js';
 import { eventually, stdioFixture } from '../mcp/hub-test-helpers.js';
 import { connectClient, type RunningGateway, startGateway } from './gateway-test-helpers.js';
+import {
+  callAndCut,
+  expectResumedOnce,
+  openRawSession,
+  sseEvents,
+  ssePayload,
+} from './raw-legacy-session.js';
 
 /*
  * Issue 26: resumable 2025-era response streams. A client that loses a call's response stream
@@ -28,71 +35,9 @@ afterAll(async () => {
 });
 
 const ACCEPT = 'application/json, text/event-stream';
-
-/** A raw 2025-era session: `initialize` at `version`, then `notifications/initialized`. */
-async function openSession(version = '2025-11-25') {
-  const post = (body: unknown, sessionId?: string, init: RequestInit = {}) =>
-    fetch(running.url, {
-      method: 'POST',
-      headers: {
-        accept: ACCEPT,
-        'content-type': 'application/json',
-        ...(sessionId ? { 'mcp-session-id': sessionId, 'mcp-protocol-version': version } : {}),
-      },
-      body: JSON.stringify(body),
-      ...init,
-    });
-  const init = await post({
-    jsonrpc: '2.0',
-    id: 0,
-    method: 'initialize',
-    params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 'resume-test', version: '1' } },
-  });
-  const id = init.headers.get('mcp-session-id')!;
-  await init.body?.cancel();
-  expect((await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, id)).status).toBe(202);
-  return {
-    id,
-    version,
-    /** POSTs `tools/call` of `echo__slow`; its response's events, and the fetch's abort. */
-    call(ms: number, steps: number) {
-      const abort = new AbortController();
-      const response = post(
-        {
-          jsonrpc: '2.0',
-          id: 7,
-          method: 'tools/call',
-          params: { name: 'echo__slow', arguments: { ms, steps }, _meta: { progressToken: 'p' } },
-        },
-        id,
-        { signal: abort.signal },
-      );
-      return { response, abort };
-    },
-    resume(lastEventId: string) {
-      return fetch(running.url, {
-        headers: {
-          accept: 'text/event-stream',
-          'mcp-session-id': id,
-          'mcp-protocol-version': version,
-          'last-event-id': lastEventId,
-        },
-      });
-    },
-  };
-}
-
-function events(response: Response) {
-  return response
-    .body!.pipeThrough(new TextDecoderStream())
-    .pipeThrough(new EventSourceParserStream())
-    .getReader();
-}
-
-const payload = (event: EventSourceMessage) =>
-  event.data === ''
-    ? undefined
-    : (JSON.parse(event.data) as { id?: number; method?: string; result?: unknown });
+const openSession = (version?: string) => openRawSession(running.url, version);
+const events = sseEvents;
+const payload = ssePayload;
 
 async function counts() {
   const observer = await connectClient(running.url, 'modern');
@@ -108,29 +53,8 @@ describe('a 2025-era response stream cut mid-call', () => {
   it('is resumed with Last-Event-ID: the result arrives once, the call was not cancelled', async () => {
     const before = await counts();
     const session = await openSession();
-    const { response, abort } = session.call(1500, 3);
-    const reader = events(await response);
-    const priming = (await reader.read()).value!;
-    expect(priming.id).toBeTruthy();
-    expect(priming.data).toBe('');
-    const progress = (await reader.read()).value!;
-    expect(payload(progress)?.method).toBe('notifications/progress');
-    abort.abort();
-    await reader.cancel().catch(() => {});
-    // The client comes back a little later (as it would after the `retry` interval).
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    const resumed = await session.resume(progress.id!);
-    expect(resumed.status).toBe(200);
-    const rest: EventSourceMessage[] = [];
-    const again = events(resumed);
-    for (let next = await again.read(); !next.done; next = await again.read()) rest.push(next.value);
-    const results = rest.map(payload).filter((message) => message?.id === 7);
-    expect(results).toHaveLength(1);
-    expect(JSON.stringify(results[0])).toContain('slept 1500ms');
-    // Every event after the one named comes once, none before it.
-    const ids = rest.map((event) => event.id);
-    expect(new Set(ids).size).toBe(ids.length);
-    expect(ids).not.toContain(progress.id);
+    const progress = await callAndCut(session, 1500, 3);
+    await expectResumedOnce(await session.resume(progress), progress, 'slept 1500ms');
     const after = await counts();
     expect(after.cancelled).toBe(before.cancelled);
     expect(after.completed).toBe(before.completed + 1);

@@ -68,6 +68,20 @@ describe('tool_index', () => {
     }
   });
 
+  it('states the size of only the part of the catalog a caller may see', async () => {
+    const registry = corpusRegistry();
+    const whole = (await call(createToolIndexTool(registry))).response;
+    const slack = (tool: Tool) => tool.server === 'server-slack';
+    const { response } = await call(createToolIndexTool(registry, { toolVisible: slack }));
+    expect(response.tools.length).toBeGreaterThan(0);
+    expect(response.tools.every((entry) => entry.server === 'server-slack')).toBe(true);
+    expect(response.catalog.tools).toBe(response.tools.length);
+    // Exact, and the size of what this caller sees, not of the whole catalog.
+    expect(response.catalog.tokens_compact).toBe(await countTokens(JSON.stringify(response.tools)));
+    expect(response.catalog.tokens_compact).toBeLessThan(whole.catalog.tokens_compact);
+    expect(response.catalog.tokens_full).toBeLessThan(whole.catalog.tokens_full);
+  });
+
   it('has the same keys in both tiers, with input_schema only in the full one', async () => {
     const tool = createToolIndexTool(corpusRegistry());
     const compact = (await call(tool, { search: 'read a file', limit: 3 })).response;

@@ -114,7 +114,9 @@ async function listVault(store: FileTokenStore, config: McpToolsConfig, json: bo
     Object.entries(config.servers)
       .filter(([, server]) => server.type !== 'stdio' && server.url === url)
       .map(([name]) => name);
-  const rows = (await store.list()).map((entry) => ({
+  // Per-user entries (a gateway caller's own sign-in, keyed `principal:…`) are theirs: not listed.
+  const shared = (await store.list()).filter((entry) => !entry.serverUrl.startsWith('principal:'));
+  const rows = shared.map((entry) => ({
     servers: names(entry.serverUrl),
     url: redactUrl(entry.serverUrl),
     authorized: entry.tokens !== undefined,

@@ -16,6 +16,7 @@ import { type HeldAddress, holdListenAddress } from '../hold-listen-address.js';
 import { keepStdoutClean } from '../keep-stdout-clean.js';
 import { openSession, type Session } from '../open-session.js';
 import { printLine } from '../print.js';
+import { pluginReloader } from '../reload-plugins.js';
 import { createServeLog, type LogFormat, type ServeLog } from '../serve-log.js';
 import { watchServeReloads } from '../serve-reload.js';
 import { watchInterrupts } from '../watch-interrupts.js';
@@ -256,6 +257,7 @@ export async function serveAction(_options: unknown, command: Command): Promise<
   let stopping = false;
   let stopReloads = () => {};
   let reloadError = (): string | undefined => undefined;
+  let reloadFromPeer = async () => {};
   const stop = async (why: string) => {
     if (stopping) return;
     stopping = true;
@@ -281,6 +283,11 @@ export async function serveAction(_options: unknown, command: Command): Promise<
       ...(config.workspaceDir ? { context: { workspaceDir: config.workspaceDir } } : {}),
       ...(telemetry?.prometheus ? { metrics: telemetry.prometheus } : {}),
       ready: session.connected,
+      // Cluster mode: another replica reloaded; this one re-reads its own file (not announced again).
+      onPeerReload: (replica) => {
+        log(`replica ${replica} reloaded its configuration; reloading ours`);
+        void reloadFromPeer();
+      },
       notices: () => {
         const refused = reloadError();
         return refused === undefined
@@ -324,10 +331,19 @@ export async function serveAction(_options: unknown, command: Command): Promise<
       hub: provider,
       watchFile: options.watch === true,
       holdChanges: gateway.holdChanges,
+      gateway: { reconfigure: gateway.reconfigure, overrides: (next) => profileSettings(next, options) },
+      announce: gateway.announceReload,
+      plugins: pluginReloader(
+        registry,
+        session.unloadPlugins,
+        (message, level) => serveLog.log(message, { level: level ?? 'info' }),
+        session.connected,
+      ),
       log: (message, level) => serveLog.log(message, { level: level ?? 'info' }),
     });
     stopReloads = () => reloads.close();
     reloadError = () => reloads.lastError();
+    reloadFromPeer = () => reloads.reload({ announce: false });
   } else if (options.watch) log('--watch: this provider cannot change its servers at run time; ignored');
   // Serve until a signal (or stdin's end) stops the process.
   await new Promise(() => {});

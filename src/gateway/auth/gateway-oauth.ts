@@ -41,6 +41,12 @@ export class GatewayOAuth {
   /** Callers by the exact `Authorization` header that proved who they are, until the token expires. */
   readonly #callers = new VerifiedTokenCache<RequestPrincipal>();
   readonly #toleranceSeconds: number;
+  /**
+   * Each principal's newest valid access token, kept only while an upstream takes it in a token
+   * exchange ({@link keepSubjectTokens}); it is sent to the issuer, never to an upstream.
+   */
+  #subjects: Map<string, { authorization: string; exp: number }> | undefined;
+  #onVerified: ((who: RequestPrincipal) => void) | undefined;
 
   /** Throws (a configuration mistake) when the issuer is not HTTPS outside loopback. */
   constructor(config: GatewayOAuthConfig) {
@@ -58,6 +64,11 @@ export class GatewayOAuth {
     });
     this.#metadata = this.#resource === undefined ? undefined : metadata;
     this.#metadataUrl = this.#resource && getOAuthProtectedResourceMetadataUrl(this.#resource);
+  }
+
+  /** The origin of the audience (this gateway's public URL), when the audience is a URL. */
+  publicOrigin(): string | undefined {
+    return this.#resource?.origin;
   }
 
   /** Where the metadata document is, for a request to `requestUrl` (the audience's own, when it is a URL). */
@@ -109,9 +120,40 @@ export class GatewayOAuth {
   ): Response | RequestPrincipal | Promise<Response | RequestPrincipal> {
     if (authorization !== null) {
       const known = this.#callers.get(authorization, Date.now() / 1000, this.#toleranceSeconds);
-      if (known !== undefined) return known;
+      if (known !== undefined) {
+        if (this.#subjects !== undefined) this.#keepSubject(known, authorization);
+        return known;
+      }
     }
     return this.#verify(authorization, requestUrl);
+  }
+
+  /** Told of each caller whose token was verified (once per token: a remembered token is not). */
+  onVerified(listener: (who: RequestPrincipal) => void): void {
+    this.#onVerified = listener;
+  }
+
+  /** From now on, remember each principal's newest token (an upstream exchanges it: RFC 8693). */
+  keepSubjectTokens(): void {
+    this.#subjects ??= new Map();
+  }
+
+  /** `principal`'s newest access token while it is unexpired (with {@link keepSubjectTokens}). */
+  subjectToken(principal: string): string | undefined {
+    const kept = this.#subjects?.get(principal);
+    if (kept === undefined) return undefined;
+    if (kept.exp * 1000 <= Date.now()) {
+      this.#subjects?.delete(principal);
+      return undefined;
+    }
+    return kept.authorization.replace(/^Bearer\s+/i, '');
+  }
+
+  #keepSubject(who: RequestPrincipal, authorization: string, exp?: unknown): void {
+    const current = this.#subjects!.get(who.principal);
+    if (current?.authorization === authorization) return;
+    const expiry = typeof exp === 'number' ? exp : this.#callers.expiry(authorization);
+    if (expiry !== undefined) this.#subjects!.set(who.principal, { authorization, exp: expiry });
   }
 
   async #verify(authorization: string | null, requestUrl: string): Promise<Response | RequestPrincipal> {
@@ -141,6 +183,9 @@ export class GatewayOAuth {
       };
       if (this.config.owner !== undefined && matchesCaller(this.config.owner, who)) who.owner = true;
       const frozen = Object.freeze(who);
+      if (this.#subjects !== undefined && authorization !== null)
+        this.#keepSubject(frozen, authorization, claims.exp);
+      this.#onVerified?.(frozen);
       if (authorization !== null && typeof claims.exp === 'number')
         this.#callers.set(
           authorization,

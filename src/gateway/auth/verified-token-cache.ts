@@ -41,6 +41,11 @@ export class VerifiedTokenCache<T> {
     this.#entries.set(key, { value, expiresAt, notBefore });
   }
 
+  /** When the entry of `key` expires (its `exp`), if there is one. */
+  expiry(key: string): number | undefined {
+    return this.#entries.get(key)?.expiresAt;
+  }
+
   get size(): number {
     return this.#entries.size;
   }

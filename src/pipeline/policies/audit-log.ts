@@ -51,6 +51,8 @@ export interface AuditRecord {
   decisions: Array<{ by: string; decision: string; reason?: string }>;
   /** SHA-256 of a per-process secret and the canonical JSON of the arguments (a low-entropy value cannot be guessed back). */
   argumentsHash: string;
+  /** This record continues a call already recorded (the retry of a relayed `input_required` round). */
+  continuation?: true;
 }
 
 /**
@@ -99,6 +101,7 @@ export class AuditLog {
         reason !== undefined && this.#ownReasons.has(by) ? { by, decision, reason } : { by, decision },
       ),
       argumentsHash: keyedHash(this.#key, canonicalJson(event.params)),
+      ...(event.continuation ? { continuation: true as const } : {}),
     };
   }
 

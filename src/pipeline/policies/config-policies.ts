@@ -1,8 +1,15 @@
 import type { PoliciesConfig } from '../../config/policies-schema.js';
-import type { BeforeToolCallResult, ToolMiddleware } from '../tool-call-hooks.js';
+import { recordPolicyDecision } from '../../telemetry/mcptools-metrics.js';
+import type {
+  BeforeToolCallEvent,
+  BeforeToolCallResult,
+  ToolHookContext,
+  ToolMiddleware,
+} from '../tool-call-hooks.js';
 import { AuditLog } from './audit-log.js';
 import { compilePolicyMatch } from './policy-match.js';
-import { TokenBuckets } from './token-bucket.js';
+import { RateLimitRules } from './rate-limit-rules.js';
+import type { SharedRateLimitStore } from './shared-rate-limits.js';
 
 /** The name the configured policies decide under (in block reasons, approvals and the audit log). */
 export const CONFIG_POLICY_NAME = 'policies';
@@ -20,6 +27,14 @@ export interface ConfigPolicies {
   close(): Promise<void>;
 }
 
+/** How {@link configPolicies} reports and where its rate limits keep their tokens. */
+export interface ConfigPolicyOptions {
+  onError?: (message: string, error: unknown) => void;
+  now?: () => number;
+  /** The cluster's shared rate-limit store, read at each call (`undefined`: local buckets). */
+  sharedRateLimits?: () => SharedRateLimitStore | undefined;
+}
+
 /**
  * Builds the middlewares of `policies`: one `before_tool_call` (deny rules, then rate limits,
  * then approval rules; the first deny or empty bucket blocks) and, with `audit`, one
@@ -28,7 +43,7 @@ export interface ConfigPolicies {
  */
 export function configPolicies(
   policies: PoliciesConfig | undefined,
-  options: { onError?: (message: string, error: unknown) => void; now?: () => number } = {},
+  options: ConfigPolicyOptions = {},
 ): ConfigPolicies {
   const middlewares: ToolMiddleware[] = [];
   const deny = (policies?.deny ?? []).map((rule, index) => ({
@@ -41,56 +56,49 @@ export function configPolicies(
     index,
     matches: compilePolicyMatch(rule.match),
   }));
-  const limits = (policies?.rateLimits ?? []).map((limit, index) => ({
-    ...limit,
-    index,
-    matches: compilePolicyMatch(limit.match),
-    buckets: new TokenBuckets(limit.limit, limit.windowMs, options.now),
-  }));
-  if (deny.length > 0 || ask.length > 0 || limits.length > 0) {
+  const limits = new RateLimitRules(policies?.rateLimits ?? [], {
+    ...(options.sharedRateLimits ? { shared: options.sharedRateLimits } : {}),
+    ...(options.onError ? { warn: (message: string) => options.onError?.(message, undefined) } : {}),
+    ...(options.now ? { now: options.now } : {}),
+  });
+  const askFor = (event: BeforeToolCallEvent, context: ToolHookContext): BeforeToolCallResult | undefined => {
+    for (const rule of ask) {
+      if (!rule.matches(context)) continue;
+      return {
+        requireApproval: {
+          title: `Call ${event.toolName}`,
+          description:
+            rule.reason ??
+            `Policy requires approval for ${event.toolName} (policies.requireApproval[${rule.index}])`,
+          severity: context.annotations?.destructiveHint === true ? 'critical' : 'warning',
+        },
+      };
+    }
+    return undefined;
+  };
+  if (deny.length > 0 || ask.length > 0 || limits.size > 0) {
     middlewares.push({
       name: CONFIG_POLICY_NAME,
       priority: CONFIG_POLICY_PRIORITY,
-      beforeToolCall: (event, context): BeforeToolCallResult | undefined => {
-        const target = context;
+      beforeToolCall: (event, context) => {
         for (const rule of deny) {
-          if (!rule.matches(target)) continue;
+          if (!rule.matches(context)) continue;
+          recordPolicyDecision({
+            server: context.server,
+            tool: event.toolName,
+            decision: 'denied',
+            reason: 'policy',
+          });
           return {
             block: true,
             blockReason:
               rule.reason ?? `Tool ${event.toolName} is denied by policy (policies.deny[${rule.index}])`,
           };
         }
-        for (const limit of limits) {
-          if (!limit.matches(target)) continue;
-          const key =
-            limit.per === 'tool'
-              ? event.toolName
-              : limit.per === 'server'
-                ? (context.server ?? event.toolName)
-                : (context.principal ?? 'local');
-          const waitMs = limit.buckets.take(key);
-          if (waitMs > 0) {
-            const seconds = Math.max(1, Math.ceil(waitMs / 1000));
-            return {
-              block: true,
-              blockReason: `Rate limit reached for ${limit.per} "${key}": ${limit.limit} calls per ${limit.windowMs / 1000} s (policies.rateLimits[${limit.index}]). Retry after ${seconds} s`,
-            };
-          }
-        }
-        for (const rule of ask) {
-          if (!rule.matches(target)) continue;
-          return {
-            requireApproval: {
-              title: `Call ${event.toolName}`,
-              description:
-                rule.reason ??
-                `Policy requires approval for ${event.toolName} (policies.requireApproval[${rule.index}])`,
-              severity: context.annotations?.destructiveHint === true ? 'critical' : 'warning',
-            },
-          };
-        }
-        return undefined;
+        // Synchronous unless the buckets are shared (Redis): a local check needs no timer.
+        const limit = limits.size > 0 ? limits.check(event, context) : undefined;
+        if (limit instanceof Promise) return limit.then((block) => block ?? askFor(event, context));
+        return limit ?? askFor(event, context);
       },
       ...(options.onError ? { onError: options.onError } : {}),
     });

@@ -1,6 +1,6 @@
 /**
  * Token buckets under string keys: `limit` tokens, refilled continuously at `limit` per
- * `windowMs`. Local to the process (a cluster-wide bucket would live in Redis; not built).
+ * `windowMs`. Local to the process (cluster-wide buckets: `src/cluster/redis-rate-limits.ts`).
  */
 export class TokenBuckets {
   readonly #buckets = new Map<string, { tokens: number; at: number }>();

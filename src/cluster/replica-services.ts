@@ -1,0 +1,43 @@
+import type { MCPToolProvider } from '../mcp/provider-types.js';
+import { shareRateLimits } from '../pipeline/policies/shared-rate-limits.js';
+import type { ToolRegistry } from '../registry/tool-registry.js';
+import { relayChanges } from './change-relay.js';
+import type { ClusterNode } from './cluster-node.js';
+import { redisRateLimitStore } from './redis-rate-limits.js';
+import { type ReloadRelay, relayReloads } from './reload-relay.js';
+
+/** What a replica runs once it has joined its cluster, and how to stop it. */
+export interface ReplicaServices {
+  /** Announces this replica's configuration reload to the others. */
+  reloads: ReloadRelay;
+  stop(): void;
+}
+
+/**
+ * Starts a joined replica's share of the cluster: upstream changes only it saw relayed to the
+ * others, configured rate limits taken from Redis (local buckets while Redis is away), and
+ * configuration reloads announced both ways (`onPeerReload` when another replica reloaded).
+ */
+export async function startReplicaServices(
+  node: ClusterNode,
+  parts: {
+    provider: MCPToolProvider;
+    registry: ToolRegistry;
+    onPeerReload?: ((from: string) => void) | undefined;
+    log: (line: string) => void;
+  },
+): Promise<ReplicaServices> {
+  const stopChanges = await relayChanges(node.redis, node.keys, node.replicaId, parts.provider, parts.log);
+  const stopSharing = shareRateLimits(parts.registry, redisRateLimitStore(node.redis, node.keys));
+  const reloads = await relayReloads(node.redis, node.keys, node.replicaId, (from) =>
+    parts.onPeerReload?.(from),
+  );
+  return {
+    reloads,
+    stop() {
+      stopChanges();
+      stopSharing();
+      reloads.stop();
+    },
+  };
+}

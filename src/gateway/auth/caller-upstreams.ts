@@ -1,0 +1,84 @@
+import { CallbackRedirects, OAUTH_CALLBACK_PATH } from '../../auth/callback-redirects.js';
+import type { McpToolsConfig } from '../../config/config-types.js';
+import { currentCaller } from '../../mcp/caller-scope.js';
+import type { McpToolHub } from '../../mcp/mcp-tool-hub.js';
+import { usesCallerCredentials } from '../../mcp/principal-connections.js';
+import type { MCPToolProvider } from '../../mcp/provider-types.js';
+import { DownstreamCall } from '../downstream-call.js';
+import type { GatewayOAuth } from './gateway-oauth.js';
+
+/** What {@link serveCallerUpstreams} set up: the `/oauth/callback` endpoint, and how to stop. */
+export interface CallerUpstreams {
+  /** The answer to a request for `/oauth/callback`, or `undefined` for any other request. */
+  callback(request: { method: string; url: string }): Response | undefined;
+  close(): Promise<void>;
+}
+
+/**
+ * Upstream calls as the caller: when the configuration has servers that take each caller's own
+ * credentials (`auth: { type: "oauth", perUser: true }`, `auth: { type: "tokenExchange" }`) and
+ * the provider is the hub, the hub routes their calls to each principal's own connection
+ * (`McpToolHub.servePerCaller`), and sign-ins come back to the gateway's `/oauth/callback`.
+ * `baseUrl` is read when a sign-in starts: the gateway's public origin. Stdio callers (the owner)
+ * keep the shared connection. `undefined` when nothing is configured so.
+ */
+export function serveCallerUpstreams(
+  provider: MCPToolProvider,
+  config: McpToolsConfig | undefined,
+  oauth: GatewayOAuth | undefined,
+  baseUrl: () => string | undefined,
+  log: (line: string) => void = () => {},
+): CallerUpstreams | undefined {
+  const servers = Object.values(config?.servers ?? {}).filter(usesCallerCredentials);
+  const hub = provider as Partial<Pick<McpToolHub, 'servePerCaller' | 'warmCaller'>>;
+  if (servers.length === 0) return undefined;
+  if (typeof hub.servePerCaller !== 'function') {
+    // Never silently: a wrapped provider cannot route, and these servers then act as shared.
+    log(
+      'servers with perUser or tokenExchange auth need the hub of loadMCPServers as provider: calls stay shared',
+    );
+    return undefined;
+  }
+  if (servers.some((server) => server.auth?.type === 'tokenExchange')) oauth?.keepSubjectTokens();
+  const redirects = new CallbackRedirects(() => {
+    const base = baseUrl();
+    if (base === undefined)
+      throw new Error('the gateway does not know its own URL yet: per-user sign-in needs it to listen');
+    return new URL(OAUTH_CALLBACK_PATH, base).href;
+  });
+  const serve = hub.servePerCaller.bind(hub);
+  let stop: () => Promise<void>;
+  try {
+    stop = serve({
+      redirect: redirects.receiver,
+      caller: () => {
+        const caller = currentCaller();
+        if (!(caller instanceof DownstreamCall)) return undefined;
+        const { principal } = caller.session;
+        // Over stdio the client started this process: the owner, on the shared connection.
+        if (principal === 'stdio') return undefined;
+        return oauth === undefined
+          ? { principal }
+          : { principal, subjectToken: () => oauth.subjectToken(principal) };
+      },
+    });
+  } catch {
+    // One hub routes for its first gateway: sign-ins then return to that gateway's callback.
+    log(
+      "another gateway over this hub already serves its per-caller servers: sign-ins return to that gateway's /oauth/callback",
+    );
+    return undefined;
+  }
+  // A caller arriving with a new token may bring the catalog of servers no caller opened yet.
+  oauth?.onVerified((who) =>
+    hub.warmCaller?.({ principal: who.principal, subjectToken: () => oauth.subjectToken(who.principal) }),
+  );
+  return {
+    callback: (request) => {
+      if (request.method !== 'GET') return undefined;
+      const url = new URL(request.url, 'http://gateway.invalid');
+      return url.pathname === OAUTH_CALLBACK_PATH ? redirects.answer(url) : undefined;
+    },
+    close: stop,
+  };
+}

@@ -1,0 +1,75 @@
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { afterAll, beforeAll } from 'vitest';
+import {
+  type Balancer,
+  newClusterKey,
+  type Replica,
+  scratchDir,
+  startBalancer,
+  startRedis,
+  startReplica,
+  type TestRedis,
+  writeConfig,
+} from './cluster-harness.js';
+
+/** A running cluster of a test file: its Redis, its replicas (`a`, `b`, …), the balancer in front. */
+export interface ClusterFixture {
+  redis: TestRedis;
+  replicas: Replica[];
+  balancer: Balancer;
+  /** The cluster key (base64), as the replicas read it from `MCPTOOLS_CLUSTER_KEY`. */
+  key: string;
+  /** Starts replica `index` again (after a kill), under the same name. */
+  restart(index: number): Promise<Replica>;
+}
+
+/**
+ * Registers the `beforeAll`/`afterAll` of a cluster test file: a private Redis, replicas of the
+ * built CLI serving `servers` (plus `extra` top-level configuration), and a balancer in front of
+ * them (round robin until a test sets its routing). The returned object is filled in `beforeAll`.
+ */
+export function useCluster(
+  servers: Record<string, unknown>,
+  options: { names?: string[]; extra?: Record<string, unknown> } = {},
+): ClusterFixture {
+  const names = options.names ?? ['a', 'b'];
+  const dir = scratchDir();
+  let config = '';
+  const fixture = {
+    key: newClusterKey(),
+    replicas: [] as Replica[],
+    async restart(index: number) {
+      const replica = await startReplica({
+        name: names[index]!,
+        config,
+        redis: fixture.redis.url,
+        key: fixture.key,
+      });
+      fixture.replicas[index] = replica;
+      return replica;
+    },
+  } as ClusterFixture;
+  beforeAll(async () => {
+    fixture.redis = await startRedis(dir.path);
+    config = writeConfig(dir.path, servers, options.extra);
+    await Promise.all(names.map((_, index) => fixture.restart(index)));
+    fixture.balancer = await startBalancer(fixture.replicas);
+  }, 120_000);
+  afterAll(async () => {
+    await fixture.balancer?.close();
+    await Promise.all(fixture.replicas.map((replica) => replica.stop()));
+    await fixture.redis?.stop();
+    dir.remove();
+  });
+  return fixture;
+}
+
+/** A 2025-era SDK client of `url` (the SDK's default: `initialize`, a session), with its transport. */
+export async function legacyClient(
+  url: string,
+): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
+  const client = new Client({ name: 'cluster-test', version: '1.0.0' });
+  const transport = new StreamableHTTPClientTransport(new URL(url));
+  await client.connect(transport);
+  return { client, transport };
+}

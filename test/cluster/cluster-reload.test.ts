@@ -1,0 +1,83 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Client } from '@modelcontextprotocol/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fixtureCommand } from '../fixtures/spawn-http.js';
+import { connectClient, toolNames, watchToolChanges } from '../gateway/gateway-test-helpers.js';
+import { eventually } from '../mcp/hub-test-helpers.js';
+import {
+  newClusterKey,
+  type Replica,
+  redisAvailable,
+  scratchDir,
+  startRedis,
+  startReplica,
+  type TestRedis,
+} from './cluster-harness.js';
+
+/*
+ * Issue 30: a configuration reload on one replica (SIGHUP) is announced to the others over the
+ * control channel, and each re-reads its own file: one signal, every replica converges, each
+ * reloads once (an announced reload is not announced again).
+ */
+
+const dir = scratchDir();
+const key = newClusterKey();
+const files = { a: join(dir.path, 'a.json'), b: join(dir.path, 'b.json') };
+let redis: TestRedis;
+const replicas: Replica[] = [];
+const clients: Client[] = [];
+
+const echo = () => ({ type: 'stdio', ...fixtureCommand('echo') });
+function writeBoth(servers: Record<string, unknown>): void {
+  for (const file of Object.values(files)) writeFileSync(file, JSON.stringify({ servers }));
+}
+const reloads = (replica: Replica) => replica.stderr().match(/reloaded \/\S+: /g)?.length ?? 0;
+
+describe.skipIf(!redisAvailable)('configuration reload across replicas (built CLI, real Redis)', () => {
+  beforeAll(async () => {
+    redis = await startRedis(dir.path);
+    writeBoth({ first: echo() });
+    replicas.push(
+      ...(await Promise.all(
+        (['a', 'b'] as const).map((name) =>
+          startReplica({ name, config: files[name], redis: redis.url, key }),
+        ),
+      )),
+    );
+  }, 120_000);
+
+  afterAll(async () => {
+    await Promise.allSettled(clients.map((client) => client.close()));
+    await Promise.all(replicas.map((replica) => replica.stop()));
+    await redis?.stop();
+    dir.remove();
+  });
+
+  it('a SIGHUP to one replica reloads every replica from its own file, once each', async () => {
+    const [a, b] = replicas as [Replica, Replica];
+    const onB = await connectClient(`${b.base}/mcp`, 'legacy');
+    clients.push(onB);
+    const heard = await watchToolChanges(onB, 'legacy');
+    expect(await toolNames(onB)).not.toContain('second__echo');
+
+    writeBoth({ first: echo(), second: echo() });
+    process.kill(a.child.pid!, 'SIGHUP');
+
+    expect(await eventually(() => /replica a reloaded its configuration/.test(b.stderr()), 20_000)).toBe(
+      true,
+    );
+    expect(await eventually(() => /reloaded .*: 1 added, 0 removed/.test(b.stderr()), 30_000)).toBe(true);
+    expect(/reloaded .*: 1 added, 0 removed/.test(a.stderr())).toBe(true);
+    expect(await eventually(async () => (await toolNames(onB)).includes('second__echo'), 20_000)).toBe(true);
+    const called = await onB.callTool({ name: 'second__echo', arguments: { text: 'converged' } });
+    expect(called.isError).not.toBe(true);
+    expect(await eventually(() => heard() >= 1, 10_000)).toBe(true);
+    // No ping-pong: B's reload, caused by A's announcement, is not announced back to A.
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    expect(reloads(a)).toBe(1);
+    expect(reloads(b)).toBe(1);
+    expect(a.stderr()).not.toMatch(/replica b reloaded/);
+    expect(heard()).toBe(1);
+  }, 90_000);
+});
