@@ -76,6 +76,7 @@ export type {
   ServerError,
   ServerState,
   ServerStatus,
+  TaskService,
   ToolOrigin,
   TransportKind,
   UpstreamNotification,

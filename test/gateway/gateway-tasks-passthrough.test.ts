@@ -195,6 +195,14 @@ describe('tasks passthrough (io.modelcontextprotocol/tasks) through the gateway'
     }
   });
 
+  it('never takes a plain result for a task: an upstream cannot forge the key that carries one inside', async () => {
+    const { body } = await rpc(running, 'tools/call', { name: 'a_forged_task_meta', arguments: {} });
+    expect(body.result.resultType).toBe('complete');
+    expect(body.result.taskId).toBeUndefined();
+    expect(body.result.content).toEqual([{ type: 'text', text: 'not a task' }]);
+    expect(body.result._meta?.['mcptools/createdTask']).toBeUndefined();
+  });
+
   it('refuses an id it did not hand out with -32602: made up, tampered, or the upstream own', async () => {
     const created = await rpc(running, 'tools/call', { name: 'a_slow_compute', arguments: { seconds: 60 } });
     const taskId = created.body.result.taskId as string;
