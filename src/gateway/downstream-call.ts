@@ -103,6 +103,8 @@ export class DownstreamCall implements InputRequiredRelay {
   #rounds = 0;
   /** The upstream whose `input_required` this call hands to its client (see {@link relayFor}). */
   #relayServer: string | undefined;
+  /** Set for a gateway `tools/call` of one MCP tool (see {@link passTasks}): the tasks extension may be told upstream. */
+  #tasks = false;
   #resume: { server: string | undefined; name: string | undefined; resume: UpstreamResume } | undefined;
   #relayed: { server: string; name: string; result: InputRequiredResult } | undefined;
   #wake: (() => void) | undefined;
@@ -140,8 +142,8 @@ export class DownstreamCall implements InputRequiredRelay {
     for (const capability of Object.values(capabilityOf))
       if (declared[capability] !== undefined) Object.assign(kept, { [capability]: declared[capability] });
     // The tasks extension (SEP-2663, a 2026-07-28 extension), passed through for a 2026-07-28
-    // client: the upstream may answer a CreateTaskResult.
-    if (this.session.era === 'modern' && declaresTasks(declared))
+    // client's direct tool call (see passTasks): the upstream may answer a CreateTaskResult.
+    if (this.#tasks && declaresTasks(declared))
       Object.assign(kept, {
         extensions: { [TASKS_EXTENSION]: declared.extensions?.[TASKS_EXTENSION] },
       });
@@ -198,6 +200,15 @@ export class DownstreamCall implements InputRequiredRelay {
    */
   relayFor(server: string): void {
     if (this.session.era === 'modern') this.#relayServer = server;
+  }
+
+  /**
+   * This 2026-07-28 call is a `tools/call` of one upstream tool, served by the gateway itself
+   * (not through the router's `call_tool`): when its client declared the tasks extension, the
+   * upstream is told so and may answer a CreateTaskResult, which the gateway hands on.
+   */
+  passTasks(): void {
+    if (this.session.era === 'modern') this.#tasks = true;
   }
 
   /**

@@ -89,7 +89,11 @@ export function buildGatewayServer(
     const args = (params.arguments ?? {}) as Record<string, unknown>;
     return async (call) => {
       // One upstream call serves this one: its own input_required can go to the client as it is.
-      if (tool.source === 'mcp' && tool.server !== undefined) call.relayFor(tool.server);
+      if (tool.source === 'mcp' && tool.server !== undefined) {
+        call.relayFor(tool.server);
+        // …and, when its client declared the tasks extension, it may answer a task.
+        call.passTasks();
+      }
       // Approvals asked by hooks and policies go to this call's client, attributed to its principal.
       const scope = {
         principal: session.principal,

@@ -29,7 +29,11 @@ beforeAll(async () => {
     protocol: 'auto' as const,
   };
   [running, plain] = await Promise.all([
-    startGateway({ namespace: { separator: '_' }, servers: { a: fixture, b: fixture } }),
+    startGateway({
+      namespace: { separator: '_' },
+      servers: { a: fixture, b: fixture },
+      gateway: { profiles: { routed: { mode: 'router' } } },
+    }),
     startGateway({
       namespace: { separator: '_' },
       servers: {
@@ -193,6 +197,18 @@ describe('tasks passthrough (io.modelcontextprotocol/tasks) through the gateway'
     } finally {
       await client.close();
     }
+  });
+
+  it("does not tell the upstream through the router's call_tool (its answer could not be routed): sync", async () => {
+    const routed = { ...running, url: `${running.url}/routed` };
+    const { body } = await rpc(routed, 'tools/call', {
+      name: 'call_tool',
+      arguments: { name: 'a_slow_compute', arguments: { seconds: 0.2, label: 'routed' } },
+    });
+    expect(body.result.resultType).toBe('complete');
+    expect(body.result.taskId).toBeUndefined();
+    expect(JSON.stringify(body.result.content)).toContain('computed routed');
+    expect(body.result._meta?.['mcptools/createdTask']).toBeUndefined();
   });
 
   it('never takes a plain result for a task: an upstream cannot forge the key that carries one inside', async () => {
