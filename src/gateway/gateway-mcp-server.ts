@@ -91,8 +91,8 @@ export function buildGatewayServer(
       // One upstream call serves this one: its own input_required can go to the client as it is.
       if (tool.source === 'mcp' && tool.server !== undefined) {
         call.relayFor(tool.server);
-        // …and, when its client declared the tasks extension, it may answer a task.
-        call.passTasks();
+        // …and, when it offers tasks and the client declared the extension, it may answer a task.
+        if (provider.tasks?.offers(tool.server)) call.passTasks();
       }
       // Approvals asked by hooks and policies go to this call's client, attributed to its principal.
       const scope = {

@@ -42,14 +42,7 @@ function tasksOffered(core: GatewayCore, profile: GatewayProfile, session: Downs
   const tasks = core.provider.tasks;
   // A 2026-07-28 extension: a 2025-era session is offered nothing new.
   if (tasks === undefined || session.era !== 'modern') return false;
-  return core.provider.servers().some((server) => {
-    if (!profile.serves(server, session)) return false;
-    try {
-      return tasks.offers(server);
-    } catch {
-      return false;
-    }
-  });
+  return core.provider.servers().some((server) => profile.serves(server, session) && tasks.offers(server));
 }
 
 function refuseUndeclared(server: Server, context: ServerContext, what: string): void {

@@ -224,7 +224,7 @@ export interface MCPToolProvider extends AsyncDisposable {
  * for a gateway that passes tasks through.
  */
 export interface TaskService {
-  /** Whether `server` (connected, 2026-07-28) declares the tasks extension. */
+  /** Whether `server` (enabled, connected, 2026-07-28, one shared connection) declares the tasks extension; never throws. */
   offers(server: string): boolean;
   /** Sends `method` for one of `server`'s tasks; answers the server's result as it is. */
   request(

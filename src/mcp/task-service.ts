@@ -1,5 +1,7 @@
 import { CLIENT_CAPABILITIES_META_KEY, type StandardSchemaV1 } from '@modelcontextprotocol/client';
 import { declaresTasks, TASKS_EXTENSION } from './created-tasks.js';
+import type { McpConnection } from './mcp-connection.js';
+import { usesCallerCredentials } from './principal-connections.js';
 import type { CallOptions, TaskService } from './provider-types.js';
 import type { ServerDirectory } from './server-directory.js';
 import { callerLogMeta } from './server-requests.js';
@@ -19,7 +21,7 @@ const anyObject: StandardSchemaV1<unknown, Record<string, unknown>> = {
 
 /**
  * The tasks extension (SEP-2663) of the servers that offer it: whether a server does (a
- * 2026-07-28 connection whose server declares `io.modelcontextprotocol/tasks`), and its
+ * 2026-07-28 shared connection whose server declares `io.modelcontextprotocol/tasks`), and its
  * `tasks/get`, `tasks/update` and `tasks/cancel`, sent with the extension declared in the
  * request's envelope (the server refuses them otherwise).
  */
@@ -31,7 +33,16 @@ export class McpTaskService implements TaskService {
   }
 
   offers(server: string): boolean {
-    const client = this.#servers.get(server).client;
+    let connection: McpConnection;
+    try {
+      connection = this.#servers.get(server);
+    } catch {
+      return false; // removed meanwhile (a reload)
+    }
+    // A server reached with each caller's own credentials: its tasks would be asked for on the
+    // shared connection, which is never a caller's access (as its resources and prompts).
+    if (usesCallerCredentials(connection.config)) return false;
+    const client = connection.client;
     return client?.getProtocolEra() === 'modern' && declaresTasks(client.getServerCapabilities());
   }
 
