@@ -72,6 +72,8 @@ export class ClusterNode {
   /** Set by {@link drain}: `/readyz` fails and no new session is opened here. */
   draining = false;
   #released = false;
+  /** A recovery is running (one at a time; a failed one tries again a heartbeat later). */
+  #recovering = false;
   /** Where sessions held elsewhere were last found (principal + session → owner URL, profile). */
   readonly owners = new OwnerCache(10_000);
   readonly #held = new Map<string, Omit<SessionRecord, 'owner'>>();
@@ -193,22 +195,33 @@ export class ClusterNode {
     this.sessions.remove(principal, id).catch(() => {});
   }
 
-  /** Redis came back: writes the record of every session held here again (it may have lost them). */
+  /**
+   * Redis came back: writes the record of every session held here again (it may have lost them).
+   * A command that fails meanwhile (Redis flapping, still loading) does not end the recovery: it
+   * is tried again a heartbeat later, until every record is written, so no session stays
+   * unreachable from the other replicas.
+   */
   async #recover(): Promise<void> {
-    if (this.#released) return;
+    if (this.#released || this.#recovering) return;
+    this.#recovering = true;
     let count = 0;
-    for (const record of [...this.#held.values()]) {
-      try {
+    try {
+      for (const record of [...this.#held.values()]) {
+        if (this.#released) return;
+        if (!this.#held.has(record.id)) continue;
         if ((await this.sessions.get(record.principal, record.id)) === undefined) {
           await this.sessions.create(record);
           await this.sessions.update(record.principal, record.id, record);
           count++;
         }
-      } catch {
-        return;
       }
+    } catch {
+      setTimeout(() => void this.#recover(), this.settings.heartbeatMs).unref();
+      return;
+    } finally {
+      this.#recovering = false;
+      if (count > 0) this.#log(`cluster: Redis is back; recorded ${count} session(s) it had lost`);
     }
-    if (count > 0) this.#log(`cluster: Redis is back; recorded ${count} session(s) it had lost`);
   }
 
   /** Stops taking new sessions; `/readyz` fails from now on. */

@@ -17,6 +17,11 @@ export interface RedisConnection {
   command(args: readonly string[]): Promise<unknown>;
   /** Whether the connection is up and Redis answered. */
   readonly ready: boolean;
+  /**
+   * How many times the connection became ready (1 after the first connect): a change means it
+   * reconnected, perhaps to a Redis that lost its data, even when no command failed meanwhile.
+   */
+  readonly generation: number;
   /** A second connection for pub/sub (a subscribed connection takes no other commands). */
   subscriber(): Promise<RedisSubscriber>;
   /** Ends the connection (and any subscriber). Idempotent. */
@@ -31,6 +36,7 @@ export interface RedisSubscriber {
 interface SdkClient {
   isReady: boolean;
   on(event: 'error', listener: (error: Error) => void): unknown;
+  on(event: 'ready', listener: () => void): unknown;
   connect(): Promise<unknown>;
   sendCommand(args: readonly string[]): Promise<unknown>;
   duplicate(): SdkClient;
@@ -63,6 +69,10 @@ export async function connectRedis(url: string, log: (line: string) => void): Pr
         };
   const client = createClient({ ...options, disableOfflineQueue: true } as never) as unknown as SdkClient;
   let lastError = '';
+  let generation = 0;
+  client.on('ready', () => {
+    generation++;
+  });
   client.on('error', (error: Error) => {
     // One line per kind of failure, not one per reconnection attempt.
     if (connectedOnce && error.message !== lastError) log(`redis ${shown}: ${error.message}`);
@@ -85,6 +95,9 @@ export async function connectRedis(url: string, log: (line: string) => void): Pr
     command: (args) => client.sendCommand(args),
     get ready() {
       return client.isReady;
+    },
+    get generation() {
+      return generation;
     },
     subscriber: async () => {
       const duplicate = client.duplicate();

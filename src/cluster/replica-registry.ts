@@ -14,6 +14,8 @@ export class ReplicaRegistry {
   readonly #heartbeatMs: number;
   #timer: NodeJS.Timeout | undefined;
   #healthy = false;
+  /** The connection generation of the last beat that reached Redis (`undefined` before the first). */
+  #generation: number | undefined;
   #stopped = false;
 
   readonly #recovered: () => void;
@@ -48,6 +50,7 @@ export class ReplicaRegistry {
 
   async #beat(): Promise<void> {
     if (this.#stopped) return;
+    const generation = this.#redis.generation;
     await this.#redis.command([
       'SET',
       this.#keys.replica(this.#id),
@@ -57,7 +60,10 @@ export class ReplicaRegistry {
     ]);
     const was = this.#healthy;
     this.#healthy = true;
-    if (!was && this.#timer !== undefined) this.#recovered();
+    // A failed beat, or a reconnection between two beats (an outage shorter than a beat).
+    const reconnected = this.#generation !== undefined && this.#generation !== generation;
+    this.#generation = generation;
+    if ((!was || reconnected) && this.#timer !== undefined) this.#recovered();
   }
 
   /** Whether the last heartbeat reached Redis and the connection is still up. */
