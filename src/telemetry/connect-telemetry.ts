@@ -3,7 +3,7 @@ import { mcptoolsInstruments } from './mcptools-metrics.js';
 import { ATTR } from './telemetry-names.js';
 import { type ObservedServer, transportAttributes } from './tool-call-telemetry.js';
 import { failSpan, tracer } from './tracer.js';
-import { failureType } from './upstream-request-telemetry.js';
+import { finishWhenSettled } from './upstream-request-telemetry.js';
 
 /**
  * Runs one connect attempt of `server` under an INTERNAL span `connect <server>` (a new trace:
@@ -38,15 +38,5 @@ export function observeConnect<T>(
   };
   // Not made the active context: nothing under a connect needs it, and an async context costs
   // every later promise of the process on Node 20 (see withContextForInjection).
-  const connecting = connect();
-  return connecting.then(
-    (value) => {
-      finish();
-      return value;
-    },
-    (error: unknown) => {
-      finish(failureType(error));
-      throw error;
-    },
-  );
+  return finishWhenSettled(connect(), finish);
 }

@@ -13,6 +13,20 @@ export function failureType(error: unknown): string {
   return typeof code === 'number' || typeof code === 'string' ? String(code) : '_OTHER';
 }
 
+/** `operation`, with `finish` called once it settles: no argument on success, the failure's type otherwise. */
+export function finishWhenSettled<T>(operation: Promise<T>, finish: (failure?: string) => void): Promise<T> {
+  return operation.then(
+    (value) => {
+      finish();
+      return value;
+    },
+    (error: unknown) => {
+      finish(failureType(error));
+      throw error;
+    },
+  );
+}
+
 /**
  * Runs one upstream request other than a tool call (`resources/read`, `prompts/get`, …) under a
  * CLIENT span `<method>[ <prompt>]` and records `mcp.client.operation.duration` by method.
@@ -55,14 +69,5 @@ export function observeUpstreamRequest<T>(
   };
   // The span goes upstream in `_meta` (built synchronously by `send`); no async context needed.
   const sent = recording ? withContextForInjection(trace.setSpan(parent, span), send) : send();
-  return sent.then(
-    (value) => {
-      finish();
-      return value;
-    },
-    (error: unknown) => {
-      finish(failureType(error));
-      throw error;
-    },
-  );
+  return finishWhenSettled(sent, finish);
 }
