@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixtureCommand } from '../fixtures/spawn-http.js';
+import { until } from '../mcp/hub-test-helpers.js';
 import { connectClient, toolNames, watchToolChanges } from './gateway-test-helpers.js';
 import { type ServedHttp, startServeHttp } from './start-serve-http.js';
 
@@ -15,20 +16,6 @@ let dir: string;
 let configFile: string;
 let served: ServedHttp;
 const clients: Client[] = [];
-
-async function until<T>(
-  probe: () => T | undefined | Promise<T | undefined>,
-  timeoutMs: number,
-  what: string,
-) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 const echo = () => ({ type: 'stdio', ...fixtureCommand('echo') });
 const servers = () => ({ a: echo(), b: echo() });

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixtureCommand } from '../fixtures/spawn-http.js';
+import { until } from '../mcp/hub-test-helpers.js';
 import { connectClient, toolNames, watchToolChanges } from './gateway-test-helpers.js';
 import { type ServedHttp, startServeHttp } from './start-serve-http.js';
 
@@ -30,20 +31,6 @@ const alive = (pid: number) => {
     return false;
   }
 };
-
-async function until<T>(
-  probe: () => T | undefined | Promise<T | undefined>,
-  timeoutMs: number,
-  what: string,
-) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 function writeConfig(servers: Record<string, unknown>): void {
   writeFileSync(

@@ -81,3 +81,18 @@ export function childPidsMatching(fragment: string): number[] {
     )
     .map((parts) => Number(parts[0]));
 }
+
+/** The first value `probe` gives that is not `undefined` (polled every 100 ms); throws naming `what` after `timeoutMs`. */
+export async function until<T>(
+  probe: () => T | undefined | Promise<T | undefined>,
+  timeoutMs: number,
+  what: string,
+) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixtureCommand, killChild } from '../fixtures/spawn-http.js';
 import { connectClient } from '../gateway/gateway-test-helpers.js';
 import { type ServedHttp, startServeHttp } from '../gateway/start-serve-http.js';
+import { until } from '../mcp/hub-test-helpers.js';
 
 // The built CLI's `serve` with the OpenTelemetry SDK it sets up itself: traces over OTLP/HTTP to
 // a receiver in this test, and GET /metrics scraped by a real Prometheus.
@@ -70,20 +71,6 @@ async function startReceiver() {
     resources,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
-}
-
-async function until<T>(
-  probe: () => T | undefined | Promise<T | undefined>,
-  timeoutMs: number,
-  what: string,
-) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
 }
 
 const attribute = (span: OtlpSpan, key: string) =>
