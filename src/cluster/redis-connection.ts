@@ -5,6 +5,8 @@ import { parseRedisUrl, redactRedisUrl } from './redis-url.js';
 const CONNECT_TIMEOUT_MS = 5000;
 /** Between reconnection attempts once Redis went away. */
 const RECONNECT_MS = 500;
+/** Command options that arm no time limit (the client's default is 5 s per command). */
+const NO_TIMEOUT = { timeout: 0 };
 
 /**
  * The one Redis connection a replica keeps, as the cluster uses it: raw commands (each a
@@ -15,6 +17,12 @@ const RECONNECT_MS = 500;
 export interface RedisConnection {
   /** Sends one command (`['HGET', key, field]`) and resolves with its reply. */
   command(args: readonly string[]): Promise<unknown>;
+  /**
+   * Sends one command whose reply nobody waits for (a write that may be lost with Redis away):
+   * no time limit armed for it (the client's per-command timer and its abort signal cost more
+   * than the write), failures ignored. Commands of one connection reach Redis in the order sent.
+   */
+  send(args: readonly string[]): void;
   /** Whether the connection is up and Redis answered. */
   readonly ready: boolean;
   /**
@@ -38,7 +46,7 @@ interface SdkClient {
   on(event: 'error', listener: (error: Error) => void): unknown;
   on(event: 'ready', listener: () => void): unknown;
   connect(): Promise<unknown>;
-  sendCommand(args: readonly string[]): Promise<unknown>;
+  sendCommand(args: readonly string[], options?: { timeout?: number }): Promise<unknown>;
   duplicate(): SdkClient;
   subscribe(channel: string, listener: (message: string) => void): Promise<void>;
   destroy(): void;
@@ -93,6 +101,9 @@ export async function connectRedis(url: string, log: (line: string) => void): Pr
   let closed = false;
   return {
     command: (args) => client.sendCommand(args),
+    send: (args) => {
+      client.sendCommand(args, NO_TIMEOUT).catch(() => {});
+    },
     get ready() {
       return client.isReady;
     },

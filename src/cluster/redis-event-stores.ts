@@ -1,6 +1,7 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { EventId, EventStore, JSONRPCMessage, StreamId } from '@modelcontextprotocol/server';
 import type { ClusterNode } from './cluster-node.js';
+import { RedisBatchWriter } from './redis-batch-writer.js';
 import type { RedisConnection } from './redis-connection.js';
 import type { RedisKeys } from './redis-keys.js';
 
@@ -18,44 +19,76 @@ export interface RedisEventStoresOptions {
 /** A priming event: the SDK stores `{}` to mint the id a stream starts with. */
 const isPriming = (message: JSONRPCMessage) => Object.keys(message).length === 0;
 
-/** How many of its own latest events a session's store remembers the stream of (no Redis read for them). */
-const REMEMBERED_EVENTS = 64;
+/** How many entries a replay reads from Redis at a time, newest first. */
+const PAGE = 64;
+
+/** How long a replay that does not find its event yet waits for it once (an `XADD` still on its way). */
+const IN_FLIGHT_MS = 50;
 
 /** `XRANGE`'s reply as `[entry id, fields]` pairs. */
 type Entries = [string, string[]][];
 
-function fieldsOf(fields: string[]): { stream: string; message: string } {
+/** An event as stored: its id (`i`), its stream (`s`) and its message's JSON (`m`). */
+function fieldsOf(fields: string[]): { id: string; message: string } {
   const read: Record<string, string> = {};
   for (let index = 0; index + 1 < fields.length; index += 2) read[fields[index]!] = fields[index + 1]!;
-  return { stream: read.s ?? '', message: read.m ?? '{}' };
+  return { id: read.i ?? '', message: read.m ?? '{}' };
+}
+
+/** An event id of this store, read: `<session tag>.<kind><writer>-<n>.<stream id>`. */
+interface ParsedId {
+  readonly tag: string;
+  /** A priming event (`p`): minted, never stored; every stored event of its stream follows it. */
+  readonly priming: boolean;
+  readonly streamId: StreamId;
+}
+
+function parseEventId(eventId: EventId): ParsedId | undefined {
+  const first = eventId.indexOf('.');
+  const second = eventId.indexOf('.', first + 1);
+  if (first < 0 || second < 0) return undefined;
+  const mark = eventId.slice(first + 1, second);
+  if (!/^[ep][\w-]+-\d+$/.test(mark)) return undefined;
+  return { tag: eventId.slice(0, first), priming: mark[0] === 'p', streamId: eventId.slice(second + 1) };
 }
 
 /**
  * One session's events in a Redis stream (`events:<principal>:<session>`): any replica can
  * replay them, so a client that lost a response stream resumes it with `Last-Event-ID` wherever
- * the balancer sends it. An event id is `<session tag>.<entry id>`; the tag is derived from the
- * session, so another session's id names nothing here (the SDK's replay checks no owner).
+ * the balancer sends it.
+ *
+ * The store mints its event ids itself and does not wait for Redis: an event leaves for the
+ * client first, and its `XADD` follows within a few milliseconds, with the replica's other
+ * events of that moment (a {@link RedisBatchWriter}), so a call pays no Redis round trip. A
+ * replay that does not find its event yet looks once more a moment later. An id names its session (a tag derived from the session: another session's id
+ * names nothing here, as the SDK's replay checks no owner), its writer and its stream, so the
+ * stream of an event is known without a read. A priming event is not stored at all: resuming
+ * from it replays every stored event of its stream. Redis away: the event still flows, but is
+ * not stored (a replay skips it), rather than failing the request.
  */
 class RedisSessionEvents implements EventStore {
   readonly #redis: RedisConnection;
+  readonly #writer: RedisBatchWriter;
   readonly #key: string;
   readonly #tag: string;
+  /** This store object's part of its ids: ids minted by two replicas of one session differ. */
+  readonly #mint = randomBytes(4).toString('base64url');
+  #count = 0;
   readonly #maxEvents: string;
   readonly #ttlMs: string;
   /** When the key's time to live was last renewed (ms since the epoch; 0: never by this store). */
   #renewedAt = 0;
   readonly #renewEveryMs: number;
-  /** The stream of each of the latest events stored here, by entry id, oldest first. */
-  readonly #streams = new Map<string, StreamId>();
-  #unstored = 0;
 
   constructor(
     redis: RedisConnection,
+    writer: RedisBatchWriter,
     key: string,
     sessionId: string,
     options: Required<RedisEventStoresOptions>,
   ) {
     this.#redis = redis;
+    this.#writer = writer;
     this.#key = key;
     this.#tag = createHash('sha256').update(key).update(sessionId).digest('base64url').slice(0, 10);
     this.#maxEvents = String(options.maxEvents);
@@ -64,73 +97,82 @@ class RedisSessionEvents implements EventStore {
   }
 
   async storeEvent(streamId: StreamId, message: JSONRPCMessage): Promise<EventId> {
-    // The time to live rolls with the events, renewed at most every tenth of it (not per event):
-    // a 2025 call stores two events (its priming event and its answer), each one command.
+    const priming = isPriming(message);
+    const eventId = `${this.#tag}.${priming ? 'p' : 'e'}${this.#mint}-${++this.#count}.${streamId}`;
+    if (priming) return eventId;
+    // The time to live rolls with the events, renewed at most every tenth of it (not per event).
     const now = Date.now();
     const renew = now - this.#renewedAt >= this.#renewEveryMs;
     if (renew) this.#renewedAt = now;
-    // Sent together: one round trip. Redis away: the stream still flows, but cannot be resumed
-    // from this event (its id names nothing), rather than failing the request.
-    const stored = await Promise.all([
-      this.#redis.command([
-        'XADD',
-        this.#key,
-        'MAXLEN',
-        '~',
-        this.#maxEvents,
-        '*',
-        's',
-        streamId,
-        'm',
-        JSON.stringify(message),
-      ]),
-      ...(renew ? [this.#redis.command(['PEXPIRE', this.#key, this.#ttlMs])] : []),
-    ]).catch(() => undefined);
-    if (stored === undefined) {
-      if (renew) this.#renewedAt = 0;
-      return `${this.#tag}.unstored-${++this.#unstored}`;
-    }
-    const entry = String(stored[0]);
-    // The gateway asks the stream of each response stream's first event (to know which stream a
-    // dropped connection leaves): answered here, not by another read.
-    this.#streams.set(entry, streamId);
-    if (this.#streams.size > REMEMBERED_EVENTS) this.#streams.delete(this.#streams.keys().next().value!);
-    return `${this.#tag}.${entry}`;
+    this.#writer.add(() => [
+      'XADD',
+      this.#key,
+      'MAXLEN',
+      '~',
+      this.#maxEvents,
+      '*',
+      'i',
+      eventId,
+      'm',
+      JSON.stringify(message),
+    ]);
+    if (renew) this.#writer.add(() => ['PEXPIRE', this.#key, this.#ttlMs]);
+    return eventId;
   }
 
-  /** The entry id of one of this session's event ids, or `undefined` for anyone else's. */
-  #entryOf(eventId: EventId): string | undefined {
-    const [tag, entry] = eventId.split('.', 2);
-    return tag === this.#tag && entry !== undefined && /^\d+-\d+$/.test(entry) ? entry : undefined;
-  }
-
-  async #stored(entry: string): Promise<{ stream: string } | undefined> {
-    const reply = (await this.#redis.command(['XRANGE', this.#key, entry, entry])) as Entries;
-    const first = reply[0];
-    return first === undefined ? undefined : fieldsOf(first[1]);
+  /** `eventId` read, or `undefined` when it is not one of this session's. */
+  #parse(eventId: EventId): ParsedId | undefined {
+    const parsed = parseEventId(eventId);
+    return parsed?.tag === this.#tag ? parsed : undefined;
   }
 
   async getStreamIdForEventId(eventId: EventId): Promise<StreamId | undefined> {
-    const entry = this.#entryOf(eventId);
-    if (entry === undefined) return undefined;
-    return this.#streams.get(entry) ?? (await this.#stored(entry))?.stream;
+    return this.#parse(eventId)?.streamId;
+  }
+
+  /**
+   * The stored events of `parsed`'s stream after `eventId`, oldest first, read newest first a
+   * page at a time down to `eventId` (a resumption is nearly always of a recent event), or
+   * `undefined` when `eventId` is not stored.
+   */
+  async #after(eventId: EventId, parsed: ParsedId): Promise<{ id: string; message: string }[] | undefined> {
+    const later: { id: string; message: string }[] = [];
+    const stream = `.${parsed.streamId}`;
+    for (let end = '+'; ; ) {
+      const page = (await this.#redis.command([
+        'XREVRANGE',
+        this.#key,
+        end,
+        '-',
+        'COUNT',
+        String(PAGE),
+      ])) as Entries;
+      for (const [, fields] of page) {
+        const event = fieldsOf(fields);
+        if (event.id === eventId) return later.reverse();
+        if (event.id.endsWith(stream) && this.#parse(event.id)?.streamId === parsed.streamId)
+          later.push(event);
+      }
+      if (page.length < PAGE) return parsed.priming ? later.reverse() : undefined;
+      end = `(${page[page.length - 1]![0]}`;
+    }
   }
 
   async replayEventsAfter(
     lastEventId: EventId,
     { send }: { send: (eventId: EventId, message: JSONRPCMessage) => Promise<void> },
   ): Promise<StreamId> {
-    const entry = this.#entryOf(lastEventId);
-    const last = entry === undefined ? undefined : await this.#stored(entry);
-    if (entry === undefined || last === undefined) throw new Error('unknown event id');
-    const after = (await this.#redis.command(['XRANGE', this.#key, `(${entry}`, '+'])) as Entries;
-    for (const [id, fields] of after) {
-      const event = fieldsOf(fields);
-      if (event.stream !== last.stream) continue;
-      const message = JSON.parse(event.message) as JSONRPCMessage;
-      if (!isPriming(message)) await send(`${this.#tag}.${id}`, message);
+    const parsed = this.#parse(lastEventId);
+    if (parsed === undefined) throw new Error('unknown event id');
+    let events = await this.#after(lastEventId, parsed);
+    if (events === undefined) {
+      // Maybe still on its way from the replica that wrote it: looked for once more.
+      await new Promise((resolve) => setTimeout(resolve, IN_FLIGHT_MS));
+      events = await this.#after(lastEventId, parsed);
     }
-    return last.stream;
+    if (events === undefined) throw new Error('unknown event id');
+    for (const event of events) await send(event.id, JSON.parse(event.message) as JSONRPCMessage);
+    return parsed.streamId;
   }
 }
 
@@ -141,11 +183,13 @@ class RedisSessionEvents implements EventStore {
  */
 export class RedisEventStores {
   readonly #redis: RedisConnection;
+  readonly #writer: RedisBatchWriter;
   readonly #keys: RedisKeys;
   readonly #options: Required<RedisEventStoresOptions>;
 
   constructor(redis: RedisConnection, keys: RedisKeys, options: RedisEventStoresOptions = {}) {
     this.#redis = redis;
+    this.#writer = new RedisBatchWriter(redis);
     this.#keys = keys;
     this.#options = { maxEvents: options.maxEvents ?? 1000, ttlMs: options.ttlMs ?? 300_000 };
   }
@@ -154,6 +198,7 @@ export class RedisEventStores {
   forSession(sessionId: string, principal = ''): EventStore {
     return new RedisSessionEvents(
       this.#redis,
+      this.#writer,
       this.#keys.events(principal, sessionId),
       sessionId,
       this.#options,
@@ -162,6 +207,8 @@ export class RedisEventStores {
 
   /** The session ended: its events go. */
   async dropSession(sessionId: string, principal = ''): Promise<void> {
+    // Its events on their way go first: written after the DEL, they would make the key again.
+    this.#writer.flush();
     await this.#redis.command(['DEL', this.#keys.events(principal, sessionId)]).catch(() => {});
   }
 }

@@ -17,8 +17,12 @@ interface ResponseStream {
   done: boolean;
 }
 
-/** `request` as the SDK should read it: another `signal`, and maybe another protocol version header. */
-function viewOf(request: Request, signal: AbortSignal | undefined, version: string | undefined): Request {
+/**
+ * `request` as the SDK should read it: another `signal` (made when first read: a signal costs
+ * microseconds on Node 20, and the SDK may never read it), and maybe another protocol version
+ * header.
+ */
+function viewOf(request: Request, abort: AbortController, version: string | undefined): Request {
   const headers =
     version === undefined
       ? request.headers
@@ -33,7 +37,7 @@ function viewOf(request: Request, signal: AbortSignal | undefined, version: stri
         });
   return new Proxy(request, {
     get(target, property) {
-      if (property === 'signal' && signal !== undefined) return signal;
+      if (property === 'signal') return abort.signal;
       if (property === 'headers') return headers;
       const value = Reflect.get(target, property, target);
       return typeof value === 'function' ? value.bind(target) : value;
@@ -194,7 +198,7 @@ export class ResumableStreams {
       SUPPORTED_PROTOCOL_VERSIONS.includes(header)
         ? negotiated
         : undefined;
-    const response = await handle(viewOf(request, stream.abort.signal, version));
+    const response = await handle(viewOf(request, stream.abort, version));
     return watched(
       response,
       request.signal,

@@ -8,7 +8,10 @@ import { redisAvailable, scratchDir, startRedis, type TestRedis } from './cluste
 /*
  * The Redis event store (issue 27, resumable streams): one Redis stream per principal and
  * session; a replay sends the rest of one response stream only; another session's event id names
- * nothing (the SDK's replay checks no owner, so the store is the boundary).
+ * nothing (the SDK's replay checks no owner, so the store is the boundary). The store does not
+ * wait for Redis (it sends its events a few milliseconds later, together): `settled` waits past
+ * that, then sends a PING on the same connection, which Redis answers only after every command
+ * sent before it.
  */
 
 const dir = scratchDir();
@@ -17,6 +20,12 @@ let connection: RedisConnection;
 let stores: RedisEventStores;
 
 const message = (id: number, text: string): JSONRPCMessage => ({ jsonrpc: '2.0', id, result: { text } });
+const settled = async () => {
+  await new Promise((resolve) => setTimeout(resolve, 30));
+  await connection.command(['PING']);
+};
+const textOf = (each: JSONRPCMessage) =>
+  'method' in each ? each.method : (each as unknown as { result: { text: string } }).result.text;
 
 describe.skipIf(!redisAvailable)('RedisEventStores (real Redis)', () => {
   beforeAll(async () => {
@@ -35,59 +44,93 @@ describe.skipIf(!redisAvailable)('RedisEventStores (real Redis)', () => {
     const store = stores.forSession('s1', 'token:alice');
     const priming = await store.storeEvent('post-1', {} as JSONRPCMessage);
     await store.storeEvent('post-2', message(2, 'other stream'));
-    await store.storeEvent('post-1', {
+    const progress = await store.storeEvent('post-1', {
       jsonrpc: '2.0',
       method: 'notifications/progress',
       params: { progressToken: 1, progress: 1 },
     });
-    await store.storeEvent('post-1', message(1, 'the answer'));
+    const answer = await store.storeEvent('post-1', message(1, 'the answer'));
+    await settled();
     // Another replica: its own connection and store object, the same Redis.
     const other = await connectRedis(redis.url, () => {});
     const elsewhere = new RedisEventStores(other, new RedisKeys('test')).forSession('s1', 'token:alice');
-    const replayed: JSONRPCMessage[] = [];
-    const stream = await elsewhere.replayEventsAfter(priming, {
+    const replay = async (from: string) => {
+      const replayed: [string, string][] = [];
+      const stream = await elsewhere.replayEventsAfter(from, {
+        send: async (id, sent) => {
+          replayed.push([id, textOf(sent)]);
+        },
+      });
+      return { stream, replayed };
+    };
+    // From the priming event (never stored): every event of its stream, with the ids first sent.
+    expect(await replay(priming)).toEqual({
+      stream: 'post-1',
+      replayed: [
+        [progress, 'notifications/progress'],
+        [answer, 'the answer'],
+      ],
+    });
+    expect(await replay(progress)).toEqual({ stream: 'post-1', replayed: [[answer, 'the answer']] });
+    expect(await elsewhere.getStreamIdForEventId!(progress)).toBe('post-1');
+    await other.close();
+  });
+
+  it('finds an event still on its way when the replay starts, and reads a long stream page by page', async () => {
+    const store = stores.forSession('s6', 'token:erin');
+    const ids: string[] = [];
+    for (let index = 0; index < 150; index++)
+      ids.push(await store.storeEvent(`post-${index % 3}`, message(index, `n${index}`)));
+    // Not settled: the replay's first read may come before the last XADD; it looks again.
+    const replayed: string[] = [];
+    await store.replayEventsAfter(ids[2]!, {
       send: async (_id, sent) => {
-        replayed.push(sent);
+        replayed.push(textOf(sent));
       },
     });
-    await other.close();
-    expect(stream).toBe('post-1');
-    expect(
-      replayed.map((each) =>
-        'method' in each ? each.method : (each as unknown as { result: { text: string } }).result.text,
-      ),
-    ).toEqual(['notifications/progress', 'the answer']);
+    expect(replayed).toEqual(Array.from({ length: 49 }, (_, index) => `n${5 + index * 3}`));
+    await expect(
+      store.replayEventsAfter(`${ids[2]!.split('.')[0]}.eX-1.post-2`, { send: async () => {} }),
+    ).rejects.toThrow(/unknown event id/);
   });
 
   it("refuses another session's or another principal's event id", async () => {
     const mine = stores.forSession('s2', 'token:alice');
-    const id = await mine.storeEvent('post-1', {} as JSONRPCMessage);
-    expect(await mine.getStreamIdForEventId!(id)).toBe('post-1');
-    for (const stranger of [stores.forSession('s3', 'token:alice'), stores.forSession('s2', 'token:bob')]) {
-      expect(await stranger.getStreamIdForEventId!(id)).toBeUndefined();
-      await expect(stranger.replayEventsAfter(id, { send: async () => {} })).rejects.toThrow(
-        /unknown event id/,
-      );
-    }
+    const priming = await mine.storeEvent('post-1', {} as JSONRPCMessage);
+    const stored = await mine.storeEvent('post-1', message(1, 'mine'));
+    await settled();
+    expect(await mine.getStreamIdForEventId!(priming)).toBe('post-1');
+    for (const stranger of [stores.forSession('s3', 'token:alice'), stores.forSession('s2', 'token:bob')])
+      for (const id of [priming, stored, 'not-an-id', `${priming.split('.')[0]}.x.post-1`]) {
+        expect(await stranger.getStreamIdForEventId!(id)).toBeUndefined();
+        await expect(stranger.replayEventsAfter(id, { send: async () => {} })).rejects.toThrow(
+          /unknown event id/,
+        );
+      }
   });
 
   it('keeps each session in its own stream key, with a TTL, gone when the session is dropped', async () => {
     await stores.forSession('s4', 'token:carol').storeEvent('post-1', message(1, 'x'));
+    await settled();
     const key = 'mcptools:test:events:token:carol:s4';
     expect(Number(await redis.cli('PTTL', key))).toBeGreaterThan(0);
     await stores.dropSession('s4', 'token:carol');
     expect((await redis.cli('EXISTS', key)).trim()).toBe('0');
   });
 
-  it('costs one command per event: the TTL renewed once, a stream id it stored read from no one', async () => {
+  it('costs one command per stored event and none per priming event: no reads, the TTL renewed once', async () => {
     const store = stores.forSession('s5', 'token:dave');
     const before = await redis.commandCounts();
     for (let index = 0; index < 10; index++) {
+      expect(
+        await store.getStreamIdForEventId!(await store.storeEvent(`post-${index}`, {} as JSONRPCMessage)),
+      ).toBe(`post-${index}`);
       const id = await store.storeEvent(`post-${index}`, message(index, 'x'));
       expect(await store.getStreamIdForEventId!(id)).toBe(`post-${index}`);
     }
+    await settled();
     const after = await redis.commandCounts();
     const delta = (name: string) => (after[name] ?? 0) - (before[name] ?? 0);
-    expect([delta('xadd'), delta('pexpire'), delta('xrange')]).toEqual([10, 1, 0]);
+    expect([delta('xadd'), delta('pexpire'), delta('xrange'), delta('xrevrange')]).toEqual([10, 1, 0, 0]);
   });
 });
