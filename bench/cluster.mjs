@@ -9,12 +9,16 @@
 //   apart from running two processes on this machine's cores. Latency: sequential calls, p50/p95.
 //   Throughput: 50 calls in flight from 10 clients.
 // - A 2025 session's calls: every request on its owner (direct) vs every request on the other
-//   replica (forwarded to the owner).
-// - The event store's cost: a 2025 call with resumability on (Redis event store) vs off
-//   (bench/lib/cluster-event-store.mjs).
+//   replica (forwarded to the owner), and, as the control, every request on the owner through a
+//   bare HTTP hop in a process of its own (bench/lib/plain-hop.mjs): what one more process in the
+//   path costs on this machine, whatever it does.
+// - The event store's cost: a 2025 call with resumability on (Redis event store) vs off, and off
+//   vs off again as the A/A control (gateways in processes of their own:
+//   bench/lib/cluster-event-store.mjs).
 // - Redis commands per call (INFO commandstats), the heartbeat's SETs left out.
 // - Case 9: the retry of a call parked on a SIGKILLed replica, how soon it gets its -32602.
 // Sides are interleaved in rotating rounds. Results: bench/results/cluster.json.
+import { fileURLToPath } from 'node:url';
 import {
   newClusterKey,
   scratchDir,
@@ -27,6 +31,7 @@ import { fixtureCommand } from '../test/fixtures/spawn-http.ts';
 import { eventStoreSides } from './lib/cluster-event-store.mjs';
 import { commandsDuring, connect, latency, side, throughput } from './lib/cluster-load.mjs';
 import { reissueAfterKill } from './lib/cluster-reissue.mjs';
+import { startReadyChild } from './lib/ready-child.mjs';
 import { printTable, writeResult } from './lib/report.mjs';
 import { echoStdioCommand } from './lib/servers.mjs';
 import { ratio } from './lib/stats.mjs';
@@ -87,7 +92,12 @@ try {
   const modernLatency = await latency(modernSides, LOAD);
   const modernThroughput = await throughput(modernSides, LOAD);
 
-  // 2025: a session owned by A, its calls sent to A (direct) or to B (forwarded).
+  // 2025: a session owned by A, its calls sent to A (direct), to B (forwarded), or to A through a
+  // bare hop: the balancer's third target from now on (stopped with the replicas).
+  const hop = await startReadyChild(fileURLToPath(new URL('./lib/plain-hop.mjs', import.meta.url)), [
+    replicas[0].base,
+  ]);
+  replicas.push({ base: hop.url, stop: () => hop.stop() });
   clusterLb.route = () => 0;
   const owned = await connect(clusterLb.url, 'legacy');
   const direct = {
@@ -104,13 +114,20 @@ try {
       return owned.callTool({ name: 'echo__echo', arguments: { text: 'hello' } });
     },
   };
-  const legacyLatency = await latency([direct, forwarded], LOAD);
+  const hopped = {
+    name: '2025 · owner direct through a bare HTTP hop (control)',
+    call: () => {
+      clusterLb.route = () => 2;
+      return owned.callTool({ name: 'echo__echo', arguments: { text: 'hello' } });
+    },
+  };
+  const legacyLatency = await latency([direct, forwarded, hopped], LOAD);
 
-  // The event store's cost: resumability on vs off (library gateways in this process).
+  // The event store's cost: resumability on vs off, and the A/A control.
   const stores = await eventStoreSides(redis.url);
   started.push({ stop: () => stores.close() });
   const storeLatency = await latency(stores.sides, LOAD);
-  const [storeOn, storeOff] = stores.sides.map((each) => each.name);
+  const [storeOn, storeOff, storeControl] = stores.sides.map((each) => each.name);
 
   // Redis commands per call.
   const COUNTED = 200;
@@ -156,10 +173,13 @@ try {
     legacy: {
       latency: legacyLatency,
       forwardedRatio: ratio(p50(legacyLatency, forwarded.name), p50(legacyLatency, direct.name)),
+      bareHopRatio: ratio(p50(legacyLatency, hopped.name), p50(legacyLatency, direct.name)),
+      forwardedToBareHop: ratio(p50(legacyLatency, forwarded.name), p50(legacyLatency, hopped.name)),
     },
     eventStore: {
       latency: storeLatency,
       ratio: ratio(p50(storeLatency, storeOn), p50(storeLatency, storeOff)),
+      controlRatio: ratio(p50(storeLatency, storeControl), p50(storeLatency, storeOff)),
     },
     redisCommandsPerCall: {
       modern: { perCall: perCall(modernCommands), commands: modernCommands },
@@ -202,7 +222,10 @@ try {
       ['2026 calls/s, cluster / 2 plain processes', shown(result.modern.throughputRatioToPlain), '—'],
       ['2026 gateway CPU per call, cluster / single', shown(result.modern.cpuPerCallRatio), '—'],
       ['2025 p50, forwarded / owner-direct', shown(result.legacy.forwardedRatio), '≤ 1.5'],
+      ['2025 p50, owner-direct through a bare hop / owner-direct', shown(result.legacy.bareHopRatio), '—'],
+      ['2025 p50, forwarded / owner-direct through a bare hop', shown(result.legacy.forwardedToBareHop), '—'],
       ['2025 p50, resumability on / off', shown(result.eventStore.ratio), '≤ 1.15'],
+      ['2025 p50, resumability off again / off (A/A control)', shown(result.eventStore.controlRatio), '—'],
     ],
   );
   printTable(

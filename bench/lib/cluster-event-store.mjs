@@ -1,41 +1,38 @@
-// What resumability costs a 2025 call in cluster mode: two library gateways of this build
-// (dist/) in this process, both replicas of a cluster on the same Redis, one with its default
-// event store (Redis Streams: each call's priming event and answer stored) and one with
-// `eventStore: false`. A 2025 SDK client per gateway; sequential calls, interleaved rounds.
-import { createGateway, gatewayServerRequests, loadMCPServers, ToolRegistry } from '../../dist/index.js';
+// What resumability costs a 2025 call in cluster mode: library gateways of this build (dist/),
+// each in its own process as a gateway runs (bench/lib/event-store-gateway.mjs), replicas of one
+// cluster on the same Redis: one with its default event store (Redis Streams) and two with
+// `eventStore: false`, the second an A/A control (two sides that differ in nothing: the noise of
+// the figure). A 2025 SDK client per gateway in this process; sequential calls, interleaved rounds.
+import { fileURLToPath } from 'node:url';
 import { freePort, newClusterKey } from '../../test/cluster/cluster-harness.ts';
 import { connect, side } from './cluster-load.mjs';
-import { echoStdioCommand } from './servers.mjs';
+import { startReadyChild } from './ready-child.mjs';
 
-/** Starts the two gateways; `sides` (resumability on, off) and `close()`. */
+const GATEWAY = fileURLToPath(new URL('./event-store-gateway.mjs', import.meta.url));
+
+/** Starts the gateways; `sides` (resumability on, off, off again) and `close()`. */
 export async function eventStoreSides(redisUrl) {
   const key = newClusterKey();
   const started = [];
-  const start = async (name, eventStore) => {
-    const registry = new ToolRegistry();
-    const config = { servers: { echo: { type: 'stdio', ...echoStdioCommand() } } };
-    const provider = await loadMCPServers(config, registry, gatewayServerRequests());
-    const port = await freePort();
-    const gateway = createGateway({
-      registry,
-      provider,
-      config,
-      cluster: { redis: redisUrl, key, advertiseUrl: `http://127.0.0.1:${port}`, replicaId: name },
-      ...(eventStore ? {} : { eventStore: false }),
+  const start = async (name, store, label) => {
+    const gateway = await startReadyChild(GATEWAY, [redisUrl, String(await freePort()), name, store], {
+      MCPTOOLS_CLUSTER_KEY: key,
     });
-    const { url } = await gateway.listen({ port });
-    const client = await connect(url, 'legacy');
-    started.push({ gateway, provider, client });
-    return side(`2025 · resumability ${eventStore ? 'on (Redis event store)' : 'off'}`, [client]);
+    const client = await connect(gateway.url, 'legacy');
+    started.push({ gateway, client });
+    return side(label, [client], [gateway.pid]);
   };
-  const sides = [await start('store-on', true), await start('store-off', false)];
+  const sides = [
+    await start('store-on', 'on', '2025 · resumability on (Redis event store)'),
+    await start('store-off', 'off', '2025 · resumability off'),
+    await start('store-off-2', 'off', '2025 · resumability off, again (A/A control)'),
+  ];
   return {
     sides,
     async close() {
-      for (const { gateway, provider, client } of started) {
+      for (const { gateway, client } of started) {
         await client.close();
-        await gateway.close();
-        await provider.close();
+        await gateway.stop();
       }
     },
   };
