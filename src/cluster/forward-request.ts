@@ -1,5 +1,7 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { withNodeBody } from '../gateway/node-body.js';
+import { servedByNodeFace } from '../gateway/node-exchange.js';
 import { FORWARD_HEADER } from './forward-signature.js';
 
 /** Headers that describe one hop, not the exchange: never carried to the owner or back. */
@@ -67,12 +69,14 @@ export function forwardRequest(request: Request, target: ForwardTarget): Promise
       reject(error);
     });
     outgoing.once('response', (incoming) => {
-      resolve(
-        new Response(responseBody(incoming, target.requestId, request.method), {
-          status: incoming.statusCode ?? 502,
-          headers: responseHeaders(incoming),
-        }),
-      );
+      const init = { status: incoming.statusCode ?? 502, headers: responseHeaders(incoming) };
+      if (!hasBody(incoming, request.method)) {
+        incoming.resume();
+        resolve(new Response(null, init));
+      } else if (servedByNodeFace(request)) {
+        const onBreak = () => brokenTail(incoming, target.requestId);
+        resolve(withNodeBody(new Response(null, init), { stream: incoming, onBreak }));
+      } else resolve(new Response(responseBody(incoming, target.requestId), init));
     });
     outgoing.end(target.body);
   });
@@ -87,17 +91,31 @@ function responseHeaders(incoming: IncomingMessage): Headers {
   return headers;
 }
 
-/** The owner's body as a web stream; a broken SSE answer to a POST ends with an error event. */
+/** Whether the owner's answer has a body at all. */
+function hasBody(incoming: IncomingMessage, method: string): boolean {
+  return method !== 'HEAD' && incoming.statusCode !== 204 && incoming.statusCode !== 304;
+}
+
+/**
+ * What ends the owner's answer when it breaks off (the owner died) before its end: for an SSE
+ * answer to a request, an error event for it (the client gets an error, not a hang); otherwise
+ * nothing (the answer breaks off too).
+ */
+function brokenTail(
+  incoming: IncomingMessage,
+  requestId: string | number | undefined,
+): Uint8Array | undefined {
+  const sse = String(incoming.headers['content-type'] ?? '').startsWith('text/event-stream');
+  if (!sse || requestId === undefined) return undefined;
+  const error = { jsonrpc: '2.0', id: requestId, error: { code: -32603, message: STOPPED_BEFORE_ANSWER } };
+  return new TextEncoder().encode(`event: message\ndata: ${JSON.stringify(error)}\n\n`);
+}
+
+/** The owner's body as a web stream (for the library's web face); a broken answer ends as {@link brokenTail} says. */
 function responseBody(
   incoming: IncomingMessage,
   requestId: string | number | undefined,
-  method: string,
-): ReadableStream<Uint8Array> | null {
-  if (method === 'HEAD' || incoming.statusCode === 204 || incoming.statusCode === 304) {
-    incoming.resume();
-    return null;
-  }
-  const sse = String(incoming.headers['content-type'] ?? '').startsWith('text/event-stream');
+): ReadableStream<Uint8Array> {
   return new ReadableStream<Uint8Array>({
     start(controller) {
       let ended = false;
@@ -112,15 +130,12 @@ function responseBody(
       incoming.once('close', () => {
         if (ended) return;
         ended = true;
-        if (sse && requestId !== undefined) {
-          const error = {
-            jsonrpc: '2.0',
-            id: requestId,
-            error: { code: -32603, message: STOPPED_BEFORE_ANSWER },
-          };
-          controller.enqueue(new TextEncoder().encode(`event: message\ndata: ${JSON.stringify(error)}\n\n`));
+        const tail = brokenTail(incoming, requestId);
+        if (tail === undefined) controller.error(new Error('the owning replica went away'));
+        else {
+          controller.enqueue(tail);
           controller.close();
-        } else controller.error(new Error('the owning replica went away'));
+        }
       });
     },
     pull() {

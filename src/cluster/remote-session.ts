@@ -1,4 +1,5 @@
 import { jsonRpcError } from '../gateway/json-rpc-error-response.js';
+import { discardBody } from '../gateway/node-body.js';
 import { echoableId } from '../gateway/node-exchange.js';
 import type { ClusterNode } from './cluster-node.js';
 import { STOPPED_BEFORE_ANSWER } from './forward-request.js';
@@ -77,7 +78,7 @@ export async function serveRemoteSession(node: ClusterNode, what: RemoteSessionR
           return response;
         }
         node.owners.delete(cacheKey);
-        await response.body?.cancel();
+        await discardBody(response);
         continue;
       }
       if (record === undefined) continue;

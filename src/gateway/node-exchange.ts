@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { type NodeBody, nodeBodyOf } from './node-body.js';
 import { dropBody } from './node-request.js';
 
 /** Request headers the view leaves out: the body is not carried, so its framing would describe bytes that are not there. */
@@ -107,6 +108,11 @@ class NodeRequestView {
   }
 }
 
+/** Whether `request` is served by the Node face (its answer may then carry a {@link NodeBody}). */
+export function servedByNodeFace(request: Request): boolean {
+  return (request as unknown) instanceof NodeRequestView;
+}
+
 /** The JSON-RPC id to echo on an error answer: the body's, when it is one request's. */
 export function echoableId(body: unknown): string | number | null {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) return null;
@@ -148,6 +154,12 @@ export async function serveNodeExchange(
   response.headers.forEach((value, name) => {
     headers[name] = value;
   });
+  const piped = nodeBodyOf(response);
+  if (piped !== undefined) {
+    await pipeNodeBody(res, response.status, headers, piped);
+    finished = true;
+    return;
+  }
   if (response.body === null) {
     finished = true;
     res.writeHead(response.status, headers);
@@ -217,4 +229,43 @@ export async function serveNodeExchange(
   finished = true;
   res.off('drain', release);
   res.end();
+}
+
+/**
+ * Writes a {@link NodeBody} as it comes, honouring backpressure; a body that breaks off ends the
+ * answer with its `onBreak` bytes, or breaks it off too. Resolves once the answer is over (or
+ * the client went away, which destroys the body).
+ */
+function pipeNodeBody(
+  res: ServerResponse,
+  status: number,
+  headers: Record<string, string>,
+  body: NodeBody,
+): Promise<void> {
+  const { stream } = body;
+  res.writeHead(status, headers);
+  return new Promise((resolve) => {
+    let over = false;
+    const finish = (end: () => void) => {
+      if (over) return;
+      over = true;
+      res.off('drain', resume);
+      end();
+      resolve();
+    };
+    const resume = () => stream.resume();
+    res.on('drain', resume);
+    stream.on('data', (chunk: Buffer) => {
+      if (!res.write(chunk)) stream.pause();
+    });
+    stream.once('end', () => finish(() => res.end()));
+    stream.once('close', () =>
+      finish(() => {
+        const tail = body.onBreak();
+        if (tail === undefined) res.destroy();
+        else res.end(tail);
+      }),
+    );
+    res.once('close', () => finish(() => stream.destroy()));
+  });
 }
