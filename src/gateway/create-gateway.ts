@@ -337,9 +337,11 @@ export function createGateway(options: GatewayOptions): Gateway {
     // Only a replica of this cluster may say it forwarded a request (signed with the cluster key).
     const forwarded = cluster === undefined ? 'none' : cluster.checkForwarded(request, who.principal, body);
     if (forwarded === 'forged') return jsonRpcError(403, -32000, 'Forbidden: invalid forwarding signature');
+    // A session id names a 2025 session (a 2026-07-28 request carries none): no need to classify.
     if (
       !carriesEnvelopeClaim(body) &&
-      (await isLegacyRequest(request, body, { maxRequestBodySize: maxBodyBytes }))
+      (request.headers.has('mcp-session-id') ||
+        (await isLegacyRequest(request, body, { maxRequestBodySize: maxBodyBytes })))
     )
       return legacySessions.serve(profile, request, who, body, forwarded === 'valid');
     arrivals.request(body);
