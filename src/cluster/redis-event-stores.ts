@@ -28,7 +28,7 @@ const IN_FLIGHT_MS = 50;
 /** `XRANGE`'s reply as `[entry id, fields]` pairs. */
 type Entries = [string, string[]][];
 
-/** An event as stored: its id (`i`), its stream (`s`) and its message's JSON (`m`). */
+/** An event as stored: its id (`i`, which names its stream) and its message's JSON (`m`). */
 function fieldsOf(fields: string[]): { id: string; message: string } {
   const read: Record<string, string> = {};
   for (let index = 0; index + 1 < fields.length; index += 2) read[fields[index]!] = fields[index + 1]!;
@@ -59,12 +59,13 @@ function parseEventId(eventId: EventId): ParsedId | undefined {
  *
  * The store mints its event ids itself and does not wait for Redis: an event leaves for the
  * client first, and its `XADD` follows within a few milliseconds, with the replica's other
- * events of that moment (a {@link RedisBatchWriter}), so a call pays no Redis round trip. A
- * replay that does not find its event yet looks once more a moment later. An id names its session (a tag derived from the session: another session's id
- * names nothing here, as the SDK's replay checks no owner), its writer and its stream, so the
- * stream of an event is known without a read. A priming event is not stored at all: resuming
- * from it replays every stored event of its stream. Redis away: the event still flows, but is
- * not stored (a replay skips it), rather than failing the request.
+ * events of that moment (a {@link RedisBatchWriter}), so a call pays no Redis round trip; a
+ * replay that does not find its event yet looks once more a moment later. An id names its
+ * session (a tag derived from the session: another session's id names nothing here, as the
+ * SDK's replay checks no owner), its writer and its stream, so the stream of an event is known
+ * without a read. A priming event is not stored at all: resuming from it replays every stored
+ * event of its stream. Redis away: the event still flows, but is not stored (a replay skips
+ * it), rather than failing the request.
  */
 class RedisSessionEvents implements EventStore {
   readonly #redis: RedisConnection;
