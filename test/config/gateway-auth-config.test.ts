@@ -41,6 +41,7 @@ describe('the identity sections of the gateway configuration', () => {
 
   it('refuses to serve with a static token under 16 characters once its variable is read', () => {
     const config = parseConfig(
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the config's own ${VAR} syntax, read by parseConfig
       { servers: {}, gateway: { tokens: { ci: { token: '${CI_TOKEN}' } } } },
       { file: 'mcptools.json', env: { CI_TOKEN: 'short' } },
     );
