@@ -1,9 +1,11 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll } from 'vitest';
+import { connectRedis, type RedisConnection } from '../../src/cluster/redis-connection.js';
 import {
   type Balancer,
   newClusterKey,
   type Replica,
+  redisAvailable,
   scratchDir,
   startBalancer,
   startRedis,
@@ -58,6 +60,40 @@ export function useCluster(
   afterAll(async () => {
     await fixture.balancer?.close();
     await Promise.all(fixture.replicas.map((replica) => replica.stop()));
+    await fixture.redis?.stop();
+    dir.remove();
+  });
+  return fixture;
+}
+
+/** A private Redis of a test file, and connections to it (each standing for one replica's). */
+export interface RedisFixture {
+  redis: TestRedis;
+  /** A new connection, closed after the file. */
+  connect(): Promise<RedisConnection>;
+}
+
+/**
+ * Registers the `beforeAll`/`afterAll` of a test file of the cluster's Redis stores: a private
+ * Redis (filled in `beforeAll`), and every connection made through `connect` closed after.
+ * Nothing is registered where `redis-server` is missing (the file's tests are skipped there).
+ */
+export function useRedis(): RedisFixture {
+  const dir = scratchDir();
+  const connections: RedisConnection[] = [];
+  const fixture = {
+    async connect() {
+      const connection = await connectRedis(fixture.redis.url, () => {});
+      connections.push(connection);
+      return connection;
+    },
+  } as RedisFixture;
+  if (!redisAvailable) return fixture;
+  beforeAll(async () => {
+    fixture.redis = await startRedis(dir.path);
+  });
+  afterAll(async () => {
+    for (const connection of connections) await connection.close();
     await fixture.redis?.stop();
     dir.remove();
   });

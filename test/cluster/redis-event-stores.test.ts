@@ -1,9 +1,10 @@
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectRedis, type RedisConnection } from '../../src/cluster/redis-connection.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { RedisConnection } from '../../src/cluster/redis-connection.js';
 import { RedisEventStores } from '../../src/cluster/redis-event-stores.js';
 import { RedisKeys } from '../../src/cluster/redis-keys.js';
-import { redisAvailable, scratchDir, startRedis, type TestRedis } from './cluster-harness.js';
+import { useRedis } from './cluster-fixture.js';
+import { redisAvailable } from './cluster-harness.js';
 
 /*
  * The Redis event store (issue 27, resumable streams): one Redis stream per principal and
@@ -14,8 +15,7 @@ import { redisAvailable, scratchDir, startRedis, type TestRedis } from './cluste
  * sent before it.
  */
 
-const dir = scratchDir();
-let redis: TestRedis;
+const db = useRedis();
 let connection: RedisConnection;
 let stores: RedisEventStores;
 
@@ -29,15 +29,8 @@ const textOf = (each: JSONRPCMessage) =>
 
 describe.skipIf(!redisAvailable)('RedisEventStores (real Redis)', () => {
   beforeAll(async () => {
-    redis = await startRedis(dir.path);
-    connection = await connectRedis(redis.url, () => {});
+    connection = await db.connect();
     stores = new RedisEventStores(connection, new RedisKeys('test'));
-  });
-
-  afterAll(async () => {
-    await connection?.close();
-    await redis?.stop();
-    dir.remove();
   });
 
   it('replays what followed an event on its own stream only, from any connection', async () => {
@@ -52,7 +45,7 @@ describe.skipIf(!redisAvailable)('RedisEventStores (real Redis)', () => {
     const answer = await store.storeEvent('post-1', message(1, 'the answer'));
     await settled();
     // Another replica: its own connection and store object, the same Redis.
-    const other = await connectRedis(redis.url, () => {});
+    const other = await db.connect();
     const elsewhere = new RedisEventStores(other, new RedisKeys('test')).forSession('s1', 'token:alice');
     const replay = async (from: string) => {
       const replayed: [string, string][] = [];
@@ -113,14 +106,14 @@ describe.skipIf(!redisAvailable)('RedisEventStores (real Redis)', () => {
     await stores.forSession('s4', 'token:carol').storeEvent('post-1', message(1, 'x'));
     await settled();
     const key = 'mcptools:test:events:token:carol:s4';
-    expect(Number(await redis.cli('PTTL', key))).toBeGreaterThan(0);
+    expect(Number(await db.redis.cli('PTTL', key))).toBeGreaterThan(0);
     await stores.dropSession('s4', 'token:carol');
-    expect((await redis.cli('EXISTS', key)).trim()).toBe('0');
+    expect((await db.redis.cli('EXISTS', key)).trim()).toBe('0');
   });
 
   it('costs one command per stored event and none per priming event: no reads, the TTL renewed once', async () => {
     const store = stores.forSession('s5', 'token:dave');
-    const before = await redis.commandCounts();
+    const before = await db.redis.commandCounts();
     for (let index = 0; index < 10; index++) {
       expect(
         await store.getStreamIdForEventId!(await store.storeEvent(`post-${index}`, {} as JSONRPCMessage)),
@@ -129,7 +122,7 @@ describe.skipIf(!redisAvailable)('RedisEventStores (real Redis)', () => {
       expect(await store.getStreamIdForEventId!(id)).toBe(`post-${index}`);
     }
     await settled();
-    const after = await redis.commandCounts();
+    const after = await db.redis.commandCounts();
     const delta = (name: string) => (after[name] ?? 0) - (before[name] ?? 0);
     expect([delta('xadd'), delta('pexpire'), delta('xrange'), delta('xrevrange')]).toEqual([10, 1, 0, 0]);
   });

@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectRedis, type RedisConnection } from '../../src/cluster/redis-connection.js';
+import { describe, expect, it } from 'vitest';
 import { RedisKeys } from '../../src/cluster/redis-keys.js';
 import { redisRateLimitStore } from '../../src/cluster/redis-rate-limits.js';
 import { eventually } from '../mcp/hub-test-helpers.js';
-import { redisAvailable, scratchDir, startRedis, type TestRedis } from './cluster-harness.js';
+import { useRedis } from './cluster-fixture.js';
+import { redisAvailable } from './cluster-harness.js';
 
 /*
  * The cluster's shared rate-limit buckets (issue 28): the GCRA script behaves as the local
@@ -12,28 +12,15 @@ import { redisAvailable, scratchDir, startRedis, type TestRedis } from './cluste
  * script. Two connections stand for two replicas.
  */
 
-const dir = scratchDir();
-let redis: TestRedis;
-const connections: RedisConnection[] = [];
+const db = useRedis();
 const keys = new RedisKeys('test-namespace');
 
 async function replicaStore() {
-  const connection = await connectRedis(redis.url, () => {});
-  connections.push(connection);
+  const connection = await db.connect();
   return { connection, store: redisRateLimitStore(connection, keys) };
 }
 
 describe.skipIf(!redisAvailable)('redisRateLimitStore (real Redis)', () => {
-  beforeAll(async () => {
-    redis = await startRedis(dir.path);
-  });
-
-  afterAll(async () => {
-    for (const connection of connections) await connection.close();
-    await redis?.stop();
-    dir.remove();
-  });
-
   it('allows a burst of limit across two replicas, then names the wait until the next token', async () => {
     const [a, b] = [await replicaStore(), await replicaStore()];
     const taken = [];
@@ -49,7 +36,7 @@ describe.skipIf(!redisAvailable)('redisRateLimitStore (real Redis)', () => {
     // Another key is another bucket.
     expect(await a.store.take('other', 3, 3_000)).toBe(0);
     // The bucket is one key in the namespace, expiring once it would be full again.
-    const ttl = Number(await redis.cli('PTTL', 'mcptools:test-namespace:ratelimit:burst'));
+    const ttl = Number(await db.redis.cli('PTTL', 'mcptools:test-namespace:ratelimit:burst'));
     expect(ttl).toBeGreaterThan(0);
     expect(ttl).toBeLessThanOrEqual(3_000);
   });
@@ -65,9 +52,9 @@ describe.skipIf(!redisAvailable)('redisRateLimitStore (real Redis)', () => {
   it('loads the script again when Redis forgot it (SCRIPT FLUSH, a restart)', async () => {
     const { store } = await replicaStore();
     expect(await store.take('flushed', 5, 60_000)).toBe(0);
-    await redis.cli('SCRIPT', 'FLUSH');
+    await db.redis.cli('SCRIPT', 'FLUSH');
     expect(await store.take('flushed', 5, 60_000)).toBe(0);
-    const counts = await redis.commandCounts();
+    const counts = await db.redis.commandCounts();
     expect(counts.eval).toBeGreaterThanOrEqual(1);
     expect(counts.evalsha).toBeGreaterThanOrEqual(2);
   });

@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { principalVaultKey } from '../../src/auth/principal-vault-key.js';
 import type { VaultEntry } from '../../src/auth/token-store.js';
 import { deriveClusterKeys } from '../../src/cluster/cluster-key.js';
-import { connectRedis, type RedisConnection } from '../../src/cluster/redis-connection.js';
 import { RedisKeys } from '../../src/cluster/redis-keys.js';
 import { RedisTokenStore } from '../../src/cluster/redis-token-store.js';
-import { redisAvailable, scratchDir, startRedis, type TestRedis } from './cluster-harness.js';
+import { useRedis } from './cluster-fixture.js';
+import { redisAvailable } from './cluster-harness.js';
 
 /*
  * The OAuth vault shared by a cluster's replicas (issue 27): entries encrypted with the cluster
@@ -14,15 +14,12 @@ import { redisAvailable, scratchDir, startRedis, type TestRedis } from './cluste
  * never spend the same rotating refresh token. Two stores on two connections stand for two replicas.
  */
 
-const dir = scratchDir();
 const SERVER = 'https://mcp.example.test/mcp';
 const key = randomBytes(32);
-let redis: TestRedis;
-const connections: RedisConnection[] = [];
+const db = useRedis();
 
 async function replicaStore(clusterKey = key): Promise<RedisTokenStore> {
-  const connection = await connectRedis(redis.url, () => {});
-  connections.push(connection);
+  const connection = await db.connect();
   const derived = deriveClusterKeys(clusterKey);
   return new RedisTokenStore(connection, new RedisKeys(deriveClusterKeys(key).namespace), derived.storage);
 }
@@ -34,16 +31,6 @@ const entry = (refresh: string): VaultEntry => ({
 });
 
 describe.skipIf(!redisAvailable)('RedisTokenStore (real Redis)', () => {
-  beforeAll(async () => {
-    redis = await startRedis(dir.path);
-  });
-
-  afterAll(async () => {
-    for (const connection of connections) await connection.close();
-    await redis?.stop();
-    dir.remove();
-  });
-
   it("keeps a per-user server's entries under each principal's key, found by every replica", async () => {
     const a = await replicaStore();
     const b = await replicaStore();
@@ -61,10 +48,10 @@ describe.skipIf(!redisAvailable)('RedisTokenStore (real Redis)', () => {
     await a.update(SERVER, () => entry('refresh-secret-1'));
     expect((await b.get(SERVER))?.tokens?.refresh_token).toBe('refresh-secret-1');
     expect((await b.list()).map((each) => each.serverUrl)).toEqual([SERVER]);
-    const dump = await redis.cli('--scan', '--pattern', 'mcptools:*');
+    const dump = await db.redis.cli('--scan', '--pattern', 'mcptools:*');
     for (const name of dump.split('\n').filter(Boolean)) {
-      const type = (await redis.cli('TYPE', name)).trim();
-      if (type === 'hash') expect(await redis.cli('HGETALL', name)).not.toContain('refresh-secret-1');
+      const type = (await db.redis.cli('TYPE', name)).trim();
+      if (type === 'hash') expect(await db.redis.cli('HGETALL', name)).not.toContain('refresh-secret-1');
     }
     const stranger = await replicaStore(randomBytes(32));
     expect(await stranger.get(SERVER)).toBeUndefined();
