@@ -138,7 +138,6 @@ class RedisSessionEvents implements EventStore {
    */
   async #after(eventId: EventId, parsed: ParsedId): Promise<{ id: string; message: string }[] | undefined> {
     const later: { id: string; message: string }[] = [];
-    const stream = `.${parsed.streamId}`;
     for (let end = '+'; ; ) {
       const page = (await this.#redis.command([
         'XREVRANGE',
@@ -151,8 +150,7 @@ class RedisSessionEvents implements EventStore {
       for (const [, fields] of page) {
         const event = fieldsOf(fields);
         if (event.id === eventId) return later.reverse();
-        if (event.id.endsWith(stream) && this.#parse(event.id)?.streamId === parsed.streamId)
-          later.push(event);
+        if (this.#parse(event.id)?.streamId === parsed.streamId) later.push(event);
       }
       if (page.length < PAGE) return parsed.priming ? later.reverse() : undefined;
       end = `(${page[page.length - 1]![0]}`;
