@@ -24,7 +24,11 @@ const bundledActions = new Set([resolve(srcCli, 'commands/config-action.ts')]);
 
 // `import.meta.url` becomes the bundle's own URL: right only where the directory does not matter
 // (resolving a package). A module that needs its own location must stay out of the bundle.
-const importMetaAllowed = new Set([resolve(root, 'src/cli/demo/resolve-package-bin.ts')]);
+// package-version.ts reads ../../package.json: the bundle sits in dist/cli/ beside its tsc build.
+const importMetaAllowed = new Set([
+  resolve(root, 'src/cli/demo/resolve-package-bin.ts'),
+  resolve(root, 'src/cli/package-version.ts'),
+]);
 
 /** The command actions (`commands/<name>-action.ts`) stay external: `import('./commands/x-action.js')`. */
 const externalActions = {

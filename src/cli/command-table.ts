@@ -127,11 +127,12 @@ Examples:
   program
     .command('doctor')
     .description(
-      'check every server: command on PATH, starts, era and protocol, time to first tools/list, a fix for each failure',
+      'check every server (or one): command on PATH, starts, era and protocol, time to first tools/list, a fix for each failure',
     )
+    .argument('[server]', 'only this server')
     .addHelpText(
       'after',
-      '\nExit code 3 when a server fails.\nExamples:\n  mcptools doctor\n  mcptools doctor --config ~/.cursor/mcp.json --json',
+      '\nExit code 3 when a server fails.\nExamples:\n  mcptools doctor\n  mcptools doctor github\n  mcptools doctor --config ~/.cursor/mcp.json --json',
     )
     .action(lazyAction(async () => (await import('./commands/doctor-action.js')).doctorAction));
 

@@ -1,4 +1,5 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { McpToolsError } from '../errors/mcp-tools-error.js';
 import {
   CHAIN_HEADER,
   incomingLoop,
@@ -31,9 +32,9 @@ const MAX_BODY = 64 * 1024;
 export async function holdListenAddress(address: { host: string; port: number }): Promise<HeldAddress> {
   const server = createServer((request, response) => void answer(request, response));
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
+    server.once('error', (error: NodeJS.ErrnoException) => reject(listenError(error, address)));
     server.listen(address.port, address.host, () => {
-      server.off('error', reject);
+      server.removeAllListeners('error');
       resolve();
     });
   });
@@ -47,6 +48,31 @@ export async function holdListenAddress(address: { host: string; port: number })
         server.closeAllConnections();
       }),
   };
+}
+
+/** A failed bind in words that say what to do: another port, by the flag or `npm start`'s variable. */
+function listenError(error: NodeJS.ErrnoException, address: { host: string; port: number }): Error {
+  const where = `${address.host}:${address.port}`;
+  const choose = 'choose another with --http HOST:PORT (npm start: MCPTOOLS_PORT=PORT)';
+  if (error.code === 'EADDRINUSE')
+    return new McpToolsError(
+      'INVALID_ARGUMENTS',
+      `port ${address.port} is in use on ${address.host} (is another mcptools serving it?): ${choose}`,
+      { cause: error, recoverable: false },
+    );
+  if (error.code === 'EACCES')
+    return new McpToolsError(
+      'INVALID_ARGUMENTS',
+      `no permission to listen on ${where} (ports below 1024 need privileges): ${choose}`,
+      { cause: error, recoverable: false },
+    );
+  if (error.code === 'EADDRNOTAVAIL')
+    return new McpToolsError(
+      'INVALID_ARGUMENTS',
+      `${address.host} is not an address of this machine: listen on 127.0.0.1 or one of its own addresses`,
+      { cause: error, recoverable: false },
+    );
+  return error;
 }
 
 async function answer(request: IncomingMessage, response: ServerResponse): Promise<void> {

@@ -5,6 +5,7 @@
 import { Command, CommanderError } from 'commander';
 import { registerCommands } from './command-table.js';
 import { registerAuthCommand } from './commands/auth.js';
+import { packageVersion } from './package-version.js';
 import { durationOption } from './parse-option-value.js';
 
 const program = new Command('mcptools')
@@ -13,6 +14,7 @@ const program = new Command('mcptools')
     '-c, --config <file>',
     'configuration file (mcptools.json, .mcp.json, Claude Desktop, VS Code, Cursor, Windsurf, Codex TOML)',
   )
+  .version(packageVersion(), '-V, --version', 'print the version of mcptools')
   .option('--json', 'one JSON document on stdout, nothing else there')
   .option('--connect-timeout <ms>', 'per-server connect timeout in milliseconds', durationOption)
   .showHelpAfterError()
@@ -30,11 +32,15 @@ registerAuthCommand(program);
 
 // No top-level await: CommonJS (the bundle) cannot have one.
 program.parseAsync(process.argv).catch(async (error: unknown) => {
+  const json = process.argv.includes('--json');
   if (error instanceof CommanderError) {
-    // Help and version exit 0; every other parse failure is a usage error.
+    // Help and version exit 0; every other parse failure is a usage error (commander has
+    // written its message to stderr; --json adds the document on stdout).
     process.exitCode = error.exitCode === 0 ? 0 : 2; // ExitCode.success, ExitCode.usage
+    if (json && error.exitCode !== 0)
+      (await import('./report-failure.js')).writeFailureJson('INVALID_ARGUMENTS', error.message, 2);
   } else {
     const { reportFailure } = await import('./report-failure.js');
-    process.exitCode = reportFailure(error);
+    process.exitCode = reportFailure(error, json);
   }
 });

@@ -1,6 +1,7 @@
 import type { ServerStatus } from '../mcp/provider-types.js';
 import { base64ByteLength, formatBytes } from '../tool/result.js';
 import type { Tool, ToolResult } from '../tool/tool.js';
+import { cutAtWord, readableError } from './readable-error.js';
 
 /** Writes one line to stdout. */
 export function printLine(text = ''): void {
@@ -26,11 +27,12 @@ export function table(rows: string[][]): string[] {
 
 /**
  * One row per server: state, transport, era and protocol, counts, connect time (when
- * `connectMs` has it) and the last error.
+ * `connectMs` has it) and the last error in plain words (cut to `errorWidth` when given).
  */
 export function formatStatusTable(
   statuses: ServerStatus[],
   connectMs: ReadonlyMap<string, number> = new Map(),
+  errorWidth: number | undefined = process.stdout.isTTY ? 100 : undefined,
 ): string[] {
   const rows = [
     ['SERVER', 'STATE', 'TRANSPORT', 'PROTOCOL', 'TOOLS', 'RESOURCES', 'PROMPTS', 'CONNECT', 'LAST ERROR'],
@@ -47,10 +49,13 @@ export function formatStatusTable(
       String(status.promptCount),
       ms === undefined ? '-' : `${ms} ms`,
       // A skipped entry's message says why ("skipped: this is mcptools itself"): no code before it.
+      // On a terminal the error is cut at a word to keep the row on one line; piped, it is whole.
       status.lastError
         ? status.state === 'skipped'
           ? firstLine(status.lastError.message)
-          : `${status.lastError.code}: ${firstLine(status.lastError.message)}`
+          : errorWidth === undefined
+            ? readableError(status.lastError)
+            : cutAtWord(readableError(status.lastError), errorWidth)
         : '',
     ]);
   }

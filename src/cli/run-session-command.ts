@@ -41,7 +41,7 @@ export async function runSessionCommand(
     process.exitCode = (await body({ session, options, signal: interrupts.signal })) ?? 0;
   } catch (error) {
     progress.stop();
-    const code = reportFailure(error);
+    const code = reportFailure(error, options.json === true);
     process.exitCode = interrupts.exitCode() ?? code;
   } finally {
     await session?.close();

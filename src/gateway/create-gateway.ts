@@ -48,7 +48,7 @@ import {
 import { jsonRpcError } from './json-rpc-error-response.js';
 import { LegacySessions } from './legacy-sessions.js';
 import { serveListen } from './listen-subscriptions.js';
-import { isLoopbackHost, loopbackHostnames } from './loopback.js';
+import { assertBindAllowed, isLoopbackHost, loopbackHostnames } from './loopback.js';
 import { MemoryEventStores } from './memory-event-stores.js';
 import { metricsResponse } from './metrics-endpoint.js';
 import { serveNodeExchange } from './node-exchange.js';
@@ -428,13 +428,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     // Joined before listening: cluster mode with an unreachable Redis fails here, clearly.
     if (clusterSettings !== undefined) await joinCluster(clusterSettings);
     const loopback = isLoopbackHost(host);
-    if (!loopback && guard.tokens === undefined && guard.oauth === undefined) {
-      throw new McpToolsError(
-        'INVALID_ARGUMENTS',
-        `refusing to listen on ${host} without a token: anyone who can reach it could call every tool. Pass --token <secret> or set MCPTOOLS_TOKEN (library: createGateway({ token }))`,
-        { recoverable: false },
-      );
-    }
+    assertBindAllowed(host, guard.tokens !== undefined || guard.oauth !== undefined);
     const wildcard = host === '0.0.0.0' || host === '::';
     guard = {
       ...guard,

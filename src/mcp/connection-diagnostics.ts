@@ -23,7 +23,9 @@ export interface ConnectionDiagnostics {
 export function describeWithDiagnostics(diagnostics: ConnectionDiagnostics, message: string): string {
   const { redactor, transportError } = diagnostics;
   let text = redactor.text(message);
-  if (transportError) text += `; last transport error: ${redactor.text(transportError)}`;
+  // A failed spawn is both the connect's error and the transport's: say it once.
+  if (transportError && !message.includes(transportError))
+    text += `; last transport error: ${redactor.text(transportError)}`;
   const tail = diagnostics.stderr?.text(redactor);
   if (tail) text += `; stderr: ${tail}`;
   return text;

@@ -53,6 +53,11 @@ export function serverNamePart(server: string, maxLength = 64): string {
   return `${clean.slice(0, max - HASH_LENGTH - 1)}_${shortHash(server)}`;
 }
 
+/** What every exposed name of `server`'s tools starts with: its server part and the separator. */
+export function namespacePrefix(server: string, options: NamingOptions = {}): string {
+  return `${serverNamePart(server, options.maxLength ?? 64)}${sanitizeNamePart(options.separator ?? '__')}`;
+}
+
 /**
  * The exposed name of `tool` from `server`: `<server part><separator><tool>`, always matching
  * {@link TOOL_NAME_PATTERN} and at most `maxLength` long. The server part is
@@ -63,9 +68,8 @@ export function serverNamePart(server: string, maxLength = 64): string {
  * namespacedName('files', 'read_file'); // 'files__read_file'
  */
 export function namespacedName(server: string, tool: string, options: NamingOptions = {}): string {
-  const separator = options.separator ?? '__';
   const maxLength = options.maxLength ?? 64;
-  const prefix = `${serverNamePart(server, maxLength)}${sanitizeNamePart(separator)}`;
+  const prefix = namespacePrefix(server, options);
   const raw = `${prefix}${tool}`;
   if (TOOL_NAME_PATTERN.test(raw) && raw.length <= maxLength) return raw;
   const suffix = `_${shortHash(`${server}\u0000${tool}`)}`;

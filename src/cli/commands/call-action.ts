@@ -1,12 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import type { Command } from 'commander';
 import { McpToolsError } from '../../errors/mcp-tools-error.js';
+import type { ServerState } from '../../mcp/provider-types.js';
 import { suggestToolNames } from '../../registry/suggest-tool-names.js';
+import { namespacePrefix } from '../../registry/tool-name.js';
 import { formatCompact } from '../../router/compact-format.js';
 import type { Tool, ToolResult } from '../../tool/tool.js';
 import { exitCodeForResult } from '../exit-codes.js';
+import type { Session } from '../open-session.js';
 import { parseCallArguments } from '../parse-call-arguments.js';
 import { formatResult, printJson, printLine } from '../print.js';
+import { readableError } from '../readable-error.js';
 import { runSessionCommand } from '../run-session-command.js';
 import { saveBinaryContent } from '../save-binary-content.js';
 import { terminalApproval } from '../terminal-approval.js';
@@ -18,8 +22,11 @@ interface CallOptions {
   format?: string;
 }
 
-/** The tool `name` designates: its exposed name, or `server.tool` as mcporter writes it. */
-function findTool(tools: Tool[], name: string): Tool {
+/**
+ * The tool `name` designates: its exposed name, or `server.tool` as mcporter writes it. A name
+ * of a server that is not connected is that server's failure (exit 3), not an unknown tool.
+ */
+function findTool(tools: Tool[], name: string, session: Session): Tool {
   const exact = tools.find((tool) => tool.name === name);
   if (exact) return exact;
   const dot = name.indexOf('.');
@@ -29,6 +36,8 @@ function findTool(tools: Tool[], name: string): Tool {
     const dotted = tools.find((tool) => tool.server === server && tool.originalName === original);
     if (dotted) return dotted;
   }
+  const offline = notConnectedServerOf(name, session);
+  if (offline) throw offline;
   const suggestions = suggestToolNames(
     name,
     tools.map((tool) => tool.name),
@@ -36,6 +45,36 @@ function findTool(tools: Tool[], name: string): Tool {
   throw new McpToolsError(
     'TOOL_NOT_FOUND',
     `No tool named "${name}".${suggestions.length > 0 ? ` Did you mean: ${suggestions.join(', ')}?` : ''} (mcptools tools lists them all)`,
+  );
+}
+
+/** A server state that is not `connected`, as the end of "server X, which …". */
+const stateWords: Record<ServerState, string> = {
+  connected: 'is connected',
+  connecting: 'is still connecting',
+  disconnected: 'disconnected',
+  error: 'failed to connect',
+  disabled: 'is disabled in the configuration',
+  skipped: 'was skipped',
+  auth_required: 'needs an OAuth sign-in',
+};
+
+/** The error for `name` when it names a tool of a configured server that is not connected. */
+function notConnectedServerOf(name: string, session: Session): McpToolsError | undefined {
+  const naming = session.config.namespace ?? {};
+  const status = session.provider
+    .status()
+    .find(
+      (candidate) =>
+        candidate.state !== 'connected' &&
+        (name.startsWith(namespacePrefix(candidate.name, naming)) || name.startsWith(`${candidate.name}.`)),
+    );
+  if (!status) return undefined;
+  const why = status.lastError ? ` (${readableError(status.lastError)})` : '';
+  return new McpToolsError(
+    'CONNECTION_FAILED',
+    `"${name}" is a tool of server "${status.name}", which ${stateWords[status.state]}${why}. \`mcptools doctor ${status.name}\` suggests a fix.`,
+    { data: { server: status.name, state: status.state } },
   );
 }
 
@@ -73,7 +112,7 @@ export async function callAction(
     async ({ session, options, signal }) => {
       // Hooks and policies that ask go to the person at the terminal; without one they are denied.
       session.registry.onApproval(terminalApproval());
-      const tool = findTool(await session.tools(), name);
+      const tool = findTool(await session.tools(), name, session);
       const params = parseCallArguments(inputs, tool.parameters);
       const timeoutMs = commandOptions.timeout;
       // MCP tools time out in the adapter (callTimeoutMs); this timer covers native and router tools too.

@@ -5,11 +5,20 @@ import { ExitCode } from '../exit-codes.js';
 import { createPainter } from '../painter.js';
 import { firstLine, printJson, printLine } from '../print.js';
 import { runSessionCommand } from '../run-session-command.js';
+import { requireServer } from './require-server.js';
 
-/** Runs `mcptools doctor`. */
-export async function doctorAction(_options: unknown, command: Command): Promise<void> {
+/** Runs `mcptools doctor [server]`. */
+export async function doctorAction(
+  only: string | undefined,
+  _options: unknown,
+  command: Command,
+): Promise<void> {
   await runSessionCommand(command, async ({ session, options }) => {
-    const reports = Object.entries(session.config.servers).map(([name, server]) => {
+    if (only !== undefined) requireServer(session.provider, only);
+    const entries = Object.entries(session.config.servers).filter(
+      ([name]) => only === undefined || name === only,
+    );
+    const reports = entries.map(([name, server]) => {
       const status = session.provider.status(name);
       const check = checkServerConfig(server);
       const shown = redactServer(server);

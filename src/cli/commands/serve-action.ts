@@ -6,6 +6,7 @@ import { SecretRedactor } from '../../config/secret-redactor.js';
 import { McpToolsError } from '../../errors/mcp-tools-error.js';
 import { createGateway } from '../../gateway/create-gateway.js';
 import { gatewayServerRequests } from '../../gateway/gateway-server-requests.js';
+import { assertBindAllowed } from '../../gateway/loopback.js';
 import { loadMCPServers } from '../../mcp/load-mcp-servers.js';
 import { McpToolHub } from '../../mcp/mcp-tool-hub.js';
 import { ToolRegistry } from '../../registry/tool-registry.js';
@@ -224,6 +225,15 @@ export async function serveAction(_options: unknown, command: Command): Promise<
       background: true,
       // Telemetry before the first connect, so that connects are traced and counted too.
       beforeConnect: async (config) => {
+        // An unsafe bind is refused before any server starts (or downloads).
+        if (address)
+          assertBindAllowed(
+            address.host,
+            token !== undefined ||
+              options.oauthIssuer !== undefined ||
+              config.gateway?.tokens !== undefined ||
+              config.gateway?.auth !== undefined,
+          );
         redactor = SecretRedactor.forConfig(config);
         serveLog = createServeLog(logFormat, () => redactor);
         telemetry = await startTelemetry(config, options.metrics === true && address !== undefined);

@@ -46,8 +46,9 @@ export async function serversAction(_options: unknown, command: Command): Promis
       }
     }
     if (failed.length > 0) {
+      const names = failed.map((status) => status.name);
       process.stderr.write(
-        `mcptools: ${failed.length} of ${statuses.length} servers not connected: ${failed.map((status) => status.name).join(', ')}\n`,
+        `mcptools: ${failed.length} of ${statuses.length} servers not connected: ${names.join(', ')}; \`mcptools doctor${names.length === 1 ? ` ${names[0]}` : ''}\` suggests a fix\n`,
       );
       return ExitCode.connection;
     }
