@@ -3,6 +3,7 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { resolvePackageBin } from '../../src/cli/demo/resolve-package-bin.js';
 import { fixtureCommand } from '../fixtures/spawn-http.js';
 import { runCli } from './cli-process.js';
 
@@ -25,6 +26,11 @@ describe('mcptools CLI: the errors a newcomer meets (built binary)', { timeout: 
         servers: {
           echo: { ...fixtureCommand('echo'), protocol: 'legacy' },
           ghost: { command: 'mcptools-no-such-command-xyz', args: [] },
+          memory: {
+            command: process.execPath,
+            args: [resolvePackageBin('@modelcontextprotocol/server-memory')],
+            env: { MEMORY_FILE_PATH: join(dir, 'memory.jsonl') },
+          },
         },
       }),
     );
@@ -64,7 +70,7 @@ describe('mcptools CLI: the errors a newcomer meets (built binary)', { timeout: 
     expect(row).not.toContain('ENOENT');
     expect(row).not.toContain('…');
     expect(result.stderr).toContain(
-      '1 of 2 servers not connected: ghost; `mcptools doctor ghost` suggests a fix',
+      '1 of 3 servers not connected: ghost; `mcptools doctor ghost` suggests a fix',
     );
     // --json keeps the whole message as the connection reported it (once, not twice).
     const json = await cli(['servers', '--config', config, '--json']);
@@ -86,6 +92,24 @@ describe('mcptools CLI: the errors a newcomer meets (built binary)', { timeout: 
     const unknown = await cli(['doctor', 'nope', '--config', config]);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('No server named "nope"');
+  });
+
+  it('argument errors go to stderr with the typed name, the expected shape, "did you mean" and the schema command', async () => {
+    const missing = await cli(['call', 'memory__create_entities', '--config', config]);
+    expect(missing.code).toBe(2);
+    expect(missing.stdout).toBe('');
+    expect(missing.stderr).toContain(
+      'memory__create_entities: "entities" is required (an array of objects with name',
+    );
+    expect(missing.stderr).toContain('`mcptools tools --server memory --schemas` prints its schema');
+    const typo = await cli(['call', 'memory.search_nodes', 'querry=alice', '--config', config]);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toContain('memory.search_nodes: "querry" is not a parameter: did you mean "query"?');
+    // The control: the right key calls the tool, and a key like no parameter is sent with a warning.
+    const right = await cli(['call', 'memory__search_nodes', 'query=alice', 'extra=1', '--config', config]);
+    expect(right.code).toBe(0);
+    expect(JSON.parse(right.stdout)).toMatchObject({ entities: [] });
+    expect(right.stderr).toContain('"extra" is not among its parameters (query); sent as typed');
   });
 
   it('with --json, a failure is a JSON document on stdout too (command errors and usage errors)', async () => {

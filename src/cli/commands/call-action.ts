@@ -6,6 +6,7 @@ import { suggestToolNames } from '../../registry/suggest-tool-names.js';
 import { namespacePrefix } from '../../registry/tool-name.js';
 import { formatCompact } from '../../router/compact-format.js';
 import type { Tool, ToolResult } from '../../tool/tool.js';
+import { checkCallArguments } from '../check-call-arguments.js';
 import { exitCodeForResult } from '../exit-codes.js';
 import type { Session } from '../open-session.js';
 import { parseCallArguments } from '../parse-call-arguments.js';
@@ -114,6 +115,7 @@ export async function callAction(
       session.registry.onApproval(terminalApproval());
       const tool = findTool(await session.tools(), name, session);
       const params = parseCallArguments(inputs, tool.parameters);
+      checkCallArguments(name, tool, params, (line) => process.stderr.write(`mcptools: ${line}\n`));
       const timeoutMs = commandOptions.timeout;
       // MCP tools time out in the adapter (callTimeoutMs); this timer covers native and router tools too.
       const timer = new AbortController();
