@@ -1,5 +1,5 @@
+import { closestKey } from '../config/closest-key.js';
 import { McpToolsError } from '../errors/mcp-tools-error.js';
-import { editDistance } from '../text/edit-distance.js';
 import { argumentIssues } from '../tool/argument-validator.js';
 import type { Tool } from '../tool/tool.js';
 
@@ -29,17 +29,6 @@ function plural(description: string): string {
   return description.replace(/^an? (\w+)/, (_whole, noun: string) => `${noun}s`);
 }
 
-/** The known parameter closest to `key` by edit distance, when close enough to be a typo. */
-function closest(key: string, known: string[]): string | undefined {
-  let best: { name: string; distance: number } | undefined;
-  for (const name of known) {
-    const distance = editDistance(key.toLowerCase(), name.toLowerCase());
-    if (distance <= Math.max(1, Math.floor(name.length / 3)) && (!best || distance < best.distance))
-      best = { name, distance };
-  }
-  return best?.name;
-}
-
 /**
  * Checks the arguments typed on the command line against `tool`'s schema before the call, and
  * throws `INVALID_ARGUMENTS` (exit 2) saying, with the name the user typed, each field at fault
@@ -59,7 +48,7 @@ export function checkCallArguments(
   const problems: string[] = [];
   for (const key of Object.keys(params)) {
     if (Object.hasOwn(properties, key) || known.length === 0) continue;
-    const near = closest(key, known);
+    const near = closestKey(key, known);
     if (near !== undefined) problems.push(`"${key}" is not a parameter: did you mean "${near}"?`);
     else if (schema.additionalProperties !== false)
       warn(`${typedName}: "${key}" is not among its parameters (${known.join(', ')}); sent as typed`);

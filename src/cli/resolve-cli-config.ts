@@ -3,6 +3,7 @@ import { displayConfigPath } from '../config/display-config-path.js';
 import { findConfigFile } from '../config/find-config-file.js';
 import { loadConfig } from '../config/load-config.js';
 import { defaultConfig } from './demo/default-config.js';
+import { warnOnStderr } from './warn-on-stderr.js';
 
 /** The configuration a command runs with, and whether it is the built-in default. */
 export interface CliConfig {
@@ -32,9 +33,10 @@ export async function resolveCliConfig(options: {
         ),
     });
   if (options.demo) return { config: builtIn(), builtIn: true };
-  if (options.config) return { config: await loadConfig(options.config), builtIn: false };
+  if (options.config)
+    return { config: await loadConfig(options.config, { onWarning: warnOnStderr }), builtIn: false };
   const scope = options.discovery ?? 'all';
-  const found = await loadConfig(undefined, { optional: true, scope });
+  const found = await loadConfig(undefined, { optional: true, scope, onWarning: warnOnStderr });
   if (found.source !== undefined) return { config: found, builtIn: false };
   // `serve` does not read other hosts' user files on its own: say which one it left alone.
   const userFile = scope === 'project' ? await findConfigFile() : undefined;

@@ -112,6 +112,23 @@ describe('mcptools CLI: the errors a newcomer meets (built binary)', { timeout: 
     expect(right.stderr).toContain('"extra" is not among its parameters (query); sent as typed');
   });
 
+  it('a lenient format\'s warning comes first as a mcptools: line with "did you mean", then the error', async () => {
+    const project = join(dir, 'lenient');
+    mkdirSync(project);
+    writeFileSync(
+      join(project, '.mcp.json'),
+      JSON.stringify({ mcpServers: { files: { comand: 'npx', args: ['-y', 'x'] } } }),
+    );
+    const result = await runCli(['servers'], project, env);
+    expect(result.code).toBe(2);
+    const lines = result.stderr.trim().split('\n');
+    expect(lines[0]).toBe(
+      'mcptools: warning: .mcp.json: server "files": field "comand": not used by mcptools, ignored; did you mean "command"?',
+    );
+    expect(lines[1]).toContain('server "files": needs "command"');
+    expect(result.stderr).not.toContain('trace-warnings');
+  });
+
   it('with --json, a failure is a JSON document on stdout too (command errors and usage errors)', async () => {
     const failed = await cli(['--json', 'call', 'ghost__anything', '--config', config]);
     expect(failed.code).toBe(3);

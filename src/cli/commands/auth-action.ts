@@ -10,6 +10,7 @@ import { McpToolsError } from '../../errors/mcp-tools-error.js';
 import { loadMCPServers } from '../../mcp/load-mcp-servers.js';
 import { ToolRegistry } from '../../registry/tool-registry.js';
 import { printJson, printLine } from '../print.js';
+import { warnOnStderr } from '../warn-on-stderr.js';
 import type { GlobalOptions } from './global-options.js';
 
 interface AuthOptions extends GlobalOptions {
@@ -38,8 +39,8 @@ export async function authAction(
 }
 
 async function readConfig(options: AuthOptions, optional: boolean): Promise<McpToolsConfig> {
-  if (options.config) return loadConfig(options.config);
-  return loadConfig(undefined, { optional });
+  if (options.config) return loadConfig(options.config, { onWarning: warnOnStderr });
+  return loadConfig(undefined, { optional, onWarning: warnOnStderr });
 }
 
 async function authorize(name: string, config: McpToolsConfig, options: AuthOptions, store: FileTokenStore) {

@@ -10,6 +10,7 @@ import { ExitCode } from '../exit-codes.js';
 import { printJson, printLine, table } from '../print.js';
 import { reportFailure } from '../report-failure.js';
 import { resolveCliConfig } from '../resolve-cli-config.js';
+import { warnOnStderr } from '../warn-on-stderr.js';
 import { globalOptions } from './global-options.js';
 
 /** One server as `config` prints it: its entry with secrets masked, and the file it came from. */
@@ -65,7 +66,7 @@ async function showAll(explicit: string | undefined, json: boolean): Promise<num
   for (const path of await existingConfigFiles(explicit)) {
     const file = displayConfigPath(path, cwd);
     try {
-      const config = await loadConfig(path);
+      const config = await loadConfig(path, { onWarning: warnOnStderr });
       files.push({ file, servers: Object.keys(config.servers) });
       for (const view of serverViews(config, file)) {
         const kept = servers.find((server) => server.name === view.name);

@@ -1,7 +1,8 @@
 import { isPlainObject } from '../../json/is-plain-object.js';
-import { configError, describeConfigLocation } from '../config-error.js';
+import { configError } from '../config-error.js';
 import type { ConfigReadContext } from '../config-read-context.js';
 import type { McpToolsConfig, ServerConfig } from '../config-types.js';
+import { ignoredKeyWarning } from '../ignored-key-warning.js';
 import { normalizeServer } from '../normalize-server.js';
 import { stringifyValues } from './stringify-values.js';
 
@@ -119,7 +120,7 @@ function mapEntry(
   }
   for (const key of Object.keys(entry)) {
     if (handledKeys.has(key)) continue;
-    context.warn(`${describeConfigLocation(location(key))}: not used by mcptools, ignored`);
+    context.warn(ignoredKeyWarning(location(key), handledKeys));
   }
   return { mapped, fieldNames };
 }

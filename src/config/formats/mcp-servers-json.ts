@@ -1,7 +1,8 @@
 import { isPlainObject } from '../../json/is-plain-object.js';
-import { configError, describeConfigLocation } from '../config-error.js';
+import { configError } from '../config-error.js';
 import type { ConfigReadContext } from '../config-read-context.js';
 import type { McpToolsConfig, ServerConfig } from '../config-types.js';
+import { ignoredKeyWarning } from '../ignored-key-warning.js';
 import { normalizeServer } from '../normalize-server.js';
 import { editorVariables } from './editor-variables.js';
 import { stringifyValues } from './stringify-values.js';
@@ -96,9 +97,7 @@ function mapEntry(
   }
   for (const key of Object.keys(entry)) {
     if (handledKeys.has(key)) continue;
-    context.warn(
-      `${describeConfigLocation({ file: context.file, server: name, field: key })}: not used by mcptools, ignored`,
-    );
+    context.warn(ignoredKeyWarning({ file: context.file, server: name, field: key }, handledKeys));
   }
   return { mapped, fieldNames };
 }

@@ -2,6 +2,7 @@ import { isPlainObject } from '../../json/is-plain-object.js';
 import { configError, describeConfigLocation } from '../config-error.js';
 import type { ConfigReadContext } from '../config-read-context.js';
 import type { McpToolsConfig, ServerConfig } from '../config-types.js';
+import { ignoredKeyWarning } from '../ignored-key-warning.js';
 import { normalizeServer } from '../normalize-server.js';
 import { editorVariables } from './editor-variables.js';
 import { stringifyValues } from './stringify-values.js';
@@ -32,9 +33,7 @@ export function readVsCodeJson(value: unknown, context: ConfigReadContext): McpT
     }
     for (const key of Object.keys(entry)) {
       if ((copiedKeys as readonly string[]).includes(key)) continue;
-      context.warn(
-        `${describeConfigLocation({ file: context.file, server: name, field: key })}: not used by mcptools, ignored`,
-      );
+      context.warn(ignoredKeyWarning({ file: context.file, server: name, field: key }, copiedKeys));
     }
     // VS Code's "http" tries Streamable HTTP and falls back to SSE, exactly our `http`.
     servers[name] = normalizeServer(name, mapped, context, { variables, basePath: ['servers', name] });
