@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
 import type { MCPToolProvider, ServerStatus } from '../../src/mcp/provider-types.js';
 import { ToolRegistry } from '../../src/registry/tool-registry.js';
-import { type HttpFixture, startHttpFixture } from '../fixtures/spawn-http.js';
+import { fixtureEntry, type HttpFixture, startHttpFixture } from '../fixtures/spawn-http.js';
 import {
   childPidsMatching,
   eventually,
@@ -251,7 +251,7 @@ describe('close()', () => {
     );
     expect(provider.status('stubborn')?.lastError?.code).toBe('TIMEOUT');
     await provider.close();
-    expect(await eventually(() => childPidsMatching('servers/hang.ts').length === 0, 10_000)).toBe(true);
+    expect(await eventually(() => childPidsMatching(fixtureEntry('hang')).length === 0, 10_000)).toBe(true);
   });
 
   it('is idempotent, cancels retries and leaves no child process', async () => {
@@ -279,8 +279,8 @@ describe('close()', () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(provider.status('gone')?.reconnectAttempts).toBe(attempts);
     expect(provider.status().every((status) => status.state !== 'connected')).toBe(true);
-    expect(childPidsMatching('servers/exit-at-start.ts')).toEqual([]);
-    expect(childPidsMatching('servers/echo.ts')).toEqual([]);
+    expect(childPidsMatching(fixtureEntry('exit-at-start'))).toEqual([]);
+    expect(childPidsMatching(fixtureEntry('echo'))).toEqual([]);
   });
 
   it('is what Symbol.asyncDispose does', async () => {
