@@ -1,7 +1,8 @@
 import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type HttpFixture, startHttpFixture } from '../fixtures/spawn-http.js';
-import { eventually, httpServer, stdioFixture, textOf } from '../mcp/hub-test-helpers.js';
+import { waitUntil } from '../helpers/wait-until.js';
+import { httpServer, stdioFixture, textOf } from '../mcp/hub-test-helpers.js';
 import {
   cityClient,
   connectClient,
@@ -95,7 +96,10 @@ describe.each(eras)('routing for a $label', ({ era }) => {
     await expect(cancelled).rejects.toThrow();
     const result = await survivor;
     expect(textOf(result as never)).toContain('slept 600ms');
-    expect(await eventually(async () => (await cancelledCount(second, server)) === before + 1)).toBe(true);
+    await waitUntil(
+      async () => (await cancelledCount(second, server)) === before + 1,
+      'until (await cancelledCount(second, server)) === before + 1',
+    );
   });
 
   it('sends the input requests of a 2026-07-28 upstream to the client whose call caused them', async () => {
@@ -187,8 +191,9 @@ describe('a 2025-era session that ends', () => {
       await started;
       const transport = leaving.transport as unknown as { terminateSession(): Promise<void> };
       await transport.terminateSession();
-      expect(await eventually(async () => (await cancelledCount(observer, 'echo')) === before + 1)).toBe(
-        true,
+      await waitUntil(
+        async () => (await cancelledCount(observer, 'echo')) === before + 1,
+        "until (await cancelledCount(observer, 'echo')) === before + 1",
       );
     } finally {
       await leaving.close().catch(() => {});
