@@ -138,11 +138,18 @@ describe.each(eras)('routing for a $label', ({ era }) => {
     const firstMayAnswer = new Promise<void>((resolve) => {
       releaseFirst = resolve;
     });
-    const waiting = await cityClient(running.url, era, 'Quito', () => firstMayAnswer);
+    let firstAsked!: () => void;
+    const firstWasAsked = new Promise<void>((resolve) => {
+      firstAsked = resolve;
+    });
+    const waiting = await cityClient(running.url, era, 'Quito', () => {
+      firstAsked();
+      return firstMayAnswer;
+    });
     try {
       const pending = waiting.callTool({ name: 'ask25__ask_user', arguments: {} });
-      // Give the upstream time to ask the first (then only) caller.
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      // The upstream has asked the first (then only) caller, whose answer waits.
+      await firstWasAsked;
       const refused = await second.callTool({ name: 'ask25__ask_user', arguments: {} });
       releaseFirst();
       expect(refused.isError).toBe(true);
