@@ -17,8 +17,9 @@ export default defineConfig({
     ],
     globalSetup: [
       'test/no-orphan-processes.ts',
-      'test/helpers/fixture-bundles.ts',
+      // Before the bundles: under CI a missing binary fails the run at once.
       'test/helpers/missing-binaries.ts',
+      'test/helpers/fixture-bundles.ts',
     ],
     testTimeout: 30_000,
     hookTimeout: 60_000,
