@@ -6,7 +6,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/reliability/**/*.test.ts'],
-    globalSetup: ['test/no-orphan-processes.ts'],
+    globalSetup: ['test/no-orphan-processes.ts', 'test/helpers/fixture-bundles.ts'],
     testTimeout: 120_000,
     hookTimeout: 120_000,
     pool: 'forks',

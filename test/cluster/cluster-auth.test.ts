@@ -15,7 +15,7 @@ import {
   startOAuthFixture,
 } from '../fixtures/oauth/oauth-fixture.js';
 import { connectClient, toolNames } from '../gateway/gateway-test-helpers.js';
-import { eventually } from '../mcp/hub-test-helpers.js';
+import { waitUntil } from '../helpers/wait-until.js';
 import { freePort, redisAvailable, scratchDir, startRedis, type TestRedis } from './cluster-harness.js';
 
 /*
@@ -95,7 +95,7 @@ describe.skipIf(!redisAvailable)('an OAuth sign-in across replicas (real Redis, 
     await expect.poll(() => b.provider.status('remote')?.state, { timeout: 20_000 }).toBe('connected');
 
     await expect.poll(() => a.provider.status('remote')?.state, { timeout: 20_000 }).toBe('connected');
-    expect(await eventually(() => heard > 0, 10_000)).toBe(true);
+    await waitUntil(() => heard > 0, 'until heard > 0', 10_000);
     const served = await toolNames(listener);
     expect(served).toContain('remote__whoami');
     expect(served).not.toContain('mcp_auth');

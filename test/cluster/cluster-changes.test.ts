@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type HttpFixture, startHttpFixture } from '../fixtures/spawn-http.js';
 import { connectClient, toolNames } from '../gateway/gateway-test-helpers.js';
-import { eventually } from '../mcp/hub-test-helpers.js';
+import { waitUntil } from '../helpers/wait-until.js';
 import {
   newClusterKey,
   type Replica,
@@ -57,7 +57,7 @@ describe.skipIf(!redisAvailable)('tool changes across replicas (built CLI, real 
       const actor = await connectClient(`${replicas[via]!.base}/mcp`, 'legacy');
       const name = `added_via_${via}`;
       await actor.callTool({ name: 'changing__add_tool', arguments: { name } });
-      expect(await eventually(() => heard > 0, 10_000)).toBe(true);
+      await waitUntil(() => heard > 0, 'until heard > 0', 10_000);
       expect(await toolNames(listener)).toContain(`changing__${name}`);
       // Exactly once: nothing more arrives (B's own announcement is not relayed back as a second one).
       await new Promise((resolve) => setTimeout(resolve, 1500));

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { childPids, survivors } from '../cli/cli-process.js';
 import { connectClient } from '../gateway/gateway-test-helpers.js';
+import { waitUntil } from '../helpers/wait-until.js';
 import { eventually, stdioFixture, textOf } from '../mcp/hub-test-helpers.js';
 import { legacyClient, useCluster } from './cluster-fixture.js';
 import { type Replica, redisAvailable } from './cluster-harness.js';
@@ -37,21 +38,29 @@ describe.skipIf(!redisAvailable)('a cluster losing Redis or a replica (built CLI
     await modernOnA.listen({ toolsListChanged: true });
 
     await cluster.redis.stop();
-    expect(await eventually(async () => (await readyz(cluster.replicas[1]!)) === 503, 30_000)).toBe(true);
+    await waitUntil(
+      async () => (await readyz(cluster.replicas[1]!)) === 503,
+      'until (await readyz(cluster.replicas[1]!)) === 503',
+      30_000,
+    );
     // 2026 traffic does not need Redis.
     for (const client of [modernOnA, modernOnB])
       expect(textOf(await client.callTool({ name: 'echo__echo', arguments: { text: 'no redis' } }))).toBe(
         'no redis',
       );
     await modernOnA.callTool({ name: 'changing__add_tool', arguments: { name: 'while_redis_down' } });
-    expect(await eventually(() => heard > 0, 30_000)).toBe(true);
+    await waitUntil(() => heard > 0, 'until heard > 0', 30_000);
     // The control: a 2025 request that stays on its owner works; one that needs another replica gets 503.
     const pinned = await legacyClient(`${cluster.replicas[0]!.base}/mcp`);
     expect((await pinned.client.listTools()).tools.length).toBeGreaterThan(0);
     await expect(legacy.listTools()).rejects.toThrow(/503|unavailable/i);
 
     await cluster.redis.start();
-    expect(await eventually(async () => (await readyz(cluster.replicas[1]!)) === 200, 45_000)).toBe(true);
+    await waitUntil(
+      async () => (await readyz(cluster.replicas[1]!)) === 200,
+      'until (await readyz(cluster.replicas[1]!)) === 200',
+      45_000,
+    );
     // The owner wrote its sessions' records again (this Redis kept nothing): B forwards again.
     expect(
       await eventually(async () => {
@@ -112,11 +121,13 @@ describe.skipIf(!redisAvailable)('a cluster losing Redis or a replica (built CLI
         name: 'notify__log',
         arguments: { level: 'warning', text: `after-kill-${control}` },
       });
-      expect(
-        await eventually(() => logs.some((line) => line.includes(`after-kill-${control}`)), 10_000),
-      ).toBe(true);
+      await waitUntil(
+        () => logs.some((line) => line.includes(`after-kill-${control}`)),
+        `until the log line after-kill-${control} arrived`,
+        10_000,
+      );
       await client.callTool({ name: 'notify__touch', arguments: { uri: 'notify://counter' } });
-      expect(await eventually(() => updates.includes(counter), 10_000)).toBe(true);
+      await waitUntil(() => updates.includes(counter), 'until updates.includes(counter)', 10_000);
       await client.close();
       if (control) await inFlight;
       // Bring the killed replica back for the next case.

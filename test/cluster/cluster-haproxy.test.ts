@@ -1,11 +1,12 @@
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { killChild } from '../fixtures/spawn-http.js';
 import { connectClient } from '../gateway/gateway-test-helpers.js';
+import { hasBinary } from '../helpers/system-binaries.js';
 import { eventually, stdioFixture, textOf } from '../mcp/hub-test-helpers.js';
 import {
   freePort,
@@ -31,8 +32,6 @@ const dir = scratchDir();
 const key = newClusterKey();
 let redis: TestRedis;
 const replicas: Replica[] = [];
-
-if (!existsSync(HAPROXY)) console.warn(`skipping the HAProxy recipe test: ${HAPROXY} is not installed`);
 
 /** The recipe block of the page, with its bind and server addresses made local. */
 function recipe(port: number, stick: boolean, statsSocket: string): string {
@@ -84,7 +83,7 @@ async function startHaproxy(stick: boolean) {
   return { url: `http://127.0.0.1:${port}/mcp`, socket, close: () => killChild(child) };
 }
 
-describe.skipIf(!redisAvailable || !existsSync(HAPROXY))(
+describe.skipIf(!redisAvailable || !hasBinary('haproxy'))(
   'the documented HAProxy recipe (Debian haproxy)',
   () => {
     beforeAll(async () => {

@@ -1,6 +1,6 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import {
   createServer,
   request as httpRequest,
@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cliBin } from '../cli/cli-process.js';
 import { killChild } from '../fixtures/spawn-http.js';
+import { hasBinary } from '../helpers/system-binaries.js';
 
 /*
  * The cluster test bench: a private redis-server (unix socket only, no persistence), replicas
@@ -305,4 +306,4 @@ export function writeConfig(
 }
 
 /** Whether this machine can run the cluster tests (redis-server installed). */
-export const redisAvailable = existsSync(REDIS_SERVER) && existsSync(REDIS_CLI);
+export const redisAvailable = hasBinary('redis-server') && hasBinary('redis-cli');

@@ -4,7 +4,8 @@ import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixtureCommand } from '../fixtures/spawn-http.js';
 import { connectClient } from '../gateway/gateway-test-helpers.js';
-import { eventually, textOf } from '../mcp/hub-test-helpers.js';
+import { waitUntil } from '../helpers/wait-until.js';
+import { textOf } from '../mcp/hub-test-helpers.js';
 import {
   newClusterKey,
   type Replica,
@@ -113,9 +114,11 @@ describe.skipIf(!redisAvailable)('rate limits across replicas (built CLI, real R
     await redis.start();
     // Back to one bucket for both once each has reconnected (this Redis kept nothing: a fresh one).
     for (const client of [onA, onB])
-      expect(
-        await eventually(async () => (await call(client, 'echo__fail', 'again')).text === 'again', 30_000),
-      ).toBe(true);
+      await waitUntil(
+        async () => (await call(client, 'echo__fail', 'again')).text === 'again',
+        "until (await call(client, 'echo__fail', 'again')).text === 'again'",
+        30_000,
+      );
     for (const replica of replicas)
       expect(replica.stderr()).toContain(
         'rate limits: the shared store answers again; limits are cluster-wide again',

@@ -4,7 +4,7 @@ import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixtureCommand } from '../fixtures/spawn-http.js';
 import { connectClient, toolNames, watchToolChanges } from '../gateway/gateway-test-helpers.js';
-import { eventually } from '../mcp/hub-test-helpers.js';
+import { waitUntil } from '../helpers/wait-until.js';
 import {
   newClusterKey,
   type Replica,
@@ -64,15 +64,24 @@ describe.skipIf(!redisAvailable)('configuration reload across replicas (built CL
     writeBoth({ first: echo(), second: echo() });
     process.kill(a.child.pid!, 'SIGHUP');
 
-    expect(await eventually(() => /replica a reloaded its configuration/.test(b.stderr()), 20_000)).toBe(
-      true,
+    await waitUntil(
+      () => /replica a reloaded its configuration/.test(b.stderr()),
+      'until replica b logged that replica a reloaded',
+      20_000,
     );
-    expect(await eventually(() => /reloaded .*: 1 added, 0 removed/.test(b.stderr()), 30_000)).toBe(true);
+    await waitUntil(
+      () => /reloaded .*: 1 added, 0 removed/.test(b.stderr()),
+      'until replica b logged its reload',
+    );
     expect(/reloaded .*: 1 added, 0 removed/.test(a.stderr())).toBe(true);
-    expect(await eventually(async () => (await toolNames(onB)).includes('second__echo'), 20_000)).toBe(true);
+    await waitUntil(
+      async () => (await toolNames(onB)).includes('second__echo'),
+      "until (await toolNames(onB)).includes('second__echo')",
+      20_000,
+    );
     const called = await onB.callTool({ name: 'second__echo', arguments: { text: 'converged' } });
     expect(called.isError).not.toBe(true);
-    expect(await eventually(() => heard() >= 1, 10_000)).toBe(true);
+    await waitUntil(() => heard() >= 1, 'until heard() >= 1', 10_000);
     // No ping-pong: B's reload, caused by A's announcement, is not announced back to A.
     await new Promise((resolve) => setTimeout(resolve, 1000));
     expect(reloads(a)).toBe(1);

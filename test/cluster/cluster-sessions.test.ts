@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { fixtureCommand } from '../fixtures/spawn-http.js';
+import { waitUntil } from '../helpers/wait-until.js';
 import { eventually, textOf } from '../mcp/hub-test-helpers.js';
 import { legacyClient, useCluster } from './cluster-fixture.js';
 import { redisAvailable } from './cluster-harness.js';
@@ -52,23 +53,24 @@ describe.skipIf(!redisAvailable)('a 2025 session across replicas (built CLI, rea
       await eventually(() => cluster.balancer.log.some((entry) => entry.method === 'GET'), 5000);
       const name = `added_${otherReplica}`;
       await client.callTool({ name: 'changing__add_tool', arguments: { name } });
-      expect(await eventually(() => changes > 0, 10_000)).toBe(true);
+      await waitUntil(() => changes > 0, 'until changes > 0', 10_000);
 
       // logging/setLevel: recorded in Redis, and upstream logs come through.
       await client.setLoggingLevel('info');
       const [recordKey] = (await sessionKeys()).filter((each) => each.endsWith(sessionId));
       expect(recordKey).toBeDefined();
-      expect(
-        await eventually(
-          async () => (await cluster.redis.cli('HGET', recordKey!, 'logLevel')).trim() === 'info',
-        ),
-      ).toBe(true);
+      await waitUntil(
+        async () => (await cluster.redis.cli('HGET', recordKey!, 'logLevel')).trim() === 'info',
+        "until (await cluster.redis.cli('HGET', recordKey!, 'logLevel')).trim() === 'info'",
+      );
       await client.callTool({
         name: 'notify__log',
         arguments: { level: 'warning', text: `log-${otherReplica}` },
       });
-      expect(await eventually(() => logs.some((line) => line.includes(`log-${otherReplica}`)), 10_000)).toBe(
-        true,
+      await waitUntil(
+        () => logs.some((line) => line.includes(`log-${otherReplica}`)),
+        `until the log line log-${otherReplica} arrived`,
+        10_000,
       );
 
       // The session stayed A's: B forwarded, it did not adopt.
@@ -88,9 +90,10 @@ describe.skipIf(!redisAvailable)('a 2025 session across replicas (built CLI, rea
       await transport.terminateSession();
       await client.close();
       await slow;
-      expect(
-        await eventually(async () => (await sessionKeys()).every((each) => !each.endsWith(sessionId))),
-      ).toBe(true);
+      await waitUntil(
+        async () => (await sessionKeys()).every((each) => !each.endsWith(sessionId)),
+        'until (await sessionKeys()).every((each) => !each.endsWith(sessionId))',
+      );
       const check = await legacyClient(`${cluster.replicas[0]!.base}/mcp`);
       const counted = await check.client.callTool({ name: 'echo__cancelled_count', arguments: {} });
       expect(Number(textOf(counted))).toBeGreaterThanOrEqual(otherReplica === 1 ? 1 : 2);
@@ -108,7 +111,11 @@ describe.skipIf(!redisAvailable)('a 2025 session across replicas (built CLI, rea
     await new Promise((resolve) => setTimeout(resolve, 300));
     const a = cluster.replicas[0]!;
     a.child.kill('SIGTERM');
-    expect(await eventually(async () => (await fetch(`${a.base}/readyz`)).status === 503, 5000)).toBe(true);
+    await waitUntil(
+      async () => (await fetch(`${a.base}/readyz`)).status === 503,
+      'until replica a answers /readyz with 503',
+      5000,
+    );
     const refused = await fetch(`${a.base}/mcp`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },

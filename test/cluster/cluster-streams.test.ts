@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { connectClient } from '../gateway/gateway-test-helpers.js';
 import { callAndCut, expectResumedOnce, openRawSession, sseEvents } from '../gateway/raw-legacy-session.js';
-import { eventually, stdioFixture, textOf } from '../mcp/hub-test-helpers.js';
+import { waitUntil } from '../helpers/wait-until.js';
+import { stdioFixture, textOf } from '../mcp/hub-test-helpers.js';
 import { useCluster } from './cluster-fixture.js';
 import { redisAvailable } from './cluster-harness.js';
 
@@ -121,7 +122,7 @@ describe.skipIf(!redisAvailable)('streams across replicas (built CLI, real Redis
         await cluster.replicas[killed]!.kill();
         const survivor = 1 - killed;
         if (killed === 0) {
-          expect(await eventually(() => ended !== undefined, 10_000)).toBe(true);
+          await waitUntil(() => ended !== undefined, 'until ended !== undefined', 10_000);
           expect(ended).toBe('remote');
           cluster.balancer.route = () => survivor;
           await listener.listen({ toolsListChanged: true });
@@ -129,7 +130,7 @@ describe.skipIf(!redisAvailable)('streams across replicas (built CLI, real Redis
         cluster.balancer.route = () => survivor;
         const name = `after_kill_${killed}`;
         await listener.callTool({ name: 'changing__add_tool', arguments: { name } });
-        expect(await eventually(() => heard > 0, 10_000)).toBe(true);
+        await waitUntil(() => heard > 0, 'until heard > 0', 10_000);
         expect((await listener.listTools()).tools.map((tool) => tool.name)).toContain(`changing__${name}`);
         if (killed === 1) expect(ended).toBeUndefined();
       } finally {

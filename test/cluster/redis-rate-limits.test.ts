@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { RedisKeys } from '../../src/cluster/redis-keys.js';
 import { redisRateLimitStore } from '../../src/cluster/redis-rate-limits.js';
-import { eventually } from '../mcp/hub-test-helpers.js';
+import { waitUntil } from '../helpers/wait-until.js';
 import { useRedis } from './cluster-fixture.js';
 import { redisAvailable } from './cluster-harness.js';
 
@@ -46,7 +46,11 @@ describe.skipIf(!redisAvailable)('redisRateLimitStore (real Redis)', () => {
     expect(await store.take('refill', 2, 400)).toBe(0);
     expect(await store.take('refill', 2, 400)).toBe(0);
     expect(await store.take('refill', 2, 400)).toBeGreaterThan(0);
-    expect(await eventually(async () => (await store.take('refill', 2, 400)) === 0, 5_000)).toBe(true);
+    await waitUntil(
+      async () => (await store.take('refill', 2, 400)) === 0,
+      "until (await store.take('refill', 2, 400)) === 0",
+      5_000,
+    );
   });
 
   it('loads the script again when Redis forgot it (SCRIPT FLUSH, a restart)', async () => {

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cliBin } from '../cli/cli-process.js';
 import { fixtureCommand } from '../fixtures/spawn-http.js';
-import { eventually } from '../mcp/hub-test-helpers.js';
+import { waitUntil } from '../helpers/wait-until.js';
 import {
   alive,
   byName,
@@ -60,7 +60,7 @@ describe('chains of gateways', async () => {
           (row) => row?.state === 'skipped' && /gateway loop/.test(row.lastError?.message ?? ''),
         );
       };
-      expect(await eventually(loopSkipped, 30_000)).toBe(true);
+      await waitUntil(loopSkipped, 'until loopSkipped', 30_000);
       // Whatever the order they met in, no name went round the cycle.
       const names = [...(await toolNames(servedA.url)), ...(await toolNames(servedB.url))];
       expect(names.filter((name) => /(a__b__|b__a__)/.test(name))).toEqual([]);
@@ -97,7 +97,7 @@ describe('chains of gateways', async () => {
     } finally {
       expect(await served.stop()).toBe(0);
     }
-    expect(await eventually(() => seen.every((pid) => !alive(pid)), 5000)).toBe(true);
+    await waitUntil(() => seen.every((pid) => !alive(pid)), 'until seen.every((pid) => !alive(pid))', 5000);
   });
 
   it('a gateway that B reaches back over HTTP refuses B’s requests (508), and B skips it', async () => {

@@ -1,7 +1,8 @@
 import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Tool } from '../../src/tool/tool.js';
-import { eventually, stdioFixture, textOf } from '../mcp/hub-test-helpers.js';
+import { waitUntil } from '../helpers/wait-until.js';
+import { stdioFixture, textOf } from '../mcp/hub-test-helpers.js';
 import { connectClient, eras, type RunningGateway, startGateway } from './gateway-test-helpers.js';
 
 let running: RunningGateway;
@@ -40,11 +41,11 @@ describe.each(eras)('changes seen by a $label', ({ era }) => {
     try {
       const changes = await watchToolChanges(client, era);
       const unregister = running.registry.register(native);
-      expect(await eventually(() => changes() >= 1)).toBe(true);
+      await waitUntil(() => changes() >= 1, 'until changes() >= 1');
       expect((await client.listTools()).tools.map((tool) => tool.name)).toContain('native_hello');
       const before = changes();
       unregister();
-      expect(await eventually(() => changes() > before)).toBe(true);
+      await waitUntil(() => changes() > before, 'until changes() > before');
       expect((await client.listTools()).tools.map((tool) => tool.name)).not.toContain('native_hello');
     } finally {
       await client.close();
@@ -57,12 +58,11 @@ describe.each(eras)('changes seen by a $label', ({ era }) => {
       const changes = await watchToolChanges(client, era);
       const name = `added_${era}`;
       await client.callTool({ name: 'changing__add_tool', arguments: { name } });
-      expect(await eventually(() => changes() >= 1)).toBe(true);
-      expect(
-        await eventually(async () =>
-          (await client.listTools()).tools.some((tool) => tool.name === `changing__${name}`),
-        ),
-      ).toBe(true);
+      await waitUntil(() => changes() >= 1, 'until changes() >= 1');
+      await waitUntil(
+        async () => (await client.listTools()).tools.some((tool) => tool.name === `changing__${name}`),
+        `until tools/list holds changing__${name}`,
+      );
     } finally {
       await client.close();
     }
@@ -80,10 +80,12 @@ describe.each(eras)('changes seen by a $label', ({ era }) => {
       if (meanwhile.isError) expect(Date.now() - started).toBeLessThan(5000);
       const echo = await client.callTool({ name: 'echo__echo', arguments: { text: 'still here' } });
       expect(textOf(echo as never)).toBe('still here');
-      expect(await eventually(() => running.provider.status('crash')?.state === 'connected', 20_000)).toBe(
-        true,
+      await waitUntil(
+        () => running.provider.status('crash')?.state === 'connected',
+        "until running.provider.status('crash')?.state === 'connected'",
+        20_000,
       );
-      expect(await eventually(() => changes() >= 1)).toBe(true);
+      await waitUntil(() => changes() >= 1, 'until changes() >= 1');
       const back = await client.callTool({ name: 'crash__ok', arguments: {} });
       expect(textOf(back as never)).toBe('ok');
     } finally {

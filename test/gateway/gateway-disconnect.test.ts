@@ -3,10 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 import { cliBin } from '../cli/cli-process.js';
 import { type HttpFixture, startHttpFixture } from '../fixtures/spawn-http.js';
-import { eventually, httpServer, isAlive, stdioFixture } from '../mcp/hub-test-helpers.js';
+import { waitUntil } from '../helpers/wait-until.js';
+import { httpServer, isAlive, stdioFixture } from '../mcp/hub-test-helpers.js';
 import { connectClient, eras, type RunningGateway, startGateway } from './gateway-test-helpers.js';
 
 /*
@@ -77,8 +78,9 @@ describe.each(eras)('a $label whose call connection closes', ({ era }) => {
       });
       await started;
       drop();
-      expect(await eventually(async () => (await cancelledCount(observer, server)) === before + 1)).toBe(
-        true,
+      await waitUntil(
+        async () => (await cancelledCount(observer, server)) === before + 1,
+        'until (await cancelledCount(observer, server)) === before + 1',
       );
     } finally {
       await client.close().catch(() => {});
@@ -102,8 +104,9 @@ describe('a 2025-era session that ends with DELETE', () => {
           .catch(() => {});
       });
       await (leaving.transport as unknown as { terminateSession(): Promise<void> }).terminateSession();
-      expect(await eventually(async () => (await cancelledCount(observer, server)) === before + 1)).toBe(
-        true,
+      await waitUntil(
+        async () => (await cancelledCount(observer, server)) === before + 1,
+        'until (await cancelledCount(observer, server)) === before + 1',
       );
     } finally {
       await leaving.close().catch(() => {});
@@ -152,8 +155,11 @@ describe.each(eras)('a $label of mcptools serve --stdio (built binary) that disc
             cancelled: number;
           }
         ).cancelled;
-      expect(await eventually(async () => (await cancelled()) === before.cancelled + 1)).toBe(true);
-      expect(await eventually(() => !isAlive(pid), 10_000)).toBe(true);
+      await waitUntil(
+        async () => (await cancelled()) === before.cancelled + 1,
+        'until (await cancelled()) === before.cancelled + 1',
+      );
+      await waitUntil(() => !isAlive(pid), 'until !isAlive(pid)', 10_000);
     } finally {
       await client.close().catch(() => {});
       await observer.close();

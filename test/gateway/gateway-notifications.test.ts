@@ -6,7 +6,8 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliBin } from '../cli/cli-process.js';
 import { fixtureCommand, type HttpFixture, startHttpFixture } from '../fixtures/spawn-http.js';
-import { eventually, httpServer, stdioFixture, textOf } from '../mcp/hub-test-helpers.js';
+import { waitUntil } from '../helpers/wait-until.js';
+import { httpServer, stdioFixture, textOf } from '../mcp/hub-test-helpers.js';
 import { connectClient, eras, type RunningGateway, startGateway } from './gateway-test-helpers.js';
 
 /*
@@ -69,9 +70,12 @@ describe('a 2026-07-28 client listening for resource updates', () => {
       expect(subscription.honoredFilter.resourceSubscriptions).toEqual([COUNTER]);
       const touched = await touch(client);
       expect(textOf(touched as never)).toBe('touched notify://counter');
-      expect(await eventually(() => updates.includes(COUNTER))).toBe(true);
+      await waitUntil(() => updates.includes(COUNTER), 'until updates.includes(COUNTER)');
       await subscription.close();
-      expect(await eventually(async () => (await touch(client)).isError === true)).toBe(true);
+      await waitUntil(
+        async () => (await touch(client)).isError === true,
+        'until (await touch(client)).isError === true',
+      );
     } finally {
       await client.close();
     }
@@ -121,10 +125,13 @@ describe('a 2026-07-28 client listening for resource updates', () => {
         resourceSubscriptions: [BARE, 'notify://refused'],
       });
       expect(subscription.honoredFilter.resourceSubscriptions).toEqual([BARE]);
-      expect(await eventually(async () => !(await touch(client)).isError)).toBe(true);
-      expect(await eventually(() => updates.includes(BARE))).toBe(true);
+      await waitUntil(async () => !(await touch(client)).isError, 'until !(await touch(client)).isError');
+      await waitUntil(() => updates.includes(BARE), 'until updates.includes(BARE)');
       await subscription.close();
-      expect(await eventually(async () => (await touch(client)).isError === true)).toBe(true);
+      await waitUntil(
+        async () => (await touch(client)).isError === true,
+        'until (await touch(client)).isError === true',
+      );
     } finally {
       await client.close();
       rmSync(dir, { recursive: true, force: true });
@@ -142,14 +149,14 @@ describe('a 2026-07-28 client listening for resource updates', () => {
       await legacy.unsubscribeResource({ uri: COUNTER });
       // The listener still holds the upstream subscription.
       expect((await touch(modern)).isError).toBeFalsy();
-      expect(await eventually(() => modernUpdates.includes(COUNTER))).toBe(true);
+      await waitUntil(() => modernUpdates.includes(COUNTER), 'until modernUpdates.includes(COUNTER)');
       expect(legacyUpdates).toEqual([]);
       await legacy.subscribeResource({ uri: COUNTER });
       await subscription.close();
       // …and now the 2025 session does.
       await new Promise((resolve) => setTimeout(resolve, 200));
       expect((await touch(legacy)).isError).toBeFalsy();
-      expect(await eventually(() => legacyUpdates.includes(COUNTER))).toBe(true);
+      await waitUntil(() => legacyUpdates.includes(COUNTER), 'until legacyUpdates.includes(COUNTER)');
       await legacy.unsubscribeResource({ uri: COUNTER });
       expect((await touch(legacy)).isError).toBe(true);
     } finally {
@@ -213,7 +220,10 @@ describe('upstream log messages', () => {
       await log(client, 'error', 'not asked');
       await log(client, 'info', 'too quiet', 'warning');
       await log(client, 'error', 'loud enough', 'warning');
-      expect(await eventually(() => logs.some((entry) => entry.data === 'loud enough'))).toBe(true);
+      await waitUntil(
+        () => logs.some((entry) => entry.data === 'loud enough'),
+        "until logs.some((entry) => entry.data === 'loud enough')",
+      );
       expect(logs.map((entry) => entry.data)).toEqual(['loud enough']);
       expect(logs[0]).toMatchObject({ level: 'error', logger: 'notify/fixture' });
     } finally {
@@ -233,13 +243,15 @@ describe('upstream log messages', () => {
       await quiet.setLoggingLevel('error');
       await new Promise((resolve) => setTimeout(resolve, 300));
       await log(modern, 'warning', 'from the 2026 call', 'debug');
-      expect(await eventually(() => legacyLogs.some((entry) => entry.data === 'from the 2026 call'))).toBe(
-        true,
+      await waitUntil(
+        () => legacyLogs.some((entry) => entry.data === 'from the 2026 call'),
+        "until legacyLogs.some((entry) => entry.data === 'from the 2026 call')",
       );
       expect(modernLogs.map((entry) => entry.data)).toContain('from the 2026 call');
       await log(legacy, 'error', 'from the 2025 call');
-      expect(await eventually(() => quietLogs.some((entry) => entry.data === 'from the 2025 call'))).toBe(
-        true,
+      await waitUntil(
+        () => quietLogs.some((entry) => entry.data === 'from the 2025 call'),
+        "until quietLogs.some((entry) => entry.data === 'from the 2025 call')",
       );
       expect(quietLogs.map((entry) => entry.data)).not.toContain('from the 2026 call');
     } finally {
@@ -269,7 +281,10 @@ describe('upstream log messages', () => {
         arguments: { level: 'info', text: 'for the 2026 caller' },
         _meta: { [LOG_LEVEL]: 'info' },
       });
-      expect(await eventually(() => callerLogs.some((entry) => entry.data === 'for the caller'))).toBe(true);
+      await waitUntil(
+        () => callerLogs.some((entry) => entry.data === 'for the caller'),
+        "until callerLogs.some((entry) => entry.data === 'for the caller')",
+      );
       expect(modernLogs.map((entry) => entry.data)).toEqual(['for the 2026 caller']);
       expect(modernLogs[0]?.logger).toBe('notifyhttp/fixture');
       // On the call's own response stream (not only the session's GET stream).
@@ -325,7 +340,10 @@ describe('upstream log messages', () => {
       await logHere(modern, 'debug', 'below the level', 'info');
       await logHere(legacy, 'info', 'legacy asked');
       await logHere(silent, 'error', 'nobody asked');
-      expect(await eventually(() => legacyLogs.some((entry) => entry.data === 'legacy asked'))).toBe(true);
+      await waitUntil(
+        () => legacyLogs.some((entry) => entry.data === 'legacy asked'),
+        "until legacyLogs.some((entry) => entry.data === 'legacy asked')",
+      );
       expect(modernLogs).toEqual([
         { level: 'warning', logger: 'notifymodern/fixture', data: 'modern asked' },
       ]);
@@ -353,17 +371,16 @@ describe('upstream log messages', () => {
         await client.getPrompt({ name: `${server}__logged`, _meta: { [LOG_LEVEL]: 'info' } });
         await silent.readResource({ uri });
         await silent.getPrompt({ name: `${server}__logged` });
-        expect(
-          await eventually(
-            () =>
-              logs.some(
-                (entry) => entry.logger === `${server}/fixture` && entry.data === 'reading notify://logged',
-              ) &&
-              logs.some(
-                (entry) => entry.logger === `${server}/fixture` && entry.data === 'getting the logged prompt',
-              ),
-          ),
-        ).toBe(true);
+        await waitUntil(
+          () =>
+            logs.some(
+              (entry) => entry.logger === `${server}/fixture` && entry.data === 'reading notify://logged',
+            ) &&
+            logs.some(
+              (entry) => entry.logger === `${server}/fixture` && entry.data === 'getting the logged prompt',
+            ),
+          `until both log messages of ${server}/fixture arrived`,
+        );
       }
       // Above the level it asked for, nothing.
       const before = logs.length;
@@ -419,7 +436,10 @@ describe.each(eras)('resource and prompt list changes seen by a $label', ({ era 
       if (era === 'legacy') await new Promise((resolve) => setTimeout(resolve, 500));
       const name = `added_${era}`;
       await client.callTool({ name: 'undeclared__add_tool', arguments: { name } });
-      expect(await eventually(() => counters[0]!.resources > 0 && counters[0]!.prompts > 0)).toBe(true);
+      await waitUntil(
+        () => counters[0]!.resources > 0 && counters[0]!.prompts > 0,
+        'until counters[0]!.resources > 0 && counters[0]!.prompts > 0',
+      );
       // A profile that denies the server hears nothing of it.
       await new Promise((resolve) => setTimeout(resolve, 300));
       expect(counters[1]).toEqual({ resources: 0, prompts: 0 });
@@ -485,7 +505,10 @@ describe('resource subscriptions to a 2026-07-28 upstream', () => {
         arguments: { uri: 'notify://counter' },
       });
       expect(textOf(touched as never)).toBe('published notify://counter');
-      expect(await eventually(() => legacyUpdates.includes(uri) && modernUpdates.includes(uri))).toBe(true);
+      await waitUntil(
+        () => legacyUpdates.includes(uri) && modernUpdates.includes(uri),
+        'until legacyUpdates.includes(uri) && modernUpdates.includes(uri)',
+      );
       expect(bystanderUpdates).toEqual([]);
       await subscription.close();
       await legacy.unsubscribeResource({ uri });
@@ -516,15 +539,19 @@ describe('an upstream that restarts', () => {
         if (status.name === 'notify') states.push(status.state);
       });
       await legacy.callTool({ name: 'notify__die', arguments: {} }).catch(() => {});
-      expect(await eventually(() => states.includes('connected'), 20_000)).toBe(true);
+      await waitUntil(() => states.includes('connected'), "until states.includes('connected')", 20_000);
       stop();
-      expect(await eventually(async () => !(await touch(legacy)).isError)).toBe(true);
-      expect(await eventually(() => legacyUpdates.includes(COUNTER) && modernUpdates.includes(COUNTER))).toBe(
-        true,
+      await waitUntil(async () => !(await touch(legacy)).isError, 'until !(await touch(legacy)).isError');
+      await waitUntil(
+        () => legacyUpdates.includes(COUNTER) && modernUpdates.includes(COUNTER),
+        'until legacyUpdates.includes(COUNTER) && modernUpdates.includes(COUNTER)',
       );
       await subscription.close();
       await legacy.unsubscribeResource({ uri: COUNTER });
-      expect(await eventually(async () => (await touch(legacy)).isError === true)).toBe(true);
+      await waitUntil(
+        async () => (await touch(legacy)).isError === true,
+        'until (await touch(legacy)).isError === true',
+      );
     } finally {
       await modern.close();
       await legacy.close();

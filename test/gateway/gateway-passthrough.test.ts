@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config/parse-config.js';
 import { McpToolsError } from '../../src/errors/mcp-tools-error.js';
 import { escapeHtml, statusPage } from '../../src/gateway/status-page.js';
-import { eventually, stdioFixture, textOf } from '../mcp/hub-test-helpers.js';
+import { waitUntil } from '../helpers/wait-until.js';
+import { stdioFixture, textOf } from '../mcp/hub-test-helpers.js';
 import { connectClient, type RunningGateway, startGateway } from './gateway-test-helpers.js';
 
 let running: RunningGateway;
@@ -51,7 +52,7 @@ describe('2025-era pass-through', () => {
     await client.subscribeResource({ uri: 'notify://counter' });
     const touched = await client.callTool({ name: 'notify__touch', arguments: { uri: 'notify://counter' } });
     expect(textOf(touched as never)).toBe('touched notify://counter');
-    expect(await eventually(() => updates.includes('notify://counter'))).toBe(true);
+    await waitUntil(() => updates.includes('notify://counter'), "until updates.includes('notify://counter')");
     expect(updates.some((uri) => uri.startsWith('mcptools://'))).toBe(false);
     await client.unsubscribeResource({ uri: 'notify://counter' });
     const after = await client.callTool({ name: 'notify__touch', arguments: { uri: 'notify://counter' } });
@@ -67,7 +68,10 @@ describe('2025-era pass-through', () => {
     await client.setLoggingLevel('warning');
     await client.callTool({ name: 'notify__log', arguments: { level: 'info', text: 'too quiet' } });
     await client.callTool({ name: 'notify__log', arguments: { level: 'error', text: 'loud enough' } });
-    expect(await eventually(() => logs.some((log) => log.data === 'loud enough'))).toBe(true);
+    await waitUntil(
+      () => logs.some((log) => log.data === 'loud enough'),
+      "until logs.some((log) => log.data === 'loud enough')",
+    );
     expect(logs.map((log) => log.data)).not.toContain('too quiet');
     expect(logs.map((log) => log.data)).not.toContain('before setLevel');
     expect(logs.find((log) => log.data === 'loud enough')?.logger).toBe('notify/fixture');

@@ -1,7 +1,8 @@
 import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Tool } from '../../src/tool/tool.js';
-import { eventually, stdioFixture, textOf } from '../mcp/hub-test-helpers.js';
+import { waitUntil } from '../helpers/wait-until.js';
+import { stdioFixture, textOf } from '../mcp/hub-test-helpers.js';
 import {
   connectClient,
   eras,
@@ -76,7 +77,10 @@ describe.each(eras)('tool list changes per profile, for a $label', ({ era }) => 
     const before = counts.map((count) => count());
     const added = `profiled_${era}`;
     await full.callTool({ name: 'changing__add_tool', arguments: { name: added } });
-    expect(await eventually(() => counts[0]!() > before[0]! && counts[4]!() > before[4]!)).toBe(true);
+    await waitUntil(
+      () => counts[0]!() > before[0]! && counts[4]!() > before[4]!,
+      'until counts[0]!() > before[0]! && counts[4]!() > before[4]!',
+    );
     expect(await toolNames(full)).toContain(`changing__${added}`);
     expect(await toolNames(pinned)).toContain(`changing__${added}`);
     expect(await toolNames(denied)).not.toContain(`changing__${added}`);
@@ -86,7 +90,10 @@ describe.each(eras)('tool list changes per profile, for a $label', ({ era }) => 
     const marker = `marker_${era}`;
     const unregister = running.registry.register(nativeTool(marker));
     try {
-      expect(await eventually(() => counts[1]!() > before[1]! && counts[2]!() > before[2]!)).toBe(true);
+      await waitUntil(
+        () => counts[1]!() > before[1]! && counts[2]!() > before[2]!,
+        'until counts[1]!() > before[1]! && counts[2]!() > before[2]!',
+      );
       // …and only this one: the upstream's change never reached them.
       await new Promise((resolve) => setTimeout(resolve, 300));
       expect(counts[1]!() - before[1]!).toBe(1);
@@ -119,16 +126,19 @@ describe.each(eras)('tool list changes per profile, for a $label', ({ era }) => 
     try {
       const crashed = await full.callTool({ name: 'crash__crash_now', arguments: {} });
       expect(crashed.isError).toBe(true);
-      expect(await eventually(() => states.includes('connected'), 20_000)).toBe(true);
+      await waitUntil(() => states.includes('connected'), "until states.includes('connected')", 20_000);
     } finally {
       stop();
     }
-    expect(await eventually(() => counts[0]!() > before[0]!)).toBe(true);
+    await waitUntil(() => counts[0]!() > before[0]!, 'until counts[0]!() > before[0]!');
     expect(textOf((await full.callTool({ name: 'crash__ok', arguments: {} })) as never)).toBe('ok');
     const marker = `returned_${era}`;
     const unregister = running.registry.register(nativeTool(marker));
     try {
-      expect(await eventually(() => counts[1]!() > before[1]! && counts[2]!() > before[2]!)).toBe(true);
+      await waitUntil(
+        () => counts[1]!() > before[1]! && counts[2]!() > before[2]!,
+        'until counts[1]!() > before[1]! && counts[2]!() > before[2]!',
+      );
       await new Promise((resolve) => setTimeout(resolve, 300));
       expect(counts[1]!() - before[1]!).toBe(1);
       expect(counts[2]!() - before[2]!).toBe(1);
@@ -159,10 +169,13 @@ describe('tool list changes of ownerOnly tools', () => {
       ]);
       await new Promise((resolve) => setTimeout(resolve, 500));
       const unregisterSecret = guarded.registry.register({ ...nativeTool('owner_secret'), ownerOnly: true });
-      expect(await eventually(() => ownerChanges() === 1)).toBe(true);
+      await waitUntil(() => ownerChanges() === 1, 'until ownerChanges() === 1');
       expect(await toolNames(owner)).toContain('owner_secret');
       const unregisterShared = guarded.registry.register(nativeTool('shared_tool'));
-      expect(await eventually(() => otherChanges() === 1 && ownerChanges() === 2)).toBe(true);
+      await waitUntil(
+        () => otherChanges() === 1 && ownerChanges() === 2,
+        'until otherChanges() === 1 && ownerChanges() === 2',
+      );
       await new Promise((resolve) => setTimeout(resolve, 300));
       expect(otherChanges()).toBe(1);
       expect(await toolNames(other)).not.toContain('owner_secret');

@@ -6,6 +6,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { McpToolsConfig } from '../../src/config/config-types.js';
 import { cliBin } from '../cli/cli-process.js';
+import { waitUntil } from '../helpers/wait-until.js';
 import { eventually, isAlive, stdioFixture } from '../mcp/hub-test-helpers.js';
 import { everythingServer } from '../router/router-test-helpers.js';
 import { connectClient, eras, type RunningGateway, startGateway } from './gateway-test-helpers.js';
@@ -278,7 +279,7 @@ describe('resource URIs through the gateway over stdio (built binary)', () => {
 
     afterAll(async () => {
       await client?.close();
-      expect(await eventually(() => !isAlive(pid), 10_000)).toBe(true);
+      await waitUntil(() => !isAlive(pid), 'until !isAlive(pid)', 10_000);
     });
 
     it('negotiates the era it asked for', () => {

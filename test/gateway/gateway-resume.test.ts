@@ -1,7 +1,8 @@
 import type { EventSourceMessage } from 'eventsource-parser/stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryEventStores } from '../../src/gateway/memory-event-stores.js';
-import { eventually, stdioFixture } from '../mcp/hub-test-helpers.js';
+import { waitUntil } from '../helpers/wait-until.js';
+import { stdioFixture } from '../mcp/hub-test-helpers.js';
 import { connectClient, type RunningGateway, startGateway } from './gateway-test-helpers.js';
 import {
   callAndCut,
@@ -89,8 +90,10 @@ describe('a 2025-era response stream cut mid-call', () => {
     await reader.read();
     abort.abort();
     await reader.cancel().catch(() => {});
-    expect(await eventually(async () => (await counts()).cancelled === before.cancelled + 1, 15_000)).toBe(
-      true,
+    await waitUntil(
+      async () => (await counts()).cancelled === before.cancelled + 1,
+      'until (await counts()).cancelled === before.cancelled + 1',
+      15_000,
     );
   });
 
@@ -132,9 +135,11 @@ describe('a 2025-era response stream cut mid-call', () => {
     });
     await expect(response).rejects.toThrow();
     // Well within the grace period.
-    expect(
-      await eventually(async () => (await counts()).cancelled === before.cancelled + 1, GRACE_MS / 2),
-    ).toBe(true);
+    await waitUntil(
+      async () => (await counts()).cancelled === before.cancelled + 1,
+      'until (await counts()).cancelled === before.cancelled + 1',
+      GRACE_MS / 2,
+    );
   });
 
   it('is resumable after its first event for a client older than 2025-11-25', async () => {

@@ -1,7 +1,8 @@
 import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type HttpFixture, startHttpFixture } from '../fixtures/spawn-http.js';
-import { eventually, httpServer, stdioFixture, textOf } from '../mcp/hub-test-helpers.js';
+import { waitUntil } from '../helpers/wait-until.js';
+import { httpServer, stdioFixture, textOf } from '../mcp/hub-test-helpers.js';
 import {
   cityClient,
   connectClient,
@@ -95,7 +96,10 @@ describe.each(eras)('routing for a $label', ({ era }) => {
     await expect(cancelled).rejects.toThrow();
     const result = await survivor;
     expect(textOf(result as never)).toContain('slept 600ms');
-    expect(await eventually(async () => (await cancelledCount(second, server)) === before + 1)).toBe(true);
+    await waitUntil(
+      async () => (await cancelledCount(second, server)) === before + 1,
+      'until (await cancelledCount(second, server)) === before + 1',
+    );
   });
 
   it('sends the input requests of a 2026-07-28 upstream to the client whose call caused them', async () => {
@@ -134,11 +138,18 @@ describe.each(eras)('routing for a $label', ({ era }) => {
     const firstMayAnswer = new Promise<void>((resolve) => {
       releaseFirst = resolve;
     });
-    const waiting = await cityClient(running.url, era, 'Quito', () => firstMayAnswer);
+    let firstAsked!: () => void;
+    const firstWasAsked = new Promise<void>((resolve) => {
+      firstAsked = resolve;
+    });
+    const waiting = await cityClient(running.url, era, 'Quito', () => {
+      firstAsked();
+      return firstMayAnswer;
+    });
     try {
       const pending = waiting.callTool({ name: 'ask25__ask_user', arguments: {} });
-      // Give the upstream time to ask the first (then only) caller.
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      // The upstream has asked the first (then only) caller, whose answer waits.
+      await firstWasAsked;
       const refused = await second.callTool({ name: 'ask25__ask_user', arguments: {} });
       releaseFirst();
       expect(refused.isError).toBe(true);
@@ -187,8 +198,9 @@ describe('a 2025-era session that ends', () => {
       await started;
       const transport = leaving.transport as unknown as { terminateSession(): Promise<void> };
       await transport.terminateSession();
-      expect(await eventually(async () => (await cancelledCount(observer, 'echo')) === before + 1)).toBe(
-        true,
+      await waitUntil(
+        async () => (await cancelledCount(observer, 'echo')) === before + 1,
+        "until (await cancelledCount(observer, 'echo')) === before + 1",
       );
     } finally {
       await leaving.close().catch(() => {});

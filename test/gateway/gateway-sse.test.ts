@@ -4,7 +4,8 @@ import { dirname, join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, stdioFixture } from '../mcp/hub-test-helpers.js';
+import { waitUntil } from '../helpers/wait-until.js';
+import { stdioFixture } from '../mcp/hub-test-helpers.js';
 import { type RunningGateway, startGateway } from './gateway-test-helpers.js';
 
 /*
@@ -87,7 +88,7 @@ describe('the HTTP+SSE transport', () => {
         onprogress: () => abort.abort(),
       });
       await expect(call).rejects.toThrow();
-      expect(await eventually(async () => (await count()) === before + 1)).toBe(true);
+      await waitUntil(async () => (await count()) === before + 1, 'until (await count()) === before + 1');
     } finally {
       await client.close();
     }
@@ -135,9 +136,10 @@ describe('the HTTP+SSE transport', () => {
     // Not JSON-RPC: refused, the session lives on.
     expect((await post({ hello: 'world' })).status).toBe(400);
     await reader.cancel();
-    expect(
-      await eventually(async () => (await post({ jsonrpc: '2.0', id: 2, method: 'ping' })).status === 404),
-    ).toBe(true);
+    await waitUntil(
+      async () => (await post({ jsonrpc: '2.0', id: 2, method: 'ping' })).status === 404,
+      "until (await post({ jsonrpc: '2.0', id: 2, method: 'ping' })).status === 404",
+    );
   });
 
   it('refuses a client without the token, a foreign Origin, and another session id', async () => {

@@ -2,6 +2,7 @@ import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { McpToolsError } from '../../src/errors/mcp-tools-error.js';
 import { type HttpFixture, startHttpFixture } from '../fixtures/spawn-http.js';
+import { waitUntil } from '../helpers/wait-until.js';
 import { eventually, httpServer, stdioFixture, textOf } from '../mcp/hub-test-helpers.js';
 import { type FaultProxy, startFaultProxy } from '../reliability/fault-proxy.js';
 import { connectClient, type RunningGateway, startGateway } from './gateway-test-helpers.js';
@@ -71,12 +72,20 @@ async function stopRemote(client: Client): Promise<void> {
   await remote.close();
   // A call is what notices a dead HTTP server at once (the reconnect loop then takes over).
   await touch(client, 'remote').catch(() => {});
-  expect(await eventually(() => running.provider.status('remote')?.state !== 'connected', 10_000)).toBe(true);
+  await waitUntil(
+    () => running.provider.status('remote')?.state !== 'connected',
+    "until running.provider.status('remote')?.state !== 'connected'",
+    10_000,
+  );
 }
 
 async function startRemote(args: string[] = []): Promise<void> {
   remote = await startHttpFixture('notify', ['--era', 'legacy', '--port', port, ...args]);
-  expect(await eventually(() => running.provider.status('remote')?.state === 'connected', 20_000)).toBe(true);
+  await waitUntil(
+    () => running.provider.status('remote')?.state === 'connected',
+    "until running.provider.status('remote')?.state === 'connected'",
+    20_000,
+  );
 }
 
 describe('an upstream subscription', () => {
@@ -123,16 +132,23 @@ describe('an upstream subscription', () => {
       expect(subscription.honoredFilter.resourceSubscriptions).toEqual([REMOTE]);
       await startRemote();
       // Subscribed upstream again: the fixture accepts a touch, and the update reaches both.
-      expect(await eventually(async () => !(await touch(legacy, 'remote')).isError)).toBe(true);
+      await waitUntil(
+        async () => !(await touch(legacy, 'remote')).isError,
+        "until !(await touch(legacy, 'remote')).isError",
+      );
       const [legacyBefore, modernBefore] = [legacyUpdates.length, modernUpdates.length];
       expect(textOf((await touch(modern, 'remote')) as never)).toBe('touched notify://counter');
-      expect(
-        await eventually(() => legacyUpdates.length > legacyBefore && modernUpdates.length > modernBefore),
-      ).toBe(true);
+      await waitUntil(
+        () => legacyUpdates.length > legacyBefore && modernUpdates.length > modernBefore,
+        'until legacyUpdates.length > legacyBefore && modernUpdates.length > modernBefore',
+      );
       expect(new Set([...legacyUpdates, ...modernUpdates])).toEqual(new Set([REMOTE]));
       await subscription.close();
       await legacy.unsubscribeResource({ uri: REMOTE });
-      expect(await eventually(async () => (await touch(legacy, 'remote')).isError === true)).toBe(true);
+      await waitUntil(
+        async () => (await touch(legacy, 'remote')).isError === true,
+        "until (await touch(legacy, 'remote')).isError === true",
+      );
     } finally {
       await modern.close();
       await legacy.close();
@@ -153,15 +169,19 @@ describe('an upstream subscription', () => {
       await legacy.subscribeResource({ uri: REMOTE });
       const subscription = await modern.listen({ resourceSubscriptions: [REMOTE] });
       expect((await touch(legacy, 'remote')).isError).toBeFalsy();
-      expect(await eventually(() => legacyUpdates.length > 0 && modernUpdates.length > 0)).toBe(true);
+      await waitUntil(
+        () => legacyUpdates.length > 0 && modernUpdates.length > 0,
+        'until legacyUpdates.length > 0 && modernUpdates.length > 0',
+      );
 
       // The server returns, the same: subscribed again, and both are told to read again.
       let [legacyBefore, modernBefore] = [legacyUpdates.length, modernUpdates.length];
       await stopRemote(legacy);
       await startRemote();
-      expect(
-        await eventually(() => legacyUpdates.length > legacyBefore && modernUpdates.length > modernBefore),
-      ).toBe(true);
+      await waitUntil(
+        () => legacyUpdates.length > legacyBefore && modernUpdates.length > modernBefore,
+        'until legacyUpdates.length > legacyBefore && modernUpdates.length > modernBefore',
+      );
       expect((await touch(legacy, 'remote')).isError).toBeFalsy();
 
       // The server returns without the resource: the subscription ends, and both hear it.
@@ -169,10 +189,11 @@ describe('an upstream subscription', () => {
       [legacyBefore, modernBefore] = [legacyUpdates.length, modernUpdates.length];
       await stopRemote(legacy);
       await startRemote(['--refuse', 'notify://counter']);
-      expect(
-        await eventually(() => legacyUpdates.length > legacyBefore && modernUpdates.length > modernBefore),
-      ).toBe(true);
-      expect(await eventually(() => warnings.length > 0)).toBe(true);
+      await waitUntil(
+        () => legacyUpdates.length > legacyBefore && modernUpdates.length > modernBefore,
+        'until legacyUpdates.length > legacyBefore && modernUpdates.length > modernBefore',
+      );
+      await waitUntil(() => warnings.length > 0, 'until warnings.length > 0');
       expect(String(warnings[0])).toContain(`the subscription to ${REMOTE} ended`);
       // Nothing is held upstream any more.
       expect((await touch(legacy, 'remote')).isError).toBe(true);
@@ -201,14 +222,22 @@ describe('an upstream subscription', () => {
       const subscription = await modern.listen({ resourceSubscriptions: [LOCAL] });
       expect(subscription.honoredFilter.resourceSubscriptions).toEqual([LOCAL]);
       expect((await touch(legacy, 'notify')).isError).toBe(true);
-      expect(await eventually(async () => !(await touch(legacy, 'notify')).isError, 10_000)).toBe(true);
+      await waitUntil(
+        async () => !(await touch(legacy, 'notify')).isError,
+        "until !(await touch(legacy, 'notify')).isError",
+        10_000,
+      );
       expect(failures).toBeLessThan(0);
-      expect(await eventually(() => legacyUpdates.includes(LOCAL) && modernUpdates.includes(LOCAL))).toBe(
-        true,
+      await waitUntil(
+        () => legacyUpdates.includes(LOCAL) && modernUpdates.includes(LOCAL),
+        'until legacyUpdates.includes(LOCAL) && modernUpdates.includes(LOCAL)',
       );
       await subscription.close();
       await legacy.unsubscribeResource({ uri: LOCAL });
-      expect(await eventually(async () => (await touch(legacy, 'notify')).isError === true)).toBe(true);
+      await waitUntil(
+        async () => (await touch(legacy, 'notify')).isError === true,
+        "until (await touch(legacy, 'notify')).isError === true",
+      );
     } finally {
       (resources as { subscribe: typeof subscribe }).subscribe = subscribe;
       await modern.close();
@@ -229,7 +258,7 @@ describe('an upstream subscription', () => {
       const cut = proxy.cut;
       try {
         await legacy.subscribeResource({ uri: PROXIED });
-        expect(await eventually(() => proxy.cut > cut)).toBe(true);
+        await waitUntil(() => proxy.cut > cut, 'until proxy.cut > cut');
       } finally {
         proxy.mode = 'pass';
       }

@@ -25,7 +25,7 @@ export async function startGateway(
   const provider = await loadMCPServers(config, registry, {
     ...gatewayServerRequests(),
     reconnect: { initialDelayMs: 100, maxDelayMs: 500 },
-    // Fixtures start through tsx: on a loaded machine that can take most of the default 30 s.
+    // Test files run in parallel on a shared machine: a fixture's start can take most of the default 30 s.
     connectTimeoutMs: 50_000,
   });
   const gateway = createGateway({ registry, provider, config, ...options });

@@ -4,7 +4,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { requestStateReplica } from '../../src/gateway/request-state-owner.js';
 import { RequestStateSeal } from '../../src/gateway/request-state-seal.js';
 import { type HttpFixture, startHttpFixture } from '../fixtures/spawn-http.js';
-import { eventually, httpServer, stdioFixture, textOf } from '../mcp/hub-test-helpers.js';
+import { waitUntil } from '../helpers/wait-until.js';
+import { httpServer, stdioFixture, textOf } from '../mcp/hub-test-helpers.js';
 import {
   connectClient,
   expectAllConnected,
@@ -261,7 +262,7 @@ describe('an abandoned parked call (its retry refused on the other replica)', ()
       expect(refused.isError).toBe(true);
       expect(textOf(refused as never)).toMatch(/refused rather than guessed/);
       // Bounded: the parked call is cancelled upstream at inputTimeoutMs…
-      expect(await eventually(() => holder.gateway.calls().parked === 0)).toBe(true);
+      await waitUntil(() => holder.gateway.calls().parked === 0, 'until holder.gateway.calls().parked === 0');
       // …and the next elicitation reaches the client whose call made it.
       const again = await firstRound(next, 'ask25__ask_user', 'Dakar');
       expect(textOf((await next.callTool(again.retry)) as never)).toBe('city: Dakar');

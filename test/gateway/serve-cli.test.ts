@@ -9,7 +9,8 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliBin as bin } from '../cli/cli-process.js';
 import { fixtureCommand } from '../fixtures/spawn-http.js';
-import { eventually, isAlive, textOf } from '../mcp/hub-test-helpers.js';
+import { waitUntil } from '../helpers/wait-until.js';
+import { isAlive, textOf } from '../mcp/hub-test-helpers.js';
 import { connectClient, eras } from './gateway-test-helpers.js';
 import { startServeHttp } from './start-serve-http.js';
 
@@ -132,7 +133,11 @@ describe('mcptools serve --http (built binary)', () => {
       expect(await served.exited).toBe(0);
       const settled = await outcome;
       expect(settled.ok).toBe(false);
-      expect(await eventually(() => upstreams.every((pid) => !isAlive(pid)), 5000)).toBe(true);
+      await waitUntil(
+        () => upstreams.every((pid) => !isAlive(pid)),
+        'until upstreams.every((pid) => !isAlive(pid))',
+        5000,
+      );
     } finally {
       for (const client of clients) await client.close().catch(() => {});
       served.child.kill('SIGKILL');
@@ -195,7 +200,7 @@ describe('mcptools serve --stdio (built binary)', () => {
     } finally {
       await client.close();
     }
-    expect(await eventually(() => !isAlive(pid), 10_000)).toBe(true);
+    await waitUntil(() => !isAlive(pid), 'until !isAlive(pid)', 10_000);
   });
 });
 

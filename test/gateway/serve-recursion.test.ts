@@ -5,7 +5,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { describe, expect, it } from 'vitest';
 import { cliBin, runCli } from '../cli/cli-process.js';
 import { fixtureCommand } from '../fixtures/spawn-http.js';
-import { eventually } from '../mcp/hub-test-helpers.js';
+import { waitUntil } from '../helpers/wait-until.js';
 import {
   alive,
   byName,
@@ -74,7 +74,7 @@ describe('a project whose .mcp.json lists mcptools itself', async () => {
     } finally {
       expect(await served.stop()).toBe(0);
     }
-    expect(await eventually(() => seen.every((pid) => !alive(pid)), 5000)).toBe(true);
+    await waitUntil(() => seen.every((pid) => !alive(pid)), 'until seen.every((pid) => !alive(pid))', 5000);
   });
 
   it('serve --stdio from there serves echo, skips the stdio self entries, leaves nothing behind', async () => {
@@ -110,7 +110,11 @@ describe('a project whose .mcp.json lists mcptools itself', async () => {
     } finally {
       const seen = [pid, ...descendants(pid)];
       await client.close();
-      expect(await eventually(() => seen.every((each) => !alive(each)), 10_000)).toBe(true);
+      await waitUntil(
+        () => seen.every((each) => !alive(each)),
+        'until seen.every((each) => !alive(each))',
+        10_000,
+      );
     }
   });
 

@@ -1,25 +1,20 @@
-import { existsSync } from 'node:fs';
 import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type HttpFixture, startHttpFixture } from '../fixtures/spawn-http.js';
+import { binaryPath, hasBinary } from '../helpers/system-binaries.js';
 import { stdioFixture } from '../mcp/hub-test-helpers.js';
 import { type RunningGateway, startGateway } from './gateway-test-helpers.js';
 
 // The status page (`GET /`) in a real headless browser: Chromium from the distribution's
 // packages, driven by playwright-core. `.ci/run` installs Chromium when it is missing, so in CI
-// this always runs; on a machine without it the suite is skipped with a message.
-const CHROMIUM = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find(
-  (path): path is string => path !== undefined && existsSync(path),
-);
-if (CHROMIUM === undefined)
-  console.warn(
-    'status-page-browser: skipped, no Chromium found (apt-get install -y chromium, or set CHROMIUM_PATH)',
-  );
+// this always runs; on a machine without it the suite is skipped and the run's summary says so
+// (or set CHROMIUM_PATH).
+const CHROMIUM = binaryPath('chromium');
 
 const HOSTILE_NAME = '<img src=x onerror="document.title=1">';
 const HOSTILE_ERROR = '<script>document.title="pwned"</script> & </td></tr><tr><td>injected';
 
-describe.skipIf(CHROMIUM === undefined)('the status page in headless Chromium', () => {
+describe.skipIf(!hasBinary('chromium'))('the status page in headless Chromium', () => {
   let running: RunningGateway;
   let remote: HttpFixture;
   let browser: Browser;

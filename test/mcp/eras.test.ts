@@ -8,7 +8,8 @@ import { eraKey } from '../../src/mcp/era-memory.js';
 import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
 import { ToolRegistry } from '../../src/registry/tool-registry.js';
 import { startHttpFixture } from '../fixtures/spawn-http.js';
-import { eventually, httpServer, stdioFixture, textOf } from './hub-test-helpers.js';
+import { waitUntil } from '../helpers/wait-until.js';
+import { httpServer, stdioFixture, textOf } from './hub-test-helpers.js';
 
 const directory = mkdtempSync(join(tmpdir(), 'mcptools-eras-'));
 let counter = 0;
@@ -69,7 +70,11 @@ describe('one process per stdio server', { timeout: 120_000 }, () => {
     try {
       expect(server.starts()).toBe(1);
       await registry.get('s__crash_now')!.execute('1', {});
-      expect(await eventually(() => provider.status('s')?.state === 'connected', 15_000)).toBe(true);
+      await waitUntil(
+        () => provider.status('s')?.state === 'connected',
+        "until provider.status('s')?.state === 'connected'",
+        15_000,
+      );
       expect(provider.status('s')?.era).toBe('modern');
       expect(server.starts()).toBe(2);
     } finally {

@@ -46,7 +46,10 @@ export function isAlive(pid: number): boolean {
   }
 }
 
-/** Polls `predicate` every 20 ms until it holds or `timeoutMs` passes; returns whether it held. */
+/**
+ * Polls `predicate` every 20 ms until it holds or `timeoutMs` passes; returns whether it held.
+ * To wait for a condition, use `waitUntil` (test/helpers/wait-until.ts), which fails with a message.
+ */
 export async function eventually(
   predicate: () => boolean | Promise<boolean>,
   timeoutMs = 10_000,

@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
 import type { MCPToolProvider, ServerStatus } from '../../src/mcp/provider-types.js';
 import { ToolRegistry } from '../../src/registry/tool-registry.js';
-import { type HttpFixture, startHttpFixture } from '../fixtures/spawn-http.js';
+import { fixtureEntry, type HttpFixture, startHttpFixture } from '../fixtures/spawn-http.js';
+import { waitUntil } from '../helpers/wait-until.js';
 import {
   childPidsMatching,
   eventually,
@@ -143,7 +144,11 @@ describe('reconnecting', () => {
       expect(provider.status('crash')?.era).toBe('modern');
       expect(readFileSync(log, 'utf8').trim().split('\n')).toHaveLength(1);
       await registry.get('crash__crash_now')!.execute('1', {});
-      expect(await eventually(() => provider.status('crash')?.state === 'connected', 15_000)).toBe(true);
+      await waitUntil(
+        () => provider.status('crash')?.state === 'connected',
+        "until provider.status('crash')?.state === 'connected'",
+        15_000,
+      );
       expect(provider.status('crash')?.era).toBe('modern');
       expect(readFileSync(log, 'utf8').trim().split('\n')).toHaveLength(2);
     } finally {
@@ -224,13 +229,21 @@ describe('a server that crashes while connected', () => {
       expect(textOf(await registry.get('web__ok')!.execute('1', {}))).toBe('ok');
       await fixture.close();
       // The dropped subscriptions/listen stream is noticed without any call.
-      expect(await eventually(() => provider.status('web')?.state !== 'connected', 10_000)).toBe(true);
+      await waitUntil(
+        () => provider.status('web')?.state !== 'connected',
+        "until provider.status('web')?.state !== 'connected'",
+        10_000,
+      );
       const failed = await registry.get('web__ok')!.execute('2', {});
       expect(failed.isError).toBe(true);
       expect(failed.details).toMatchObject({ code: 'SERVER_DISCONNECTED' });
       expect(provider.status('web')?.state).not.toBe('connected');
       fixture = await startHttpFixture('crash', ['--era', 'modern', '--port', port]);
-      expect(await eventually(() => provider.status('web')?.state === 'connected', 15_000)).toBe(true);
+      await waitUntil(
+        () => provider.status('web')?.state === 'connected',
+        "until provider.status('web')?.state === 'connected'",
+        15_000,
+      );
       expect(textOf(await registry.get('web__ok')!.execute('3', {}))).toBe('ok');
     } finally {
       await provider.close();
@@ -251,7 +264,11 @@ describe('close()', () => {
     );
     expect(provider.status('stubborn')?.lastError?.code).toBe('TIMEOUT');
     await provider.close();
-    expect(await eventually(() => childPidsMatching('servers/hang.ts').length === 0, 10_000)).toBe(true);
+    await waitUntil(
+      () => childPidsMatching(fixtureEntry('hang')).length === 0,
+      "until childPidsMatching(fixtureEntry('hang')).length === 0",
+      10_000,
+    );
   });
 
   it('is idempotent, cancels retries and leaves no child process', async () => {
@@ -279,8 +296,8 @@ describe('close()', () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(provider.status('gone')?.reconnectAttempts).toBe(attempts);
     expect(provider.status().every((status) => status.state !== 'connected')).toBe(true);
-    expect(childPidsMatching('servers/exit-at-start.ts')).toEqual([]);
-    expect(childPidsMatching('servers/echo.ts')).toEqual([]);
+    expect(childPidsMatching(fixtureEntry('exit-at-start'))).toEqual([]);
+    expect(childPidsMatching(fixtureEntry('echo'))).toEqual([]);
   });
 
   it('is what Symbol.asyncDispose does', async () => {

@@ -4,7 +4,8 @@ import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
 import type { MCPToolProvider } from '../../src/mcp/provider-types.js';
 import { ToolRegistry } from '../../src/registry/tool-registry.js';
 import { type HttpFixture, startHttpFixture } from '../fixtures/spawn-http.js';
-import { eventually, httpServer, stdioFixture, textOf } from './hub-test-helpers.js';
+import { waitUntil } from '../helpers/wait-until.js';
+import { httpServer, stdioFixture, textOf } from './hub-test-helpers.js';
 
 interface Variant {
   label: string;
@@ -66,7 +67,7 @@ describe.each(variants)('live tool list changes over $label', (variant) => {
     });
     const added = await registry.get('chg__add_tool')!.execute('1', { name: 'fresh_tool' });
     expect(textOf(added)).toBe('added fresh_tool');
-    expect(await eventually(() => registry.has('chg__fresh_tool'), 10_000)).toBe(true);
+    await waitUntil(() => registry.has('chg__fresh_tool'), "until registry.has('chg__fresh_tool')", 10_000);
     expect(changes.some((change) => change.added.includes('chg__fresh_tool'))).toBe(true);
     expect(provider.status('chg')?.toolCount).toBe(4);
     expect(provider.toolOrigin?.('chg__fresh_tool')).toEqual({ server: 'chg', originalName: 'fresh_tool' });
@@ -74,7 +75,7 @@ describe.each(variants)('live tool list changes over $label', (variant) => {
     expect(textOf(fresh)).toBe('fresh_tool: x');
 
     await registry.get('chg__remove_tool')!.execute('3', { name: 'fresh_tool' });
-    expect(await eventually(() => !registry.has('chg__fresh_tool'), 10_000)).toBe(true);
+    await waitUntil(() => !registry.has('chg__fresh_tool'), "until !registry.has('chg__fresh_tool')", 10_000);
     expect(changes.some((change) => change.removed.includes('chg__fresh_tool'))).toBe(true);
     // The removed tool no longer routes; the others still do.
     expect(provider.toolOrigin?.('chg__fresh_tool')).toBeUndefined();
@@ -93,13 +94,12 @@ describe('list_changed from a server that never declared listChanged (Python SDK
       expect(provider.status('lax')?.state).toBe('connected');
       expect(registry.has('lax__fresh')).toBe(false);
       await registry.get('lax__add_tool')!.execute('1', { name: 'fresh' });
-      expect(await eventually(() => registry.has('lax__fresh'), 5000)).toBe(true);
-      expect(
-        await eventually(
-          () => provider.status('lax')?.promptCount === 1 && provider.status('lax')?.resourceCount === 1,
-          5000,
-        ),
-      ).toBe(true);
+      await waitUntil(() => registry.has('lax__fresh'), "until registry.has('lax__fresh')", 5000);
+      await waitUntil(
+        () => provider.status('lax')?.promptCount === 1 && provider.status('lax')?.resourceCount === 1,
+        "until provider.status('lax')?.promptCount === 1 && provider.status('lax')?.resourceCount === 1",
+        5000,
+      );
     } finally {
       await provider.close();
     }

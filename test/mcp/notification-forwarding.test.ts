@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
 import type { MCPToolProvider, UpstreamNotification } from '../../src/mcp/provider-types.js';
 import { ToolRegistry } from '../../src/registry/tool-registry.js';
+import { waitUntil } from '../helpers/wait-until.js';
 import { eventually, stdioFixture } from './hub-test-helpers.js';
 
 // Logs and resource updates are asked of a server's client only once someone listens for the
@@ -44,7 +45,7 @@ describe('the hub forwards server logs to a notification listener added after co
       received.push({ server, notification });
     });
     await log('first');
-    expect(await eventually(() => logged('first'))).toBe(true);
+    await waitUntil(() => logged('first'), "until logged('first')");
     expect(logged('before anyone listens')).toBe(false);
     unsubscribe();
     provider.on('notification', (server, notification) => {
@@ -64,6 +65,6 @@ describe('the hub forwards server logs to a notification listener added after co
       }, 30_000),
     ).toBe(true);
     await log('after the reconnect');
-    expect(await eventually(() => logged('after the reconnect'))).toBe(true);
+    await waitUntil(() => logged('after the reconnect'), "until logged('after the reconnect')");
   }, 60_000);
 });

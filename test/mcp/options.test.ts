@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { McpToolsError } from '../../src/errors/mcp-tools-error.js';
 import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
 import { ToolRegistry } from '../../src/registry/tool-registry.js';
+import { fixtureEntry } from '../fixtures/spawn-http.js';
+import { waitUntil } from '../helpers/wait-until.js';
 import { childPidsMatching, eventually, stdioFixture, textOf } from './hub-test-helpers.js';
 
 describe('loadMCPServers options', () => {
@@ -175,6 +177,10 @@ describe('loadMCPServers options', () => {
       connectTimeoutMs: 20_000,
     }).catch((error: unknown) => error);
     expect(McpToolsError.isInstance(outcome) && outcome.code).toBe('ABORTED');
-    expect(await eventually(() => childPidsMatching('servers/hang.ts').length === 0, 5000)).toBe(true);
+    await waitUntil(
+      () => childPidsMatching(fixtureEntry('hang')).length === 0,
+      "until childPidsMatching(fixtureEntry('hang')).length === 0",
+      5000,
+    );
   });
 });

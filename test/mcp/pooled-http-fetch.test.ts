@@ -157,8 +157,7 @@ describe('createPooledHttpFetch against a raw HTTP server', () => {
     expect(getEventListeners(signal, 'abort')).toHaveLength(0);
     expect(sockets.size).toBe(connections - before);
     pool.close();
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(sockets.size).toBe(0);
+    await expect.poll(() => sockets.size, { message: 'sockets the pool left open after close()' }).toBe(0);
   });
 
   it('takes 50 requests in flight on one signal without a listener-leak warning, and leaves none', async () => {

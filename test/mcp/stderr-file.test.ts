@@ -14,7 +14,8 @@ import { SecretRedactor } from '../../src/config/secret-redactor.js';
 import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
 import { STDERR_FILE_CAP_BYTES, StderrTail } from '../../src/mcp/stderr-tail.js';
 import { ToolRegistry } from '../../src/registry/tool-registry.js';
-import { eventually, stdioFixture, textOf } from './hub-test-helpers.js';
+import { waitUntil } from '../helpers/wait-until.js';
+import { stdioFixture, textOf } from './hub-test-helpers.js';
 
 /** Where `fd` of process `pid` points (`/proc`, Linux). */
 const link = (pid: number | 'self', fd: number | string): string => readlinkSync(`/proc/${pid}/fd/${fd}`);
@@ -78,7 +79,7 @@ describe.runIf(process.platform === 'linux')('a stderr tail kept in an unlinked 
     for (let megabyte = 0; megabyte < 2; megabyte++) writeSync(fd, line);
     writeSync(fd, 'newest line before the cap\n');
     expect(fstatSync(fd).size).toBeGreaterThan(STDERR_FILE_CAP_BYTES);
-    expect(await eventually(() => fstatSync(fd).size === 0, 10_000)).toBe(true);
+    await waitUntil(() => fstatSync(fd).size === 0, 'until fstatSync(fd).size === 0', 10_000);
     writeSync(fd, 'a line after the file was emptied\n');
     expect(fstatSync(fd).size).toBe('a line after the file was emptied\n'.length);
     const text = tail.text();
@@ -113,9 +114,11 @@ describe.runIf(process.platform === 'linux')(
         expect(link(pid!, 2)).toMatch(/\/mcptools-[^/]+\/stderr \(deleted\)$/);
         expect(stderrFiles()).toHaveLength(1);
         expect(textOf(await registry.get('s__stderr_flood')!.execute('1', { mb: 3 }))).toBe('flooded stderr');
-        expect(
-          await eventually(() => statSync(`/proc/${pid}/fd/2`).size <= STDERR_FILE_CAP_BYTES, 10_000),
-        ).toBe(true);
+        await waitUntil(
+          () => statSync(`/proc/${pid}/fd/2`).size <= STDERR_FILE_CAP_BYTES,
+          'until the stderr file is back under STDERR_FILE_CAP_BYTES',
+          10_000,
+        );
         expect(textOf(await registry.get('s__ok')!.execute('2', {}))).toBe('ok');
       } finally {
         await provider.close();
@@ -138,7 +141,7 @@ describe.runIf(process.platform === 'linux')(
         try {
           // Several attempts of one connection: each closes the last one's file.
           const first = starts();
-          expect(await eventually(() => starts() >= first + 2, 30_000)).toBe(true);
+          await waitUntil(() => starts() >= first + 2, 'until starts() >= first + 2', 30_000);
           expect(stderrFiles().length).toBeLessThanOrEqual(1);
         } finally {
           await provider.close();
@@ -165,7 +168,11 @@ describe.runIf(process.platform === 'linux')(
       try {
         expect(provider.status('s')).toMatchObject({ state: 'connected', era: 'modern' });
         await registry.get('s__crash_now')!.execute('1', {});
-        expect(await eventually(() => provider.status('s')?.state === 'disconnected', 15_000)).toBe(true);
+        await waitUntil(
+          () => provider.status('s')?.state === 'disconnected',
+          "until provider.status('s')?.state === 'disconnected'",
+          15_000,
+        );
         const message = provider.status('s')?.lastError?.message ?? '';
         expect(message).toContain(
           'the server process exited; stderr: started with key ***\ncrash fixture: crashing in the middle of crash_now',

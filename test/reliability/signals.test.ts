@@ -6,7 +6,7 @@ import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { childPids, cliBin, startCli, survivors, waitForChildren } from '../cli/cli-process.js';
-import { fixtureCommand } from '../fixtures/spawn-http.js';
+import { fixtureCommand, tsxCommand } from '../fixtures/spawn-http.js';
 import { connectClient, eras } from '../gateway/gateway-test-helpers.js';
 
 // SIGINT and SIGTERM on every CLI command that connects servers, and on `serve --http` and
@@ -47,8 +47,7 @@ beforeAll(() => {
       servers: {
         echo: { ...fixtureCommand('echo'), protocol: 'legacy' },
         stubborn: {
-          command: process.execPath,
-          args: [...fixtureCommand('echo').args.slice(0, 2), stubbornEcho],
+          ...tsxCommand(stubbornEcho),
         },
       },
     }),

@@ -8,7 +8,8 @@ import { createRouterTools } from '../../src/router/create-router-tools.js';
 import type { RouterToolsOptions } from '../../src/router/router-options.js';
 import { planModeFilter } from '../../src/router/tool-policy-filters.js';
 import type { Tool, ToolUpdate } from '../../src/tool/tool.js';
-import { eventually, everythingServer, firstText, fixtureServer, jsonOf } from './router-test-helpers.js';
+import { waitUntil } from '../helpers/wait-until.js';
+import { everythingServer, firstText, fixtureServer, jsonOf } from './router-test-helpers.js';
 
 let provider: MCPToolProvider;
 let registry: ToolRegistry;
@@ -237,7 +238,10 @@ describe('a server that dies between list and read', () => {
     expect(listed.resources.length).toBe(35);
     const died = await tools.call_tool!.execute('d2', { name: 'dying__die', arguments: {} });
     expect(died.isError).toBe(true);
-    expect(await eventually(() => provider.status('dying')?.state !== 'connected')).toBe(true);
+    await waitUntil(
+      () => provider.status('dying')?.state !== 'connected',
+      "until provider.status('dying')?.state !== 'connected'",
+    );
     const read = await tools.read_mcp_resource!.execute('d3', {
       server: 'dying',
       uri: listed.resources[0].uri,

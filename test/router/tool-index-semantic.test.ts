@@ -4,8 +4,9 @@ import { createRouterTools } from '../../src/router/create-router-tools.js';
 import { type EmbedTexts, embeddingText } from '../../src/router/search/semantic-search.js';
 import { createToolIndexTool } from '../../src/router/tool-index-tool.js';
 import type { Tool } from '../../src/tool/tool.js';
+import { waitUntil } from '../helpers/wait-until.js';
 import { conceptEmbedder } from './concept-embedder.js';
-import { eventually, jsonOf, namesOnlyProvider } from './router-test-helpers.js';
+import { jsonOf, namesOnlyProvider } from './router-test-helpers.js';
 import { corpusRegistry, rememberFactTool } from './tool-index-corpus.js';
 
 interface Response {
@@ -154,7 +155,10 @@ describe('tool_index with semantic search', () => {
     expect(early.warning).toMatch(/still embedding the tools, lexical ranking only/);
     expect(names(early)).toEqual(lexical);
     release();
-    expect(await eventually(() => calls.some((call) => call.kind === 'document'))).toBe(true);
+    await waitUntil(
+      () => calls.some((call) => call.kind === 'document'),
+      "until calls.some((call) => call.kind === 'document')",
+    );
     const late = await search(tool, query);
     expect(late.warning).toBeUndefined();
     expect(names(late)[0]).toBe('server-google-maps__maps_elevation');

@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixtureCommand, killChild } from '../fixtures/spawn-http.js';
 import { connectClient } from '../gateway/gateway-test-helpers.js';
 import { type ServedHttp, startServeHttp } from '../gateway/start-serve-http.js';
+import { hasBinary } from '../helpers/system-binaries.js';
 import { until } from '../mcp/hub-test-helpers.js';
 
 // The built CLI's `serve` with the OpenTelemetry SDK it sets up itself: traces over OTLP/HTTP to
@@ -185,7 +186,7 @@ describe('serve --metrics', () => {
     expect(text).not.toContain(TOKEN);
   });
 
-  it.skipIf(!existsSync(PROMETHEUS))(
+  it.skipIf(!hasBinary('prometheus'))(
     'a real Prometheus scrapes it and finds the calls made',
     async () => {
       const port = await freePort();
@@ -243,8 +244,3 @@ describe('serve --metrics', () => {
     60_000,
   );
 });
-
-if (!existsSync(PROMETHEUS))
-  console.warn(
-    `skipped the Prometheus scrape test: ${PROMETHEUS} is not installed (apt-get install prometheus)`,
-  );

@@ -1,0 +1,77 @@
+import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+/**
+ * Vitest global setup: bundles every fixture server of `test/fixtures/servers/` once per run with
+ * esbuild, so the suite's hundreds of fixture starts run plain JavaScript instead of transpiling
+ * TypeScript through tsx at each start (several seconds each on a loaded two-core machine).
+ */
+
+const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
+const SERVERS = join(ROOT, 'test/fixtures/servers');
+/** Each run bundles into its own folder here, so two runs in one worktree never rewrite each other's files. */
+const CACHE = join(ROOT, 'node_modules/.cache/mcptools-test-fixtures');
+/** The variable `fixtureCommand` reads (test/fixtures/spawn-http.ts); set only once the bundles exist. */
+export const FIXTURE_BUNDLES_ENV = 'MCPTOOLS_TEST_FIXTURE_BUNDLES';
+/** A run's folder older than this belongs to a run that ended without its teardown. */
+const STALE_MS = 24 * 60 * 60_000;
+
+/**
+ * Bundles `test/fixtures/servers/*.ts` into `outDir`, keeping their path below it
+ * (`<outDir>/test/fixtures/servers/<name>.mjs`): the orphan check and process listings recognise a
+ * fixture by that path.
+ */
+export async function bundleFixtures(outDir: string): Promise<void> {
+  const entryPoints = readdirSync(SERVERS)
+    .filter((file) => file.endsWith('.ts'))
+    .map((file) => join(SERVERS, file));
+  await build({
+    entryPoints,
+    outdir: outDir,
+    outbase: ROOT,
+    outExtension: { '.js': '.mjs' },
+    bundle: true,
+    // The modules several fixtures share (serve.ts, the SDK) load once per process from one chunk.
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    // Bundled CommonJS dependencies may call `require` for Node built-ins; ESM has none of its own.
+    banner: {
+      js: "import { createRequire as __fixtureRequire } from 'node:module'; const require = __fixtureRequire(import.meta.url);",
+    },
+    logLevel: 'warning',
+  });
+}
+
+function removeStaleRuns(): void {
+  let runs: string[];
+  try {
+    runs = readdirSync(CACHE);
+  } catch {
+    return;
+  }
+  for (const run of runs) {
+    const path = join(CACHE, run);
+    try {
+      if (Date.now() - statSync(path).mtimeMs > STALE_MS) rmSync(path, { recursive: true, force: true });
+    } catch {
+      // Removed by another run meanwhile.
+    }
+  }
+}
+
+export default async function setup(): Promise<() => void> {
+  removeStaleRuns();
+  const outDir = join(CACHE, `run-${process.pid}-${Date.now()}`);
+  mkdirSync(outDir, { recursive: true });
+  await bundleFixtures(outDir);
+  // Workers are forked after global setup with this process's environment, so they inherit it.
+  process.env[FIXTURE_BUNDLES_ENV] = outDir;
+  return () => {
+    delete process.env[FIXTURE_BUNDLES_ENV];
+    rmSync(outDir, { recursive: true, force: true });
+  };
+}
