@@ -39,6 +39,7 @@ export class GatewayCore {
   /** Per session: the URI it named each subscription by, where that is not the qualified key. */
   readonly #named = new WeakMap<DownstreamSession, Map<string, string>>();
   readonly #inputTimeoutMs: number;
+  readonly #unlinkedParkMs: number;
   readonly #log: (line: string) => void;
 
   constructor(
@@ -46,6 +47,8 @@ export class GatewayCore {
     options: {
       separator: string;
       inputTimeoutMs: number;
+      /** How long a call stays parked when an upstream asked it without a link (default `inputTimeoutMs`). */
+      unlinkedParkMs?: number;
       log: (line: string) => void;
       requestStateKey?: Uint8Array | undefined;
       replicaId?: string | undefined;
@@ -59,6 +62,7 @@ export class GatewayCore {
     this.replicaId = options.replicaId ?? randomUUID();
     this.separator = options.separator;
     this.#inputTimeoutMs = options.inputTimeoutMs;
+    this.#unlinkedParkMs = Math.min(options.unlinkedParkMs ?? options.inputTimeoutMs, options.inputTimeoutMs);
     this.#log = options.log;
     this.resources = new ResourceIndex(provider);
     this.#subscriptions = new UpstreamSubscriptions(
@@ -156,11 +160,14 @@ export class GatewayCore {
 
   #park(call: DownstreamCall): void {
     call.logTo = undefined;
+    // A call an upstream asked without a link blocks that upstream's requests for every other
+    // session while it waits (they cannot be attributed, and are never guessed): it waits less.
+    const waitMs = call.asksUnlinked ? this.#unlinkedParkMs : this.#inputTimeoutMs;
     const timer = setTimeout(() => {
       this.#parked.delete(call.id);
       call.cancel('the client did not answer the input request in time');
       this.endCall(call);
-    }, this.#inputTimeoutMs);
+    }, waitMs);
     timer.unref();
     this.#parked.set(call.id, { call, timer });
   }
