@@ -1,4 +1,6 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { metrics } from '@opentelemetry/api';
+import { type DataPoint, MeterProvider, MetricReader } from '@opentelemetry/sdk-metrics';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stdioFixture } from '../mcp/hub-test-helpers.js';
 import { type RunningGateway, startGateway } from './gateway-test-helpers.js';
@@ -7,6 +9,33 @@ import { type RunningGateway, startGateway } from './gateway-test-helpers.js';
  * One principal at its quota of 2025 sessions or of subscriptions/listen streams neither ends
  * nor blocks another principal's; its refusal is 429 with Retry-After.
  */
+
+/** A reader collected on demand (the SDK's own pull path, as the Prometheus exporter uses). */
+class PullReader extends MetricReader {
+  protected async onForceFlush(): Promise<void> {}
+  protected async onShutdown(): Promise<void> {}
+}
+const reader = new PullReader();
+
+beforeAll(() => {
+  metrics.setGlobalMeterProvider(new MeterProvider({ readers: [reader] }));
+});
+
+afterAll(() => {
+  metrics.disable();
+});
+
+/** `mcptools.gateway.quota.refusals` by quota. */
+async function refusals(): Promise<Record<string, number>> {
+  const { resourceMetrics } = await reader.collect();
+  const counted: Record<string, number> = {};
+  for (const scope of resourceMetrics.scopeMetrics)
+    for (const metric of scope.metrics)
+      if (metric.descriptor.name === 'mcptools.gateway.quota.refusals')
+        for (const point of metric.dataPoints as DataPoint<number>[])
+          counted[String(point.attributes['mcptools.quota'])] = point.value;
+  return counted;
+}
 
 const TOKENS = {
   alice: 'alice-token-0123456789abcdef',
@@ -131,6 +160,8 @@ describe('2025 sessions: per-principal quota beside the global cap', () => {
       expect(refused.status).toBe(429);
       expect(Number(refused.retryAfter)).toBeGreaterThan(0);
       expect(refused.text).toMatch(/for this caller/);
+      // Counted by quota, with no principal in the metric.
+      expect(await refusals()).toEqual({ sessions_per_principal: 1 });
       const alices = await initialize(running.url, 'alice');
       expect(alices.status).toBe(200);
       expect(await ping(running.url, 'alice', alices.id!)).toBe(200);
@@ -189,6 +220,7 @@ describe('subscriptions/listen streams: per-principal quota beside the global ca
       // …until the global cap, which refuses the same way.
       await expect(bob.client.listen({ toolsListChanged: true })).rejects.toThrow();
       expect(bob.answers.at(-1)?.status).toBe(429);
+      expect(await refusals()).toMatchObject({ listen_streams_per_principal: 1, listen_streams: 1 });
       // Control: a stream closed frees its place.
       await held[0]!.close();
       await expect
