@@ -18,4 +18,6 @@ export const gatewayLimitsSchema = z.strictObject({
   eventBytesPerPrincipal: count.optional(),
   eventTtlMs: duration.optional(),
   unlinkedParkMs: duration.optional(),
+  parkedCalls: count.optional(),
+  parkedCallsPerPrincipal: count.optional(),
 });

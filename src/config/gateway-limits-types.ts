@@ -30,4 +30,11 @@ export interface GatewayLimitsConfig {
    * requests for other sessions' calls are refused. Default 30 000.
    */
   unlinkedParkMs?: number;
+  /**
+   * 2026-07-28 calls parked at once, waiting for their clients' answers (each holds an upstream
+   * request open). Beyond it, the caller holding the most parked calls loses its oldest. Default 1000.
+   */
+  parkedCalls?: number;
+  /** Parked calls of one principal; beyond it, its own oldest is cancelled. Default 100 with a front door, else `parkedCalls`. */
+  parkedCallsPerPrincipal?: number;
 }

@@ -194,6 +194,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     separator: options.config?.namespace?.separator ?? '__',
     inputTimeoutMs: options.inputTimeoutMs ?? 300_000,
     unlinkedParkMs: limits.unlinkedParkMs,
+    parkedCalls: { total: limits.parkedCalls, perPrincipal: limits.parkedCallsPerPrincipal },
     log,
     // In a cluster the state is sealed with the cluster key and names the cluster's replica id.
     requestStateKey: options.requestStateKey ?? clusterSettings?.key,

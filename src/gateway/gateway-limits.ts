@@ -12,6 +12,7 @@ export function resolveGatewayLimits(limits: GatewayLimitsConfig, principals: bo
   const sessions = limits.sessions ?? 1000;
   const listenStreams = limits.listenStreams ?? 1000;
   const eventBytes = limits.eventBytes ?? 256 * 1024 * 1024;
+  const parkedCalls = limits.parkedCalls ?? 1000;
   const share = (total: number, fraction: number) =>
     principals ? Math.max(1, Math.floor(total * fraction)) : total;
   return {
@@ -27,5 +28,7 @@ export function resolveGatewayLimits(limits: GatewayLimitsConfig, principals: bo
     eventBytesPerPrincipal: Math.min(limits.eventBytesPerPrincipal ?? share(eventBytes, 0.25), eventBytes),
     eventTtlMs: limits.eventTtlMs ?? 300_000,
     unlinkedParkMs: limits.unlinkedParkMs ?? 30_000,
+    parkedCalls,
+    parkedCallsPerPrincipal: Math.min(limits.parkedCallsPerPrincipal ?? share(parkedCalls, 0.1), parkedCalls),
   };
 }

@@ -16,6 +16,8 @@ describe('gateway.limits', () => {
       eventBytesPerPrincipal: 8 * 1024 * 1024,
       eventTtlMs: 60_000,
       unlinkedParkMs: 10_000,
+      parkedCalls: 500,
+      parkedCallsPerPrincipal: 10,
     };
     const config = parseConfig({ servers: {}, gateway: { limits } }, { file: 'mcptools.json' });
     expect(config.gateway?.limits).toEqual(limits);
@@ -42,6 +44,7 @@ describe('gateway.limits', () => {
     expect(resolveGatewayLimits({}, true)).toMatchObject({
       sessionsPerPrincipal: 100,
       listenStreamsPerPrincipal: 100,
+      parkedCallsPerPrincipal: 100,
       eventBytesPerPrincipal: 64 * 1024 * 1024,
       sessionIdleMs: 6 * 60 * 60 * 1000,
       unlinkedParkMs: 30_000,

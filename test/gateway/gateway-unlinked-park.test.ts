@@ -1,6 +1,7 @@
 import type { Client } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it } from 'vitest';
-import { stdioFixture } from '../mcp/hub-test-helpers.js';
+import { startHttpFixture } from '../fixtures/spawn-http.js';
+import { httpServer, stdioFixture } from '../mcp/hub-test-helpers.js';
 import { connectClient, type RunningGateway, startGateway } from './gateway-test-helpers.js';
 
 /*
@@ -10,7 +11,11 @@ import { connectClient, type RunningGateway, startGateway } from './gateway-test
  * `gateway.limits.unlinkedParkMs`, not for the whole `inputTimeoutMs`.
  */
 
-const TOKENS = { alice: 'alice-token-0123456789abcdef', bob: 'bob-token-0123456789abcdef' } as const;
+const TOKENS = {
+  alice: 'alice-token-0123456789abcdef',
+  bob: 'bob-token-0123456789abcdef',
+  mallory: 'mallory-token-0123456789abcdef',
+} as const;
 
 const config = (unlinkedParkMs: number) => ({
   servers: { ask25: stdioFixture('sampling', ['--era', 'legacy']) },
@@ -37,16 +42,16 @@ interface Round {
   inputRequests?: Record<string, { method: string; params?: { message?: string } }>;
 }
 
-/** The first round of `ask25__ask_user` for `caller` (`input_required`) and the retry answering it with `city`. */
-async function firstRound(caller: Client, city: string) {
+/** The first round of `tool` for `caller` (`input_required`) and the retry answering it with `city`. */
+async function firstRound(caller: Client, city: string, tool = 'ask25__ask_user') {
   const round = (await caller.callTool(
-    { name: 'ask25__ask_user', arguments: {} },
+    { name: tool, arguments: {} },
     { allowInputRequired: true },
   )) as unknown as Round;
-  expect(round.resultType).toBe('input_required');
+  expect(round.resultType, JSON.stringify(round)).toBe('input_required');
   const [key] = Object.keys(round.inputRequests ?? {});
   return {
-    name: 'ask25__ask_user',
+    name: tool,
     arguments: {},
     requestState: round.requestState,
     inputResponses: { [key as string]: { action: 'accept', content: { city } } },
@@ -102,5 +107,61 @@ describe('a call parked on a 2025 stdio upstream that cannot link its requests',
     const retry = await firstRound(alice, 'Cairo');
     expect(textOf((await alice.callTool(retry)) as never)).toBe('city: Cairo');
     expect(running.gateway.calls()).toEqual({ running: 0, parked: 0 });
+  });
+});
+
+describe('parked calls: a per-principal quota beside the global cap', () => {
+  /** A parked read of `ask://city` for `caller`, and the retry that answers it with `city`. */
+  async function parkedRead(caller: Client, city: string) {
+    const uri = 'mcptools://ask/ask://city';
+    const round = (await caller.readResource({ uri }, { allowInputRequired: true })) as unknown as Round;
+    expect(round.resultType, JSON.stringify(round)).toBe('input_required');
+    const [key] = Object.keys(round.inputRequests ?? {});
+    const retry = {
+      uri,
+      requestState: round.requestState,
+      inputResponses: { [key as string]: { action: 'accept', content: { city } } },
+    };
+    return async () => {
+      const { contents } = await caller.readResource(retry as never);
+      return (contents[0] as { text?: string } | undefined)?.text;
+    };
+  }
+
+  it("a principal past its quota loses its own oldest parked call; another principal's parked call is untouched", async () => {
+    // A 2025 HTTP upstream sends a read's elicitation on the read's own response stream (linked):
+    // several reads park at once.
+    const upstream = await startHttpFixture('sampling', ['--era', 'legacy']);
+    try {
+      running = await startGateway({
+        servers: { ask: httpServer(upstream.url) },
+        gateway: {
+          tokens: Object.fromEntries(
+            Object.entries(TOKENS).map(([name, token]) => [name, { token, principal: name }]),
+          ),
+          limits: { parkedCallsPerPrincipal: 2 },
+        },
+      });
+      const [bob, mallory] = await Promise.all([
+        client(running.url, 'bob', 'Dakar'),
+        client(running.url, 'mallory', 'Lima'),
+      ]);
+      clients.push(bob, mallory);
+      // Bob's is the oldest parked call of all.
+      const bobs = await parkedRead(bob, 'Dakar');
+      const mallorys = [];
+      for (let index = 0; index < 3; index++) mallorys.push(await parkedRead(mallory, 'Lima'));
+      expect(running.gateway.calls()).toEqual({ running: 0, parked: 3 });
+      // Mallory's first was cancelled to make room for her third…
+      await expect(mallorys[0]!()).rejects.toThrow();
+      for (const retry of mallorys.slice(1)) expect(await retry()).toBe('city: Lima');
+      // …and bob's, older than all of them, was not.
+      expect(await bobs()).toBe('city: Dakar');
+    } finally {
+      await Promise.all(clients.splice(0).map((each) => each.close()));
+      await running?.close();
+      running = undefined;
+      await upstream.close();
+    }
   });
 });
