@@ -411,6 +411,8 @@ export function createGateway(options: GatewayOptions): Gateway {
       // Each stream holds a connection and a descriptor: capped per principal and in all.
       const release = listenStreams.take(who.principal);
       if (release instanceof Response) return release;
+      // Released when the stream ends or the client goes, whichever comes first.
+      request.signal.addEventListener('abort', release, { once: true });
       let served: Response;
       try {
         served = await serveListen(core, profile, request, who, respond, body);
