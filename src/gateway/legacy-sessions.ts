@@ -121,11 +121,9 @@ export class LegacySessions {
     if (idleMs === undefined) return;
     const before = Date.now() - idleMs;
     const unused: LegacyEntry[] = [];
-    // Least recently used first: the first one used since `before` ends the search.
-    for (const entry of this.#entries.values()) {
-      if (entry.usedAt >= before) break;
-      if (entry.session.calls.size === 0 && entry.streams === 0) unused.push(entry);
-    }
+    // Every entry is looked at: a GET stream that ended marks its session used without moving it.
+    for (const entry of this.#entries.values())
+      if (entry.usedAt < before && entry.session.calls.size === 0 && entry.streams === 0) unused.push(entry);
     for (const entry of unused) await entry.transport.close().catch(() => {});
     if (unused.length > 0)
       this.#options.log(`http: ended ${unused.length} 2025 session(s) unused for ${idleMs} ms`);
