@@ -124,6 +124,7 @@ const SCRIPTS = {
   'heap-per-server': 'heap-per-server.mjs',
   'heap-per-tool': 'heap-per-tool.mjs',
   'event-store': 'event-store.mjs',
+  'idle-sessions': 'idle-sessions.mjs',
   recursion: 'recursion-processes.mjs',
   'cli-start': 'cli-start.mjs',
   pipeline: 'pipeline.mjs',

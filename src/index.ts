@@ -30,6 +30,7 @@ export type {
   TokenExchangeConfig,
 } from './config/config-types.js';
 export { findConfigFile } from './config/find-config-file.js';
+export type { GatewayLimitsConfig } from './config/gateway-limits-types.js';
 export { type LoadConfigOptions, loadConfig } from './config/load-config.js';
 export { type ParseConfigOptions, parseConfig } from './config/parse-config.js';
 export type {

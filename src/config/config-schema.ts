@@ -6,6 +6,7 @@ import {
   gatewayOAuthSchema,
   gatewayTokensSchema,
 } from './gateway-auth-schema.js';
+import { gatewayLimitsSchema } from './gateway-limits-schema.js';
 import { policiesSchema, toolOverridesSchema } from './policies-schema.js';
 
 /** The zod schema of a duration field in a configuration file: positive, clamped to a timer's range. */
@@ -136,6 +137,7 @@ export const gatewaySchema = z.strictObject({
   auth: gatewayOAuthSchema.optional(),
   tokens: gatewayTokensSchema.optional(),
   access: accessRulesSchema.optional(),
+  limits: gatewayLimitsSchema.optional(),
   pin: z.array(z.string().min(1, 'must not be empty')).optional(),
   tools: toolFilterSchema.optional(),
   servers: toolFilterSchema.optional(),

@@ -5,6 +5,7 @@ import type {
   GatewayOAuthConfig,
   GatewayTokenConfig,
 } from './gateway-auth-types.js';
+import type { GatewayLimitsConfig } from './gateway-limits-types.js';
 import type { PoliciesConfig, ToolOverrideConfig } from './policies-schema.js';
 
 /** Settings every server entry may carry, whatever its transport. */
@@ -168,6 +169,8 @@ export interface GatewayConfig extends GatewayProfileConfig {
   tokens?: Record<string, GatewayTokenConfig>;
   /** Who sees which tools and servers. */
   access?: AccessRuleConfig[];
+  /** Global caps and per-principal quotas of `serve --http`. */
+  limits?: GatewayLimitsConfig;
 }
 
 /**

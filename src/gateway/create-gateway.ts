@@ -36,6 +36,7 @@ import { DownstreamCall } from './downstream-call.js';
 import { createSession, type DownstreamSession } from './downstream-session.js';
 import { carriesEnvelopeClaim } from './envelope-claim.js';
 import { GatewayCore } from './gateway-core.js';
+import { resolveGatewayLimits } from './gateway-limits.js';
 import { buildGatewayServer } from './gateway-mcp-server.js';
 import { DEFAULT_MAX_BODY_BYTES, type GatewayOptions } from './gateway-options.js';
 import { GatewayProfile, type ProfileParts } from './gateway-profile.js';
@@ -54,12 +55,15 @@ import { metricsResponse } from './metrics-endpoint.js';
 import { serveNodeExchange } from './node-exchange.js';
 import { nodeHeaders, readNodeBody, sendResponse } from './node-request.js';
 import { paramHeaderRefusal } from './param-headers.js';
+import { PrincipalQuota } from './principal-quota.js';
+import { quotaRefusal } from './quota-refusal.js';
 import {
   type DefaultProfileOverrides,
   defaultProfileSettings,
   type ProfileChanges,
   reconfigureProfiles,
 } from './reconfigure-profiles.js';
+import { releasedWithBody } from './released-with-body.js';
 import { parseRequestBody, tooLarge } from './request-body.js';
 import { SseSessions, sseRoute } from './sse-endpoint.js';
 import { healthJson, statusPageResponse } from './status-page.js';
@@ -150,7 +154,16 @@ export function createGateway(options: GatewayOptions): Gateway {
   // Requests that need the upstreams wait for the first connect round; initialize does not.
   const upstreams = upstreamsGate(options.ready);
   const arrivals = new ClientArrivals(log);
-  const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
+  // Callers are told apart only by named tokens or OAuth; otherwise every one is one principal.
+  const limits = resolveGatewayLimits(
+    {
+      ...gatewayConfig.limits,
+      ...(options.limits ?? {}),
+      ...(options.maxSessions === undefined ? {} : { sessions: options.maxSessions }),
+    },
+    Object.keys(gatewayConfig.tokens ?? {}).length > 0 || (options.auth ?? gatewayConfig.auth) !== undefined,
+  );
+  const maxSessions = limits.sessions;
   // Cluster mode (off by default): checked now, joined before the first request is served.
   const clusterSettings = options.cluster ? checkClusterOptions(options.cluster) : undefined;
   let cluster: ClusterNode | undefined;
@@ -164,15 +177,24 @@ export function createGateway(options: GatewayOptions): Gateway {
       return node;
     }));
   // In a cluster, the default store is Redis (a stream resumes on whichever replica holds the session).
+  const ownEventStores =
+    options.eventStore === undefined && !clusterSettings
+      ? new MemoryEventStores({
+          maxTotalBytes: limits.eventBytes,
+          maxBytesPerPrincipal: limits.eventBytesPerPrincipal,
+          ttlMs: limits.eventTtlMs,
+        })
+      : undefined;
   const eventStores =
     options.eventStore === false
       ? undefined
-      : (options.eventStore ??
-        (clusterSettings ? clusterEventStores(() => cluster) : new MemoryEventStores()));
+      : (options.eventStore ?? ownEventStores ?? clusterEventStores(() => cluster));
   const resumeGraceMs = options.resumeGraceMs ?? DEFAULT_RESUME_GRACE_MS;
   const core = new GatewayCore(options.provider, {
     separator: options.config?.namespace?.separator ?? '__',
     inputTimeoutMs: options.inputTimeoutMs ?? 300_000,
+    unlinkedParkMs: limits.unlinkedParkMs,
+    parkedCalls: { total: limits.parkedCalls, perPrincipal: limits.parkedCallsPerPrincipal },
     log,
     // In a cluster the state is sealed with the cluster key and names the cluster's replica id.
     requestStateKey: options.requestStateKey ?? clusterSettings?.key,
@@ -220,8 +242,17 @@ export function createGateway(options: GatewayOptions): Gateway {
     arrivals,
     log,
     cluster: () => cluster,
-    makeRoom: () => makeRoom(),
+    makeRoom: (principal) => makeRoom(principal),
+    idleMs: limits.sessionIdleMs,
   });
+  const listenStreams = new PrincipalQuota(
+    { total: limits.listenStreams, perPrincipal: limits.listenStreamsPerPrincipal },
+    {
+      total: 'listen_streams',
+      perPrincipal: 'listen_streams_per_principal',
+      what: 'subscriptions/listen streams',
+    },
+  );
   const sseSessions = new SseSessions(core, serverInfo);
   const modernHandlers = new Map<GatewayProfile, McpHttpHandler>();
   const stdioHandles: { close(): Promise<void> }[] = [];
@@ -279,13 +310,36 @@ export function createGateway(options: GatewayOptions): Gateway {
     return handler;
   };
 
-  /** Below the session cap (both 2025-era HTTP transports count), or the refusal. */
-  const makeRoom = async (): Promise<Response | undefined> => {
+  /**
+   * Room for one more 2025-era session of `principal` (both 2025-era HTTP transports count), or
+   * the refusal. A principal at its quota makes room among its own sessions only; at the global
+   * cap, the principals holding the most sessions give up their least recently used idle one
+   * first. Either way a principal whose sessions all have calls in flight is refused, never
+   * anyone else.
+   */
+  const makeRoom = async (principal: string): Promise<Response | undefined> => {
+    if (legacySessions.count(principal) + sseSessions.count(principal) >= limits.sessionsPerPrincipal) {
+      if (!(await legacySessions.endIdle(principal)) && !(await sseSessions.endIdle(principal)))
+        return quotaRefusal(
+          'sessions_per_principal',
+          `Too many sessions with calls in flight for this caller (at most ${limits.sessionsPerPrincipal})`,
+        );
+      log(
+        `http: ended a caller's least recently used session: more than ${limits.sessionsPerPrincipal} of its own`,
+      );
+      return undefined;
+    }
     if (legacySessions.size + sseSessions.size < maxSessions) return undefined;
-    if (!(await legacySessions.endIdle()) && !(await sseSessions.endIdle()))
-      return jsonRpcError(429, -32000, 'Too many sessions with calls in flight');
-    log(`http: ended the least recently used session: more than ${maxSessions} sessions`);
-    return undefined;
+    const held = legacySessions.holders();
+    for (const [holder, count] of sseSessions.holders()) held.set(holder, (held.get(holder) ?? 0) + count);
+    for (const [holder] of [...held].sort((a, b) => b[1] - a[1]))
+      if ((await legacySessions.endIdle(holder)) || (await sseSessions.endIdle(holder))) {
+        log(
+          `http: ended the least recently used session of the largest holder: more than ${maxSessions} sessions`,
+        );
+        return undefined;
+      }
+    return quotaRefusal('sessions', 'Too many sessions with calls in flight');
   };
 
   /** A web request's JSON body, read and parsed (capped, depth-checked), or the refusal. */
@@ -313,7 +367,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     }
     const profile = profileFor(core.profiles, route.profile === '' ? undefined : route.profile, who);
     if (profile === undefined) return new Response('Not Found\n', { status: 404 });
-    const full = await makeRoom();
+    const full = await makeRoom(who.principal);
     if (full) return full;
     return sseSessions.open(profile, who, request.signal);
   };
@@ -353,8 +407,21 @@ export function createGateway(options: GatewayOptions): Gateway {
         ...(parsed === undefined ? {} : { parsedBody: parsed }),
       });
     // A 2026-07-28 listener of resource updates gets them subscribed upstream on its behalf.
-    if (request.headers.get('mcp-method') === 'subscriptions/listen')
-      return countListenStream(await serveListen(core, profile, request, who, respond, body));
+    if (request.headers.get('mcp-method') === 'subscriptions/listen') {
+      // Each stream holds a connection and a descriptor: capped per principal and in all.
+      const release = listenStreams.take(who.principal);
+      if (release instanceof Response) return release;
+      // Released when the stream ends or the client goes, whichever comes first.
+      request.signal.addEventListener('abort', release, { once: true });
+      let served: Response;
+      try {
+        served = await serveListen(core, profile, request, who, respond, body);
+      } catch (error) {
+        release();
+        throw error;
+      }
+      return countListenStream(releasedWithBody(served, release));
+    }
     // A retry of a call parked on a 2025 upstream of another replica is served there.
     if (cluster !== undefined && forwarded === 'none') {
       const parked = await forwardParkedRetry(cluster, core.requestStates, request, who.principal, body);
@@ -545,6 +612,7 @@ export function createGateway(options: GatewayOptions): Gateway {
         ...stdioHandles.map((handle) => handle.close()),
       ]);
       for (const session of [...core.sessions]) core.endSession(session);
+      ownEventStores?.close();
       if (httpServer) {
         const server = httpServer;
         await new Promise<void>((resolve) => {

@@ -108,6 +108,7 @@ export class DownstreamCall implements InputRequiredRelay {
   #resume: { server: string | undefined; name: string | undefined; resume: UpstreamResume } | undefined;
   #relayed: { server: string; name: string; result: InputRequiredResult } | undefined;
   #wake: (() => void) | undefined;
+  #unlinked = false;
   #started = false;
   #settled: { value: Result } | { error: unknown } | undefined;
 
@@ -165,11 +166,14 @@ export class DownstreamCall implements InputRequiredRelay {
 
   /**
    * Forwards an upstream's server→client request to this call's client. Refused at once when
-   * the client did not declare the capability, so the upstream never hangs on it.
+   * the client did not declare the capability, so the upstream never hangs on it. `linked`:
+   * the protocol tied the request to this call; `false` when it was this call's only because
+   * no other session had a call in flight to that upstream (see {@link asksUnlinked}).
    */
-  ask(request: ForwardedRequest, signal: AbortSignal): Promise<unknown> {
+  ask(request: ForwardedRequest, signal: AbortSignal, linked = true): Promise<unknown> {
     const refusal = capabilityRefusal(request.method, this.#capabilities());
     if (refusal !== undefined) return Promise.reject(refusal);
+    if (!linked) this.#unlinked = true;
     if (this.#abort.signal.aborted) return Promise.reject(this.#abort.signal.reason);
     const combined = AbortSignal.any([signal, this.#abort.signal]);
     if (this.#push) return this.#push(request, combined);
@@ -186,6 +190,15 @@ export class DownstreamCall implements InputRequiredRelay {
       );
       this.#wake?.();
     });
+  }
+
+  /**
+   * An upstream asked this call for input without a link to it (a 2025-era stdio server):
+   * while this call is parked, that upstream's requests for any other session's call are
+   * refused, so it is parked for a short time only.
+   */
+  get asksUnlinked(): boolean {
+    return this.#unlinked;
   }
 
   /** The parked rounds this call answered so far (a retry must continue the latest). */

@@ -39,6 +39,8 @@ export class GatewayCore {
   /** Per session: the URI it named each subscription by, where that is not the qualified key. */
   readonly #named = new WeakMap<DownstreamSession, Map<string, string>>();
   readonly #inputTimeoutMs: number;
+  readonly #unlinkedParkMs: number;
+  readonly #parkedCalls: { total: number; perPrincipal: number };
   readonly #log: (line: string) => void;
 
   constructor(
@@ -46,6 +48,10 @@ export class GatewayCore {
     options: {
       separator: string;
       inputTimeoutMs: number;
+      /** How long a call stays parked when an upstream asked it without a link (default `inputTimeoutMs`). */
+      unlinkedParkMs?: number;
+      /** Calls parked at once, in all and per principal (default: unbounded). */
+      parkedCalls?: { total: number; perPrincipal: number };
       log: (line: string) => void;
       requestStateKey?: Uint8Array | undefined;
       replicaId?: string | undefined;
@@ -59,6 +65,8 @@ export class GatewayCore {
     this.replicaId = options.replicaId ?? randomUUID();
     this.separator = options.separator;
     this.#inputTimeoutMs = options.inputTimeoutMs;
+    this.#parkedCalls = options.parkedCalls ?? { total: Infinity, perPrincipal: Infinity };
+    this.#unlinkedParkMs = Math.min(options.unlinkedParkMs ?? options.inputTimeoutMs, options.inputTimeoutMs);
     this.#log = options.log;
     this.resources = new ResourceIndex(provider);
     this.#subscriptions = new UpstreamSubscriptions(
@@ -154,13 +162,43 @@ export class GatewayCore {
     return this.#parked.size;
   }
 
+  /**
+   * Room for one more parked call of `principal`: at its quota its own oldest parked call is
+   * cancelled; at the global cap, the oldest of the principal holding the most. Another
+   * principal's parked call never makes room for a principal at its quota.
+   */
+  #makeParkRoom(principal: string): void {
+    const held = new Map<string, DownstreamCall[]>();
+    for (const { call } of this.#parked.values()) {
+      const calls = held.get(call.session.principal);
+      if (calls === undefined) held.set(call.session.principal, [call]);
+      else calls.push(call);
+    }
+    const mine = held.get(principal) ?? [];
+    let dropped: DownstreamCall | undefined;
+    if (mine.length >= this.#parkedCalls.perPrincipal) dropped = mine[0];
+    else if (this.#parked.size >= this.#parkedCalls.total)
+      dropped = [...held.values()].sort((a, b) => b.length - a.length)[0]?.[0];
+    if (dropped === undefined) return;
+    const entry = this.#parked.get(dropped.id);
+    if (entry !== undefined) clearTimeout(entry.timer);
+    this.#parked.delete(dropped.id);
+    dropped.cancel('too many calls of this caller are waiting for input; the oldest was cancelled');
+    this.endCall(dropped);
+    this.#log('gateway: cancelled a parked call to stay within the parked-call limits');
+  }
+
   #park(call: DownstreamCall): void {
     call.logTo = undefined;
+    this.#makeParkRoom(call.session.principal);
+    // A call an upstream asked without a link blocks that upstream's requests for every other
+    // session while it waits (they cannot be attributed, and are never guessed): it waits less.
+    const waitMs = call.asksUnlinked ? this.#unlinkedParkMs : this.#inputTimeoutMs;
     const timer = setTimeout(() => {
       this.#parked.delete(call.id);
       call.cancel('the client did not answer the input request in time');
       this.endCall(call);
-    }, this.#inputTimeoutMs);
+    }, waitMs);
     timer.unref();
     this.#parked.set(call.id, { call, timer });
   }

@@ -2,6 +2,7 @@ import type { Implementation } from '@modelcontextprotocol/server';
 import type { ClusterOptions } from '../cluster/cluster-options.js';
 import type { GatewayMode, GatewayProfileConfig, McpToolsConfig } from '../config/config-types.js';
 import type { GatewayOAuthConfig } from '../config/gateway-auth-types.js';
+import type { GatewayLimitsConfig } from '../config/gateway-limits-types.js';
 import type { MCPToolProvider } from '../mcp/provider-types.js';
 import type { ToolFilter } from '../registry/tool-filter.js';
 import type { ToolRegistry } from '../registry/tool-registry.js';
@@ -51,9 +52,15 @@ export interface GatewayOptions {
   /**
    * The most 2025-era HTTP sessions kept at once. Beyond it, opening one ends the session
    * used least recently that has no call in flight (its client gets 404 and opens a new one,
-   * as the protocol says). Default 1000 (a session holds about 20–40 KB).
+   * as the protocol says). Default 1000 (a session holds about 20–40 KB). Wins over
+   * `limits.sessions`.
    */
   maxSessions?: number;
+  /**
+   * Global caps and per-principal quotas: sessions, listen streams, event bytes, idle and
+   * park times (see {@link GatewayLimitsConfig}). Each wins over `config.gateway.limits`'s.
+   */
+  limits?: GatewayLimitsConfig;
   /**
    * Where 2025-era HTTP sessions keep their response streams' events, so that a client that
    * lost a stream resumes it with `Last-Event-ID` (see docs/gateway-transports.md). Default: in

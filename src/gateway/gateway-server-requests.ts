@@ -23,7 +23,7 @@ export function attributeServerRequest(context: ServerRequestContext, what: stri
 
 async function forward(request: ForwardedRequest, context: ServerRequestContext, what: string) {
   const call = attributeServerRequest(context, what);
-  return call.ask(request, context.signal);
+  return call.ask(request, context.signal, call === context.caller);
 }
 
 /**

@@ -17,6 +17,7 @@ import type { GatewayProfile } from './gateway-profile.js';
 import { resourceScope } from './gateway-resource-handlers.js';
 import type { RequestPrincipal } from './http-guard.js';
 import { jsonRpcError } from './json-rpc-error-response.js';
+import { releasedWithBody } from './released-with-body.js';
 import { locateResource } from './resource-routing.js';
 import { unwrapResourceUri } from './resource-uri.js';
 import { ResumableStreams } from './resumable-streams.js';
@@ -37,8 +38,13 @@ export interface LegacySessionsOptions {
   log: (line: string) => void;
   /** The cluster this replica has joined, once it has (cluster mode). */
   cluster: () => ClusterNode | undefined;
-  /** Below the session cap, or the refusal (ends an idle session to make room). */
-  makeRoom: () => Promise<Response | undefined>;
+  /** Below the session caps for `principal`, or the refusal (ends an idle session to make room). */
+  makeRoom: (principal: string) => Promise<Response | undefined>;
+  /**
+   * A session unused this long, with no call in flight and no GET stream open, is ended (its
+   * client gets 404 and opens another). Default: never.
+   */
+  idleMs?: number;
 }
 
 interface LegacyEntry {
@@ -47,6 +53,10 @@ interface LegacyEntry {
   profile: GatewayProfile;
   /** Its resumable response streams (unless the gateway keeps no event store). */
   resumable?: ResumableStreams;
+  /** When a request of it last arrived (`Date.now()`). */
+  usedAt: number;
+  /** Its GET streams open now (a client listening is using its session). */
+  streams: number;
 }
 
 /**
@@ -58,9 +68,24 @@ export class LegacySessions {
   readonly #options: LegacySessionsOptions;
   /** Held sessions by id, least recently used first. */
   readonly #entries = new Map<string, LegacyEntry>();
+  readonly #sweep: NodeJS.Timeout | undefined;
 
   constructor(options: LegacySessionsOptions) {
     this.#options = options;
+    const idleMs = options.idleMs;
+    if (idleMs !== undefined) {
+      // A tenth of the idle time, at most a minute: a session ends at most that late.
+      this.#sweep = setInterval(() => void this.endUnused(), Math.min(60_000, Math.max(100, idleMs / 10)));
+      this.#sweep.unref();
+    }
+  }
+
+  /** How many sessions this process holds, in all or of `principal`. */
+  count(principal?: string): number {
+    if (principal === undefined) return this.#entries.size;
+    let count = 0;
+    for (const entry of this.#entries.values()) if (entry.session.principal === principal) count++;
+    return count;
   }
 
   /** How many sessions this process holds. */
@@ -68,16 +93,45 @@ export class LegacySessions {
     return this.#entries.size;
   }
 
-  /** Ends the least recently used session with no call in flight; `false` when every one is busy. */
-  async endIdle(): Promise<boolean> {
-    const idle = [...this.#entries.values()].find((entry) => entry.session.calls.size === 0);
-    if (idle === undefined) return false;
-    await idle.transport.close();
-    return true;
+  /** The principals holding sessions here, with how many each holds. */
+  holders(): Map<string, number> {
+    const held = new Map<string, number>();
+    for (const { session } of this.#entries.values())
+      held.set(session.principal, (held.get(session.principal) ?? 0) + 1);
+    return held;
+  }
+
+  /**
+   * Ends the least recently used session with no call in flight (of `principal`, when given);
+   * `false` when every one is busy.
+   */
+  async endIdle(principal?: string): Promise<boolean> {
+    for (const entry of this.#entries.values()) {
+      if (entry.session.calls.size > 0) continue;
+      if (principal !== undefined && entry.session.principal !== principal) continue;
+      await entry.transport.close();
+      return true;
+    }
+    return false;
+  }
+
+  /** Ends every session unused for `idleMs`, with no call in flight and no GET stream open. */
+  async endUnused(): Promise<void> {
+    const idleMs = this.#options.idleMs;
+    if (idleMs === undefined) return;
+    const before = Date.now() - idleMs;
+    const unused: LegacyEntry[] = [];
+    // Every entry is looked at: a GET stream that ended marks its session used without moving it.
+    for (const entry of this.#entries.values())
+      if (entry.usedAt < before && entry.session.calls.size === 0 && entry.streams === 0) unused.push(entry);
+    for (const entry of unused) await entry.transport.close().catch(() => {});
+    if (unused.length > 0)
+      this.#options.log(`http: ended ${unused.length} 2025 session(s) unused for ${idleMs} ms`);
   }
 
   /** Closes every session's transport (the gateway is closing). */
   close(): Promise<unknown> {
+    clearInterval(this.#sweep);
     return Promise.allSettled([...this.#entries.values()].map((entry) => entry.transport.close()));
   }
 
@@ -125,7 +179,7 @@ export class LegacySessions {
       return jsonRpcError(400, -32000, 'Bad Request: Mcp-Session-Id header is required');
     if (cluster?.draining)
       return jsonRpcError(503, -32000, 'this replica is draining; open the session elsewhere');
-    const full = await this.#options.makeRoom();
+    const full = await this.#options.makeRoom(who.principal);
     if (full) return full;
     const { transport } = await this.#open(profile, who, randomUUID(), body);
     return transport.handleRequest(request, { parsedBody: body });
@@ -157,7 +211,14 @@ export class LegacySessions {
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => session.id,
       onsessioninitialized: () => {
-        this.#entries.set(session.id, { transport, session, profile, ...(resumable ? { resumable } : {}) });
+        this.#entries.set(session.id, {
+          transport,
+          session,
+          profile,
+          ...(resumable ? { resumable } : {}),
+          usedAt: Date.now(),
+          streams: 0,
+        });
         core.sessions.add(session);
         if (adopted === undefined) arrivals.session(body);
         this.#options.cluster()?.held(
@@ -213,14 +274,31 @@ export class LegacySessions {
     );
   }
 
-  #serveEntry(entry: LegacyEntry, request: Request, body: unknown): Promise<Response> {
+  async #serveEntry(entry: LegacyEntry, request: Request, body: unknown): Promise<Response> {
     // Most recently used last: the first idle one is ended when the cap is reached.
     this.#entries.delete(entry.session.id);
     this.#entries.set(entry.session.id, entry);
+    entry.usedAt = Date.now();
     const { transport, resumable } = entry;
     if (request.method === 'GET') {
       const open = async (get: Request) => openEventStream(await transport.handleRequest(get), get.signal);
-      return resumable ? resumable.get(request, open) : open(request);
+      // A session whose client holds a GET stream is in use however long since its last request.
+      entry.streams++;
+      let closed = false;
+      const close = () => {
+        if (closed) return;
+        closed = true;
+        entry.streams--;
+        entry.usedAt = Date.now();
+      };
+      request.signal.addEventListener('abort', close, { once: true });
+      const opened = await (resumable ? resumable.get(request, open) : open(request)).catch(
+        (error: unknown) => {
+          close();
+          throw error;
+        },
+      );
+      return releasedWithBody(opened, close);
     }
     const handle = (post: Request) =>
       transport.handleRequest(post, body === undefined ? undefined : { parsedBody: body });

@@ -94,10 +94,29 @@ export class SseSessions {
     return entry.transport.receive(body);
   }
 
-  /** Ends the least recently used session with no call in flight; `false` when every one has calls. */
-  async endIdle(): Promise<boolean> {
+  /** Sessions open now of `principal`. */
+  count(principal: string): number {
+    let count = 0;
+    for (const entry of this.#sessions.values()) if (entry.session.principal === principal) count++;
+    return count;
+  }
+
+  /** The principals holding sessions here, with how many each holds. */
+  holders(): Map<string, number> {
+    const held = new Map<string, number>();
+    for (const { session } of this.#sessions.values())
+      held.set(session.principal, (held.get(session.principal) ?? 0) + 1);
+    return held;
+  }
+
+  /**
+   * Ends the least recently used session with no call in flight (of `principal`, when given);
+   * `false` when every one has calls.
+   */
+  async endIdle(principal?: string): Promise<boolean> {
     for (const entry of this.#sessions.values()) {
       if (entry.session.calls.size > 0) continue;
+      if (principal !== undefined && entry.session.principal !== principal) continue;
       await entry.transport.close();
       return true;
     }

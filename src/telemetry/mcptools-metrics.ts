@@ -30,6 +30,8 @@ export interface McptoolsInstruments {
   listenStreams: UpDownCounter;
   /** `mcptools.gateway.requests` {mcp.method.name, outcome}: downstream requests served. */
   gatewayRequests: Counter;
+  /** `mcptools.gateway.quota.refusals` {mcptools.quota}: requests a session or stream quota refused. */
+  quotaRefusals: Counter;
   /** `mcptools.policy.decisions` {server, tool, decision, reason}: see {@link recordPolicyDecision}. */
   policyDecisions: Counter;
   /** The meter, for observable instruments (`mcptools.servers`). */
@@ -85,6 +87,9 @@ function makeInstruments(meter: Meter): McptoolsInstruments {
     }),
     gatewayRequests: meter.createCounter('mcptools.gateway.requests', {
       description: 'Downstream requests served by the gateway, by method and outcome',
+    }),
+    quotaRefusals: meter.createCounter('mcptools.gateway.quota.refusals', {
+      description: 'Requests refused by a gateway quota (sessions, listen streams), by quota',
     }),
     policyDecisions: meter.createCounter('mcptools.policy.decisions', {
       description: 'Tool-policy decisions (approvals, rate-limit refusals), by server, tool and decision',

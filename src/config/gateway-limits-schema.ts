@@ -1,0 +1,23 @@
+import { z } from 'zod';
+import { clampDurationMs } from './duration.js';
+
+const count = z.number().int('must be a whole number').positive('must be at least 1');
+const duration = z
+  .number()
+  .positive('must be a positive number of milliseconds')
+  .transform((ms) => clampDurationMs(Math.ceil(ms)));
+
+/** `gateway.limits`: the gateway's global caps and per-principal quotas (see `GatewayLimitsConfig`). */
+export const gatewayLimitsSchema = z.strictObject({
+  sessions: count.optional(),
+  sessionsPerPrincipal: count.optional(),
+  sessionIdleMs: duration.optional(),
+  listenStreams: count.optional(),
+  listenStreamsPerPrincipal: count.optional(),
+  eventBytes: count.optional(),
+  eventBytesPerPrincipal: count.optional(),
+  eventTtlMs: duration.optional(),
+  unlinkedParkMs: duration.optional(),
+  parkedCalls: count.optional(),
+  parkedCallsPerPrincipal: count.optional(),
+});

@@ -1,0 +1,40 @@
+/**
+ * `gateway.limits` in `mcptools.json`: what `serve --http` holds at most, in all and per
+ * principal. A per-principal quota defaults to the global cap when the gateway has no named
+ * tokens and no OAuth front door (every caller is then one principal), and to a tenth of it
+ * (a quarter for event bytes) otherwise. Read when the gateway starts.
+ */
+export interface GatewayLimitsConfig {
+  /** 2025-era HTTP sessions (Streamable HTTP and HTTP+SSE) kept at once. Default 1000. */
+  sessions?: number;
+  /** 2025-era sessions one principal may hold. Default 100 with a front door, else `sessions`. */
+  sessionsPerPrincipal?: number;
+  /**
+   * A 2025-era session unused this long (and with no call in flight) is ended. Default 6 hours:
+   * its record is small, and an SDK v2 client does not recover from the 404 an ended one gets.
+   */
+  sessionIdleMs?: number;
+  /** 2026-07-28 `subscriptions/listen` streams open at once. Default 1000. */
+  listenStreams?: number;
+  /** Listen streams one principal may hold open. Default 100 with a front door, else `listenStreams`. */
+  listenStreamsPerPrincipal?: number;
+  /** Bytes (UTF-8 JSON) of resumable stream events kept in memory, in all. Default 256 MiB. */
+  eventBytes?: number;
+  /** Event bytes one principal's sessions may keep. Default 64 MiB with a front door, else `eventBytes`. */
+  eventBytesPerPrincipal?: number;
+  /** How long a stream event is kept for a client's resumption, in ms. Default 300 000 (5 minutes). */
+  eventTtlMs?: number;
+  /**
+   * How long a 2026-07-28 call stays parked when the upstream asking it for input cannot link
+   * its requests to calls (a 2025-era stdio server): while it is parked, that upstream's
+   * requests for other sessions' calls are refused. Default 30 000.
+   */
+  unlinkedParkMs?: number;
+  /**
+   * 2026-07-28 calls parked at once, waiting for their clients' answers (each holds an upstream
+   * request open). Beyond it, the caller holding the most parked calls loses its oldest. Default 1000.
+   */
+  parkedCalls?: number;
+  /** Parked calls of one principal; beyond it, its own oldest is cancelled. Default 100 with a front door, else `parkedCalls`. */
+  parkedCallsPerPrincipal?: number;
+}
