@@ -6,6 +6,7 @@ import {
   gatewayOAuthSchema,
   gatewayTokensSchema,
 } from './gateway-auth-schema.js';
+import { pinsSchema } from './pins-schema.js';
 import { policiesSchema, toolOverridesSchema } from './policies-schema.js';
 
 /** The zod schema of a duration field in a configuration file: positive, clamped to a timer's range. */
@@ -201,6 +202,7 @@ export const mcpToolsFileSchema = z.strictObject({
   gateway: gatewaySchema.optional(),
   telemetry: telemetrySchema.optional(),
   policies: policiesSchema.optional(),
+  pins: pinsSchema.optional(),
   protocol: serverCommonShape.protocol,
   workspaceDir: z.string().min(1, 'must not be empty').optional(),
 });
