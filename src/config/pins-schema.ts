@@ -7,6 +7,7 @@ export const pinsSchema = z.strictObject({
   mode: mode.optional(),
   file: z.string().min(1, 'must not be empty').optional(),
   trustOnFirstUse: z.boolean().optional(),
+  scan: z.enum(['warn', 'quarantine', 'off']).optional(),
   servers: z
     .record(
       z.string().min(1, 'must not be empty'),

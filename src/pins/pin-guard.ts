@@ -1,4 +1,6 @@
 import { type StatWatcher, unwatchFile, watchFile } from 'node:fs';
+import { scanDefinition } from '../guards/definition-scan.js';
+import { describeFinding } from '../guards/finding.js';
 import {
   changedFields,
   definitionFingerprint,
@@ -56,6 +58,8 @@ export class PinGuard {
   readonly #held = new Map<string, Map<string, Quarantined>>();
   /** Pins reported as no longer listed (once each). */
   readonly #reportedMissing = new Set<string>();
+  /** The tool names each server listed last, for the shadowing detector. */
+  readonly #toolNames = new Map<string, Set<string>>();
   /** Edits made here, written to the file in order (each under the lock, over a fresh read). */
   #writes: Promise<void> = Promise.resolve();
   #watcher: StatWatcher | undefined;
@@ -107,7 +111,12 @@ export class PinGuard {
       listed.add(key);
       const fingerprint = definitionFingerprint(kind, definition as object, ignore);
       const pin = record.pins[key];
-      if (pin?.fingerprint === fingerprint || (pin === undefined && firstUse)) {
+      // Only a definition not seen before is scanned: an unchanged list costs a hash per definition.
+      const suspect =
+        pin?.fingerprint !== fingerprint && record.pending[key]?.fingerprint !== fingerprint
+          ? this.#scan(server, kind, name, definition as object)
+          : false;
+      if (pin?.fingerprint === fingerprint || (pin === undefined && firstUse && !suspect)) {
         if (pin === undefined)
           pins[key] = { fingerprint, definition: pinnedView(kind, definition as object) };
         if (held.delete(key) || record.pending[key] !== undefined) settled.push(key);
@@ -131,6 +140,8 @@ export class PinGuard {
       }
       if (mode === 'warn') kept.push(definition);
     }
+    if (kind === 'tool')
+      this.#toolNames.set(server, new Set([...listed].map((key) => splitPinKey(key).name)));
     for (const key of Object.keys(record.pins)) {
       if (!key.startsWith(`${kind}:`) || listed.has(key)) continue;
       const reported = `${server}\u0000${key}`;
@@ -192,6 +203,24 @@ export class PinGuard {
     if (this.#watcher) unwatchFile(this.file);
     this.#watcher = undefined;
     return this.#writes;
+  }
+
+  /**
+   * Scans a definition not seen before for poisoning (`pins.scan`, default `warn`): each finding
+   * is reported as its detector and place. `true` when it must not be trusted on first use
+   * (`quarantine` and a high-severity finding).
+   */
+  #scan(server: string, kind: PinnedKind, name: string, definition: object): boolean {
+    const scan = this.#options.scan ?? 'warn';
+    if (scan === 'off') return false;
+    const others = new Set<string>();
+    for (const [other, names] of this.#toolNames)
+      if (other !== server) for (const tool of names) others.add(tool);
+    const findings = scanDefinition(kind, definition, others);
+    if (findings.length === 0) return false;
+    const seen = new Set(findings.map(describeFinding));
+    this.#options.warn(`${kind} "${name}" of "${server}" may be poisoned: ${[...seen].join(', ')}`, server);
+    return scan === 'quarantine' && findings.some((finding) => finding.severity === 'high');
   }
 
   #serverConfig(server: string) {

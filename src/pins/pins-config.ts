@@ -19,4 +19,10 @@ export interface PinsConfig {
   /** Pin the first definitions seen of each server (trust on first use). Default `true`. */
   trustOnFirstUse?: boolean;
   servers?: Record<string, ServerPinsConfig>;
+  /**
+   * The poisoning scan of definitions not seen before (hidden characters, terminal escapes,
+   * instructions aimed at the model, shadowing): `warn` (default) reports each finding,
+   * `quarantine` also holds back a first-seen definition with a high-severity one, `off`.
+   */
+  scan?: 'warn' | 'quarantine' | 'off';
 }
