@@ -39,6 +39,8 @@ export function scanDefinition(
         range: [match.index, match.index + match[0].length],
       });
     for (const name of otherTools) {
+      // Only names specific enough to be meant (read_file, createIssue), not words (search).
+      if (!/[_.-]|[a-z][A-Z]/.test(name)) continue;
       const at = wordIndex(text, name);
       if (at >= 0)
         findings.push({ detector: 'shadowing', location, severity: 'medium', range: [at, at + name.length] });
@@ -47,7 +49,8 @@ export function scanDefinition(
   if (kind === 'tool') {
     const name = (definition as { name?: unknown }).name;
     if (typeof name === 'string' && otherTools.has(name))
-      findings.push({ detector: 'name-collision', location: 'name', severity: 'medium' });
+      // Two servers with a "navigate" is common; the model may still call the wrong one.
+      findings.push({ detector: 'name-collision', location: 'name', severity: 'low' });
   }
   return findings;
 }

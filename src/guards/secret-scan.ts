@@ -34,19 +34,40 @@ function load() {
 }
 
 /**
+ * Well-known formats the recommended rule set lacks, each one documented by its issuer and
+ * anchored on its fixed prefix (no entropy guesses): GitLab personal tokens, Anthropic API keys,
+ * Stripe live keys and Azure storage account keys.
+ */
+const EXTRA_RULES: ReadonlyArray<[string, RegExp]> = [
+  ['GITLAB_TOKEN', /\bglpat-[0-9A-Za-z_-]{20,}/g],
+  ['ANTHROPIC_API_KEY', /\bsk-ant-(?:api|admin)\d{2}-[0-9A-Za-z_-]{80,}/g],
+  ['STRIPE_LIVE_KEY', /\b(?:sk|rk)_live_[0-9A-Za-z]{20,}/g],
+  ['AZURE_STORAGE_KEY', /\bAccountKey=[0-9A-Za-z+/]{80,}={0,2}/g],
+];
+
+/**
  * The secrets in `text` by secretlint's recommended rule set (AWS, GCP, Azure, GitHub, GitLab
  * and npm tokens, Slack, SendGrid, Shopify, OpenAI, Anthropic and Linear keys, private keys,
  * credentials in URLs, …), as findings at `location` named after the rule's message id
- * (`secret:GITHUB_TOKEN`). The value never leaves this function but as a range.
+ * (`secret:GITHUB_TOKEN`), and the {@link EXTRA_RULES}. The value never leaves this function but as a range.
  */
 export async function findSecrets(text: string, location: string): Promise<Finding[]> {
   // Every rule needs a run of at least 16 characters without spaces: short texts skip the linter.
   if (text.length < 16) return [];
   const { lint } = await load();
-  return (await lint(text)).map(({ messageId, range }) => ({
+  const findings: Finding[] = (await lint(text)).map(({ messageId, range }) => ({
     detector: `secret:${messageId}`,
     location,
     severity: 'high',
     range: [range[0], range[1]],
   }));
+  for (const [rule, pattern] of EXTRA_RULES)
+    for (const match of text.matchAll(pattern))
+      findings.push({
+        detector: `secret:${rule}`,
+        location,
+        severity: 'high',
+        range: [match.index, match.index + match[0].length],
+      });
+  return findings;
 }

@@ -187,8 +187,9 @@ export class PinGuard {
    * are served from the next list on ({@link PinGuardOptions.approved}). Resolves the approved keys.
    */
   async approve(server: string, name?: string): Promise<string[]> {
-    const approved = await approvePending(this.file, server, name);
+    // What this guard recorded as pending must be in the file before it is approved there.
     await this.#writes;
+    const approved = await approvePending(this.file, server, name);
     this.#reload();
     return approved;
   }
