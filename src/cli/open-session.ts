@@ -2,6 +2,8 @@ import type { McpToolsConfig } from '../config/config-types.js';
 import { startMCPServers } from '../mcp/load-mcp-servers.js';
 import type { LoadMcpServersOptions } from '../mcp/mcp-tool-hub.js';
 import type { MCPToolProvider, ServerStatus } from '../mcp/provider-types.js';
+import { cliPins } from '../pins/cli-pins.js';
+import type { PinsConfig } from '../pins/pins-config.js';
 import { policyWarnings } from '../pipeline/policies/policy-warnings.js';
 import { loadOpenClawPlugins } from '../plugins/load-openclaw-plugins.js';
 import type { PluginLoadResult } from '../plugins/plugin-types.js';
@@ -48,6 +50,8 @@ export interface SessionOptions {
    * `Session.connected` settles then (`serve`, so that it answers `initialize` at once).
    */
   background?: boolean;
+  /** The pins to run with; default: the configuration's, else the default pin file's when it exists. */
+  pins?: PinsConfig;
 }
 
 /** A loaded configuration, its registry and its connected servers. */
@@ -97,6 +101,7 @@ export async function openSession(options: SessionOptions = {}): Promise<Session
     ...(options.connectTimeoutMs ? { connectTimeoutMs: options.connectTimeoutMs } : {}),
     ...(options.callTimeoutMs ? { callTimeoutMs: options.callTimeoutMs } : {}),
     ...(config.workspaceDir ? { workspaceDir: config.workspaceDir } : {}),
+    pins: options.pins ?? cliPins(config, builtIn) ?? false,
   });
   const context = config.workspaceDir ? { workspaceDir: config.workspaceDir } : {};
   const plugins: PluginLoadResult[] = [];

@@ -34,6 +34,7 @@ export const topLevelKeys: readonly string[] = [
   'gateway',
   'telemetry',
   'policies',
+  'pins',
   'protocol',
   'workspaceDir',
 ];

@@ -7,6 +7,7 @@ import {
   gatewayTokensSchema,
 } from './gateway-auth-schema.js';
 import { gatewayLimitsSchema } from './gateway-limits-schema.js';
+import { pinsSchema } from './pins-schema.js';
 import { policiesSchema, toolOverridesSchema } from './policies-schema.js';
 
 /** The zod schema of a duration field in a configuration file: positive, clamped to a timer's range. */
@@ -203,6 +204,7 @@ export const mcpToolsFileSchema = z.strictObject({
   gateway: gatewaySchema.optional(),
   telemetry: telemetrySchema.optional(),
   policies: policiesSchema.optional(),
+  pins: pinsSchema.optional(),
   protocol: serverCommonShape.protocol,
   workspaceDir: z.string().min(1, 'must not be empty').optional(),
 });

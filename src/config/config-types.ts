@@ -1,3 +1,4 @@
+import type { PinsConfig } from '../pins/pins-config.js';
 import type { ToolFilter } from '../registry/tool-filter.js';
 import type {
   AccessRuleConfig,
@@ -218,6 +219,8 @@ export interface McpToolsConfig {
   telemetry?: TelemetryConfig;
   /** Tool-call policies: deny and approval rules, tool overrides, rate limits, the audit log (`mcptools.json` only). */
   policies?: PoliciesConfig;
+  /** Definitions pinned and changed ones quarantined (`mcptools.json` only; docs/pins-and-guards.md). */
+  pins?: PinsConfig;
   /** The `protocol` of every server that sets none. Default `initialize`. */
   protocol?: ProtocolMode;
   /** Filesystem roots offered to servers (2025-era `roots/list`). */

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import type { GuardsConfig } from '../guards/guards-config.js';
+import { guardsSchema } from './guards-schema.js';
 
 const nonEmpty = z.string().min(1, 'must not be empty');
 const globs = z.array(nonEmpty).min(1, 'must name at least one glob');
@@ -60,6 +62,7 @@ export const policiesSchema = z.strictObject({
   overrides: toolOverridesSchema.optional(),
   rateLimits: z.array(rateLimitSchema).optional(),
   audit: auditSchema.optional(),
+  guards: guardsSchema.optional(),
 });
 
 /** Which calls a policy rule covers (every field given must match). */
@@ -114,4 +117,6 @@ export interface PoliciesConfig {
   overrides?: Record<string, Record<string, ToolOverrideConfig>>;
   rateLimits?: RateLimitConfig[];
   audit?: AuditLogConfig;
+  /** Detectors over call arguments and results, each with its action (docs/pins-and-guards.md). */
+  guards?: GuardsConfig;
 }

@@ -162,6 +162,7 @@ const mcpToolsFile = strictObject(
     gateway: leaveToZod,
     telemetry: leaveToZod,
     policies: leaveToZod,
+    pins: leaveToZod,
     protocol: serverCommon.protocol,
     workspaceDir: text(1),
   },

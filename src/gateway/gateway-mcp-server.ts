@@ -71,7 +71,11 @@ export function buildGatewayServer(
     tool: Tool | undefined,
   ): UpstreamWork<CallToolResult> => {
     if (tool === undefined)
-      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${params.name}`);
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
+        // A tool held back by its pins is named as such (without the approve command: that is for an operator).
+        provider.toolRefusal?.(params.name)?.message ?? `Unknown tool: ${params.name}`,
+      );
     const progressToken = context.mcpReq._meta?.progressToken;
     // Progress is sent in order and before the result, never after it: each notification
     // waits for the one before, and the result waits for the last.

@@ -73,6 +73,14 @@ export function scopedProvider(
     prompts,
     on: (event, listener) => provider.on(event, listener),
     ...(provider.toolOrigin ? { toolOrigin: (name: string) => provider.toolOrigin?.(name) } : {}),
+    ...(provider.toolRefusal
+      ? {
+          toolRefusal: (name: string) => {
+            const refusal = provider.toolRefusal?.(name);
+            return refusal !== undefined && allows(refusal.server) ? refusal : undefined;
+          },
+        }
+      : {}),
     // OAuth sign-in (`mcp_auth`) for the admitted servers only.
     ...(provider.authorize
       ? {

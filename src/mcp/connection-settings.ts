@@ -2,6 +2,7 @@ import type { Implementation, Tool as McpToolDefinition } from '@modelcontextpro
 import type { TransportAuth } from '../auth/transport-auth.js';
 import type { ProtocolMode } from '../config/config-types.js';
 import type { SecretRedactor } from '../config/secret-redactor.js';
+import type { PinGuard } from '../pins/pin-guard.js';
 import type { EraMemory } from './era-memory.js';
 import type { McpConnection } from './mcp-connection.js';
 import type { UpstreamNotification } from './provider-types.js';
@@ -38,6 +39,8 @@ export interface McpConnectionOptions {
   redactor: SecretRedactor;
   /** HTTP size limits. */
   limits?: SizeLimits;
+  /** Holds back tool definitions that differ from their pins, before anything else reads them. */
+  pins?: PinGuard;
 }
 
 /** Settings of one server's {@link McpConnection}. */

@@ -484,6 +484,8 @@ export class McpConnection implements ClientCallbacks {
       if (!isToolListContentFailure(error)) throw error;
       definitions = await listToolsLeniently(client, options);
     }
+    // Pins see the definitions as the server sent them, before the size screen trims any.
+    if (this.#options.pins) definitions = this.#options.pins.screen(this.name, 'tool', definitions);
     const { tools, warnings } = screenToolDefinitions(definitions, this.name);
     for (const warning of warnings) this.#options.listeners.warning(warning, this);
     return tools;
@@ -515,7 +517,8 @@ export class McpConnection implements ClientCallbacks {
       );
       return;
     }
-    const screened = screenToolDefinitions(tools, this.name);
+    const pinned = this.#options.pins ? this.#options.pins.screen(this.name, 'tool', tools) : tools;
+    const screened = screenToolDefinitions(pinned, this.name);
     for (const warning of screened.warnings) this.#options.listeners.warning(warning, this);
     this.toolCount = screened.tools.length;
     this.#options.listeners.toolsChanged(this, screened.tools);

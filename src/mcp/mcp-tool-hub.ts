@@ -7,6 +7,9 @@ import type { ToolOverrideConfig } from '../config/policies-schema.js';
 import { SecretRedactor } from '../config/secret-redactor.js';
 import { serverSecrets } from '../config/server-secrets.js';
 import { McpToolsError } from '../errors/mcp-tools-error.js';
+import { defaultPinsPath } from '../pins/default-pins-path.js';
+import { PinGuard } from '../pins/pin-guard.js';
+import type { PinsConfig } from '../pins/pins-config.js';
 import {
   type ConfigPolicies,
   type ConfigPolicyOptions,
@@ -85,6 +88,11 @@ export interface LoadMcpServersOptions extends OAuthHostOptions {
   namespace?: NamingOptions;
   /** Called on every server state change from the first connect on (the `status` event, before `start` resolves). */
   onStatus?: (status: ServerStatus) => void;
+  /**
+   * Pins of tool, prompt and template definitions (docs/pins-and-guards.md). Default: the
+   * configuration's `pins`; without one, nothing is pinned. `false` turns them off.
+   */
+  pins?: PinsConfig | false;
   /** The `protocol` of every server that sets none. Default: the configuration's, else `initialize`. */
   protocol?: ProtocolMode;
   /**
@@ -147,6 +155,8 @@ export class McpToolHub implements MCPToolProvider {
   readonly #unobserveStates: () => void;
   /** Upstream calls as the caller, once a gateway turns it on ({@link servePerCaller}). */
   readonly #callers: CallerRouting;
+  /** Holds back definitions that differ from their pins (none when pins are off). */
+  readonly pins: PinGuard | undefined;
 
   constructor(config: McpToolsConfig, registry: ToolRegistry, options: LoadMcpServersOptions = {}) {
     this.#registry = registry;
@@ -201,6 +211,20 @@ export class McpToolHub implements MCPToolProvider {
             .catch(() => undefined);
       },
     });
+    const pins = options.pins === false ? undefined : (options.pins ?? config.pins);
+    this.pins =
+      pins === undefined
+        ? undefined
+        : new PinGuard({
+            ...pins,
+            file: pins.file ?? defaultPinsPath(),
+            warn: (message, server) => this.#emit('warning', message, server),
+            // An approval serves the tools at once: the server is listed again (clients hear list_changed).
+            approved: (server) => {
+              if (!this.#closing && this.#connections.has(server))
+                void this.refresh(server).catch(() => undefined);
+            },
+          });
     const clientInfo = options.clientInfo ?? { name: 'mcptools', version: '0.1.0' };
     // One options object for every connection: only the timeout and OAuth differ per server.
     const connectionOptions: McpConnectionOptions = {
@@ -212,6 +236,7 @@ export class McpToolHub implements MCPToolProvider {
       listeners,
       redactor: this.#redactor,
       limits,
+      ...(this.pins ? { pins: this.pins } : {}),
     };
     const adapterOptionsByTimeout = new Map<number, McpToolAdapterOptions>();
     // Servers without OAuth and with the same connect timeout share one settings object.
@@ -281,6 +306,7 @@ export class McpToolHub implements MCPToolProvider {
       optionalDuration(options.requestTimeoutMs, 'requestTimeoutMs'),
       this.#redactor,
       (server) => this.#callers.refusal(server),
+      this.pins,
     );
     this.#directory = directory;
     this.resources = new McpResourceService(directory);
@@ -424,6 +450,22 @@ export class McpToolHub implements MCPToolProvider {
     return { server, originalName: registered!.tool.originalName! };
   }
 
+  toolRefusal(name: string): { server: string; message: string } | undefined {
+    const pins = this.pins;
+    if (pins === undefined) return undefined;
+    for (const held of pins.quarantined()) {
+      const connection = this.#connections.get(held.server);
+      if (held.kind !== 'tool' || connection === undefined) continue;
+      const exposed = namespacedName(connection.config.prefix ?? held.server, held.name, this.#naming);
+      const message =
+        exposed === name || `${held.server}/${held.name}` === name
+          ? pins.refusal(held.server, 'tool', held.name)
+          : undefined;
+      if (message !== undefined) return { server: held.server, message };
+    }
+    return undefined;
+  }
+
   on<E extends keyof ProviderEvents>(event: E, listener: ProviderEvents[E]): () => void {
     const set = this.#listeners[event] as Set<ProviderEvents[E]>;
     set.add(listener);
@@ -447,6 +489,7 @@ export class McpToolHub implements MCPToolProvider {
     await this.#callers.close();
     await Promise.allSettled([...this.#connections.values()].map((connection) => connection.close()));
     await this.#eras.flush();
+    await this.pins?.close();
     for (const remove of this.#policyRemovers) remove();
     await this.#policies.close();
     for (const name of this.#connections.keys()) {

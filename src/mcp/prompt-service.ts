@@ -61,6 +61,7 @@ export class McpPromptService implements PromptService {
     options?: CallOptions,
   ): Promise<PromptResult> {
     const client = this.#servers.client(server);
+    this.#servers.checkPinned(server, 'prompt', name);
     // In flight for the caller until it settles, like a tool call (server→client requests meanwhile are its).
     const release = trackCall(client);
     // A gateway's 2026-07-28 get takes the server's input_required to its own client.
@@ -107,6 +108,6 @@ export class McpPromptService implements PromptService {
       client.listPrompts(undefined, requestOptions),
     );
     this.#servers.get(server).promptCount = prompts.length;
-    return prompts.map((prompt) => promptEntry(server, prompt));
+    return this.#servers.pinned(server, 'prompt', prompts).map((prompt) => promptEntry(server, prompt));
   }
 }

@@ -200,6 +200,11 @@ export interface MCPToolProvider extends AsyncDisposable {
   on<E extends keyof ProviderEvents>(event: E, listener: ProviderEvents[E]): () => void;
   /** Where an exposed tool name routes: its server and the tool's original name. */
   toolOrigin?(name: string): ToolOrigin | undefined;
+  /**
+   * Why the tool an exposed name would route to is not served (its definition changed since
+   * it was pinned) and its server, for the error a caller of that name reads; `undefined` otherwise.
+   */
+  toolRefusal?(name: string): { server: string; message: string } | undefined;
   /** Starts (or joins) the OAuth sign-in of `server`; `url` is for a person to open. */
   authorize?(
     server: string,

@@ -230,7 +230,9 @@ export class McpResourceService implements ResourceService {
     const { resourceTemplates } = await this.#servers.request(server, client, options, (requestOptions) =>
       client.listResourceTemplates(undefined, requestOptions),
     );
-    return resourceTemplates.map((template) => templateEntry(server, template));
+    return this.#servers
+      .pinned(server, 'template', resourceTemplates)
+      .map((template) => templateEntry(server, template));
   }
 
   #connectedOrWarn(server: string, what: string): Client | undefined {

@@ -2,6 +2,8 @@ import type { Client } from '@modelcontextprotocol/client';
 import { durationMs } from '../config/duration.js';
 import { SecretRedactor } from '../config/secret-redactor.js';
 import { McpToolsError } from '../errors/mcp-tools-error.js';
+import type { PinnedKind } from '../pins/definition-fingerprint.js';
+import type { PinGuard } from '../pins/pin-guard.js';
 import { observeUpstreamRequest } from '../telemetry/upstream-request-telemetry.js';
 import { classifyError, type ErrorContext } from './classify-error.js';
 import type { McpConnection } from './mcp-connection.js';
@@ -20,6 +22,7 @@ export class ServerDirectory {
   readonly #defaultTimeoutMs: number;
   readonly #redactor: SecretRedactor;
   readonly #refuse: (server: string) => McpToolsError | undefined;
+  readonly #pins: PinGuard | undefined;
 
   /** `refuse` names the servers whose resources and prompts must not be served right now, and why. */
   constructor(
@@ -28,8 +31,10 @@ export class ServerDirectory {
     defaultTimeoutMs = DEFAULT_REQUEST_TIMEOUT_MS,
     redactor = new SecretRedactor([]),
     refuse: (server: string) => McpToolsError | undefined = () => undefined,
+    pins?: PinGuard,
   ) {
     this.#refuse = refuse;
+    this.#pins = pins;
     this.#connections = connections;
     this.#warn = warn;
     this.#defaultTimeoutMs = defaultTimeoutMs;
@@ -60,6 +65,18 @@ export class ServerDirectory {
   /** Why the resources and prompts of `server` are not served right now, if they are not. */
   refused(server: string): McpToolsError | undefined {
     return this.#refuse(server);
+  }
+
+  /** The prompts or resource templates of `server` that its pins let through (all, without pins). */
+  pinned<T>(server: string, kind: PinnedKind, definitions: readonly T[]): T[] {
+    return this.#pins ? this.#pins.screen(server, kind, definitions) : [...definitions];
+  }
+
+  /** Throws `PERMISSION_DENIED` when the prompt or template `name` of `server` is held back by its pins. */
+  checkPinned(server: string, kind: PinnedKind, name: string): void {
+    const refusal = this.#pins?.refusal(server, kind, name);
+    if (refusal !== undefined)
+      throw new McpToolsError('PERMISSION_DENIED', refusal, { data: { server, name, quarantined: true } });
   }
 
   /** Every server that is enabled (and not skipped as mcptools itself). */

@@ -91,7 +91,9 @@ export interface ToolCallDecision {
     | 'deny'
     | 'timeout'
     | 'cancelled'
-    | 'error';
+    | 'error'
+    | 'redact'
+    | 'annotate';
   reason?: string;
 }
 
@@ -173,10 +175,25 @@ export interface ToolMiddleware {
   beforeToolCall?: BeforeToolCallHandler;
   afterToolCall?: AfterToolCallHandler;
   toolResultPersist?: ToolResultPersistHandler;
+  /**
+   * Screens the result of each call before anyone else sees it (the caller, `afterToolCall`,
+   * the audit log): returns the result to give instead and the decisions taken (recorded with
+   * the call), or nothing to leave it as it is. A throw withholds the result (fail closed).
+   */
+  screenResult?: (
+    result: ToolResult,
+    context: ToolHookContext,
+  ) => ScreenedResult | undefined | Promise<ScreenedResult | undefined>;
   /** Told of each failure of a handler (throw, timeout, garbage result); never throws. */
   onError?: (message: string, error: unknown) => void;
   /** Runs each handler (a plugin's fault guard puts its code under the plugin's name). */
   runHandler?: <T>(work: () => T) => T;
+}
+
+/** What a {@link ToolMiddleware.screenResult} handler decided. */
+export interface ScreenedResult {
+  result: ToolResult;
+  decisions: ToolCallDecision[];
 }
 
 /** An approval the pipeline asks the host (or the caller) to decide. */

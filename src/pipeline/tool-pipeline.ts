@@ -99,7 +99,7 @@ export class ToolPipeline {
   use(middleware: ToolMiddleware): () => void {
     if (typeof middleware?.name !== 'string' || middleware.name === '')
       throw new TypeError('a tool middleware needs a non-empty "name"');
-    for (const hook of ['beforeToolCall', 'afterToolCall', 'toolResultPersist'] as const) {
+    for (const hook of ['beforeToolCall', 'afterToolCall', 'toolResultPersist', 'screenResult'] as const) {
       if (middleware[hook] !== undefined && typeof middleware[hook] !== 'function')
         throw new TypeError(`middleware "${middleware.name}": "${hook}" must be a function`);
     }
@@ -332,6 +332,28 @@ export class ToolPipeline {
         threw = true;
         thrown = error;
         outcome = 'error';
+      }
+    }
+
+    if (result !== undefined && !threw) {
+      for (const { middleware } of matching) {
+        if (middleware.screenResult === undefined) continue;
+        try {
+          const screened = await middleware.screenResult(result, context);
+          if (screened === undefined) continue;
+          result = screened.result;
+          decisions.push(...screened.decisions);
+          if (screened.decisions.some((decision) => decision.decision === 'block')) outcome = 'blocked';
+        } catch (error) {
+          this.#onError(`result screening by ${middleware.name} failed: ${messageOf(error)}`, error);
+          decisions.push({ by: middleware.name, decision: 'error' });
+          stop(
+            `Tool result withheld: screening by ${middleware.name} failed`,
+            'failed',
+            middleware.name,
+            'failed-closed',
+          );
+        }
       }
     }
 

@@ -36,6 +36,8 @@ export function createCallToolTool(
   registry: ToolRegistry,
   settings: ResolvedRouterOptions,
   routerNames: Set<string>,
+  /** Why a name that is not served is held back (pins), for the error the model reads. */
+  refusal: (name: string) => string | undefined = () => undefined,
 ): Tool {
   const name = settings.names.callTool;
   return {
@@ -71,6 +73,8 @@ export function createCallToolTool(
         );
       }
       if (!target) {
+        const held = refusal(targetName);
+        if (held !== undefined) return fail(routerError('PERMISSION_DENIED', held), context, {}, targetName);
         const candidates = registry
           .list()
           .filter((entry) => entry.enabled && entry.source !== 'router' && !routerNames.has(entry.name))

@@ -84,7 +84,7 @@ export function createRouterTools(
     createListPromptsTool(provider, settings, names.listPrompts),
     createGetPromptTool(provider, settings, names.getPrompt),
     toolIndex,
-    createCallToolTool(registry, settings, routerNames),
+    createCallToolTool(registry, settings, routerNames, (target) => provider.toolRefusal?.(target)?.message),
   ];
   // McpAuth (seed 000) only where there is something to authorize.
   if ((provider.oauthServers?.() ?? []).length > 0)

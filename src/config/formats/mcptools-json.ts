@@ -33,6 +33,8 @@ export function readMcpToolsJson(value: unknown, context: ConfigReadContext): Mc
       ...config.policies,
       audit: { ...config.policies!.audit!, file: resolvePath(auditFile, context) },
     };
+  const pinsFile = config.pins?.file;
+  if (pinsFile !== undefined) config.pins = { ...config.pins, file: resolvePath(pinsFile, context) };
   if (plugins !== undefined) config.plugins = plugins.map((entry) => resolvePluginSpec(entry, context));
   return config;
 }

@@ -1,4 +1,5 @@
 import type { PoliciesConfig } from '../../config/policies-schema.js';
+import { contentGuard, GUARDS_NAME } from '../../guards/content-guard.js';
 import { recordPolicyDecision } from '../../telemetry/mcptools-metrics.js';
 import type {
   BeforeToolCallEvent,
@@ -103,9 +104,12 @@ export function configPolicies(
       ...(options.onError ? { onError: options.onError } : {}),
     });
   }
+  // The content guards: one middleware (arguments before the call, the result after it).
+  if (policies?.guards) middlewares.push(contentGuard(policies.guards));
   const audit = policies?.audit
     ? new AuditLog(policies.audit, {
-        ownReasons: new Set([CONFIG_POLICY_NAME]),
+        // The guards' reasons name a detector and a place, never a value: safe to record.
+        ownReasons: new Set([CONFIG_POLICY_NAME, GUARDS_NAME]),
         ...(options.onError ? { onError: options.onError } : {}),
       })
     : undefined;

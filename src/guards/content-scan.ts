@@ -1,0 +1,45 @@
+import type { Finding } from './finding.js';
+import type { ContentDetector } from './guards-config.js';
+import { findHiddenCharacters } from './hidden-characters.js';
+import { findModelInstructions } from './model-instructions.js';
+import { findSecrets } from './secret-scan.js';
+import { findTerminalEscapes } from './terminal-escapes.js';
+
+/** The detector class a finding belongs to (the key of its action in `policies.guards`). */
+export function detectorClass(finding: Finding): ContentDetector {
+  const prefix = finding.detector.split(':')[0];
+  if (prefix === 'secret') return 'secrets';
+  if (prefix === 'instructions') return 'injection';
+  if (prefix === 'hidden-characters') return 'hiddenCharacters';
+  return 'terminalEscapes';
+}
+
+/** The findings of the `detectors` in one string at `location`. */
+export async function scanText(
+  text: string,
+  location: string,
+  detectors: ReadonlySet<ContentDetector>,
+): Promise<Finding[]> {
+  const findings: Finding[] = [];
+  if (detectors.has('hiddenCharacters')) findings.push(...findHiddenCharacters(text, location));
+  if (detectors.has('terminalEscapes')) findings.push(...findTerminalEscapes(text, location));
+  if (detectors.has('injection')) findings.push(...findModelInstructions(text, location));
+  if (detectors.has('secrets')) findings.push(...(await findSecrets(text, location)));
+  return findings;
+}
+
+/** `text` with each of `ranges` replaced by `[redacted: <detector>]` (overlaps merged). */
+export function redactRanges(text: string, findings: readonly Finding[]): string {
+  const ranges = findings
+    .filter((finding) => finding.range !== undefined)
+    .map((finding) => ({ start: finding.range![0], end: finding.range![1], detector: finding.detector }))
+    .sort((a, b) => a.start - b.start);
+  let out = '';
+  let at = 0;
+  for (const range of ranges) {
+    if (range.end <= at) continue;
+    out += `${text.slice(at, Math.max(at, range.start))}[redacted: ${range.detector}]`;
+    at = range.end;
+  }
+  return out + text.slice(at);
+}

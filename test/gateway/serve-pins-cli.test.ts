@@ -1,0 +1,105 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../cli/cli-process.js';
+import { fixtureCommand } from '../fixtures/spawn-http.js';
+import { textOf } from '../mcp/hub-test-helpers.js';
+import { connectClient, eras, toolNames, watchToolChanges } from './gateway-test-helpers.js';
+import { type ServedHttp, startServeHttp } from './start-serve-http.js';
+
+// `mcptools serve` over an upstream that changes its definitions (a rug pull): the change is
+// quarantined for clients of both eras, `mcptools pins diff` shows it, `mcptools pins approve`
+// (another process) serves it live with list_changed.
+
+let dir: string;
+let file: string;
+let env: NodeJS.ProcessEnv;
+let served: ServedHttp;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'mcptools-serve-pins-'));
+  file = join(dir, 'pins.json');
+  env = { ...process.env, HOME: join(dir, 'home'), XDG_CONFIG_HOME: join(dir, 'home', '.config') };
+  writeFileSync(
+    join(dir, 'mcptools.json'),
+    JSON.stringify({
+      servers: { dict: fixtureCommand('shifting', ['--era', 'legacy']) },
+      pins: { file: './pins.json' },
+    }),
+  );
+  served = await startServeHttp(['--config', join(dir, 'mcptools.json')], { env });
+});
+
+afterAll(async () => {
+  await served?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe.each(eras)('a rug pull seen by a $label', ({ era }) => {
+  it('is quarantined until `mcptools pins approve`, which serves it live; unchanged tools stay served', async () => {
+    const client = await connectClient(served.url, era);
+    try {
+      expect(await toolNames(client)).toContain('dict__lookup');
+      const changes = await watchToolChanges(client, era);
+      const shifted = await client.callTool({ name: 'dict__shift', arguments: { change: 'hidden' } });
+      expect(textOf(shifted as never)).toBe('shifted hidden');
+      await expect
+        .poll(() => changes(), { message: 'list_changed for the quarantine', timeout: 15_000 })
+        .toBeGreaterThan(0);
+      await expect
+        .poll(() => toolNames(client), { message: 'lookup leaves the list', timeout: 15_000 })
+        .not.toContain('dict__lookup');
+      // The control: the unchanged tool is still served.
+      expect(await toolNames(client)).toContain('dict__shift');
+      const refused = await client.callTool({ name: 'dict__lookup', arguments: { word: 'x' } }).then(
+        (result) => textOf(result as never),
+        (error: Error) => error.message,
+      );
+      expect(refused).toContain('quarantined');
+      expect(refused).not.toContain('pins approve');
+      // The operator is told the command, on the gateway's log.
+      expect(served.stderr()).toContain('mcptools pins approve dict/lookup');
+
+      const diff = await runCli(['pins', 'diff', 'dict', '--file', file], dir, env);
+      expect(diff.code).toBe(0);
+      // The hidden tag characters are shown escaped, not invisible.
+      expect(diff.stdout).toContain('\\u{e0073}');
+      expect(diff.stdout).toContain('approve with: mcptools pins approve dict/lookup');
+      const list = await runCli(['pins', '--file', file, '--json'], dir, env);
+      expect(JSON.parse(list.stdout).definitions).toContainEqual(
+        expect.objectContaining({ server: 'dict', kind: 'tool', name: 'lookup', state: 'changed' }),
+      );
+
+      const before = changes();
+      const approve = await runCli(['pins', 'approve', 'dict/lookup', '--file', file], dir, env);
+      expect(approve.stdout).toContain('approved dict/tool:lookup');
+      await expect
+        .poll(() => changes(), { message: 'list_changed for the approval', timeout: 15_000 })
+        .toBeGreaterThan(before);
+      await expect
+        .poll(() => toolNames(client), { message: 'lookup is served again', timeout: 15_000 })
+        .toContain('dict__lookup');
+      const called = await client.callTool({ name: 'dict__lookup', arguments: { word: 'pin' } });
+      expect(textOf(called as never)).toBe('definition of pin');
+
+      // Back to the reviewed definition for the next era (itself a change to approve).
+      await client.callTool({ name: 'dict__shift', arguments: { change: 'revert' } });
+      await expect
+        .poll(() => toolNames(client), { message: 'the revert is quarantined', timeout: 15_000 })
+        .not.toContain('dict__lookup');
+      expect((await runCli(['pins', 'approve', 'dict', '--file', file], dir, env)).code).toBe(0);
+      await expect
+        .poll(() => toolNames(client), { message: 'the revert is served', timeout: 15_000 })
+        .toContain('dict__lookup');
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+it('`mcptools pins approve` of nothing pending exits 2 and says so', async () => {
+  const run = await runCli(['pins', 'approve', 'dict/nothing', '--file', file], dir, env);
+  expect(run.code).toBe(2);
+  expect(run.stdout).toContain('Nothing of dict/nothing waits for approval');
+});
