@@ -1,7 +1,9 @@
 // Run by run-hosts.mjs (`npm run test:hosts`). Each host's own MCP health check, as a user runs
-// it after adding mcptools the way docs/hosts/ says: `claude mcp list` (Claude Code) and
-// `gemini mcp list` (Gemini CLI) against the built `mcptools serve --stdio` (the host starts it)
-// and `serve --http` (running, at the URL its banner prints). A third entry at a closed port
+// it after adding mcptools exactly the way docs/hosts/ says: the page's `claude mcp add` lines
+// and Gemini CLI's `settings.json` blocks are read from the pages and run as written (the
+// placeholders `/absolute/path/mcptools.json` and `http://127.0.0.1:8808/mcp` replaced by this
+// run's), with the `mcptools` command that `npm install -g .` of this clone puts on PATH.
+// `claude mcp list` and `gemini mcp list` then report each entry. A third entry at a closed port
 // shows each check can fail. Every host runs in a HOME of its own: no account, no network.
 import assert from 'node:assert/strict';
 import { execFile, spawn } from 'node:child_process';
@@ -9,15 +11,19 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { delimiter, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
+import { docBlocks } from '../docs/doc-blocks.ts';
 
 const repo = process.env.HOSTS_REPO;
 const run = promisify(execFile);
 const cli = join(repo, 'dist', 'cli', 'main.cjs');
 const tsx = pathToFileURL(createRequire(join(repo, 'package.json')).resolve('tsx')).href;
+/** The placeholders the pages write, replaced by this run's config file and URL. */
+const PAGE_CONFIG = '/absolute/path/mcptools.json';
+const PAGE_URL = 'http://127.0.0.1:8808/mcp';
 
 let scratch;
 let config;
@@ -27,6 +33,8 @@ let gateway;
 let gatewayLog = '';
 let url;
 let deadUrl;
+/** PATH with the `mcptools` that `npm install -g .` of this clone installs, first. */
+let path;
 
 /** A loopback port that was free a moment ago (bound once and let go): nothing listens there. */
 async function closedPort() {
@@ -55,6 +63,12 @@ before(async () => {
     }),
   );
   deadUrl = `http://127.0.0.1:${await closedPort()}/mcp`;
+  // The README's way to get the command from a clone, into a prefix of this run's own.
+  const prefix = join(scratch, 'global');
+  await run('npm', ['install', '-g', repo, '--prefix', prefix, '--no-audit', '--no-fund'], {
+    timeout: 180_000,
+  });
+  path = `${join(prefix, 'bin')}${delimiter}${process.env.PATH}`;
   gateway = spawn(process.execPath, [cli, 'serve', '--http', '127.0.0.1:0', '--config', config], {
     cwd: scratch,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -92,7 +106,7 @@ async function host(command, args, cwd, env) {
   try {
     return await run(command, args, {
       cwd,
-      env: { PATH: process.env.PATH, ...env },
+      env: { PATH: path, ...env },
       timeout: 180_000,
       maxBuffer: 4 * 1024 * 1024,
     });
@@ -113,7 +127,29 @@ function statuses(output, line) {
   return found;
 }
 
-const stdioCommand = () => [process.execPath, cli, 'serve', '--stdio', '--config', config];
+/** A page's text with its placeholders replaced by this run's config file and gateway URL. */
+const asRun = (text) => text.replaceAll(PAGE_CONFIG, config).replaceAll(PAGE_URL, url);
+
+/** The lines of `page`'s shell blocks that start with `prefix`, as this run runs them. */
+function pageCommands(page, prefix) {
+  const lines = docBlocks(repo, page)
+    .filter((block) => block.language === 'sh')
+    .flatMap((block) => block.text.split('\n'))
+    .filter((line) => line.startsWith(prefix));
+  assert.ok(lines.length > 0, `${page} has no line starting with ${prefix}`);
+  return lines.map((line) => asRun(line.trim()).split(/\s+/));
+}
+
+/** The `mcpServers` of every JSON block of `page`, merged, as this run runs them. */
+function pageServers(page) {
+  const servers = {};
+  for (const block of docBlocks(repo, page).filter((candidate) => candidate.language === 'json'))
+    for (const [name, entry] of Object.entries(JSON.parse(asRun(block.text)).mcpServers ?? {})) {
+      assert.ok(!(name in servers), `${page}: two entries named ${name}`);
+      servers[name] = entry;
+    }
+  return servers;
+}
 
 describe('Claude Code: claude mcp add, then claude mcp list', { timeout: 300_000 }, () => {
   const claude = process.env.HOSTS_CLAUDE;
@@ -121,19 +157,19 @@ describe('Claude Code: claude mcp add, then claude mcp list', { timeout: 300_000
     const { home: dir, project } = home('claude');
     // Its own switches for a run with no network: no update check, no telemetry.
     const env = { HOME: dir, DISABLE_AUTOUPDATER: '1', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1' };
-    await host(claude, ['mcp', 'add', '-s', 'user', 'mcptools', '--', ...stdioCommand()], project, env);
-    await host(
-      claude,
-      ['mcp', 'add', '-s', 'user', '--transport', 'http', 'mcptools-http', url],
-      project,
-      env,
-    );
+    // The page's lines as written, in the user scope (`-s user`) of this HOME.
+    const added = [];
+    for (const [, , , ...rest] of pageCommands('docs/hosts/claude-code.md', 'claude mcp add ')) {
+      await host(claude, ['mcp', 'add', '-s', 'user', ...rest], project, env);
+      added.push(rest.find((word) => !word.startsWith('-') && word !== 'http'));
+    }
+    assert.deepEqual(added.sort(), ['mcptools', 'mcptools-stdio']);
     await host(claude, ['mcp', 'add', '-s', 'user', '--transport', 'http', 'closed', deadUrl], project, env);
     const { stdout } = await host(claude, ['mcp', 'list'], project, env);
     process.stdout.write(`# claude mcp list:\n${stdout.replace(/^/gm, '#   ')}\n`);
     const found = statuses(stdout, /^(\S+): .* - (.+)$/);
     assert.match(found.get('mcptools') ?? 'missing', /Connected$/, stdout);
-    assert.match(found.get('mcptools-http') ?? 'missing', /Connected$/, stdout);
+    assert.match(found.get('mcptools-stdio') ?? 'missing', /Connected$/, stdout);
     assert.match(found.get('closed') ?? 'missing', /Failed/, stdout);
     assert.match(gatewayLog, /client claude-code \S+ connected/);
   });
@@ -147,10 +183,9 @@ describe('Gemini CLI: settings.json, a trusted folder, then gemini mcp list', { 
     // `gemini mcp list` gives a server 5 s (no `timeout` in its entry): `serve --stdio` answers
     // `initialize` at once and only lists wait for its own servers to connect.
     const mcpServers = {
-      mcptools: { command: process.execPath, args: stdioCommand().slice(1) },
+      ...pageServers('docs/hosts/gemini-cli.md'),
       // …even when its own server takes longer than that to start.
-      'mcptools-slow': { command: process.execPath, args: [cli, 'serve', '--stdio', '--config', slowConfig] },
-      'mcptools-http': { httpUrl: url },
+      'mcptools-slow': { command: 'mcptools', args: ['serve', '--stdio', '--config', slowConfig] },
       closed: { httpUrl: deadUrl },
     };
     writeFileSync(join(dir, '.gemini', 'settings.json'), JSON.stringify({ mcpServers }, null, 2));
@@ -161,8 +196,8 @@ describe('Gemini CLI: settings.json, a trusted folder, then gemini mcp list', { 
     process.stdout.write(`# gemini mcp list:\n${output.replace(/^/gm, '#   ')}\n`);
     const found = statuses(output, /^\S+ (\S+): .* - (\S+)$/);
     assert.equal(found.get('mcptools'), 'Connected', output);
+    assert.equal(found.get('mcptools-stdio'), 'Connected', output);
     assert.equal(found.get('mcptools-slow'), 'Connected', output);
-    assert.equal(found.get('mcptools-http'), 'Connected', output);
     assert.equal(found.get('closed'), 'Disconnected', output);
     assert.match(gatewayLog, /client mcp-test-client \S+ connected/);
   });

@@ -1,8 +1,10 @@
 #!/usr/bin/env node
 // `npm run test:hosts`: installs two hosts' own CLIs, pinned and with install scripts off, into
 // .hosts-compat/ (git-ignored, kept as a cache), then runs hosts.test.mjs: their MCP health
-// checks (`claude mcp list`, `gemini mcp list`) against the built `mcptools serve --stdio` and
-// `serve --http`, each in a HOME of its own, offline and with no account.
+// checks (`claude mcp list`, `gemini mcp list`) after adding mcptools with the commands and
+// settings docs/hosts/ gives, as written, against the `mcptools` command a clone installs with
+// `npm install -g .` (into a prefix of the test's own), each in a HOME of its own, offline and
+// with no account.
 //
 // Claude Code ships a native binary per platform (an optional dependency); its postinstall only
 // copies that binary over a placeholder, so it is run from its platform package instead. Gemini
@@ -69,7 +71,8 @@ try {
 
 const test = spawnSync(
   process.execPath,
-  ['--test', '--test-reporter=spec', join(repo, 'test', 'hosts', 'hosts.test.mjs')],
+  // tsx: the test reads the pages' code blocks with the docs test's own extractor (TypeScript).
+  ['--import', 'tsx', '--test', '--test-reporter=spec', join(repo, 'test', 'hosts', 'hosts.test.mjs')],
   {
     stdio: 'inherit',
     timeout: TEST_TIMEOUT_MS,
