@@ -50,7 +50,7 @@ import { LegacySessions } from './legacy-sessions.js';
 import { serveListen } from './listen-subscriptions.js';
 import { isLoopbackHost, loopbackHostnames } from './loopback.js';
 import { MemoryEventStores } from './memory-event-stores.js';
-import { metricsResponse } from './metrics-endpoint.js';
+import { MetricsEndpoint } from './metrics-endpoint.js';
 import { serveNodeExchange } from './node-exchange.js';
 import { nodeHeaders, readNodeBody, sendResponse } from './node-request.js';
 import { paramHeaderRefusal } from './param-headers.js';
@@ -232,6 +232,14 @@ export function createGateway(options: GatewayOptions): Gateway {
     maxBodyBytes,
   };
   let closing: Promise<void> | undefined;
+  const metricsEndpoint =
+    options.metrics === undefined
+      ? undefined
+      : new MetricsEndpoint({
+          scrape: options.metrics,
+          ...(options.metricsAccess === undefined ? {} : { access: options.metricsAccess }),
+          ...(options.scrapeToken === undefined ? {} : { scrapeToken: options.scrapeToken }),
+        });
   // Upstreams that take each caller's own credentials; sign-ins return to `/oauth/callback` here.
   let listenUrl: string | undefined;
   const callerUpstreams = serveCallerUpstreams(
@@ -382,6 +390,13 @@ export function createGateway(options: GatewayOptions): Gateway {
       return readiness(core.closing, cluster);
     const metadata = guard.oauth?.metadataResponse(request) ?? callerUpstreams?.callback(request);
     if (metadata !== undefined) return metadata;
+    const scraped = metricsEndpoint?.scraperRequest(
+      request,
+      request.method,
+      new URL(request.url).pathname,
+      guard,
+    );
+    if (scraped !== undefined) return scraped;
     const checked = await authenticateRequest(request, guard);
     if (checked instanceof Response) return checked;
     if (clusterSettings !== undefined && cluster === undefined) {
@@ -412,8 +427,8 @@ export function createGateway(options: GatewayOptions): Gateway {
       const endpoints = [...core.profiles.keys()].map((name) => (name === '' ? '/mcp' : `/mcp/${name}`));
       return statusPageResponse(statuses(), startedAt, endpoints, options.notices?.() ?? []);
     }
-    if (pathname === '/metrics' && request.method === 'GET' && options.metrics)
-      return metricsResponse(options.metrics);
+    if (pathname === '/metrics' && request.method === 'GET' && metricsEndpoint)
+      return metricsEndpoint.serve(checked);
     const legacySse = sseRoute(request.method, pathname, request.headers);
     if (legacySse) return sse(legacySse, request, checked, parsedBody);
     const match = /^\/mcp(?:\/([A-Za-z0-9_-]{1,64}))?\/?$/.exec(pathname);
@@ -462,6 +477,13 @@ export function createGateway(options: GatewayOptions): Gateway {
       // Checked before the body is read: a refused request never gets buffered.
       if (req.method === 'GET' && req.url === '/readyz')
         return sendResponse(res, readiness(core.closing, cluster));
+      const scraped = metricsEndpoint?.scraperRequest(
+        nodeHeaders(req),
+        req.method ?? 'GET',
+        new URL(req.url ?? '/', 'http://gateway.invalid').pathname,
+        guard,
+      );
+      if (scraped !== undefined) return sendResponse(res, await scraped);
       const authenticated = authenticateRequest(nodeHeaders(req), guard);
       const checked = authenticated instanceof Promise ? await authenticated : authenticated;
       if (checked instanceof Response) return sendResponse(res, checked, { drain: req });
