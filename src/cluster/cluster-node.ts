@@ -3,6 +3,7 @@ import { McpToolsError } from '../errors/mcp-tools-error.js';
 import { echoableId } from '../gateway/node-exchange.js';
 import { checkClusterKey, deriveClusterKeys, parseClusterKey } from './cluster-key.js';
 import type { ClusterOptions } from './cluster-options.js';
+import { ClusterSeal } from './cluster-seal.js';
 import { forwardRequest } from './forward-request.js';
 import { FORWARD_HEADER, signForward, verifyForward } from './forward-signature.js';
 import { OwnerCache } from './owner-cache.js';
@@ -67,8 +68,11 @@ export class ClusterNode {
   readonly keys: RedisKeys;
   readonly registry: ReplicaRegistry;
   readonly sessions: SessionDirectory;
+  /** Seals what the cluster keeps of a session in Redis (its record's fields, its events). */
+  readonly seal: ClusterSeal;
   readonly #forwardKey: Buffer;
-  readonly #log: (line: string) => void;
+  /** Where the cluster's operational lines go (never a secret). */
+  readonly log: (line: string) => void;
   /** Set by {@link drain}: `/readyz` fails and no new session is opened here. */
   draining = false;
   #released = false;
@@ -81,10 +85,11 @@ export class ClusterNode {
   private constructor(settings: ClusterSettings, redis: RedisConnection, log: (line: string) => void) {
     this.settings = settings;
     this.redis = redis;
-    this.#log = log;
+    this.log = log;
     const derived = deriveClusterKeys(settings.key);
     this.#forwardKey = derived.forward;
-    this.keys = new RedisKeys(derived.namespace);
+    this.keys = new RedisKeys(derived.namespace, derived.names);
+    this.seal = new ClusterSeal(derived.records, derived.keyId);
     const base = settings.advertiseUrl.href.replace(/\/$/, '');
     this.registry = new ReplicaRegistry(
       redis,
@@ -96,7 +101,7 @@ export class ClusterNode {
         void this.#recover();
       },
     );
-    this.sessions = new SessionDirectory(redis, this.keys, settings.replicaId);
+    this.sessions = new SessionDirectory(redis, this.keys, settings.replicaId, this.seal, log);
   }
 
   /** Connects to Redis and joins the registry; rejects (naming the redacted URL) when Redis is unreachable. */
@@ -169,7 +174,7 @@ export class ClusterNode {
     if (write)
       this.sessions
         .create(record)
-        .catch((error: unknown) => this.#log(`cluster: could not record session: ${message(error)}`));
+        .catch((error: unknown) => this.log(`cluster: could not record session: ${message(error)}`));
   }
 
   /** Records a session's log level and subscriptions. */
@@ -185,7 +190,7 @@ export class ClusterNode {
     }
     this.sessions
       .update(principal, id, state)
-      .catch((error: unknown) => this.#log(`cluster: could not record a session change: ${message(error)}`));
+      .catch((error: unknown) => this.log(`cluster: could not record a session change: ${message(error)}`));
   }
 
   /** A session ended for good (DELETE, evicted): its record goes. Not after hand-over. */
@@ -220,7 +225,7 @@ export class ClusterNode {
       return;
     } finally {
       this.#recovering = false;
-      if (count > 0) this.#log(`cluster: Redis is back; recorded ${count} session(s) it had lost`);
+      if (count > 0) this.log(`cluster: Redis is back; recorded ${count} session(s) it had lost`);
     }
   }
 
@@ -235,9 +240,9 @@ export class ClusterNode {
     this.#released = true;
     try {
       const count = await this.sessions.releaseAll();
-      if (count > 0) this.#log(`cluster: handed over ${count} session(s)`);
+      if (count > 0) this.log(`cluster: handed over ${count} session(s)`);
     } catch (error) {
-      this.#log(
+      this.log(
         `cluster: could not hand sessions over (they are adopted once the heartbeat expires): ${message(error)}`,
       );
     }
