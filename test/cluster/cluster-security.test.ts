@@ -202,36 +202,53 @@ describe.skipIf(!redisAvailable)('cluster security (library gateways, real Redis
     }
   });
 
-  it('refuses a forged forwarding header: garbage, another cluster key, another body, stale', async () => {
-    const exchange = (body: unknown) => ({
+  it('refuses a forged or replayed forwarding header: garbage, another cluster key, another replica, another body, stale, sent twice', async () => {
+    const exchange = (target: string) => ({
+      target: new URL(target).origin,
       method: 'POST',
       path: '/mcp',
       sessionId,
-      principal: principalOf(ACCESS),
-      body: JSON.stringify(body),
     });
+    // What A's front door would have verified: the caller, signed in; no token is sent with it.
+    const who = { principal: principalOf(ACCESS), owner: false, via: 'token' as const };
+    const body = JSON.stringify(listTools);
     const right = deriveClusterKeys(key).forward;
     const wrong = deriveClusterKeys(randomBytes(32)).forward;
+    const forwardTo = (url: string, header: string) =>
+      fetch(url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': '2025-06-18',
+          'mcp-session-id': sessionId,
+          [FORWARD_HEADER]: header,
+        },
+        body,
+      });
     const forged = [
-      `v1.${Date.now()}.${'0'.repeat(64)}`,
+      `v2.${Date.now()}.${'0'.repeat(22)}.e30.${'0'.repeat(43)}.${'0'.repeat(43)}`,
       'anything',
-      signForward(wrong, exchange(listTools)),
-      signForward(right, exchange({ ...listTools, id: 99 })),
-      signForward(right, exchange(listTools), Date.now() - 120_000),
+      signForward(wrong, exchange(a.url), who, body),
+      // Made for B, sent to A.
+      signForward(right, exchange(b.url), who, body),
+      signForward(right, exchange(a.url), who, JSON.stringify({ ...listTools, id: 99 })),
+      signForward(right, exchange(a.url), who, body, Date.now() - 120_000),
     ];
     for (const header of forged) {
-      const response = await post(a.url, ACCESS, listTools, {
-        'mcp-session-id': sessionId,
-        [FORWARD_HEADER]: header,
-      });
+      const response = await forwardTo(a.url, header);
       expect(response.status).toBe(403);
+      await response.body?.cancel();
     }
-    // The control: the same request signed with this cluster's key is taken.
-    const signed = await post(a.url, ACCESS, listTools, {
-      'mcp-session-id': sessionId,
-      [FORWARD_HEADER]: signForward(right, exchange(listTools)),
-    });
-    expect(signed.status).toBe(200);
+    // The control: a request signed with this cluster's key for A is served once, as the caller
+    // signed into it, with no token; the same request captured and sent again is refused.
+    const signed = signForward(right, exchange(a.url), who, body);
+    const served = await forwardTo(a.url, signed);
+    expect(served.status).toBe(200);
+    expect(await served.text()).toContain('echo__echo');
+    const replayed = await forwardTo(a.url, signed);
+    expect(replayed.status).toBe(403);
+    await replayed.body?.cancel();
   });
 
   it("answers a balancer's /readyz probe without a token (200 while Redis answers); the rest still needs one", async () => {

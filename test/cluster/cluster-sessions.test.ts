@@ -56,12 +56,10 @@ describe.skipIf(!redisAvailable)('a 2025 session across replicas (built CLI, rea
 
       // logging/setLevel: recorded in Redis, and upstream logs come through.
       await client.setLoggingLevel('info');
-      const [recordKey] = (await sessionKeys()).filter((each) => each.endsWith(sessionId));
-      expect(recordKey).toBeDefined();
+      const recordKey = cluster.recordKey(sessionId);
+      expect(await sessionKeys()).toContain(recordKey);
       expect(
-        await eventually(
-          async () => (await cluster.redis.cli('HGET', recordKey!, 'logLevel')).trim() === 'info',
-        ),
+        await eventually(async () => (await cluster.recordField(sessionId, 'logLevel')) === 'info'),
       ).toBe(true);
       await client.callTool({
         name: 'notify__log',
@@ -72,7 +70,7 @@ describe.skipIf(!redisAvailable)('a 2025 session across replicas (built CLI, rea
       );
 
       // The session stayed A's: B forwarded, it did not adopt.
-      expect((await cluster.redis.cli('HGET', recordKey!, 'owner')).trim()).toBe('a');
+      expect(await cluster.recordField(sessionId, 'owner')).toBe('a');
       expect(
         cluster.balancer.log
           .filter((entry) => entry.rpcMethod !== 'initialize')
@@ -88,9 +86,7 @@ describe.skipIf(!redisAvailable)('a 2025 session across replicas (built CLI, rea
       await transport.terminateSession();
       await client.close();
       await slow;
-      expect(
-        await eventually(async () => (await sessionKeys()).every((each) => !each.endsWith(sessionId))),
-      ).toBe(true);
+      expect(await eventually(async () => !(await sessionKeys()).includes(recordKey))).toBe(true);
       const check = await legacyClient(`${cluster.replicas[0]!.base}/mcp`);
       const counted = await check.client.callTool({ name: 'echo__cancelled_count', arguments: {} });
       expect(Number(textOf(counted))).toBeGreaterThanOrEqual(otherReplica === 1 ? 1 : 2);
