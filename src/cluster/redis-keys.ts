@@ -62,6 +62,11 @@ export class RedisKeys {
     return `${this.#prefix}ratelimit:${this.#hash(bucket)}`;
   }
 
+  /** The claim of a relayed `input_required` round's first retry (its name a digest already). */
+  relayRound(digest: string): string {
+    return `${this.#prefix}relay-round:${digest}`;
+  }
+
   /** The lock held across one server's token refresh. */
   tokenLock(server: string): string {
     return `${this.#prefix}token-lock:${server}`;

@@ -21,6 +21,7 @@ import { ClusterNode, checkClusterOptions } from '../cluster/cluster-node.js';
 import { FORWARD_HEADER, type ForwardedCaller } from '../cluster/forward-signature.js';
 import { forwardParkedRetry } from '../cluster/parked-retry.js';
 import { clusterEventStores } from '../cluster/redis-event-stores.js';
+import { sharedRelayRounds } from '../cluster/relay-rounds.js';
 import { type ReplicaServices, startReplicaServices } from '../cluster/replica-services.js';
 import type { McpToolsConfig } from '../config/config-types.js';
 import { McpToolsError } from '../errors/mcp-tools-error.js';
@@ -63,6 +64,7 @@ import {
   type ProfileChanges,
   reconfigureProfiles,
 } from './reconfigure-profiles.js';
+import { relayContinuationsOf } from './relay-continuations.js';
 import { parseRequestBody, tooLarge } from './request-body.js';
 import { SseSessions, sseRoute } from './sse-endpoint.js';
 import { healthJson, statusPageResponse } from './status-page.js';
@@ -161,6 +163,8 @@ export function createGateway(options: GatewayOptions): Gateway {
   let services: ReplicaServices | undefined;
   const joinCluster = (settings: NonNullable<typeof clusterSettings>) =>
     (joining ??= ClusterNode.start(settings, log).then(async (node) => {
+      // A relayed round's first retry is first in the whole cluster, not once per replica.
+      relayContinuationsOf(core).shareWith(sharedRelayRounds(node.redis, node.keys));
       services = await startReplicaServices(node, { ...options, log });
       unsubscribers.push(() => services?.stop());
       cluster = node;
