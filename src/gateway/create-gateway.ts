@@ -399,15 +399,9 @@ export function createGateway(options: GatewayOptions): Gateway {
       return readiness(core.closing, cluster);
     const metadata = guard.oauth?.metadataResponse(request) ?? callerUpstreams?.callback(request);
     if (metadata !== undefined) return metadata;
-    const scraped = metricsEndpoint?.scraperRequest(
-      request,
-      request.method,
-      new URL(request.url).pathname,
-      guard,
-    );
+    const scraped = metricsEndpoint?.scraperRequest(request, request.method, request.url, guard);
     if (scraped !== undefined) return scraped;
-    const url = new URL(request.url);
-    const forwarded = await forwardedCaller(request, request.method, url.pathname + url.search, guard);
+    const forwarded = await forwardedCaller(request, request.method, request.url, guard);
     if (forwarded instanceof Response) return forwarded;
     const checked = forwarded?.who ?? (await authenticateRequest(request, guard));
     if (checked instanceof Response) return checked;
@@ -430,11 +424,13 @@ export function createGateway(options: GatewayOptions): Gateway {
   const forwardedCaller = async (
     request: HeaderSource,
     method: string,
-    path: string,
+    target: string,
     settings: HttpGuardSettings,
   ): Promise<ForwardedCaller | Response | undefined> => {
     const header = request.headers.get(FORWARD_HEADER);
     if (header === null) return undefined;
+    const url = new URL(target, 'http://gateway.invalid');
+    const path = url.pathname + url.search;
     const forged = () => jsonRpcError(403, -32000, 'Forbidden: invalid forwarding signature');
     if (clusterSettings === undefined) return forged();
     const checked = guardRequest(request, {
@@ -529,14 +525,9 @@ export function createGateway(options: GatewayOptions): Gateway {
       // Checked before the body is read: a refused request never gets buffered.
       if (req.method === 'GET' && req.url === '/readyz')
         return sendResponse(res, readiness(core.closing, cluster));
-      const scraped = metricsEndpoint?.scraperRequest(
-        nodeHeaders(req),
-        req.method ?? 'GET',
-        new URL(req.url ?? '/', 'http://gateway.invalid').pathname,
-        guard,
-      );
-      if (scraped !== undefined) return sendResponse(res, await scraped);
       const headers = nodeHeaders(req);
+      const scraped = metricsEndpoint?.scraperRequest(headers, req.method ?? 'GET', req.url ?? '/', guard);
+      if (scraped !== undefined) return sendResponse(res, await scraped);
       const forwarded =
         headers.headers.get(FORWARD_HEADER) === null
           ? undefined

@@ -52,16 +52,18 @@ export class MetricsEndpoint {
   }
 
   /**
-   * The answer to a `GET /metrics` that presents the scrape token (its Host and Origin checked
-   * under `guard`), or `undefined` for any other request, which goes through the front door.
+   * The answer to a `GET /metrics` (`target`: the request's URL or path) that presents the scrape
+   * token (its Host and Origin checked under `guard`), or `undefined` for any other request,
+   * which goes through the front door.
    */
   scraperRequest(
     request: HeaderSource,
     method: string,
-    pathname: string,
+    target: string,
     guard: HttpGuardSettings,
   ): Promise<Response> | Response | undefined {
-    if (this.#scraper === undefined || method !== 'GET' || pathname !== '/metrics') return undefined;
+    if (this.#scraper === undefined || method !== 'GET') return undefined;
+    if (new URL(target, 'http://gateway.invalid').pathname !== '/metrics') return undefined;
     const presented = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.get('authorization') ?? '')?.[1];
     if (presented === undefined || this.#scraper.match(presented) === undefined) return undefined;
     const checked = guardRequest(request, {
