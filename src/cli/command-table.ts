@@ -161,7 +161,7 @@ Examples:
     .option('--oauth-audience <uri>', "this gateway's resource identifier, its /mcp URL: tokens must name it")
     .option('--oauth-jwks-url <url>', "the issuer's signing keys (default: from the issuer's metadata)")
     .option('--verbose', "log more: the MCP SDK's own notes besides state changes, clients and errors")
-    .option('--metrics', 'serve GET /metrics in Prometheus text format (behind the token, if one is set)')
+    .option('--metrics', 'serve GET /metrics in Prometheus text format (to owners and MCPTOOLS_SCRAPE_TOKEN)')
     .option('--log-format <format>', 'text (default) or json (one object per line on stderr)')
     .option('--watch', 're-read the configuration file when it changes (SIGHUP always does)')
     .addHelpText(

@@ -10,6 +10,12 @@ export interface ClusterKeys {
   readonly forward: Buffer;
   /** Encrypts what the cluster stores in Redis for later (tokens). */
   readonly storage: Buffer;
+  /** Seals a session's records and events in Redis (AES-256-GCM, a `ClusterSeal`). */
+  readonly records: Buffer;
+  /** Hashes the principals and session ids that name Redis keys (HMAC-SHA-256). */
+  readonly names: Buffer;
+  /** A short public id of {@link records}: a sealed value names the key it was sealed with. */
+  readonly keyId: string;
   /** A short public id of the key: Redis keys are namespaced by it, so two clusters never share one. */
   readonly namespace: string;
 }
@@ -51,6 +57,9 @@ export function deriveClusterKeys(key: Uint8Array): ClusterKeys {
   return {
     forward: derive('forward'),
     storage: derive('storage'),
+    records: derive('records'),
+    names: derive('names'),
+    keyId: derive('key-id', 4).toString('hex'),
     namespace: derive('namespace', 6).toString('hex'),
   };
 }

@@ -1,10 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import { McpToolsError } from '../errors/mcp-tools-error.js';
+import type { RequestPrincipal } from '../gateway/http-guard.js';
 import { echoableId } from '../gateway/node-exchange.js';
 import { checkClusterKey, deriveClusterKeys, parseClusterKey } from './cluster-key.js';
 import type { ClusterOptions } from './cluster-options.js';
+import { ClusterSeal } from './cluster-seal.js';
 import { forwardRequest } from './forward-request.js';
-import { FORWARD_HEADER, signForward, verifyForward } from './forward-signature.js';
+import {
+  FORWARD_HEADER,
+  type ForwardedCaller,
+  ForwardVerifier,
+  forwardedBodyMatches,
+  signForward,
+} from './forward-signature.js';
 import { OwnerCache } from './owner-cache.js';
 import { connectRedis, type RedisConnection } from './redis-connection.js';
 import { RedisKeys } from './redis-keys.js';
@@ -67,8 +75,13 @@ export class ClusterNode {
   readonly keys: RedisKeys;
   readonly registry: ReplicaRegistry;
   readonly sessions: SessionDirectory;
+  /** Seals what the cluster keeps of a session in Redis (its record's fields, its events). */
+  readonly seal: ClusterSeal;
   readonly #forwardKey: Buffer;
-  readonly #log: (line: string) => void;
+  /** Checks what other replicas forward here (and remembers their nonces). */
+  readonly #forwarded: ForwardVerifier;
+  /** Where the cluster's operational lines go (never a secret). */
+  readonly log: (line: string) => void;
   /** Set by {@link drain}: `/readyz` fails and no new session is opened here. */
   draining = false;
   #released = false;
@@ -81,10 +94,12 @@ export class ClusterNode {
   private constructor(settings: ClusterSettings, redis: RedisConnection, log: (line: string) => void) {
     this.settings = settings;
     this.redis = redis;
-    this.#log = log;
+    this.log = log;
     const derived = deriveClusterKeys(settings.key);
     this.#forwardKey = derived.forward;
-    this.keys = new RedisKeys(derived.namespace);
+    this.#forwarded = new ForwardVerifier(derived.forward, settings.advertiseUrl.href.replace(/\/$/, ''));
+    this.keys = new RedisKeys(derived.namespace, derived.names);
+    this.seal = new ClusterSeal(derived.records, derived.keyId);
     const base = settings.advertiseUrl.href.replace(/\/$/, '');
     this.registry = new ReplicaRegistry(
       redis,
@@ -96,7 +111,7 @@ export class ClusterNode {
         void this.#recover();
       },
     );
-    this.sessions = new SessionDirectory(redis, this.keys, settings.replicaId);
+    this.sessions = new SessionDirectory(redis, this.keys, settings.replicaId, this.seal, log);
   }
 
   /** Connects to Redis and joins the registry; rejects (naming the redacted URL) when Redis is unreachable. */
@@ -122,33 +137,48 @@ export class ClusterNode {
     return !this.draining && this.registry.healthy;
   }
 
-  /** Whether `request` carries a forwarding signature, and whether it is this cluster's. */
-  checkForwarded(request: Request, principal: string, body: unknown): ForwardCheck {
-    const header = request.headers.get(FORWARD_HEADER);
-    if (header === null) return 'none';
-    const url = new URL(request.url);
-    const valid = verifyForward(this.#forwardKey, header, {
-      method: request.method,
-      path: url.pathname + url.search,
-      sessionId: request.headers.get('mcp-session-id') ?? '',
-      principal,
-      body: body === undefined ? '' : JSON.stringify(body),
-    });
-    return valid ? 'valid' : 'forged';
+  /**
+   * The caller a forwarded request's {@link FORWARD_HEADER} vouches for (signed by a replica of
+   * this cluster for this one, fresh, its nonce unseen), or `undefined` when it does not. The
+   * body is checked once read ({@link checkForwardedBody}).
+   */
+  acceptForwarded(
+    header: string,
+    exchange: { method: string; path: string; sessionId: string },
+  ): ForwardedCaller | undefined {
+    return this.#forwarded.verify(header, exchange);
   }
 
-  /** Forwards `request` (authenticated as `principal`, body already parsed) to the replica at `baseUrl`. */
-  forward(request: Request, baseUrl: string, principal: string, body: unknown): Promise<Response> {
+  /**
+   * Whether `request` was forwarded (its header accepted at the front door), and whether its
+   * body is the one signed: `none`, `valid`, or `forged`.
+   */
+  checkForwardedBody(request: Request, caller: ForwardedCaller | undefined, body: unknown): ForwardCheck {
+    if (request.headers.get(FORWARD_HEADER) === null) return 'none';
+    if (caller === undefined) return 'forged';
+    return forwardedBodyMatches(caller, body === undefined ? '' : JSON.stringify(body)) ? 'valid' : 'forged';
+  }
+
+  /**
+   * Forwards `request` (from `who`, verified here; body already parsed) to the replica at
+   * `baseUrl`. The client's bearer token stays here: the owner gets `who` signed into the
+   * forwarding header, bound to it, with a nonce.
+   */
+  forward(request: Request, baseUrl: string, who: RequestPrincipal, body: unknown): Promise<Response> {
     const url = new URL(request.url);
     const path = url.pathname + url.search;
     const text = body === undefined ? '' : JSON.stringify(body);
-    const signature = signForward(this.#forwardKey, {
-      method: request.method,
-      path,
-      sessionId: request.headers.get('mcp-session-id') ?? '',
-      principal,
-      body: text,
-    });
+    const signature = signForward(
+      this.#forwardKey,
+      {
+        target: baseUrl.replace(/\/$/, ''),
+        method: request.method,
+        path,
+        sessionId: request.headers.get('mcp-session-id') ?? '',
+      },
+      who,
+      text,
+    );
     const requestId = echoableId(body);
     return forwardRequest(request, {
       baseUrl,
@@ -169,7 +199,7 @@ export class ClusterNode {
     if (write)
       this.sessions
         .create(record)
-        .catch((error: unknown) => this.#log(`cluster: could not record session: ${message(error)}`));
+        .catch((error: unknown) => this.log(`cluster: could not record session: ${message(error)}`));
   }
 
   /** Records a session's log level and subscriptions. */
@@ -185,7 +215,7 @@ export class ClusterNode {
     }
     this.sessions
       .update(principal, id, state)
-      .catch((error: unknown) => this.#log(`cluster: could not record a session change: ${message(error)}`));
+      .catch((error: unknown) => this.log(`cluster: could not record a session change: ${message(error)}`));
   }
 
   /** A session ended for good (DELETE, evicted): its record goes. Not after hand-over. */
@@ -220,7 +250,7 @@ export class ClusterNode {
       return;
     } finally {
       this.#recovering = false;
-      if (count > 0) this.#log(`cluster: Redis is back; recorded ${count} session(s) it had lost`);
+      if (count > 0) this.log(`cluster: Redis is back; recorded ${count} session(s) it had lost`);
     }
   }
 
@@ -235,9 +265,9 @@ export class ClusterNode {
     this.#released = true;
     try {
       const count = await this.sessions.releaseAll();
-      if (count > 0) this.#log(`cluster: handed over ${count} session(s)`);
+      if (count > 0) this.log(`cluster: handed over ${count} session(s)`);
     } catch (error) {
-      this.#log(
+      this.log(
         `cluster: could not hand sessions over (they are adopted once the heartbeat expires): ${message(error)}`,
       );
     }

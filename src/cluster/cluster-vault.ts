@@ -18,7 +18,7 @@ export async function openClusterVault(
   const redis = await connectRedis(settings.redis, log);
   const keys = deriveClusterKeys(settings.key);
   return {
-    store: new RedisTokenStore(redis, new RedisKeys(keys.namespace), keys.storage),
+    store: new RedisTokenStore(redis, new RedisKeys(keys.namespace, keys.names), keys.storage),
     close: () => redis.close(),
   };
 }

@@ -19,6 +19,12 @@ const HOP_HEADERS = new Set([
   FORWARD_HEADER,
 ]);
 
+/**
+ * The client's credentials stay on the replica that verified them: the owner learns the caller
+ * from the signed forwarding header, so a bearer token never crosses the network between replicas.
+ */
+const CREDENTIAL_HEADERS = new Set(['authorization', 'cookie']);
+
 /** What a client hears for a request its replica received but died before answering. */
 export const STOPPED_BEFORE_ANSWER =
   'the gateway replica serving this call stopped before it answered; call again';
@@ -51,7 +57,7 @@ export function forwardRequest(request: Request, target: ForwardTarget): Promise
   const url = new URL(target.path, target.baseUrl);
   const headers: Record<string, string> = {};
   request.headers.forEach((value, name) => {
-    if (!HOP_HEADERS.has(name)) headers[name] = value;
+    if (!HOP_HEADERS.has(name) && !CREDENTIAL_HEADERS.has(name)) headers[name] = value;
   });
   headers[FORWARD_HEADER] = target.signature;
   if (target.body.length > 0) headers['content-length'] = String(Buffer.byteLength(target.body));

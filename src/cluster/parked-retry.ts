@@ -1,3 +1,4 @@
+import type { RequestPrincipal } from '../gateway/http-guard.js';
 import { echoableId } from '../gateway/node-exchange.js';
 import { requestStateReplica } from '../gateway/request-state-owner.js';
 import type { RequestStateSeal } from '../gateway/request-state-seal.js';
@@ -26,16 +27,16 @@ export async function forwardParkedRetry(
   node: ClusterNode,
   seal: RequestStateSeal,
   request: Request,
-  principal: string,
+  who: RequestPrincipal,
   body: unknown,
 ): Promise<Response | undefined> {
-  const owner = requestStateReplica(seal, body, principal);
+  const owner = requestStateReplica(seal, body, who.principal);
   if (owner === undefined || owner === node.replicaId) return undefined;
   const url = await node.registry.lookup(owner).catch(() => null);
   if (url === null) return unavailable();
   if (url === undefined) return undefined;
   try {
-    return await node.forward(request, url, principal, body);
+    return await node.forward(request, url, who, body);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ECONNREFUSED') return undefined;
     return Response.json({

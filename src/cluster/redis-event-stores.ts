@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { EventId, EventStore, JSONRPCMessage, StreamId } from '@modelcontextprotocol/server';
 import type { ClusterNode } from './cluster-node.js';
+import type { ClusterSeal } from './cluster-seal.js';
 import { RedisBatchWriter } from './redis-batch-writer.js';
 import type { RedisConnection } from './redis-connection.js';
 import type { RedisKeys } from './redis-keys.js';
@@ -14,6 +15,8 @@ export interface RedisEventStoresOptions {
    * live is renewed every tenth of it while events come). Default 300 000 ms (5 minutes).
    */
   ttlMs?: number;
+  /** Where a stored event that does not open is reported (never its content). Default: nowhere. */
+  log?: (line: string) => void;
 }
 
 /** A priming event: the SDK stores `{}` to mint the id a stream starts with. */
@@ -28,7 +31,7 @@ const IN_FLIGHT_MS = 50;
 /** `XRANGE`'s reply as `[entry id, fields]` pairs. */
 type Entries = [string, string[]][];
 
-/** An event as stored: its id (`i`, which names its stream) and its message's JSON (`m`). */
+/** An event as stored: its id (`i`, which names its stream) and its message's JSON, sealed (`m`). */
 function fieldsOf(fields: string[]): { id: string; message: string } {
   const read: Record<string, string> = {};
   for (let index = 0; index + 1 < fields.length; index += 2) read[fields[index]!] = fields[index + 1]!;
@@ -53,9 +56,14 @@ function parseEventId(eventId: EventId): ParsedId | undefined {
 }
 
 /**
- * One session's events in a Redis stream (`events:<principal>:<session>`): any replica can
- * replay them, so a client that lost a response stream resumes it with `Last-Event-ID` wherever
- * the balancer sends it.
+ * One session's events in a Redis stream (`events:<HMAC of principal and session>`): any replica
+ * can replay them, so a client that lost a response stream resumes it with `Last-Event-ID`
+ * wherever the balancer sends it.
+ *
+ * Each message is sealed with the cluster key, bound to the stream's key and its event id: Redis
+ * holds no result in clear, and an entry written there by anyone without the key (an `XADD` of a
+ * forged message, or a real one copied under another id or into another session) does not open,
+ * so a replay drops it, reports it, and never sends it to the client.
  *
  * The store mints its event ids itself and does not wait for Redis: an event leaves for the
  * client first, and its `XADD` follows within a few milliseconds, with the replica's other
@@ -70,6 +78,7 @@ function parseEventId(eventId: EventId): ParsedId | undefined {
 class RedisSessionEvents implements EventStore {
   readonly #redis: RedisConnection;
   readonly #writer: RedisBatchWriter;
+  readonly #seal: ClusterSeal;
   readonly #key: string;
   readonly #tag: string;
   /** This store object's part of its ids: ids minted by two replicas of one session differ. */
@@ -80,17 +89,21 @@ class RedisSessionEvents implements EventStore {
   /** When the key's time to live was last renewed (ms since the epoch; 0: never by this store). */
   #renewedAt = 0;
   readonly #renewEveryMs: number;
+  readonly #log: (line: string) => void;
 
   constructor(
     redis: RedisConnection,
     writer: RedisBatchWriter,
+    seal: ClusterSeal,
     key: string,
     sessionId: string,
     options: Required<RedisEventStoresOptions>,
   ) {
     this.#redis = redis;
     this.#writer = writer;
+    this.#seal = seal;
     this.#key = key;
+    this.#log = options.log;
     this.#tag = createHash('sha256').update(key).update(sessionId).digest('base64url').slice(0, 10);
     this.#maxEvents = String(options.maxEvents);
     this.#ttlMs = String(options.ttlMs);
@@ -115,10 +128,15 @@ class RedisSessionEvents implements EventStore {
       'i',
       eventId,
       'm',
-      JSON.stringify(message),
+      this.#seal.seal(JSON.stringify(message), this.#where(eventId)),
     ]);
     if (renew) this.#writer.add(() => ['PEXPIRE', this.#key, this.#ttlMs]);
     return eventId;
+  }
+
+  /** What a sealed message of event `eventId` is bound to: this stream and that event. */
+  #where(eventId: string): string {
+    return `${this.#key}\n${eventId}`;
   }
 
   /** `eventId` read, or `undefined` when it is not one of this session's. */
@@ -131,13 +149,29 @@ class RedisSessionEvents implements EventStore {
     return this.#parse(eventId)?.streamId;
   }
 
+  /** The message of a stored event, opened; `undefined` (reported) when it does not open. */
+  #open(event: { id: string; message: string }): string | undefined {
+    const message = this.#seal.open(event.message, this.#where(event.id));
+    if (message === undefined)
+      this.#log(
+        'cluster: dropped a stored event that does not open under the cluster key (written without it, or moved); not delivered',
+      );
+    return message;
+  }
+
   /**
-   * The stored events of `parsed`'s stream after `eventId`, oldest first, read newest first a
-   * page at a time down to `eventId` (a resumption is nearly always of a recent event), or
-   * `undefined` when `eventId` is not stored.
+   * The stored events of `parsed`'s stream after `eventId`, oldest first, opened, read newest
+   * first a page at a time down to `eventId` (a resumption is nearly always of a recent event),
+   * or `undefined` when `eventId` is not stored. An entry that does not open is dropped (an
+   * anchor too: a forged copy of `eventId` does not cut the replay short), and an id met twice is
+   * sent once.
    */
   async #after(eventId: EventId, parsed: ParsedId): Promise<{ id: string; message: string }[] | undefined> {
     const later: { id: string; message: string }[] = [];
+    const done = () => {
+      const seen = new Set<string>();
+      return later.reverse().filter((event) => !seen.has(event.id) && seen.add(event.id));
+    };
     for (let end = '+'; ; ) {
       const page = (await this.#redis.command([
         'XREVRANGE',
@@ -149,10 +183,14 @@ class RedisSessionEvents implements EventStore {
       ])) as Entries;
       for (const [, fields] of page) {
         const event = fieldsOf(fields);
-        if (event.id === eventId) return later.reverse();
-        if (this.#parse(event.id)?.streamId === parsed.streamId) later.push(event);
+        const anchor = event.id === eventId;
+        if (!anchor && this.#parse(event.id)?.streamId !== parsed.streamId) continue;
+        const message = this.#open(event);
+        if (message === undefined) continue;
+        if (anchor) return done();
+        later.push({ id: event.id, message });
       }
-      if (page.length < PAGE) return parsed.priming ? later.reverse() : undefined;
+      if (page.length < PAGE) return parsed.priming ? done() : undefined;
       end = `(${page[page.length - 1]![0]}`;
     }
   }
@@ -177,20 +215,31 @@ class RedisSessionEvents implements EventStore {
 
 /**
  * The cluster's session event stores (the gateway's `SessionEventStores`, shape of the SDK's
- * `EventStore` per session) on Redis Streams, one stream per session, namespaced by principal
- * and session.
+ * `EventStore` per session) on Redis Streams, one stream per session, named by an HMAC of its
+ * principal and session id, each message sealed with the cluster key.
  */
 export class RedisEventStores {
   readonly #redis: RedisConnection;
   readonly #writer: RedisBatchWriter;
   readonly #keys: RedisKeys;
+  readonly #seal: ClusterSeal;
   readonly #options: Required<RedisEventStoresOptions>;
 
-  constructor(redis: RedisConnection, keys: RedisKeys, options: RedisEventStoresOptions = {}) {
+  constructor(
+    redis: RedisConnection,
+    keys: RedisKeys,
+    seal: ClusterSeal,
+    options: RedisEventStoresOptions = {},
+  ) {
     this.#redis = redis;
     this.#writer = new RedisBatchWriter(redis);
     this.#keys = keys;
-    this.#options = { maxEvents: options.maxEvents ?? 1000, ttlMs: options.ttlMs ?? 300_000 };
+    this.#seal = seal;
+    this.#options = {
+      maxEvents: options.maxEvents ?? 1000,
+      ttlMs: options.ttlMs ?? 300_000,
+      log: options.log ?? (() => {}),
+    };
   }
 
   /** The event store of `principal`'s session `sessionId`. */
@@ -198,6 +247,7 @@ export class RedisEventStores {
     return new RedisSessionEvents(
       this.#redis,
       this.#writer,
+      this.#seal,
       this.#keys.events(principal, sessionId),
       sessionId,
       this.#options,
@@ -221,7 +271,7 @@ export function clusterEventStores(node: () => ClusterNode | undefined) {
   const get = (): RedisEventStores => {
     const joined = node();
     if (joined === undefined) throw new Error('cluster mode: a session opened before the replica joined');
-    stores ??= new RedisEventStores(joined.redis, joined.keys);
+    stores ??= new RedisEventStores(joined.redis, joined.keys, joined.seal, { log: joined.log });
     return stores;
   };
   return {

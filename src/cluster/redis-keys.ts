@@ -1,14 +1,30 @@
+import { createHmac } from 'node:crypto';
+
 /**
  * The names of everything a cluster keeps in Redis, under `mcptools:<namespace>:` (the
  * namespace comes from the cluster key, so clusters sharing one Redis never meet). A session's
  * data is also under its principal: a session id presented with another principal's token names
- * a key that does not exist.
+ * a key that does not exist. The principal and the session id appear only as an HMAC under a
+ * key derived from the cluster key (`names`): a key listing tells neither who uses the gateway
+ * nor a session id to present, and nobody without the key can name a session's keys.
  */
 export class RedisKeys {
   readonly #prefix: string;
+  readonly #names: Buffer;
 
-  constructor(namespace: string) {
+  constructor(namespace: string, names: Buffer) {
     this.#prefix = `mcptools:${namespace}:`;
+    this.#names = names;
+  }
+
+  /** `name` as it appears in key names: an HMAC under the naming key. */
+  #hash(name: string): string {
+    return createHmac('sha256', this.#names).update(name).digest('base64url');
+  }
+
+  /** `principal`'s session `sessionId` as it appears in key names. */
+  #sessionName(principal: string, sessionId: string): string {
+    return this.#hash(JSON.stringify([principal, sessionId]));
   }
 
   /** A replica's heartbeat (its advertised URL, with a TTL). */
@@ -18,7 +34,7 @@ export class RedisKeys {
 
   /** A 2025-era session's record (a hash). */
   session(principal: string, sessionId: string): string {
-    return `${this.#prefix}session:${principal}:${sessionId}`;
+    return `${this.#prefix}session:${this.#sessionName(principal, sessionId)}`;
   }
 
   /** The set of session record keys a replica owns (for hand-over at drain). */
@@ -28,7 +44,7 @@ export class RedisKeys {
 
   /** A session's resumable event stream (a Redis stream). */
   events(principal: string, sessionId: string): string {
-    return `${this.#prefix}events:${principal}:${sessionId}`;
+    return `${this.#prefix}events:${this.#sessionName(principal, sessionId)}`;
   }
 
   /** The control channel (pub/sub) every replica listens on. */
@@ -41,9 +57,14 @@ export class RedisKeys {
     return `${this.#prefix}token:${server}`;
   }
 
-  /** A shared rate-limit bucket (`policies.rateLimits`): its rule and key. */
+  /** A shared rate-limit bucket (`policies.rateLimits`): its rule and key (which may name a principal), hashed. */
   rateLimit(bucket: string): string {
-    return `${this.#prefix}ratelimit:${bucket}`;
+    return `${this.#prefix}ratelimit:${this.#hash(bucket)}`;
+  }
+
+  /** The claim of a relayed `input_required` round's first retry (its name a digest already). */
+  relayRound(digest: string): string {
+    return `${this.#prefix}relay-round:${digest}`;
   }
 
   /** The lock held across one server's token refresh. */

@@ -1,3 +1,4 @@
+import type { RequestPrincipal } from '../gateway/http-guard.js';
 import { jsonRpcError } from '../gateway/json-rpc-error-response.js';
 import { discardBody } from '../gateway/node-body.js';
 import { echoableId } from '../gateway/node-exchange.js';
@@ -8,6 +9,8 @@ import type { SessionRecord } from './session-directory.js';
 /** How a request for a 2025 session this replica does not hold is answered. */
 export interface RemoteSessionRequest {
   request: Request;
+  /** The caller, as this replica's front door verified it (signed into what is forwarded). */
+  who: RequestPrincipal;
   principal: string;
   body: unknown;
   sessionId: string;
@@ -59,7 +62,7 @@ export async function serveRemoteSession(node: ClusterNode, what: RemoteSessionR
       if (ownerUrl !== undefined) {
         let response: Response;
         try {
-          response = await node.forward(what.request, ownerUrl, what.principal, what.body);
+          response = await node.forward(what.request, ownerUrl, what.who, what.body);
         } catch (error) {
           node.owners.delete(cacheKey);
           // Refused: the request never reached the owner (it died); anything else may have run there.

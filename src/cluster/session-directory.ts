@@ -1,3 +1,4 @@
+import type { ClusterSeal } from './cluster-seal.js';
 import type { RedisConnection } from './redis-connection.js';
 import type { RedisKeys } from './redis-keys.js';
 
@@ -44,16 +45,39 @@ end
 redis.call('DEL', KEYS[1])
 return released`;
 
-/** The 2025-era session records of a cluster, in Redis hashes keyed by principal and session id. */
+/** The fields of a record sealed with the cluster key (`owner` stays clear: the scripts above compare it). */
+const SEALED_FIELDS = ['profile', 'initialize', 'subscriptions', 'logLevel'] as const;
+
+/**
+ * The 2025-era session records of a cluster, in Redis hashes named by an HMAC of principal and
+ * session id. Every field but `owner` is sealed with the cluster key, bound to its record and
+ * field: the client's `initialize` and its subscriptions are not in Redis in clear, and a record
+ * written or altered there without the key does not open (it is dropped, reported, never used).
+ */
 export class SessionDirectory {
   readonly #redis: RedisConnection;
   readonly #keys: RedisKeys;
   readonly #replicaId: string;
+  readonly #seal: ClusterSeal;
+  readonly #log: (line: string) => void;
 
-  constructor(redis: RedisConnection, keys: RedisKeys, replicaId: string) {
+  constructor(
+    redis: RedisConnection,
+    keys: RedisKeys,
+    replicaId: string,
+    seal: ClusterSeal,
+    log: (line: string) => void = () => {},
+  ) {
     this.#redis = redis;
     this.#keys = keys;
     this.#replicaId = replicaId;
+    this.#seal = seal;
+    this.#log = log;
+  }
+
+  /** `value` of `field` of the record at `key`, sealed. */
+  #sealed(key: string, field: (typeof SEALED_FIELDS)[number], value: string): string {
+    return this.#seal.seal(value, `${key}\n${field}`);
   }
 
   /** Records a session this replica just opened. */
@@ -66,11 +90,11 @@ export class SessionDirectory {
         'owner',
         this.#replicaId,
         'profile',
-        record.profile,
+        this.#sealed(key, 'profile', record.profile),
         'initialize',
-        JSON.stringify(record.initialize),
+        this.#sealed(key, 'initialize', JSON.stringify(record.initialize)),
         'subscriptions',
-        '[]',
+        this.#sealed(key, 'subscriptions', '[]'),
       ]),
       this.#redis.command(['EXPIRE', key, String(RECORD_TTL_SECONDS)]),
       this.#redis.command(['SADD', this.#keys.owned(this.#replicaId), key]),
@@ -89,24 +113,39 @@ export class SessionDirectory {
         'HSET',
         key,
         'subscriptions',
-        JSON.stringify([...state.subscriptions]),
-        ...(state.logLevel === undefined ? [] : ['logLevel', state.logLevel]),
+        this.#sealed(key, 'subscriptions', JSON.stringify([...state.subscriptions])),
+        ...(state.logLevel === undefined ? [] : ['logLevel', this.#sealed(key, 'logLevel', state.logLevel)]),
       ]),
       this.#redis.command(['EXPIRE', key, String(RECORD_TTL_SECONDS)]),
     ]);
   }
 
-  /** The record of `principal`'s session `id`, or `undefined` (none, or another principal's). */
+  /**
+   * The record of `principal`'s session `id`, or `undefined` (none, another principal's, or one
+   * whose fields do not open under the cluster key: dropped and reported).
+   */
   async get(principal: string, id: string): Promise<SessionRecord | undefined> {
-    const reply = await this.#redis.command(['HGETALL', this.#keys.session(principal, id)]);
-    const fields = hashReply(reply);
-    if (fields.owner === undefined || fields.initialize === undefined) return undefined;
+    const key = this.#keys.session(principal, id);
+    const stored = hashReply(await this.#redis.command(['HGETALL', key]));
+    if (stored.owner === undefined || stored.initialize === undefined) return undefined;
+    const fields: Record<string, string> = {};
+    for (const field of SEALED_FIELDS) {
+      if (stored[field] === undefined) continue;
+      const opened = this.#seal.open(stored[field], `${key}\n${field}`);
+      if (opened === undefined) {
+        this.#log(
+          'cluster: dropped a session record that does not open under the cluster key (written without it, or moved); not used',
+        );
+        return undefined;
+      }
+      fields[field] = opened;
+    }
     return {
       id,
       principal,
-      owner: fields.owner,
+      owner: stored.owner,
       profile: fields.profile ?? '',
-      initialize: JSON.parse(fields.initialize) as unknown,
+      initialize: JSON.parse(fields.initialize ?? 'null') as unknown,
       ...(fields.logLevel === undefined ? {} : { logLevel: fields.logLevel }),
       subscriptions: JSON.parse(fields.subscriptions ?? '[]') as string[],
     };

@@ -158,6 +158,7 @@ export const telemetrySchema = z.strictObject({
   endpoint: z.string().url('must be an http(s) URL').optional(),
   traces: z.boolean().optional(),
   metrics: z.boolean().optional(),
+  metricsAccess: z.enum(['owners', 'callers']).optional(),
   sampleRatio: z.number().min(0).max(1).optional(),
 });
 

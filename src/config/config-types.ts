@@ -187,6 +187,8 @@ export interface TelemetryConfig {
   traces?: boolean;
   /** Serve `GET /metrics` in Prometheus text format (as `serve --metrics`). */
   metrics?: boolean;
+  /** Who reads `/metrics` besides `MCPTOOLS_SCRAPE_TOKEN`: `owners` (default) or every caller. */
+  metricsAccess?: 'owners' | 'callers';
   /** The fraction of traces sampled (parent-based). Default 1. */
   sampleRatio?: number;
 }

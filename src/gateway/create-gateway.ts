@@ -18,8 +18,10 @@ import {
 import { serveStdio as sdkServeStdio } from '@modelcontextprotocol/server/stdio';
 import { drainCluster, readiness } from '../cluster/cluster-drain.js';
 import { ClusterNode, checkClusterOptions } from '../cluster/cluster-node.js';
+import { FORWARD_HEADER, type ForwardedCaller } from '../cluster/forward-signature.js';
 import { forwardParkedRetry } from '../cluster/parked-retry.js';
 import { clusterEventStores } from '../cluster/redis-event-stores.js';
+import { sharedRelayRounds } from '../cluster/relay-rounds.js';
 import { type ReplicaServices, startReplicaServices } from '../cluster/replica-services.js';
 import type { McpToolsConfig } from '../config/config-types.js';
 import { McpToolsError } from '../errors/mcp-tools-error.js';
@@ -42,6 +44,8 @@ import { DEFAULT_MAX_BODY_BYTES, type GatewayOptions } from './gateway-options.j
 import { GatewayProfile, type ProfileParts } from './gateway-profile.js';
 import {
   authenticateRequest,
+  guardRequest,
+  type HeaderSource,
   type HttpGuardSettings,
   loopRefusal,
   type RequestPrincipal,
@@ -51,7 +55,7 @@ import { LegacySessions } from './legacy-sessions.js';
 import { serveListen } from './listen-subscriptions.js';
 import { assertBindAllowed, isLoopbackHost, loopbackHostnames } from './loopback.js';
 import { MemoryEventStores } from './memory-event-stores.js';
-import { metricsResponse } from './metrics-endpoint.js';
+import { MetricsEndpoint } from './metrics-endpoint.js';
 import { serveNodeExchange } from './node-exchange.js';
 import { nodeHeaders, readNodeBody, sendResponse } from './node-request.js';
 import { paramHeaderRefusal } from './param-headers.js';
@@ -63,6 +67,7 @@ import {
   type ProfileChanges,
   reconfigureProfiles,
 } from './reconfigure-profiles.js';
+import { relayContinuationsOf } from './relay-continuations.js';
 import { releasedWithBody } from './released-with-body.js';
 import { parseRequestBody, tooLarge } from './request-body.js';
 import { SseSessions, sseRoute } from './sse-endpoint.js';
@@ -171,6 +176,8 @@ export function createGateway(options: GatewayOptions): Gateway {
   let services: ReplicaServices | undefined;
   const joinCluster = (settings: NonNullable<typeof clusterSettings>) =>
     (joining ??= ClusterNode.start(settings, log).then(async (node) => {
+      // A relayed round's first retry is first in the whole cluster, not once per replica.
+      relayContinuationsOf(core).shareWith(sharedRelayRounds(node.redis, node.keys));
       services = await startReplicaServices(node, { ...options, log });
       unsubscribers.push(() => services?.stop());
       cluster = node;
@@ -263,6 +270,14 @@ export function createGateway(options: GatewayOptions): Gateway {
     maxBodyBytes,
   };
   let closing: Promise<void> | undefined;
+  const metricsEndpoint =
+    options.metrics === undefined
+      ? undefined
+      : new MetricsEndpoint({
+          scrape: options.metrics,
+          ...(options.metricsAccess === undefined ? {} : { access: options.metricsAccess }),
+          ...(options.scrapeToken === undefined ? {} : { scrapeToken: options.scrapeToken }),
+        });
   // Upstreams that take each caller's own credentials; sign-ins return to `/oauth/callback` here.
   let listenUrl: string | undefined;
   const callerUpstreams = serveCallerUpstreams(
@@ -379,6 +394,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     request: Request,
     who: RequestPrincipal,
     parsedBody: unknown,
+    forwardedBy: ForwardedCaller | undefined,
   ): Promise<Response> => {
     if (core.closing) return jsonRpcError(503, -32603, 'the gateway is shutting down');
     const body = parsedBody === undefined && request.method === 'POST' ? await readBody(request) : parsedBody;
@@ -388,8 +404,9 @@ export function createGateway(options: GatewayOptions): Gateway {
     const loop = requestLoop(body);
     if (loop !== undefined) return loopRefusal(loop);
     await upstreams.wait(body);
-    // Only a replica of this cluster may say it forwarded a request (signed with the cluster key).
-    const forwarded = cluster === undefined ? 'none' : cluster.checkForwarded(request, who.principal, body);
+    // Only a replica of this cluster may say it forwarded a request (signed with the cluster key),
+    // and the body read must be the one it signed.
+    const forwarded = cluster === undefined ? 'none' : cluster.checkForwardedBody(request, forwardedBy, body);
     if (forwarded === 'forged') return jsonRpcError(403, -32000, 'Forbidden: invalid forwarding signature');
     // A session id names a 2025 session (a 2026-07-28 request carries none): no need to classify.
     if (
@@ -424,7 +441,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     }
     // A retry of a call parked on a 2025 upstream of another replica is served there.
     if (cluster !== undefined && forwarded === 'none') {
-      const parked = await forwardParkedRetry(cluster, core.requestStates, request, who.principal, body);
+      const parked = await forwardParkedRetry(cluster, core.requestStates, request, who, body);
       if (parked !== undefined) return parked;
     }
     return respond(request);
@@ -449,7 +466,11 @@ export function createGateway(options: GatewayOptions): Gateway {
       return readiness(core.closing, cluster);
     const metadata = guard.oauth?.metadataResponse(request) ?? callerUpstreams?.callback(request);
     if (metadata !== undefined) return metadata;
-    const checked = await authenticateRequest(request, guard);
+    const scraped = metricsEndpoint?.scraperRequest(request, request.method, request.url, guard);
+    if (scraped !== undefined) return scraped;
+    const forwarded = await forwardedCaller(request, request.method, request.url, guard);
+    if (forwarded instanceof Response) return forwarded;
+    const checked = forwarded?.who ?? (await authenticateRequest(request, guard));
     if (checked instanceof Response) return checked;
     if (clusterSettings !== undefined && cluster === undefined) {
       try {
@@ -458,7 +479,48 @@ export function createGateway(options: GatewayOptions): Gateway {
         return jsonRpcError(503, -32000, 'the cluster store (Redis) is unavailable');
       }
     }
-    return route(request, checked);
+    return route(request, checked, undefined, forwarded);
+  };
+
+  /**
+   * A request another replica of the cluster forwarded: the caller its signed header vouches for
+   * (that replica's front door verified the client's token, which stays there), the refusal of a
+   * header that does not check out, or `undefined` for a request that carries none. Host, Origin,
+   * the gateway chain and the declared size are checked as for any request.
+   */
+  const forwardedCaller = async (
+    request: HeaderSource,
+    method: string,
+    target: string,
+    settings: HttpGuardSettings,
+  ): Promise<ForwardedCaller | Response | undefined> => {
+    const header = request.headers.get(FORWARD_HEADER);
+    if (header === null) return undefined;
+    const url = new URL(target, 'http://gateway.invalid');
+    const path = url.pathname + url.search;
+    const forged = () => jsonRpcError(403, -32000, 'Forbidden: invalid forwarding signature');
+    if (clusterSettings === undefined) return forged();
+    const checked = guardRequest(request, {
+      maxBodyBytes: settings.maxBodyBytes,
+      ...(settings.allowedHostnames === undefined ? {} : { allowedHostnames: settings.allowedHostnames }),
+    });
+    if (checked instanceof Response) return checked;
+    if (cluster === undefined) {
+      try {
+        await joinCluster(clusterSettings);
+      } catch {
+        return jsonRpcError(503, -32000, 'the cluster store (Redis) is unavailable');
+      }
+    }
+    // Forwarded requests are of sessions and parked calls: nothing but /mcp is served to one.
+    if (!/^\/mcp(?:\/|\?|$)/.test(path)) return forged();
+    return (
+      cluster?.acceptForwarded(header, {
+        method,
+        path,
+        sessionId: request.headers.get('mcp-session-id') ?? '',
+      }) ?? forged()
+    );
   };
 
   /** Serves a request whose headers passed the front door; `parsedBody` when it was read already. */
@@ -466,6 +528,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     request: Request,
     checked: RequestPrincipal,
     parsedBody?: unknown,
+    forwarded?: ForwardedCaller,
   ): Promise<Response> => {
     const { pathname } = new URL(request.url);
     // The status a caller is shown names only the servers it may see.
@@ -479,14 +542,14 @@ export function createGateway(options: GatewayOptions): Gateway {
       const endpoints = [...core.profiles.keys()].map((name) => (name === '' ? '/mcp' : `/mcp/${name}`));
       return statusPageResponse(statuses(), startedAt, endpoints, options.notices?.() ?? []);
     }
-    if (pathname === '/metrics' && request.method === 'GET' && options.metrics)
-      return metricsResponse(options.metrics);
+    if (pathname === '/metrics' && request.method === 'GET' && metricsEndpoint)
+      return metricsEndpoint.serve(checked);
     const legacySse = sseRoute(request.method, pathname, request.headers);
     if (legacySse) return sse(legacySse, request, checked, parsedBody);
     const match = /^\/mcp(?:\/([A-Za-z0-9_-]{1,64}))?\/?$/.exec(pathname);
     const profile = match ? profileFor(core.profiles, match[1], checked) : undefined;
     if (profile === undefined) return new Response('Not Found\n', { status: 404 });
-    return mcp(profile, request, checked, parsedBody);
+    return mcp(profile, request, checked, parsedBody, forwarded);
   };
 
   const listen = async (listenOptions: ListenOptions = {}) => {
@@ -523,14 +586,22 @@ export function createGateway(options: GatewayOptions): Gateway {
       // Checked before the body is read: a refused request never gets buffered.
       if (req.method === 'GET' && req.url === '/readyz')
         return sendResponse(res, readiness(core.closing, cluster));
-      const authenticated = authenticateRequest(nodeHeaders(req), guard);
+      const headers = nodeHeaders(req);
+      const scraped = metricsEndpoint?.scraperRequest(headers, req.method ?? 'GET', req.url ?? '/', guard);
+      if (scraped !== undefined) return sendResponse(res, await scraped);
+      const forwarded =
+        headers.headers.get(FORWARD_HEADER) === null
+          ? undefined
+          : await forwardedCaller(headers, req.method ?? 'GET', req.url ?? '/', guard);
+      if (forwarded instanceof Response) return sendResponse(res, forwarded, { drain: req });
+      const authenticated = forwarded?.who ?? authenticateRequest(headers, guard);
       const checked = authenticated instanceof Promise ? await authenticated : authenticated;
       if (checked instanceof Response) return sendResponse(res, checked, { drain: req });
       // Which gateways are reachable through this one (told to callers that passed the door):
       // a gateway upstream of its caller learns it, and refuses a cycle (src/mcp/gateway-chain.ts).
       const reach = reachHeaderValue();
       if (reach !== undefined) res.setHeader(REACH_HEADER, reach);
-      const handle = (request: Request, body: unknown) => route(request, checked, body);
+      const handle = (request: Request, body: unknown) => route(request, checked, body, forwarded);
       if (req.method !== 'POST' || !(req.url?.startsWith('/mcp') || req.url?.startsWith('/message')))
         return serveNodeExchange(req, res, undefined, handle, onerror);
       const read = await readNodeBody(req, maxBodyBytes);

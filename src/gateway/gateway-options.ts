@@ -7,6 +7,7 @@ import type { MCPToolProvider } from '../mcp/provider-types.js';
 import type { ToolFilter } from '../registry/tool-filter.js';
 import type { ToolRegistry } from '../registry/tool-registry.js';
 import type { ToolContext } from '../tool/tool.js';
+import type { MetricsAccess } from './metrics-endpoint.js';
 import type { SessionEventStores } from './session-event-stores.js';
 
 /** The default cap on request bodies: 4 MiB (DESIGN.md, "Defaults"). */
@@ -110,10 +111,15 @@ export interface GatewayOptions {
   /** Where operational lines go (never a secret). Default: nowhere. The CLI writes them to stderr. */
   log?: (line: string) => void;
   /**
-   * Serves `GET /metrics` (behind the same token as `/mcp`) with this text, in Prometheus text
-   * format: `serve --metrics` passes its OpenTelemetry SDK's Prometheus reader (docs/telemetry.md).
+   * Serves `GET /metrics` with this text, in Prometheus text format, to owners and the
+   * `scrapeToken` (`metricsAccess`): `serve --metrics` passes its OpenTelemetry SDK's Prometheus
+   * reader (docs/telemetry.md).
    */
   metrics?: () => Promise<string>;
+  /** Who reads `/metrics` besides the scrape token: `owners` (default) or every caller (`callers`). */
+  metricsAccess?: MetricsAccess;
+  /** A token (16+ characters) that opens `GET /metrics` and nothing else: the scraper's. */
+  scrapeToken?: string;
   /** Lines shown at the top of the status page (`serve`: a configuration reload that was refused). */
   notices?: () => string[];
 }

@@ -156,6 +156,7 @@ export class LegacySessions {
         if (forwarded) return jsonRpcError(421, -32001, 'Session not held by this replica');
         return serveRemoteSession(cluster, {
           request,
+          who,
           principal: who.principal,
           body,
           sessionId,

@@ -6,18 +6,32 @@ const REMEMBER_MS = 10 * 60_000;
 const MAX_REMEMBERED = 10_000;
 
 /**
+ * A memory of first retries shared by every replica of a cluster: resolves `true` when `digest`
+ * was not claimed before (and claims it for `ttlMs`), `false` when it was, or when the memory
+ * cannot be asked (too strict, never too lenient).
+ */
+export type SharedRounds = (digest: string, ttlMs: number) => Promise<boolean>;
+
+/**
  * The retries of relayed `input_required` rounds a gateway has seen: the first retry of a round
  * continues its call (rate limits took its token in the first round); the same sealed round
  * sent again is a new call, counted again, so replaying one `requestState` cannot slip past a
- * rate limit. Per process: in a cluster a replay reaching another replica is free there once.
+ * rate limit. In a cluster the first retry is also claimed in the cluster's shared memory
+ * ({@link shareWith}), so a replay reaching another replica is no first retry there either.
  */
 export class RelayContinuations {
   /** Round digest → when it was first retried. In insertion order (oldest first). */
   readonly #seen = new Map<string, number>();
   readonly #now: () => number;
+  #shared: SharedRounds | undefined;
 
   constructor(now: () => number = Date.now) {
     this.#now = now;
+  }
+
+  /** From now on a first retry must also be the first in `shared` (the cluster's, in Redis). */
+  shareWith(shared: SharedRounds): void {
+    this.#shared = shared;
   }
 
   /**
@@ -27,7 +41,12 @@ export class RelayContinuations {
    * of one tool by one principal may then share a round, and a later call's retry is counted
    * again (too strict, never too lenient).
    */
-  first(principal: string, server: string, name: string, round: string | undefined): boolean {
+  first(
+    principal: string,
+    server: string,
+    name: string,
+    round: string | undefined,
+  ): boolean | Promise<boolean> {
     const now = this.#now();
     for (const [digest, at] of this.#seen) {
       if (now - at < REMEMBER_MS && this.#seen.size < MAX_REMEMBERED) break;
@@ -38,7 +57,7 @@ export class RelayContinuations {
       .digest('base64url');
     if (this.#seen.has(digest)) return false;
     this.#seen.set(digest, now);
-    return true;
+    return this.#shared === undefined ? true : this.#shared(digest, REMEMBER_MS);
   }
 }
 

@@ -138,7 +138,7 @@ async function serveCall<T extends Result>(
   if (state?.kind === 'relay') {
     const inputResponses = (context.mcpReq.inputResponses ?? {}) as Record<string, unknown>;
     // Its first retry continues the call (counted once); the same round sent again is a new call.
-    const continuation = relayContinuationsOf(scope.core).first(
+    const continuation = await relayContinuationsOf(scope.core).first(
       session.principal,
       state.server,
       state.name,

@@ -1,6 +1,7 @@
 import {
   type Context,
   context,
+  isSpanContextValid,
   propagation,
   ROOT_CONTEXT,
   type TextMapGetter,
@@ -63,17 +64,31 @@ export function withContextForInjection<T>(ctx: Context, run: () => T): T {
   }
 }
 
+/** The gateway's own key in `tracestate`: the one entry of it that may go upstream. */
+export const OWN_TRACESTATE_KEY = 'mcptools';
+
 /**
- * The `_meta` keys (`traceparent`, `tracestate`, `baggage`) that carry the current span to an
- * upstream, or `undefined` when no span is being recorded (nothing to propagate: the common,
- * telemetry-off case costs one lookup).
+ * The `_meta` keys that carry the current span to an upstream: `traceparent`, and `tracestate`
+ * only with the gateway's own entry ({@link OWN_TRACESTATE_KEY}). A caller's `baggage` and its
+ * `tracestate` entries stay downstream: they are the caller's words (`x-user-role=admin`), and an
+ * upstream must not take them for the gateway's. Built here, not by the registered propagator,
+ * which would copy both. `undefined` when no span is being recorded (nothing to propagate: the
+ * common, telemetry-off case costs one lookup).
  */
 export function traceContextMeta(): Record<string, string> | undefined {
   const active = injecting ?? context.active();
-  if (active === ROOT_CONTEXT || trace.getSpan(active)?.isRecording() !== true) return undefined;
-  const carrier: Record<string, string> = {};
-  propagation.inject(active, carrier);
-  return carrier.traceparent === undefined ? undefined : carrier;
+  if (active === ROOT_CONTEXT) return undefined;
+  const span = trace.getSpan(active);
+  if (span?.isRecording() !== true) return undefined;
+  const spanContext = span.spanContext();
+  if (!isSpanContextValid(spanContext)) return undefined;
+  const flags = (spanContext.traceFlags & 0xff).toString(16).padStart(2, '0');
+  const carrier: Record<string, string> = {
+    traceparent: `00-${spanContext.traceId}-${spanContext.spanId}-${flags}`,
+  };
+  const own = spanContext.traceState?.get(OWN_TRACESTATE_KEY);
+  if (own !== undefined) carrier.tracestate = `${OWN_TRACESTATE_KEY}=${own}`;
+  return carrier;
 }
 
 /**

@@ -41,7 +41,11 @@ async function replica(name: string, clustered: boolean) {
   const registry = new ToolRegistry();
   const provider = await loadMCPServers(config, registry, {
     ...gatewayServerRequests(),
-    tokenStore: new RedisTokenStore(connection, new RedisKeys(derived.namespace), derived.storage),
+    tokenStore: new RedisTokenStore(
+      connection,
+      new RedisKeys(derived.namespace, derived.names),
+      derived.storage,
+    ),
     reconnect: { enabled: false },
     connectTimeoutMs: 50_000,
   });

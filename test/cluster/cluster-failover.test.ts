@@ -113,9 +113,7 @@ describe.skipIf(!redisAvailable)('a cluster losing Redis or a replica (built CLI
       expect(textOf(await client.callTool({ name: 'echo__echo', arguments: { text: 'after' } }))).toBe(
         'after',
       );
-      const records = (await cluster.redis.cli('--scan', '--pattern', 'mcptools:*:session:*')).split('\n');
-      const record = records.find((each) => each.endsWith(sessionId))!;
-      expect((await cluster.redis.cli('HGET', record, 'owner')).trim()).toBe(control ? 'a' : 'b');
+      expect(await cluster.recordField(sessionId, 'owner')).toBe(control ? 'a' : 'b');
       // The log level and the subscription survived.
       await client.callTool({
         name: 'notify__log',

@@ -1,6 +1,9 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll } from 'vitest';
+import { deriveClusterKeys, parseClusterKey } from '../../src/cluster/cluster-key.js';
+import { ClusterSeal } from '../../src/cluster/cluster-seal.js';
 import { connectRedis, type RedisConnection } from '../../src/cluster/redis-connection.js';
+import { RedisKeys } from '../../src/cluster/redis-keys.js';
 import {
   type Balancer,
   newClusterKey,
@@ -23,6 +26,10 @@ export interface ClusterFixture {
   key: string;
   /** Starts replica `index` again (after a kill), under the same name. */
   restart(index: number): Promise<Replica>;
+  /** The Redis key of `principal`'s session record (its name is an HMAC under the cluster key). */
+  recordKey(sessionId: string, principal?: string): string;
+  /** A field of a session record, opened with the cluster key (`owner` is kept in clear). */
+  recordField(sessionId: string, field: string, principal?: string): Promise<string | undefined>;
 }
 
 /**
@@ -49,6 +56,17 @@ export function useCluster(
       });
       fixture.replicas[index] = replica;
       return replica;
+    },
+    recordKey(sessionId: string, principal = 'anonymous') {
+      const derived = deriveClusterKeys(parseClusterKey(fixture.key));
+      return new RedisKeys(derived.namespace, derived.names).session(principal, sessionId);
+    },
+    async recordField(sessionId: string, field: string, principal = 'anonymous') {
+      const key = fixture.recordKey(sessionId, principal);
+      const stored = (await fixture.redis.cli('HGET', key, field)).trim();
+      if (field === 'owner') return stored;
+      const derived = deriveClusterKeys(parseClusterKey(fixture.key));
+      return new ClusterSeal(derived.records, derived.keyId).open(stored, `${key}\n${field}`);
     },
   } as ClusterFixture;
   beforeAll(async () => {

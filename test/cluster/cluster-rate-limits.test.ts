@@ -88,11 +88,12 @@ describe.skipIf(!redisAvailable)('rate limits across replicas (built CLI, real R
         /^Rate limit reached for tool "echo__echo": 3 calls per 3600 s .*Retry after \d+ s$/,
       );
     }
-    // The bucket is the cluster's, in its namespace.
+    // The bucket is the cluster's, in its namespace, its name hashed (a bucket may name a principal).
     const keys = (await redis.cli('--scan', '--pattern', 'mcptools:*:ratelimit:*'))
       .split('\n')
       .filter(Boolean);
-    expect(keys.some((name) => name.endsWith(':echo__echo'))).toBe(true);
+    expect(keys.length).toBeGreaterThan(0);
+    expect(keys.join('\n')).not.toContain('echo__echo');
   }, 60_000);
 
   it('keeps serving with Redis down, limited per replica, says so once, and shares the limit again after', async () => {

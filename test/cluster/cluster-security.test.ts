@@ -8,6 +8,7 @@ import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
 import type { MCPToolProvider } from '../../src/mcp/provider-types.js';
 import { ToolRegistry } from '../../src/registry/tool-registry.js';
 import { runCli } from '../cli/cli-process.js';
+import { sseEvents, ssePayload } from '../gateway/raw-legacy-session.js';
 import { stdioFixture } from '../mcp/hub-test-helpers.js';
 import {
   freePort,
@@ -31,6 +32,8 @@ const OWNER = 'owner-token-2222';
 const key = randomBytes(32);
 let redis: TestRedis;
 const gateways: { gateway: Gateway; provider: MCPToolProvider; url: string }[] = [];
+/** What the replicas logged (a dropped record or event is reported). */
+const logs: string[] = [];
 
 async function replica(name: string) {
   const registry = new ToolRegistry();
@@ -47,6 +50,7 @@ async function replica(name: string) {
     token: ACCESS,
     ownerToken: OWNER,
     cluster: { redis: redis.url, key, advertiseUrl: `http://127.0.0.1:${port}`, replicaId: name },
+    log: (line) => logs.push(line),
   });
   const { url } = await gateway.listen({ port });
   const running = { gateway, provider, url };
@@ -62,8 +66,15 @@ const initialize = {
 };
 const listTools = { jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} };
 
-function post(url: string, token: string, body: unknown, headers: Record<string, string> = {}) {
+function post(
+  url: string,
+  token: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+  signal?: AbortSignal,
+) {
   return fetch(url, {
+    ...(signal === undefined ? {} : { signal }),
     method: 'POST',
     headers: {
       authorization: `Bearer ${token}`,
@@ -119,6 +130,71 @@ describe.skipIf(!redisAvailable)('cluster security (library gateways, real Redis
     expect(text, text).toContain('echo__echo');
   });
 
+  it('keeps session records and events sealed in Redis; an event written there by hand never reaches a client resuming with Last-Event-ID', async () => {
+    const cut = new AbortController();
+    const slow = {
+      jsonrpc: '2.0',
+      id: 7,
+      method: 'tools/call',
+      params: { name: 'echo__slow', arguments: { ms: 1500, steps: 3 }, _meta: { progressToken: 'p' } },
+    };
+    const called = await post(a.url, ACCESS, slow, { 'mcp-session-id': sessionId }, cut.signal);
+    const reader = sseEvents(called);
+    // (A priming event first, for the protocol versions that have one.)
+    let progress = (await reader.read()).value!;
+    if (progress.data === '') progress = (await reader.read()).value!;
+    expect(ssePayload(progress)?.method).toBe('notifications/progress');
+    cut.abort();
+    await reader.cancel().catch(() => {});
+    // The progress event is in Redis (its write leaves a few milliseconds after it was sent).
+    const scan = async (pattern: string) =>
+      (await redis.cli('--scan', '--pattern', pattern)).split('\n').filter(Boolean);
+    const [events] = await expect
+      .poll(() => scan('mcptools:*:events:*'), { message: 'the session event stream in Redis' })
+      .toHaveLength(1)
+      .then(() => scan('mcptools:*:events:*'));
+    await expect
+      .poll(async () => Number(await redis.cli('XLEN', events!)), { message: 'the progress event stored' })
+      .toBeGreaterThan(0);
+    // A forged result written by hand under the next id of the stream, before the real one comes.
+    const next = progress.id!.replace(
+      /-(\d+)\.([^.]+)$/,
+      (_all, n: string, stream: string) => `-${Number(n) + 1}.${stream}`,
+    );
+    const forged = {
+      jsonrpc: '2.0',
+      id: 7,
+      result: { content: [{ type: 'text', text: 'forged-in-redis' }] },
+    };
+    await redis.cli('XADD', events!, '*', 'i', next, 'm', JSON.stringify(forged));
+    logs.length = 0;
+    // Resumed through B: the real events replay (the control), the forged one does not.
+    const resumed = await fetch(b.url, {
+      headers: {
+        authorization: `Bearer ${ACCESS}`,
+        accept: 'text/event-stream',
+        'mcp-session-id': sessionId,
+        'mcp-protocol-version': '2025-06-18',
+        'last-event-id': progress.id!,
+      },
+    });
+    expect(resumed.status).toBe(200);
+    const rest: string[] = [];
+    const more = sseEvents(resumed);
+    for (let read = await more.read(); !read.done; read = await more.read()) rest.push(read.value.data);
+    expect(rest.join('\n')).toContain('slept 1500ms');
+    expect(rest.join('\n')).not.toContain('forged-in-redis');
+    expect(logs.join('\n')).toMatch(/dropped a stored event/);
+    // Nothing of the session is in Redis in clear: not its result, its client, its principal or id.
+    const stored = await redis.cli('XRANGE', events!, '-', '+');
+    expect(stored).not.toContain('slept 1500ms');
+    const [record] = await scan('mcptools:*:session:*');
+    expect(await redis.cli('HGETALL', record!)).not.toContain('clientInfo');
+    const names = (await scan('mcptools:*')).join('\n');
+    expect(names).not.toContain(sessionId);
+    expect(names).not.toContain(principalOf(ACCESS));
+  });
+
   it("refuses the session id presented with another principal's token, on B and on A", async () => {
     for (const url of [b.url, a.url]) {
       const response = await post(url, OWNER, listTools, { 'mcp-session-id': sessionId });
@@ -126,36 +202,53 @@ describe.skipIf(!redisAvailable)('cluster security (library gateways, real Redis
     }
   });
 
-  it('refuses a forged forwarding header: garbage, another cluster key, another body, stale', async () => {
-    const exchange = (body: unknown) => ({
+  it('refuses a forged or replayed forwarding header: garbage, another cluster key, another replica, another body, stale, sent twice', async () => {
+    const exchange = (target: string) => ({
+      target: new URL(target).origin,
       method: 'POST',
       path: '/mcp',
       sessionId,
-      principal: principalOf(ACCESS),
-      body: JSON.stringify(body),
     });
+    // What A's front door would have verified: the caller, signed in; no token is sent with it.
+    const who = { principal: principalOf(ACCESS), owner: false, via: 'token' as const };
+    const body = JSON.stringify(listTools);
     const right = deriveClusterKeys(key).forward;
     const wrong = deriveClusterKeys(randomBytes(32)).forward;
+    const forwardTo = (url: string, header: string) =>
+      fetch(url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': '2025-06-18',
+          'mcp-session-id': sessionId,
+          [FORWARD_HEADER]: header,
+        },
+        body,
+      });
     const forged = [
-      `v1.${Date.now()}.${'0'.repeat(64)}`,
+      `v2.${Date.now()}.${'0'.repeat(22)}.e30.${'0'.repeat(43)}.${'0'.repeat(43)}`,
       'anything',
-      signForward(wrong, exchange(listTools)),
-      signForward(right, exchange({ ...listTools, id: 99 })),
-      signForward(right, exchange(listTools), Date.now() - 120_000),
+      signForward(wrong, exchange(a.url), who, body),
+      // Made for B, sent to A.
+      signForward(right, exchange(b.url), who, body),
+      signForward(right, exchange(a.url), who, JSON.stringify({ ...listTools, id: 99 })),
+      signForward(right, exchange(a.url), who, body, Date.now() - 120_000),
     ];
     for (const header of forged) {
-      const response = await post(a.url, ACCESS, listTools, {
-        'mcp-session-id': sessionId,
-        [FORWARD_HEADER]: header,
-      });
+      const response = await forwardTo(a.url, header);
       expect(response.status).toBe(403);
+      await response.body?.cancel();
     }
-    // The control: the same request signed with this cluster's key is taken.
-    const signed = await post(a.url, ACCESS, listTools, {
-      'mcp-session-id': sessionId,
-      [FORWARD_HEADER]: signForward(right, exchange(listTools)),
-    });
-    expect(signed.status).toBe(200);
+    // The control: a request signed with this cluster's key for A is served once, as the caller
+    // signed into it, with no token; the same request captured and sent again is refused.
+    const signed = signForward(right, exchange(a.url), who, body);
+    const served = await forwardTo(a.url, signed);
+    expect(served.status).toBe(200);
+    expect(await served.text()).toContain('echo__echo');
+    const replayed = await forwardTo(a.url, signed);
+    expect(replayed.status).toBe(403);
+    await replayed.body?.cancel();
   });
 
   it("answers a balancer's /readyz probe without a token (200 while Redis answers); the rest still needs one", async () => {

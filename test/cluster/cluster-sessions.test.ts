@@ -57,11 +57,11 @@ describe.skipIf(!redisAvailable)('a 2025 session across replicas (built CLI, rea
 
       // logging/setLevel: recorded in Redis, and upstream logs come through.
       await client.setLoggingLevel('info');
-      const [recordKey] = (await sessionKeys()).filter((each) => each.endsWith(sessionId));
-      expect(recordKey).toBeDefined();
+      const recordKey = cluster.recordKey(sessionId);
+      expect(await sessionKeys()).toContain(recordKey);
       await waitUntil(
-        async () => (await cluster.redis.cli('HGET', recordKey!, 'logLevel')).trim() === 'info',
-        "until (await cluster.redis.cli('HGET', recordKey!, 'logLevel')).trim() === 'info'",
+        async () => (await cluster.recordField(sessionId, 'logLevel')) === 'info',
+        "until the session record's logLevel is info",
       );
       await client.callTool({
         name: 'notify__log',
@@ -74,7 +74,7 @@ describe.skipIf(!redisAvailable)('a 2025 session across replicas (built CLI, rea
       );
 
       // The session stayed A's: B forwarded, it did not adopt.
-      expect((await cluster.redis.cli('HGET', recordKey!, 'owner')).trim()).toBe('a');
+      expect(await cluster.recordField(sessionId, 'owner')).toBe('a');
       expect(
         cluster.balancer.log
           .filter((entry) => entry.rpcMethod !== 'initialize')
@@ -91,8 +91,8 @@ describe.skipIf(!redisAvailable)('a 2025 session across replicas (built CLI, rea
       await client.close();
       await slow;
       await waitUntil(
-        async () => (await sessionKeys()).every((each) => !each.endsWith(sessionId)),
-        'until (await sessionKeys()).every((each) => !each.endsWith(sessionId))',
+        async () => !(await sessionKeys()).includes(recordKey),
+        'until the session record is gone from Redis',
       );
       const check = await legacyClient(`${cluster.replicas[0]!.base}/mcp`);
       const counted = await check.client.callTool({ name: 'echo__cancelled_count', arguments: {} });

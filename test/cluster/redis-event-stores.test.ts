@@ -1,5 +1,8 @@
+import { randomBytes } from 'node:crypto';
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { deriveClusterKeys } from '../../src/cluster/cluster-key.js';
+import { ClusterSeal } from '../../src/cluster/cluster-seal.js';
 import type { RedisConnection } from '../../src/cluster/redis-connection.js';
 import { RedisEventStores } from '../../src/cluster/redis-event-stores.js';
 import { RedisKeys } from '../../src/cluster/redis-keys.js';
@@ -18,6 +21,13 @@ import { redisAvailable } from './cluster-harness.js';
 const db = useRedis();
 let connection: RedisConnection;
 let stores: RedisEventStores;
+const derived = deriveClusterKeys(randomBytes(32));
+const keys = new RedisKeys('test', derived.names);
+const seal = new ClusterSeal(derived.records, derived.keyId);
+/** What the stores reported (a dropped event). */
+const logged: string[] = [];
+const storesOn = (redis: RedisConnection) =>
+  new RedisEventStores(redis, keys, seal, { log: (line) => logged.push(line) });
 
 const message = (id: number, text: string): JSONRPCMessage => ({ jsonrpc: '2.0', id, result: { text } });
 const settled = async () => {
@@ -30,7 +40,7 @@ const textOf = (each: JSONRPCMessage) =>
 describe.skipIf(!redisAvailable)('RedisEventStores (real Redis)', () => {
   beforeAll(async () => {
     connection = await db.connect();
-    stores = new RedisEventStores(connection, new RedisKeys('test'));
+    stores = storesOn(connection);
   });
 
   it('replays what followed an event on its own stream only, from any connection', async () => {
@@ -46,7 +56,7 @@ describe.skipIf(!redisAvailable)('RedisEventStores (real Redis)', () => {
     await settled();
     // Another replica: its own connection and store object, the same Redis.
     const other = await db.connect();
-    const elsewhere = new RedisEventStores(other, new RedisKeys('test')).forSession('s1', 'token:alice');
+    const elsewhere = storesOn(other).forSession('s1', 'token:alice');
     const replay = async (from: string) => {
       const replayed: [string, string][] = [];
       const stream = await elsewhere.replayEventsAfter(from, {
@@ -105,7 +115,9 @@ describe.skipIf(!redisAvailable)('RedisEventStores (real Redis)', () => {
   it('keeps each session in its own stream key, with a TTL, gone when the session is dropped', async () => {
     await stores.forSession('s4', 'token:carol').storeEvent('post-1', message(1, 'x'));
     await settled();
-    const key = 'mcptools:test:events:token:carol:s4';
+    const key = keys.events('token:carol', 's4');
+    // The key names neither the principal nor the session.
+    expect(key).toMatch(/^mcptools:test:events:[\w-]{43}$/);
     expect(Number(await db.redis.cli('PTTL', key))).toBeGreaterThan(0);
     await stores.dropSession('s4', 'token:carol');
     expect((await db.redis.cli('EXISTS', key)).trim()).toBe('0');
@@ -125,5 +137,49 @@ describe.skipIf(!redisAvailable)('RedisEventStores (real Redis)', () => {
     const after = await db.redis.commandCounts();
     const delta = (name: string) => (after[name] ?? 0) - (before[name] ?? 0);
     expect([delta('xadd'), delta('pexpire'), delta('xrange'), delta('xrevrange')]).toEqual([10, 1, 0, 0]);
+  });
+
+  it('keeps no message in clear, and never replays an entry written without the cluster key', async () => {
+    const store = stores.forSession('s7', 'token:frank');
+    const priming = await store.storeEvent('post-1', {} as JSONRPCMessage);
+    const first = await store.storeEvent('post-1', message(1, 'secret-result-4f1c'));
+    const second = await store.storeEvent('post-1', message(2, 'second-result'));
+    await settled();
+    const key = keys.events('token:frank', 's7');
+    const stored = await db.redis.cli('XRANGE', key, '-', '+');
+    expect(stored).not.toContain('secret-result-4f1c');
+    expect(stored).not.toContain('jsonrpc');
+    // A forged message under a plausible next id of the stream, in clear and in a made-up seal;
+    // the real sealed message of `second` moved under another id; a forged copy of the anchor.
+    const sealedSecond = /v1\.[0-9a-f]{8}\.\S+/.exec(stored.split('\n').slice(-2).join('\n'))![0];
+    const next = (step: number) =>
+      second.replace(/-(\d+)\.post-1$/, (_all, n: string) => `-${Number(n) + step}.post-1`);
+    const forged = JSON.stringify(message(9, 'forged-by-hand'));
+    const madeUp = `v1.${derived.keyId}.${Buffer.from(forged).toString('base64')}`;
+    await db.redis.cli('XADD', key, '*', 'i', next(1), 'm', forged);
+    await db.redis.cli('XADD', key, '*', 'i', next(2), 'm', madeUp);
+    await db.redis.cli('XADD', key, '*', 'i', next(3), 'm', sealedSecond);
+    await db.redis.cli('XADD', key, '*', 'i', first, 'm', forged);
+    // The real entry copied as it is: sent once.
+    await db.redis.cli('XADD', key, '*', 'i', second, 'm', sealedSecond);
+    logged.length = 0;
+    const replayed: [string, string][] = [];
+    const replay = (from: string) =>
+      store.replayEventsAfter(from, {
+        send: async (id, sent) => {
+          replayed.push([id, textOf(sent)]);
+        },
+      });
+    expect(await replay(first)).toBe('post-1');
+    expect(replayed).toEqual([[second, 'second-result']]);
+    expect(logged).toHaveLength(4);
+    expect(logged.join('\n')).not.toContain('forged-by-hand');
+    // The control: the stream's own events replay in full from its start.
+    replayed.length = 0;
+    await replay(priming);
+    expect(replayed).toEqual([
+      [first, 'secret-result-4f1c'],
+      [second, 'second-result'],
+    ]);
   });
 });

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { RedisKeys } from '../../src/cluster/redis-keys.js';
 import { redisRateLimitStore } from '../../src/cluster/redis-rate-limits.js';
@@ -13,7 +14,7 @@ import { redisAvailable } from './cluster-harness.js';
  */
 
 const db = useRedis();
-const keys = new RedisKeys('test-namespace');
+const keys = new RedisKeys('test-namespace', randomBytes(32));
 
 async function replicaStore() {
   const connection = await db.connect();
@@ -36,7 +37,7 @@ describe.skipIf(!redisAvailable)('redisRateLimitStore (real Redis)', () => {
     // Another key is another bucket.
     expect(await a.store.take('other', 3, 3_000)).toBe(0);
     // The bucket is one key in the namespace, expiring once it would be full again.
-    const ttl = Number(await db.redis.cli('PTTL', 'mcptools:test-namespace:ratelimit:burst'));
+    const ttl = Number(await db.redis.cli('PTTL', keys.rateLimit('burst')));
     expect(ttl).toBeGreaterThan(0);
     expect(ttl).toBeLessThanOrEqual(3_000);
   });

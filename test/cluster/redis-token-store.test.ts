@@ -21,7 +21,11 @@ const db = useRedis();
 async function replicaStore(clusterKey = key): Promise<RedisTokenStore> {
   const connection = await db.connect();
   const derived = deriveClusterKeys(clusterKey);
-  return new RedisTokenStore(connection, new RedisKeys(deriveClusterKeys(key).namespace), derived.storage);
+  return new RedisTokenStore(
+    connection,
+    new RedisKeys(deriveClusterKeys(key).namespace, deriveClusterKeys(key).names),
+    derived.storage,
+  );
 }
 
 const entry = (refresh: string): VaultEntry => ({

@@ -16,7 +16,11 @@ import { until } from '../mcp/hub-test-helpers.js';
 // a receiver in this test, and GET /metrics scraped by a real Prometheus.
 
 const PROMETHEUS = '/usr/bin/prometheus';
-const TOKEN = 'scrape-token-9c2f41d7';
+const TOKEN = 'owner-token-9c2f41d7';
+/** A caller who is no owner: `/metrics` is not for it. */
+const READER_TOKEN = 'reader-token-5e81a0c3';
+/** The dedicated scrape token: it opens `/metrics` and nothing else. */
+const SCRAPE_TOKEN = 'scrape-token-73d9b2e6';
 
 let dir: string;
 let configFile: string;
@@ -152,8 +156,21 @@ describe('serve --metrics', () => {
   const base = () => new URL('/', served.url).href;
 
   beforeAll(async () => {
-    served = await startServeHttp(['--config', configFile, '--metrics', '--token', TOKEN], {
-      env: { ...process.env, OTEL_SDK_DISABLED: undefined },
+    const tokensFile = join(dir, 'mcptools-tokens.json');
+    writeFileSync(
+      tokensFile,
+      JSON.stringify({
+        servers: { pipe: { type: 'stdio', ...fixtureCommand('trace-echo') } },
+        gateway: {
+          tokens: {
+            ops: { token: TOKEN, principal: 'ops', owner: true },
+            reader: { token: READER_TOKEN, principal: 'reader' },
+          },
+        },
+      }),
+    );
+    served = await startServeHttp(['--config', tokensFile, '--metrics'], {
+      env: { ...process.env, OTEL_SDK_DISABLED: undefined, MCPTOOLS_SCRAPE_TOKEN: SCRAPE_TOKEN },
     });
     const client = await connectClient(served.url, 'legacy', {
       headers: { authorization: `Bearer ${TOKEN}` },
@@ -168,13 +185,43 @@ describe('serve --metrics', () => {
     await served?.close();
   });
 
-  it('refuses a scraper without the token', async () => {
-    const response = await fetch(`${base()}metrics`);
-    expect(response.status).toBe(401);
+  const scrape = (token?: string) =>
+    fetch(`${base()}metrics`, token === undefined ? {} : { headers: { authorization: `Bearer ${token}` } });
+
+  it('refuses a scraper without a token', async () => {
+    expect((await scrape()).status).toBe(401);
+  });
+
+  it('refuses a principal that is no owner (its series name what its view may hide); the owner is served', async () => {
+    const refused = await scrape(READER_TOKEN);
+    expect(refused.status).toBe(403);
+    expect(await refused.text()).not.toContain('mcptools_');
+    expect((await scrape(TOKEN)).status).toBe(200);
+  });
+
+  it('the scrape token opens /metrics and nothing else', async () => {
+    const metrics = await scrape(SCRAPE_TOKEN);
+    expect(metrics.status).toBe(200);
+    expect(await metrics.text()).toContain('mcptools_tool_calls_total');
+    const mcp = await fetch(served.url, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${SCRAPE_TOKEN}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
+    expect(mcp.status).toBe(401);
+    // Origin is checked for the scraper as for /mcp (a page of another site).
+    const rebound = await fetch(`${base()}metrics`, {
+      headers: { authorization: `Bearer ${SCRAPE_TOKEN}`, origin: 'http://evil.example' },
+    });
+    expect(rebound.status).toBe(403);
   });
 
   it('serves the call counts in Prometheus text format', async () => {
-    const response = await fetch(`${base()}metrics`, { headers: { authorization: `Bearer ${TOKEN}` } });
+    const response = await scrape(SCRAPE_TOKEN);
     expect(response.status).toBe(200);
     const text = await response.text();
     expect(text).toMatch(
@@ -184,6 +231,7 @@ describe('serve --metrics', () => {
     expect(text).toMatch(/mcptools_tool_call_duration_bucket\{[^}]*le="\+Inf"\} 3/);
     expect(text).toMatch(/mcptools_servers\{mcptools_server_state="connected"\} 1/);
     expect(text).not.toContain(TOKEN);
+    expect(text).not.toContain(SCRAPE_TOKEN);
   });
 
   it.skipIf(!hasBinary('prometheus'))(
@@ -201,7 +249,7 @@ describe('serve --metrics', () => {
           '  - job_name: mcptools',
           '    metrics_path: /metrics',
           '    authorization:',
-          `      credentials: ${TOKEN}`,
+          `      credentials: ${SCRAPE_TOKEN}`,
           '    static_configs:',
           `      - targets: ['127.0.0.1:${gatewayPort}']`,
           '',

@@ -1,6 +1,6 @@
 import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { W3CTraceContextPropagator } from '@opentelemetry/core';
+import { CompositePropagator, W3CBaggagePropagator, W3CTraceContextPropagator } from '@opentelemetry/core';
 import {
   InMemorySpanExporter,
   type ReadableSpan,
@@ -26,7 +26,10 @@ let running: RunningGateway;
 
 beforeAll(async () => {
   context.setGlobalContextManager(contextManager);
-  propagation.setGlobalPropagator(new W3CTraceContextPropagator());
+  // As `serve` registers it: Trace Context and Baggage are read from a caller.
+  propagation.setGlobalPropagator(
+    new CompositePropagator({ propagators: [new W3CTraceContextPropagator(), new W3CBaggagePropagator()] }),
+  );
   trace.setGlobalTracerProvider(provider);
   http = await startHttpFixture('trace-echo');
   const stdio = fixtureCommand('trace-echo');
@@ -103,6 +106,37 @@ describe.each(eras)('traces through the gateway ($label)', ({ era }) => {
       await client.close();
     }
   });
+
+  it.each(['pipe', 'web'])(
+    "%s: only traceparent goes upstream; the caller's baggage and tracestate stay downstream",
+    async (server) => {
+      const client = await connectClient(running.url, era, {
+        headers: { baggage: 'x-user-role=admin', tracestate: 'vendor=header-secret' },
+      });
+      try {
+        const { span, meta } = clientSpan('client tools/call');
+        const result = await client.callTool({
+          name: `${server}__trace_context`,
+          arguments: {},
+          _meta: { ...meta, tracestate: 'vendor=meta-secret', baggage: 'x-user-role=admin' },
+        });
+        span.end();
+        const received = JSON.parse((result.content as { text: string }[])[0]!.text) as {
+          meta: string | null;
+          header: string | null;
+          tracestate: { meta: string | null; header: string | null };
+          baggage: { meta: string | null; header: string | null };
+        };
+        // The control: the trace itself still reaches the upstream.
+        expect(received.meta).toMatch(new RegExp(`^00-${span.spanContext().traceId}-[0-9a-f]{16}-01$`));
+        expect(received.header).toBe(server === 'web' ? received.meta : null);
+        expect(received.baggage).toEqual({ meta: null, header: null });
+        expect(received.tracestate).toEqual({ meta: null, header: null });
+      } finally {
+        await client.close();
+      }
+    },
+  );
 
   it('a failing call has the error on its spans', async () => {
     const client = await connectClient(running.url, era);

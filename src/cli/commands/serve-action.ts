@@ -292,6 +292,8 @@ export async function serveAction(_options: unknown, command: Command): Promise<
       ...oauthFlags(options),
       ...(config.workspaceDir ? { context: { workspaceDir: config.workspaceDir } } : {}),
       ...(telemetry?.prometheus ? { metrics: telemetry.prometheus } : {}),
+      ...(config.telemetry?.metricsAccess ? { metricsAccess: config.telemetry.metricsAccess } : {}),
+      ...(process.env.MCPTOOLS_SCRAPE_TOKEN ? { scrapeToken: process.env.MCPTOOLS_SCRAPE_TOKEN } : {}),
       ready: session.connected,
       // Cluster mode: another replica reloaded; this one re-reads its own file (not announced again).
       onPeerReload: (replica) => {
