@@ -57,9 +57,10 @@ export function serveCallerUpstreams(
         const { principal } = caller.session;
         // Over stdio the client started this process: the owner, on the shared connection.
         if (principal === 'stdio') return undefined;
+        const scopes = caller.session.caller?.scopes ?? [];
         return oauth === undefined
-          ? { principal }
-          : { principal, subjectToken: () => oauth.subjectToken(principal) };
+          ? { principal, scopes }
+          : { principal, scopes, subjectToken: () => oauth.subjectToken(principal, scopes) };
       },
     });
   } catch {
@@ -70,9 +71,14 @@ export function serveCallerUpstreams(
     return undefined;
   }
   // A caller arriving with a new token may bring the catalog of servers no caller opened yet.
-  oauth?.onVerified((who) =>
-    hub.warmCaller?.({ principal: who.principal, subjectToken: () => oauth.subjectToken(who.principal) }),
-  );
+  oauth?.onVerified((who) => {
+    const scopes = who.scopes ?? [];
+    hub.warmCaller?.({
+      principal: who.principal,
+      scopes,
+      subjectToken: () => oauth.subjectToken(who.principal, scopes),
+    });
+  });
   return {
     callback: (request) => {
       if (request.method !== 'GET') return undefined;

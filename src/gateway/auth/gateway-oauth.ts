@@ -14,6 +14,11 @@ import { VerifiedTokenCache } from './verified-token-cache.js';
 
 const WELL_KNOWN = '/.well-known/oauth-protected-resource';
 
+/** The key of a kept subject token: the principal and its token's scope set. */
+function subjectKey(principal: string, scopes: readonly string[]): string {
+  return `${principal}\n${[...new Set(scopes)].sort().join(' ')}`;
+}
+
 /** `new URL(value)`, or `undefined` when `value` is not a URL. */
 function urlOf(value: string): URL | undefined {
   try {
@@ -42,8 +47,10 @@ export class GatewayOAuth {
   readonly #callers = new VerifiedTokenCache<RequestPrincipal>();
   readonly #toleranceSeconds: number;
   /**
-   * Each principal's newest valid access token, kept only while an upstream takes it in a token
-   * exchange ({@link keepSubjectTokens}); it is sent to the issuer, never to an upstream.
+   * Each principal's newest valid access token per scope set, kept only while an upstream takes
+   * it in a token exchange ({@link keepSubjectTokens}); it is sent to the issuer, never to an
+   * upstream. Per scope set: a call made with a low-scope token is exchanged from a token with
+   * those scopes, never from the same user's wider one.
    */
   #subjects: Map<string, { authorization: string; exp: number }> | undefined;
   #onVerified: ((who: RequestPrincipal) => void) | undefined;
@@ -138,22 +145,24 @@ export class GatewayOAuth {
     this.#subjects ??= new Map();
   }
 
-  /** `principal`'s newest access token while it is unexpired (with {@link keepSubjectTokens}). */
-  subjectToken(principal: string): string | undefined {
-    const kept = this.#subjects?.get(principal);
+  /** `principal`'s newest access token with exactly `scopes`, while it is unexpired (with {@link keepSubjectTokens}). */
+  subjectToken(principal: string, scopes: readonly string[] = []): string | undefined {
+    const key = subjectKey(principal, scopes);
+    const kept = this.#subjects?.get(key);
     if (kept === undefined) return undefined;
     if (kept.exp * 1000 <= Date.now()) {
-      this.#subjects?.delete(principal);
+      this.#subjects?.delete(key);
       return undefined;
     }
     return kept.authorization.replace(/^Bearer\s+/i, '');
   }
 
   #keepSubject(who: RequestPrincipal, authorization: string, exp?: unknown): void {
-    const current = this.#subjects!.get(who.principal);
+    const key = subjectKey(who.principal, who.scopes ?? []);
+    const current = this.#subjects!.get(key);
     if (current?.authorization === authorization) return;
     const expiry = typeof exp === 'number' ? exp : this.#callers.expiry(authorization);
-    if (expiry !== undefined) this.#subjects!.set(who.principal, { authorization, exp: expiry });
+    if (expiry !== undefined) this.#subjects!.set(key, { authorization, exp: expiry });
   }
 
   async #verify(authorization: string | null, requestUrl: string): Promise<Response | RequestPrincipal> {
