@@ -43,8 +43,11 @@ export class GatewayOAuth {
   readonly #metadata: OAuthProtectedResourceMetadata | undefined;
   readonly #requiredScopes: string[];
   readonly #metadataUrl: string | undefined;
-  /** Callers by the exact `Authorization` header that proved who they are, until the token expires. */
-  readonly #callers = new VerifiedTokenCache<RequestPrincipal>();
+  /**
+   * Callers by the exact `Authorization` header that proved who they are, until the token
+   * expires and at most `tokenCacheSeconds` (then the verifier is asked again).
+   */
+  readonly #callers: VerifiedTokenCache<RequestPrincipal>;
   readonly #toleranceSeconds: number;
   /**
    * Each principal's newest valid access token per scope set, kept only while an upstream takes
@@ -61,6 +64,7 @@ export class GatewayOAuth {
     this.verifier = new OAuthAccessTokenVerifier(config);
     this.#requiredScopes = config.requiredScopes ?? [];
     this.#toleranceSeconds = config.clockToleranceSeconds ?? 30;
+    this.#callers = new VerifiedTokenCache({ maxAgeSeconds: config.tokenCacheSeconds ?? 60 });
     this.#resource = urlOf(config.audience);
     // Built once, at start: a misconfigured issuer fails here, before any request.
     const metadata = buildOAuthProtectedResourceMetadata({
