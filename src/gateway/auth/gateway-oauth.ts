@@ -9,7 +9,13 @@ import {
 import type { GatewayOAuthConfig } from '../../config/gateway-auth-types.js';
 import type { RequestPrincipal } from '../http-guard.js';
 import { matchesCaller } from './caller-selector.js';
-import { invalidToken, OAuthAccessTokenVerifier, type TokenClaims } from './oauth-token-verifier.js';
+import {
+  audiences,
+  invalidToken,
+  OAuthAccessTokenVerifier,
+  type TokenClaims,
+} from './oauth-token-verifier.js';
+import { ProtectedResource, profileOfPath } from './protected-resource.js';
 import { VerifiedTokenCache } from './verified-token-cache.js';
 
 const WELL_KNOWN = '/.well-known/oauth-protected-resource';
@@ -19,13 +25,9 @@ function subjectKey(principal: string, scopes: readonly string[]): string {
   return `${principal}\n${[...new Set(scopes)].sort().join(' ')}`;
 }
 
-/** `new URL(value)`, or `undefined` when `value` is not a URL. */
-function urlOf(value: string): URL | undefined {
-  try {
-    return new URL(value);
-  } catch {
-    return undefined;
-  }
+/** The profile the endpoint `requestUrl` names (`/mcp/<profile>`), if any. */
+function profileOfUrl(requestUrl: string): string | undefined {
+  return URL.canParse(requestUrl) ? profileOfPath(new URL(requestUrl).pathname) : undefined;
 }
 
 /**
@@ -39,10 +41,9 @@ function urlOf(value: string): URL | undefined {
 export class GatewayOAuth {
   readonly config: GatewayOAuthConfig;
   readonly verifier: OAuthAccessTokenVerifier;
-  readonly #resource: URL | undefined;
+  readonly #resource: ProtectedResource;
   readonly #metadata: OAuthProtectedResourceMetadata | undefined;
   readonly #requiredScopes: string[];
-  readonly #metadataUrl: string | undefined;
   /**
    * Callers by the exact `Authorization` header that proved who they are, until the token
    * expires and at most `tokenCacheSeconds` (then the verifier is asked again).
@@ -65,26 +66,34 @@ export class GatewayOAuth {
     this.#requiredScopes = config.requiredScopes ?? [];
     this.#toleranceSeconds = config.clockToleranceSeconds ?? 30;
     this.#callers = new VerifiedTokenCache({ maxAgeSeconds: config.tokenCacheSeconds ?? 60 });
-    this.#resource = urlOf(config.audience);
+    this.#resource = new ProtectedResource(config.audience);
     // Built once, at start: a misconfigured issuer fails here, before any request.
     const metadata = buildOAuthProtectedResourceMetadata({
       oauthMetadata: { issuer: config.issuer } as OAuthMetadata,
-      resourceServerUrl: this.#resource ?? new URL('http://127.0.0.1/'),
+      resourceServerUrl: new URL(this.#resource.origin ?? 'http://127.0.0.1/'),
       ...(config.scopesSupported ? { scopesSupported: config.scopesSupported } : {}),
       resourceName: 'mcptools gateway',
     });
-    this.#metadata = this.#resource === undefined ? undefined : metadata;
-    this.#metadataUrl = this.#resource && getOAuthProtectedResourceMetadataUrl(this.#resource);
+    this.#metadata = this.#resource.origin === undefined ? undefined : metadata;
   }
 
   /** The origin of the audience (this gateway's public URL), when the audience is a URL. */
   publicOrigin(): string | undefined {
-    return this.#resource?.origin;
+    return this.#resource.origin;
   }
 
-  /** Where the metadata document is, for a request to `requestUrl` (the audience's own, when it is a URL). */
+  /**
+   * Where the metadata document is, for a request to `requestUrl`: that of `/mcp/<profile>` for a
+   * request to a profile's endpoint, else that of `/mcp` (at the audience's origin, when it is a URL).
+   */
   resourceMetadataUrl(requestUrl: string): string {
-    return this.#metadataUrl ?? getOAuthProtectedResourceMetadataUrl(new URL('/mcp', requestUrl));
+    const profile = profileOfUrl(requestUrl);
+    return (
+      this.#resource.metadataUrlOf(profile) ??
+      getOAuthProtectedResourceMetadataUrl(
+        new URL(profile === undefined ? '/mcp' : `/mcp/${profile}`, requestUrl),
+      )
+    );
   }
 
   /**
@@ -105,11 +114,16 @@ export class GatewayOAuth {
         status: 405,
         headers: { allow: 'GET, HEAD, OPTIONS', ...cors },
       });
-    const document = this.#metadata ?? {
-      resource: this.config.audience,
-      authorization_servers: [this.config.issuer],
-      ...(this.config.scopesSupported ? { scopes_supported: this.config.scopesSupported } : {}),
-    };
+    // The resource of the endpoint the path names, written as the audience is (no `/` added).
+    const profile = profileOfPath(pathname.slice(WELL_KNOWN.length));
+    const resource = this.#resource.resourceOf(profile);
+    const document = this.#metadata
+      ? { ...this.#metadata, resource }
+      : {
+          resource,
+          authorization_servers: [this.config.issuer],
+          ...(this.config.scopesSupported ? { scopes_supported: this.config.scopesSupported } : {}),
+        };
     return Response.json(document, { headers: cors });
   }
 
@@ -132,11 +146,19 @@ export class GatewayOAuth {
     if (authorization !== null) {
       const known = this.#callers.get(authorization, Date.now() / 1000, this.#toleranceSeconds);
       if (known !== undefined) {
+        if (!this.#admits(known, requestUrl)) return this.unauthorized(requestUrl);
         if (this.#subjects !== undefined) this.#keepSubject(known, authorization);
         return known;
       }
     }
-    return this.#verify(authorization, requestUrl);
+    return this.#verify(authorization, requestUrl).then((answer) =>
+      answer instanceof Response || this.#admits(answer, requestUrl) ? answer : this.unauthorized(requestUrl),
+    );
+  }
+
+  /** Whether the caller's token names the resource of the endpoint `requestUrl` is for (a profile's is good there only). */
+  #admits(who: RequestPrincipal, requestUrl: string): boolean {
+    return this.#resource.admits(audiences(who.claims ?? {}), profileOfUrl(requestUrl));
   }
 
   /** Told of each caller whose token was verified (once per token: a remembered token is not). */

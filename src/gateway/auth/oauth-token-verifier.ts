@@ -8,6 +8,7 @@ import {
 import type { JWTVerifyGetKey } from 'jose';
 import type { GatewayOAuthConfig } from '../../config/gateway-auth-types.js';
 import { ConcurrencyGate } from './concurrency-gate.js';
+import { ProtectedResource } from './protected-resource.js';
 import { introspectToken } from './token-introspection.js';
 import { VerifiedTokenCache } from './verified-token-cache.js';
 
@@ -45,7 +46,8 @@ function scopesOf(claims: Record<string, unknown>): string[] {
   return [];
 }
 
-function audiences(claims: Record<string, unknown>): string[] {
+/** A token's `aud` as a list (a string or an array of them). */
+export function audiences(claims: Readonly<Record<string, unknown>>): string[] {
   if (typeof claims.aud === 'string') return [claims.aud];
   return Array.isArray(claims.aud) ? claims.aud.filter((aud): aud is string => typeof aud === 'string') : [];
 }
@@ -109,6 +111,7 @@ export class OAuthAccessTokenVerifier implements OAuthTokenVerifier {
   /** Verifications under way, by token digest: concurrent requests with one token share one. */
   readonly #pending = new Map<string, Promise<AuthInfo>>();
   readonly #introspections: ConcurrencyGate;
+  readonly #resource: ProtectedResource;
   #metadata: Promise<Record<string, unknown> | undefined> | undefined;
   #jwks: Promise<JWTVerifyGetKey> | undefined;
   readonly #toleranceSeconds: number;
@@ -119,6 +122,7 @@ export class OAuthAccessTokenVerifier implements OAuthTokenVerifier {
     this.#cache = new VerifiedTokenCache({ maxAgeSeconds: config.tokenCacheSeconds ?? 60 });
     this.#failures = new VerifiedTokenCache({ maxAgeSeconds: config.failureCacheSeconds ?? 5 });
     this.#introspections = new ConcurrencyGate(config.introspection?.maxConcurrent ?? 4);
+    this.#resource = new ProtectedResource(config.audience);
   }
 
   /**
@@ -220,14 +224,15 @@ export class OAuthAccessTokenVerifier implements OAuthTokenVerifier {
     }
     this.counts.jwtVerified++;
     try {
+      // The audience is checked below: the gateway's own resource or one of its profiles'.
       const { payload, protectedHeader } = await jwtVerify(token, keys, {
         issuer: this.#config.issuer,
-        audience: this.#config.audience,
         algorithms: ALGORITHMS,
         clockTolerance: this.#toleranceSeconds,
         requiredClaims: ['exp'],
       });
-      if (!accessTokenJwtType(protectedHeader.typ)) throw invalidToken();
+      if (!accessTokenJwtType(protectedHeader.typ) || !this.#resource.namesAny(audiences(payload)))
+        throw invalidToken();
       return {
         claims: payload as Record<string, unknown>,
         expiresAt: payload.exp as number,
@@ -264,7 +269,7 @@ export class OAuthAccessTokenVerifier implements OAuthTokenVerifier {
       exp + this.#toleranceSeconds < now ||
       (typeof nbf === 'number' && nbf - this.#toleranceSeconds > now) ||
       (claims.iss !== undefined && claims.iss !== this.#config.issuer) ||
-      !audiences(claims).includes(this.#config.audience)
+      !this.#resource.namesAny(audiences(claims))
     )
       throw invalidToken();
     return { claims, expiresAt: exp, ...(typeof nbf === 'number' ? { notBefore: nbf } : {}) };
