@@ -409,7 +409,10 @@ export function createGateway(options: GatewayOptions): Gateway {
     if (pathname === '/healthz' && request.method === 'GET')
       return Response.json(healthJson(statuses(), startedAt));
     if (pathname === '/' && request.method === 'GET') {
-      const endpoints = [...core.profiles.keys()].map((name) => (name === '' ? '/mcp' : `/mcp/${name}`));
+      // Only the endpoints that serve this caller: a `who`-restricted profile is not named to others.
+      const endpoints = [...core.profiles.keys()]
+        .filter((name) => profileFor(core.profiles, name === '' ? undefined : name, checked) !== undefined)
+        .map((name) => (name === '' ? '/mcp' : `/mcp/${name}`));
       return statusPageResponse(statuses(), startedAt, endpoints, options.notices?.() ?? []);
     }
     if (pathname === '/metrics' && request.method === 'GET' && options.metrics)

@@ -2,6 +2,8 @@ import {
   bearerAuthChallengeResponse,
   buildOAuthProtectedResourceMetadata,
   getOAuthProtectedResourceMetadataUrl,
+  OAuthError,
+  OAuthErrorCode,
   type OAuthMetadata,
   type OAuthProtectedResourceMetadata,
   verifyBearerToken,
@@ -230,6 +232,10 @@ export class GatewayOAuth {
         );
       return frozen;
     } catch (error) {
+      // Every refusal of a token is the same answer, a missing or malformed header's too: what
+      // was wrong is not told. A missing scope (403) and an unreachable server (500) are not refusals of the token.
+      if (OAuthError.isInstance(error) && error.code === OAuthErrorCode.InvalidToken)
+        return this.unauthorized(requestUrl);
       return bearerAuthChallengeResponse(error, options);
     }
   }
