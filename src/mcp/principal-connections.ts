@@ -212,7 +212,8 @@ export class PrincipalConnections {
         config: config.auth?.type === 'oauth' ? config.auth : undefined,
         store: this.#options.store,
         vaultKey: principalVaultKey(caller.principal, config.url),
-        redirect: this.#options.redirect,
+        // The flow is the principal's: its redirect completes only for them.
+        redirect: (state) => this.#options.redirect(state, caller.principal),
         listeners: {
           authRequired: (error) => made.connection?.requireAuthorization(error),
           // Signed in: connect now, so that the catalog is there before the first call.
