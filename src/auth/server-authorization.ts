@@ -46,8 +46,9 @@ export interface ServerAuthorizationOptions {
 /**
  * Opens a receiver of one authorization redirect whose `state` must be `state()`; the loopback
  * listener of {@link startLoopbackRedirect} is one, the gateway's `/oauth/callback` another.
+ * `owner`: the gateway caller who started the flow; only they may complete it.
  */
-export type RedirectReceiver = (state: () => string | undefined) => Promise<LoopbackRedirect>;
+export type RedirectReceiver = (state: () => string | undefined, owner?: string) => Promise<LoopbackRedirect>;
 
 type UnauthorizedContext = Parameters<NonNullable<AuthProvider['onUnauthorized']>>[0];
 

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { discoverAuthorizationServerMetadata } from '@modelcontextprotocol/client';
 import type { TokenExchangeConfig } from '../config/config-types.js';
 import { McpToolsError } from '../errors/mcp-tools-error.js';
@@ -8,6 +9,11 @@ const ACCESS_TOKEN_TYPE = 'urn:ietf:params:oauth:token-type:access_token';
 const MARGIN_MS = 30_000;
 /** How long a token without `expires_in` is kept. */
 const DEFAULT_LIFETIME_MS = 5 * 60_000;
+/** At most this many exchanged tokens are kept; beyond it the expired, then the oldest, go. */
+const MAX_KEPT = 10_000;
+
+/** The key of a subject token's exchanged token: its digest, so the map never holds a caller's token. */
+const subjectKey = (subjectToken: string) => createHash('sha256').update(subjectToken).digest('base64url');
 
 interface Exchanged {
   accessToken: string;
@@ -17,8 +23,11 @@ interface Exchanged {
 /**
  * RFC 8693 token exchange for one upstream (`auth: { type: "tokenExchange" }`): the caller's
  * own access token (the subject token) is traded, as the gateway's confidential client, for one
- * whose audience is the upstream; that one is kept per principal until shortly before it expires.
- * The subject token goes to the authorization server only, never to the upstream.
+ * whose audience is the upstream; that one is kept, by the digest of the subject token it was
+ * exchanged for, until shortly before it expires. Keyed by the subject token, not the principal:
+ * a user's low-scope token (another client) must never be answered with the token exchanged
+ * for the same user's high-scope one. The subject token goes to the authorization server only,
+ * never to the upstream.
  */
 export class TokenExchange {
   readonly #server: string;
@@ -41,23 +50,34 @@ export class TokenExchange {
     this.#fetch = fetchFn;
   }
 
-  /** A token for the upstream on behalf of `principal`, exchanged for `subjectToken` unless one is kept. */
-  async token(principal: string, subjectToken: string): Promise<string> {
-    const kept = this.#cache.get(principal);
+  /** A token for the upstream exchanged for `subjectToken`, unless one exchanged for it is kept. */
+  async token(subjectToken: string): Promise<string> {
+    const key = subjectKey(subjectToken);
+    const kept = this.#cache.get(key);
     if (kept !== undefined && kept.expiresAt - MARGIN_MS > Date.now()) return kept.accessToken;
-    let flight = this.#inFlight.get(principal);
+    let flight = this.#inFlight.get(key);
     if (flight === undefined) {
-      flight = this.#exchange(subjectToken).finally(() => this.#inFlight.delete(principal));
-      this.#inFlight.set(principal, flight);
+      flight = this.#exchange(subjectToken).finally(() => this.#inFlight.delete(key));
+      this.#inFlight.set(key, flight);
     }
     const exchanged = await flight;
-    this.#cache.set(principal, exchanged);
+    this.#keep(key, exchanged);
     return exchanged.accessToken;
   }
 
-  /** Forgets `principal`'s token (the upstream refused it): the next call exchanges again. */
-  forget(principal: string): void {
-    this.#cache.delete(principal);
+  /** Forgets the token exchanged for `subjectToken` (the upstream refused it): the next call exchanges again. */
+  forget(subjectToken: string): void {
+    this.#cache.delete(subjectKey(subjectToken));
+  }
+
+  #keep(key: string, exchanged: Exchanged): void {
+    if (this.#cache.size >= MAX_KEPT) {
+      const now = Date.now();
+      for (const [old, entry] of this.#cache) if (entry.expiresAt - MARGIN_MS <= now) this.#cache.delete(old);
+      if (this.#cache.size >= MAX_KEPT) this.#cache.delete(this.#cache.keys().next().value!);
+    }
+    this.#cache.delete(key);
+    this.#cache.set(key, exchanged);
   }
 
   async #tokenEndpoint(): Promise<string> {

@@ -18,12 +18,20 @@ export const gatewayOAuthSchema = z.strictObject({
   audience: nonEmpty,
   jwksUrl: httpUrl.optional(),
   introspection: z
-    .strictObject({ url: httpUrl.optional(), clientId: nonEmpty, clientSecret: nonEmpty })
+    .strictObject({
+      url: httpUrl.optional(),
+      clientId: nonEmpty,
+      clientSecret: nonEmpty,
+      maxConcurrent: z.number().int().min(1).max(256).optional(),
+      jwts: z.boolean().optional(),
+    })
     .optional(),
   requiredScopes: z.array(nonEmpty).optional(),
   scopesSupported: z.array(nonEmpty).optional(),
   clockToleranceSeconds: z.number().min(0).max(300).optional(),
   jwksCooldownSeconds: z.number().min(0).max(3600).optional(),
+  tokenCacheSeconds: z.number().min(0).max(3600).optional(),
+  failureCacheSeconds: z.number().min(0).max(300).optional(),
   owner: callerSelectorSchema.optional(),
 });
 

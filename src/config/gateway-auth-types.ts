@@ -21,8 +21,20 @@ export interface GatewayOAuthConfig {
   audience: string;
   /** Where the signing keys are. Default: the issuer's metadata (`jwks_uri`). */
   jwksUrl?: string;
-  /** RFC 7662 introspection for opaque tokens (and JWTs, when no keys are configured). */
-  introspection?: { url?: string; clientId: string; clientSecret: string };
+  /** RFC 7662 introspection of opaque tokens (and of JWTs with `jwts`). */
+  introspection?: {
+    url?: string;
+    clientId: string;
+    clientSecret: string;
+    /** Introspection requests in flight at most; more wait their turn. Default 4. */
+    maxConcurrent?: number;
+    /**
+     * Also ask the authorization server about a JWT (after its signature, issuer, audience and
+     * lifetime passed), so that a revoked JWT is refused within `tokenCacheSeconds`. Default
+     * `false`: a JWT is checked locally only, and stays valid until it expires.
+     */
+    jwts?: boolean;
+  };
   /** Scopes every request must carry (403 `insufficient_scope` otherwise). */
   requiredScopes?: string[];
   /** Scopes advertised in the protected-resource metadata. */
@@ -31,6 +43,10 @@ export interface GatewayOAuthConfig {
   clockToleranceSeconds?: number;
   /** Least seconds between two JWKS fetches prompted by an unknown `kid`. Default 30. */
   jwksCooldownSeconds?: number;
+  /** Most seconds a verified token is remembered before it is checked again (never past `exp`). Default 60. */
+  tokenCacheSeconds?: number;
+  /** Seconds a token found invalid is refused without asking again. Default 5. */
+  failureCacheSeconds?: number;
   /** Callers who match are the owner (they see `ownerOnly` tools). Default: no OAuth caller is. */
   owner?: CallerSelector;
 }

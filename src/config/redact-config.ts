@@ -30,15 +30,20 @@ export function redactServer(server: ServerConfig): ServerConfig {
 
 /**
  * A copy of a whole configuration with every server passed through {@link redactServer}, and
- * the embeddings endpoint's key, header values and URL secrets hidden.
+ * the embeddings endpoint's key, header values and URL secrets, and the OTLP endpoint's URL secrets, hidden.
  */
 export function redactConfig(config: McpToolsConfig): McpToolsConfig {
   const servers = Object.fromEntries(
     Object.entries(config.servers).map(([name, server]) => [name, redactServer(server)]),
   );
   const gateway = redactGateway(config.gateway);
+  // An OTLP endpoint may carry a key in its query or userinfo, like any URL.
+  const telemetry =
+    config.telemetry?.endpoint === undefined
+      ? {}
+      : { telemetry: { ...config.telemetry, endpoint: redactUrl(config.telemetry.endpoint) } };
   const search = config.router?.semanticSearch;
-  if (!search) return { ...config, servers, ...(gateway ? { gateway } : {}) };
+  if (!search) return { ...config, servers, ...(gateway ? { gateway } : {}), ...telemetry };
   const hidden = { ...search, url: redactUrl(search.url) };
   if (search.apiKey !== undefined) hidden.apiKey = REDACTED;
   if (search.headers) hidden.headers = hideValues(search.headers);
@@ -46,6 +51,7 @@ export function redactConfig(config: McpToolsConfig): McpToolsConfig {
     ...config,
     servers,
     ...(gateway ? { gateway } : {}),
+    ...telemetry,
     router: { ...config.router, semanticSearch: hidden },
   };
 }

@@ -85,6 +85,8 @@ export const DEFAULT_RESUME_GRACE_MS = 15_000;
 
 /** How long an idle client connection is kept open (Node's default is 5 s). */
 const KEEP_ALIVE_MS = 60_000;
+/** The largest form the page finishing an upstream sign-in posts (a code, a state, a token). */
+const MAX_CALLBACK_FORM_BYTES = 64 * 1024;
 
 /** Where {@link Gateway.listen} listens. */
 export interface ListenOptions {
@@ -286,6 +288,14 @@ export function createGateway(options: GatewayOptions): Gateway {
     guard.oauth,
     () => guard.oauth?.publicOrigin() ?? clusterSettings?.advertiseUrl.origin ?? listenUrl,
     log,
+    // Whose a gateway token is, for the page that finishes a caller's upstream sign-in.
+    async (token) => {
+      const matched = guard.tokens?.match(token);
+      if (matched !== undefined) return matched.principal;
+      const base = guard.oauth?.publicOrigin() ?? listenUrl ?? 'http://127.0.0.1/';
+      const answer = await guard.oauth?.authenticate(`Bearer ${token}`, new URL('/mcp', base).href);
+      return answer === undefined || answer instanceof Response ? undefined : answer.principal;
+    },
   );
 
   const unsubscribers = [
@@ -464,7 +474,17 @@ export function createGateway(options: GatewayOptions): Gateway {
     // A load balancer's probe carries no token; the answer says nothing but ready or not.
     if (request.method === 'GET' && new URL(request.url).pathname === '/readyz')
       return readiness(core.closing, cluster);
-    const metadata = guard.oauth?.metadataResponse(request) ?? callerUpstreams?.callback(request);
+    const metadata =
+      guard.oauth?.metadataResponse(request) ??
+      callerUpstreams?.callback({
+        method: request.method,
+        url: request.url,
+        form: async () => {
+          if (Number(request.headers.get('content-length') ?? 0) > MAX_CALLBACK_FORM_BYTES) return undefined;
+          const text = await request.text();
+          return text.length > MAX_CALLBACK_FORM_BYTES ? undefined : text;
+        },
+      });
     if (metadata !== undefined) return metadata;
     const scraped = metricsEndpoint?.scraperRequest(request, request.method, request.url, guard);
     if (scraped !== undefined) return scraped;
@@ -539,7 +559,10 @@ export function createGateway(options: GatewayOptions): Gateway {
     if (pathname === '/healthz' && request.method === 'GET')
       return Response.json(healthJson(statuses(), startedAt));
     if (pathname === '/' && request.method === 'GET') {
-      const endpoints = [...core.profiles.keys()].map((name) => (name === '' ? '/mcp' : `/mcp/${name}`));
+      // Only the endpoints that serve this caller: a `who`-restricted profile is not named to others.
+      const endpoints = [...core.profiles.keys()]
+        .filter((name) => profileFor(core.profiles, name === '' ? undefined : name, checked) !== undefined)
+        .map((name) => (name === '' ? '/mcp' : `/mcp/${name}`));
       return statusPageResponse(statuses(), startedAt, endpoints, options.notices?.() ?? []);
     }
     if (pathname === '/metrics' && request.method === 'GET' && metricsEndpoint)
@@ -581,8 +604,15 @@ export function createGateway(options: GatewayOptions): Gateway {
         if (metadata !== undefined) return sendResponse(res, metadata);
       }
       // A browser coming back from signing in to an upstream carries no token of ours.
-      const signedIn = callerUpstreams?.callback({ method: req.method ?? 'GET', url: req.url ?? '/' });
-      if (signedIn !== undefined) return sendResponse(res, signedIn);
+      const signedIn = callerUpstreams?.callback({
+        method: req.method ?? 'GET',
+        url: req.url ?? '/',
+        form: async () => {
+          const body = await readNodeBody(req, MAX_CALLBACK_FORM_BYTES);
+          return 'text' in body ? body.text : undefined;
+        },
+      });
+      if (signedIn !== undefined) return sendResponse(res, await signedIn);
       // Checked before the body is read: a refused request never gets buffered.
       if (req.method === 'GET' && req.url === '/readyz')
         return sendResponse(res, readiness(core.closing, cluster));

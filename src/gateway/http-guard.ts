@@ -28,6 +28,8 @@ export interface HttpGuardSettings {
 /** The headers of a request as {@link guardRequest} reads them: a `Request`'s, or a Node request's read in place. */
 export interface HeaderSource {
   readonly headers: { get(name: string): string | null };
+  /** The request's target (a URL, or a path as Node's `req.url` has it): which endpoint a token must name. */
+  readonly url?: string;
 }
 
 /** The answer to a request that would close a loop of gateways: 508 Loop Detected, the reason as a JSON-RPC error. */
@@ -125,7 +127,12 @@ function unauthorized(request: HeaderSource, settings: HttpGuardSettings): Respo
 /** The URL a request was sent to, as far as the headers tell (for the OAuth challenge's metadata URL). */
 function requestUrlOf(request: HeaderSource): string {
   if (request instanceof Request) return request.url;
-  return `http://${request.headers.get('host') ?? '127.0.0.1'}/`;
+  const base = `http://${request.headers.get('host') ?? '127.0.0.1'}/`;
+  try {
+    return new URL(request.url ?? '/', base).href;
+  } catch {
+    return base;
+  }
 }
 
 /** The checks of {@link guardRequest}, with a bearer token left unverified when OAuth may accept it. */

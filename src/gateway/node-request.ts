@@ -7,6 +7,7 @@ import type { HeaderSource } from './http-guard.js';
  */
 export function nodeHeaders(req: IncomingMessage): HeaderSource {
   return {
+    ...(req.url === undefined ? {} : { url: req.url }),
     headers: {
       get(name: string): string | null {
         const value = req.headers[name];

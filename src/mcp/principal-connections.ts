@@ -17,6 +17,11 @@ import { McpConnection } from './mcp-connection.js';
 /** Who is calling, as the gateway tells the hub (see `McpToolHub.servePerCaller`). */
 export interface CallerIdentity {
   principal: string;
+  /**
+   * The scopes of the token this request came with: a token-exchange connection is one per
+   * principal and scope set, so a call is never made with a token exchanged for a wider one.
+   */
+  scopes?: readonly string[];
   /** The caller's own OAuth access token (the subject of a token exchange), while it is valid. */
   subjectToken?: () => string | undefined;
 }
@@ -43,7 +48,7 @@ interface Entry {
   connection: McpConnection;
   /** Per-user OAuth: this principal's sign-in. */
   authorization?: ServerAuthorization;
-  /** Token exchange: the caller's newest subject token. */
+  /** Token exchange: the newest subject token of the caller with this entry's scope set. */
   subject?: () => string | undefined;
   starting?: Promise<void>;
   timer?: NodeJS.Timeout;
@@ -138,7 +143,7 @@ export class PrincipalConnections {
 
   /** The URL `principal`'s sign-in to `server` waits on, if one is under way. */
   pendingUrl(server: string, principal: string): string | undefined {
-    return this.#entries.get(key(server, principal))?.authorization?.pendingUrl;
+    return this.#entries.get(key(server, { principal }))?.authorization?.pendingUrl;
   }
 
   /** Whether `principal` holds tokens for `server` (signed in; they may still have expired). */
@@ -180,10 +185,14 @@ export class PrincipalConnections {
   }
 
   #entry(server: string, config: HttpServerConfig, caller: CallerIdentity): Entry {
-    const name = key(server, caller.principal);
+    // A sign-in is the principal's whatever token they came with; an exchange depends on the token's scopes.
+    const name = key(
+      server,
+      config.auth?.type === 'tokenExchange' ? caller : { principal: caller.principal },
+    );
     let entry = this.#entries.get(name);
     if (entry !== undefined) {
-      this.#touch(server, caller.principal, entry);
+      this.#touch(name, entry);
       return entry;
     }
     const settings = { connectTimeoutMs: this.#options.connectTimeoutMs(server) };
@@ -195,7 +204,7 @@ export class PrincipalConnections {
         exchange = new TokenExchange(server, config.auth);
         this.#exchanges.set(server, exchange);
       }
-      auth = exchangeAuth(server, caller.principal, exchange, () => made.subject?.());
+      auth = exchangeAuth(server, exchange, () => made.subject?.());
     } else {
       const authorization = new ServerAuthorization({
         server,
@@ -203,14 +212,15 @@ export class PrincipalConnections {
         config: config.auth?.type === 'oauth' ? config.auth : undefined,
         store: this.#options.store,
         vaultKey: principalVaultKey(caller.principal, config.url),
-        redirect: this.#options.redirect,
+        // The flow is the principal's: its redirect completes only for them.
+        redirect: (state) => this.#options.redirect(state, caller.principal),
         listeners: {
           authRequired: (error) => made.connection?.requireAuthorization(error),
           // Signed in: connect now, so that the catalog is there before the first call.
           authorized: () => {
             if (this.#closed || this.#entries.get(name) !== made) return;
             const entry = made as Entry;
-            this.#touch(server, caller.principal, entry);
+            this.#touch(name, entry);
             entry.starting ??= entry.connection.start().finally(() => {
               entry.starting = undefined;
             });
@@ -231,33 +241,36 @@ export class PrincipalConnections {
     entry = made as Entry;
     this.#entries.set(name, entry);
     // Every entry, even one only asked about (`mcp_auth`), goes when unused.
-    this.#touch(server, caller.principal, entry);
+    this.#touch(name, entry);
     return entry;
   }
 
   /** (Re)starts the idle timer of `entry`: it closes after `idleMs` without a call, unless a sign-in waits. */
-  #touch(server: string, principal: string, entry: Entry): void {
+  #touch(name: string, entry: Entry): void {
     clearTimeout(entry.timer);
     entry.timer = setTimeout(() => {
-      if (entry.authorization?.pending || entry.starting) return this.#touch(server, principal, entry);
-      this.#entries.delete(key(server, principal));
+      if (entry.authorization?.pending || entry.starting) return this.#touch(name, entry);
+      if (this.#entries.get(name) === entry) this.#entries.delete(name);
       void entry.connection.close().catch(() => undefined);
     }, this.#options.idleMs ?? DEFAULT_IDLE_MS);
     entry.timer.unref();
   }
 }
 
-function key(server: string, principal: string): string {
-  return `${server}\n${principal}`;
+/** The entry of `server` for `caller`: by principal, and by scope set when `scopes` is given. */
+function key(server: string, caller: Pick<CallerIdentity, 'principal' | 'scopes'>): string {
+  const scopes = caller.scopes === undefined ? '' : `\n${[...new Set(caller.scopes)].sort().join(' ')}`;
+  return `${server}\n${caller.principal}${scopes}`;
 }
 
 /** The transport auth of a token-exchange connection: the exchanged token, forgotten on a 401. */
 function exchangeAuth(
   server: string,
-  principal: string,
   exchange: TokenExchange,
   subject: () => string | undefined,
 ): TransportAuth {
+  // The subject token the upstream's token was last exchanged for: the one a 401 forgets.
+  let last: string | undefined;
   return {
     authProvider: () => ({
       token: async () => {
@@ -268,10 +281,11 @@ function exchangeAuth(
             `server "${server}" takes the caller's OAuth token in exchange: call the gateway with an OAuth access token`,
             { recoverable: false, data: { server, tokenExchange: true } },
           );
-        return exchange.token(principal, token);
+        last = token;
+        return exchange.token(token);
       },
       onUnauthorized: async () => {
-        exchange.forget(principal);
+        if (last !== undefined) exchange.forget(last);
       },
     }),
   };

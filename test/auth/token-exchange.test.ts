@@ -37,30 +37,30 @@ describe('TokenExchange', () => {
   it("trades the caller's token for one of the upstream's audience and the caller's subject, kept for its lifetime", async () => {
     const exchanger = exchange();
     const before = oidc.counts.tokenExchange;
-    const token = await exchanger.token('oauth:alice', aliceToken);
+    const token = await exchanger.token(aliceToken);
     const claims = decodeJwt(token);
     expect(claims.aud).toBe(UPSTREAM);
     expect(claims.sub).toBe('alice');
     expect(claims.iss).toBe(oidc.issuer);
     expect(token).not.toBe(aliceToken);
-    expect(await exchanger.token('oauth:alice', aliceToken)).toBe(token);
+    expect(await exchanger.token(aliceToken)).toBe(token);
     expect(oidc.counts.tokenExchange).toBe(before + 1);
     // Forgotten (the upstream refused it): exchanged again.
-    exchanger.forget('oauth:alice');
-    await exchanger.token('oauth:alice', aliceToken);
+    exchanger.forget(aliceToken);
+    await exchanger.token(aliceToken);
     expect(oidc.counts.tokenExchange).toBe(before + 2);
   });
 
   it('reports a refusal by its error code only, with no token or secret in it', async () => {
     const wrongSecret = exchange({ clientSecret: 'not-the-secret-0123456789' });
-    const error = await wrongSecret.token('oauth:alice', aliceToken).catch((caught: unknown) => caught);
+    const error = await wrongSecret.token(aliceToken).catch((caught: unknown) => caught);
     expect(McpToolsError.isInstance(error)).toBe(true);
     expect((error as McpToolsError).code).toBe('PERMISSION_DENIED');
     expect((error as Error).message).toMatch(
       /^server "reports": the token exchange was refused \(HTTP 401, invalid_client\)$/,
     );
     const forged = await exchange()
-      .token('oauth:mallory', `${aliceToken.slice(0, -4)}AAAA`)
+      .token(`${aliceToken.slice(0, -4)}AAAA`)
       .catch((caught: Error) => caught.message);
     expect(forged).toMatch(/refused \(HTTP 400, invalid_grant\)/);
     expect(forged).not.toContain(aliceToken.slice(0, 20));

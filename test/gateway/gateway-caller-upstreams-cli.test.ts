@@ -75,9 +75,16 @@ describe('serve --http with a perUser upstream (built CLI)', () => {
       expect(url.searchParams.get('redirect_uri')).toBe(`${new URL(served.url).origin}/oauth/callback`);
       url.searchParams.set('login_hint', 'alice');
       const redirect = await fetch(url, { redirect: 'manual' });
-      const page = await fetch(redirect.headers.get('location')!);
+      const location = redirect.headers.get('location')!;
+      const page = await fetch(location);
       expect(page.status).toBe(200);
-      await page.text();
+      expect(await page.text()).toContain('Finish signing in');
+      // The page asks for the caller's gateway token: Alice's finishes Alice's sign-in.
+      const form = new URL(location).searchParams;
+      form.set('token', aliceToken);
+      const finished = await fetch(new URL('/oauth/callback', location), { method: 'POST', body: form });
+      expect(finished.status).toBe(200);
+      await finished.text();
       for (let attempt = 0; attempt < 200 && !(await toolNames(alice)).includes('notes__whoami'); attempt++)
         await new Promise((resolve) => setTimeout(resolve, 50));
       expect(await text(alice, 'notes__whoami')).toMatch(/user alice$/);

@@ -119,14 +119,21 @@ function authorizationUrl(answer: string): URL {
   return new URL(found[0]);
 }
 
-/** Plays `user` in the browser: signs in at the fixture and follows its redirect to the gateway. */
-async function signIn(user: string, authorization: URL): Promise<Response> {
+/**
+ * Plays `user` in the browser: signs in at the fixture, follows its redirect to the gateway, and
+ * gives the page there `user`'s gateway token (only the caller who started a sign-in finishes it).
+ */
+async function signIn(user: 'alice' | 'bob', authorization: URL): Promise<Response> {
   const withUser = new URL(authorization);
   withUser.searchParams.set('login_hint', user);
   const response = await fetch(withUser, { redirect: 'manual' });
   const location = response.headers.get('location');
   if (!location) throw new Error(`the authorization server answered ${response.status}`);
-  return fetch(location);
+  const page = await fetch(location);
+  expect([page.status, await page.text()]).toEqual([200, expect.stringContaining('Finish signing in')]);
+  const form = new URL(location).searchParams;
+  form.set('token', tokens[user]);
+  return fetch(new URL('/oauth/callback', location), { method: 'POST', body: form });
 }
 
 async function until(check: () => Promise<boolean>, what: string): Promise<void> {

@@ -76,7 +76,12 @@ describe('PrincipalConnections', () => {
     const authorize = new URL(String(refused?.data?.url));
     authorize.searchParams.set('login_hint', 'p1');
     const location = (await fetch(authorize, { redirect: 'manual' })).headers.get('location')!;
+    // The flow is p1's: the page asks for the caller's token, and p1's completes it.
     expect(redirects.answer(new URL(location)).status).toBe(200);
+    const form = new URL(location).searchParams;
+    form.set('token', 'the-token-of-p1');
+    const callerOf = async (token: string) => (token === 'the-token-of-p1' ? 'p1' : undefined);
+    expect((await redirects.confirm(form, callerOf)).status).toBe(200);
     for (let attempt = 0; attempt < 250 && listed.length === 0; attempt++)
       await new Promise((resolve) => setTimeout(resolve, 20));
     expect(listed).toEqual(['notes']);

@@ -2,7 +2,7 @@ import { isPlainObject } from '../../json/is-plain-object.js';
 import { configError } from '../config-error.js';
 import type { ConfigReadContext } from '../config-read-context.js';
 import type { McpToolsConfig, PluginEntryConfig, ServerConfig } from '../config-types.js';
-import { interpolateSemanticSearch } from '../interpolate-semantic-search.js';
+import { interpolateSettings } from '../interpolate-settings.js';
 import { normalizeServer, resolvePath } from '../normalize-server.js';
 
 /**
@@ -12,7 +12,7 @@ import { normalizeServer, resolvePath } from '../normalize-server.js';
 export function readMcpToolsJson(value: unknown, context: ConfigReadContext): McpToolsConfig {
   if (!isPlainObject(value))
     throw configError({ file: context.file }, 'must be a JSON object with "servers"');
-  const data = context.validator.mcpToolsFile(interpolateSemanticSearch(value, context), context.file);
+  const data = context.validator.mcpToolsFile(interpolateSettings(value, context), context.file);
   const { $schema: _schema, servers: _servers, workspaceDir, plugins, ...settings } = data;
   const normalized: Record<string, ServerConfig> = {};
   // The raw map, not zod's copy: zod drops a "__proto__" key that must be reported instead.

@@ -1,4 +1,4 @@
-import { CallbackRedirects, OAUTH_CALLBACK_PATH } from '../../auth/callback-redirects.js';
+import { CallbackRedirects, type CallerOfToken, OAUTH_CALLBACK_PATH } from '../../auth/callback-redirects.js';
 import type { McpToolsConfig } from '../../config/config-types.js';
 import { currentCaller } from '../../mcp/caller-scope.js';
 import type { McpToolHub } from '../../mcp/mcp-tool-hub.js';
@@ -9,8 +9,15 @@ import type { GatewayOAuth } from './gateway-oauth.js';
 
 /** What {@link serveCallerUpstreams} set up: the `/oauth/callback` endpoint, and how to stop. */
 export interface CallerUpstreams {
-  /** The answer to a request for `/oauth/callback`, or `undefined` for any other request. */
-  callback(request: { method: string; url: string }): Response | undefined;
+  /**
+   * The answer to a request for `/oauth/callback` (the redirect's `GET`, and the `POST` of its
+   * page with the caller's token, whose form `form` reads), or `undefined` for any other request.
+   */
+  callback(request: {
+    method: string;
+    url: string;
+    form?: () => Promise<string | undefined>;
+  }): Response | Promise<Response> | undefined;
   close(): Promise<void>;
 }
 
@@ -19,8 +26,9 @@ export interface CallerUpstreams {
  * credentials (`auth: { type: "oauth", perUser: true }`, `auth: { type: "tokenExchange" }`) and
  * the provider is the hub, the hub routes their calls to each principal's own connection
  * (`McpToolHub.servePerCaller`), and sign-ins come back to the gateway's `/oauth/callback`.
- * `baseUrl` is read when a sign-in starts: the gateway's public origin. Stdio callers (the owner)
- * keep the shared connection. `undefined` when nothing is configured so.
+ * `baseUrl` is read when a sign-in starts: the gateway's public origin. `callerOf` tells whose a
+ * gateway token is: a sign-in completes only for the caller who started it. Stdio callers (the
+ * owner) keep the shared connection. `undefined` when nothing is configured so.
  */
 export function serveCallerUpstreams(
   provider: MCPToolProvider,
@@ -28,6 +36,7 @@ export function serveCallerUpstreams(
   oauth: GatewayOAuth | undefined,
   baseUrl: () => string | undefined,
   log: (line: string) => void = () => {},
+  callerOf: CallerOfToken = async () => undefined,
 ): CallerUpstreams | undefined {
   const servers = Object.values(config?.servers ?? {}).filter(usesCallerCredentials);
   const hub = provider as Partial<Pick<McpToolHub, 'servePerCaller' | 'warmCaller'>>;
@@ -57,9 +66,10 @@ export function serveCallerUpstreams(
         const { principal } = caller.session;
         // Over stdio the client started this process: the owner, on the shared connection.
         if (principal === 'stdio') return undefined;
+        const scopes = caller.session.caller?.scopes ?? [];
         return oauth === undefined
-          ? { principal }
-          : { principal, subjectToken: () => oauth.subjectToken(principal) };
+          ? { principal, scopes }
+          : { principal, scopes, subjectToken: () => oauth.subjectToken(principal, scopes) };
       },
     });
   } catch {
@@ -70,14 +80,27 @@ export function serveCallerUpstreams(
     return undefined;
   }
   // A caller arriving with a new token may bring the catalog of servers no caller opened yet.
-  oauth?.onVerified((who) =>
-    hub.warmCaller?.({ principal: who.principal, subjectToken: () => oauth.subjectToken(who.principal) }),
-  );
+  oauth?.onVerified((who) => {
+    const scopes = who.scopes ?? [];
+    hub.warmCaller?.({
+      principal: who.principal,
+      scopes,
+      subjectToken: () => oauth.subjectToken(who.principal, scopes),
+    });
+  });
   return {
     callback: (request) => {
-      if (request.method !== 'GET') return undefined;
       const url = new URL(request.url, 'http://gateway.invalid');
-      return url.pathname === OAUTH_CALLBACK_PATH ? redirects.answer(url) : undefined;
+      if (url.pathname !== OAUTH_CALLBACK_PATH) return undefined;
+      if (request.method === 'GET') return redirects.answer(url);
+      if (request.method !== 'POST' || request.form === undefined) return undefined;
+      return request
+        .form()
+        .then((form) =>
+          form === undefined
+            ? new Response('Payload Too Large\n', { status: 413 })
+            : redirects.confirm(new URLSearchParams(form), callerOf),
+        );
     },
     close: stop,
   };

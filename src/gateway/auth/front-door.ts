@@ -19,13 +19,20 @@ export function frontDoor(options: Pick<GatewayOptions, 'token' | 'ownerToken' |
   oauth?: GatewayOAuth;
 } {
   const gateway = options.config?.gateway;
-  for (const [name, entry] of Object.entries(gateway?.tokens ?? {}))
+  for (const [name, entry] of Object.entries(gateway?.tokens ?? {})) {
     if (entry.token.length < MIN_TOKEN_CHARS)
       throw new McpToolsError(
         'CONFIG_INVALID',
         `gateway.tokens.${name}.token: must be at least ${MIN_TOKEN_CHARS} characters (is its variable set?)`,
         { recoverable: false },
       );
+    refusePlaceholder(entry.token, `gateway.tokens.${name}.token`);
+  }
+  for (const [field, value] of [
+    ['token', options.token],
+    ['ownerToken', options.ownerToken],
+  ] as const)
+    if (value !== undefined) refusePlaceholder(value, field);
   const legacy = new StaticTokens(legacyTokens(options.token, options.ownerToken), { legacyNames: true });
   const named = new StaticTokens(gateway?.tokens ?? {});
   const tokens =
@@ -37,6 +44,9 @@ export function frontDoor(options: Pick<GatewayOptions, 'token' | 'ownerToken' |
         ? named
         : StaticTokens.merge(legacy, named);
   const auth = options.auth ?? gateway?.auth;
+  if (auth?.introspection !== undefined)
+    for (const key of ['clientId', 'clientSecret'] as const)
+      refusePlaceholder(auth.introspection[key], `gateway.auth.introspection.${key}`);
   let oauth: GatewayOAuth | undefined;
   try {
     oauth = auth === undefined ? undefined : new GatewayOAuth(auth);
@@ -47,6 +57,20 @@ export function frontDoor(options: Pick<GatewayOptions, 'token' | 'ownerToken' |
     });
   }
   return { ...(tokens === undefined ? {} : { tokens }), ...(oauth === undefined ? {} : { oauth }) };
+}
+
+/**
+ * Refuses a credential still holding `${`: a configuration that reached the gateway without
+ * `${VAR}` interpolation (an object given to `createGateway` as written) would otherwise compare
+ * or send the placeholder text, which anyone who read the file knows.
+ */
+function refusePlaceholder(value: string, field: string): void {
+  if (value.includes('${'))
+    throw new McpToolsError(
+      'CONFIG_INVALID',
+      `${field}: holds a \${…} placeholder (load the configuration with loadConfig, which reads the environment)`,
+      { recoverable: false },
+    );
 }
 
 /**

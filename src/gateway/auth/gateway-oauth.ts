@@ -2,6 +2,8 @@ import {
   bearerAuthChallengeResponse,
   buildOAuthProtectedResourceMetadata,
   getOAuthProtectedResourceMetadataUrl,
+  OAuthError,
+  OAuthErrorCode,
   type OAuthMetadata,
   type OAuthProtectedResourceMetadata,
   verifyBearerToken,
@@ -9,18 +11,25 @@ import {
 import type { GatewayOAuthConfig } from '../../config/gateway-auth-types.js';
 import type { RequestPrincipal } from '../http-guard.js';
 import { matchesCaller } from './caller-selector.js';
-import { invalidToken, OAuthAccessTokenVerifier, type TokenClaims } from './oauth-token-verifier.js';
+import {
+  audiences,
+  invalidToken,
+  OAuthAccessTokenVerifier,
+  type TokenClaims,
+} from './oauth-token-verifier.js';
+import { ProtectedResource, profileOfPath } from './protected-resource.js';
 import { VerifiedTokenCache } from './verified-token-cache.js';
 
 const WELL_KNOWN = '/.well-known/oauth-protected-resource';
 
-/** `new URL(value)`, or `undefined` when `value` is not a URL. */
-function urlOf(value: string): URL | undefined {
-  try {
-    return new URL(value);
-  } catch {
-    return undefined;
-  }
+/** The key of a kept subject token: the principal and its token's scope set. */
+function subjectKey(principal: string, scopes: readonly string[]): string {
+  return `${principal}\n${[...new Set(scopes)].sort().join(' ')}`;
+}
+
+/** The profile the endpoint `requestUrl` names (`/mcp/<profile>`), if any. */
+function profileOfUrl(requestUrl: string): string | undefined {
+  return URL.canParse(requestUrl) ? profileOfPath(new URL(requestUrl).pathname) : undefined;
 }
 
 /**
@@ -34,16 +43,20 @@ function urlOf(value: string): URL | undefined {
 export class GatewayOAuth {
   readonly config: GatewayOAuthConfig;
   readonly verifier: OAuthAccessTokenVerifier;
-  readonly #resource: URL | undefined;
+  readonly #resource: ProtectedResource;
   readonly #metadata: OAuthProtectedResourceMetadata | undefined;
   readonly #requiredScopes: string[];
-  readonly #metadataUrl: string | undefined;
-  /** Callers by the exact `Authorization` header that proved who they are, until the token expires. */
-  readonly #callers = new VerifiedTokenCache<RequestPrincipal>();
+  /**
+   * Callers by the exact `Authorization` header that proved who they are, until the token
+   * expires and at most `tokenCacheSeconds` (then the verifier is asked again).
+   */
+  readonly #callers: VerifiedTokenCache<RequestPrincipal>;
   readonly #toleranceSeconds: number;
   /**
-   * Each principal's newest valid access token, kept only while an upstream takes it in a token
-   * exchange ({@link keepSubjectTokens}); it is sent to the issuer, never to an upstream.
+   * Each principal's newest valid access token per scope set, kept only while an upstream takes
+   * it in a token exchange ({@link keepSubjectTokens}); it is sent to the issuer, never to an
+   * upstream. Per scope set: a call made with a low-scope token is exchanged from a token with
+   * those scopes, never from the same user's wider one.
    */
   #subjects: Map<string, { authorization: string; exp: number }> | undefined;
   #onVerified: ((who: RequestPrincipal) => void) | undefined;
@@ -54,26 +67,35 @@ export class GatewayOAuth {
     this.verifier = new OAuthAccessTokenVerifier(config);
     this.#requiredScopes = config.requiredScopes ?? [];
     this.#toleranceSeconds = config.clockToleranceSeconds ?? 30;
-    this.#resource = urlOf(config.audience);
+    this.#callers = new VerifiedTokenCache({ maxAgeSeconds: config.tokenCacheSeconds ?? 60 });
+    this.#resource = new ProtectedResource(config.audience);
     // Built once, at start: a misconfigured issuer fails here, before any request.
     const metadata = buildOAuthProtectedResourceMetadata({
       oauthMetadata: { issuer: config.issuer } as OAuthMetadata,
-      resourceServerUrl: this.#resource ?? new URL('http://127.0.0.1/'),
+      resourceServerUrl: new URL(this.#resource.origin ?? 'http://127.0.0.1/'),
       ...(config.scopesSupported ? { scopesSupported: config.scopesSupported } : {}),
       resourceName: 'mcptools gateway',
     });
-    this.#metadata = this.#resource === undefined ? undefined : metadata;
-    this.#metadataUrl = this.#resource && getOAuthProtectedResourceMetadataUrl(this.#resource);
+    this.#metadata = this.#resource.origin === undefined ? undefined : metadata;
   }
 
   /** The origin of the audience (this gateway's public URL), when the audience is a URL. */
   publicOrigin(): string | undefined {
-    return this.#resource?.origin;
+    return this.#resource.origin;
   }
 
-  /** Where the metadata document is, for a request to `requestUrl` (the audience's own, when it is a URL). */
+  /**
+   * Where the metadata document is, for a request to `requestUrl`: that of `/mcp/<profile>` for a
+   * request to a profile's endpoint, else that of `/mcp` (at the audience's origin, when it is a URL).
+   */
   resourceMetadataUrl(requestUrl: string): string {
-    return this.#metadataUrl ?? getOAuthProtectedResourceMetadataUrl(new URL('/mcp', requestUrl));
+    const profile = profileOfUrl(requestUrl);
+    return (
+      this.#resource.metadataUrlOf(profile) ??
+      getOAuthProtectedResourceMetadataUrl(
+        new URL(profile === undefined ? '/mcp' : `/mcp/${profile}`, requestUrl),
+      )
+    );
   }
 
   /**
@@ -94,11 +116,16 @@ export class GatewayOAuth {
         status: 405,
         headers: { allow: 'GET, HEAD, OPTIONS', ...cors },
       });
-    const document = this.#metadata ?? {
-      resource: this.config.audience,
-      authorization_servers: [this.config.issuer],
-      ...(this.config.scopesSupported ? { scopes_supported: this.config.scopesSupported } : {}),
-    };
+    // The resource of the endpoint the path names, written as the audience is (no `/` added).
+    const profile = profileOfPath(pathname.slice(WELL_KNOWN.length));
+    const resource = this.#resource.resourceOf(profile);
+    const document = this.#metadata
+      ? { ...this.#metadata, resource }
+      : {
+          resource,
+          authorization_servers: [this.config.issuer],
+          ...(this.config.scopesSupported ? { scopes_supported: this.config.scopesSupported } : {}),
+        };
     return Response.json(document, { headers: cors });
   }
 
@@ -121,11 +148,19 @@ export class GatewayOAuth {
     if (authorization !== null) {
       const known = this.#callers.get(authorization, Date.now() / 1000, this.#toleranceSeconds);
       if (known !== undefined) {
+        if (!this.#admits(known, requestUrl)) return this.unauthorized(requestUrl);
         if (this.#subjects !== undefined) this.#keepSubject(known, authorization);
         return known;
       }
     }
-    return this.#verify(authorization, requestUrl);
+    return this.#verify(authorization, requestUrl).then((answer) =>
+      answer instanceof Response || this.#admits(answer, requestUrl) ? answer : this.unauthorized(requestUrl),
+    );
+  }
+
+  /** Whether the caller's token names the resource of the endpoint `requestUrl` is for (a profile's is good there only). */
+  #admits(who: RequestPrincipal, requestUrl: string): boolean {
+    return this.#resource.admits(audiences(who.claims ?? {}), profileOfUrl(requestUrl));
   }
 
   /** Told of each caller whose token was verified (once per token: a remembered token is not). */
@@ -138,22 +173,24 @@ export class GatewayOAuth {
     this.#subjects ??= new Map();
   }
 
-  /** `principal`'s newest access token while it is unexpired (with {@link keepSubjectTokens}). */
-  subjectToken(principal: string): string | undefined {
-    const kept = this.#subjects?.get(principal);
+  /** `principal`'s newest access token with exactly `scopes`, while it is unexpired (with {@link keepSubjectTokens}). */
+  subjectToken(principal: string, scopes: readonly string[] = []): string | undefined {
+    const key = subjectKey(principal, scopes);
+    const kept = this.#subjects?.get(key);
     if (kept === undefined) return undefined;
     if (kept.exp * 1000 <= Date.now()) {
-      this.#subjects?.delete(principal);
+      this.#subjects?.delete(key);
       return undefined;
     }
     return kept.authorization.replace(/^Bearer\s+/i, '');
   }
 
   #keepSubject(who: RequestPrincipal, authorization: string, exp?: unknown): void {
-    const current = this.#subjects!.get(who.principal);
+    const key = subjectKey(who.principal, who.scopes ?? []);
+    const current = this.#subjects!.get(key);
     if (current?.authorization === authorization) return;
     const expiry = typeof exp === 'number' ? exp : this.#callers.expiry(authorization);
-    if (expiry !== undefined) this.#subjects!.set(who.principal, { authorization, exp: expiry });
+    if (expiry !== undefined) this.#subjects!.set(key, { authorization, exp: expiry });
   }
 
   async #verify(authorization: string | null, requestUrl: string): Promise<Response | RequestPrincipal> {
@@ -195,6 +232,10 @@ export class GatewayOAuth {
         );
       return frozen;
     } catch (error) {
+      // Every refusal of a token is the same answer, a missing or malformed header's too: what
+      // was wrong is not told. A missing scope (403) and an unreachable server (500) are not refusals of the token.
+      if (OAuthError.isInstance(error) && error.code === OAuthErrorCode.InvalidToken)
+        return this.unauthorized(requestUrl);
       return bearerAuthChallengeResponse(error, options);
     }
   }

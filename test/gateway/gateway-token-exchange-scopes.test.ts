@@ -1,0 +1,115 @@
+import type { Client } from '@modelcontextprotocol/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createGateway, type Gateway } from '../../src/gateway/create-gateway.js';
+import { gatewayServerRequests } from '../../src/gateway/gateway-server-requests.js';
+import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
+import type { MCPToolProvider } from '../../src/mcp/provider-types.js';
+import { ToolRegistry } from '../../src/registry/tool-registry.js';
+import { startAudienceServer } from '../fixtures/oidc/audience-server.js';
+import { type OidcFixture, startOidcProvider } from '../fixtures/oidc/oidc-fixture.js';
+import { connectClient, eras, toolNames } from './gateway-test-helpers.js';
+
+/*
+ * Token exchange with two tokens of one user: Alice holds a wide token (one client) and a
+ * narrow one (`scope=mcp`, another client). Each call goes upstream with the token exchanged for
+ * the token it came with, never the other: the real OpenID provider issues exchanged tokens with
+ * the subject token's scopes, and the upstream (`scopes`) says which it got.
+ */
+
+let oidc: OidcFixture;
+let audienceServer: Awaited<ReturnType<typeof startAudienceServer>>;
+let gateway: Gateway;
+let provider: MCPToolProvider;
+let url: string;
+let wide: string;
+let narrow: string;
+
+async function freePort(): Promise<number> {
+  const { createServer } = await import('node:net');
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const port = (probe.address() as { port: number }).port;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+beforeAll(async () => {
+  const [port, audiencePort] = [await freePort(), await freePort()];
+  const audience = `http://127.0.0.1:${port}/mcp`;
+  const upstreamAudience = `http://127.0.0.1:${audiencePort}/mcp`;
+  oidc = await startOidcProvider({
+    jwtResources: [audience, upstreamAudience],
+    users: { alice: { groups: ['ops'] } },
+    clients: {
+      'app-a': 'app-a-secret-0123456789',
+      'app-b': 'app-b-secret-0123456789',
+      gateway: 'gateway-secret-0123456789',
+    },
+  });
+  audienceServer = await startAudienceServer(oidc.issuer, audiencePort);
+  const config = {
+    servers: {
+      aud: {
+        type: 'streamable-http' as const,
+        url: audienceServer.url,
+        auth: {
+          type: 'tokenExchange' as const,
+          issuer: oidc.issuer,
+          clientId: 'gateway',
+          clientSecret: 'gateway-secret-0123456789',
+          audience: upstreamAudience,
+        },
+      },
+    },
+    gateway: { auth: { type: 'oauth' as const, issuer: oidc.issuer, audience } },
+  };
+  const registry = new ToolRegistry();
+  provider = await loadMCPServers(config, registry, {
+    ...gatewayServerRequests(),
+    connectTimeoutMs: 30_000,
+    eraCache: false,
+  });
+  gateway = createGateway({ registry, provider, config });
+  ({ url } = await gateway.listen({ host: '127.0.0.1', port }));
+  wide = await oidc.userToken('alice', 'app-a', audience, 'openid mcp tools:read tools:ops');
+  narrow = await oidc.userToken('alice', 'app-b', audience, 'openid mcp');
+}, 90_000);
+
+afterAll(async () => {
+  await gateway?.close();
+  await provider?.close();
+  await Promise.all([oidc?.close(), audienceServer?.close()]);
+});
+
+async function text(client: Client, name: string): Promise<string> {
+  const result = (await client.callTool({ name, arguments: {} })) as {
+    content?: { type: string; text?: string }[];
+    isError?: boolean;
+  };
+  return `${result.isError ? 'error: ' : ''}${(result.content ?? []).map((block) => block.text ?? '').join('')}`;
+}
+
+describe.each(eras)('token exchange with two tokens of one user ($label)', ({ era }) => {
+  it('sends each call with the token exchanged for the token it came with', async () => {
+    const withWide = await connectClient(url, era, { headers: { authorization: `Bearer ${wide}` } });
+    const withNarrow = await connectClient(url, era, { headers: { authorization: `Bearer ${narrow}` } });
+    try {
+      await expect
+        .poll(async () => toolNames(withWide), { message: 'the catalog of aud', timeout: 20_000 })
+        .toContain('aud__scopes');
+      // The control: the wide token's call carries the wide scopes.
+      expect(await text(withWide, 'aud__scopes')).toBe('scope mcp tools:read tools:ops');
+      // The narrow token, same user, right after: exchanged from itself, so narrow upstream.
+      expect(await text(withNarrow, 'aud__scopes')).toBe('scope mcp');
+      // Each exchanged token is kept for its own subject token: no exchange for a repeated call.
+      const exchanged = oidc.counts.tokenExchange;
+      expect(await text(withWide, 'aud__scopes')).toBe('scope mcp tools:read tools:ops');
+      expect(await text(withNarrow, 'aud__scopes')).toBe('scope mcp');
+      expect(oidc.counts.tokenExchange).toBe(exchanged);
+      // Both are Alice's.
+      expect(await text(withNarrow, 'aud__whoami')).toBe(`sub alice aud ${audienceServer.url}`);
+    } finally {
+      await Promise.all([withWide.close(), withNarrow.close()]);
+    }
+  }, 60_000);
+});
