@@ -1,4 +1,11 @@
+import type { ConfigErrorLocation } from './config-error.js';
 import type { ConfigValidator } from './config-validator.js';
+
+/** A `${VAR}` whose variable is not set, and where it was written. */
+export interface UnsetVariable {
+  location: ConfigErrorLocation;
+  variable: string;
+}
 
 /** What every format reader needs besides the parsed value. */
 export interface ConfigReadContext {
@@ -14,4 +21,9 @@ export interface ConfigReadContext {
   warn: (message: string) => void;
   /** Checks the shapes of the file's top level and of each server entry. */
   validator: ConfigValidator;
+  /**
+   * Collects every unset variable of the server entries, so that one error names them all
+   * (fixing one and meeting the next is a slow way to learn a file's needs).
+   */
+  unset: UnsetVariable[];
 }

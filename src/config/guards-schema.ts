@@ -3,10 +3,12 @@ import { z } from 'zod';
 const detectors = ['secrets', 'injection', 'hiddenCharacters', 'terminalEscapes'] as const;
 
 function perDetector<T extends z.ZodType>(action: T) {
-  return z.strictObject(Object.fromEntries(detectors.map((name) => [name, action.optional()])) as Record<
-    (typeof detectors)[number],
-    z.ZodOptional<T>
-  >);
+  return z.strictObject(
+    Object.fromEntries(detectors.map((name) => [name, action.optional()])) as Record<
+      (typeof detectors)[number],
+      z.ZodOptional<T>
+    >,
+  );
 }
 
 /** `policies.guards`: per detector, the action on tool results and on call arguments. */

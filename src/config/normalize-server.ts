@@ -1,4 +1,5 @@
 import { isAbsolute, resolve } from 'node:path';
+import { McpToolsError } from '../errors/mcp-tools-error.js';
 import { isPlainObject } from '../json/is-plain-object.js';
 import { closestKey } from './closest-key.js';
 import { configError } from './config-error.js';
@@ -44,6 +45,7 @@ export function normalizeServer(
   if (!isPlainObject(entry)) throw configError(locate(), 'must be an object');
   const disabled = entry.enabled === false;
   const values: string[] = [];
+  const unsetBefore = context.unset.length;
   const interpolated = interpolateEntry(entry, (value, path) => {
     const interpolate = () =>
       interpolateEnv(value, {
@@ -56,15 +58,21 @@ export function normalizeServer(
           if (path[0] !== 'command' && path[0] !== 'cwd') values.push(found);
         },
       });
-    if (!disabled) return interpolate();
-    // A disabled server is never started, so a variable it lacks must not break the others.
     try {
       return interpolate();
     } catch (error) {
-      context.warn(`${(error as Error).message} (the server is disabled, so this is not an error)`);
+      const variable = McpToolsError.isInstance(error) ? error.data.variable : undefined;
+      if (typeof variable !== 'string') throw error;
+      // A disabled server is never started, so a variable it lacks must not break the others.
+      if (disabled)
+        context.warn(`${(error as Error).message} (the server is disabled, so this is not an error)`);
+      else context.unset.push({ location: locate(path), variable });
       return value;
     }
   });
+  // The file is refused with every unset variable named (readConfigValue); this entry's shape
+  // is not checked meanwhile, since a placeholder left in it would be reported as a bad value.
+  if (context.unset.length > unsetBefore) return interpolated as unknown as ServerConfig;
   if (interpolated.type === undefined) {
     const inferred = inferServerType(interpolated);
     if (inferred !== undefined) interpolated.type = inferred;

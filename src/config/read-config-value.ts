@@ -1,8 +1,9 @@
 import { homedir } from 'node:os';
 import { basename, dirname, resolve } from 'node:path';
+import type { McpToolsError } from '../errors/mcp-tools-error.js';
 import { isPlainObject } from '../json/is-plain-object.js';
-import { configError } from './config-error.js';
-import type { ConfigReadContext } from './config-read-context.js';
+import { configError, describeConfigLocation } from './config-error.js';
+import type { ConfigReadContext, UnsetVariable } from './config-read-context.js';
 import type { ConfigFormat, McpToolsConfig } from './config-types.js';
 import type { ConfigValidator } from './config-validator.js';
 import { detectConfigFormat } from './detect-config-format.js';
@@ -60,10 +61,34 @@ export function readConfigValue(
     );
   }
   const config = readers[format](input, context);
+  if (context.unset.length > 0) throw unsetVariablesError(context.unset);
   config.format = previousFormat ?? format;
   const configSource = path ?? source;
   if (configSource !== undefined) config.source = configSource;
   return config;
+}
+
+/**
+ * One `CONFIG_INVALID` error for every unset variable of the server entries: the first in the
+ * message as a single one reads (with how to give a default), the others after it; each by file,
+ * server, field and variable name, never a value.
+ */
+function unsetVariablesError(unset: UnsetVariable[]): McpToolsError {
+  const [first, ...others] = unset as [UnsetVariable, ...UnsetVariable[]];
+  const also = others.map(
+    ({ location, variable }) => `${describeConfigLocation(location)}: ${JSON.stringify(variable)}`,
+  );
+  return configError(
+    first.location,
+    `environment variable ${JSON.stringify(first.variable)} is not set (write \${${first.variable}:-default} to give a default)${also.length > 0 ? `; also unset: ${also.join('; ')}` : ''}`,
+    {
+      issues: unset.map(({ location, variable }) => ({
+        path: location.path ?? [],
+        message: `environment variable ${JSON.stringify(variable)} is not set`,
+      })),
+      data: { variable: first.variable, variables: unset.map((entry) => entry.variable) },
+    },
+  );
 }
 
 /** How a configuration warning reaches the user when no `onWarning` is given. */
@@ -104,5 +129,6 @@ function createContext(
     env: options.env ?? process.env,
     warn: options.onWarning ?? emitConfigWarning,
     validator,
+    unset: [],
   };
 }

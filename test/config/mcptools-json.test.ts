@@ -227,6 +227,25 @@ describe('mcptools.json errors name file, server and field', () => {
     expect(failure({ servers: { on: { url: 'https://x.example/${NOPE}' } } }).data.field).toBe('url');
   });
 
+  it('names every unset variable of every server in one error, the first with how to give a default', () => {
+    const error = failure({
+      servers: {
+        a: { command: 'x', env: { K: '${NOPE_ONE}', L: '${NOPE_TWO}' } },
+        b: { url: 'http://127.0.0.1:1/mcp', headers: { Authorization: 'Bearer ${NOPE_THREE}' } },
+        fine: { command: 'y', env: { M: '${NOPE_FOUR:-default}' } },
+      },
+    });
+    expect(error.message).toBe(
+      'mcptools.json: server "a": field "env.K": environment variable "NOPE_ONE" is not set (write ${NOPE_ONE:-default} to give a default); also unset: mcptools.json: server "a": field "env.L": "NOPE_TWO"; mcptools.json: server "b": field "headers.Authorization": "NOPE_THREE"',
+    );
+    expect(error.data.variables).toEqual(['NOPE_ONE', 'NOPE_TWO', 'NOPE_THREE']);
+    expect(error.data.issues).toHaveLength(3);
+    // The control: one unset variable reads as before.
+    expect(failure({ servers: { on: { url: 'https://x.example/${NOPE}' } } }).message).toBe(
+      'mcptools.json: server "on": field "url": environment variable "NOPE" is not set (write ${NOPE:-default} to give a default)',
+    );
+  });
+
   it('honours an explicit format over detection', () => {
     const error = failure({ mcpServers: {} }, { format: 'mcptools' } as Partial<typeof options>);
     expect(error.message).toMatch(/field "mcpServers": unknown field/);
