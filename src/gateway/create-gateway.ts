@@ -24,7 +24,6 @@ import { type ReplicaServices, startReplicaServices } from '../cluster/replica-s
 import type { McpToolsConfig } from '../config/config-types.js';
 import { McpToolsError } from '../errors/mcp-tools-error.js';
 import { REACH_HEADER, reachHeaderValue, requestLoop } from '../mcp/gateway-chain.js';
-import { currentCaller } from '../mcp/server-requests.js';
 import { countListenStream } from '../telemetry/listen-stream-telemetry.js';
 import { observeGatewaySessions } from '../telemetry/state-gauges.js';
 import { serveCallerUpstreams } from './auth/caller-upstreams.js';
@@ -32,7 +31,6 @@ import { frontDoor, profileFor } from './auth/front-door.js';
 import { Visibility } from './auth/visibility.js';
 import { BatchedStdioServerTransport } from './batched-stdio-server-transport.js';
 import { ClientArrivals } from './client-arrivals.js';
-import { DownstreamCall } from './downstream-call.js';
 import { createSession, type DownstreamSession } from './downstream-session.js';
 import { carriesEnvelopeClaim } from './envelope-claim.js';
 import { GatewayCore } from './gateway-core.js';
@@ -178,22 +176,15 @@ export function createGateway(options: GatewayOptions): Gateway {
     requestStateKey: options.requestStateKey ?? clusterSettings?.key,
     replicaId: options.replicaId ?? clusterSettings?.replicaId,
   });
-  const senderIsOwner = () => {
-    const caller = currentCaller();
-    return caller instanceof DownstreamCall ? caller.session.owner : false;
-  };
   const visibility = new Visibility(gatewayConfig.access);
   const parts: ProfileParts = {
     registry: options.registry,
     provider: options.provider,
     config: options.config,
     context: options.context ?? {},
-    senderIsOwner,
+    // A call that names no caller is nobody's: not the owner's.
+    senderIsOwner: (caller) => caller?.owner ?? false,
     visibility,
-    viewer: () => {
-      const caller = currentCaller();
-      return caller instanceof DownstreamCall ? caller.session : undefined;
-    },
     resources: core.resources,
     log,
   };

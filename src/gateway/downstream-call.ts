@@ -10,15 +10,20 @@ import {
   type Result,
 } from '@modelcontextprotocol/server';
 import { declaresTasks, TASKS_EXTENSION } from '../mcp/created-tasks.js';
-import type { InputRequiredRelay, UpstreamResume } from '../mcp/input-required-relay.js';
-import type { DownstreamSession } from './downstream-session.js';
+import type {
+  CallContext,
+  InputRequest,
+  InputRequiredRelay,
+  UpstreamLogMessage,
+  UpstreamRequestContext,
+  UpstreamResume,
+} from '../tool/call-context.js';
+import { callerOf, type DownstreamSession } from './downstream-session.js';
 import type { RequestStatePayload } from './request-state-seal.js';
+import { sendToCall, sendToSession, type UpstreamLog } from './upstream-log.js';
 
 /** A server→client request an upstream made during a call, in the form the gateway forwards it. */
-export type ForwardedRequest =
-  | { method: 'elicitation/create'; params: Record<string, unknown> }
-  | { method: 'sampling/createMessage'; params: Record<string, unknown> }
-  | { method: 'roots/list'; params?: Record<string, unknown> };
+export type ForwardedRequest = InputRequest;
 
 /** The downstream requests that are calls: their upstream work may ask the client for input. */
 export type CallMethod = 'tools/call' | 'resources/read' | 'prompts/get';
@@ -80,7 +85,7 @@ interface Outstanding {
  * a 2026-07-28 upstream, gets the upstream's own `input_required` relayed (see
  * {@link InputRequiredRelay}), and nothing is parked.
  */
-export class DownstreamCall implements InputRequiredRelay {
+export class DownstreamCall implements InputRequiredRelay, UpstreamRequestContext {
   readonly id = randomUUID();
   readonly session: DownstreamSession;
   /** The downstream method this call serves (a 2026-07-28 retry must name the same). */
@@ -124,19 +129,50 @@ export class DownstreamCall implements InputRequiredRelay {
   }
 
   /**
-   * The log level to ask the upstream servers of this call for (read by the MCP tool adapter
-   * through `callerLogLevel`): the request's envelope level (2026-07-28) or the session's
-   * `logging/setLevel` (2025 era).
+   * The call's context, handed as an argument to the tool, the pipeline and the MCP layer: the
+   * session's caller, this call's signal and continuation, and this call as what its upstream
+   * requests need (log level, capabilities, the relay, server→client requests, logs).
    */
-  get upstreamLogLevel(): LoggingLevel | undefined {
+  context(): CallContext {
+    return {
+      toolCallId: this.id,
+      caller: callerOf(this.session),
+      signal: this.signal,
+      ...(this.continuation ? { continuation: true } : {}),
+      upstream: this,
+    };
+  }
+
+  /** The downstream session's id (server→client requests without a link are attributed by it). */
+  get sessionId(): string {
+    return this.session.id;
+  }
+
+  /**
+   * The log level to ask the upstream servers of this call for: the request's envelope level
+   * (2026-07-28) or the session's `logging/setLevel` (2025 era).
+   */
+  get logLevel(): LoggingLevel | undefined {
     return this.session.era === 'modern' ? this.envelopeLogLevel : this.session.logLevel;
+  }
+
+  /** This call, when it hands a 2026-07-28 upstream's `input_required` to its client (a 2026-07-28 call). */
+  get relay(): InputRequiredRelay | undefined {
+    return this.session.era === 'modern' ? this : undefined;
+  }
+
+  /** Delivers a log message an upstream sent on this call's own stream, to this call's client only. */
+  log(server: string, message: UpstreamLogMessage): void {
+    const log = message as UpstreamLog;
+    if (this.session.era === 'modern') sendToCall(this, server, log);
+    else sendToSession(this.session, server, log, this);
   }
 
   /**
    * The input requests this call's client declared it answers (`sampling`, `elicitation`,
-   * `roots`) and the tasks extension, told to a 2026-07-28 upstream in the call's envelope (read through `callerCapabilities`).
+   * `roots`) and the tasks extension, told to a 2026-07-28 upstream in the call's envelope.
    */
-  get upstreamCapabilities(): ClientCapabilities {
+  get capabilities(): ClientCapabilities {
     const declared = this.#capabilities() ?? {};
     const kept: ClientCapabilities = {};
     for (const capability of Object.values(capabilityOf))
@@ -240,7 +276,7 @@ export class DownstreamCall implements InputRequiredRelay {
     return resume.resume;
   }
 
-  relay(server: string, name: string, result: InputRequiredResult): void {
+  pass(server: string, name: string, result: InputRequiredResult): void {
     const declared = this.#capabilities();
     for (const request of Object.values(result.inputRequests ?? {})) {
       const refusal = capabilityRefusal((request as { method?: string }).method ?? '', declared);

@@ -8,9 +8,9 @@ import {
   Server,
   type ServerContext,
 } from '@modelcontextprotocol/server';
-import { runInToolCallScope } from '../pipeline/tool-call-scope.js';
+import { executeWith } from '../tool/call-context.js';
 import type { Tool, ToolUpdate } from '../tool/tool.js';
-import type { DownstreamSession } from './downstream-session.js';
+import { type DownstreamSession, sessionContext } from './downstream-session.js';
 import { approvalThroughCaller } from './gateway-approval.js';
 import type { GatewayCore } from './gateway-core.js';
 import type { GatewayProfile } from './gateway-profile.js';
@@ -95,14 +95,11 @@ export function buildGatewayServer(
         if (provider.tasks?.offers(tool.server)) call.passTasks();
       }
       // Approvals asked by hooks and policies go to this call's client, attributed to its principal.
-      const scope = {
-        principal: session.principal,
+      const result = await executeWith(tool, args, {
+        ...call.context(),
         onApproval: approvalThroughCaller(call),
-        ...(call.continuation ? { continuation: true } : {}),
-      };
-      const result = await runInToolCallScope(scope, () =>
-        tool.execute(call.id, args, call.signal, onUpdate),
-      );
+        ...(onUpdate === undefined ? {} : { onUpdate }),
+      });
       if (progressSent !== undefined) await progressSent;
       const wire = toCallToolResult(result);
       // An upstream's CreateTaskResult (tasks extension) goes to the caller under a routable task id.
@@ -135,8 +132,11 @@ export function buildGatewayServer(
   registerResourceHandlers(server, core, profile, session);
   registerTasksPassthrough(server, core, profile, session);
 
-  server.setRequestHandler('prompts/list', async () => {
-    const { items } = await provider.prompts.listAll();
+  server.setRequestHandler('prompts/list', async (_request, context) => {
+    // Listed for this session's caller: a per-caller server lists theirs, or nothing.
+    const { items } = await provider.prompts.listAll({
+      context: sessionContext(session, context.mcpReq.signal),
+    });
     return {
       prompts: items
         .filter((item) => profile.serves(item.server, session))
@@ -168,9 +168,7 @@ export function buildGatewayServer(
               origin.server,
               origin.prompt,
               request.params.arguments,
-              {
-                signal: call.signal,
-              },
+              { signal: call.signal, context: call.context() },
             );
             const contents = await presentLinks(
               resourceScope(core, profile, session),
@@ -222,7 +220,7 @@ export function buildGatewayServer(
           argument,
           ...(request.params.context ? { context: request.params.context } : {}),
         },
-        { signal: context.mcpReq.signal },
+        { signal: context.mcpReq.signal, context: sessionContext(session, context.mcpReq.signal) },
       );
       return { completion: { ...completion } };
     } catch (error) {

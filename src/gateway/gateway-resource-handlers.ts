@@ -1,5 +1,5 @@
 import type { ReadResourceResult, Server, ServerContext } from '@modelcontextprotocol/server';
-import type { DownstreamSession } from './downstream-session.js';
+import { type DownstreamSession, sessionContext } from './downstream-session.js';
 import type { GatewayCore } from './gateway-core.js';
 import type { GatewayProfile } from './gateway-profile.js';
 import { toProtocolError } from './protocol-error.js';
@@ -47,8 +47,11 @@ export function registerResourceHandlers(
 ): void {
   const provider = core.provider;
 
-  server.setRequestHandler('resources/list', async () => {
-    const { items, errors } = await provider.resources.listAll();
+  server.setRequestHandler('resources/list', async (_request, context) => {
+    // Listed for this session's caller: a per-caller server lists theirs, or nothing.
+    const { items, errors } = await provider.resources.listAll({
+      context: sessionContext(session, context.mcpReq.signal),
+    });
     for (const failure of errors) core.log(`resources of "${failure.server}": ${failure.error.message}`);
     const admitted = items.filter((item) => profile.serves(item.server, session));
     const failed = new Set(errors.map((failure) => failure.server));
@@ -66,8 +69,10 @@ export function registerResourceHandlers(
     };
   });
 
-  server.setRequestHandler('resources/templates/list', async () => {
-    const { items, errors } = await provider.resources.listAllTemplates();
+  server.setRequestHandler('resources/templates/list', async (_request, context) => {
+    const { items, errors } = await provider.resources.listAllTemplates({
+      context: sessionContext(session, context.mcpReq.signal),
+    });
     const admitted = items.filter((item) => profile.serves(item.server, session));
     const failed = new Set(errors.map((failure) => failure.server));
     const byServer = new Map<string, string[]>();
@@ -94,7 +99,10 @@ export function registerResourceHandlers(
       return async (call): Promise<ReadResourceResult> => {
         call.relayFor(target.server);
         const contents = await answering(() =>
-          provider.resources.read(target.server, target.uri, { signal: call.signal }),
+          provider.resources.read(target.server, target.uri, {
+            signal: call.signal,
+            context: call.context(),
+          }),
         );
         return {
           contents: contents.map((item) => ({

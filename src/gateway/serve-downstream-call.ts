@@ -10,7 +10,6 @@ import {
   type Server,
   type ServerContext,
 } from '@modelcontextprotocol/server';
-import { runAsCaller } from '../mcp/server-requests.js';
 import { observeDownstreamRequest } from '../telemetry/downstream-request-telemetry.js';
 import { type CallMethod, DownstreamCall, type ForwardedRequest } from './downstream-call.js';
 import type { DownstreamSession } from './downstream-session.js';
@@ -47,7 +46,7 @@ function pushFor(context: ServerContext) {
   };
 }
 
-/** The upstream work of a downstream call, run as the caller `call`. */
+/** The upstream work of a downstream call, for the call `call`. */
 export type UpstreamWork<T extends Result> = (call: DownstreamCall) => Promise<T>;
 
 /** Where a downstream call is served: the gateway, the SDK server and session, the request. */
@@ -61,8 +60,9 @@ export interface DownstreamCallScope {
 /**
  * Serves one downstream `tools/call`, `resources/read` or `prompts/get` as a
  * {@link DownstreamCall}: `prepare` resolves the target (and may refuse it) and returns the
- * upstream work, which runs as the caller of every upstream request it makes (`runAsCaller`),
- * so progress, logs, cancellation and server→client requests stay with this call. A 2026-07-28
+ * upstream work, which is handed the call and passes its context (`call.context()`) to every
+ * upstream request it makes, so progress, logs, cancellation and server→client requests stay
+ * with this call. A 2026-07-28
  * request gets an upstream's requests as `input_required` rounds (its retry, naming the
  * round's sealed `requestState`, resumes the parked call on the replica that parked it, or
  * continues a relayed upstream round on any replica); a 2025-era one gets them pushed, related
@@ -153,7 +153,7 @@ async function serveCall<T extends Result>(
   } else if (state === undefined && session.era === 'modern' && context.mcpReq.inputResponses !== undefined)
     call.answerUpstream(context.mcpReq.inputResponses as Record<string, unknown>);
   const execute = (): Promise<T> =>
-    runAsCaller(call, () => run(call)).then((result) => {
+    run(call).then((result) => {
       if (core.closing)
         throw new ProtocolError(ProtocolErrorCode.InternalError, 'the gateway is shutting down');
       return result;
