@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import {
   type ClientCapabilities,
   type InputRequiredResult,
@@ -9,6 +9,7 @@ import {
   ProtocolErrorCode,
   type Result,
 } from '@modelcontextprotocol/server';
+import { canonicalJson } from '../json/canonical-json.js';
 import { declaresTasks, TASKS_EXTENSION } from '../mcp/created-tasks.js';
 import type {
   CallContext,
@@ -58,6 +59,20 @@ function capabilityRefusal(
   );
 }
 
+/** What a downstream call asks for: its tool or prompt name (or resource URI) and its arguments. */
+export interface DownstreamRequest {
+  name: string;
+  arguments?: unknown;
+}
+
+/** A digest of a call's arguments (key order aside), sealed in a relayed round so that its retry must bring the same. */
+export function argumentsDigest(args: unknown): string {
+  return createHash('sha256')
+    .update(canonicalJson(args ?? {}))
+    .digest('base64url')
+    .slice(0, 22);
+}
+
 /** How a 2026-07-28 round ends: its `requestState` for a parked call or a relayed one, and the call's end. */
 export interface RoundHooks {
   /** The call waits for the client's answers here: parks it; returns the round's `requestState`. */
@@ -102,8 +117,13 @@ export class DownstreamCall implements InputRequiredRelay, UpstreamRequestContex
   logTo: ((level: LoggingLevel, data: unknown, logger: string) => Promise<void>) | undefined;
   /** The log level the 2026-07-28 request of this call asked for in its envelope, if any. */
   envelopeLogLevel: LoggingLevel | undefined;
-  /** The first retry of a relayed round: rate limits and the audit log count the call once. */
+  /**
+   * The first retry of a relayed round, asking for the same target with the same arguments:
+   * rate limits and the audit log count the call once.
+   */
   continuation = false;
+  /** What this call asks for, sealed into a relayed round (a retry must ask for the same to continue it). */
+  request: { target: string; digest: string } | undefined;
   #counter = 0;
   #rounds = 0;
   /** The upstream whose `input_required` this call hands to its client (see {@link relayFor}). */
@@ -344,6 +364,9 @@ export class DownstreamCall implements InputRequiredRelay, UpstreamRequestContex
               name,
               ...(state === undefined ? {} : { state }),
               round: randomBytes(12).toString('base64url'),
+              ...(this.request === undefined
+                ? {}
+                : { target: this.request.target, digest: this.request.digest }),
             }),
           } as Parameters<typeof inputRequired>[0]);
         }

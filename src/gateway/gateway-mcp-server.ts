@@ -125,7 +125,7 @@ export function buildGatewayServer(
         if (listed !== undefined) return callTool(request.params, context, listed.tool);
         return profile.tool(name, session).then((tool) => callTool(request.params, context, tool));
       },
-      request.params.name,
+      { name: request.params.name, arguments: request.params.arguments },
     ),
   );
 
@@ -187,7 +187,7 @@ export function buildGatewayServer(
           }
         };
       },
-      request.params.name,
+      { name: request.params.name, arguments: request.params.arguments },
     ),
   );
 

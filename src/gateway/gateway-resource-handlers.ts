@@ -92,27 +92,32 @@ export function registerResourceHandlers(
   });
 
   server.setRequestHandler('resources/read', (request, context: ServerContext) =>
-    serveDownstreamCall({ core, server, session, context }, 'resources/read', async () => {
-      const asked = request.params.uri;
-      const scope = resourceScope(core, profile, session);
-      const target = await answering(() => locateResource(scope, asked, context.mcpReq.signal));
-      return async (call): Promise<ReadResourceResult> => {
-        call.relayFor(target.server);
-        const contents = await answering(() =>
-          provider.resources.read(target.server, target.uri, {
-            signal: call.signal,
-            context: call.context(),
-          }),
-        );
-        return {
-          contents: contents.map((item) => ({
-            ...item,
-            // The resource asked for keeps the name it was asked by; others are named as listed.
-            uri: item.uri === target.uri ? asked : presentUri(scope, target.server, item.uri),
-          })) as never,
+    serveDownstreamCall(
+      { core, server, session, context },
+      'resources/read',
+      async () => {
+        const asked = request.params.uri;
+        const scope = resourceScope(core, profile, session);
+        const target = await answering(() => locateResource(scope, asked, context.mcpReq.signal));
+        return async (call): Promise<ReadResourceResult> => {
+          call.relayFor(target.server);
+          const contents = await answering(() =>
+            provider.resources.read(target.server, target.uri, {
+              signal: call.signal,
+              context: call.context(),
+            }),
+          );
+          return {
+            contents: contents.map((item) => ({
+              ...item,
+              // The resource asked for keeps the name it was asked by; others are named as listed.
+              uri: item.uri === target.uri ? asked : presentUri(scope, target.server, item.uri),
+            })) as never,
+          };
         };
-      };
-    }),
+      },
+      { name: request.params.uri },
+    ),
   );
 
   server.setRequestHandler('resources/subscribe', async (request, context) => {

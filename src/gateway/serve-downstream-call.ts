@@ -11,7 +11,13 @@ import {
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import { observeDownstreamRequest } from '../telemetry/downstream-request-telemetry.js';
-import { type CallMethod, DownstreamCall, type ForwardedRequest } from './downstream-call.js';
+import {
+  argumentsDigest,
+  type CallMethod,
+  DownstreamCall,
+  type DownstreamRequest,
+  type ForwardedRequest,
+} from './downstream-call.js';
 import type { DownstreamSession } from './downstream-session.js';
 import type { GatewayCore } from './gateway-core.js';
 import { relayContinuationsOf } from './relay-continuations.js';
@@ -73,9 +79,11 @@ export function serveDownstreamCall<T extends Result>(
   scope: DownstreamCallScope,
   method: CallMethod,
   prepare: () => UpstreamWork<T> | Promise<UpstreamWork<T>>,
-  target?: string,
+  request: DownstreamRequest,
 ): Promise<T | InputRequiredResult> {
   const { session, context } = scope;
+  // A resource URI is never recorded in telemetry; tool and prompt names are.
+  const target = method === 'resources/read' ? undefined : request.name;
   // Traced and counted (a no-op without an OpenTelemetry SDK), as a child of the client's span.
   return observeDownstreamRequest(
     {
@@ -89,7 +97,7 @@ export function serveDownstreamCall<T extends Result>(
       era: session.era,
       principal: session.principal,
     },
-    () => serveCall(scope, method, prepare),
+    () => serveCall(scope, method, prepare, request),
   );
 }
 
@@ -97,6 +105,7 @@ async function serveCall<T extends Result>(
   scope: DownstreamCallScope,
   method: CallMethod,
   prepare: () => UpstreamWork<T> | Promise<UpstreamWork<T>>,
+  request: DownstreamRequest,
 ): Promise<T | InputRequiredResult> {
   const { core, server, session, context } = scope;
   // A retry's state was opened by the server's `requestState.verify` hook (a state that does
@@ -134,16 +143,23 @@ async function serveCall<T extends Result>(
     () => capabilitiesOf(server, context),
     session.era === 'legacy' ? pushFor(context) : undefined,
   );
+  const asked = { target: request.name, digest: argumentsDigest(request.arguments) };
+  call.request = asked;
   // A relayed round's retry: a new call, which hands the upstream its own state and the answers.
   if (state?.kind === 'relay') {
     const inputResponses = (context.mcpReq.inputResponses ?? {}) as Record<string, unknown>;
-    // Its first retry continues the call (counted once); the same round sent again is a new call.
-    const continuation = relayContinuationsOf(scope.core).first(
-      session.principal,
-      state.server,
-      state.name,
-      state.round ?? state.state,
-    );
+    // Its first retry continues the call (counted once) when it asks for what the round's call
+    // asked for (the same tool, prompt or URI, the same arguments); anything else, and the same
+    // round sent again, is a new call, limited and audited as one.
+    const continuation =
+      state.target === asked.target &&
+      state.digest === asked.digest &&
+      relayContinuationsOf(scope.core).first(
+        session.principal,
+        state.server,
+        state.name,
+        state.round ?? state.state,
+      );
     call.continueUpstream(
       state.server,
       state.name,
