@@ -7,7 +7,6 @@ import {
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
-  type AuthInfo,
   createMcpHandler,
   type Implementation,
   isLegacyRequest,
@@ -59,6 +58,7 @@ import {
   reconfigureProfiles,
 } from './reconfigure-profiles.js';
 import { parseRequestBody, tooLarge } from './request-body.js';
+import { authCaller, principalAuth } from './request-caller.js';
 import { SseSessions, sseRoute } from './sse-endpoint.js';
 import { healthJson, statusPageResponse } from './status-page.js';
 import { observeStdioListens } from './stdio-listen-observer.js';
@@ -111,21 +111,6 @@ export interface Gateway extends AsyncDisposable {
   announceReload(): void;
   /** The downstream calls this process holds: running, and parked until a 2026-07-28 client retries. */
   calls(): { running: number; parked: number };
-}
-
-/** A checked principal as the SDK's pass-through `authInfo` (how the HTTP face hands it on). */
-function principalAuth(who: RequestPrincipal): AuthInfo {
-  return {
-    token: 'gateway',
-    clientId: who.principal,
-    scopes: who.owner ? ['owner'] : [],
-    extra: { caller: who },
-  };
-}
-
-/** The caller a 2026-07-28 request's `authInfo` carries (see {@link principalAuth}). */
-function callerOf(authInfo: AuthInfo | undefined): RequestPrincipal | undefined {
-  return authInfo?.extra?.caller as RequestPrincipal | undefined;
 }
 
 /**
@@ -254,7 +239,7 @@ export function createGateway(options: GatewayOptions): Gateway {
           return buildGatewayServer(
             core,
             profile,
-            createSession(randomUUID(), 'modern', owner, principal, callerOf(context.authInfo)),
+            createSession(randomUUID(), 'modern', owner, principal, authCaller(context.authInfo)),
             serverInfo,
           );
         },

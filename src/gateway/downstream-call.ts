@@ -13,6 +13,7 @@ import { canonicalJson } from '../json/canonical-json.js';
 import { declaresTasks, TASKS_EXTENSION } from '../mcp/created-tasks.js';
 import type {
   CallContext,
+  Caller,
   InputRequest,
   InputRequiredRelay,
   UpstreamLogMessage,
@@ -105,6 +106,8 @@ export class DownstreamCall implements InputRequiredRelay, UpstreamRequestContex
   readonly session: DownstreamSession;
   /** The downstream method this call serves (a 2026-07-28 retry must name the same). */
   readonly method: CallMethod;
+  /** Who makes this call: as the token presented on its request shows them (the session's by default). */
+  caller: Caller;
   readonly #abort = new AbortController();
   readonly #capabilities: () => ClientCapabilities | undefined;
   #push: PushRequest | undefined;
@@ -144,6 +147,7 @@ export class DownstreamCall implements InputRequiredRelay, UpstreamRequestContex
   ) {
     this.session = session;
     this.method = method;
+    this.caller = callerOf(session);
     this.#capabilities = capabilities;
     this.#push = push;
   }
@@ -156,7 +160,7 @@ export class DownstreamCall implements InputRequiredRelay, UpstreamRequestContex
   context(): CallContext {
     return {
       toolCallId: this.id,
-      caller: callerOf(this.session),
+      caller: this.caller,
       signal: this.signal,
       ...(this.continuation ? { continuation: true } : {}),
       upstream: this,

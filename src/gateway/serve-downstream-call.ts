@@ -18,9 +18,10 @@ import {
   type DownstreamRequest,
   type ForwardedRequest,
 } from './downstream-call.js';
-import type { DownstreamSession } from './downstream-session.js';
+import { callerOf, type DownstreamSession } from './downstream-session.js';
 import type { GatewayCore } from './gateway-core.js';
 import { relayContinuationsOf } from './relay-continuations.js';
+import { requestSession } from './request-caller.js';
 import type { RequestStatePayload } from './request-state-seal.js';
 
 /** The capabilities the client of a request declared: its envelope's (2026-07-28) or its session's. */
@@ -143,6 +144,8 @@ async function serveCall<T extends Result>(
     () => capabilitiesOf(server, context),
     session.era === 'legacy' ? pushFor(context) : undefined,
   );
+  // Its caller as the token presented on this request shows them (a 2025 session's may differ).
+  call.caller = callerOf(requestSession(session, context.http?.authInfo));
   const asked = { target: request.name, digest: argumentsDigest(request.arguments) };
   call.request = asked;
   // A relayed round's retry: a new call, which hands the upstream its own state and the answers.
