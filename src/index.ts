@@ -57,7 +57,6 @@ export { gatewayServerRequests } from './gateway/lazy-gateway-server-requests.js
 export { MemoryEventStores, type MemoryEventStoresOptions } from './gateway/memory-event-stores.js';
 export { unwrapResourceUri, wrapResourceUri } from './gateway/resource-uri.js';
 export type { SessionEventStores } from './gateway/session-event-stores.js';
-export { currentCaller, runAsCaller } from './mcp/caller-scope.js';
 // MCP servers
 export { loadMCPServers } from './mcp/load-mcp-servers.js';
 export type { LoadMcpServersOptions } from './mcp/mcp-tool-hub.js';
@@ -114,7 +113,6 @@ export type {
   ToolResultPersistEvent,
   ToolResultPersistHandler,
 } from './pipeline/tool-call-hooks.js';
-export { currentToolCallScope, runInToolCallScope, type ToolCallScope } from './pipeline/tool-call-scope.js';
 export { applyToolOverride } from './pipeline/tool-override.js';
 export { loadOpenClawPlugins } from './plugins/load-openclaw-plugins.js';
 export type {
@@ -209,6 +207,17 @@ export {
 export { ownerOnlyFilter, planModeFilter } from './router/tool-policy-filters.js';
 export { type PolicyDecision, recordPolicyDecision } from './telemetry/mcptools-metrics.js';
 // The Tool model and results
+export {
+  type CallContext,
+  type Caller,
+  defaultCallContext,
+  executeWith,
+  type InputRequest,
+  type InputRequiredRelay,
+  type UpstreamLogMessage,
+  type UpstreamRequestContext,
+  type UpstreamResume,
+} from './tool/call-context.js';
 export type {
   AudioContent,
   ContentBlock,

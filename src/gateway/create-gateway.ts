@@ -7,7 +7,6 @@ import {
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
-  type AuthInfo,
   createMcpHandler,
   type Implementation,
   isLegacyRequest,
@@ -26,7 +25,6 @@ import { type ReplicaServices, startReplicaServices } from '../cluster/replica-s
 import type { McpToolsConfig } from '../config/config-types.js';
 import { McpToolsError } from '../errors/mcp-tools-error.js';
 import { REACH_HEADER, reachHeaderValue, requestLoop } from '../mcp/gateway-chain.js';
-import { currentCaller } from '../mcp/server-requests.js';
 import { countListenStream } from '../telemetry/listen-stream-telemetry.js';
 import { observeGatewaySessions } from '../telemetry/state-gauges.js';
 import { serveCallerUpstreams } from './auth/caller-upstreams.js';
@@ -34,7 +32,6 @@ import { frontDoor, profileFor } from './auth/front-door.js';
 import { Visibility } from './auth/visibility.js';
 import { BatchedStdioServerTransport } from './batched-stdio-server-transport.js';
 import { ClientArrivals } from './client-arrivals.js';
-import { DownstreamCall } from './downstream-call.js';
 import { createSession, type DownstreamSession } from './downstream-session.js';
 import { carriesEnvelopeClaim } from './envelope-claim.js';
 import { GatewayCore } from './gateway-core.js';
@@ -70,6 +67,7 @@ import {
 import { relayContinuationsOf } from './relay-continuations.js';
 import { releasedWithBody } from './released-with-body.js';
 import { parseRequestBody, tooLarge } from './request-body.js';
+import { authCaller, principalAuth } from './request-caller.js';
 import { SseSessions, sseRoute } from './sse-endpoint.js';
 import { healthJson, statusPageResponse } from './status-page.js';
 import { observeStdioListens } from './stdio-listen-observer.js';
@@ -124,21 +122,6 @@ export interface Gateway extends AsyncDisposable {
   announceReload(): void;
   /** The downstream calls this process holds: running, and parked until a 2026-07-28 client retries. */
   calls(): { running: number; parked: number };
-}
-
-/** A checked principal as the SDK's pass-through `authInfo` (how the HTTP face hands it on). */
-function principalAuth(who: RequestPrincipal): AuthInfo {
-  return {
-    token: 'gateway',
-    clientId: who.principal,
-    scopes: who.owner ? ['owner'] : [],
-    extra: { caller: who },
-  };
-}
-
-/** The caller a 2026-07-28 request's `authInfo` carries (see {@link principalAuth}). */
-function callerOf(authInfo: AuthInfo | undefined): RequestPrincipal | undefined {
-  return authInfo?.extra?.caller as RequestPrincipal | undefined;
 }
 
 /**
@@ -209,22 +192,15 @@ export function createGateway(options: GatewayOptions): Gateway {
     requestStateKey: options.requestStateKey ?? clusterSettings?.key,
     replicaId: options.replicaId ?? clusterSettings?.replicaId,
   });
-  const senderIsOwner = () => {
-    const caller = currentCaller();
-    return caller instanceof DownstreamCall ? caller.session.owner : false;
-  };
   const visibility = new Visibility(gatewayConfig.access);
   const parts: ProfileParts = {
     registry: options.registry,
     provider: options.provider,
     config: options.config,
     context: options.context ?? {},
-    senderIsOwner,
+    // A call that names no caller is nobody's: not the owner's.
+    senderIsOwner: (caller) => caller?.owner ?? false,
     visibility,
-    viewer: () => {
-      const caller = currentCaller();
-      return caller instanceof DownstreamCall ? caller.session : undefined;
-    },
     resources: core.resources,
     log,
   };
@@ -319,7 +295,7 @@ export function createGateway(options: GatewayOptions): Gateway {
           return buildGatewayServer(
             core,
             profile,
-            createSession(randomUUID(), 'modern', owner, principal, callerOf(context.authInfo)),
+            createSession(randomUUID(), 'modern', owner, principal, authCaller(context.authInfo)),
             serverInfo,
           );
         },

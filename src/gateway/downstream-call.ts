@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import {
   type ClientCapabilities,
   type InputRequiredResult,
@@ -9,16 +9,23 @@ import {
   ProtocolErrorCode,
   type Result,
 } from '@modelcontextprotocol/server';
+import { canonicalJson } from '../json/canonical-json.js';
 import { declaresTasks, TASKS_EXTENSION } from '../mcp/created-tasks.js';
-import type { InputRequiredRelay, UpstreamResume } from '../mcp/input-required-relay.js';
-import type { DownstreamSession } from './downstream-session.js';
+import type {
+  CallContext,
+  Caller,
+  InputRequest,
+  InputRequiredRelay,
+  UpstreamLogMessage,
+  UpstreamRequestContext,
+  UpstreamResume,
+} from '../tool/call-context.js';
+import { callerOf, type DownstreamSession } from './downstream-session.js';
 import type { RequestStatePayload } from './request-state-seal.js';
+import { sendToCall, sendToSession, type UpstreamLog } from './upstream-log.js';
 
 /** A server→client request an upstream made during a call, in the form the gateway forwards it. */
-export type ForwardedRequest =
-  | { method: 'elicitation/create'; params: Record<string, unknown> }
-  | { method: 'sampling/createMessage'; params: Record<string, unknown> }
-  | { method: 'roots/list'; params?: Record<string, unknown> };
+export type ForwardedRequest = InputRequest;
 
 /** The downstream requests that are calls: their upstream work may ask the client for input. */
 export type CallMethod = 'tools/call' | 'resources/read' | 'prompts/get';
@@ -53,6 +60,20 @@ function capabilityRefusal(
   );
 }
 
+/** What a downstream call asks for: its tool or prompt name (or resource URI) and its arguments. */
+export interface DownstreamRequest {
+  name: string;
+  arguments?: unknown;
+}
+
+/** A digest of a call's arguments (key order aside), sealed in a relayed round so that its retry must bring the same. */
+export function argumentsDigest(args: unknown): string {
+  return createHash('sha256')
+    .update(canonicalJson(args ?? {}))
+    .digest('base64url')
+    .slice(0, 22);
+}
+
 /** How a 2026-07-28 round ends: its `requestState` for a parked call or a relayed one, and the call's end. */
 export interface RoundHooks {
   /** The call waits for the client's answers here: parks it; returns the round's `requestState`. */
@@ -80,11 +101,13 @@ interface Outstanding {
  * a 2026-07-28 upstream, gets the upstream's own `input_required` relayed (see
  * {@link InputRequiredRelay}), and nothing is parked.
  */
-export class DownstreamCall implements InputRequiredRelay {
+export class DownstreamCall implements InputRequiredRelay, UpstreamRequestContext {
   readonly id = randomUUID();
   readonly session: DownstreamSession;
   /** The downstream method this call serves (a 2026-07-28 retry must name the same). */
   readonly method: CallMethod;
+  /** Who makes this call: as the token presented on its request shows them (the session's by default). */
+  caller: Caller;
   readonly #abort = new AbortController();
   readonly #capabilities: () => ClientCapabilities | undefined;
   #push: PushRequest | undefined;
@@ -97,8 +120,13 @@ export class DownstreamCall implements InputRequiredRelay {
   logTo: ((level: LoggingLevel, data: unknown, logger: string) => Promise<void>) | undefined;
   /** The log level the 2026-07-28 request of this call asked for in its envelope, if any. */
   envelopeLogLevel: LoggingLevel | undefined;
-  /** The first retry of a relayed round: rate limits and the audit log count the call once. */
+  /**
+   * The first retry of a relayed round, asking for the same target with the same arguments:
+   * rate limits and the audit log count the call once.
+   */
   continuation = false;
+  /** What this call asks for, sealed into a relayed round (a retry must ask for the same to continue it). */
+  request: { target: string; digest: string } | undefined;
   #counter = 0;
   #rounds = 0;
   /** The upstream whose `input_required` this call hands to its client (see {@link relayFor}). */
@@ -120,24 +148,56 @@ export class DownstreamCall implements InputRequiredRelay {
   ) {
     this.session = session;
     this.method = method;
+    this.caller = callerOf(session);
     this.#capabilities = capabilities;
     this.#push = push;
   }
 
   /**
-   * The log level to ask the upstream servers of this call for (read by the MCP tool adapter
-   * through `callerLogLevel`): the request's envelope level (2026-07-28) or the session's
-   * `logging/setLevel` (2025 era).
+   * The call's context, handed as an argument to the tool, the pipeline and the MCP layer: the
+   * session's caller, this call's signal and continuation, and this call as what its upstream
+   * requests need (log level, capabilities, the relay, server→client requests, logs).
    */
-  get upstreamLogLevel(): LoggingLevel | undefined {
+  context(): CallContext {
+    return {
+      toolCallId: this.id,
+      caller: this.caller,
+      signal: this.signal,
+      ...(this.continuation ? { continuation: true } : {}),
+      upstream: this,
+    };
+  }
+
+  /** The downstream session's id (server→client requests without a link are attributed by it). */
+  get sessionId(): string {
+    return this.session.id;
+  }
+
+  /**
+   * The log level to ask the upstream servers of this call for: the request's envelope level
+   * (2026-07-28) or the session's `logging/setLevel` (2025 era).
+   */
+  get logLevel(): LoggingLevel | undefined {
     return this.session.era === 'modern' ? this.envelopeLogLevel : this.session.logLevel;
+  }
+
+  /** This call, when it hands a 2026-07-28 upstream's `input_required` to its client (a 2026-07-28 call). */
+  get relay(): InputRequiredRelay | undefined {
+    return this.session.era === 'modern' ? this : undefined;
+  }
+
+  /** Delivers a log message an upstream sent on this call's own stream, to this call's client only. */
+  log(server: string, message: UpstreamLogMessage): void {
+    const log = message as UpstreamLog;
+    if (this.session.era === 'modern') sendToCall(this, server, log);
+    else sendToSession(this.session, server, log, this);
   }
 
   /**
    * The input requests this call's client declared it answers (`sampling`, `elicitation`,
-   * `roots`) and the tasks extension, told to a 2026-07-28 upstream in the call's envelope (read through `callerCapabilities`).
+   * `roots`) and the tasks extension, told to a 2026-07-28 upstream in the call's envelope.
    */
-  get upstreamCapabilities(): ClientCapabilities {
+  get capabilities(): ClientCapabilities {
     const declared = this.#capabilities() ?? {};
     const kept: ClientCapabilities = {};
     for (const capability of Object.values(capabilityOf))
@@ -253,7 +313,7 @@ export class DownstreamCall implements InputRequiredRelay {
     return resume.resume;
   }
 
-  relay(server: string, name: string, result: InputRequiredResult): void {
+  pass(server: string, name: string, result: InputRequiredResult): void {
     const declared = this.#capabilities();
     for (const request of Object.values(result.inputRequests ?? {})) {
       const refusal = capabilityRefusal((request as { method?: string }).method ?? '', declared);
@@ -321,6 +381,9 @@ export class DownstreamCall implements InputRequiredRelay {
               name,
               ...(state === undefined ? {} : { state }),
               round: randomBytes(12).toString('base64url'),
+              ...(this.request === undefined
+                ? {}
+                : { target: this.request.target, digest: this.request.digest }),
             }),
           } as Parameters<typeof inputRequired>[0]);
         }

@@ -1,4 +1,5 @@
 import type { LoggingLevel, Server } from '@modelcontextprotocol/server';
+import type { CallContext, Caller } from '../tool/call-context.js';
 import type { DownstreamCall } from './downstream-call.js';
 import type { GatewayProfile } from './gateway-profile.js';
 import type { RequestPrincipal } from './http-guard.js';
@@ -53,4 +54,20 @@ export function createSession(
     subscriptions: new Set(),
     ended: false,
   };
+}
+
+/**
+ * The context of a request of `session` that is not a call (a list, a completion, a
+ * subscription): its caller and signal, nothing relayed. The hub routes it by that caller.
+ */
+export function sessionContext(session: DownstreamSession, signal?: AbortSignal): CallContext {
+  return { toolCallId: '', caller: callerOf(session), ...(signal === undefined ? {} : { signal }) };
+}
+
+/** The caller of `session`'s requests: what the front door learned, or the principal and owner flag alone (stdio). */
+export function callerOf(session: DownstreamSession): Caller {
+  if (session.caller !== undefined) return session.caller;
+  return session.principal === 'stdio'
+    ? { principal: 'stdio', owner: true, via: 'stdio' }
+    : { principal: session.principal, owner: session.owner };
 }

@@ -8,15 +8,16 @@ import {
   Server,
   type ServerContext,
 } from '@modelcontextprotocol/server';
-import { runInToolCallScope } from '../pipeline/tool-call-scope.js';
+import { executeWith } from '../tool/call-context.js';
 import type { Tool, ToolUpdate } from '../tool/tool.js';
-import type { DownstreamSession } from './downstream-session.js';
+import { type DownstreamSession, sessionContext } from './downstream-session.js';
 import { approvalThroughCaller } from './gateway-approval.js';
 import type { GatewayCore } from './gateway-core.js';
 import type { GatewayProfile } from './gateway-profile.js';
 import { registerResourceHandlers, resourceScope } from './gateway-resource-handlers.js';
 import { joinPromptName, splitPromptName } from './prompt-names.js';
 import { toProtocolError } from './protocol-error.js';
+import { requestSession } from './request-caller.js';
 import { presentLinks } from './resource-links.js';
 import { locateTemplate } from './resource-routing.js';
 import { serveDownstreamCall, type UpstreamWork } from './serve-downstream-call.js';
@@ -58,8 +59,11 @@ export function buildGatewayServer(
   const provider = core.provider;
   const separator = core.separator;
 
-  server.setRequestHandler('tools/list', async () => ({
-    tools: (await profile.tools(session)).map(toMcpTool),
+  // Each request is seen with the token presented on it (its scopes, claims, owner flag).
+  const seen = (context: ServerContext) => requestSession(session, context.http?.authInfo);
+
+  server.setRequestHandler('tools/list', async (_request, context) => ({
+    tools: (await profile.tools(seen(context))).map(toMcpTool),
   }));
 
   const scope = (context: ServerContext) => ({ core, server, session, context });
@@ -99,14 +103,11 @@ export function buildGatewayServer(
         if (provider.tasks?.offers(tool.server)) call.passTasks();
       }
       // Approvals asked by hooks and policies go to this call's client, attributed to its principal.
-      const scope = {
-        principal: session.principal,
+      const result = await executeWith(tool, args, {
+        ...call.context(),
         onApproval: approvalThroughCaller(call),
-        ...(call.continuation ? { continuation: true } : {}),
-      };
-      const result = await runInToolCallScope(scope, () =>
-        tool.execute(call.id, args, call.signal, onUpdate),
-      );
+        ...(onUpdate === undefined ? {} : { onUpdate }),
+      });
       if (progressSent !== undefined) await progressSent;
       const wire = toCallToolResult(result);
       // An upstream's CreateTaskResult (tasks extension) goes to the caller under a routable task id.
@@ -116,7 +117,11 @@ export function buildGatewayServer(
       }
       // The URIs an upstream's result hands out read back through the gateway, under these names.
       if (tool.source === 'mcp' && tool.server !== undefined)
-        wire.content = await presentLinks(resourceScope(core, profile, session), tool.server, wire.content);
+        wire.content = await presentLinks(
+          resourceScope(core, profile, seen(context)),
+          tool.server,
+          wire.content,
+        );
       return wire;
     };
   };
@@ -128,22 +133,27 @@ export function buildGatewayServer(
       () => {
         const { name } = request.params;
         // The listed tools are read without waiting once listed (every call but the first ones).
-        const listed = profile.listedTool(name, session);
+        const viewer = seen(context);
+        const listed = profile.listedTool(name, viewer);
         if (listed !== undefined) return callTool(request.params, context, listed.tool);
-        return profile.tool(name, session).then((tool) => callTool(request.params, context, tool));
+        return profile.tool(name, viewer).then((tool) => callTool(request.params, context, tool));
       },
-      request.params.name,
+      { name: request.params.name, arguments: request.params.arguments },
     ),
   );
 
   registerResourceHandlers(server, core, profile, session);
   registerTasksPassthrough(server, core, profile, session);
 
-  server.setRequestHandler('prompts/list', async () => {
-    const { items } = await provider.prompts.listAll();
+  server.setRequestHandler('prompts/list', async (_request, context) => {
+    // Listed for this session's caller: a per-caller server lists theirs, or nothing.
+    const viewer = seen(context);
+    const { items } = await provider.prompts.listAll({
+      context: sessionContext(viewer, context.mcpReq.signal),
+    });
     return {
       prompts: items
-        .filter((item) => profile.serves(item.server, session))
+        .filter((item) => profile.serves(item.server, viewer))
         .map(({ server: origin, ...item }) => ({
           ...item,
           name: joinPromptName(origin, item.name, separator),
@@ -151,8 +161,8 @@ export function buildGatewayServer(
     };
   });
 
-  const promptTarget = (name: string) => {
-    const servers = provider.servers().filter((server) => profile.serves(server, session));
+  const promptTarget = (name: string, viewer: DownstreamSession) => {
+    const servers = provider.servers().filter((server) => profile.serves(server, viewer));
     const origin = splitPromptName(name, servers, separator);
     if (origin === undefined)
       throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown prompt: ${name}`);
@@ -164,7 +174,7 @@ export function buildGatewayServer(
       scope(context),
       'prompts/get',
       async () => {
-        const origin = promptTarget(request.params.name);
+        const origin = promptTarget(request.params.name, seen(context));
         return async (call): Promise<GetPromptResult> => {
           call.relayFor(origin.server);
           try {
@@ -172,12 +182,10 @@ export function buildGatewayServer(
               origin.server,
               origin.prompt,
               request.params.arguments,
-              {
-                signal: call.signal,
-              },
+              { signal: call.signal, context: call.context() },
             );
             const contents = await presentLinks(
-              resourceScope(core, profile, session),
+              resourceScope(core, profile, seen(context)),
               origin.server,
               result.messages.map((message) => message.content),
             );
@@ -193,7 +201,7 @@ export function buildGatewayServer(
           }
         };
       },
-      request.params.name,
+      { name: request.params.name, arguments: request.params.arguments },
     ),
   );
 
@@ -206,11 +214,11 @@ export function buildGatewayServer(
       ref: { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: string };
     };
     if (ref.type === 'ref/prompt') {
-      const prompt = promptTarget(ref.name);
+      const prompt = promptTarget(ref.name, seen(context));
       origin = { server: prompt.server, ref: { type: 'ref/prompt', name: prompt.prompt } };
     } else {
       const resource = await locateTemplate(
-        resourceScope(core, profile, session),
+        resourceScope(core, profile, seen(context)),
         ref.uri,
         context.mcpReq.signal,
       ).catch((error: unknown) => {
@@ -226,7 +234,7 @@ export function buildGatewayServer(
           argument,
           ...(request.params.context ? { context: request.params.context } : {}),
         },
-        { signal: context.mcpReq.signal },
+        { signal: context.mcpReq.signal, context: sessionContext(seen(context), context.mcpReq.signal) },
       );
       return { completion: { ...completion } };
     } catch (error) {

@@ -6,6 +6,7 @@ import { ToolRegistry } from '../registry/tool-registry.js';
 import { createRouterTools } from '../router/create-router-tools.js';
 import { createMcpAuthTool } from '../router/mcp-auth-tool.js';
 import { resolveRouterOptions } from '../router/router-options.js';
+import type { Caller } from '../tool/call-context.js';
 import type { Tool, ToolContext } from '../tool/tool.js';
 import { type Viewer, Visibility } from './auth/visibility.js';
 import { ProfileOverrides } from './profile-overrides.js';
@@ -21,16 +22,23 @@ export interface ProfileParts {
   provider: MCPToolProvider;
   config: McpToolsConfig | undefined;
   context: ToolContext;
-  /** Whether the client behind the current call is the owner (read inside a call). */
-  senderIsOwner: () => boolean;
+  /** Whether `caller` (a call's, absent when the call names none) is the owner. */
+  senderIsOwner: (caller?: Caller) => boolean;
   /** The one visibility function (`gateway.access`). Default: no rule, `ownerOnly` for the owner. */
   visibility?: Visibility;
-  /** Who is behind the current call (read inside a call); `undefined` outside one. */
-  viewer?: () => Viewer | undefined;
   /** The gateway's resource index: the router tools route URIs by it. */
   resources?: ResourceIndex;
   /** Where a profile's warnings go (an override it cannot apply). */
   log?: (line: string) => void;
+}
+
+/**
+ * The viewer a call's caller is to the visibility function: none (nothing filtered) for a call
+ * that names no caller (an in-process one), the owner flag alone for the stdio client, else the caller.
+ */
+export function viewerOf(caller: Caller | undefined): Viewer | undefined {
+  if (caller === undefined) return undefined;
+  return caller.via === 'stdio' ? { owner: caller.owner } : { owner: caller.owner, caller };
 }
 
 /** What a boolean owner flag stands for, as a viewer (callers from before viewers existed). */
@@ -148,22 +156,24 @@ export class GatewayProfile {
     this.#overrides = overrides.empty ? undefined : overrides;
     const pin = settings.pin ?? [];
     this.#pinned = pin.length > 0 ? compileToolFilter({ allow: pin }) : () => false;
-    // Router tools run inside a call: what they reach is what the caller behind it may see.
-    const callerSees = (server: string) => {
-      const viewer = parts.viewer?.();
-      return viewer === undefined || this.#visibility.seesServer(viewer, server);
-    };
-    const scoped = scopedProvider(
-      parts.provider,
-      (server) => this.allowsServer(server) && callerSees(server),
-    );
+    // Router tools run for a call: what they reach is what the caller of that call may see.
+    const scoped = scopedProvider(parts.provider, (server) => this.allowsServer(server));
     const routerOptions = {
       ...(parts.config ? { config: parts.config } : {}),
       context: parts.context,
       senderIsOwner: parts.senderIsOwner,
-      toolVisible: (tool: Tool) => {
-        const viewer = parts.viewer?.();
+      toolVisible: (tool: Tool, caller?: Caller) => {
+        const viewer = viewerOf(caller);
         return viewer === undefined || this.#visibility.seesTool(viewer, tool);
+      },
+      view: (_provider: MCPToolProvider, caller: Caller | undefined) => {
+        const viewer = viewerOf(caller);
+        return viewer === undefined
+          ? scoped
+          : scopedProvider(
+              parts.provider,
+              (server) => this.allowsServer(server) && this.#visibility.seesServer(viewer, server),
+            );
       },
       ...(parts.resources
         ? { resourceUris: routerResourceUris(parts.resources, parts.provider, this.allowsServer) }

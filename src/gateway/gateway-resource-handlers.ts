@@ -1,8 +1,9 @@
 import type { ReadResourceResult, Server, ServerContext } from '@modelcontextprotocol/server';
-import type { DownstreamSession } from './downstream-session.js';
+import { type DownstreamSession, sessionContext } from './downstream-session.js';
 import type { GatewayCore } from './gateway-core.js';
 import type { GatewayProfile } from './gateway-profile.js';
 import { toProtocolError } from './protocol-error.js';
+import { requestSession } from './request-caller.js';
 import { locateResource, presentUri, type ResourceScope } from './resource-routing.js';
 import { wrapResourceUri } from './resource-uri.js';
 import { serveDownstreamCall } from './serve-downstream-call.js';
@@ -47,14 +48,19 @@ export function registerResourceHandlers(
 ): void {
   const provider = core.provider;
 
-  server.setRequestHandler('resources/list', async () => {
-    const { items, errors } = await provider.resources.listAll();
+  server.setRequestHandler('resources/list', async (_request, context) => {
+    // Seen with the token presented on this request; listed for its caller (a per-caller server
+    // lists theirs, or nothing).
+    const viewer = requestSession(session, context.http?.authInfo);
+    const { items, errors } = await provider.resources.listAll({
+      context: sessionContext(viewer, context.mcpReq.signal),
+    });
     for (const failure of errors) core.log(`resources of "${failure.server}": ${failure.error.message}`);
-    const admitted = items.filter((item) => profile.serves(item.server, session));
+    const admitted = items.filter((item) => profile.serves(item.server, viewer));
     const failed = new Set(errors.map((failure) => failure.server));
     const byServer = new Map<string, string[]>();
     for (const item of admitted) byServer.set(item.server, [...(byServer.get(item.server) ?? []), item.uri]);
-    const scope = resourceScope(core, profile, session);
+    const scope = resourceScope(core, profile, viewer);
     for (const name of scope.servers)
       if (!failed.has(name) && provider.status(name)?.state === 'connected')
         core.resources.recordResources(name, byServer.get(name) ?? []);
@@ -66,14 +72,17 @@ export function registerResourceHandlers(
     };
   });
 
-  server.setRequestHandler('resources/templates/list', async () => {
-    const { items, errors } = await provider.resources.listAllTemplates();
-    const admitted = items.filter((item) => profile.serves(item.server, session));
+  server.setRequestHandler('resources/templates/list', async (_request, context) => {
+    const viewer = requestSession(session, context.http?.authInfo);
+    const { items, errors } = await provider.resources.listAllTemplates({
+      context: sessionContext(viewer, context.mcpReq.signal),
+    });
+    const admitted = items.filter((item) => profile.serves(item.server, viewer));
     const failed = new Set(errors.map((failure) => failure.server));
     const byServer = new Map<string, string[]>();
     for (const item of admitted)
       byServer.set(item.server, [...(byServer.get(item.server) ?? []), item.uriTemplate]);
-    const scope = resourceScope(core, profile, session);
+    const scope = resourceScope(core, profile, viewer);
     for (const name of scope.servers)
       if (!failed.has(name) && provider.status(name)?.state === 'connected')
         core.resources.recordTemplates(name, byServer.get(name) ?? []);
@@ -87,31 +96,39 @@ export function registerResourceHandlers(
   });
 
   server.setRequestHandler('resources/read', (request, context: ServerContext) =>
-    serveDownstreamCall({ core, server, session, context }, 'resources/read', async () => {
-      const asked = request.params.uri;
-      const scope = resourceScope(core, profile, session);
-      const target = await answering(() => locateResource(scope, asked, context.mcpReq.signal));
-      return async (call): Promise<ReadResourceResult> => {
-        call.relayFor(target.server);
-        const contents = await answering(() =>
-          provider.resources.read(target.server, target.uri, { signal: call.signal }),
-        );
-        return {
-          contents: contents.map((item) => ({
-            ...item,
-            // The resource asked for keeps the name it was asked by; others are named as listed.
-            uri: item.uri === target.uri ? asked : presentUri(scope, target.server, item.uri),
-          })) as never,
+    serveDownstreamCall(
+      { core, server, session, context },
+      'resources/read',
+      async () => {
+        const asked = request.params.uri;
+        const scope = resourceScope(core, profile, requestSession(session, context.http?.authInfo));
+        const target = await answering(() => locateResource(scope, asked, context.mcpReq.signal));
+        return async (call): Promise<ReadResourceResult> => {
+          call.relayFor(target.server);
+          const contents = await answering(() =>
+            provider.resources.read(target.server, target.uri, {
+              signal: call.signal,
+              context: call.context(),
+            }),
+          );
+          return {
+            contents: contents.map((item) => ({
+              ...item,
+              // The resource asked for keeps the name it was asked by; others are named as listed.
+              uri: item.uri === target.uri ? asked : presentUri(scope, target.server, item.uri),
+            })) as never,
+          };
         };
-      };
-    }),
+      },
+      { name: request.params.uri },
+    ),
   );
 
   server.setRequestHandler('resources/subscribe', async (request, context) => {
     const asked = request.params.uri;
     await answering(async () => {
       const target = await locateResource(
-        resourceScope(core, profile, session),
+        resourceScope(core, profile, requestSession(session, context.http?.authInfo)),
         asked,
         context.mcpReq.signal,
       );
@@ -129,7 +146,7 @@ export function registerResourceHandlers(
     }
     // Subscribed by the other form of the same URI: find it through the index.
     const target = await locateResource(
-      resourceScope(core, profile, session),
+      resourceScope(core, profile, requestSession(session, context.http?.authInfo)),
       asked,
       context.mcpReq.signal,
     ).catch(() => undefined);

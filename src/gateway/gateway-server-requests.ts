@@ -2,17 +2,21 @@ import type { CreateMessageResult, ElicitResult, ListRootsResult } from '@modelc
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import type { LoadMcpServersOptions } from '../mcp/mcp-tool-hub.js';
 import type { ServerRequestContext } from '../mcp/server-requests.js';
-import { DownstreamCall, type ForwardedRequest } from './downstream-call.js';
+import type { UpstreamRequestContext } from '../tool/call-context.js';
+import type { ForwardedRequest } from './downstream-call.js';
 
 /**
- * The downstream call a server→client request belongs to (issue 10): the call the protocol
- * links it to (`context.caller`); without a link, the only downstream session with calls in
- * flight to that server; otherwise none — the request is refused rather than guessed.
+ * The downstream call a server→client request belongs to: the call the protocol links it to
+ * (`context.caller`); without a link, the only downstream session with calls in flight to that
+ * server; otherwise none — the request is refused rather than guessed.
  */
-export function attributeServerRequest(context: ServerRequestContext, what: string): DownstreamCall {
-  if (context.caller instanceof DownstreamCall) return context.caller;
-  const calls = context.callersInFlight.filter((caller) => caller instanceof DownstreamCall);
-  const sessions = new Set(calls.map((call) => call.session));
+export function attributeServerRequest(context: ServerRequestContext, what: string): UpstreamRequestContext {
+  const linked = context.caller?.upstream;
+  if (linked !== undefined) return linked;
+  const calls = context.callersInFlight.flatMap((caller) =>
+    caller.upstream === undefined ? [] : [caller.upstream],
+  );
+  const sessions = new Set(calls.map((call) => call.sessionId));
   if (sessions.size === 1) return calls[calls.length - 1]!;
   const message =
     sessions.size === 0
@@ -23,7 +27,7 @@ export function attributeServerRequest(context: ServerRequestContext, what: stri
 
 async function forward(request: ForwardedRequest, context: ServerRequestContext, what: string) {
   const call = attributeServerRequest(context, what);
-  return call.ask(request, context.signal, call === context.caller);
+  return call.ask(request, context.signal, call === context.caller?.upstream);
 }
 
 /**

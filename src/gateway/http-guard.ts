@@ -6,6 +6,7 @@ import {
   validateOriginHeader,
 } from '@modelcontextprotocol/server';
 import { CHAIN_HEADER, incomingLoop } from '../mcp/gateway-chain.js';
+import type { Caller } from '../tool/call-context.js';
 import type { GatewayOAuth } from './auth/gateway-oauth.js';
 import { legacyTokens, StaticTokens } from './auth/static-tokens.js';
 
@@ -40,27 +41,8 @@ export function loopRefusal(reason: string): Response {
   );
 }
 
-/** Who a request that passed comes from. */
-export interface RequestPrincipal {
-  /**
-   * A stable id, never the token: `oauth:<sub>` (`client:<client id>` for a token without a
-   * subject), a named static token's principal (`token:<name>` by default), an id derived from
-   * the legacy token, or `anonymous`.
-   */
-  principal: string;
-  owner: boolean;
-  /** How it authenticated. */
-  via?: 'anonymous' | 'token' | 'oauth';
-  /** The OAuth token's subject and client (`client_id` or `azp`). */
-  subject?: string;
-  clientId?: string;
-  /** Granted scopes (OAuth), or those a static token is configured with. */
-  scopes?: readonly string[];
-  /** The token's claims (OAuth), or those a static token is configured with. */
-  claims?: Readonly<Record<string, unknown>>;
-  /** The only profile a named static token may use. */
-  profile?: string;
-}
+/** Who a request that passed comes from: the one {@link Caller} type. */
+export type RequestPrincipal = Caller;
 
 const digest = (value: string) => createHash('sha256').update(value).digest();
 

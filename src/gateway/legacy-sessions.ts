@@ -18,6 +18,7 @@ import { resourceScope } from './gateway-resource-handlers.js';
 import type { RequestPrincipal } from './http-guard.js';
 import { jsonRpcError } from './json-rpc-error-response.js';
 import { releasedWithBody } from './released-with-body.js';
+import { principalAuth } from './request-caller.js';
 import { locateResource } from './resource-routing.js';
 import { unwrapResourceUri } from './resource-uri.js';
 import { ResumableStreams } from './resumable-streams.js';
@@ -166,13 +167,20 @@ export class LegacySessions {
             const adopted = this.#entries.get(sessionId);
             return adopted === undefined
               ? Promise.resolve(jsonRpcError(404, -32001, 'Session not found'))
-              : this.#serveEntry(adopted, request, body);
+              : this.#serveEntry(adopted, request, body, who);
           },
         });
       }
-      if (entry === undefined || entry.profile !== profile || entry.session.principal !== who.principal)
+      // A session is the principal's and its client's: another principal, or another OAuth
+      // client of the same principal, finds no such session.
+      if (
+        entry === undefined ||
+        entry.profile !== profile ||
+        entry.session.principal !== who.principal ||
+        entry.session.caller?.clientId !== who.clientId
+      )
         return jsonRpcError(404, -32001, 'Session not found');
-      return this.#serveEntry(entry, request, body);
+      return this.#serveEntry(entry, request, body, who);
     }
     if (request.method !== 'POST')
       return jsonRpcError(400, -32000, 'Bad Request: Mcp-Session-Id header is required');
@@ -183,7 +191,7 @@ export class LegacySessions {
     const full = await this.#options.makeRoom(who.principal);
     if (full) return full;
     const { transport } = await this.#open(profile, who, randomUUID(), body);
-    return transport.handleRequest(request, { parsedBody: body });
+    return transport.handleRequest(request, { parsedBody: body, authInfo: principalAuth(who) });
   }
 
   /** A session's transport and server, connected; it is kept once `initialize` succeeds. */
@@ -275,7 +283,16 @@ export class LegacySessions {
     );
   }
 
-  async #serveEntry(entry: LegacyEntry, request: Request, body: unknown): Promise<Response> {
+  /**
+   * Serves one request of a held session. `who` is the caller of this request: its handlers see
+   * the scopes and claims of the token presented now (`authInfo`), not of the one that opened it.
+   */
+  async #serveEntry(
+    entry: LegacyEntry,
+    request: Request,
+    body: unknown,
+    who: RequestPrincipal,
+  ): Promise<Response> {
     // Most recently used last: the first idle one is ended when the cap is reached.
     this.#entries.delete(entry.session.id);
     this.#entries.set(entry.session.id, entry);
@@ -301,8 +318,9 @@ export class LegacySessions {
       );
       return releasedWithBody(opened, close);
     }
+    const authInfo = principalAuth(who);
     const handle = (post: Request) =>
-      transport.handleRequest(post, body === undefined ? undefined : { parsedBody: body });
+      transport.handleRequest(post, body === undefined ? { authInfo } : { parsedBody: body, authInfo });
     if (resumable === undefined || request.method !== 'POST') return handle(request);
     return resumable.post(request, entry.session.server?.getNegotiatedProtocolVersion(), handle);
   }

@@ -23,6 +23,12 @@ export type RequestStatePayload =
       state?: string;
       /** A random id of the relayed round: its retries are told apart from a replay of it. */
       round?: string;
+      /**
+       * What the downstream call asked for (its tool or prompt name, or its resource URI) and a
+       * digest of its arguments: only a retry asking for the same continues the call.
+       */
+      target?: string;
+      digest?: string;
     }
   | TaskIdPayload;
 
@@ -52,7 +58,7 @@ export const MIN_REQUEST_STATE_KEY_BYTES = 32;
 /** The compact plaintext: kind, fields, expiry (ms since the epoch). */
 type Sealed =
   | { k: 'p'; r: string; c: string; n: number; e: number }
-  | { k: 'r'; s: string; t: string; u?: string; i?: string; e: number }
+  | { k: 'r'; s: string; t: string; u?: string; i?: string; g?: string; d?: string; e: number }
   | { k: 't'; s: string; t: string; e: number };
 
 function toSealed(payload: RequestStatePayload, expires: number): Sealed {
@@ -65,6 +71,8 @@ function toSealed(payload: RequestStatePayload, expires: number): Sealed {
     t: payload.name,
     ...(payload.state === undefined ? {} : { u: payload.state }),
     ...(payload.round === undefined ? {} : { i: payload.round }),
+    ...(payload.target === undefined ? {} : { g: payload.target }),
+    ...(payload.digest === undefined ? {} : { d: payload.digest }),
     e: expires,
   };
 }
@@ -84,7 +92,9 @@ function fromSealed(value: unknown): RequestStatePayload | undefined {
     typeof sealed.s === 'string' &&
     typeof sealed.t === 'string' &&
     (sealed.u === undefined || typeof sealed.u === 'string') &&
-    (sealed.i === undefined || typeof sealed.i === 'string')
+    (sealed.i === undefined || typeof sealed.i === 'string') &&
+    (sealed.g === undefined || typeof sealed.g === 'string') &&
+    (sealed.d === undefined || typeof sealed.d === 'string')
   )
     return {
       kind: 'relay',
@@ -92,6 +102,8 @@ function fromSealed(value: unknown): RequestStatePayload | undefined {
       name: sealed.t,
       ...(sealed.u === undefined ? {} : { state: sealed.u }),
       ...(sealed.i === undefined ? {} : { round: sealed.i }),
+      ...(sealed.g === undefined ? {} : { target: sealed.g }),
+      ...(sealed.d === undefined ? {} : { digest: sealed.d }),
     };
   if (sealed.k === 't' && typeof sealed.s === 'string' && typeof sealed.t === 'string')
     return { kind: 'task', server: sealed.s, task: sealed.t };

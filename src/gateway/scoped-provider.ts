@@ -6,6 +6,7 @@ import type {
   ResourceService,
   ServerStatus,
 } from '../mcp/provider-types.js';
+import type { CallContext } from '../tool/call-context.js';
 
 function only<T extends { server: string }>(
   list: MultiServerList<T>,
@@ -91,8 +92,8 @@ export function scopedProvider(
       : {}),
     ...(provider.pendingAuthorization
       ? {
-          pendingAuthorization: (server: string) =>
-            allows(server) ? provider.pendingAuthorization?.(server) : undefined,
+          pendingAuthorization: (server: string, context?: CallContext) =>
+            allows(server) ? provider.pendingAuthorization?.(server, context) : undefined,
         }
       : {}),
     ...(provider.oauthServers
@@ -100,8 +101,8 @@ export function scopedProvider(
       : {}),
     ...(provider.callerSignIn
       ? {
-          callerSignIn: async (server: string) =>
-            allows(server) ? provider.callerSignIn?.(server) : undefined,
+          callerSignIn: async (server: string, context?: CallContext) =>
+            allows(server) ? provider.callerSignIn?.(server, context) : undefined,
         }
       : {}),
   };

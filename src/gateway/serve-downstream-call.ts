@@ -10,12 +10,18 @@ import {
   type Server,
   type ServerContext,
 } from '@modelcontextprotocol/server';
-import { runAsCaller } from '../mcp/server-requests.js';
 import { observeDownstreamRequest } from '../telemetry/downstream-request-telemetry.js';
-import { type CallMethod, DownstreamCall, type ForwardedRequest } from './downstream-call.js';
-import type { DownstreamSession } from './downstream-session.js';
+import {
+  argumentsDigest,
+  type CallMethod,
+  DownstreamCall,
+  type DownstreamRequest,
+  type ForwardedRequest,
+} from './downstream-call.js';
+import { callerOf, type DownstreamSession } from './downstream-session.js';
 import type { GatewayCore } from './gateway-core.js';
 import { relayContinuationsOf } from './relay-continuations.js';
+import { requestSession } from './request-caller.js';
 import type { RequestStatePayload } from './request-state-seal.js';
 
 /** The capabilities the client of a request declared: its envelope's (2026-07-28) or its session's. */
@@ -47,7 +53,7 @@ function pushFor(context: ServerContext) {
   };
 }
 
-/** The upstream work of a downstream call, run as the caller `call`. */
+/** The upstream work of a downstream call, for the call `call`. */
 export type UpstreamWork<T extends Result> = (call: DownstreamCall) => Promise<T>;
 
 /** Where a downstream call is served: the gateway, the SDK server and session, the request. */
@@ -61,8 +67,9 @@ export interface DownstreamCallScope {
 /**
  * Serves one downstream `tools/call`, `resources/read` or `prompts/get` as a
  * {@link DownstreamCall}: `prepare` resolves the target (and may refuse it) and returns the
- * upstream work, which runs as the caller of every upstream request it makes (`runAsCaller`),
- * so progress, logs, cancellation and server→client requests stay with this call. A 2026-07-28
+ * upstream work, which is handed the call and passes its context (`call.context()`) to every
+ * upstream request it makes, so progress, logs, cancellation and server→client requests stay
+ * with this call. A 2026-07-28
  * request gets an upstream's requests as `input_required` rounds (its retry, naming the
  * round's sealed `requestState`, resumes the parked call on the replica that parked it, or
  * continues a relayed upstream round on any replica); a 2025-era one gets them pushed, related
@@ -73,9 +80,11 @@ export function serveDownstreamCall<T extends Result>(
   scope: DownstreamCallScope,
   method: CallMethod,
   prepare: () => UpstreamWork<T> | Promise<UpstreamWork<T>>,
-  target?: string,
+  request: DownstreamRequest,
 ): Promise<T | InputRequiredResult> {
   const { session, context } = scope;
+  // A resource URI is never recorded in telemetry; tool and prompt names are.
+  const target = method === 'resources/read' ? undefined : request.name;
   // Traced and counted (a no-op without an OpenTelemetry SDK), as a child of the client's span.
   return observeDownstreamRequest(
     {
@@ -89,7 +98,7 @@ export function serveDownstreamCall<T extends Result>(
       era: session.era,
       principal: session.principal,
     },
-    () => serveCall(scope, method, prepare),
+    () => serveCall(scope, method, prepare, request),
   );
 }
 
@@ -97,6 +106,7 @@ async function serveCall<T extends Result>(
   scope: DownstreamCallScope,
   method: CallMethod,
   prepare: () => UpstreamWork<T> | Promise<UpstreamWork<T>>,
+  request: DownstreamRequest,
 ): Promise<T | InputRequiredResult> {
   const { core, server, session, context } = scope;
   // A retry's state was opened by the server's `requestState.verify` hook (a state that does
@@ -134,16 +144,25 @@ async function serveCall<T extends Result>(
     () => capabilitiesOf(server, context),
     session.era === 'legacy' ? pushFor(context) : undefined,
   );
+  // Its caller as the token presented on this request shows them (a 2025 session's may differ).
+  call.caller = callerOf(requestSession(session, context.http?.authInfo));
+  const asked = { target: request.name, digest: argumentsDigest(request.arguments) };
+  call.request = asked;
   // A relayed round's retry: a new call, which hands the upstream its own state and the answers.
   if (state?.kind === 'relay') {
     const inputResponses = (context.mcpReq.inputResponses ?? {}) as Record<string, unknown>;
-    // Its first retry continues the call (counted once); the same round sent again is a new call.
-    const continuation = await relayContinuationsOf(scope.core).first(
-      session.principal,
-      state.server,
-      state.name,
-      state.round ?? state.state,
-    );
+    // Its first retry continues the call (counted once) when it asks for what the round's call
+    // asked for (the same tool, prompt or URI, the same arguments); anything else, and the same
+    // round sent again, is a new call, limited and audited as one.
+    const continuation =
+      state.target === asked.target &&
+      state.digest === asked.digest &&
+      (await relayContinuationsOf(scope.core).first(
+        session.principal,
+        state.server,
+        state.name,
+        state.round ?? state.state,
+      ));
     call.continueUpstream(
       state.server,
       state.name,
@@ -153,7 +172,7 @@ async function serveCall<T extends Result>(
   } else if (state === undefined && session.era === 'modern' && context.mcpReq.inputResponses !== undefined)
     call.answerUpstream(context.mcpReq.inputResponses as Record<string, unknown>);
   const execute = (): Promise<T> =>
-    runAsCaller(call, () => run(call)).then((result) => {
+    run(call).then((result) => {
       if (core.closing)
         throw new ProtocolError(ProtocolErrorCode.InternalError, 'the gateway is shutting down');
       return result;

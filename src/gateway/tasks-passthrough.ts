@@ -7,7 +7,7 @@ import {
   type StandardSchemaV1,
 } from '@modelcontextprotocol/server';
 import { createdTaskOf, declaresTasks, TASKS_EXTENSION } from '../mcp/created-tasks.js';
-import type { DownstreamSession } from './downstream-session.js';
+import { type DownstreamSession, sessionContext } from './downstream-session.js';
 import type { GatewayCore } from './gateway-core.js';
 import type { GatewayProfile } from './gateway-profile.js';
 import { toProtocolError } from './protocol-error.js';
@@ -92,7 +92,7 @@ export function registerTasksPassthrough(
           opened.server,
           method,
           { ...rest, taskId: opened.task },
-          { signal: context.mcpReq.signal },
+          { signal: context.mcpReq.signal, context: sessionContext(session, context.mcpReq.signal) },
         );
       } catch (error) {
         throw toProtocolError(error);

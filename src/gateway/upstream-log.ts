@@ -1,6 +1,6 @@
 import type { LoggingLevel } from '@modelcontextprotocol/server';
-import { currentCaller } from '../mcp/server-requests.js';
-import { DownstreamCall } from './downstream-call.js';
+import { currentCaller } from '../mcp/caller-scope.js';
+import type { DownstreamCall } from './downstream-call.js';
 import type { DownstreamSession } from './downstream-session.js';
 
 const SEVERITY: Record<LoggingLevel, number> = {
@@ -34,7 +34,8 @@ export function sendToSession(
   void sent?.catch(() => {});
 }
 
-function sendToCall(call: DownstreamCall, server: string, log: UpstreamLog): void {
+/** Sends to a 2026-07-28 call's own request, at the level its envelope asked for. */
+export function sendToCall(call: DownstreamCall, server: string, log: UpstreamLog): void {
   if (call.session.allowsServer?.(server) === false) return;
   // The request's own envelope level (`io.modelcontextprotocol/logLevel`) decides; none, no logs.
   void call.logTo?.(log.level, log.data, log.logger).catch(() => {});
@@ -54,10 +55,10 @@ export function routeUpstreamLog(
   sessions: Iterable<DownstreamSession>,
   calls: Iterable<DownstreamCall>,
 ): void {
-  const caller = currentCaller();
-  if (caller instanceof DownstreamCall) {
-    if (caller.session.era === 'modern') sendToCall(caller, server, log);
-    else sendToSession(caller.session, server, log, caller);
+  // Read from the async context of the upstream's message (the SDK's, not ours to choose).
+  const upstream = currentCaller()?.upstream;
+  if (upstream !== undefined) {
+    upstream.log(server, log);
     return;
   }
   for (const session of sessions) if (session.era === 'legacy') sendToSession(session, server, log);

@@ -1,6 +1,8 @@
 import { McpToolsError } from '../errors/mcp-tools-error.js';
 import type { MCPToolProvider } from '../mcp/provider-types.js';
+import type { CallContext } from '../tool/call-context.js';
 import type { DownstreamSession } from './downstream-session.js';
+import { sessionContext } from './downstream-session.js';
 import { unwrapResourceUri } from './resource-uri.js';
 
 /**
@@ -96,7 +98,8 @@ export class UpstreamSubscriptions {
         retries: 0,
       };
       this.#held.set(wrapped, held);
-      const first = this.#attempt(held, true);
+      // The first attempt is the subscriber's own request: routed (or refused) for its caller.
+      const first = this.#attempt(held, true, sessionContext(session));
       this.#first.set(held, first);
       void first.finally(() => this.#first.delete(held!)).catch(() => {});
     }
@@ -156,7 +159,7 @@ export class UpstreamSubscriptions {
   }
 
   /** Subscribes upstream once; the first attempt of a new subscription throws a refusal, later ones report it. */
-  async #attempt(held: Held, first: boolean): Promise<SubscriptionState> {
+  async #attempt(held: Held, first: boolean, context?: CallContext): Promise<SubscriptionState> {
     const attempt = ++held.attempt;
     const live = () => held.attempt === attempt && this.#held.get(held.wrapped) === held;
     try {
@@ -164,7 +167,11 @@ export class UpstreamSubscriptions {
         throw new McpToolsError('UPSTREAM_ERROR', 'the provider cannot subscribe to resources', {
           recoverable: false,
         });
-      await this.#provider.resources.subscribe(held.server, held.uri);
+      await this.#provider.resources.subscribe(
+        held.server,
+        held.uri,
+        context === undefined ? {} : { context },
+      );
     } catch (error) {
       if (!live()) return 'pending';
       if (!this.#passing(held.server, error)) {

@@ -1,5 +1,6 @@
 import type { AuthorizationStart } from '../auth/server-authorization.js';
 import { McpToolsError } from '../errors/mcp-tools-error.js';
+import type { CallContext } from '../tool/call-context.js';
 import type { McpConnection } from './mcp-connection.js';
 import {
   type CallerIdentity,
@@ -21,8 +22,12 @@ export interface CallerRoutingOptions
 
 /** How a gateway turns routing on (see {@link CallerRouting.serve}). */
 export interface ServePerCallerOptions {
-  /** The principal of the call in progress; `undefined` for stdio and library callers (the shared connection). */
-  caller: () => CallerIdentity | undefined;
+  /**
+   * Who the call `context` is for: a caller served with their own connection, `operator` for
+   * one who uses the shared connection (the client that started the process over stdio), or
+   * `undefined` when the request names no caller (refused for such a server).
+   */
+  caller: (context: CallContext | undefined) => CallerIdentity | 'operator' | undefined;
   redirect: PrincipalConnectionsOptions['redirect'];
   /** See {@link PrincipalConnectionsOptions.idleMs}. */
   idleMs?: number;
@@ -36,7 +41,7 @@ export interface ServePerCallerOptions {
  */
 export class CallerRouting {
   readonly #options: CallerRoutingOptions;
-  #active: { pool: PrincipalConnections; caller: () => CallerIdentity | undefined } | undefined;
+  #active: { pool: PrincipalConnections; caller: ServePerCallerOptions['caller'] } | undefined;
 
   constructor(options: CallerRoutingOptions) {
     this.#options = options;
@@ -69,33 +74,54 @@ export class CallerRouting {
       connection.route = this.#routeOf(connection.name);
   }
 
-  /** Why resources and prompts of `server` are not served to the caller in progress, if they are not. */
-  refusal(server: string): McpToolsError | undefined {
-    if (this.#callerRoute(server) === undefined) return undefined;
-    // The shared connection (an operator's sign-in, if any) is never a caller's access.
-    return new McpToolsError(
-      'PERMISSION_DENIED',
-      `server "${server}" uses each caller's own credentials: its resources and prompts are not served through the gateway`,
-      { recoverable: false, data: { server } },
-    );
+  /**
+   * The one routing decision for every request to `server` made for the call `context` (tool
+   * calls, lists, templates, completions, reads, prompts, subscriptions, tasks): `undefined`
+   * when the shared connection serves it (a server that takes no per-caller credentials, routing
+   * off, or the operator calling); otherwise the caller's own connection — opened, and with
+   * `signIn` their sign-in started when they have none — or a refusal when the request names no
+   * caller. The shared connection (an operator's sign-in, if any) is never a caller's access.
+   */
+  route(
+    server: string,
+    context: CallContext | undefined,
+    options: { signIn?: boolean } = {},
+  ): Promise<McpConnection> | undefined {
+    const active = this.#active;
+    const config = this.#options.connections.get(server)?.config;
+    if (active === undefined || config === undefined || !usesCallerCredentials(config)) return undefined;
+    const caller = active.caller(context);
+    if (caller === 'operator') return undefined;
+    if (caller === undefined)
+      return Promise.reject(
+        new McpToolsError(
+          'PERMISSION_DENIED',
+          `server "${server}" uses each caller's own credentials, and this request names no caller`,
+          { recoverable: false, data: { server } },
+        ),
+      );
+    return active.pool.connection(server, config, caller, options);
   }
 
   /** The calling principal's sign-in to `server`, or `undefined` when `server` is not theirs to sign in to. */
-  authorize(server: string): Promise<AuthorizationStart> | undefined {
-    const routed = this.#callerRoute(server);
+  authorize(server: string, context: CallContext | undefined): Promise<AuthorizationStart> | undefined {
+    const routed = this.#callerRoute(server, context);
     return routed?.pool.authorize(server, routed.config, routed.caller);
   }
 
   /** The URL the calling principal's sign-in waits on (`null`: none; `undefined`: not a per-caller server). */
-  pendingUrl(server: string): string | null | undefined {
-    const routed = this.#callerRoute(server);
+  pendingUrl(server: string, context: CallContext | undefined): string | null | undefined {
+    const routed = this.#callerRoute(server, context);
     if (routed === undefined) return undefined;
     return routed.pool.pendingUrl(server, routed.caller.principal) ?? null;
   }
 
   /** Whether the calling principal has signed in to `server`; `undefined` when that is not per caller. */
-  async signInState(server: string): Promise<'authorized' | 'pending' | 'needs_authorization' | undefined> {
-    const routed = this.#callerRoute(server);
+  async signInState(
+    server: string,
+    context: CallContext | undefined,
+  ): Promise<'authorized' | 'pending' | 'needs_authorization' | undefined> {
+    const routed = this.#callerRoute(server, context);
     if (routed === undefined) return undefined;
     const { pool, caller, config } = routed;
     if (pool.pendingUrl(server, caller.principal) !== undefined) return 'pending';
@@ -128,19 +154,19 @@ export class CallerRouting {
     await pool?.close();
   }
 
-  #callerRoute(server: string) {
+  #callerRoute(server: string, context: CallContext | undefined) {
     const active = this.#active;
     const config = this.#options.connections.get(server)?.config;
     if (active === undefined || config === undefined || !usesCallerCredentials(config)) return undefined;
-    const caller = active.caller();
-    return caller === undefined ? undefined : { pool: active.pool, caller, config };
+    const caller = active.caller(context);
+    return caller === undefined || caller === 'operator' ? undefined : { pool: active.pool, caller, config };
   }
 
   /** The `route` of every connection of `server`: the caller's own connection, or the shared one. */
   #routeOf(server: string): NonNullable<McpConnection['route']> {
-    return () => {
-      const routed = this.#callerRoute(server);
-      if (routed !== undefined) return routed.pool.connection(server, routed.config, routed.caller);
+    return (context) => {
+      const routed = this.route(server, context, { signIn: true });
+      if (routed !== undefined) return routed;
       const shared = this.#options.connections.get(server);
       if (shared !== undefined) return Promise.resolve(shared);
       return Promise.reject(new McpToolsError('CONNECTION_FAILED', `server "${server}" is no longer served`));

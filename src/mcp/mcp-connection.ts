@@ -3,6 +3,7 @@ import { authRequiredError, findAuthRequired } from '../auth/auth-required-error
 import type { ProtocolMode, ServerConfig } from '../config/config-types.js';
 import { McpToolsError } from '../errors/mcp-tools-error.js';
 import { observeConnect } from '../telemetry/connect-telemetry.js';
+import type { CallContext } from '../tool/call-context.js';
 import { classifyError, describeError } from './classify-error.js';
 import { type ConnectionDiagnostics, connectError, exitError } from './connection-diagnostics.js';
 import type { McpConnectionOptions, McpServerSettings } from './connection-settings.js';
@@ -48,7 +49,7 @@ export class McpConnection implements ClientCallbacks {
    * Where a call of this server's tools goes instead of this connection, when set: the calling
    * principal's own connection (per-user OAuth, token exchange), or `undefined` to call here.
    */
-  route?: () => Promise<McpConnection> | undefined;
+  route?: (context: CallContext | undefined) => Promise<McpConnection> | undefined;
   /** How many tools the server listed last (the tools go to the listeners, see {@link ConnectionListeners}). */
   toolCount = 0;
   transportKind: TransportKind | undefined;

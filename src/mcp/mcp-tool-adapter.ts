@@ -4,29 +4,27 @@ import type {
   Client,
   Tool as McpToolDefinition,
 } from '@modelcontextprotocol/client';
-import { CLIENT_CAPABILITIES_META_KEY, LOG_LEVEL_META_KEY } from '@modelcontextprotocol/client';
 import type { SecretRedactor } from '../config/secret-redactor.js';
 import type { McpToolsError } from '../errors/mcp-tools-error.js';
 import { jsonBounds } from '../json/json-bounds.js';
 import { pollutionKey } from '../json/pollution-key.js';
 import { observeToolCall } from '../telemetry/tool-call-telemetry.js';
-import { traceContextMeta } from '../telemetry/trace-context.js';
 import {
   type ArgumentCheck,
   type ArgumentValidator,
   formatArgumentIssues,
 } from '../tool/argument-validator.js';
 import { boundResultDepth } from '../tool/bound-result-depth.js';
+import { type CallContext, contextOf } from '../tool/call-context.js';
 import type { ContentBlock } from '../tool/content.js';
 import { capResultText, errorResult, formatBytes } from '../tool/result.js';
 import type { Tool, ToolAnnotations, ToolResult, ToolUpdateCallback } from '../tool/tool.js';
 import { callToolResultSchema } from './call-tool-result-schema.js';
+import { sendForCaller } from './caller-request.js';
 import { checkStructuredContent } from './check-structured-content.js';
 import { classifyError } from './classify-error.js';
-import { relayedRequest } from './input-required-relay.js';
 import type { McpConnection } from './mcp-connection.js';
 import { normalizeInputSchema } from './normalize-input-schema.js';
-import { callerCapabilities, callerLogLevel, trackCall } from './server-requests.js';
 
 /** MCP 2026-07-28 `MissingRequiredClientCapability`. */
 const MISSING_CAPABILITY = -32021;
@@ -131,8 +129,8 @@ function planFor(definition: McpToolDefinition, validator: ArgumentValidator): C
  * a configured secret never leaves mcptools.
  */
 function redacting(run: Tool['execute'], redactor: SecretRedactor): Tool['execute'] {
-  return async (toolCallId, params, signal, onUpdate) =>
-    redactor.value(await run(toolCallId, params, signal, onUpdate));
+  return async (toolCallId, params, signal, onUpdate, context) =>
+    redactor.value(await run(toolCallId, params, signal, onUpdate, context));
 }
 
 /**
@@ -150,9 +148,12 @@ function callMcpTool(
   params: Record<string, unknown>,
   signal?: AbortSignal,
   onUpdate?: ToolUpdateCallback,
+  context?: CallContext,
 ): Promise<ToolResult> {
+  // OpenClaw's signature at the edge: without a context, the call is the in-process operator's.
+  const call = contextOf(toolCallId, signal, onUpdate, context);
   return observeToolCall(this, definition.name, exposedName, params ?? {}, () =>
-    runMcpTool.call(this, definition, options, toolCallId, params, signal, onUpdate),
+    runMcpTool.call(this, definition, options, params, call),
   );
 }
 
@@ -166,11 +167,10 @@ async function runMcpTool(
   this: McpConnection,
   definition: McpToolDefinition,
   options: McpToolAdapterOptions,
-  _toolCallId: string,
   params: Record<string, unknown>,
-  signal?: AbortSignal,
-  onUpdate?: ToolUpdateCallback,
+  context: CallContext,
 ): Promise<ToolResult> {
+  const { signal, onUpdate } = context;
   const server = this.name;
   const originalName = definition.name;
   const args = params ?? {};
@@ -209,7 +209,7 @@ async function runMcpTool(
     );
   }
   // A server whose callers each use their own credentials routes the call to the caller's connection.
-  const routed = this.route?.();
+  const routed = this.route?.(context);
   let connection: McpConnection = this;
   if (routed !== undefined) {
     try {
@@ -237,45 +237,42 @@ async function runMcpTool(
       }
     };
   }
-  // The caller is in flight on this client until the call settles (gateway attribution).
-  const release = trackCall(client);
+  // A gateway's 2026-07-28 caller takes the server's input_required to its own client. Not
+  // through `callTool` when the tool has an output schema (it would check an input_required
+  // against it): a plain request, checked here; not at all for a tool that also mirrors headers.
+  const relays = !(plan.route === 'listed' && definition.outputSchema !== undefined);
+  let checkedHere = false;
   try {
-    // A 2026-07-28 server logs to a request only at the level its envelope asks for.
-    const logLevel = client.getProtocolEra() === 'modern' ? callerLogLevel() : undefined;
-    // The current span (this call's, when tracing) goes upstream in `_meta` (MCP SEP-414).
-    const traceMeta = traceContextMeta();
-    const logged = logLevel === undefined ? traceMeta : { ...traceMeta, [LOG_LEVEL_META_KEY]: logLevel };
-    // …and it is told what the caller's own client can answer (the envelope's capabilities).
-    const capabilities = client.getProtocolEra() === 'modern' ? callerCapabilities() : undefined;
-    const meta =
-      capabilities === undefined ? logged : { ...logged, [CLIENT_CAPABILITIES_META_KEY]: capabilities };
-    // A gateway's 2026-07-28 caller takes the server's input_required to its own client. Not
-    // through `callTool` when the tool has an output schema (it would check an input_required
-    // against it): a plain request, checked here; not at all for a tool that also mirrors headers.
-    const relay =
-      plan.route === 'listed' && definition.outputSchema !== undefined
-        ? undefined
-        : relayedRequest(client, server, originalName);
-    const params = {
-      name: originalName,
-      arguments: args,
-      ...(meta === undefined ? {} : { _meta: meta }),
-      ...relay?.params,
-    };
-    if (relay !== undefined) requestOptions.allowInputRequired = true;
-    const checkedHere = relay !== undefined && plan.route === 'definition';
-    const result =
-      plan.route === 'request' || checkedHere
-        ? await client.request({ method: 'tools/call', params }, callToolResultSchema, requestOptions)
-        : await client.callTool(params, requestOptions);
-    if (relay?.took(result)) return relayed();
+    // For the caller: in flight on this client (gateway attribution), linked, its log level,
+    // trace and capabilities in `_meta`, and its relay of input_required.
+    const sent = await sendForCaller(
+      client,
+      server,
+      originalName,
+      context,
+      ({ params: extra, allowInputRequired }) => {
+        const params = { name: originalName, arguments: args, ...extra };
+        if (allowInputRequired) requestOptions.allowInputRequired = true;
+        checkedHere = allowInputRequired && plan.route === 'definition';
+        return plan.route === 'request' || checkedHere
+          ? client.request({ method: 'tools/call', params }, callToolResultSchema, requestOptions)
+          : client.callTool(params, requestOptions);
+      },
+      { relay: relays },
+    );
+    if (sent.relayed) return relayed();
+    const result = sent.result;
     if (checkedHere) checkStructuredContent(definition, result as CallToolResult);
     return toToolResult(result as CallToolResult, options.maxResultChars);
   } catch (error) {
     // A 2026-07-28 server that refused for want of a capability of the gateway caller's own
     // client (-32021, told it in the envelope): the caller's client gets that error as it is
     // (the spec's answer, HTTP 400), not a tool failure. An agent loop (no caller) never sees a throw.
-    if (callerCapabilities() !== undefined && (error as { code?: unknown })?.code === MISSING_CAPABILITY)
+    if (
+      context.upstream?.capabilities !== undefined &&
+      client.getProtocolEra() === 'modern' &&
+      (error as { code?: unknown })?.code === MISSING_CAPABILITY
+    )
       throw error;
     const classified = classifyError(error, { operation: 'call', signal, timeoutMs: timeout });
     if (classified.code === 'SERVER_DISCONNECTED' || classified.code === 'CONNECTION_FAILED') {
@@ -285,8 +282,6 @@ async function runMcpTool(
       });
     }
     return toolFailure(server, originalName, classified);
-  } finally {
-    release();
   }
 }
 

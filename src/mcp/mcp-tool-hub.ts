@@ -23,6 +23,7 @@ import { type NamingOptions, namespacedName, uniqueName } from '../registry/tool
 import type { ToolRegistry } from '../registry/tool-registry.js';
 import { observeServerStates } from '../telemetry/state-gauges.js';
 import { ArgumentValidator } from '../tool/argument-validator.js';
+import type { CallContext } from '../tool/call-context.js';
 import { DEFAULT_MAX_RESULT_CHARS } from '../tool/result.js';
 import type { Tool } from '../tool/tool.js';
 import { CallerRouting, type ServePerCallerOptions } from './caller-routing.js';
@@ -305,7 +306,7 @@ export class McpToolHub implements MCPToolProvider {
       (message, server) => this.#emit('warning', message, server),
       optionalDuration(options.requestTimeoutMs, 'requestTimeoutMs'),
       this.#redactor,
-      (server) => this.#callers.refusal(server),
+      (server, context, options) => this.#callers.route(server, context, options),
       this.pins,
     );
     this.#directory = directory;
@@ -401,15 +402,17 @@ export class McpToolHub implements MCPToolProvider {
    */
   async authorize(
     server: string,
-    options: { force?: boolean; onAuthorizationUrl?: AuthorizationUrlHandler } = {},
+    options: { force?: boolean; onAuthorizationUrl?: AuthorizationUrlHandler; context?: CallContext } = {},
   ): Promise<AuthorizationStart> {
     this.#directory.get(server);
-    return this.#callers.authorize(server) ?? this.#authorizations.authorize(server, options);
+    return (
+      this.#callers.authorize(server, options.context) ?? this.#authorizations.authorize(server, options)
+    );
   }
 
   /** The URL a sign-in under way for `server` waits on (the calling principal's own, for a per-user server). */
-  pendingAuthorization(server: string): string | undefined {
-    const own = this.#callers.pendingUrl(server);
+  pendingAuthorization(server: string, context?: CallContext): string | undefined {
+    const own = this.#callers.pendingUrl(server, context);
     return own === undefined ? this.#authorizations.pendingUrl(server) : (own ?? undefined);
   }
 
@@ -430,8 +433,11 @@ export class McpToolHub implements MCPToolProvider {
   }
 
   /** Whether the calling principal has signed in to `server` (`undefined`: not a per-caller server). */
-  callerSignIn(server: string): Promise<'authorized' | 'pending' | 'needs_authorization' | undefined> {
-    return this.#callers.signInState(server);
+  callerSignIn(
+    server: string,
+    context?: CallContext,
+  ): Promise<'authorized' | 'pending' | 'needs_authorization' | undefined> {
+    return this.#callers.signInState(server, context);
   }
 
   /** Servers whose OAuth a person can authorize. */

@@ -1,5 +1,5 @@
 import type { Client, Prompt } from '@modelcontextprotocol/client';
-import { relayedRequest } from './input-required-relay.js';
+import { sendForCaller } from './caller-request.js';
 import type {
   CallOptions,
   CompletionParams,
@@ -11,7 +11,6 @@ import type {
 } from './provider-types.js';
 import type { ServerDirectory } from './server-directory.js';
 import { serverOffers } from './server-offers.js';
-import { callerLogMeta, trackCall } from './server-requests.js';
 
 function promptEntry(server: string, prompt: Prompt): PromptEntry {
   const entry: PromptEntry = { server, name: prompt.name };
@@ -40,18 +39,20 @@ export class McpPromptService implements PromptService {
   }
 
   async list(server: string, options?: CallOptions): Promise<PromptEntry[]> {
-    const connection = this.#servers.get(server);
-    const client = this.#servers.refused(server) === undefined ? connection.client : undefined;
-    if (client === undefined) {
-      const why = this.#servers.refused(server) ?? connection.unavailableError();
-      this.#servers.warn(`${why.message}; listing no prompts`, server);
+    this.#servers.get(server); // an unknown server is an error, not a warning
+    let client: Client;
+    try {
+      client = await this.#servers.client(server, options?.context);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      this.#servers.warn(`${message}; listing no prompts`, server);
       return [];
     }
     return this.#list(server, client, options);
   }
 
   listAll(options?: CallOptions): Promise<MultiServerList<PromptEntry>> {
-    return this.#servers.gather((server) => this.#list(server, this.#servers.client(server), options));
+    return this.#servers.gather((server, client) => this.#list(server, client, options), options?.context);
   }
 
   async get(
@@ -60,31 +61,30 @@ export class McpPromptService implements PromptService {
     args?: Record<string, string>,
     options?: CallOptions,
   ): Promise<PromptResult> {
-    const client = this.#servers.client(server);
+    const client = await this.#servers.client(server, options?.context, { signIn: true });
     this.#servers.checkPinned(server, 'prompt', name);
-    // In flight for the caller until it settles, like a tool call (server→client requests meanwhile are its).
-    const release = trackCall(client);
-    // A gateway's 2026-07-28 get takes the server's input_required to its own client.
-    const relay = relayedRequest(client, server, name);
-    const result = await this.#servers
-      .request(
-        server,
-        client,
-        options,
-        (requestOptions) =>
-          client.getPrompt(
-            {
-              name,
-              ...(args === undefined ? {} : { arguments: args }),
-              ...callerLogMeta(client),
-              ...relay?.params,
-            },
-            relay === undefined ? requestOptions : { ...requestOptions, allowInputRequired: true },
-          ),
-        { method: 'prompts/get', prompt: name },
-      )
-      .finally(release);
-    if (relay?.took(result)) return { server, name, messages: [] };
+    const sent = await this.#servers.request(
+      server,
+      client,
+      options,
+      (requestOptions) =>
+        // For the caller: in flight on the client, linked, and a 2026-07-28 get's input_required relayed.
+        sendForCaller(
+          client,
+          server,
+          name,
+          options?.context,
+          ({ params, allowInputRequired }) =>
+            client.getPrompt(
+              { name, ...(args === undefined ? {} : { arguments: args }), ...params },
+              allowInputRequired ? { ...requestOptions, allowInputRequired } : requestOptions,
+            ),
+          { capabilities: false },
+        ),
+      { method: 'prompts/get', prompt: name },
+    );
+    if (sent.relayed) return { server, name, messages: [] };
+    const result = sent.result;
     const prompt: PromptResult = {
       server,
       name,
@@ -95,7 +95,7 @@ export class McpPromptService implements PromptService {
   }
 
   async complete(server: string, params: CompletionParams, options?: CallOptions): Promise<CompletionValues> {
-    const client = this.#servers.client(server);
+    const client = await this.#servers.client(server, options?.context);
     const result = await this.#servers.request(server, client, options, (requestOptions) =>
       client.complete(params, requestOptions),
     );
@@ -107,7 +107,8 @@ export class McpPromptService implements PromptService {
     const { prompts } = await this.#servers.request(server, client, options, (requestOptions) =>
       client.listPrompts(undefined, requestOptions),
     );
-    this.#servers.get(server).promptCount = prompts.length;
+    // A caller's own connection lists that caller's prompts, not the server's count.
+    if (this.#servers.isShared(server, client)) this.#servers.get(server).promptCount = prompts.length;
     return this.#servers.pinned(server, 'prompt', prompts).map((prompt) => promptEntry(server, prompt));
   }
 }

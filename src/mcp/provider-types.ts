@@ -1,10 +1,17 @@
 import type { McpToolsError, McpToolsErrorCode } from '../errors/mcp-tools-error.js';
 import type { RegistryChange } from '../registry/tool-registry.js';
+import type { CallContext } from '../tool/call-context.js';
 
 /** Per-call options every public async operation takes. */
 export interface CallOptions {
   signal?: AbortSignal;
   timeoutMs?: number;
+  /**
+   * The call this request serves (a gateway's downstream request): who calls decides which
+   * connection of a server that takes each caller's own credentials serves it, or refuses it.
+   * Absent for an in-process caller, which acts as the operator.
+   */
+  context?: CallContext;
 }
 
 /**
@@ -211,17 +218,22 @@ export interface MCPToolProvider extends AsyncDisposable {
     options?: {
       force?: boolean;
       onAuthorizationUrl?: (url: URL, context: { server: string }) => void | Promise<void>;
+      /** The call asking: a per-caller server's sign-in is that caller's own. */
+      context?: CallContext;
     },
   ): Promise<{ status: 'authorized' | 'pending'; url?: string; completion: Promise<void> }>;
-  /** The URL a sign-in under way for `server` waits on. */
-  pendingAuthorization?(server: string): string | undefined;
+  /** The URL a sign-in under way for `server` waits on (the caller's own, for a per-caller server). */
+  pendingAuthorization?(server: string, context?: CallContext): string | undefined;
   /** Servers whose OAuth a person can authorize (HTTP, no static credentials). */
   oauthServers?(): string[];
   /**
    * Whether the calling principal has signed in to `server`, for a server each gateway caller
    * signs in to for themselves (`perUser`); `undefined` for other servers and other callers.
    */
-  callerSignIn?(server: string): Promise<'authorized' | 'pending' | 'needs_authorization' | undefined>;
+  callerSignIn?(
+    server: string,
+    context?: CallContext,
+  ): Promise<'authorized' | 'pending' | 'needs_authorization' | undefined>;
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { Client, McpSubscription, Resource, ResourceTemplateType } from '@modelcontextprotocol/client';
 import { McpToolsError } from '../errors/mcp-tools-error.js';
+import { sendForCaller } from './caller-request.js';
 import { checkResourceUri } from './check-resource-uri.js';
-import { relayedRequest } from './input-required-relay.js';
 import type {
   CallOptions,
   MultiServerList,
@@ -12,7 +12,6 @@ import type {
 } from './provider-types.js';
 import type { ServerDirectory } from './server-directory.js';
 import { serverOffers } from './server-offers.js';
-import { callerLogMeta, trackCall } from './server-requests.js';
 
 function resourceEntry(server: string, resource: Resource): ResourceEntry {
   const entry: ResourceEntry = { server, uri: resource.uri, name: resource.name };
@@ -50,53 +49,53 @@ export class McpResourceService implements ResourceService {
   }
 
   async list(server: string, options?: CallOptions): Promise<ResourceEntry[]> {
-    const client = this.#connectedOrWarn(server, 'resources');
-    if (!client || !serverOffers(client, 'resources')) return [];
-    const connection = this.#servers.get(server);
-    const { resources } = await this.#servers.request(server, client, options, (requestOptions) =>
-      client.listResources(undefined, requestOptions),
-    );
-    connection.resourceCount = resources.length;
-    return resources.map((resource) => resourceEntry(server, resource));
+    const client = await this.#connectedOrWarn(server, 'resources', options);
+    if (!client) return [];
+    return this.#list(server, client, options);
   }
 
   listAll(options?: CallOptions): Promise<MultiServerList<ResourceEntry>> {
-    return this.#servers.gather((server) => this.#listStrict(server, options));
+    return this.#servers.gather((server, client) => this.#list(server, client, options), options?.context);
   }
 
   async listTemplates(server: string, options?: CallOptions): Promise<ResourceTemplateEntry[]> {
-    const client = this.#connectedOrWarn(server, 'resource templates');
+    const client = await this.#connectedOrWarn(server, 'resource templates', options);
     if (!client) return [];
     return this.#templates(server, client, options);
   }
 
   listAllTemplates(options?: CallOptions): Promise<MultiServerList<ResourceTemplateEntry>> {
-    return this.#servers.gather((server) => this.#templates(server, this.#servers.client(server), options));
+    return this.#servers.gather(
+      (server, client) => this.#templates(server, client, options),
+      options?.context,
+    );
   }
 
   async read(server: string, uri: string, options?: CallOptions): Promise<ResourceContents[]> {
     checkResourceUri(uri, server);
-    const client = this.#servers.client(server);
-    // The caller (a gateway's downstream read) is in flight on this client until the read settles,
-    // like a tool call: the server→client requests the server makes meanwhile are attributed to it.
-    const release = trackCall(client);
-    // A gateway's 2026-07-28 read takes the server's input_required to its own client.
-    const relay = relayedRequest(client, server, uri);
-    const result = await this.#servers
-      .request(
-        server,
-        client,
-        options,
-        (requestOptions) =>
-          client.readResource(
-            { uri, ...callerLogMeta(client), ...relay?.params },
-            relay === undefined ? requestOptions : { ...requestOptions, allowInputRequired: true },
-          ),
-        { operation: 'resource', uri, method: 'resources/read' },
-      )
-      .finally(release);
-    if (relay?.took(result)) return [];
-    return result.contents.map((item) => {
+    const client = await this.#servers.client(server, options?.context, { signIn: true });
+    const sent = await this.#servers.request(
+      server,
+      client,
+      options,
+      (requestOptions) =>
+        // For the caller: in flight on the client, linked, and a 2026-07-28 read's input_required relayed.
+        sendForCaller(
+          client,
+          server,
+          uri,
+          options?.context,
+          ({ params, allowInputRequired }) =>
+            client.readResource(
+              { uri, ...params },
+              allowInputRequired ? { ...requestOptions, allowInputRequired } : requestOptions,
+            ),
+          { capabilities: false },
+        ),
+      { operation: 'resource', uri, method: 'resources/read' },
+    );
+    if (sent.relayed) return [];
+    return sent.result.contents.map((item) => {
       const content: ResourceContents = { uri: item.uri };
       if (item.mimeType !== undefined) content.mimeType = item.mimeType;
       if ('text' in item && typeof item.text === 'string') content.text = item.text;
@@ -107,7 +106,7 @@ export class McpResourceService implements ResourceService {
   }
 
   async subscribe(server: string, uri: string, options?: CallOptions): Promise<void> {
-    const client = this.#servers.client(server);
+    const client = await this.#sharedClient(server, uri, options);
     if (client.getProtocolEra() === 'modern') {
       // 2026-07-28 has no resources/subscribe: a subscriptions/listen stream names the URI,
       // and its updates reach the client's notifications/resources/updated handler.
@@ -197,7 +196,7 @@ export class McpResourceService implements ResourceService {
   }
 
   async unsubscribe(server: string, uri: string, options?: CallOptions): Promise<void> {
-    const client = this.#servers.client(server);
+    const client = await this.#sharedClient(server, uri, options);
     if (client.getProtocolEra() === 'modern') {
       this.#wanted.get(client)?.delete(uri);
       const listens = this.#listens.get(client);
@@ -215,14 +214,29 @@ export class McpResourceService implements ResourceService {
     );
   }
 
-  async #listStrict(server: string, options?: CallOptions): Promise<ResourceEntry[]> {
-    const client = this.#servers.client(server);
+  async #list(server: string, client: Client, options?: CallOptions): Promise<ResourceEntry[]> {
     if (!serverOffers(client, 'resources')) return [];
     const { resources } = await this.#servers.request(server, client, options, (requestOptions) =>
       client.listResources(undefined, requestOptions),
     );
-    this.#servers.get(server).resourceCount = resources.length;
+    // A caller's own connection lists that caller's resources, not the server's count.
+    if (this.#servers.isShared(server, client)) this.#servers.get(server).resourceCount = resources.length;
     return resources.map((resource) => resourceEntry(server, resource));
+  }
+
+  /**
+   * The client a subscription to `server` is held on: the shared one only, because updates reach
+   * subscribers through the shared connection's notifications; a server reached with each
+   * caller's own credentials is refused (its updates would come from the caller's connection).
+   */
+  async #sharedClient(server: string, uri: string, options?: CallOptions): Promise<Client> {
+    const client = await this.#servers.client(server, options?.context);
+    if (this.#servers.isShared(server, client)) return client;
+    throw new McpToolsError(
+      'PERMISSION_DENIED',
+      `server "${server}" uses each caller's own credentials: subscriptions to its resources are not served`,
+      { data: { server, uri }, recoverable: false },
+    );
   }
 
   async #templates(server: string, client: Client, options?: CallOptions): Promise<ResourceTemplateEntry[]> {
@@ -235,15 +249,15 @@ export class McpResourceService implements ResourceService {
       .map((template) => templateEntry(server, template));
   }
 
-  #connectedOrWarn(server: string, what: string): Client | undefined {
-    const connection = this.#servers.get(server);
-    const refused = this.#servers.refused(server);
-    if (refused !== undefined) {
-      this.#servers.warn(`${refused.message}; listing no ${what}`, server);
+  /** The client serving `server` for the caller of `options`, or `undefined` after a warning (refused, not connected). */
+  async #connectedOrWarn(server: string, what: string, options?: CallOptions): Promise<Client | undefined> {
+    this.#servers.get(server); // an unknown server is an error, not a warning
+    try {
+      return await this.#servers.client(server, options?.context);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      this.#servers.warn(`${message}; listing no ${what}`, server);
       return undefined;
     }
-    if (connection.client !== undefined) return connection.client;
-    this.#servers.warn(`${connection.unavailableError().message}; listing no ${what}`, server);
-    return undefined;
   }
 }

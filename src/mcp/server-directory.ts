@@ -5,9 +5,20 @@ import { McpToolsError } from '../errors/mcp-tools-error.js';
 import type { PinnedKind } from '../pins/definition-fingerprint.js';
 import type { PinGuard } from '../pins/pin-guard.js';
 import { observeUpstreamRequest } from '../telemetry/upstream-request-telemetry.js';
+import type { CallContext } from '../tool/call-context.js';
 import { classifyError, type ErrorContext } from './classify-error.js';
 import type { McpConnection } from './mcp-connection.js';
 import type { CallOptions, ErrorInfo, MultiServerList, ServerError } from './provider-types.js';
+
+/**
+ * The hub's routing decision for a request to `server` made for the call `context`: `undefined`
+ * when the shared connection serves it, else the connection that does (or its refusal).
+ */
+export type RouteRequest = (
+  server: string,
+  context: CallContext | undefined,
+  options: { signIn: boolean },
+) => Promise<McpConnection> | undefined;
 
 /** Default timeout of resource and prompt requests, in ms. */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
@@ -21,19 +32,19 @@ export class ServerDirectory {
   readonly #warn: (message: string, server?: string) => void;
   readonly #defaultTimeoutMs: number;
   readonly #redactor: SecretRedactor;
-  readonly #refuse: (server: string) => McpToolsError | undefined;
+  readonly #route: RouteRequest;
   readonly #pins: PinGuard | undefined;
 
-  /** `refuse` names the servers whose resources and prompts must not be served right now, and why. */
+  /** `route` is the hub's one routing decision: which connection serves a request for a call (see {@link RouteRequest}). */
   constructor(
     connections: Map<string, McpConnection>,
     warn: (message: string, server?: string) => void,
     defaultTimeoutMs = DEFAULT_REQUEST_TIMEOUT_MS,
     redactor = new SecretRedactor([]),
-    refuse: (server: string) => McpToolsError | undefined = () => undefined,
+    route: RouteRequest = () => undefined,
     pins?: PinGuard,
   ) {
-    this.#refuse = refuse;
+    this.#route = route;
     this.#pins = pins;
     this.#connections = connections;
     this.#warn = warn;
@@ -53,18 +64,36 @@ export class ServerDirectory {
     );
   }
 
-  /** The connected client of `server`, or throws `SERVER_DISCONNECTED` (or the unknown-server error). */
-  client(server: string): Client {
-    const connection = this.get(server);
-    const refused = this.#refuse(server);
-    if (refused !== undefined) throw refused;
+  /**
+   * The connection serving a request to `server` for the call `context`: the caller's own for a
+   * server that takes each caller's credentials (or the refusal, when they have none), else the
+   * shared one. `signIn` starts the caller's sign-in when they have none (a call does; a list
+   * never does).
+   */
+  async connection(
+    server: string,
+    context: CallContext | undefined,
+    options: { signIn?: boolean } = {},
+  ): Promise<McpConnection> {
+    const shared = this.get(server);
+    const routed = this.#route(server, context, { signIn: options.signIn === true });
+    return routed === undefined ? shared : await routed;
+  }
+
+  /** The connected client serving `server` for `context` (see {@link connection}), or throws `SERVER_DISCONNECTED` (or the refusal). */
+  async client(
+    server: string,
+    context: CallContext | undefined,
+    options: { signIn?: boolean } = {},
+  ): Promise<Client> {
+    const connection = await this.connection(server, context, options);
     if (connection.client === undefined) throw connection.unavailableError();
     return connection.client;
   }
 
-  /** Why the resources and prompts of `server` are not served right now, if they are not. */
-  refused(server: string): McpToolsError | undefined {
-    return this.#refuse(server);
+  /** Whether `client` is `server`'s shared connection's (not a caller's own): what it lists is the server's. */
+  isShared(server: string, client: Client): boolean {
+    return this.#connections.get(server)?.client === client;
   }
 
   /** The prompts or resource templates of `server` that its pins let through (all, without pins). */
@@ -139,16 +168,17 @@ export class ServerDirectory {
     }
   }
 
-  /** Runs `list` on every enabled server in parallel; a failure lands in `errors`, never throws. */
-  async gather<T>(list: (server: string) => Promise<T[]>): Promise<MultiServerList<T>> {
+  /**
+   * Runs `list` on every enabled server in parallel, each through the client that serves
+   * `context` (see {@link client}); a failure (a refusal included) lands in `errors`, never throws.
+   */
+  async gather<T>(
+    list: (server: string, client: Client) => Promise<T[]>,
+    context: CallContext | undefined,
+  ): Promise<MultiServerList<T>> {
     const servers = this.enabled();
     const outcomes = await Promise.allSettled(
-      servers.map((connection) => {
-        const refused = this.#refuse(connection.name);
-        if (refused !== undefined) return Promise.reject(refused);
-        if (connection.client === undefined) return Promise.reject(connection.unavailableError());
-        return list(connection.name);
-      }),
+      servers.map(async (connection) => list(connection.name, await this.client(connection.name, context))),
     );
     const items: T[] = [];
     const errors: ServerError[] = [];

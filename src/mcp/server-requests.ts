@@ -1,6 +1,7 @@
 import { basename, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import {
+  CLIENT_CAPABILITIES_META_KEY,
   type Client,
   type ClientCapabilities,
   type CreateMessageRequest,
@@ -15,10 +16,9 @@ import {
   type Transport,
 } from '@modelcontextprotocol/client';
 import { traceContextMeta } from '../telemetry/trace-context.js';
+import type { CallContext } from '../tool/call-context.js';
 import { currentCaller, runAsCaller } from './caller-scope.js';
 import { chainCapabilities } from './gateway-chain.js';
-
-export { currentCaller, runAsCaller };
 
 /** The parameters of a `sampling/createMessage` request (deprecated in 2026-07-28, still common). */
 export type SamplingRequest = CreateMessageRequest['params'];
@@ -32,83 +32,68 @@ export interface ServerRequestContext {
   /** Aborted when the server cancels the request or the connection closes. */
   signal: AbortSignal;
   /**
-   * The caller (see {@link runAsCaller}) of the tool call, resource read or prompt get this
-   * request belongs to, when the protocol links the two: a 2026-07-28 `input_required` round, or
-   * a 2025-era request that arrived on the call's own HTTP response stream. Absent when there is
-   * no link.
+   * The call (its context) of the tool call, resource read or prompt get this request belongs
+   * to, when the protocol links the two: a 2026-07-28 `input_required` round, or a 2025-era
+   * request that arrived on the call's own HTTP response stream. Absent when there is no link.
    */
-  caller?: object;
-  /** The callers of every tool call, resource read and prompt get in flight to this server right now (a gateway's fallback). */
-  callersInFlight: object[];
+  caller?: CallContext;
+  /** The calls in flight to this server right now, each with its context (a gateway's fallback). */
+  callersInFlight: CallContext[];
 }
 
 /*
- * The per-call hook the gateway needs (issue 10): whoever runs `Tool.execute` may name a
- * caller with `runAsCaller`; the MCP tool adapter, `resources.read` and `prompts.get` record that
- * caller as in flight on the upstream client for the duration of the call (`trackCall`), and a server→client request is
- * handed the caller whose async context it arrived in. The SDK runs a 2026-07-28
- * `input_required` round and reads a 2025-era HTTP call's response stream inside that call's
- * async context, so the link holds exactly where the protocol carries one; a 2025-era stdio
- * server's requests arrive from the pipe, whose context belongs to no call (responses are
- * re-linked to their sender by `linkResponsesToCallers`, requests cannot be) — and a stale
- * caller (a call that already ended) is never reported, because only callers in flight count.
+ * The calls in flight on each client: whoever sends a request for a call passes its context
+ * (`trackCall`), and a server→client request is handed the call whose async context it arrived
+ * in (see caller-scope.ts). The SDK runs a 2026-07-28 `input_required` round and reads a
+ * 2025-era HTTP call's response stream inside that call's async context, so the link holds
+ * exactly where the protocol carries one; a 2025-era stdio server's requests arrive from the
+ * pipe, whose context belongs to no call (responses are re-linked to their sender by
+ * `linkResponsesToCallers`, requests cannot be) — and a stale call (one that already ended) is
+ * never reported, because only calls in flight count.
  */
-const inFlight = new WeakMap<Client, Map<object, number>>();
+const inFlight = new WeakMap<Client, Map<CallContext, number>>();
 
 /**
- * The log level the current caller wants from the servers it calls (a gateway's downstream
- * client that asked for logs), read from the caller's `upstreamLogLevel`; `undefined` when it
- * asked for none or there is no caller.
+ * The `_meta` to put in a request to `client` for the call `context`: the current span
+ * (`traceparent`, when tracing) and, for a 2026-07-28 server, the log level the caller's
+ * client asked for and (when `capabilities`) the input requests that client can answer, so
+ * that the server asks nothing that would be refused and refuses (`-32021`) what it cannot do
+ * without them; the gateway chain as always. `undefined` when there is nothing to say.
  */
-export function callerLogLevel(): string | undefined {
-  const caller = currentCaller() as { upstreamLogLevel?: unknown } | undefined;
-  return typeof caller?.upstreamLogLevel === 'string' ? caller.upstreamLogLevel : undefined;
-}
-
-/**
- * The client capabilities to tell a 2026-07-28 server in a request made for the current caller
- * (a gateway's downstream call, through its `upstreamCapabilities`): only the input requests
- * the caller's own client can answer, so that the server asks nothing that would be refused
- * and refuses (`-32021`) what it cannot do without them; the gateway chain as always.
- * `undefined` when there is no such caller.
- */
-export function callerCapabilities(): ClientCapabilities | undefined {
-  const caller = currentCaller() as { upstreamCapabilities?: ClientCapabilities } | undefined;
-  const declared = caller?.upstreamCapabilities;
-  if (declared === undefined) return undefined;
-  const chain = chainCapabilities();
-  return chain ? { ...declared, experimental: chain } : declared;
-}
-
-/**
- * The `_meta` to put in a request to `client` so that a 2026-07-28 server logs to it at the
- * current caller's level (`{ _meta: { 'io.modelcontextprotocol/logLevel': level } }`) and the
- * current span travels with it (`traceparent`, when tracing), or `{}`.
- */
-export function callerLogMeta(client: Client): { _meta?: Record<string, string> } {
-  const level = client.getProtocolEra() === 'modern' ? callerLogLevel() : undefined;
+export function callerMeta(
+  client: Client,
+  context: CallContext | undefined,
+  capabilities = true,
+): Record<string, unknown> | undefined {
   const traced = traceContextMeta();
-  if (level === undefined) return traced === undefined ? {} : { _meta: traced };
-  return { _meta: { ...traced, [LOG_LEVEL_META_KEY]: level } };
+  const upstream = context?.upstream;
+  if (upstream === undefined || client.getProtocolEra() !== 'modern') return traced;
+  const meta: Record<string, unknown> = { ...traced };
+  if (upstream.logLevel !== undefined) meta[LOG_LEVEL_META_KEY] = upstream.logLevel;
+  const declared = capabilities ? upstream.capabilities : undefined;
+  if (declared !== undefined) {
+    const chain = chainCapabilities();
+    meta[CLIENT_CAPABILITIES_META_KEY] = chain ? { ...declared, experimental: chain } : declared;
+  }
+  return meta;
 }
 
-/** Records the current caller's call on `client` as in flight; returns the release function. */
-export function trackCall(client: Client): () => void {
-  const caller = currentCaller();
-  if (caller === undefined) return () => {};
+/** Records the call `context` as in flight on `client`; returns the release function. */
+export function trackCall(client: Client, context: CallContext | undefined): () => void {
+  if (context?.upstream === undefined) return () => {};
   let calls = inFlight.get(client);
   if (calls === undefined) {
     calls = new Map();
     inFlight.set(client, calls);
   }
-  calls.set(caller, (calls.get(caller) ?? 0) + 1);
+  calls.set(context, (calls.get(context) ?? 0) + 1);
   let released = false;
   return () => {
     if (released) return;
     released = true;
-    const count = (calls.get(caller) ?? 1) - 1;
-    if (count <= 0) calls.delete(caller);
-    else calls.set(caller, count);
+    const count = (calls.get(context) ?? 1) - 1;
+    if (count <= 0) calls.delete(context);
+    else calls.set(context, count);
   };
 }
 
@@ -146,7 +131,7 @@ export function linkToCaller(
   message: JSONRPCMessage,
 ): ResponseLinks | undefined {
   const caller = currentCaller();
-  if (caller === undefined || !('method' in message && 'id' in message)) return links;
+  if (caller?.upstream === undefined || !('method' in message && 'id' in message)) return links;
   links ??= new ResponseLinks(transport);
   links.sent(message.id, caller);
   return links;
@@ -155,7 +140,7 @@ export function linkToCaller(
 /** The requests callers sent on one transport, and the `onmessage` wrapper that answers them in their context. */
 export class ResponseLinks {
   readonly #transport: Transport;
-  readonly #sentBy = new Map<string | number, object>();
+  readonly #sentBy = new Map<string | number, CallContext>();
   #receive: Transport['onmessage'];
   readonly #linked: NonNullable<Transport['onmessage']>;
 
@@ -174,7 +159,7 @@ export class ResponseLinks {
   }
 
   /** Records the request `id` as sent by `caller`, and wraps the `onmessage` the client installed. */
-  sent(id: string | number, caller: object): void {
+  sent(id: string | number, caller: CallContext): void {
     const transport = this.#transport;
     if (transport.onmessage !== this.#linked) {
       this.#receive = transport.onmessage;

@@ -1,10 +1,11 @@
 import { CLIENT_CAPABILITIES_META_KEY, type StandardSchemaV1 } from '@modelcontextprotocol/client';
+import { McpToolsError } from '../errors/mcp-tools-error.js';
 import { declaresTasks, TASKS_EXTENSION } from './created-tasks.js';
 import type { McpConnection } from './mcp-connection.js';
 import { usesCallerCredentials } from './principal-connections.js';
 import type { CallOptions, TaskService } from './provider-types.js';
 import type { ServerDirectory } from './server-directory.js';
-import { callerLogMeta } from './server-requests.js';
+import { callerMeta } from './server-requests.js';
 
 /** Any JSON object: a tasks/* answer is the upstream's, passed on as it is. */
 const anyObject: StandardSchemaV1<unknown, Record<string, unknown>> = {
@@ -46,14 +47,25 @@ export class McpTaskService implements TaskService {
     return client?.getProtocolEra() === 'modern' && declaresTasks(client.getServerCapabilities());
   }
 
-  request(
+  async request(
     server: string,
     method: 'tasks/get' | 'tasks/update' | 'tasks/cancel',
     params: Record<string, unknown>,
     options?: CallOptions,
   ): Promise<Record<string, unknown>> {
-    const client = this.#servers.client(server);
-    const { _meta: logMeta } = callerLogMeta(client);
+    // Through the one routing decision: a server reached with each caller's own credentials
+    // never takes part (see `offers`), and is refused here too rather than asked on the shared connection.
+    const client = await this.#servers.client(server, options?.context);
+    if (!this.#servers.isShared(server, client))
+      throw new McpToolsError(
+        'PERMISSION_DENIED',
+        `server "${server}" uses each caller's own credentials: its tasks are not served`,
+        {
+          data: { server },
+          recoverable: false,
+        },
+      );
+    const logMeta = callerMeta(client, options?.context, false);
     const _meta = { ...logMeta, [CLIENT_CAPABILITIES_META_KEY]: { extensions: { [TASKS_EXTENSION]: {} } } };
     return this.#servers.request(
       server,

@@ -1,4 +1,15 @@
+import type { ApprovalRequirement } from '../tool/approval.js';
 import type { Tool, ToolContext, ToolResult } from '../tool/tool.js';
+
+// The approval types belong to the call context (a caller may decide approvals); re-exported here,
+// where hook authors look for them.
+export type {
+  ApprovalDecision,
+  ApprovalHandler,
+  ApprovalRequest,
+  ApprovalRequirement,
+  ApprovalResolution,
+} from '../tool/approval.js';
 
 /**
  * What a `before_tool_call` handler receives (OpenClaw's event, with what mcptools knows
@@ -41,30 +52,6 @@ export interface ToolHookContext {
    * by the gateway (the client's retry), whose first round was already counted.
    */
   continuation?: boolean;
-}
-
-/** A decision on an approval request (OpenClaw's plugin approval resolutions). */
-export type ApprovalDecision = 'allow-once' | 'allow-always' | 'deny';
-
-/** How an approval request ended, as `onResolution` hears it. */
-export type ApprovalResolution = ApprovalDecision | 'timeout' | 'cancelled';
-
-/** `requireApproval` of a `before_tool_call` result (OpenClaw's shape). */
-export interface ApprovalRequirement {
-  title: string;
-  description: string;
-  severity?: 'info' | 'warning' | 'critical';
-  /** Default 120 000, at most 600 000. An unresolved request denies. */
-  timeoutMs?: number;
-  /** Deprecated in OpenClaw and ignored: unresolved approvals always deny. */
-  timeoutBehavior?: 'allow' | 'deny';
-  /** Default: all three. */
-  allowedDecisions?: ApprovalDecision[];
-  /** Stamped by the pipeline with the id of the plugin (or middleware) that asked. */
-  pluginId?: string;
-  /** Display-only facts about the action (OpenClaw's `scope`). */
-  scope?: Record<string, unknown>;
-  onResolution?: (decision: ApprovalResolution) => void | Promise<void>;
 }
 
 /** What a `before_tool_call` handler may return (`undefined` / `null`: no decision). */
@@ -195,28 +182,6 @@ export interface ScreenedResult {
   result: ToolResult;
   decisions: ToolCallDecision[];
 }
-
-/** An approval the pipeline asks the host (or the caller) to decide. */
-export interface ApprovalRequest extends Omit<ApprovalRequirement, 'onResolution' | 'timeoutBehavior'> {
-  pluginId: string;
-  toolName: string;
-  toolCallId?: string;
-  /** The decisions that may be given (default all three). */
-  allowedDecisions: ApprovalDecision[];
-  timeoutMs: number;
-  severity: 'info' | 'warning' | 'critical';
-  principal?: string;
-}
-
-/**
- * Decides an approval request: return `allow-once`, `allow-always` or `deny`. Anything else,
- * a throw, or no answer before `signal` aborts (the request's timeout or the call's own
- * signal) denies.
- */
-export type ApprovalHandler = (
-  request: ApprovalRequest,
-  options: { tool: Tool; signal: AbortSignal },
-) => ApprovalDecision | undefined | Promise<ApprovalDecision | undefined>;
 
 /** The context tools were resolved with, as hooks may read it. */
 export type PipelineToolContext = Pick<ToolContext, 'agentId' | 'sessionKey' | 'sessionId'> & {

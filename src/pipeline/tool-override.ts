@@ -43,8 +43,8 @@ export function applyToolOverride(tool: Tool, override: ToolOverrideConfig, wher
   const execute: Tool['execute'] =
     keys.length === 0
       ? tool.execute
-      : (toolCallId, params, signal, onUpdate) =>
-          tool.execute(toolCallId, { ...params, ...fixed }, signal, onUpdate);
+      : (toolCallId, params, signal, onUpdate, context) =>
+          tool.execute(toolCallId, { ...params, ...fixed }, signal, onUpdate, context);
   const annotations =
     override.title === undefined ? tool.annotations : { ...tool.annotations, title: override.title };
   return {

@@ -1,5 +1,6 @@
 import { recordPolicyDecision } from '../telemetry/mcptools-metrics.js';
 import { argumentIssues, argumentProblemOf } from '../tool/argument-validator.js';
+import { type CallContext, contextOf, executeWith } from '../tool/call-context.js';
 import type { Tool, ToolContext, ToolResult } from '../tool/tool.js';
 import { approvalRequestOf, notifyResolution, resolveApproval } from './resolve-approval.js';
 import { runBeforeHooks } from './run-before-hooks.js';
@@ -14,7 +15,6 @@ import type {
   ToolMiddleware,
   ToolResultPersistEvent,
 } from './tool-call-hooks.js';
-import { currentToolCallScope } from './tool-call-scope.js';
 import { withHookTimeout } from './with-hook-timeout.js';
 
 /** The text of an `isError` result (its text blocks joined), for `after_tool_call`'s `error`. */
@@ -125,7 +125,7 @@ export class ToolPipeline {
     };
   }
 
-  /** Sets the host's approval handler (`undefined`: approvals are denied unless the call's scope has one). */
+  /** Sets the host's approval handler (`undefined`: approvals are denied unless the call's context has one). */
   setApprovalHandler(handler: ApprovalHandler | undefined): void {
     this.#onApproval = handler;
   }
@@ -151,10 +151,10 @@ export class ToolPipeline {
     if (known !== undefined) return known;
     const wrapped: Tool = {
       ...tool,
-      execute: (toolCallId, params, signal, onUpdate) =>
+      execute: (toolCallId, params, signal, onUpdate, call) =>
         this.#sorted.length === 0
-          ? tool.execute(toolCallId, params, signal, onUpdate)
-          : this.call(tool, context, toolCallId, params, signal, onUpdate),
+          ? tool.execute(toolCallId, params, signal, onUpdate, call)
+          : this.call(tool, context, params, contextOf(toolCallId, signal, onUpdate, call)),
     };
     byTool.set(tool, wrapped);
     return wrapped;
@@ -198,18 +198,21 @@ export class ToolPipeline {
     return message;
   }
 
-  /** One call of `tool` through the pipeline (what a wrapped tool's `execute` does). */
+  /**
+   * One call of `tool` through the pipeline (what a wrapped tool's `execute` does): the caller's
+   * principal, approval handler and continuation are read from `call`, and `call` goes on to
+   * the tool.
+   */
   async call(
     tool: Tool,
     toolContext: ToolContext | undefined,
-    toolCallId: string,
     params: Record<string, unknown>,
-    signal?: AbortSignal,
-    onUpdate?: Parameters<Tool['execute']>[3],
+    call: CallContext,
   ): Promise<ToolResult> {
     const startedAt = Date.now();
     const started = performance.now();
-    const scope = currentToolCallScope();
+    const { toolCallId, signal } = call;
+    const principal = call.caller?.principal;
     const name = tool.name.toLowerCase();
     const matching = this.#sorted.filter((entry) => entry.matches === undefined || entry.matches.has(name));
     const original = params ?? {};
@@ -220,8 +223,8 @@ export class ToolPipeline {
       ...(toolCallId ? { toolCallId } : {}),
       ...(runId === undefined ? {} : { runId }),
     };
-    const context = this.#hookContext(tool, toolContext, toolCallId, signal, scope?.principal, runId);
-    if (scope?.continuation === true) context.continuation = true;
+    const context = this.#hookContext(tool, toolContext, toolCallId, signal, principal, runId);
+    if (call.continuation === true) context.continuation = true;
     const decisions: ToolCallDecision[] = [];
     let finalParams = original;
     let outcome: ToolCallOutcome = 'ok';
@@ -261,16 +264,16 @@ export class ToolPipeline {
         );
       } else if (merged.requireApproval) {
         const requirement = merged.requireApproval;
-        const key = `${requirement.pluginId}\u0000${tool.name}\u0000${scope?.principal ?? ''}`;
+        const key = `${requirement.pluginId}\u0000${tool.name}\u0000${principal ?? ''}`;
         const request = approvalRequestOf(requirement, {
           toolName: tool.name,
           toolCallId,
-          ...(scope?.principal === undefined ? {} : { principal: scope.principal }),
+          ...(principal === undefined ? {} : { principal }),
         });
         const resolution =
           this.#alwaysAllowed.has(key) && request.allowedDecisions.includes('allow-always')
             ? 'allow-always'
-            : await resolveApproval(request, scope?.onApproval ?? this.#onApproval, tool, signal);
+            : await resolveApproval(request, call.onApproval ?? this.#onApproval, tool, signal);
         notifyResolution(requirement, resolution, this.#onError);
         decisions.push({ by: requirement.pluginId, decision: resolution });
         recordPolicyDecision({
@@ -324,7 +327,7 @@ export class ToolPipeline {
 
     if (result === undefined) {
       try {
-        result = await tool.execute(toolCallId, finalParams, signal, onUpdate);
+        result = await executeWith(tool, finalParams, call);
         if (result?.isError === true) outcome = 'error';
         else if ((result?.details as { inputRequired?: unknown } | undefined)?.inputRequired === true)
           outcome = 'input-required';
@@ -370,8 +373,8 @@ export class ToolPipeline {
         startedAt,
         ...(tool.server === undefined ? {} : { server: tool.server }),
         ...(tool.originalName === undefined ? {} : { originalName: tool.originalName }),
-        ...(scope?.principal === undefined ? {} : { principal: scope.principal }),
-        ...(scope?.continuation === true ? { continuation: true as const } : {}),
+        ...(principal === undefined ? {} : { principal }),
+        ...(call.continuation === true ? { continuation: true as const } : {}),
       };
       // Observe-only and concurrent; not awaited (OpenClaw dispatches it fire-and-forget).
       for (const { middleware } of after) this.#observe(middleware, afterEvent, context);

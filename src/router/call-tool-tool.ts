@@ -1,7 +1,7 @@
-import { relayOneCall } from '../mcp/input-required-relay.js';
 import { suggestToolNames } from '../registry/suggest-tool-names.js';
 import type { ToolRegistry } from '../registry/tool-registry.js';
 import { validateArguments } from '../tool/argument-validator.js';
+import { contextOf, executeWith } from '../tool/call-context.js';
 import type { JsonSchemaObject, Tool, ToolResult } from '../tool/tool.js';
 import { classifyRouterError, routerError } from './error-taxonomy.js';
 import type { ResolvedRouterOptions } from './router-options.js';
@@ -48,7 +48,8 @@ export function createCallToolTool(
     source: 'router',
     category: 'router',
     readOnly: false,
-    async execute(toolCallId, params, signal, onUpdate): Promise<ToolResult> {
+    async execute(toolCallId, params, signal, onUpdate, callContext): Promise<ToolResult> {
+      const call = contextOf(toolCallId, signal, onUpdate, callContext);
       const startedAt = performance.now();
       const fail = (...args: Parameters<typeof errorOutcome>) =>
         renderRouterResult(errorOutcome(...args), settings.format, startedAt);
@@ -60,7 +61,8 @@ export function createCallToolTool(
       const found = routerNames.has(targetName) ? undefined : await findTool(registry, targetName, settings);
       // A tool the sender may not see is unknown to it: same answer, no hint that it exists.
       const sees = settings.toolVisible;
-      const target = found !== undefined && sees !== undefined && !sees(found) ? undefined : found;
+      const target =
+        found !== undefined && sees !== undefined && !sees(found, call.caller) ? undefined : found;
       if (routerNames.has(targetName) || target?.source === 'router') {
         return fail(
           routerError(
@@ -81,7 +83,7 @@ export function createCallToolTool(
           .map((entry) => entry.name)
           .filter((candidate) => {
             const tool = sees === undefined ? undefined : registry.get(candidate);
-            return tool === undefined || sees!(tool);
+            return tool === undefined || sees!(tool, call.caller);
           });
         const suggestions = suggestToolNames(targetName, candidates);
         const hint = suggestions.length > 0 ? `; did you mean: ${suggestions.join(', ')}?` : '';
@@ -100,7 +102,7 @@ export function createCallToolTool(
           targetName,
         );
       }
-      if (target.ownerOnly === true && !settings.senderIsOwner()) {
+      if (target.ownerOnly === true && !settings.senderIsOwner(call.caller)) {
         return fail(
           routerError(
             'PERMISSION_DENIED',
@@ -123,9 +125,10 @@ export function createCallToolTool(
         );
       }
       // One call of one MCP tool: a gateway's 2026-07-28 caller may relay its input_required.
-      if (target.source === 'mcp' && target.server !== undefined) relayOneCall(target.server);
+      if (target.source === 'mcp' && target.server !== undefined)
+        call.upstream?.relay?.relayFor(target.server);
       try {
-        return await target.execute(toolCallId, args, signal, onUpdate);
+        return await executeWith(target, args, call);
       } catch (error) {
         // Native tools may throw; the agent loop must get a result, never an exception.
         const classified = classifyRouterError(error);

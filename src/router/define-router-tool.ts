@@ -1,4 +1,5 @@
 import { validateArguments } from '../tool/argument-validator.js';
+import { type CallContext, contextOf } from '../tool/call-context.js';
 import type { JsonSchemaObject, Tool } from '../tool/tool.js';
 import { routerError } from './error-taxonomy.js';
 import { errorOutcome, type RouterFormat, type RouterOutcome, renderRouterResult } from './router-result.js';
@@ -11,7 +12,8 @@ export interface RouterToolDefinition {
   parameters: JsonSchemaObject;
   /** The server a per-server tool is bound to. */
   server?: string;
-  run(params: Record<string, unknown>, signal?: AbortSignal): Promise<RouterOutcome>;
+  /** Runs the tool for the call `call` (its caller, signal and what its upstream requests need). */
+  run(params: Record<string, unknown>, call: CallContext): Promise<RouterOutcome>;
 }
 
 /**
@@ -26,13 +28,13 @@ export function defineRouterTool(definition: RouterToolDefinition, format: Route
     category: 'router',
     readOnly: true,
     ...(server === undefined ? {} : { server }),
-    async execute(_toolCallId, params, signal) {
+    async execute(toolCallId, params, signal, onUpdate, context) {
       const startedAt = performance.now();
       const args = params ?? {};
       const invalid = validateArguments(shape.parameters, args);
       const outcome = invalid
         ? errorOutcome(routerError('INVALID_ARGUMENTS', invalid.message))
-        : await run(args, signal);
+        : await run(args, contextOf(toolCallId, signal, onUpdate, context));
       return renderRouterResult(outcome, format, startedAt);
     },
   };

@@ -1,4 +1,5 @@
-import type { MCPToolProvider } from '../mcp/provider-types.js';
+import type { CallOptions, MCPToolProvider } from '../mcp/provider-types.js';
+import type { CallContext } from '../tool/call-context.js';
 import type { JsonSchemaObject, Tool } from '../tool/tool.js';
 import { defineRouterTool } from './define-router-tool.js';
 import { classifyRouterError } from './error-taxonomy.js';
@@ -16,9 +17,9 @@ const parameters: JsonSchemaObject = {
   required: ['server', 'name'],
 };
 
-async function availablePrompts(provider: MCPToolProvider, server: string, signal?: AbortSignal) {
+async function availablePrompts(provider: MCPToolProvider, server: string, options: CallOptions) {
   try {
-    const prompts = await provider.prompts.list(server, signal ? { signal } : {});
+    const prompts = await provider.prompts.list(server, options);
     return { available: prompts.map((prompt) => prompt.name) };
   } catch {
     return {};
@@ -30,11 +31,14 @@ async function availablePrompts(provider: MCPToolProvider, server: string, signa
  * An unknown prompt is a `ResourceNotFound` error listing the server's prompts. Read-only.
  */
 export function createGetPromptTool(
-  provider: MCPToolProvider,
+  base: MCPToolProvider,
   settings: ResolvedRouterOptions,
   name: string,
 ): Tool {
-  const run = async (params: Record<string, unknown>, signal?: AbortSignal): Promise<RouterOutcome> => {
+  const run = async (params: Record<string, unknown>, call: CallContext): Promise<RouterOutcome> => {
+    const { signal } = call;
+    // What this caller may reach: the view of the provider for them (a gateway profile's).
+    const provider = settings.view(base, call.caller);
     const server = String(params.server);
     const prompt = String(params.name);
     const context = { server, name: prompt };
@@ -47,6 +51,7 @@ export function createGetPromptTool(
         params.arguments as Record<string, string> | undefined,
         {
           ...(signal ? { signal } : {}),
+          context: call,
           ...(settings.timeoutMs === undefined ? {} : { timeoutMs: settings.timeoutMs }),
         },
       );
@@ -65,7 +70,12 @@ export function createGetPromptTool(
       const classified = classifyRouterError(error);
       if (classified.type !== 'ResourceNotFound') return errorOutcome(classified, context, {}, prompt);
       const notFound = { ...classified, msg: `prompt '${prompt}' not found on server '${server}'` };
-      return errorOutcome(notFound, context, await availablePrompts(provider, server, signal), prompt);
+      return errorOutcome(
+        notFound,
+        context,
+        await availablePrompts(provider, server, { ...(signal ? { signal } : {}), context: call }),
+        prompt,
+      );
     }
   };
   return defineRouterTool(

@@ -1,4 +1,5 @@
 import type { MCPToolProvider, PromptEntry } from '../mcp/provider-types.js';
+import type { CallContext } from '../tool/call-context.js';
 import type { JsonSchemaObject, Tool } from '../tool/tool.js';
 import { defineRouterTool } from './define-router-tool.js';
 import { classifyRouterError, type RouterError } from './error-taxonomy.js';
@@ -42,16 +43,20 @@ function toListed(entry: PromptEntry): ListedPrompt {
  * on the pattern of `list_mcp_resources` (cap, per-server `errors`). Read-only.
  */
 export function createListPromptsTool(
-  provider: MCPToolProvider,
+  base: MCPToolProvider,
   settings: ResolvedRouterOptions,
   name: string,
 ): Tool {
-  const run = async (params: Record<string, unknown>, signal?: AbortSignal): Promise<RouterOutcome> => {
+  const run = async (params: Record<string, unknown>, call: CallContext): Promise<RouterOutcome> => {
+    const { signal } = call;
+    // What this caller may reach: the view of the provider for them (a gateway profile's).
+    const provider = settings.view(base, call.caller);
     const server = params.server as string | undefined;
     if (server !== undefined && !provider.status(server))
       return errorOutcome(serverProblem(provider, server)!, { server });
     const options = {
       ...(signal ? { signal } : {}),
+      context: call,
       ...(settings.timeoutMs === undefined ? {} : { timeoutMs: settings.timeoutMs }),
     };
     const parts = await Promise.all(

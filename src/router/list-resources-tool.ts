@@ -1,4 +1,5 @@
 import type { MCPToolProvider } from '../mcp/provider-types.js';
+import type { CallContext } from '../tool/call-context.js';
 import type { JsonSchemaObject, Tool } from '../tool/tool.js';
 import { defineRouterTool } from './define-router-tool.js';
 import { routerError } from './error-taxonomy.js';
@@ -62,12 +63,15 @@ function compactData(
  * per-server failures in `errors`. Read-only.
  */
 export function createListResourcesTool(
-  provider: MCPToolProvider,
+  base: MCPToolProvider,
   settings: ResolvedRouterOptions,
   target: ListResourcesToolTarget,
 ): Tool {
   const parameters = parametersFor(target.server !== undefined, settings.listMaxResources);
-  const run = async (params: Record<string, unknown>, signal?: AbortSignal): Promise<RouterOutcome> => {
+  const run = async (params: Record<string, unknown>, call: CallContext): Promise<RouterOutcome> => {
+    const { signal } = call;
+    // What this caller may reach: the view of the provider for them (a gateway profile's).
+    const provider = settings.view(base, call.caller);
     const server = target.server ?? (params.server as string | undefined);
     const max = (params.max as number | undefined) ?? settings.listMaxResources;
     let offset = 0;
@@ -84,6 +88,7 @@ export function createListResourcesTool(
     const servers = server === undefined ? activeServers(provider) : [server];
     const gathered = await gatherResources(provider, servers, {
       ...(signal ? { signal } : {}),
+      context: call,
       ...(settings.timeoutMs === undefined ? {} : { timeoutMs: settings.timeoutMs }),
     });
     // Where URIs are routed without a server, a URI two servers share is listed qualified.

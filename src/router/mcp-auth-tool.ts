@@ -1,4 +1,5 @@
 import type { MCPToolProvider } from '../mcp/provider-types.js';
+import type { CallContext } from '../tool/call-context.js';
 import type { JsonSchemaObject, Tool } from '../tool/tool.js';
 import { defineRouterTool } from './define-router-tool.js';
 import { classifyRouterError, routerError } from './error-taxonomy.js';
@@ -19,16 +20,15 @@ const parameters: JsonSchemaObject = {
  * read-only (it changes stored credentials), so plan mode hides it.
  */
 export function createMcpAuthTool(
-  provider: MCPToolProvider,
+  base: MCPToolProvider,
   settings: ResolvedRouterOptions,
   name: string,
 ): Tool {
-  const oauthServers = () => provider.oauthServers?.() ?? [];
-  const describe = async (server: string) => {
+  const describe = async (provider: MCPToolProvider, call: CallContext, server: string) => {
     const status = provider.status(server);
-    const pending = provider.pendingAuthorization?.(server);
+    const pending = provider.pendingAuthorization?.(server, call);
     // A server each gateway caller signs in to: this caller's own sign-in, not the shared state.
-    const own = await provider.callerSignIn?.(server);
+    const own = await provider.callerSignIn?.(server, call);
     return {
       server,
       state: status?.state ?? 'unknown',
@@ -39,10 +39,12 @@ export function createMcpAuthTool(
       ...(own === undefined ? {} : { perUser: true }),
     };
   };
-  const run = async (params: Record<string, unknown>): Promise<RouterOutcome> => {
+  const run = async (params: Record<string, unknown>, call: CallContext): Promise<RouterOutcome> => {
+    const provider = settings.view(base, call.caller);
+    const oauthServers = () => provider.oauthServers?.() ?? [];
     const server = params.server as string | undefined;
     if (server === undefined) {
-      const servers = await Promise.all(oauthServers().map(describe));
+      const servers = await Promise.all(oauthServers().map((each) => describe(provider, call, each)));
       const waiting = servers.filter((entry) => entry.status !== 'authorized').length;
       return {
         state: 'success',
@@ -60,7 +62,7 @@ export function createMcpAuthTool(
         { server },
       );
     }
-    const current = await describe(server);
+    const current = await describe(provider, call, server);
     if (current.status === 'authorized' || current.status === 'pending') {
       return {
         state: 'success',
@@ -74,7 +76,7 @@ export function createMcpAuthTool(
       };
     }
     try {
-      const start = await provider.authorize?.(server);
+      const start = await provider.authorize?.(server, { context: call });
       if (start?.status === 'pending') {
         return {
           state: 'success',
@@ -87,7 +89,11 @@ export function createMcpAuthTool(
           },
         };
       }
-      return { state: 'success', summary: `oauth ${server}: authorized`, payload: await describe(server) };
+      return {
+        state: 'success',
+        summary: `oauth ${server}: authorized`,
+        payload: await describe(provider, call, server),
+      };
     } catch (error) {
       return errorOutcome(classifyRouterError(error), { server });
     }

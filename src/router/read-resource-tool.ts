@@ -1,4 +1,5 @@
-import type { MCPToolProvider, ResourceContents } from '../mcp/provider-types.js';
+import type { CallOptions, MCPToolProvider, ResourceContents } from '../mcp/provider-types.js';
+import type { CallContext } from '../tool/call-context.js';
 import { base64ByteLength, formatBytes } from '../tool/result.js';
 import type { JsonSchemaObject, Tool } from '../tool/tool.js';
 import { truncateUtf8 } from '../tool/truncate.js';
@@ -91,10 +92,10 @@ function capContents(contents: ResourceContents[], maxBytes: number) {
   return { items, truncated, originalSize, shown };
 }
 
-async function availableResources(provider: MCPToolProvider, server: string, signal?: AbortSignal) {
+async function availableResources(provider: MCPToolProvider, server: string, options: CallOptions) {
   const [resources, templates] = await Promise.allSettled([
-    provider.resources.list(server, signal ? { signal } : {}),
-    provider.resources.listTemplates(server, signal ? { signal } : {}),
+    provider.resources.list(server, options),
+    provider.resources.listTemplates(server, options),
   ]);
   const uris = resources.status === 'fulfilled' ? resources.value.map((entry) => entry.uri) : [];
   const patterns = templates.status === 'fulfilled' ? templates.value.map((entry) => entry.uriTemplate) : [];
@@ -111,7 +112,7 @@ async function availableResources(provider: MCPToolProvider, server: string, sig
  * decoded length, and reports failures with seed 002's taxonomy. Read-only.
  */
 export function createReadResourceTool(
-  provider: MCPToolProvider,
+  base: MCPToolProvider,
   settings: ResolvedRouterOptions,
   target: ReadResourceToolTarget,
 ): Tool {
@@ -120,7 +121,10 @@ export function createReadResourceTool(
     settings.readMaxBytes,
     settings.resourceUris !== undefined,
   );
-  const run = async (params: Record<string, unknown>, signal?: AbortSignal): Promise<RouterOutcome> => {
+  const run = async (params: Record<string, unknown>, call: CallContext): Promise<RouterOutcome> => {
+    const { signal } = call;
+    // What this caller may reach: the view of the provider for them (a gateway profile's).
+    const provider = settings.view(base, call.caller);
     const asked = String(params.uri);
     if (!URI_PATTERN.test(asked)) {
       const server = target.server ?? (params.server === undefined ? undefined : String(params.server));
@@ -158,6 +162,7 @@ export function createReadResourceTool(
     try {
       contents = await provider.resources.read(server, uri, {
         ...(signal ? { signal } : {}),
+        context: call,
         ...(settings.timeoutMs === undefined ? {} : { timeoutMs: settings.timeoutMs }),
       });
     } catch (error) {
@@ -165,7 +170,12 @@ export function createReadResourceTool(
       if (classified.type !== 'ResourceNotFound') return errorOutcome(classified, context, {}, uri);
       // Seed 002: a missing resource answers with what the server does have.
       const notFound = { ...classified, msg: `URI '${uri}' not found on server '${server}'` };
-      return errorOutcome(notFound, context, await availableResources(provider, server, signal), uri);
+      return errorOutcome(
+        notFound,
+        context,
+        await availableResources(provider, server, { ...(signal ? { signal } : {}), context: call }),
+        uri,
+      );
     }
     const maxBytes = (params.max_bytes as number | undefined) ?? settings.readMaxBytes;
     const capped = capContents(contents, maxBytes);

@@ -1,5 +1,7 @@
 import type { McpToolsConfig } from '../config/config-types.js';
+import type { MCPToolProvider } from '../mcp/provider-types.js';
 import type { NamingOptions } from '../registry/tool-name.js';
+import type { Caller } from '../tool/call-context.js';
 import type { Tool, ToolContext } from '../tool/tool.js';
 import type { RouterFormat } from './router-result.js';
 import type { SemanticSearchOptions } from './search/semantic-search.js';
@@ -50,15 +52,21 @@ export interface RouterToolsOptions {
   /**
    * Whether the sender of the current request is the agent's owner (OpenClaw's
    * `senderIsOwner`). When it is not, `call_tool` refuses `ownerOnly` tools and `tool_index`
-   * does not list them. A function is read on every call. Default `true`.
+   * does not list them. A function is read on every call, with the call's caller (absent for
+   * an in-process call). Default `true`.
    */
-  senderIsOwner?: boolean | (() => boolean);
+  senderIsOwner?: boolean | ((caller?: Caller) => boolean);
   /**
-   * Whether the sender of the current request may see `tool` (read inside each call; the
-   * gateway's visibility function). A tool it may not see is neither listed by `tool_index`
-   * nor called by `call_tool`, which answers as for an unknown name. Default: every tool.
+   * Whether the caller of the current call may see `tool` (the gateway's visibility function;
+   * `caller` is absent for an in-process call). A tool it may not see is neither listed by
+   * `tool_index` nor called by `call_tool`, which answers as for an unknown name. Default: every tool.
    */
-  toolVisible?: (tool: Tool) => boolean;
+  toolVisible?: (tool: Tool, caller?: Caller) => boolean;
+  /**
+   * The view of the provider a caller's call reaches (a gateway profile's: only the servers
+   * that caller may see). Default: the provider itself.
+   */
+  view?: (provider: MCPToolProvider, caller: Caller | undefined) => MCPToolProvider;
   /** `json` (default) or seed 002's `compact` two-line format. */
   format?: RouterFormat;
   /** The loaded configuration: `router.*` supplies defaults, `namespace` the naming rules. */
@@ -86,8 +94,9 @@ export interface ResolvedRouterOptions {
   maxResponseBytes: number | undefined;
   perServerResourceTools: boolean;
   planMode: () => boolean;
-  senderIsOwner: () => boolean;
-  toolVisible: ((tool: Tool) => boolean) | undefined;
+  senderIsOwner: (caller?: Caller) => boolean;
+  toolVisible: ((tool: Tool, caller?: Caller) => boolean) | undefined;
+  view: (provider: MCPToolProvider, caller: Caller | undefined) => MCPToolProvider;
   format: RouterFormat;
   naming: NamingOptions;
   context: ToolContext;
@@ -114,7 +123,10 @@ export const DEFAULT_LIST_MAX_RESOURCES = 200;
 export const DEFAULT_READ_MAX_BYTES = 256 * 1024;
 
 /** A flag that is either fixed or read on every call, as a getter; `fallback` when absent. */
-export function flagGetter(flag: boolean | (() => boolean) | undefined, fallback: boolean): () => boolean {
+export function flagGetter<A extends unknown[]>(
+  flag: boolean | ((...args: A) => boolean) | undefined,
+  fallback: boolean,
+): (...args: A) => boolean {
   if (typeof flag === 'function') return flag;
   const value = flag ?? fallback;
   return () => value;
@@ -139,6 +151,7 @@ export function resolveRouterOptions(options: RouterToolsOptions = {}): Resolved
     planMode: flagGetter(options.planMode, false),
     senderIsOwner: flagGetter(options.senderIsOwner, true),
     toolVisible: options.toolVisible,
+    view: options.view ?? ((provider) => provider),
     format: options.format ?? 'json',
     naming: options.naming ?? options.config?.namespace ?? {},
     context: options.context ?? {},

@@ -1,5 +1,6 @@
 import type { ServerState } from '../mcp/provider-types.js';
 import type { ToolRegistry } from '../registry/tool-registry.js';
+import type { Caller } from '../tool/call-context.js';
 import type { JsonSchemaObject, Tool, ToolContext } from '../tool/tool.js';
 import { classifyRouterError, routerError } from './error-taxonomy.js';
 import { flagGetter } from './router-options.js';
@@ -44,9 +45,9 @@ export interface ToolIndexToolOptions {
   /** Plan mode: only read-only tools are listed. A function is read on every call. */
   planMode?: boolean | (() => boolean);
   /** When `false`, `ownerOnly` tools are not listed. A function is read on every call. Default `true`. */
-  senderIsOwner?: boolean | (() => boolean);
-  /** Whether the sender may see a tool (read inside each call); unseen tools are not listed. */
-  toolVisible?: (tool: Tool) => boolean;
+  senderIsOwner?: boolean | ((caller?: Caller) => boolean);
+  /** Whether the call's caller may see a tool (read inside each call); unseen tools are not listed. */
+  toolVisible?: (tool: Tool, caller?: Caller) => boolean;
   /** Ranking knobs; the measured defaults otherwise. */
   tuning?: SearchTuning;
   /** Fuse the lexical ranking with an embedding model's similarity. Off by default. */
@@ -119,7 +120,7 @@ export function createToolIndexTool(registry: ToolRegistry, options: ToolIndexTo
   };
   const format = options.format ?? 'json';
   const inPlanMode = flagGetter(options.planMode, false);
-  const senderIsOwner = flagGetter(options.senderIsOwner, true);
+  const senderIsOwner = flagGetter<[Caller | undefined]>(options.senderIsOwner, true);
   const ranker = new ToolIndexRanker(options.semantic);
   const catalog = new ToolIndexCatalog(registry, {
     exclude: new Set([name]),
@@ -138,7 +139,8 @@ export function createToolIndexTool(registry: ToolRegistry, options: ToolIndexTo
     source: 'router',
     category: 'router',
     readOnly: true,
-    async execute(_toolCallId, params) {
+    async execute(_toolCallId, params, _signal, _onUpdate, context) {
+      const caller = context?.caller;
       const startedAt = performance.now();
       const parsed = parseArguments(params ?? {});
       if (typeof parsed === 'string') {
@@ -153,7 +155,7 @@ export function createToolIndexTool(registry: ToolRegistry, options: ToolIndexTo
       }
       ranker.prepare(snapshot.entries);
       const plan = inPlanMode();
-      const owner = senderIsOwner();
+      const owner = senderIsOwner(caller);
       const sees = options.toolVisible;
       const filtered = plan || !owner || sees !== undefined;
       const visible = filtered
@@ -161,7 +163,7 @@ export function createToolIndexTool(registry: ToolRegistry, options: ToolIndexTo
             (tool) =>
               (!plan || toolReadOnly(tool) === true) &&
               (owner || tool.ownerOnly !== true) &&
-              (sees === undefined || sees(tool)),
+              (sees === undefined || sees(tool, caller)),
           )
         : snapshot.tools;
       const search = parsed.search?.trim() ?? '';

@@ -1,3 +1,4 @@
+import type { CallContext } from './call-context.js';
 import type { ContentBlock } from './content.js';
 
 /** A JSON Schema object whose top level is `type: "object"`. */
@@ -64,11 +65,18 @@ export interface Tool {
   label?: string;
   description: string;
   parameters: JsonSchemaObject;
+  /**
+   * OpenClaw's signature, plus the call's {@link CallContext} as a fifth argument: whoever
+   * received the call (the gateway) passes it, and wrappers hand it on unchanged. A tool called
+   * without one acts for the in-process operator (see `defaultCallContext`); its `toolCallId`,
+   * `signal` and `onUpdate` are the positional ones.
+   */
   execute(
     toolCallId: string,
     params: Record<string, unknown>,
     signal?: AbortSignal,
     onUpdate?: ToolUpdateCallback,
+    context?: CallContext,
   ): Promise<ToolResult>;
   ownerOnly?: boolean;
   /** Where the tool came from; `native` when absent. */

@@ -13,6 +13,7 @@ import {
 } from '../fixtures/oauth/oauth-fixture.js';
 import { startAudienceServer } from '../fixtures/oidc/audience-server.js';
 import { type OidcFixture, startOidcProvider } from '../fixtures/oidc/oidc-fixture.js';
+import { stdioFixture } from '../mcp/hub-test-helpers.js';
 import { connectClient, eras, toolNames } from './gateway-test-helpers.js';
 
 /*
@@ -123,7 +124,11 @@ function authorizationUrl(answer: string): URL {
  * Plays `user` in the browser: signs in at the fixture, follows its redirect to the gateway, and
  * gives the page there `user`'s gateway token (only the caller who started a sign-in finishes it).
  */
-async function signIn(user: 'alice' | 'bob', authorization: URL): Promise<Response> {
+async function signIn(
+  user: string,
+  authorization: URL,
+  token = tokens[user as 'alice' | 'bob'],
+): Promise<Response> {
   const withUser = new URL(authorization);
   withUser.searchParams.set('login_hint', user);
   const response = await fetch(withUser, { redirect: 'manual' });
@@ -132,7 +137,7 @@ async function signIn(user: 'alice' | 'bob', authorization: URL): Promise<Respon
   const page = await fetch(location);
   expect([page.status, await page.text()]).toEqual([200, expect.stringContaining('Finish signing in')]);
   const form = new URL(location).searchParams;
-  form.set('token', tokens[user]);
+  form.set('token', token);
   return fetch(new URL('/oauth/callback', location), { method: 'POST', body: form });
 }
 
@@ -214,6 +219,115 @@ describe('per-user upstream OAuth (perUser: true)', () => {
     }
   }, 60_000);
 });
+
+describe.each(eras)(
+  "a perUser server's lists, prompts, completions and subscriptions ($label)",
+  ({ era }) => {
+    // The operator signed the shared connection in (their own account); Carol and Dave reach the
+    // gateway with static tokens. `plain` is a server that takes no per-caller credentials.
+    const CAROL = 'carol-static-token-0123456789abcdef';
+    const DAVE = 'dave-static-token-0123456789abcdef';
+    let shared: { gateway: Gateway; provider: MCPToolProvider; url: string } | undefined;
+
+    beforeAll(async () => {
+      const config = {
+        servers: {
+          notes: {
+            type: 'streamable-http' as const,
+            url: notes.mcpUrl,
+            auth: { type: 'oauth' as const, perUser: true },
+          },
+          plain: stdioFixture('notify'),
+        },
+        gateway: {
+          tokens: {
+            carol: { token: CAROL, principal: 'carol' },
+            dave: { token: DAVE, principal: 'dave' },
+          },
+        },
+      };
+      const registry = new ToolRegistry();
+      const hub = await loadMCPServers(config, registry, {
+        ...gatewayServerRequests(),
+        tokenStore: new MemoryTokenStore(),
+        connectTimeoutMs: 30_000,
+        eraCache: false,
+        onAuthorizationUrl: (url) => followAuthorizationUrl(url),
+      });
+      expect(hub.status('notes')?.state).toBe('connected');
+      const served = createGateway({ registry, provider: hub, config });
+      const { url } = await served.listen({ host: '127.0.0.1', port: 0 });
+      shared = { gateway: served, provider: hub, url };
+    }, 60_000);
+
+    afterAll(async () => {
+      await shared?.gateway.close();
+      await shared?.provider.close();
+    });
+
+    const connect = (token: string) =>
+      connectClient(shared!.url, era, { headers: { authorization: `Bearer ${token}` } });
+
+    it('gives a caller who never signed in none of the operator’s account; one who did gets their own', async () => {
+      const carol = await connect(CAROL);
+      const dave = await connect(DAVE);
+      const completion = (client: Client) =>
+        client.complete({
+          ref: { type: 'ref/prompt', name: 'notes__draft' },
+          argument: { name: 'topic', value: '' },
+        });
+      try {
+        // Dave never signed in to notes: no list, template, prompt, completion or subscription of it.
+        const resources = (await dave.listResources()).resources.map((resource) => resource.uri);
+        expect(resources).not.toContain('notes://operator/inbox');
+        // The control: a plain server's resources are served to him.
+        expect(resources).toContain('notify://counter');
+        const templates = (await dave.listResourceTemplates()).resourceTemplates.map(
+          (entry) => entry.uriTemplate,
+        );
+        expect(templates).not.toContain('notes://{account}/inbox');
+        expect(templates).toContain('notify://rooms/{room}');
+        const prompts = (await dave.listPrompts()).prompts.map((prompt) => prompt.name);
+        expect(prompts).not.toContain('notes__draft');
+        expect(prompts).toContain('plain__weather');
+        await expect(completion(dave)).rejects.toThrow();
+        await expect(dave.subscribeResource({ uri: 'notes://operator/inbox' })).rejects.toThrow();
+        await expect(dave.readResource({ uri: 'notes://operator/inbox' })).rejects.toThrow();
+        await expect(dave.getPrompt({ name: 'notes__draft' })).rejects.toThrow(/sign in/);
+        expect(notes.state.subscribed).toEqual([]);
+
+        // Carol signs in (her call's sign-in error hands her a URL, opened in her browser): her
+        // own account from then on, never the operator's.
+        const refused = await text(carol, 'notes__whoami');
+        expect(refused).toMatch(/^error: .*needs you to sign in/);
+        (await signIn('carol', authorizationUrl(refused), CAROL)).text();
+        await until(async () => (await text(carol, 'notes__whoami')).endsWith('user carol'), 'Carol');
+        await expect
+          .poll(async () => (await carol.listResources()).resources.map((resource) => resource.uri), {
+            message: "Carol's own inbox, once she signed in",
+            timeout: 10_000,
+          })
+          .toContain('notes://carol/inbox');
+        expect((await carol.listResources()).resources.map((resource) => resource.uri)).not.toContain(
+          'notes://operator/inbox',
+        );
+        expect((await carol.listPrompts()).prompts.map((prompt) => prompt.name)).toContain('notes__draft');
+        expect((await completion(carol)).completion.values).toEqual(['carol-draft']);
+        const read = await carol.readResource({ uri: 'notes://carol/inbox' });
+        expect(read.contents[0]).toMatchObject({ text: 'mail of carol' });
+        const draft = await carol.getPrompt({ name: 'notes__draft' });
+        expect(draft.messages[0]?.content).toEqual({ type: 'text', text: 'draft as carol' });
+        // Dave still gets nothing of notes after Carol signed in.
+        expect((await dave.listResources()).resources.map((resource) => resource.uri)).not.toContain(
+          'notes://carol/inbox',
+        );
+        await expect(completion(dave)).rejects.toThrow();
+      } finally {
+        await Promise.all([carol.close(), dave.close()]);
+      }
+    }, 90_000);
+  },
+);
 
 describe('perUser outside a gateway', () => {
   it('is ignored by the library: one shared sign-in, as before', async () => {

@@ -194,3 +194,58 @@ describe('the status page', () => {
     expect(page).not.toContain('opsbox');
   });
 });
+
+describe('a 2025 session opened with a high-scope token', () => {
+  // One principal, two static tokens: `purge` needs the `tools:admin` scope, which only one has.
+  const HIGH = 'high-scope-token-0123456789abcdef';
+  const LOW = 'low-scope-token-0123456789abcdefgh';
+  let own: { gateway: Gateway; provider: MCPToolProvider; url: string } | undefined;
+
+  beforeAll(async () => {
+    const registry = new ToolRegistry();
+    registry.register(native('purge'));
+    registry.register(native('hello'));
+    const config = {
+      servers: {},
+      gateway: {
+        tokens: {
+          high: { token: HIGH, principal: 'carol', scopes: ['tools:admin'] },
+          low: { token: LOW, principal: 'carol' },
+        },
+        access: [{ tools: ['purge'], who: { scopes: ['tools:admin'] } }],
+      },
+    };
+    const hub = await loadMCPServers(config, registry, gatewayServerRequests());
+    const served = createGateway({ registry, provider: hub, config });
+    const listening = await served.listen({ host: '127.0.0.1', port: 0 });
+    own = { gateway: served, provider: hub, url: listening.url };
+  }, 60_000);
+
+  afterAll(async () => {
+    await own?.gateway.close();
+    await own?.provider.close();
+  });
+
+  it('refuses a scope-gated tool to a request made with a low-scope token', async () => {
+    // The client's headers are read at every request: the token changes after initialize.
+    const headers = { authorization: `Bearer ${HIGH}` };
+    const client = await connectClient(own!.url, 'legacy', { headers });
+    try {
+      // The control: the high-scope token sees and calls it.
+      expect(await toolNames(client)).toContain('purge');
+      const ran = await client.callTool({ name: 'purge', arguments: {} });
+      expect(ran.content).toEqual([{ type: 'text', text: 'purge ran' }]);
+      headers.authorization = `Bearer ${LOW}`;
+      const names = await toolNames(client);
+      expect(names).toContain('hello');
+      expect(names).not.toContain('purge');
+      await expect(client.callTool({ name: 'purge', arguments: {} })).rejects.toThrow(/Unknown tool: purge/);
+      // …and the session still serves what the low-scope token may call.
+      expect((await client.callTool({ name: 'hello', arguments: {} })).content).toEqual([
+        { type: 'text', text: 'hello ran' },
+      ]);
+    } finally {
+      await client.close();
+    }
+  }, 30_000);
+});

@@ -106,9 +106,22 @@ describe('PrincipalConnections', () => {
   }, 30_000);
 });
 
+/** Request options naming `principal` as the caller (`stdio`: the operator's own client). */
+const callerOptions = (principal: string | undefined) =>
+  principal === undefined
+    ? {}
+    : {
+        context: {
+          toolCallId: '',
+          caller:
+            principal === 'stdio'
+              ? { principal, owner: true, via: 'stdio' as const }
+              : { principal, owner: false },
+        },
+      };
+
 describe('a hub serving per caller', () => {
-  it("never serves a per-user server's resources or prompts to a caller through the shared connection", async () => {
-    let principal: string | undefined = 'p3';
+  it("serves a per-user server's lists, templates, prompts, completions and reads per caller, never over the shared connection", async () => {
     const hub = (await loadMCPServers({ servers: { notes: config } }, new ToolRegistry(), {
       tokenStore: new MemoryTokenStore(),
       eraCache: false,
@@ -117,21 +130,78 @@ describe('a hub serving per caller', () => {
     })) as McpToolHub;
     expect(hub.status('notes')?.state).toBe('connected');
     const stop = hub.servePerCaller({
-      caller: () => (principal === undefined ? undefined : { principal }),
+      caller: (context) => {
+        const caller = context?.caller;
+        if (caller === undefined) return undefined;
+        return caller.via === 'stdio' ? 'operator' : { principal: caller.principal };
+      },
       redirect: redirects.receiver,
     });
+    const completion = {
+      ref: { type: 'ref/prompt' as const, name: 'draft' },
+      argument: { name: 'topic', value: '' },
+    };
     try {
-      const read = await failure(hub.resources.read('notes', 'notes://x'));
-      expect(read?.message).toMatch(
-        /uses each caller's own credentials: its resources and prompts are not served/,
+      // The operator's own client (stdio) keeps the shared connection: the operator's account.
+      const operator = callerOptions('stdio');
+      expect((await hub.resources.listAll(operator)).items.map((item) => item.uri)).toEqual([
+        'notes://operator/inbox',
+      ]);
+
+      // p3 never signed in: none of the operator's account, whatever the method.
+      const p3 = callerOptions('p3');
+      const read = await failure(hub.resources.read('notes', 'notes://operator/inbox', p3));
+      expect(read?.message).toMatch(/needs you to sign in/);
+      expect((await failure(hub.prompts.get('notes', 'draft', undefined, p3)))?.message).toMatch(
+        /needs you to sign in/,
       );
-      const prompt = await failure(hub.prompts.get('notes', 'any'));
-      expect(prompt?.message).toMatch(/its resources and prompts are not served/);
-      const all = await hub.resources.listAll();
-      expect(all.errors.map((error) => error.server)).toEqual(['notes']);
-      // No caller (stdio, the library): the shared connection answers as before.
-      principal = undefined;
-      expect((await hub.resources.listAll()).errors).toEqual([]);
+      for (const listing of [
+        await hub.resources.listAll(p3),
+        await hub.resources.listAllTemplates(p3),
+        await hub.prompts.listAll(p3),
+      ]) {
+        expect(listing.items).toEqual([]);
+        expect(listing.errors.map((error) => error.server)).toEqual(['notes']);
+      }
+      expect(await hub.resources.list('notes', p3)).toEqual([]);
+      expect(await hub.prompts.list('notes', p3)).toEqual([]);
+      expect(await failure(hub.prompts.complete!('notes', completion, p3))).toBeInstanceOf(Error);
+      expect(await failure(hub.resources.subscribe!('notes', 'notes://operator/inbox', p3))).toBeInstanceOf(
+        Error,
+      );
+      // A request that names no caller is refused such a server too (never the shared connection).
+      const anonymous = await hub.resources.listAll();
+      expect(anonymous.items).toEqual([]);
+      expect(anonymous.errors[0]?.error.message).toMatch(/names no caller/);
+
+      // p4 signs in: their own account, through their own connection.
+      const p4 = callerOptions('p4');
+      const start = await hub.authorize('notes', p4);
+      const authorize = new URL(String(start.url));
+      authorize.searchParams.set('login_hint', 'p4');
+      const location = (await fetch(authorize, { redirect: 'manual' })).headers.get('location')!;
+      expect(redirects.answer(new URL(location)).status).toBe(200);
+      await expect
+        .poll(async () => (await hub.resources.listAll(p4)).items.map((item) => item.uri), {
+          message: "p4's own inbox, once signed in",
+          timeout: 10_000,
+        })
+        .toEqual(['notes://p4/inbox']);
+      expect((await hub.resources.listAllTemplates(p4)).items.map((item) => item.uriTemplate)).toEqual([
+        'notes://{account}/inbox',
+      ]);
+      expect((await hub.prompts.listAll(p4)).items.map((item) => item.name)).toEqual(['draft']);
+      expect((await hub.prompts.complete!('notes', completion, p4)).values).toEqual(['p4-draft']);
+      expect((await hub.resources.read('notes', 'notes://p4/inbox', p4))[0]?.text).toBe('mail of p4');
+      const draft = await hub.prompts.get('notes', 'draft', undefined, p4);
+      expect(draft.messages[0]?.content).toEqual({ type: 'text', text: 'draft as p4' });
+      // Updates of a per-caller server come from nobody's shared connection: not served.
+      expect(await failure(hub.resources.subscribe!('notes', 'notes://p4/inbox', p4))).toBeInstanceOf(Error);
+      expect(fixture.state.subscribed).toEqual([]);
+      // The operator still gets the operator's account.
+      expect((await hub.resources.listAll(operator)).items.map((item) => item.uri)).toEqual([
+        'notes://operator/inbox',
+      ]);
     } finally {
       await stop();
       await hub.close();

@@ -8,12 +8,18 @@ import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
 import type { MCPToolProvider } from '../../src/mcp/provider-types.js';
 import { policyWarnings } from '../../src/pipeline/policies/policy-warnings.js';
 import type { ApprovalRequest } from '../../src/pipeline/tool-call-hooks.js';
-import { runInToolCallScope } from '../../src/pipeline/tool-call-scope.js';
 import { ToolRegistry } from '../../src/registry/tool-registry.js';
 import { createRouterTools } from '../../src/router/create-router-tools.js';
+import type { CallContext } from '../../src/tool/call-context.js';
 import { stdioFixture, textOf } from '../mcp/hub-test-helpers.js';
 
 const CANARY = 'canary-secret-7f3a9c';
+
+/** The context of call `id` made by `principal` (as the gateway passes it). */
+const asCaller = (id: string, principal: string): CallContext => ({
+  toolCallId: id,
+  caller: { principal, owner: false },
+});
 
 describe('policies from the configuration', () => {
   const scratch = mkdtempSync(join(tmpdir(), 'mcptools-policies-'));
@@ -115,9 +121,7 @@ describe('policies from the configuration', () => {
 
   it('asks before a destructive tool, native ones included, through the caller', async () => {
     const drop = registry.get('drop_table')!;
-    const allowed = await runInToolCallScope({ principal: 'alice' }, () =>
-      drop.execute('x1', { table: 't1' }),
-    );
+    const allowed = await drop.execute('x1', { table: 't1' }, undefined, undefined, asCaller('x1', 'alice'));
     expect(textOf(allowed)).toBe('dropped');
     expect(requests.at(-1)).toMatchObject({
       pluginId: 'policies',
@@ -126,9 +130,7 @@ describe('policies from the configuration', () => {
       severity: 'critical',
       principal: 'alice',
     });
-    const denied = await runInToolCallScope({ principal: 'mallory' }, () =>
-      drop.execute('x2', { table: 't2' }),
-    );
+    const denied = await drop.execute('x2', { table: 't2' }, undefined, undefined, asCaller('x2', 'mallory'));
     expect(denied.isError).toBe(true);
     expect(deleted).toEqual(['t1']);
   });
@@ -144,9 +146,9 @@ describe('policies from the configuration', () => {
   });
 
   it('writes one audit line per call, with decisions and an argument hash, never the values', async () => {
-    await runInToolCallScope({ principal: 'alice' }, () =>
-      registry.get('say')!.execute('canary', { text: CANARY }),
-    );
+    await registry
+      .get('say')!
+      .execute('canary', { text: CANARY }, undefined, undefined, asCaller('canary', 'alice'));
     await registry.get('say')!.execute('canary-2', { text: CANARY });
     await new Promise((resolve) => setImmediate(resolve));
     await provider.close();

@@ -5,12 +5,13 @@ import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type HttpFixture, startHttpFixture } from '../fixtures/spawn-http.js';
 import { cityClient, type RunningGateway, startGateway } from '../gateway/gateway-test-helpers.js';
-import { eventually, httpServer, textOf } from '../mcp/hub-test-helpers.js';
+import { eventually, httpServer, stdioFixture, textOf } from '../mcp/hub-test-helpers.js';
 
 /*
  * A 2026-07-28 upstream's own input_required, relayed by the gateway, takes two rounds (the
  * call, the client's retry with the answers): rate limits and the audit log count the call
- * once (issue 28). The same round sent again is a new call, counted again.
+ * once. The same round sent again is a new call, counted again; so is a retry that carries a
+ * round's requestState for another tool or other arguments (a continuation continues its own call only).
  */
 
 const LIMIT = 2;
@@ -114,6 +115,95 @@ describe('a relayed input_required round', () => {
       const refused = await retry();
       expect(refused.isError).toBe(true);
       expect(textOf(refused as never)).toMatch(/Rate limit reached/);
+    } finally {
+      await own.close();
+    }
+  });
+
+  it("limits and audits as a new call a retry that carries another call's round for another tool", async () => {
+    // A gateway of its own: `echo__echo` may run once an hour; `ask__ask_user` is not limited.
+    const scratchAudit = join(scratch, 'cross-tool.jsonl');
+    const own = await startGateway({
+      servers: { ask: httpServer(upstream.url), echo: stdioFixture('echo') },
+      policies: {
+        rateLimits: [{ match: { tools: ['echo__echo'] }, per: 'tool', limit: 1, windowMs: 3_600_000 }],
+        audit: { file: scratchAudit },
+      },
+    });
+    try {
+      const client = await cityClient(own.url, 'modern', 'Oslo');
+      clients.push(client);
+      const ask = { name: 'ask__ask_user', arguments: {} };
+      const firstRound = async () => {
+        const round = (await client.callTool(ask, { allowInputRequired: true })) as unknown as Round;
+        expect(round.resultType).toBe('input_required');
+        return round;
+      };
+      // Five rounds of the unlimited tool, each state used once for the limited one.
+      const outcomes: boolean[] = [];
+      for (let index = 0; index < 5; index++) {
+        const round = await firstRound();
+        const echoed = await client.callTool({
+          name: 'echo__echo',
+          arguments: { text: `try ${index}` },
+          requestState: round.requestState,
+          inputResponses: {},
+        } as never);
+        outcomes.push(echoed.isError === true);
+      }
+      // Only the first one runs (it takes the one token); the other four are refused.
+      expect(outcomes).toEqual([false, true, true, true, true]);
+
+      // The control: a legitimate retry of its own round still continues its call.
+      const round = await firstRound();
+      const [key] = Object.keys(round.inputRequests ?? {});
+      const answered = await client.callTool({
+        ...ask,
+        requestState: round.requestState,
+        inputResponses: { [key as string]: { action: 'accept', content: { city: 'Oslo' } } },
+      } as never);
+      expect(textOf(answered as never)).toBe('city: Oslo');
+      // …but the same tool with other arguments does not continue it.
+      const other = await firstRound();
+      const [otherKey] = Object.keys(other.inputRequests ?? {});
+      const reshaped = await client.callTool({
+        name: 'ask__ask_user',
+        arguments: { extra: true },
+        requestState: other.requestState,
+        inputResponses: { [otherKey as string]: { action: 'accept', content: { city: 'Oslo' } } },
+      } as never);
+      // (its audit record below says it continues nothing)
+      expect(reshaped.content).toBeDefined();
+
+      // The audit log: the echo calls are calls (none a continuation); the legit retry is one.
+      await expect
+        .poll(
+          () => {
+            try {
+              return readFileSync(scratchAudit, 'utf8').split('\n').filter(Boolean).length;
+            } catch {
+              return 0;
+            }
+          },
+          { message: 'the audit records of every round', timeout: 10_000 },
+        )
+        .toBeGreaterThanOrEqual(14);
+      const records = readFileSync(scratchAudit, 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as { tool: string; outcome: string; continuation?: boolean });
+      const echoes = records.filter((record) => record.tool === 'echo__echo');
+      expect(echoes).toHaveLength(5);
+      expect(echoes.some((record) => record.continuation === true)).toBe(false);
+      expect(echoes.map((record) => record.outcome)).toEqual([
+        'ok',
+        'blocked',
+        'blocked',
+        'blocked',
+        'blocked',
+      ]);
+      const continued = records.filter((record) => record.continuation === true);
+      expect(continued.map((record) => [record.tool, record.outcome])).toEqual([['ask__ask_user', 'ok']]);
     } finally {
       await own.close();
     }

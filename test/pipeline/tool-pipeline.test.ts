@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import type { AfterToolCallEvent, ApprovalRequest } from '../../src/pipeline/tool-call-hooks.js';
-import { runInToolCallScope } from '../../src/pipeline/tool-call-scope.js';
 import { ToolRegistry } from '../../src/registry/tool-registry.js';
 import type { Tool, ToolResult } from '../../src/tool/tool.js';
 
@@ -251,7 +250,16 @@ describe('the tool-call pipeline', () => {
         },
       }),
     });
-    const call = () => registry.get('write_file')!.execute('c8', { path: 'x' });
+    const call = (principal?: string) =>
+      registry
+        .get('write_file')!
+        .execute(
+          'c8',
+          { path: 'x' },
+          undefined,
+          undefined,
+          principal === undefined ? undefined : { toolCallId: 'c8', caller: { principal, owner: false } },
+        );
     expect(textOf(await call())).toContain('Denied: Write');
     answer = 'maybe';
     expect(textOf(await call())).toContain('Approval timed out');
@@ -264,12 +272,12 @@ describe('the tool-call pipeline', () => {
     expect((await call()).isError).toBeUndefined();
     expect(asked).toBe(0);
     // Another principal is asked again.
-    const other = await runInToolCallScope({ principal: 'bob' }, call);
+    const other = await call('bob');
     expect(other.isError).toBe(true);
     expect(asked).toBe(1);
   });
 
-  it('routes an approval to the call scope and passes principal and context to hooks', async () => {
+  it('routes an approval to the call context and passes principal and context to hooks', async () => {
     const registry = new ToolRegistry({ onApproval: () => 'deny' });
     const tool = recordingTool();
     registry.register(tool);
@@ -282,13 +290,11 @@ describe('the tool-call pipeline', () => {
       },
     });
     const [resolved] = await registry.resolveAll({ agentId: 'main', sessionKey: 's1' });
-    const result = await runInToolCallScope(
-      {
-        principal: 'alice',
-        onApproval: (request) => (request.principal === 'alice' ? 'allow-once' : 'deny'),
-      },
-      () => resolved!.execute('c9', { path: 'x' }),
-    );
+    const result = await resolved!.execute('c9', { path: 'x' }, undefined, undefined, {
+      toolCallId: 'c9',
+      caller: { principal: 'alice', owner: false },
+      onApproval: (request) => (request.principal === 'alice' ? 'allow-once' : 'deny'),
+    });
     expect(result.isError).toBeUndefined();
     expect(contexts[0]).toMatchObject({
       toolName: 'write_file',

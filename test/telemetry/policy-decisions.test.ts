@@ -4,7 +4,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { McpToolsConfig } from '../../src/config/config-types.js';
 import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
 import type { MCPToolProvider } from '../../src/mcp/provider-types.js';
-import { runInToolCallScope } from '../../src/pipeline/tool-call-scope.js';
 import { ToolRegistry } from '../../src/registry/tool-registry.js';
 import { stdioFixture } from '../mcp/hub-test-helpers.js';
 
@@ -65,9 +64,10 @@ describe('the tool pipeline counts its policy decisions (mcptools.policy.decisio
     const limited = await registry.get('echo__add')!.execute('r2', { a: 1, b: 2 });
     expect(limited.isError).toBe(true);
     await registry.get('echo__echo')!.execute('a1', { text: 'hi' });
-    const refused = await runInToolCallScope({ principal: 'mallory' }, () =>
-      registry.get('echo__echo')!.execute('a2', { text: 'hi' }),
-    );
+    const refused = await registry.get('echo__echo')!.execute('a2', { text: 'hi' }, undefined, undefined, {
+      toolCallId: 'a2',
+      caller: { principal: 'mallory', owner: false },
+    });
     expect(refused.isError).toBe(true);
     expect(await decisions()).toEqual({
       'denied/policy/echo__fail/echo': 1,

@@ -1,10 +1,8 @@
 import { CallbackRedirects, type CallerOfToken, OAUTH_CALLBACK_PATH } from '../../auth/callback-redirects.js';
 import type { McpToolsConfig } from '../../config/config-types.js';
-import { currentCaller } from '../../mcp/caller-scope.js';
 import type { McpToolHub } from '../../mcp/mcp-tool-hub.js';
 import { usesCallerCredentials } from '../../mcp/principal-connections.js';
 import type { MCPToolProvider } from '../../mcp/provider-types.js';
-import { DownstreamCall } from '../downstream-call.js';
 import type { GatewayOAuth } from './gateway-oauth.js';
 
 /** What {@link serveCallerUpstreams} set up: the `/oauth/callback` endpoint, and how to stop. */
@@ -60,13 +58,14 @@ export function serveCallerUpstreams(
   try {
     stop = serve({
       redirect: redirects.receiver,
-      caller: () => {
-        const caller = currentCaller();
-        if (!(caller instanceof DownstreamCall)) return undefined;
-        const { principal } = caller.session;
+      caller: (context) => {
+        const caller = context?.caller;
+        // A request that names no caller is refused such a server (never the shared connection).
+        if (caller === undefined) return undefined;
         // Over stdio the client started this process: the owner, on the shared connection.
-        if (principal === 'stdio') return undefined;
-        const scopes = caller.session.caller?.scopes ?? [];
+        if (caller.via === 'stdio') return 'operator';
+        const { principal } = caller;
+        const scopes = caller.scopes ?? [];
         return oauth === undefined
           ? { principal, scopes }
           : { principal, scopes, subjectToken: () => oauth.subjectToken(principal, scopes) };

@@ -2,26 +2,13 @@ import * as crypto from 'node:crypto';
 import { type FileHandle, mkdir, open, rename, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { AuditLogConfig } from '../../config/policies-schema.js';
+import { canonicalJson } from '../../json/canonical-json.js';
 import type { AfterToolCallEvent } from '../tool-call-hooks.js';
 
 const DEFAULT_MAX_BYTES = 10 * 1024 * 1024;
 const DEFAULT_KEEP = 5;
 /** How long a record may wait for others to be written with it. */
 const FLUSH_DELAY_MS = 50;
-
-/** JSON of `value` with object keys sorted, so equal arguments hash equally (undefined members left out, as JSON does). */
-function canonicalJson(value: unknown): string {
-  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
-  if (Array.isArray(value)) return `[${value.map((item) => canonicalJson(item)).join(',')}]`;
-  const record = value as Record<string, unknown>;
-  const members: string[] = [];
-  for (const key of Object.keys(record).sort()) {
-    const member = record[key];
-    if (member === undefined || typeof member === 'function' || typeof member === 'symbol') continue;
-    members.push(`${JSON.stringify(key)}:${canonicalJson(member)}`);
-  }
-  return `{${members.join(',')}}`;
-}
 
 /**
  * SHA-256 of `key` followed by `text`: a secret prefix, so that a low-entropy argument cannot
