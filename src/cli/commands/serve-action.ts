@@ -8,6 +8,7 @@ import { createGateway } from '../../gateway/create-gateway.js';
 import { gatewayServerRequests } from '../../gateway/gateway-server-requests.js';
 import { loadMCPServers } from '../../mcp/load-mcp-servers.js';
 import { McpToolHub } from '../../mcp/mcp-tool-hub.js';
+import { endProcessGroups } from '../../mcp/process-groups.js';
 import { ToolRegistry } from '../../registry/tool-registry.js';
 import type { TelemetryHandle } from '../../telemetry/setup-telemetry.js';
 import { ExitCode } from '../exit-codes.js';
@@ -193,6 +194,17 @@ export async function serveAction(_options: unknown, command: Command): Promise<
   let telemetry: TelemetryHandle | undefined;
   const interrupts = watchInterrupts();
   const signalName = () => (interrupts.exitCode() === ExitCode.interrupted ? 'SIGINT' : 'SIGTERM');
+  // At the first signal every stdio upstream's process group gets SIGTERM at once, and SIGKILL
+  // 300 ms later: a host that escalates to SIGKILL soon after (or kills this process's group,
+  // which the upstreams are not in) leaves none behind. Calls in flight are answered meanwhile.
+  let groupsEnded: Promise<void> | undefined;
+  interrupts.signal.addEventListener(
+    'abort',
+    () => {
+      groupsEnded = endProcessGroups();
+    },
+    { once: true },
+  );
   // A cluster's replicas share one OAuth vault in Redis (opened first: an unreachable Redis stops here).
   let cluster: ReturnType<typeof serveClusterOptions>;
   let vault:
@@ -235,6 +247,7 @@ export async function serveAction(_options: unknown, command: Command): Promise<
     if (!interrupts.signal.aborted) throw error;
     log(`${signalName()} while connecting; shutting down`);
     if (address === undefined) await refuseStdioRequests();
+    await groupsEnded;
     process.exit(0);
   }
   const { config, provider, registry } = session;
@@ -267,6 +280,7 @@ export async function serveAction(_options: unknown, command: Command): Promise<
     await session.close();
     await vault?.close();
     await telemetry?.shutdown();
+    await groupsEnded;
     process.exit(0);
   };
   if (interrupts.signal.aborted) void stop(signalName());
