@@ -148,7 +148,15 @@ export function createGateway(options: GatewayOptions): Gateway {
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const log = options.log ?? (() => {});
   // Requests that need the upstreams wait for the first connect round; initialize does not.
-  const upstreams = upstreamsGate(options.ready);
+  const upstreams = upstreamsGate(options.ready, options.listWaitMs);
+  // Not ready while the first connect round runs; after it, never for an upstream's sake.
+  const readyz = () =>
+    upstreams.roundOver()
+      ? readiness(core.closing, cluster)
+      : Response.json(
+          { ready: false, reason: 'servers are connecting' },
+          { status: 503, headers: { 'cache-control': 'no-store', 'retry-after': '1' } },
+        );
   const arrivals = new ClientArrivals(log);
   const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
   // Cluster mode (off by default): checked now, joined before the first request is served.
@@ -378,8 +386,7 @@ export function createGateway(options: GatewayOptions): Gateway {
 
   const fetch = async (request: Request): Promise<Response> => {
     // A load balancer's probe carries no token; the answer says nothing but ready or not.
-    if (request.method === 'GET' && new URL(request.url).pathname === '/readyz')
-      return readiness(core.closing, cluster);
+    if (request.method === 'GET' && new URL(request.url).pathname === '/readyz') return readyz();
     const metadata = guard.oauth?.metadataResponse(request) ?? callerUpstreams?.callback(request);
     if (metadata !== undefined) return metadata;
     const checked = await authenticateRequest(request, guard);
@@ -460,8 +467,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       const signedIn = callerUpstreams?.callback({ method: req.method ?? 'GET', url: req.url ?? '/' });
       if (signedIn !== undefined) return sendResponse(res, signedIn);
       // Checked before the body is read: a refused request never gets buffered.
-      if (req.method === 'GET' && req.url === '/readyz')
-        return sendResponse(res, readiness(core.closing, cluster));
+      if (req.method === 'GET' && req.url === '/readyz') return sendResponse(res, readyz());
       const authenticated = authenticateRequest(nodeHeaders(req), guard);
       const checked = authenticated instanceof Promise ? await authenticated : authenticated;
       if (checked instanceof Response) return sendResponse(res, checked, { drain: req });

@@ -6,6 +6,7 @@ import { SecretRedactor } from '../../config/secret-redactor.js';
 import { McpToolsError } from '../../errors/mcp-tools-error.js';
 import { createGateway } from '../../gateway/create-gateway.js';
 import { gatewayServerRequests } from '../../gateway/gateway-server-requests.js';
+import { DEFAULT_LIST_WAIT_MS } from '../../gateway/upstreams-ready.js';
 import { loadMCPServers } from '../../mcp/load-mcp-servers.js';
 import { McpToolHub } from '../../mcp/mcp-tool-hub.js';
 import { endProcessGroups } from '../../mcp/process-groups.js';
@@ -67,6 +68,7 @@ interface ServeOptions extends ServeClusterFlags {
   metrics?: boolean;
   logFormat?: string;
   watch?: boolean;
+  listWait?: number;
 }
 
 const MODES: readonly GatewayMode[] = ['full', 'router', 'hybrid'];
@@ -297,6 +299,7 @@ export async function serveAction(_options: unknown, command: Command): Promise<
       ...(config.workspaceDir ? { context: { workspaceDir: config.workspaceDir } } : {}),
       ...(telemetry?.prometheus ? { metrics: telemetry.prometheus } : {}),
       ready: session.connected,
+      ...(options.listWait === undefined ? {} : { listWaitMs: options.listWait }),
       // Cluster mode: another replica reloaded; this one re-reads its own file (not announced again).
       onPeerReload: (replica) => {
         log(`replica ${replica} reloaded its configuration; reloading ours`);
@@ -308,14 +311,27 @@ export async function serveAction(_options: unknown, command: Command): Promise<
           ? []
           : [`configuration reload refused (the running one stays): ${refused}`];
       },
-      log,
+      // "listening on" is this command's to say, once the first connect round is over (below).
+      log: (line) => {
+        if (!line.startsWith('listening on ')) log(line);
+      },
     });
     if (address) {
-      // Over HTTP the held port answers 503 with Retry-After until the first round is over, and
-      // "listening on" (what scripts and tests wait for) still means every server was tried.
-      if (!(await connectRound(session))) await new Promise(() => {});
+      // Over HTTP the gateway answers from the start: initialize and whatever needs no upstream
+      // at once, a list after the round or `--list-wait`, a call once its server is tried.
       await held?.release();
       const { url } = await gateway.listen(address);
+      const connecting = provider.status().filter((status) => status.state === 'connecting').length;
+      if (connecting > 0)
+        log(
+          `answering on ${url} while ${connecting} server(s) connect: initialize now, lists within ${(options.listWait ?? DEFAULT_LIST_WAIT_MS) / 1000} s (the rest follow as list_changed), calls once their server is up; /readyz is ready after the first connect round`,
+        );
+      if (!(await connectRound(session))) await new Promise(() => {});
+      // "listening on" (what scripts and tests wait for) means: every server was tried.
+      const tried = provider.status();
+      log(
+        `listening on ${url} (${tried.filter((status) => status.state === 'connected').length}/${tried.length} server(s) connected, every one tried)`,
+      );
       const statusUrl = new URL('/', url).href;
       const lines = formatGatewayBanner({
         mcpUrl: url,
