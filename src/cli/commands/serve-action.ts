@@ -233,8 +233,8 @@ export async function serveAction(_options: unknown, command: Command): Promise<
       },
       requests: { ...gatewayServerRequests(), ...(vault ? { tokenStore: vault.store } : {}) },
       signal: interrupts.signal,
-      // initialize is answered at once; tools/list and calls wait for the first connect round
-      // (Gemini CLI gives a stdio server 5 s to answer initialize).
+      // initialize is answered at once, over stdio and HTTP, while the servers connect (Gemini
+      // CLI gives a stdio server 5 s to answer initialize); see upstreams-ready.ts for the rest.
       background: true,
       // Telemetry before the first connect, so that connects are traced and counted too.
       beforeConnect: async (config) => {
@@ -350,6 +350,9 @@ export async function serveAction(_options: unknown, command: Command): Promise<
   } catch (error) {
     await held?.release();
     await gateway?.close();
+    // A failure while the servers still connect (a refused listen address) closes them once
+    // their round is over: closing a connect halfway through its handshake is not clean.
+    await session.connected.catch(() => undefined);
     await session.close();
     await vault?.close();
     throw error;
