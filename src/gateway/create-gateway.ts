@@ -341,7 +341,9 @@ export function createGateway(options: GatewayOptions): Gateway {
     // where it drops our header (src/mcp/gateway-chain.ts).
     const loop = requestLoop(body);
     if (loop !== undefined) return loopRefusal(loop);
-    await upstreams.wait(body);
+    const waiting = upstreams.wait(body);
+    // A call of a tool served already goes at once; one whose server still connects waits.
+    if (waiting !== undefined && !(await servedCall(profile, who, body))) await waiting;
     // Only a replica of this cluster may say it forwarded a request (signed with the cluster key).
     const forwarded = cluster === undefined ? 'none' : cluster.checkForwarded(request, who.principal, body);
     if (forwarded === 'forged') return jsonRpcError(403, -32000, 'Forbidden: invalid forwarding signature');
@@ -369,6 +371,17 @@ export function createGateway(options: GatewayOptions): Gateway {
       if (parked !== undefined) return parked;
     }
     return respond(request);
+  };
+
+  /** Whether `body` is one `tools/call` of a tool `profile` serves `who` now. */
+  const servedCall = async (
+    profile: GatewayProfile,
+    who: RequestPrincipal,
+    body: unknown,
+  ): Promise<boolean> => {
+    const call = body as { method?: unknown; params?: { name?: unknown } } | null;
+    if (call?.method !== 'tools/call' || typeof call.params?.name !== 'string') return false;
+    return (await profile.tool(call.params.name, { owner: who.owner, caller: who })) !== undefined;
   };
 
   /** SEP-2243: a 2026-07-28 `tools/call`'s `Mcp-Param-*` headers agree with its arguments (else 400). */

@@ -41,8 +41,9 @@ function onlyLists(body: unknown): boolean {
  * The gateway's wait for its first connect round (`GatewayOptions.ready`): `initialize`,
  * `ping` and `server/discover` never wait. Over HTTP ({@link UpstreamsGate.wait}) a list waits
  * up to `listWaitMs` and then answers with the servers connected so far (the others' tools
- * follow as `list_changed`), and a call or anything else waits for the round, so that a tool
- * whose server is still connecting is called, not "unknown". Over stdio
+ * follow as `list_changed`), and a call or anything else waits for the round (the gateway lets
+ * a call of a tool it serves already go at once), so that a tool whose server is still
+ * connecting is called, not "unknown". Over stdio
  * ({@link UpstreamsGate.hold}) everything but those three waits for the round, in order. The
  * round is bounded by each server's connect timeout; a round that fails (an abort) releases
  * the waiters too, and the gateway then answers them as it stands.

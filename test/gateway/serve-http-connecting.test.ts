@@ -11,7 +11,8 @@ import { connectClient, eras, toolNames, watchToolChanges } from './gateway-test
  * `serve --http` answers while its first servers connect. `slow` sleeps 12 s before it reads
  * its stdin (longer than the 8 s of the report, so that on a loaded machine it is still asleep
  * after `echo` connected): `initialize` is answered before the first connect round ends, a
- * list waits `--list-wait` and answers with `echo` alone, a call of `slow`'s tool made then
+ * list waits `--list-wait` and answers with `echo` alone, a call of `echo`'s tool is answered at
+ * once, a call of `slow`'s tool made then
  * waits for `slow` and is answered by it, `list_changed` announces `slow`'s tools, and
  * `/readyz` says not ready until the round is over. Each step is ordered against the CLI's own
  * lines: "server slow: connected" and "listening on" (the round is over) come after.
@@ -63,6 +64,9 @@ describe('serve --http while its first servers connect', { timeout: 120_000 }, (
         const early = await toolNames(client);
         expect(early).toContain('echo__echo');
         expect(early).not.toContain('slow__echo');
+        // A call of a tool served already is answered at once, while slow still connects.
+        const quick = await client.callTool({ name: 'echo__echo', arguments: { text: 'now' } });
+        expect(quick.content).toEqual([{ type: 'text', text: 'now' }]);
         expect(cli.stderr()).not.toMatch(/server slow: connected/);
         // A call of the slow server's tool waits for it instead of "unknown tool".
         const call = client.callTool({ name: 'slow__echo', arguments: { text: 'waited' } });
