@@ -50,11 +50,6 @@ export function spawnInProcessGroup(command: string, args: string[], options: Sp
   return child;
 }
 
-/** `true` when `child` leads a process group that {@link spawnInProcessGroup} made and that still runs. */
-export function inProcessGroup(child: ChildProcess): boolean {
-  return child.pid !== undefined && running.has(child.pid);
-}
-
 /** Resolves when `child` (not closed yet) has closed, its stdio too, or after `ms`; `true` when it closed. */
 function closedWithin(child: ChildProcess, ms: number): Promise<boolean> {
   return new Promise((resolve) => {
