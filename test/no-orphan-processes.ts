@@ -1,4 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 
 /**
  * Vitest global setup: after the whole suite, no MCP server process that the suite started
@@ -18,6 +19,9 @@ function processGroup(pid: number | 'self'): string | undefined {
   }
 }
 
+/** This checkout's root: fixtures and installed servers are started by their absolute paths under it. */
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
 function serverProcesses(): Map<number, string> {
   const found = new Map<number, string>();
   const group = processGroup('self');
@@ -29,10 +33,12 @@ function serverProcesses(): Map<number, string> {
   }
   for (const entry of entries) {
     const pid = Number(entry);
-    // Only processes of this run's process group: other runs on the machine are not ours.
-    if (!Number.isInteger(pid) || pid === process.pid || processGroup(pid) !== group) continue;
+    if (!Number.isInteger(pid) || pid === process.pid) continue;
     try {
       const commandLine = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ');
+      // Only processes of this run's process group, or (stdio upstreams lead groups of their
+      // own) started from this checkout: other runs on the machine are not ours.
+      if (processGroup(pid) !== group && !commandLine.includes(ROOT)) continue;
       if (SERVER_MARKERS.some((marker) => commandLine.includes(marker))) found.set(pid, commandLine.trim());
     } catch {
       // The process ended while we looked.

@@ -164,6 +164,11 @@ Examples:
     .option('--metrics', 'serve GET /metrics in Prometheus text format (to owners and MCPTOOLS_SCRAPE_TOKEN)')
     .option('--log-format <format>', 'text (default) or json (one object per line on stderr)')
     .option('--watch', 're-read the configuration file when it changes (SIGHUP always does)')
+    .option(
+      '--list-wait <ms>',
+      'with --http: how long a list waits for servers still connecting at start (default 5000)',
+      durationOption,
+    )
     .addHelpText(
       'after',
       '\nExamples:\n  mcptools serve --stdio\n  mcptools serve --http 8808\n  MCPTOOLS_TOKEN=secret mcptools serve --http 0.0.0.0:8808 --mode router\n  MCPTOOLS_CLUSTER_KEY=$(openssl rand -base64 32) mcptools serve --http 8808 --cluster redis://127.0.0.1:6379 --advertise http://127.0.0.1:8808',

@@ -142,7 +142,15 @@ export function createGateway(options: GatewayOptions): Gateway {
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const log = options.log ?? (() => {});
   // Requests that need the upstreams wait for the first connect round; initialize does not.
-  const upstreams = upstreamsGate(options.ready);
+  const upstreams = upstreamsGate(options.ready, options.listWaitMs);
+  // Not ready while the first connect round runs; after it, never for an upstream's sake.
+  const readyz = () =>
+    upstreams.roundOver()
+      ? readiness(core.closing, cluster)
+      : Response.json(
+          { ready: false, reason: 'servers are connecting' },
+          { status: 503, headers: { 'cache-control': 'no-store', 'retry-after': '1' } },
+        );
   const arrivals = new ClientArrivals(log);
   // Callers are told apart only by named tokens or OAuth; otherwise every one is one principal.
   const limits = resolveGatewayLimits(
@@ -389,7 +397,9 @@ export function createGateway(options: GatewayOptions): Gateway {
     // where it drops our header (src/mcp/gateway-chain.ts).
     const loop = requestLoop(body);
     if (loop !== undefined) return loopRefusal(loop);
-    await upstreams.wait(body);
+    const waiting = upstreams.wait(body);
+    // A call of a tool served already goes at once; one whose server still connects waits.
+    if (waiting !== undefined && !(await servedCall(profile, who, body))) await waiting;
     // Only a replica of this cluster may say it forwarded a request (signed with the cluster key),
     // and the body read must be the one it signed.
     const forwarded = cluster === undefined ? 'none' : cluster.checkForwardedBody(request, forwardedBy, body);
@@ -433,6 +443,17 @@ export function createGateway(options: GatewayOptions): Gateway {
     return respond(request);
   };
 
+  /** Whether `body` is one `tools/call` of a tool `profile` serves `who` now. */
+  const servedCall = async (
+    profile: GatewayProfile,
+    who: RequestPrincipal,
+    body: unknown,
+  ): Promise<boolean> => {
+    const call = body as { method?: unknown; params?: { name?: unknown } } | null;
+    if (call?.method !== 'tools/call' || typeof call.params?.name !== 'string') return false;
+    return (await profile.tool(call.params.name, { owner: who.owner, caller: who })) !== undefined;
+  };
+
   /** SEP-2243: a 2026-07-28 `tools/call`'s `Mcp-Param-*` headers agree with its arguments (else 400). */
   const paramHeaderCheck = async (
     profile: GatewayProfile,
@@ -448,8 +469,7 @@ export function createGateway(options: GatewayOptions): Gateway {
 
   const fetch = async (request: Request): Promise<Response> => {
     // A load balancer's probe carries no token; the answer says nothing but ready or not.
-    if (request.method === 'GET' && new URL(request.url).pathname === '/readyz')
-      return readiness(core.closing, cluster);
+    if (request.method === 'GET' && new URL(request.url).pathname === '/readyz') return readyz();
     const metadata =
       guard.oauth?.metadataResponse(request) ??
       callerUpstreams?.callback({
@@ -590,8 +610,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       });
       if (signedIn !== undefined) return sendResponse(res, await signedIn);
       // Checked before the body is read: a refused request never gets buffered.
-      if (req.method === 'GET' && req.url === '/readyz')
-        return sendResponse(res, readiness(core.closing, cluster));
+      if (req.method === 'GET' && req.url === '/readyz') return sendResponse(res, readyz());
       const headers = nodeHeaders(req);
       const scraped = metricsEndpoint?.scraperRequest(headers, req.method ?? 'GET', req.url ?? '/', guard);
       if (scraped !== undefined) return sendResponse(res, await scraped);

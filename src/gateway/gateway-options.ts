@@ -80,11 +80,19 @@ export interface GatewayOptions {
   context?: ToolContext;
   /**
    * Settles when the first connect round of the upstreams is over (`serve` starts serving
-   * before it): until then `initialize`, `ping` and `server/discover` are answered at once and
-   * every other request waits for it, so the first `tools/list` gets every upstream's tools.
+   * before it): until then `initialize`, `ping` and `server/discover` are answered at once, a
+   * list over HTTP waits up to `listWaitMs`, and every other request waits for it, so a call of
+   * a tool whose server is still connecting reaches it.
    * Default: nothing waits (the servers were connected before the gateway was made).
    */
   ready?: Promise<unknown>;
+  /**
+   * How long an HTTP list (`tools/list`, `resources/list`, `resources/templates/list`,
+   * `prompts/list`) waits for the first connect round (`ready`) before it answers with the
+   * servers connected so far, in ms; the others' entries follow as `list_changed`. Default 5000.
+   * `/readyz` fails until the round is over.
+   */
+  listWaitMs?: number;
   /**
    * How long a 2026-07-28 call that returned `input_required` waits for the client's retry
    * before its upstream call is cancelled, in ms. Default 300 000.

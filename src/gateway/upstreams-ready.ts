@@ -7,25 +7,52 @@ import type { Transport } from '@modelcontextprotocol/server';
  */
 const AT_ONCE = new Set(['initialize', 'notifications/initialized', 'ping', 'server/discover']);
 
-/** Whether `body` (one JSON-RPC message or a batch) holds a message that must see the upstreams' tools. */
-export function needsUpstreams(body: unknown): boolean {
+/**
+ * Over HTTP these need no upstream either: a 2026-07-28 client's `subscriptions/listen` opens
+ * at once (the tools of servers still connecting reach it as `list_changed`), and a log level
+ * is the gateway's own. (Over stdio they keep their place in the one ordered stream.)
+ */
+const AT_ONCE_OVER_HTTP = new Set([...AT_ONCE, 'subscriptions/listen', 'logging/setLevel']);
+
+/** Lists: over HTTP they wait a bounded time for the first round, then answer what is connected. */
+const LISTS = new Set(['tools/list', 'resources/list', 'resources/templates/list', 'prompts/list']);
+
+/** How long a list waits for the first connect round over HTTP by default, in ms. */
+export const DEFAULT_LIST_WAIT_MS = 5000;
+
+function methodsOf(body: unknown): unknown[] {
   const messages = Array.isArray(body) ? body : [body];
-  return messages.some((message) => {
-    const method = (message as { method?: unknown } | null)?.method;
-    return typeof method === 'string' && !AT_ONCE.has(method);
-  });
+  return messages.map((message) => (message as { method?: unknown } | null)?.method);
+}
+
+/** Whether `body` (one JSON-RPC message or a batch) holds a message that must see the upstreams' tools. */
+export function needsUpstreams(body: unknown, atOnce: ReadonlySet<string> = AT_ONCE): boolean {
+  return methodsOf(body).some((method) => typeof method === 'string' && !atOnce.has(method));
+}
+
+/** Whether every message of `body` that needs the upstreams is a list. */
+function onlyLists(body: unknown): boolean {
+  return methodsOf(body).every(
+    (method) => typeof method !== 'string' || AT_ONCE_OVER_HTTP.has(method) || LISTS.has(method),
+  );
 }
 
 /**
  * The gateway's wait for its first connect round (`GatewayOptions.ready`): `initialize`,
- * `ping` and `server/discover` never wait; a list, a call or anything else sent before the
- * round is over waits for it, so a host's first `tools/list` gets every upstream's tools. The
+ * `ping` and `server/discover` never wait. Over HTTP ({@link UpstreamsGate.wait}) a list waits
+ * up to `listWaitMs` and then answers with the servers connected so far (the others' tools
+ * follow as `list_changed`), and a call or anything else waits for the round (the gateway lets
+ * a call of a tool it serves already go at once), so that a tool whose server is still
+ * connecting is called, not "unknown". Over stdio
+ * ({@link UpstreamsGate.hold}) everything but those three waits for the round, in order. The
  * round is bounded by each server's connect timeout; a round that fails (an abort) releases
  * the waiters too, and the gateway then answers them as it stands.
  */
 export interface UpstreamsGate {
-  /** Resolves when a request with `body` may be served (at once when it need not wait). */
+  /** Resolves when an HTTP request with `body` may be served (at once when it need not wait). */
   wait(body: unknown): Promise<void> | undefined;
+  /** `true` once the first connect round is over (or was given up). */
+  roundOver(): boolean;
   /** Lets every waiting request through now (the gateway is closing: they get its refusal). */
   release(): void;
   /** Makes `transport` deliver, in order, each message that must wait once the round is over. */
@@ -33,7 +60,10 @@ export interface UpstreamsGate {
 }
 
 /** A gate over `ready` (undefined: nothing waits, the servers connected before the gateway began). */
-export function upstreamsGate(ready: Promise<unknown> | undefined): UpstreamsGate {
+export function upstreamsGate(
+  ready: Promise<unknown> | undefined,
+  listWaitMs: number = DEFAULT_LIST_WAIT_MS,
+): UpstreamsGate {
   let open = ready === undefined;
   let release = () => {};
   const released = new Promise<void>((resolve) => {
@@ -47,9 +77,23 @@ export function upstreamsGate(ready: Promise<unknown> | undefined): UpstreamsGat
       open = true;
     },
   );
+  /** The round, or `listWaitMs` if that comes first. */
+  const boundedWait = () =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, listWaitMs);
+      timer.unref();
+      void settled.then(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
   return {
     release,
-    wait: (body) => (open || !needsUpstreams(body) ? undefined : settled),
+    roundOver: () => open,
+    wait: (body) => {
+      if (open || !needsUpstreams(body, AT_ONCE_OVER_HTTP)) return undefined;
+      return onlyLists(body) ? boundedWait() : settled;
+    },
     hold(transport) {
       if (open) return;
       // Another observer may have wrapped `onmessage` already (the listen observer): chain to it.

@@ -2,7 +2,10 @@ import {
   Client,
   type ClientOptions,
   type Implementation,
+  type JSONRPCNotification,
+  type JSONRPCResponse,
   type Tool as McpToolDefinition,
+  type MessageExtraInfo,
   SdkHttpError,
   StreamableHTTPClientTransport,
   type Transport,
@@ -137,10 +140,49 @@ function negotiation(step: EraStep, timeoutMs: number): ClientOptions['versionNe
  */
 class ReportingClient extends Client {
   readonly callbacks: ClientCallbacks;
+  /** Progress notifications handed to the SDK whose handler has not run yet. */
+  #progressPending = 0;
+  /** Responses that arrived behind such a notification, in their order (none: `undefined`). */
+  #heldResponses: JSONRPCResponse[] | undefined;
 
   constructor(info: Implementation, options: ClientOptions, callbacks: ClientCallbacks) {
     super(info, options);
     this.callbacks = callbacks;
+  }
+
+  /**
+   * The SDK runs a notification's handler one microtask after it arrives, but settles a
+   * response at once, dropping the request's progress handler: a server's last progress
+   * notification read together with its result (one stdio read) found no handler and was lost.
+   * So a progress notification is counted until its handler ran (the SDK queued that first;
+   * this reaction is queued behind it), and a response that arrives meanwhile waits for it.
+   */
+  protected override _onnotification(raw: JSONRPCNotification, extra?: MessageExtraInfo): void {
+    super._onnotification(raw, extra);
+    if (raw.method !== 'notifications/progress') return;
+    this.#progressPending++;
+    queueMicrotask(() => {
+      if (--this.#progressPending === 0) this.#releaseResponses();
+    });
+  }
+
+  /** A response waits while a progress notification read before it is still being routed. */
+  protected override _onresponse(response: JSONRPCResponse): void {
+    if (this.#progressPending === 0 && this.#heldResponses === undefined) super._onresponse(response);
+    else if (this.#heldResponses === undefined) this.#heldResponses = [response];
+    else this.#heldResponses.push(response);
+  }
+
+  /** Closing settles every request: the held responses first, so that none is lost to the close. */
+  protected override _onclose(): void {
+    this.#releaseResponses();
+    super._onclose();
+  }
+
+  #releaseResponses(): void {
+    const held = this.#heldResponses;
+    this.#heldResponses = undefined;
+    for (const response of held ?? []) super._onresponse(response);
   }
 }
 

@@ -1,18 +1,31 @@
 import type { ChildProcess } from 'node:child_process';
 import type { JSONRPCMessage } from '@modelcontextprotocol/client';
-import { StdioClientTransport, type StdioServerParameters } from '@modelcontextprotocol/client/stdio';
+import {
+  getDefaultEnvironment,
+  StdioClientTransport,
+  type StdioServerParameters,
+} from '@modelcontextprotocol/client/stdio';
 import { corkUntilImmediate } from './cork-until-immediate.js';
+import { endProcessGroup, PROCESS_GROUPS, spawnInProcessGroup } from './process-groups.js';
 import { linkToCaller, type ResponseLinks } from './server-requests.js';
 import type { StderrTail } from './stderr-tail.js';
 
 /** Parameters of a {@link ReusableStdioTransport}: the SDK's, without `stderr` (see {@link ReusableStdioTransport}). */
 export type ReusableStdioParameters = Omit<StdioServerParameters, 'stderr'>;
 
-/** The SDK transport's private parts this class reaches: the child and the spawn parameters. */
+/**
+ * The SDK transport's private parts this class reaches: the child, the spawn parameters, and
+ * (to read a child it spawned itself) the line buffer and its reader.
+ */
 interface SdkStdioInternals {
   _process?: ChildProcess;
   _serverParams: StdioServerParameters;
+  _readBuffer: { append(chunk: Buffer): void; clear(): void };
+  processReadBuffer(): void;
 }
+
+/** How long a closing child gets for its stdin's end, then for SIGTERM (the SDK's own times). */
+const CLOSE_GRACE_MS = 2000;
 
 /** {@link ReusableStdioTransport}: `close()` lets the client go and keeps the child running. */
 const HOLD = 1;
@@ -28,6 +41,10 @@ const DETACHED = 2;
  * - While {@link holdChild} is on, `close()` lets the client go but keeps the child
  *   running, and the next `start()` takes the running child over, so a server that refused
  *   one era's opening can be spoken to in the other on the same process.
+ *
+ * On POSIX systems the child leads a process group of its own (process-groups.ts): closing ends
+ * the group (stdin's end, then SIGTERM and SIGKILL to the group), a stopping gateway ends all
+ * groups at once, and a watchdog ends them if the gateway is killed outright.
  *
  * The child's stderr, when a {@link StderrTail} is given, goes into the tail's unlinked file
  * (no pipe or stream in this process), or where there is none (Windows) into the tail from
@@ -75,7 +92,8 @@ export class ReusableStdioTransport extends StdioClientTransport {
     }
     const stderr = this.#tail?.childStderr() ?? 'ignore';
     (this as unknown as SdkStdioInternals)._serverParams.stderr = stderr;
-    await super.start();
+    if (PROCESS_GROUPS) await this.#startInGroup();
+    else await super.start();
     // The pipe holds what the child wrote before this (nothing reads it yet): nothing is lost.
     if (stderr === 'pipe') this.#tail?.attach(this.stderr);
   }
@@ -88,8 +106,56 @@ export class ReusableStdioTransport extends StdioClientTransport {
     return super.send(message);
   }
 
+  /**
+   * The SDK's `start()`, with the child spawned by {@link spawnInProcessGroup} (the SDK spawns
+   * it in this process's group, where nothing can end what it starts): the same environment
+   * and stdio, and the same handlers on the child and its streams.
+   */
+  #startInGroup(): Promise<void> {
+    const internals = this as unknown as SdkStdioInternals;
+    if (internals._process) throw new Error('ReusableStdioTransport already started');
+    const parameters = internals._serverParams;
+    return new Promise((resolve, reject) => {
+      const child = spawnInProcessGroup(parameters.command, parameters.args ?? [], {
+        env: { ...getDefaultEnvironment(), ...parameters.env },
+        stdio: ['pipe', 'pipe', parameters.stderr ?? 'inherit'],
+        shell: false,
+        ...(parameters.cwd === undefined ? {} : { cwd: parameters.cwd }),
+      });
+      internals._process = child;
+      child.on('error', (error) => {
+        reject(error);
+        this.onerror?.(error);
+      });
+      child.on('spawn', () => resolve());
+      child.on('close', () => {
+        if (internals._process === child) internals._process = undefined;
+        this.onclose?.();
+      });
+      child.stdin?.on('error', (error) => this.onerror?.(error));
+      child.stdout?.on('data', (chunk: Buffer) => {
+        try {
+          internals._readBuffer.append(chunk);
+          internals.processReadBuffer();
+        } catch (error) {
+          this.onerror?.(error as Error);
+          this.close().catch(() => {});
+        }
+      });
+      child.stdout?.on('error', (error) => this.onerror?.(error));
+    });
+  }
+
   override async close(): Promise<void> {
-    if ((this.#child & HOLD) === 0 || this.pid === null) return super.close();
+    if ((this.#child & HOLD) === 0 || this.pid === null) {
+      const internals = this as unknown as SdkStdioInternals;
+      const child = internals._process;
+      if (!PROCESS_GROUPS || child === undefined) return super.close();
+      internals._process = undefined;
+      await endProcessGroup(child, CLOSE_GRACE_MS);
+      internals._readBuffer.clear();
+      return;
+    }
     // The client that closes is done with this child; the next one attaches its own handlers.
     this.#child = DETACHED;
     const onclose = this.onclose;

@@ -36,7 +36,7 @@ describe('one hostile tool definition costs only that tool', () => {
   });
 
   it('keeps the server of a schema nested 3,000 levels deep connected, with every tool', async () => {
-    expect(provider.status('deep')).toMatchObject({ state: 'connected', toolCount: 9 });
+    expect(provider.status('deep')).toMatchObject({ state: 'connected', toolCount: 10 });
     expect(textOf(await registry.get('deep__ok')!.execute('1', {}))).toBe('ok');
     const tool = registry.get('deep__deep_schema')!;
     expect(JSON.stringify(tool.parameters)).toContain('nested deeper than 64 levels');

@@ -91,7 +91,7 @@ describe('hostile upstreams beside a healthy one', () => {
     provider.on('warning', (message) => warnings.push(message));
     const good = async () => textOf(await registry.get('good__echo')!.execute('g', { text: 'alive' }));
     try {
-      expect(provider.status('wide')?.toolCount).toBe(20_009);
+      expect(provider.status('wide')?.toolCount).toBe(20_010);
       expect(JSON.stringify(registry.get('wide__huge_schema')!.parameters).length).toBeLessThan(1000);
       expect(await good()).toBe('alive');
 

@@ -7,8 +7,10 @@ import { McpToolsError } from '../../errors/mcp-tools-error.js';
 import { createGateway } from '../../gateway/create-gateway.js';
 import { gatewayServerRequests } from '../../gateway/gateway-server-requests.js';
 import { assertBindAllowed } from '../../gateway/loopback.js';
+import { DEFAULT_LIST_WAIT_MS } from '../../gateway/upstreams-ready.js';
 import { loadMCPServers } from '../../mcp/load-mcp-servers.js';
 import { McpToolHub } from '../../mcp/mcp-tool-hub.js';
+import { endProcessGroups } from '../../mcp/process-groups.js';
 import { ToolRegistry } from '../../registry/tool-registry.js';
 import type { TelemetryHandle } from '../../telemetry/setup-telemetry.js';
 import { ExitCode } from '../exit-codes.js';
@@ -67,6 +69,7 @@ interface ServeOptions extends ServeClusterFlags {
   metrics?: boolean;
   logFormat?: string;
   watch?: boolean;
+  listWait?: number;
 }
 
 const MODES: readonly GatewayMode[] = ['full', 'router', 'hybrid'];
@@ -194,6 +197,17 @@ export async function serveAction(_options: unknown, command: Command): Promise<
   let telemetry: TelemetryHandle | undefined;
   const interrupts = watchInterrupts();
   const signalName = () => (interrupts.exitCode() === ExitCode.interrupted ? 'SIGINT' : 'SIGTERM');
+  // At the first signal every stdio upstream's process group gets SIGTERM at once, and SIGKILL
+  // 300 ms later: a host that escalates to SIGKILL soon after (or kills this process's group,
+  // which the upstreams are not in) leaves none behind. Calls in flight are answered meanwhile.
+  let groupsEnded: Promise<void> | undefined;
+  interrupts.signal.addEventListener(
+    'abort',
+    () => {
+      groupsEnded = endProcessGroups();
+    },
+    { once: true },
+  );
   // A cluster's replicas share one OAuth vault in Redis (opened first: an unreachable Redis stops here).
   let cluster: ReturnType<typeof serveClusterOptions>;
   let vault:
@@ -220,8 +234,8 @@ export async function serveAction(_options: unknown, command: Command): Promise<
       },
       requests: { ...gatewayServerRequests(), ...(vault ? { tokenStore: vault.store } : {}) },
       signal: interrupts.signal,
-      // initialize is answered at once; tools/list and calls wait for the first connect round
-      // (Gemini CLI gives a stdio server 5 s to answer initialize).
+      // initialize is answered at once, over stdio and HTTP, while the servers connect (Gemini
+      // CLI gives a stdio server 5 s to answer initialize); see upstreams-ready.ts for the rest.
       background: true,
       // Telemetry before the first connect, so that connects are traced and counted too.
       beforeConnect: async (config) => {
@@ -245,6 +259,7 @@ export async function serveAction(_options: unknown, command: Command): Promise<
     if (!interrupts.signal.aborted) throw error;
     log(`${signalName()} while connecting; shutting down`);
     if (address === undefined) await refuseStdioRequests();
+    await groupsEnded;
     process.exit(0);
   }
   const { config, provider, registry } = session;
@@ -277,6 +292,7 @@ export async function serveAction(_options: unknown, command: Command): Promise<
     await session.close();
     await vault?.close();
     await telemetry?.shutdown();
+    await groupsEnded;
     process.exit(0);
   };
   if (interrupts.signal.aborted) void stop(signalName());
@@ -295,6 +311,7 @@ export async function serveAction(_options: unknown, command: Command): Promise<
       ...(config.telemetry?.metricsAccess ? { metricsAccess: config.telemetry.metricsAccess } : {}),
       ...(process.env.MCPTOOLS_SCRAPE_TOKEN ? { scrapeToken: process.env.MCPTOOLS_SCRAPE_TOKEN } : {}),
       ready: session.connected,
+      ...(options.listWait === undefined ? {} : { listWaitMs: options.listWait }),
       // Cluster mode: another replica reloaded; this one re-reads its own file (not announced again).
       onPeerReload: (replica) => {
         log(`replica ${replica} reloaded its configuration; reloading ours`);
@@ -306,14 +323,27 @@ export async function serveAction(_options: unknown, command: Command): Promise<
           ? []
           : [`configuration reload refused (the running one stays): ${refused}`];
       },
-      log,
+      // "listening on" is this command's to say, once the first connect round is over (below).
+      log: (line) => {
+        if (!line.startsWith('listening on ')) log(line);
+      },
     });
     if (address) {
-      // Over HTTP the held port answers 503 with Retry-After until the first round is over, and
-      // "listening on" (what scripts and tests wait for) still means every server was tried.
-      if (!(await connectRound(session))) await new Promise(() => {});
+      // Over HTTP the gateway answers from the start: initialize and whatever needs no upstream
+      // at once, a list after the round or `--list-wait`, a call once its server is tried.
       await held?.release();
       const { url } = await gateway.listen(address);
+      const connecting = provider.status().filter((status) => status.state === 'connecting').length;
+      if (connecting > 0)
+        log(
+          `answering on ${url} while ${connecting} server(s) connect: initialize now, lists within ${(options.listWait ?? DEFAULT_LIST_WAIT_MS) / 1000} s (the rest follow as list_changed), calls once their server is up; /readyz is ready after the first connect round`,
+        );
+      if (!(await connectRound(session))) await new Promise(() => {});
+      // "listening on" (what scripts and tests wait for) means: every server was tried.
+      const tried = provider.status();
+      log(
+        `listening on ${url} (${tried.filter((status) => status.state === 'connected').length}/${tried.length} server(s) connected, every one tried)`,
+      );
       const statusUrl = new URL('/', url).href;
       const lines = formatGatewayBanner({
         mcpUrl: url,
@@ -332,6 +362,9 @@ export async function serveAction(_options: unknown, command: Command): Promise<
   } catch (error) {
     await held?.release();
     await gateway?.close();
+    // A failure while the servers still connect (a refused listen address) closes them once
+    // their round is over: closing a connect halfway through its handshake is not clean.
+    await session.connected.catch(() => undefined);
     await session.close();
     await vault?.close();
     throw error;

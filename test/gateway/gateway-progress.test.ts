@@ -1,0 +1,123 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cliBin } from '../cli/cli-process.js';
+import { fixtureCommand } from '../fixtures/spawn-http.js';
+import { stdioFixture } from '../mcp/hub-test-helpers.js';
+import { connectClient, eras, type RunningGateway, startGateway } from './gateway-test-helpers.js';
+
+/*
+ * A stdio upstream's last progress notification often arrives in the same read as its result.
+ * The hostile fixture's `progress_burst` writes its five notifications and the result in one
+ * write, so every call is that case: all five reach the caller, over HTTP and over
+ * `serve --stdio`, in both eras, a hundred calls in a row.
+ *
+ * Over stdio the check is what the gateway writes (every notification, in its own write
+ * before the result): an SDK client that reads a notification and the response after it in
+ * one chunk drops the notification itself, which the gateway only makes unlikely (it writes the
+ * response 10 ms after), not impossible on a machine too loaded to read in time.
+ */
+
+const CALLS = 100;
+const STEPS = [1, 2, 3, 4, 5];
+
+let running: RunningGateway;
+let dir: string;
+let config: string;
+
+beforeAll(async () => {
+  running = await startGateway({ servers: { burst: stdioFixture('hostile') } });
+  dir = mkdtempSync(join(tmpdir(), 'mcptools-progress-'));
+  config = join(dir, 'mcptools.json');
+  writeFileSync(config, JSON.stringify({ servers: { burst: fixtureCommand('hostile') } }));
+});
+
+afterAll(async () => {
+  await running?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+/** The progress values each of {@link CALLS} calls of `burst__progress_burst` heard, in order. */
+async function progressOfCalls(client: Client): Promise<number[][]> {
+  const heard: number[][] = [];
+  for (let call = 0; call < CALLS; call++) {
+    const progress: number[] = [];
+    const result = await client.callTool(
+      { name: 'burst__progress_burst', arguments: { count: STEPS.length } },
+      { onprogress: (update) => progress.push(update.progress) },
+    );
+    expect(result.content).toEqual([{ type: 'text', text: 'sent 5 progress notifications' }]);
+    heard.push(progress);
+  }
+  return heard;
+}
+
+/**
+ * What `transport` delivered during each of {@link CALLS} calls, in order: `P<progress>` for
+ * a progress notification, `R` for the call's response (recorded before the client handles it).
+ */
+async function wireOfCalls(client: Client, transport: StdioClientTransport): Promise<string[][]> {
+  let current: string[] = [];
+  const deliver = transport.onmessage!;
+  transport.onmessage = (message) => {
+    if ('method' in message && message.method === 'notifications/progress')
+      current.push(`P${(message.params as { progress: number }).progress}`);
+    else if ('id' in message && 'result' in message) current.push('R');
+    deliver(message);
+  };
+  const calls: string[][] = [];
+  for (let call = 0; call < CALLS; call++) {
+    current = [];
+    await client.callTool(
+      { name: 'burst__progress_burst', arguments: { count: STEPS.length } },
+      { onprogress: () => {} },
+    );
+    calls.push(current);
+  }
+  return calls;
+}
+
+/** A call that asks for no progress is answered as before, and the upstream is told of no token. */
+async function expectPlainCall(client: Client): Promise<void> {
+  const result = await client.callTool({ name: 'burst__progress_burst', arguments: { count: 5 } });
+  expect(result.content).toEqual([{ type: 'text', text: 'sent 0 progress notifications' }]);
+}
+
+describe('progress written together with the result by a stdio upstream', { timeout: 120_000 }, () => {
+  it.each(eras)('reaches a $label over HTTP, the last notification included', async ({ era }) => {
+    const client = await connectClient(running.url, era);
+    try {
+      await expectPlainCall(client);
+      expect(await progressOfCalls(client)).toEqual(Array.from({ length: CALLS }, () => STEPS));
+    } finally {
+      await client.close();
+    }
+  });
+
+  it.each(eras)(
+    'is written to a $label over mcptools serve --stdio (built binary), before the result',
+    async ({ era }) => {
+      const client = new Client(
+        { name: 'stdio-progress', version: '1.0.0' },
+        era === 'modern' ? { versionNegotiation: { mode: 'auto', probe: { timeoutMs: 30_000 } } } : {},
+      );
+      try {
+        const transport = new StdioClientTransport({
+          command: process.execPath,
+          args: [cliBin, 'serve', '--stdio', '--config', config],
+          stderr: 'pipe',
+        });
+        await client.connect(transport);
+        expect(client.getProtocolEra()).toBe(era);
+        await expectPlainCall(client);
+        const wire = ['P1', 'P2', 'P3', 'P4', 'P5', 'R'];
+        expect(await wireOfCalls(client, transport)).toEqual(Array.from({ length: CALLS }, () => wire));
+      } finally {
+        await client.close();
+      }
+    },
+  );
+});
