@@ -29,7 +29,7 @@ function descriptionOf(settings: ResolvedRouterOptions, limits: ScriptLimits): s
   return [
     'Run a script that calls tools and returns only what matters (loops, joins, filters, sums happen in the script, not in your context).',
     'The script is the body of an async JavaScript function (TypeScript types allowed).',
-    `Call a tool with \`await tools["<name>"](args)\` (names from ${toolIndex}; also \`tools.<server>.<tool>(args)\`); it returns the structured result, or the text (parsed if JSON), and throws a ToolError (message, code) on failure.`,
+    `Call a tool with \`await tools["<name>"]({ ...args })\` (names from ${toolIndex}; also \`tools.<server>.<tool>(args)\`); it returns the structured result, or the text (parsed if JSON), and throws a ToolError (message, code) on failure.`,
     `\`await ${toolIndex}({ search })\` finds tools; ${describeTools} gives their TypeScript declarations.`,
     '`print(...)` or `console.log(...)` writes output; `return` a JSON value. The output and the returned value are the result.',
     `No files, network, timers or imports. Limits: ${limits.maxCalls} calls (${limits.maxConcurrentCalls} at once), ${Math.round(limits.timeoutMs / 1000)} s, ${Math.round(limits.memoryBytes / 1048576)} MiB, ${Math.round(limits.maxOutputBytes / 1024)} KiB of output.`,
@@ -94,7 +94,7 @@ export function createRunScriptTool(parts: RunScriptParts): Tool {
     source: 'router',
     category: 'router',
     readOnly: false,
-    async execute(toolCallId, params, signal): Promise<ToolResult> {
+    async execute(_toolCallId, params, signal): Promise<ToolResult> {
       const startedAt = performance.now();
       const invalid = validateArguments(parameters, params ?? {});
       if (invalid)
