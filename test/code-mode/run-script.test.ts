@@ -210,6 +210,34 @@ describe('run_script', () => {
     expect(textOf(viaRouter)).toBe('"undefined"');
   });
 
+  it('describes tools as TypeScript declarations a script can be written against', async () => {
+    const describe = createRouterTools(provider, registry).find((tool) => tool.name === 'describe_tools')!;
+    const text = textOf(await describe.execute('d', { names: ['echo__add', 'write_note'] }));
+    expect(text).toBe(
+      [
+        'declare const tools: {',
+        '  /** Add two numbers */',
+        '  "echo__add"(args: {',
+        '    a: number;',
+        '    b: number;',
+        '  }): Promise<{',
+        '    sum: number;',
+        '  }>;',
+        '  /** Writes a note. */',
+        '  "write_note"(args: {',
+        '    text: string;',
+        '  }): Promise<unknown>;',
+        '};',
+      ].join('\n'),
+    );
+    const refused = await describe.execute('d', {});
+    expect(refused.isError).toBe(true);
+    // A server's tools, all of them.
+    const server = textOf(await describe.execute('d', { server: 'echo' }));
+    expect(server).toContain('"echo__echo"(args: {');
+    expect(server).toContain('"echo__slow"(args: {');
+  });
+
   it('keeps to read-only tools in plan mode', async () => {
     const result = await run(
       `const gauge = await tools.read_gauge({ id: 2 }); try { await tools["write_note"]({ text: "plan" }) } catch (e) { return [gauge.level, e.message] } return "wrote";`,
