@@ -11,6 +11,7 @@ import type { ScriptToolName } from './sandbox-prelude.js';
 import { scriptApprovals } from './script-approvals.js';
 import type { ScriptLimits } from './script-limits.js';
 import { type HostAnswer, runSandboxedScript, type ScriptOutcome } from './script-sandbox.js';
+import { observeScript } from './script-span.js';
 import { scriptToolView } from './script-tool-view.js';
 import { stripTypes } from './strip-types.js';
 import { toolAnswer } from './tool-answer.js';
@@ -159,19 +160,21 @@ export function createRunScriptTool(parts: RunScriptParts): Tool {
           return { value: op === 'index' ? result.details : (result.content[0] as { text: string }).text };
         },
       };
-      let outcome = await runSandboxedScript(source, host, limits, signal);
-      // TypeScript is tried only when the script does not compile as JavaScript (nothing ran).
-      if (outcome.error?.syntax === true) {
-        let stripped: string | undefined;
-        try {
-          stripped = await stripTypes(source);
-        } catch (error) {
-          outcome = { ...outcome, error: { message: (error as Error).message, syntax: true } };
+      return observeScript(scriptId, async () => {
+        let outcome = await runSandboxedScript(source, host, limits, signal);
+        // TypeScript is tried only when the script does not compile as JavaScript (nothing ran).
+        if (outcome.error?.syntax === true) {
+          let stripped: string | undefined;
+          try {
+            stripped = await stripTypes(source);
+          } catch (error) {
+            outcome = { ...outcome, error: { message: (error as Error).message, syntax: true } };
+          }
+          if (stripped !== undefined && stripped !== source)
+            outcome = await runSandboxedScript(stripped, host, limits, signal);
         }
-        if (stripped !== undefined && stripped !== source)
-          outcome = await runSandboxedScript(stripped, host, limits, signal);
-      }
-      return renderOutcome(outcome, scriptId);
+        return renderOutcome(outcome, scriptId);
+      });
     },
   };
 }
