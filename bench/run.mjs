@@ -133,9 +133,10 @@ const SCRIPTS = {
   'telemetry-cost': 'telemetry-cost.mjs',
   'telemetry-micro': 'telemetry-micro.mjs',
   'gateway-auth': 'gateway-auth.mjs',
+  'code-mode': 'code-mode/run-code-mode-bench.ts',
 };
 /** Scripts that import the TypeScript test harness (a real Redis and replicas), so run under tsx. */
-const UNDER_TSX = new Set(['cluster']);
+const UNDER_TSX = new Set(['cluster', 'code-mode']);
 if (args[0] in SCRIPTS) {
   const script = fileURLToPath(new URL(`./${SCRIPTS[args[0]]}`, import.meta.url));
   const loader = UNDER_TSX.has(args[0])

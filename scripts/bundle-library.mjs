@@ -30,8 +30,13 @@ const externalModules = new Set([
   resolve(src, 'router/search/thesaurus.ts'),
 ]);
 // `import.meta.url` becomes the chunk's URL: right only where the folder does not matter (load-ajv
-// resolves the `ajv` package from it, found the same from dist/ as from dist/json/).
-const importMetaAllowed = new Set([resolve(src, 'json/load-ajv.ts'), ...externalModules]);
+// resolves the `ajv` package from it, found the same from dist/ as from dist/json/; so does
+// code mode's QuickJS loader with its WebAssembly package).
+const importMetaAllowed = new Set([
+  resolve(src, 'json/load-ajv.ts'),
+  resolve(src, 'code-mode/quickjs-module.ts'),
+  ...externalModules,
+]);
 
 const externalOwnModules = {
   name: 'external-own-modules',

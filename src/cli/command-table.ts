@@ -60,6 +60,22 @@ Examples:
     )
     .action(lazyAction(async () => (await import('./commands/call-action.js')).callAction));
 
+  // `mcptools run FILE`: one code-mode script over every tool.
+  program
+    .command('run')
+    .description('run a JavaScript or TypeScript file as run_script does (code mode)')
+    .argument('<file>', 'the script (- reads standard input)')
+    .addHelpText(
+      'after',
+      `
+The file is the body of an async function: await tools["server__tool"](args) or
+tools.server.tool(args); print(...) and return a JSON value. Limits: router.codeMode.
+Examples:
+  mcptools run report.js
+  echo 'return (await tools.everything["get-sum"]({ a: 1, b: 2 }))' | mcptools run -`,
+    )
+    .action(lazyAction(async () => (await import('./commands/run-action.js')).runAction));
+
   // `mcptools resources [--server S]`: the resources (and templates) of every server.
   program
     .command('resources')

@@ -128,6 +128,7 @@ const gatewayProfileSchema = z.strictObject({
   tools: toolFilterSchema.optional(),
   servers: toolFilterSchema.optional(),
   maxNameLength: maxNameLengthSchema.optional(),
+  codeMode: z.boolean().optional(),
   overrides: toolOverridesSchema.optional(),
 });
 
@@ -143,6 +144,7 @@ export const gatewaySchema = z.strictObject({
   tools: toolFilterSchema.optional(),
   servers: toolFilterSchema.optional(),
   maxNameLength: maxNameLengthSchema.optional(),
+  codeMode: z.boolean().optional(),
   overrides: toolOverridesSchema.optional(),
   profiles: z
     .record(
@@ -183,6 +185,20 @@ export const mcpToolsFileSchema = z.strictObject({
       toolIndexMaxBytes: z.number().int().positive().optional(),
       perServerResourceTools: z.boolean().optional(),
       semanticSearch: semanticSearchSchema.optional(),
+      codeMode: z
+        .union([
+          z.boolean(),
+          z.strictObject({
+            enabled: z.boolean().optional(),
+            memoryBytes: z.number().int().positive().optional(),
+            stackBytes: z.number().int().positive().optional(),
+            timeoutMs: durationSchema.optional(),
+            maxCalls: z.number().int().positive().optional(),
+            maxConcurrentCalls: z.number().int().positive().optional(),
+            maxOutputBytes: z.number().int().positive().optional(),
+          }),
+        ])
+        .optional(),
     })
     .optional(),
   plugins: z

@@ -137,6 +137,17 @@ export interface SemanticSearchConfig {
   cacheDir?: string;
 }
 
+/** `router.codeMode`: the limits of each script (docs/code-mode.md); `enabled: false` turns it off. */
+export interface CodeModeConfig {
+  enabled?: boolean;
+  memoryBytes?: number;
+  stackBytes?: number;
+  timeoutMs?: number;
+  maxCalls?: number;
+  maxConcurrentCalls?: number;
+  maxOutputBytes?: number;
+}
+
 /** What a gateway endpoint serves: `full` (every tool), `router` (the router tools), `hybrid` (pinned tools + router tools). */
 export type GatewayMode = 'full' | 'router' | 'hybrid';
 
@@ -154,6 +165,11 @@ export interface GatewayProfileConfig {
    * (Claude Code and Codex send `mcp__<entry>__<name>`, at most 64 characters).
    */
   maxNameLength?: number;
+  /**
+   * Serve `run_script` and `describe_tools` (code mode). Default: on in `router` and `hybrid`
+   * modes (as `router.codeMode` says), off in `full` mode.
+   */
+  codeMode?: boolean;
   /**
    * Tool overrides for this profile's clients only, per server and original tool name (the
    * shape of `policies.overrides`), applied over what the registry holds (docs/tool-policies.md).
@@ -206,6 +222,8 @@ export interface McpToolsConfig {
     perServerResourceTools?: boolean;
     /** `tool_index` search fused with an OpenAI-compatible embeddings endpoint. */
     semanticSearch?: SemanticSearchConfig;
+    /** Code mode (`run_script`, `describe_tools`): `false` turns it off, an object sets its limits. */
+    codeMode?: boolean | CodeModeConfig;
   };
   /** OpenClaw plugins whose tools join the servers' tools (`mcptools.json` only). */
   plugins?: PluginEntryConfig[];

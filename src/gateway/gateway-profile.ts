@@ -178,6 +178,8 @@ export class GatewayProfile {
       ...(parts.resources
         ? { resourceUris: routerResourceUris(parts.resources, parts.provider, this.allowsServer) }
         : {}),
+      // Code mode: as `router.codeMode` says in router and hybrid modes; in full mode only when asked.
+      ...(settings.codeMode === undefined ? {} : { codeMode: settings.codeMode }),
     };
     if (this.mode === 'full') {
       // Every tool is served directly; a server waiting for OAuth sign-in has none, so
@@ -193,6 +195,14 @@ export class GatewayProfile {
           : undefined;
       this.#routerTools = [];
       this.#scoped = undefined;
+      if (settings.codeMode === true) {
+        // run_script and describe_tools beside every tool, over what the profile admits.
+        this.#scoped = new ToolRegistry();
+        const { runScript, describeTools } = router.names;
+        this.#routerTools = createRouterTools(scoped, this.#scoped, routerOptions).filter(
+          (tool) => tool.name === runScript || tool.name === describeTools,
+        );
+      }
     } else {
       this.#mcpAuth = undefined;
       this.#scoped = new ToolRegistry();
@@ -288,11 +298,13 @@ export class GatewayProfile {
     });
     // The profile's overrides apply after its filters (which read the registry's names).
     const admitted = this.#overrides ? this.#overrides.apply(allowed) : allowed;
-    if (this.mode === 'full')
+    if (this.mode === 'full') {
+      this.#scoped?.replaceOwner('gateway', admitted);
       return servedUnder(
-        this.#mcpAuth?.needed() ? [...admitted, this.#mcpAuth.tool] : admitted,
+        [...admitted, ...(this.#mcpAuth?.needed() ? [this.#mcpAuth.tool] : []), ...this.#routerTools],
         this.#naming,
       );
+    }
     // Router tools name tools by their registry names (call_tool's argument, not a host's tool name).
     this.#scoped!.replaceOwner('gateway', admitted);
     const pinned = this.mode === 'hybrid' ? admitted.filter((tool) => this.#pinned(...aliases(tool))) : [];

@@ -1,8 +1,10 @@
+import { createDescribeToolsTool } from '../code-mode/describe-tools-tool.js';
+import { createRunScriptTool } from '../code-mode/run-script-tool.js';
 import type { MCPToolProvider } from '../mcp/provider-types.js';
 import { namespacedName, uniqueName } from '../registry/tool-name.js';
 import type { ToolRegistry } from '../registry/tool-registry.js';
 import type { Tool } from '../tool/tool.js';
-import { createCallToolTool } from './call-tool-tool.js';
+import { createCallToolTool, createRouteToolCall } from './call-tool-tool.js';
 import { createGetPromptTool } from './get-prompt-tool.js';
 import { createListPromptsTool } from './list-prompts-tool.js';
 import { createListResourcesTool } from './list-resources-tool.js';
@@ -49,9 +51,10 @@ function perServerTools(
 /**
  * The router meta-tools over an MCP hub and a registry: `list_mcp_resources`,
  * `read_mcp_resource`, `list_mcp_prompts`, `get_mcp_prompt`, `tool_index` and `call_tool`
- * (names configurable), plus per-server resource tools when `perServerResourceTools` is
- * set, and `mcp_auth` when a server uses OAuth. Every tool has `source: 'router'`; all are
- * read-only except `call_tool` and `mcp_auth`.
+ * (names configurable), `run_script` and `describe_tools` (code mode, unless `codeMode: false`),
+ * plus per-server resource tools when `perServerResourceTools` is set, and `mcp_auth` when a
+ * server uses OAuth. Every tool has `source: 'router'`; all are read-only except `call_tool`,
+ * `run_script` and `mcp_auth`.
  *
  * @example
  * const provider = await loadMCPServers(config, registry);
@@ -78,14 +81,36 @@ export function createRouterTools(
     ...(settings.semanticSearch === undefined ? {} : { semantic: settings.semanticSearch }),
   };
   const toolIndex = createToolIndexTool(registry, toolIndexOptions);
+  // One call path for call_tool and every inner call of a script.
+  const route = createRouteToolCall(
+    registry,
+    settings,
+    routerNames,
+    (target) => provider.toolRefusal?.(target)?.message,
+  );
   const tools: Tool[] = [
     createListResourcesTool(provider, settings, { name: names.listResources }),
     createReadResourceTool(provider, settings, { name: names.readResource }),
     createListPromptsTool(provider, settings, names.listPrompts),
     createGetPromptTool(provider, settings, names.getPrompt),
     toolIndex,
-    createCallToolTool(registry, settings, routerNames, (target) => provider.toolRefusal?.(target)?.message),
+    createCallToolTool(registry, settings, routerNames, route),
   ];
+  if (settings.codeMode !== undefined) {
+    const describeTools = createDescribeToolsTool(registry, settings, routerNames, names.describeTools);
+    tools.push(
+      createRunScriptTool({
+        registry,
+        settings,
+        routerNames,
+        route,
+        toolIndex,
+        describeTools,
+        limits: settings.codeMode,
+      }),
+      describeTools,
+    );
+  }
   // McpAuth (seed 000) only where there is something to authorize.
   if ((provider.oauthServers?.() ?? []).length > 0)
     tools.push(createMcpAuthTool(provider, settings, names.mcpAuth));

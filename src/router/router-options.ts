@@ -1,3 +1,4 @@
+import { resolveScriptLimits, type ScriptLimits } from '../code-mode/script-limits.js';
 import type { McpToolsConfig } from '../config/config-types.js';
 import type { MCPToolProvider } from '../mcp/provider-types.js';
 import type { NamingOptions } from '../registry/tool-name.js';
@@ -17,6 +18,10 @@ export interface RouterToolNames {
   getPrompt: string;
   /** `mcp_auth`, present when some server uses OAuth. */
   mcpAuth: string;
+  /** `run_script` (code mode). */
+  runScript: string;
+  /** `describe_tools` (code mode). */
+  describeTools: string;
 }
 
 /**
@@ -84,6 +89,11 @@ export interface RouterToolsOptions {
   semanticSearch?: SemanticSearchOptions;
   /** Routes resource URIs without a server (see {@link ResourceUriRouting}). */
   resourceUris?: ResourceUriRouting;
+  /**
+   * Code mode: `run_script` and `describe_tools` beside the other router tools, with these
+   * script limits (`true`: the defaults). Default: `config.router.codeMode`, else on.
+   */
+  codeMode?: boolean | Partial<ScriptLimits>;
 }
 
 /** Options with every default applied. */
@@ -103,6 +113,8 @@ export interface ResolvedRouterOptions {
   timeoutMs: number | undefined;
   semanticSearch: SemanticSearchOptions | undefined;
   resourceUris: ResourceUriRouting | undefined;
+  /** The script limits of code mode, or `undefined` when it is off. */
+  codeMode: ScriptLimits | undefined;
 }
 
 /** Default router tool names (DESIGN.md, "The public contract"). */
@@ -114,6 +126,8 @@ export const DEFAULT_ROUTER_TOOL_NAMES: RouterToolNames = {
   listPrompts: 'list_mcp_prompts',
   getPrompt: 'get_mcp_prompt',
   mcpAuth: 'mcp_auth',
+  runScript: 'run_script',
+  describeTools: 'describe_tools',
 };
 
 /** Seed 000: 200 entries. */
@@ -121,6 +135,20 @@ export const DEFAULT_LIST_MAX_RESOURCES = 200;
 
 /** Seed 000: 256 KiB. */
 export const DEFAULT_READ_MAX_BYTES = 256 * 1024;
+
+/** Code mode's limits from its option (`false`: off). */
+function codeModeLimits(
+  option: boolean | Partial<ScriptLimits> | undefined,
+  configured: boolean | (Partial<ScriptLimits> & { enabled?: boolean }) | undefined,
+): ScriptLimits | undefined {
+  const fromConfig = typeof configured === 'object' ? configured : {};
+  if (option === false) return undefined;
+  // `true` turns it on with the configured limits, even where the configuration turned it off.
+  if (option === true) return resolveScriptLimits(fromConfig);
+  if (option !== undefined) return resolveScriptLimits({ ...fromConfig, ...option });
+  if (configured === false || fromConfig.enabled === false) return undefined;
+  return resolveScriptLimits(fromConfig);
+}
 
 /** A flag that is either fixed or read on every call, as a getter; `fallback` when absent. */
 export function flagGetter<A extends unknown[]>(
@@ -158,5 +186,6 @@ export function resolveRouterOptions(options: RouterToolsOptions = {}): Resolved
     timeoutMs: options.timeoutMs,
     semanticSearch: options.semanticSearch ?? semanticSearchFromConfig(router.semanticSearch),
     resourceUris: options.resourceUris,
+    codeMode: codeModeLimits(options.codeMode, router.codeMode),
   };
 }

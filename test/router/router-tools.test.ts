@@ -38,7 +38,7 @@ afterAll(async () => {
 });
 
 describe('createRouterTools', () => {
-  it('returns the six router tools, all source router, read-only except call_tool', () => {
+  it('returns the eight router tools, all source router, read-only except call_tool and run_script', () => {
     const tools = createRouterTools(provider, registry);
     expect(tools.map((tool) => tool.name)).toEqual([
       'list_mcp_resources',
@@ -47,12 +47,18 @@ describe('createRouterTools', () => {
       'get_mcp_prompt',
       'tool_index',
       'call_tool',
+      'run_script',
+      'describe_tools',
     ]);
     for (const tool of tools) {
       expect(tool.source).toBe('router');
-      expect(tool.readOnly).toBe(tool.name !== 'call_tool');
+      expect(tool.readOnly).toBe(tool.name !== 'call_tool' && tool.name !== 'run_script');
       expect(tool.parameters.type).toBe('object');
     }
+    // Code mode is configurable: off, the six others stay.
+    expect(createRouterTools(provider, registry, { codeMode: false }).map((tool) => tool.name)).not.toContain(
+      'run_script',
+    );
   });
 
   it('keeps all router tool definitions within 1,000 o200k tokens', () => {

@@ -1,0 +1,221 @@
+// `npm run bench code-mode`: the code-mode task suite, measured. For each task, two scripted
+// transcripts of what a model's context holds, counted with o200k_base (gpt-tokenizer):
+//   direct    — the definitions of the tools it needs, then each call's arguments and full result, in order;
+//   code mode — run_script's definition, the describe_tools call and its TypeScript declarations,
+//               the script, and its output.
+// Then the time of each script through run_script against the same calls made directly, and
+// the sandbox's cost per inner call (a script of N calls against N direct calls, per round).
+//   node --import tsx bench/code-mode/run-code-mode-bench.ts [--rounds=N]
+import { isDeepStrictEqual } from 'node:util';
+import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
+import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
+import { ToolRegistry } from '../../src/registry/tool-registry.js';
+import { createRouterTools } from '../../src/router/create-router-tools.js';
+import type { Tool, ToolResult } from '../../src/tool/tool.js';
+import { stdioFixture } from '../../test/mcp/hub-test-helpers.js';
+import { CODE_MODE_TASKS, type CodeModeTask } from './code-mode-tasks.js';
+
+// The shared table and result-file helpers are plain JavaScript (no declarations to import by).
+const report: string = '../lib/report.mjs';
+const { printTable, writeResult } = (await import(report)) as {
+  printTable(title: string, header: string[], rows: (string | number)[][]): void;
+  writeResult(name: string, data: Record<string, unknown>): string;
+};
+
+const rounds = Number(process.argv.find((arg) => arg.startsWith('--rounds='))?.slice(9) ?? 5);
+
+const registry = new ToolRegistry();
+const provider = await loadMCPServers(
+  {
+    servers: {
+      issues: stdioFixture('business', ['--dataset', 'issues']),
+      crm: stdioFixture('business', ['--dataset', 'crm']),
+      billing: stdioFixture('business', ['--dataset', 'billing']),
+    },
+  },
+  registry,
+);
+const router = createRouterTools(provider, registry);
+const byName = (name: string) => router.find((tool) => tool.name === name)!;
+const runScript = byName('run_script');
+const describeTools = byName('describe_tools');
+
+const definition = (tool: Tool) =>
+  JSON.stringify({ name: tool.name, description: tool.description, input_schema: tool.parameters });
+const textOf = (result: ToolResult) =>
+  result.content.map((block) => (block.type === 'text' ? block.text : `[${block.type}]`)).join('\n');
+const median = (values: number[]) => {
+  const sorted = [...values].sort((left, right) => left - right);
+  return sorted[Math.floor(sorted.length / 2)]!;
+};
+
+const AsyncFunction = Object.getPrototypeOf(async () => {}).constructor as new (
+  ...args: string[]
+) => (tools: unknown) => Promise<unknown>;
+
+/** What a script's call returns, as run_script gives it (structured content, or parsed JSON text). */
+function answerOf(result: ToolResult): unknown {
+  if (result.isError) throw new Error(textOf(result));
+  if (result.structuredContent !== undefined) return result.structuredContent;
+  const text = textOf(result);
+  return text.startsWith('{') || text.startsWith('[') ? JSON.parse(text) : text;
+}
+
+/**
+ * The task's calls made directly, one after another, through the registry's tools (as an agent
+ * loop calls them), recorded in order: the script's own logic decides which, so both sides
+ * make the same calls.
+ */
+async function direct(task: CodeModeTask) {
+  const calls: { name: string; arguments: unknown; result: string }[] = [];
+  const call = async (name: string, args: Record<string, unknown>) => {
+    const result = await registry.get(name)!.execute(`direct-${calls.length}`, args);
+    calls.push({ name, arguments: args, result: textOf(result) });
+    return answerOf(result);
+  };
+  const tools: Record<string, unknown> = {};
+  for (const entry of registry.list()) {
+    const tool = registry.get(entry.name);
+    if (tool?.server === undefined || tool.originalName === undefined) continue;
+    const group = (tools[tool.server] ?? {}) as Record<string, unknown>;
+    group[tool.originalName] = (args: Record<string, unknown>) => call(tool.name, args ?? {});
+    tools[tool.server] = group;
+  }
+  const started = performance.now();
+  const value = await new AsyncFunction('tools', task.script)(tools);
+  return { value, calls, ms: performance.now() - started };
+}
+
+const rows: (string | number)[][] = [];
+const results = [];
+let directTotal = 0;
+let codeTotal = 0;
+let directTimeTotal = 0;
+let scriptTimeTotal = 0;
+let allCorrect = true;
+for (const task of CODE_MODE_TASKS) {
+  const definitions = task.tools.map((name) => definition(registry.get(name)!));
+  const directRun = await direct(task);
+  const directTranscript = [
+    ...definitions,
+    task.question,
+    ...directRun.calls.flatMap((call) => [
+      JSON.stringify({ name: call.name, arguments: call.arguments }),
+      call.result,
+    ]),
+  ].join('\n');
+  const describeArgs = { names: task.tools };
+  const declarations = textOf(await describeTools.execute('describe', describeArgs));
+  const scripted = await runScript.execute(task.id, { script: task.script });
+  const codeTranscript = [
+    definition(runScript),
+    definition(describeTools),
+    task.question,
+    JSON.stringify({ name: 'describe_tools', arguments: describeArgs }),
+    declarations,
+    JSON.stringify({ name: 'run_script', arguments: { script: task.script } }),
+    textOf(scripted),
+  ].join('\n');
+  const expected = task.expected();
+  const correct =
+    !scripted.isError &&
+    isDeepStrictEqual((scripted.details as { value: unknown }).value, expected) &&
+    isDeepStrictEqual(directRun.value, expected);
+  allCorrect &&= correct;
+  // Times: the median of `rounds` runs of each side, alternated.
+  const scriptTimes: number[] = [];
+  const directTimes: number[] = [];
+  for (let round = 0; round < rounds; round++) {
+    directTimes.push((await direct(task)).ms);
+    const started = performance.now();
+    await runScript.execute(task.id, { script: task.script });
+    scriptTimes.push(performance.now() - started);
+  }
+  const directTokens = countTokens(directTranscript);
+  const codeTokens = countTokens(codeTranscript);
+  directTotal += directTokens;
+  codeTotal += codeTokens;
+  directTimeTotal += median(directTimes);
+  scriptTimeTotal += median(scriptTimes);
+  results.push({
+    task: task.id,
+    calls: directRun.calls.length,
+    directTokens,
+    codeTokens,
+    share: codeTokens / directTokens,
+    directMs: median(directTimes),
+    scriptMs: median(scriptTimes),
+    correct,
+  });
+  rows.push([
+    task.id,
+    directRun.calls.length,
+    directTokens,
+    codeTokens,
+    `${((100 * codeTokens) / directTokens).toFixed(1)}%`,
+    median(directTimes).toFixed(1),
+    median(scriptTimes).toFixed(1),
+    (median(scriptTimes) / median(directTimes)).toFixed(2),
+    correct ? 'yes' : 'NO',
+  ]);
+}
+rows.push([
+  'total',
+  results.reduce((sum, result) => sum + result.calls, 0),
+  directTotal,
+  codeTotal,
+  `${((100 * codeTotal) / directTotal).toFixed(1)}%`,
+  directTimeTotal.toFixed(1),
+  scriptTimeTotal.toFixed(1),
+  (scriptTimeTotal / directTimeTotal).toFixed(2),
+  allCorrect ? 'all' : 'NO',
+]);
+printTable(
+  `code mode vs direct calling, o200k_base tokens, times median of ${rounds} (ms)`,
+  ['task', 'calls', 'direct tok', 'code tok', 'share', 'direct ms', 'script ms', 'ratio', 'answer'],
+  rows,
+);
+
+// The sandbox's cost per inner call: a script of N sequential calls of a small tool against the
+// same N calls made directly, per round; the p50 over rounds of (script - direct) / N.
+const N = 200;
+const perCall: number[] = [];
+const customerIds = Array.from(
+  { length: N },
+  (_unused, index) => `C${String((index % 120) + 1).padStart(3, '0')}`,
+);
+const getCustomer = registry.get('crm__get_customer')!;
+const loop = `const ids = ${JSON.stringify(customerIds)};\nlet n = 0;\nfor (const id of ids) n += (await tools.crm.get_customer({ id })).id.length;\nreturn n;`;
+for (let round = 0; round < Math.max(rounds, 5) + 1; round++) {
+  let started = performance.now();
+  for (const id of customerIds) answerOf(await getCustomer.execute('direct', { id }));
+  const directMs = performance.now() - started;
+  started = performance.now();
+  await runScript.execute('loop', { script: loop });
+  const scriptMs = performance.now() - started;
+  if (round > 0) perCall.push((scriptMs - directMs) / N);
+}
+const overhead = median(perCall);
+console.log(
+  `\nsandbox cost per inner call (${N} calls of crm__get_customer over stdio, p50 of ${perCall.length} rounds): ${overhead.toFixed(3)} ms`,
+);
+console.log(
+  `total: code mode ${codeTotal} vs direct ${directTotal} tokens = ${((100 * codeTotal) / directTotal).toFixed(1)}% (goal ≤ 20%); time ${(scriptTimeTotal / directTimeTotal).toFixed(2)}× (goal ≤ 1.2×); answers ${allCorrect ? 'all as expected' : 'NOT all as expected'}`,
+);
+const file = writeResult('code-mode', {
+  encoding: 'o200k_base',
+  rounds,
+  tasks: results,
+  totals: {
+    directTokens: directTotal,
+    codeTokens: codeTotal,
+    share: codeTotal / directTotal,
+    directMs: directTimeTotal,
+    scriptMs: scriptTimeTotal,
+  },
+  perInnerCallMs: overhead,
+  allCorrect,
+});
+console.log(`results: ${file}`);
+await provider.close();
+if (!allCorrect) process.exitCode = 1;

@@ -1,0 +1,47 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CODE_MODE_TASKS } from '../../bench/code-mode/code-mode-tasks.js';
+import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
+import type { MCPToolProvider } from '../../src/mcp/provider-types.js';
+import { ToolRegistry } from '../../src/registry/tool-registry.js';
+import { createRouterTools } from '../../src/router/create-router-tools.js';
+import type { Tool } from '../../src/tool/tool.js';
+import { stdioFixture } from '../mcp/hub-test-helpers.js';
+
+const registry = new ToolRegistry();
+let provider: MCPToolProvider;
+let runScript: Tool;
+
+beforeAll(async () => {
+  provider = await loadMCPServers(
+    {
+      servers: {
+        issues: stdioFixture('business', ['--dataset', 'issues']),
+        crm: stdioFixture('business', ['--dataset', 'crm']),
+        billing: stdioFixture('business', ['--dataset', 'billing']),
+      },
+    },
+    registry,
+  );
+  runScript = createRouterTools(provider, registry).find((tool) => tool.name === 'run_script')!;
+}, 120_000);
+
+afterAll(async () => {
+  await provider?.close();
+});
+
+describe('the code-mode task suite over the business fixtures', () => {
+  it('has at least 20 tasks, each using tools the fixtures serve', () => {
+    expect(CODE_MODE_TASKS.length).toBeGreaterThanOrEqual(20);
+    const served = new Set(registry.list().map((entry) => entry.name));
+    for (const task of CODE_MODE_TASKS) for (const tool of task.tools) expect(served).toContain(tool);
+  });
+
+  it.each(CODE_MODE_TASKS.map((task) => [task.id, task] as const))(
+    'answers %s as expected',
+    async (_id, task) => {
+      const result = await runScript.execute(task.id, { script: task.script });
+      expect(result.isError, JSON.stringify(result.content)).toBeUndefined();
+      expect((result.details as { value: unknown }).value).toEqual(task.expected());
+    },
+  );
+});
