@@ -8,7 +8,7 @@
 // Options: --relists=N (default 10000), --rounds=N (latency samples, default 200).
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { scanText } from '../src/guards/content-scan.js';
@@ -186,16 +186,35 @@ let falseQuarantines = 0;
 }
 // Cost of screening unchanged lists (what every list_changed and reconnect pays).
 const costSamples: number[] = [];
+let costCpuPer100 = 0;
+let costCanonicalCpuPer100 = 0;
 {
   const pins = guard('cost.json');
   for (const server of servers) pins.screen(server.name, 'tool', server.tools);
+  let cpu = 0;
+  let screened = 0;
   for (let round = 0; round < 20; round++)
     for (const server of servers) {
       const relisted = structuredClone(server.tools);
+      const cpuBefore = process.cpuUsage();
       const started = performance.now();
       pins.screen(server.name, 'tool', relisted);
       costSamples.push(((performance.now() - started) / relisted.length) * 100);
+      const used = process.cpuUsage(cpuBefore);
+      cpu += (used.user + used.system) / 1000;
+      screened += relisted.length;
     }
+  costCpuPer100 = (cpu / screened) * 100;
+  // A server that re-lists with its keys in another order takes the canonical path each time.
+  const reordered = servers.map((server) => reorder(server.tools) as Definition[]);
+  let reorderedCpu = 0;
+  const reorderedBefore = process.cpuUsage();
+  for (let round = 0; round < 5; round++)
+    for (const [index, server] of servers.entries())
+      pins.screen(server.name, 'tool', round % 2 === 0 ? reordered[index]! : server.tools);
+  const used = process.cpuUsage(reorderedBefore);
+  reorderedCpu = (used.user + used.system) / 1000;
+  costCanonicalCpuPer100 = (reorderedCpu / (5 * toolCount)) * 100;
   await pins.close();
 }
 
@@ -311,11 +330,14 @@ for (let i = 0; big.length < 100_000; i++) big += `${readmes[i % readmes.length]
 big = big.slice(0, 100_000);
 for (let i = 0; i < 20; i++) await scanText(big, 'content[0].text', ALL);
 const latency: number[] = [];
+const latencyCpuBefore = process.cpuUsage();
 for (let i = 0; i < ROUNDS; i++) {
   const started = performance.now();
   await scanText(big, 'content[0].text', ALL);
   latency.push(performance.now() - started);
 }
+const latencyCpu = process.cpuUsage(latencyCpuBefore);
+const latencyCpuMean = (latencyCpu.user + latencyCpu.system) / 1000 / ROUNDS;
 rmSync(dir, { recursive: true, force: true });
 
 const quantile = (values: number[], q: number) => {
@@ -326,6 +348,11 @@ const detectedTotal = mutationRows.reduce((sum, row) => sum + row.detected, 0);
 const appliedTotal = mutationRows.reduce((sum, row) => sum + row.servers, 0);
 const recallFound = recallRows.reduce((sum, row) => sum + row.found, 0);
 const recallOf = recallRows.reduce((sum, row) => sum + row.of, 0);
+console.log(
+  `load average ${loadavg()
+    .map((value) => value.toFixed(1))
+    .join(' ')} on ${availableParallelism()} cores`,
+);
 console.log(`Pins over ${servers.length} servers, ${toolCount} tools`);
 for (const row of mutationRows) console.log(`  ${row.mutation.padEnd(24)} ${row.detected}/${row.servers}`);
 console.log(
@@ -335,7 +362,7 @@ console.log(
   `  false quarantines in ${RELISTS} re-lists with keys reordered and re-indented: ${falseQuarantines}`,
 );
 console.log(
-  `  screening an unchanged list: median ${quantile(costSamples, 0.5).toFixed(3)} ms, p99 ${quantile(costSamples, 0.99).toFixed(3)} ms per 100 tools`,
+  `  screening an unchanged list: median ${quantile(costSamples, 0.5).toFixed(3)} ms, p99 ${quantile(costSamples, 0.99).toFixed(3)} ms per 100 tools; CPU ${costCpuPer100.toFixed(3)} ms per 100 tools; keys reordered on every list (canonical path): CPU ${costCanonicalCpuPer100.toFixed(3)} ms per 100 tools`,
 );
 console.log(`Guards`);
 for (const row of recallRows) console.log(`  ${row.format.padEnd(32)} ${row.found}/${row.of}`);
@@ -349,5 +376,5 @@ console.log(
   `  definition scan of the ${toolCount} corpus tools: ${flaggedTools} with a medium or high finding; tools per detector: ${JSON.stringify(Object.fromEntries(definitionFindings))}`,
 );
 console.log(
-  `  100 kB result, all four detectors: median ${quantile(latency, 0.5).toFixed(2)} ms, p99 ${quantile(latency, 0.99).toFixed(2)} ms (${ROUNDS} rounds)`,
+  `  100 kB result, all four detectors: median ${quantile(latency, 0.5).toFixed(2)} ms, p99 ${quantile(latency, 0.99).toFixed(2)} ms, mean CPU ${latencyCpuMean.toFixed(2)} ms (${ROUNDS} rounds)`,
 );

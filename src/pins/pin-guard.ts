@@ -58,6 +58,13 @@ export class PinGuard {
   readonly #held = new Map<string, Map<string, Quarantined>>();
   /** Pins reported as no longer listed (once each). */
   readonly #reportedMissing = new Set<string>();
+  /**
+   * The JSON each definition came as last, with its fingerprint: a server re-lists the same
+   * bytes in the same order, so an unchanged definition costs a `JSON.stringify` and a string
+   * comparison, not a canonicalization and a hash. Any difference (key order included) is
+   * fingerprinted canonically.
+   */
+  readonly #lastSeen = new Map<string, { json: string; fingerprint: string }>();
   /** The tool names each server listed last, for the shadowing detector. */
   readonly #toolNames = new Map<string, Set<string>>();
   /** Edits made here, written to the file in order (each under the lock, over a fresh read). */
@@ -109,7 +116,7 @@ export class PinGuard {
       }
       const key = pinKey(kind, name);
       listed.add(key);
-      const fingerprint = definitionFingerprint(kind, definition as object, ignore);
+      const fingerprint = this.#fingerprint(server, key, kind, definition as object, ignore);
       const pin = record.pins[key];
       // Only a definition not seen before is scanned: an unchanged list costs a hash per definition.
       const suspect =
@@ -204,6 +211,22 @@ export class PinGuard {
     if (this.#watcher) unwatchFile(this.file);
     this.#watcher = undefined;
     return this.#writes;
+  }
+
+  #fingerprint(
+    server: string,
+    key: string,
+    kind: PinnedKind,
+    definition: object,
+    ignore: readonly string[],
+  ): string {
+    const json = JSON.stringify(pinnedView(kind, definition, ignore));
+    const cacheKey = `${server}\u0000${key}`;
+    const last = this.#lastSeen.get(cacheKey);
+    if (last?.json === json) return last.fingerprint;
+    const fingerprint = definitionFingerprint(kind, definition, ignore);
+    this.#lastSeen.set(cacheKey, { json, fingerprint });
+    return fingerprint;
   }
 
   /**

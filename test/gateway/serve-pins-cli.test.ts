@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -102,4 +102,22 @@ it('`mcptools pins approve` of nothing pending exits 2 and says so', async () =>
   const run = await runCli(['pins', 'approve', 'dict/nothing', '--file', file], dir, env);
   expect(run.code).toBe(2);
   expect(run.stdout).toContain('Nothing of dict/nothing waits for approval');
+});
+
+it('`mcptools pins save` pins what every server lists now into a file to review', async () => {
+  const saved = join(dir, 'reviewed.pins.json');
+  const run = await runCli(
+    ['--config', join(dir, 'mcptools.json'), 'pins', 'save', '--file', saved],
+    dir,
+    env,
+  );
+  expect(run.code, run.stderr).toBe(0);
+  expect(run.stdout).toContain(`in ${saved}`);
+  const content = JSON.parse(readFileSync(saved, 'utf8'));
+  expect(Object.keys(content.servers.dict.pins).sort()).toEqual([
+    'prompt:summary',
+    'tool:lookup',
+    'tool:shift',
+  ]);
+  expect(content.servers.dict.pending).toEqual({});
 });

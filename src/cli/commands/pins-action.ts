@@ -10,7 +10,9 @@ import { globalOptions, sessionOptions } from './global-options.js';
 
 /** The pin file the command works on: `--file`, else the configuration's `pins.file`, else the default. */
 async function pinsFile(command: Command, explicit: string | undefined): Promise<string> {
-  if (explicit !== undefined) return explicit;
+  // `--file` after a subcommand may be parsed as the `pins` command's own option: both count.
+  const file = explicit ?? command.optsWithGlobals<{ file?: string }>().file;
+  if (file !== undefined) return file;
   const options = globalOptions(command);
   const config = await loadConfig(options.config, { optional: true });
   return cliPinsFile(config, undefined);
