@@ -33,15 +33,15 @@ export async function bundleFixtures(outDir: string): Promise<void> {
     outbase: ROOT,
     outExtension: { '.js': '.mjs' },
     bundle: true,
-    // The modules several fixtures share (serve.ts, the SDK) load once per process from one chunk.
+    // Only the fixtures' own TypeScript is bundled; the SDK and zod load from node_modules as Node
+    // resolves them for the TypeScript files (a bundled copy of the SDK lost the progress
+    // notifications of a 2025 stdio call). Node finds node_modules by walking up from the cache.
+    packages: 'external',
+    // The modules several fixtures share (serve.ts, echo-server.ts) load once per process from one chunk.
     splitting: true,
     format: 'esm',
     platform: 'node',
     target: 'node20',
-    // Bundled CommonJS dependencies may call `require` for Node built-ins; ESM has none of its own.
-    banner: {
-      js: "import { createRequire as __fixtureRequire } from 'node:module'; const require = __fixtureRequire(import.meta.url);",
-    },
     logLevel: 'warning',
   });
 }
