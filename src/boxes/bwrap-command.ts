@@ -1,5 +1,5 @@
 import { lstatSync, readlinkSync } from 'node:fs';
-import { isAbsolute } from 'node:path';
+import { isAbsolute, relative } from 'node:path';
 import type { SandboxSettings } from './sandbox-settings.js';
 
 /** What a stdio server runs: its command, arguments, environment and working directory. */
@@ -85,7 +85,10 @@ export function bwrapCommand(
   args.push('--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp', '--dir', BOX_HOME);
   // Granted paths after the private /tmp, so a grant under /tmp is bound over it, not hidden by it.
   const written = new Set(grants.write ?? []);
-  if (launch.cwd !== undefined && !written.has(launch.cwd) && !(grants.read ?? []).includes(launch.cwd))
+  // The working directory, read-only, unless a grant already shows it (a read-only bind over a
+  // written folder would take the write away).
+  const granted = [...(grants.read ?? []), ...written];
+  if (launch.cwd !== undefined && !granted.some((path) => isWithin(launch.cwd!, path)))
     args.push('--ro-bind', requireAbsolute(launch.cwd, 'cwd'), launch.cwd);
   for (const path of grants.read ?? [])
     if (!written.has(path)) args.push('--ro-bind', requireAbsolute(path, 'read'), path);
@@ -114,6 +117,12 @@ function symlinkTarget(path: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** `true` when `path` is `folder` or inside it. */
+function isWithin(path: string, folder: string): boolean {
+  const inside = relative(folder, path);
+  return inside === '' || (!inside.startsWith('..') && !isAbsolute(inside));
 }
 
 /** A bind of a relative path would resolve against the gateway's own directory: refused. */

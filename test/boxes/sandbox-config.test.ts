@@ -77,4 +77,24 @@ describe('the sandbox setting', () => {
     ]);
     expect(boxed.args).not.toContain('--share-net');
   });
+
+  it('binds the working directory read-only, unless a grant already shows it', () => {
+    const binds = (grants: { read?: string[]; write?: string[] }) => {
+      const { args } = bwrapCommand(
+        '/usr/bin/bwrap',
+        { command: 'node', args: [], cwd: '/srv/app/work' },
+        grants,
+      );
+      return args.flatMap((arg, index) =>
+        arg === '--ro-bind' || arg === '--bind' ? [`${arg} ${args[index + 1]}`] : [],
+      );
+    };
+    expect(binds({})).toContain('--ro-bind /srv/app/work');
+    // Under a written folder it stays writable: no read-only bind over it.
+    expect(binds({ write: ['/srv/app'] })).toEqual(['--ro-bind /usr', '--bind /srv/app']);
+    expect(binds({ read: ['/srv/app/work'] }).filter((bind) => bind.endsWith('/srv/app/work'))).toEqual([
+      '--ro-bind /srv/app/work',
+    ]);
+    expect(binds({ read: ['/srv/application'] })).toContain('--ro-bind /srv/app/work');
+  });
 });
