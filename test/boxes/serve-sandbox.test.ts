@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -24,6 +24,18 @@ function boxesWork(): boolean {
   if (probe.status !== 0)
     console.warn(`test/boxes/serve-sandbox.test.ts: bwrap cannot box here: ${probe.stderr}`);
   return probe.status === 0;
+}
+
+/** Host PIDs of the processes whose command line is exactly `sleep <seconds>`. */
+function sleepers(seconds: number): number[] {
+  const found: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/cmdline`, 'utf8') === `sleep\0${seconds}\0`) found.push(Number(entry));
+    } catch {}
+  }
+  return found;
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'mcptools-serve-sandbox-'));
@@ -52,6 +64,33 @@ describe.skipIf(!(hasBinary('bwrap') && boxesWork()))('boxes under the built CLI
       expect(await home('boxed')).toBe('/tmp/home');
       // Control: the trusted server runs on the host, with the gateway's HOME.
       expect(await home('open')).toBe(process.env.HOME);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('SIGKILL of the gateway leaves no boxed process behind', async () => {
+    const config = join(dir, 'kill.json');
+    writeFileSync(
+      config,
+      JSON.stringify({ servers: { boxed: probe }, gateway: { sandbox: { read: [ROOT] } } }),
+    );
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [cliBin, 'serve', '--stdio', '--config', config],
+    });
+    const client = new Client({ name: 'serve-sandbox-kill-test', version: '1.0.0' });
+    await client.connect(transport);
+    const seconds = 86_400 + Math.floor(Math.random() * 100_000);
+    try {
+      await client.callTool({ name: 'boxed__spawn_sleeper', arguments: { seconds } });
+      await expect
+        .poll(() => sleepers(seconds).length, { message: 'the boxed grandchild is running' })
+        .toBe(1);
+      process.kill(transport.pid!, 'SIGKILL');
+      await expect
+        .poll(() => sleepers(seconds), { message: 'no boxed process outlives the gateway', timeout: 10_000 })
+        .toEqual([]);
     } finally {
       await client.close();
     }
