@@ -93,6 +93,9 @@ export function bwrapCommand(
   for (const path of grants.read ?? [])
     if (!written.has(path)) args.push('--ro-bind', requireAbsolute(path, 'read'), path);
   for (const path of written) args.push('--bind', requireAbsolute(path, 'write'), path);
+  // The box's own root (where bubblewrap made the mount points) read-only too: a write outside
+  // the grants and /tmp fails at once instead of landing in memory that vanishes with the box.
+  args.push('--remount-ro', '/');
   args.push('--chdir', launch.cwd ?? BOX_HOME);
   const env: Record<string, string> = {};
   for (const name of grants.env ?? []) {

@@ -12,7 +12,7 @@ import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
 import type { MCPToolProvider } from '../../src/mcp/provider-types.js';
 import { ToolRegistry } from '../../src/registry/tool-registry.js';
 import { hasBinary } from '../helpers/system-binaries.js';
-import { stdioFixture, textOf } from '../mcp/hub-test-helpers.js';
+import { publishedServers, stdioFixture, stdioPackage, textOf } from '../mcp/hub-test-helpers.js';
 
 const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 const SECRET_NAME = 'MCPTOOLS_TEST_GATEWAY_SECRET';
@@ -131,6 +131,40 @@ describe.skipIf(unavailable !== undefined)('a stdio server in a bubblewrap box',
     await expect
       .poll(() => sleepers(seconds), { message: 'no boxed grandchild outlives its box', timeout: 10_000 })
       .toEqual([]);
+  });
+});
+
+describe.skipIf(unavailable !== undefined)('a published server in a box', () => {
+  it('server-memory writes its memory file in its granted folder, and only there', async () => {
+    const data = mkdtempSync(join(tmpdir(), 'mcptools-box-memory-'));
+    const registry = new ToolRegistry();
+    const memory = (file: string): StdioServerConfig =>
+      stdioPackage(publishedServers.memory, [], {
+        env: { MEMORY_FILE_PATH: file },
+        sandbox: { read: [join(ROOT, 'node_modules')], write: [data] },
+      });
+    const provider = await loadMCPServers(
+      {
+        servers: { memory: memory(join(data, 'memory.jsonl')), outside: memory(join(ROOT, 'memory.jsonl')) },
+      },
+      registry,
+      { eraCache: false },
+    );
+    try {
+      const create = (server: string) =>
+        registry.get(`${server}__create_entities`)!.execute('1', {
+          entities: [{ name: 'box', entityType: 'test', observations: ['kept'] }],
+        });
+      expect((await create('memory')).isError).toBeFalsy();
+      expect(readFileSync(join(data, 'memory.jsonl'), 'utf8')).toContain('"name":"box"');
+      // The same server writing outside its grant is refused by the read-only bind.
+      const refused = await create('outside');
+      expect(refused.isError).toBe(true);
+      expect(textOf(refused)).toMatch(/EROFS|read-only/);
+    } finally {
+      await provider.close();
+      rmSync(data, { recursive: true, force: true });
+    }
   });
 });
 
