@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bwrapCommand } from '../../src/boxes/bwrap-command.js';
 import { findBubblewrap } from '../../src/boxes/find-bubblewrap.js';
+import { checkServerConfig, suggestFix } from '../../src/cli/doctor/suggest-fix.js';
 import type { StdioServerConfig } from '../../src/config/config-types.js';
 import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
 import type { MCPToolProvider } from '../../src/mcp/provider-types.js';
@@ -168,6 +169,22 @@ describe.skipIf(unavailable !== undefined)('a published server in a box', () => 
   });
 });
 
+describe.skipIf(unavailable !== undefined)('a boxed server that cannot start', () => {
+  it('fails with what bubblewrap or the server said, and doctor suggests the grant', async () => {
+    const registry = new ToolRegistry();
+    // Its code is under the worktree, which the box does not show.
+    const server = stdioFixture('box-probe', [], { sandbox: true, connectTimeoutMs: 20_000 });
+    const provider = await loadMCPServers({ servers: { hidden: server } }, registry, { eraCache: false });
+    try {
+      const status = provider.status('hidden');
+      expect(status?.state).toBe('error');
+      expect(suggestFix(server, checkServerConfig(server), status)).toMatch(/"sandbox\.read"/);
+    } finally {
+      await provider.close();
+    }
+  });
+});
+
 describe('a box asked for without bubblewrap', () => {
   it('refuses the server with a message naming it and the fix, never runs it unboxed', async () => {
     const saved = process.env.PATH;
@@ -175,6 +192,7 @@ describe('a box asked for without bubblewrap', () => {
     process.env.PATH = empty;
     const registry = new ToolRegistry();
     let provider: MCPToolProvider | undefined;
+    const boxed = stdioFixture('box-probe', [], { sandbox: true });
     try {
       provider = await loadMCPServers(
         {
@@ -191,6 +209,9 @@ describe('a box asked for without bubblewrap', () => {
         /server "boxed" is configured with "sandbox" but bubblewrap \("bwrap"\) was not found on PATH/,
       );
       expect(registry.get('boxed__env')).toBeUndefined();
+      expect(suggestFix(boxed, checkServerConfig(boxed), provider.status('boxed'))).toMatch(
+        /apt-get install bubblewrap/,
+      );
       // Control: the unboxed server beside it runs.
       expect(provider.status('open')?.state).toBe('connected');
     } finally {
