@@ -16,3 +16,20 @@ export function applySandboxDefault(
     server.sandbox = setting;
   }
 }
+
+/**
+ * {@link applySandboxDefault} without touching `servers`: a copy whose defaulted entries are
+ * copies too (for a configuration a library caller passed in, which stays theirs).
+ */
+export function withSandboxDefault(
+  servers: Record<string, ServerConfig>,
+  setting: SandboxSetting | undefined,
+): Record<string, ServerConfig> {
+  if (setting === undefined) return servers;
+  const copy: Record<string, ServerConfig> = {};
+  for (const [name, server] of Object.entries(servers)) {
+    const defaulted = server.type === 'stdio' && server.sandbox === undefined && server.trusted !== true;
+    copy[name] = defaulted ? { ...server, sandbox: setting } : server;
+  }
+  return copy;
+}

@@ -169,6 +169,29 @@ describe.skipIf(unavailable !== undefined)('a published server in a box', () => 
   });
 });
 
+describe.skipIf(unavailable !== undefined)('the library’s top-level sandbox', () => {
+  it('boxes the stdio servers of a configuration object, not a trusted one, and leaves the object as it was', async () => {
+    const registry = new ToolRegistry();
+    const config = {
+      servers: {
+        boxed: stdioFixture('box-probe'),
+        trusted: stdioFixture('box-probe', [], { trusted: true }),
+      },
+      sandbox: { read: [ROOT] },
+    };
+    const provider = await loadMCPServers(config, registry, { eraCache: false });
+    try {
+      const home = async (server: string) =>
+        textOf(await registry.get(`${server}__env`)!.execute('1', { name: 'HOME' }));
+      expect(await home('boxed')).toBe('/tmp/home');
+      expect(await home('trusted')).toBe(process.env.HOME);
+      expect('sandbox' in config.servers.boxed).toBe(false);
+    } finally {
+      await provider.close();
+    }
+  });
+});
+
 describe.skipIf(unavailable !== undefined)('a boxed server that cannot start', () => {
   it('fails with what bubblewrap or the server said, and doctor suggests the grant', async () => {
     const registry = new ToolRegistry();
