@@ -1,5 +1,6 @@
 import { type FSWatcher, watch } from 'node:fs';
 import { basename, dirname } from 'node:path';
+import { applySandboxDefault } from '../boxes/sandbox-default.js';
 import type { McpToolsConfig } from '../config/config-types.js';
 import { loadConfig } from '../config/load-config.js';
 import type { DefaultProfileOverrides, ProfileChanges } from '../gateway/reconfigure-profiles.js';
@@ -76,6 +77,8 @@ export function watchServeReloads(options: ServeReloadOptions): ServeReload {
     let overrides: DefaultProfileOverrides | undefined;
     try {
       next = await loadConfig(file);
+      // The same default box as at start, or a reload would see every defaulted server as changed.
+      applySandboxDefault(next.servers, next.gateway?.sandbox);
       overrides = options.gateway?.overrides(next);
     } catch (error) {
       lastError = error instanceof Error ? error.message : String(error);

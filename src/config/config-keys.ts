@@ -9,6 +9,8 @@ export const serverEntryKeys: readonly string[] = [
   'args',
   'env',
   'cwd',
+  'sandbox',
+  'trusted',
   'enabled',
   'connectTimeoutMs',
   'callTimeoutMs',
@@ -37,4 +39,5 @@ export const topLevelKeys: readonly string[] = [
   'pins',
   'protocol',
   'workspaceDir',
+  'sandbox',
 ];

@@ -45,6 +45,26 @@ const headersSchema = z.record(
   z.string().refine((value) => !/[\r\n\0]/.test(value), 'must not contain line breaks'),
 );
 
+/** An absolute path a box grants; a relative one would resolve against wherever the gateway runs. */
+const grantedPathSchema = z
+  .string()
+  .min(1, 'must not be empty')
+  .refine((path) => path.startsWith('/'), 'must be an absolute path');
+
+/** `sandbox`: `true`, `false` or the grants of a box (see `SandboxSettings`). */
+export const sandboxSchema = z.union([
+  z.boolean(),
+  z.strictObject({
+    network: z.boolean().optional(),
+    read: z.array(grantedPathSchema).optional(),
+    write: z.array(grantedPathSchema).optional(),
+    env: z
+      .array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be environment variable names'))
+      .optional(),
+    maxOpenFiles: z.number().int().min(16, 'must be at least 16').optional(),
+  }),
+]);
+
 /** A stdio server entry of `mcptools.json`, after `${VAR}` interpolation. */
 export const stdioServerSchema = z.strictObject({
   type: z.literal('stdio'),
@@ -52,6 +72,8 @@ export const stdioServerSchema = z.strictObject({
   args: z.array(z.string()).optional(),
   env: stringMapSchema.optional(),
   cwd: z.string().min(1, 'must not be empty').optional(),
+  sandbox: sandboxSchema.optional(),
+  trusted: z.boolean().optional(),
   ...serverCommonShape,
 });
 
@@ -140,6 +162,7 @@ export const gatewaySchema = z.strictObject({
   tokens: gatewayTokensSchema.optional(),
   access: accessRulesSchema.optional(),
   limits: gatewayLimitsSchema.optional(),
+  sandbox: sandboxSchema.optional(),
   pin: z.array(z.string().min(1, 'must not be empty')).optional(),
   tools: toolFilterSchema.optional(),
   servers: toolFilterSchema.optional(),
@@ -224,4 +247,5 @@ export const mcpToolsFileSchema = z.strictObject({
   pins: pinsSchema.optional(),
   protocol: serverCommonShape.protocol,
   workspaceDir: z.string().min(1, 'must not be empty').optional(),
+  sandbox: sandboxSchema.optional(),
 });

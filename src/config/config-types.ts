@@ -1,3 +1,4 @@
+import type { SandboxSetting } from '../boxes/sandbox-settings.js';
 import type { PinsConfig } from '../pins/pins-config.js';
 import type { ToolFilter } from '../registry/tool-filter.js';
 import type {
@@ -40,6 +41,10 @@ export interface StdioServerConfig extends ServerCommon {
   args?: string[];
   env?: Record<string, string>;
   cwd?: string;
+  /** Run in a box (docs/sandbox.md): `true`, `false`, or its grants. Unset: the default that applies. */
+  sandbox?: SandboxSetting;
+  /** `true` keeps the server out of a default box (`sandbox` at the top level or `gateway.sandbox`). */
+  trusted?: boolean;
 }
 
 /**
@@ -188,6 +193,8 @@ export interface GatewayConfig extends GatewayProfileConfig {
   access?: AccessRuleConfig[];
   /** Global caps and per-principal quotas of `serve --http`. */
   limits?: GatewayLimitsConfig;
+  /** `mcptools serve`'s default box for stdio servers without `sandbox` or `trusted` (over the top-level `sandbox`). */
+  sandbox?: SandboxSetting;
 }
 
 /**
@@ -245,6 +252,8 @@ export interface McpToolsConfig {
   protocol?: ProtocolMode;
   /** Filesystem roots offered to servers (2025-era `roots/list`). */
   workspaceDir?: string;
+  /** The default box of every stdio server without its own `sandbox` and not `trusted` (docs/sandbox.md). */
+  sandbox?: SandboxSetting;
   /** Where this configuration was read from, for error messages. */
   source?: string;
   /** Which file format it was read from. */

@@ -1,5 +1,8 @@
 import type { Transport } from '@modelcontextprotocol/client';
 import type { TransportAuth } from '../auth/transport-auth.js';
+import { bwrapCommand } from '../boxes/bwrap-command.js';
+import { bubblewrapMissingMessage, findBubblewrap } from '../boxes/find-bubblewrap.js';
+import { sandboxGrants } from '../boxes/sandbox-settings.js';
 import type { ServerConfig } from '../config/config-types.js';
 import { CHAIN_ENV, chainEnvironment } from './gateway-chain.js';
 import type { TransportKind } from './provider-types.js';
@@ -21,6 +24,9 @@ export function transportKindsFor(config: ServerConfig): TransportKind[] {
   }
 }
 
+/** Stdio parameters as bwrap-command.ts reads them (`args` always set here). */
+type BoxedParameters = ReusableStdioParameters & { args: string[] };
+
 /** The stdio transport module, loaded once by the first stdio server (with `cross-spawn` under it). */
 let stdioModule: Promise<typeof import('./reusable-stdio-transport.js')> | undefined;
 
@@ -39,6 +45,9 @@ let httpModule: Promise<typeof import('./create-http-transport.js')> | undefined
  * (for a host whose HTTP must go through Node's global dispatcher: a proxy agent, client
  * certificates), through size-limited-fetch.ts over the global `fetch`. The stdio transport
  * (and `cross-spawn` under it) is loaded by the first stdio server, not by an import of mcptools.
+ * A stdio server with a `sandbox` runs in a bubblewrap box (see bwrap-command.ts), or is refused
+ * when bubblewrap is missing: a box asked for is never silently left out. `name` names the server
+ * in that refusal.
  */
 export async function createTransport(
   config: ServerConfig,
@@ -46,6 +55,7 @@ export async function createTransport(
   stderr: StderrTail,
   auth?: TransportAuth,
   limits?: SizeLimits,
+  name = 'stdio',
 ): Promise<Transport> {
   if (config.type === 'stdio') {
     stdioModule ??= import('./reusable-stdio-transport.js');
@@ -56,6 +66,14 @@ export async function createTransport(
     if (config.env !== undefined || chain[CHAIN_ENV] !== undefined)
       parameters.env = { ...config.env, ...chain };
     if (config.cwd !== undefined) parameters.cwd = config.cwd;
+    const grants = sandboxGrants(config.sandbox);
+    if (grants !== undefined) {
+      const bwrap = findBubblewrap();
+      if (bwrap === undefined) throw new Error(bubblewrapMissingMessage(name));
+      const { DEFAULT_INHERITED_ENV_VARS } = await import('@modelcontextprotocol/client/stdio');
+      const boxed = bwrapCommand(bwrap, parameters as BoxedParameters, grants, DEFAULT_INHERITED_ENV_VARS);
+      return new ReusableStdioTransport({ ...parameters, ...boxed }, stderr);
+    }
     return new ReusableStdioTransport(parameters, stderr);
   }
   httpModule ??= import('./create-http-transport.js');

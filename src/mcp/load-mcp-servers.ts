@@ -1,3 +1,4 @@
+import { withSandboxDefault } from '../boxes/sandbox-default.js';
 import type { McpToolsConfig, ServerConfig } from '../config/config-types.js';
 import { inferServerType } from '../config/normalize-server.js';
 import { McpToolsError } from '../errors/mcp-tools-error.js';
@@ -58,11 +59,19 @@ export async function startMCPServers(
 }
 
 /**
- * `config` with a `type` on every server: a JavaScript caller may hand over entries as Claude
- * Desktop writes them (`{ command, args }`, `{ url }`), which the configuration reader types
- * but a literal passed here skips.
+ * `config` with a `type` on every server, and the top-level `sandbox` given to the stdio servers
+ * it covers: a JavaScript caller may hand over entries as Claude Desktop writes them
+ * (`{ command, args }`, `{ url }`) and a default box, which the configuration reader applies but
+ * a literal passed here skips.
  */
 function withServerTypes(config: McpToolsConfig): McpToolsConfig {
+  const typedConfig = withTypes(config);
+  if (typedConfig.sandbox === undefined) return typedConfig;
+  return { ...typedConfig, servers: withSandboxDefault(typedConfig.servers, typedConfig.sandbox) };
+}
+
+/** `config` with a `type` on every server (see {@link withServerTypes}). */
+function withTypes(config: McpToolsConfig): McpToolsConfig {
   const servers = Object.entries(config.servers ?? {});
   if (servers.every(([, server]) => typeof server?.type === 'string')) return config;
   const typed: Record<string, ServerConfig> = {};

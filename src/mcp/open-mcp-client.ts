@@ -261,7 +261,14 @@ export async function openMcpClient(
     const step = steps[index]!;
     const reusable = isReusable(transport) && transport.childReusable;
     if (!reusable) {
-      transport = await createTransport(config, kind, parameters.stderr, parameters.auth, parameters.limits);
+      transport = await createTransport(
+        config,
+        kind,
+        parameters.stderr,
+        parameters.auth,
+        parameters.limits,
+        parameters.server,
+      );
       // The stdio transport links responses to callers in its own `send`.
       if (!isReusable(transport)) linkResponsesToCallers(transport);
     }

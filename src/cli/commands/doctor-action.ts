@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { sandboxStatus } from '../../boxes/sandbox-status.js';
 import { redactServer } from '../../config/redact-config.js';
 import { checkServerConfig, suggestFix } from '../doctor/suggest-fix.js';
 import { ExitCode } from '../exit-codes.js';
@@ -28,6 +29,7 @@ export async function doctorAction(
         type: server.type,
         target: shown.type === 'stdio' ? [shown.command, ...(shown.args ?? [])].join(' ') : shown.url,
         enabled: server.enabled !== false,
+        sandbox: sandboxStatus(server),
         ...(check.commandFound === undefined ? {} : { commandFound: check.commandFound }),
         ...(check.missingPaths.length > 0 ? { missingPaths: check.missingPaths } : {}),
         state: status?.state ?? 'disabled',
@@ -58,6 +60,8 @@ export async function doctorAction(
         printLine(`${mark} ${paint.bold(report.name)} (${report.type}) ${paint.dim(report.target)}`);
         if (report.commandFound !== undefined)
           printLine(`    command on PATH: ${report.commandFound ? 'yes' : paint.red('no')}`);
+        if (report.type === 'stdio')
+          printLine(`    boxed: ${report.sandbox.boxed ? 'yes' : 'no'} (${report.sandbox.reason})`);
         if (!report.enabled) {
           printLine('    disabled in the configuration');
           continue;

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { applySandboxDefault } from '../../boxes/sandbox-default.js';
 import { configError } from '../../config/config-error.js';
 import type { GatewayMode, GatewayProfileConfig, McpToolsConfig } from '../../config/config-types.js';
 import type { GatewayOAuthConfig } from '../../config/gateway-auth-types.js';
@@ -239,6 +240,8 @@ export async function serveAction(_options: unknown, command: Command): Promise<
       background: true,
       // Telemetry before the first connect, so that connects are traced and counted too.
       beforeConnect: async (config) => {
+        // Serve's default box (gateway.sandbox), before any server starts.
+        applySandboxDefault(config.servers, config.gateway?.sandbox);
         // An unsafe bind is refused before any server starts (or downloads).
         if (address)
           assertBindAllowed(

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
+import { sandboxGrants } from '../../boxes/sandbox-settings.js';
 import type { ServerConfig } from '../../config/config-types.js';
 import type { ServerStatus } from '../../mcp/provider-types.js';
 import { findOnPath } from './find-on-path.js';
@@ -52,6 +53,13 @@ export function suggestFix(
   if (server.type === 'stdio') {
     if (check.commandFound === false)
       return `"${server.command}" is not on PATH: install it, or put its absolute path in "command"`;
+    if (/bubblewrap \("bwrap"\) was not found/.test(message))
+      return 'install bubblewrap (apt-get install bubblewrap), or set "sandbox": false on this server';
+    if (sandboxGrants(server.sandbox) !== undefined) {
+      if (/ENOTFOUND|EAI_AGAIN|ENETUNREACH|ECONNREFUSED|fetch failed/.test(message))
+        return 'the box has no network: add "network": true to "sandbox" (docs/sandbox.md)';
+      return `the box may hide what it needs: add the folders of "command" and of the files in "args" to "sandbox.read" (or "write"), or "network": true for npx and uvx (docs/sandbox.md)`;
+    }
     if (check.missingPaths.length > 0)
       return `file not found: ${check.missingPaths.join(', ')}: fix the path in "args" (relative to ${server.cwd ?? 'the current directory'})`;
     if (

@@ -1,3 +1,4 @@
+import { applySandboxDefault } from '../../boxes/sandbox-default.js';
 import { isPlainObject } from '../../json/is-plain-object.js';
 import { configError } from '../config-error.js';
 import type { ConfigReadContext } from '../config-read-context.js';
@@ -20,6 +21,7 @@ export function readMcpToolsJson(value: unknown, context: ConfigReadContext): Mc
     normalized[name] = normalizeServer(name, entry, context);
   }
   const config: McpToolsConfig = { servers: normalized, ...settings };
+  applySandboxDefault(normalized, config.sandbox);
   if (workspaceDir !== undefined) config.workspaceDir = resolvePath(workspaceDir, context);
   const cacheDir = config.router?.semanticSearch?.cacheDir;
   if (cacheDir !== undefined)

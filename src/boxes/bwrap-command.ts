@@ -1,0 +1,135 @@
+import { lstatSync, readlinkSync } from 'node:fs';
+import { isAbsolute, relative } from 'node:path';
+import type { SandboxSettings } from './sandbox-settings.js';
+
+/** What a stdio server runs: its command, arguments, environment and working directory. */
+export interface StdioLaunch {
+  command: string;
+  args: string[];
+  /** The entry's own environment (plus the gateway chain); all of it goes into the box. */
+  env?: Record<string, string>;
+  cwd?: string;
+}
+
+/**
+ * The bubblewrap command line that runs a {@link StdioLaunch} in a box, and the environment to
+ * start bubblewrap with: exactly the box's, so that no value (an API key in the entry's `env`)
+ * is ever on a command line, where any user of the host could read it.
+ */
+export interface BoxedLaunch {
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+}
+
+/** The `PATH` inside a box: the system's directories only (what the box can see). */
+export const BOX_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
+/** The box's private home, on its private `/tmp`. */
+export const BOX_HOME = '/tmp/home';
+/** The unprivileged user and group a box runs as (`nobody`), in a user namespace of its own. */
+const BOX_ID = '65534';
+
+/** Top-level system directories: merged-/usr systems have them as symlinks, older ones as directories. */
+const SYSTEM_DIRS = ['/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32'];
+/** `/etc` files any program needs to start (dynamic linker, users, time zone, Debian's alternatives). */
+const ETC_BASE = [
+  '/etc/ld.so.cache',
+  '/etc/ld.so.conf',
+  '/etc/ld.so.conf.d',
+  '/etc/alternatives',
+  '/etc/passwd',
+  '/etc/group',
+  '/etc/nsswitch.conf',
+  '/etc/localtime',
+];
+/** `/etc` files only a server with network needs: name resolution and CA certificates. */
+const ETC_NETWORK = [
+  '/etc/resolv.conf',
+  '/etc/hosts',
+  '/etc/host.conf',
+  '/etc/gai.conf',
+  '/etc/ssl',
+  '/etc/ca-certificates',
+  '/etc/pki',
+];
+
+/**
+ * The bubblewrap (`bwrap`) command line that runs `launch` with only what `grants` allow: every
+ * namespace new (network shared only when granted), a PID namespace whose processes all end with
+ * the box (`--die-with-parent`), no controlling terminal (`--new-session`), uid and gid 65534 with
+ * no capabilities, a read-only root of the system directories, a private `/proc`, `/dev` and
+ * `/tmp` (the home), the working directory read-only and the granted paths, and an environment
+ * of `PATH`, `HOME`, the granted names from `hostEnv` and the entry's own `env`: `inherited`
+ * names the variables the spawner adds on its own (the SDK's safe list), which the box unsets.
+ * The gateway's files (its state folder, token vault, configuration, the operator's home) are
+ * not there unless a grant names them.
+ */
+export function bwrapCommand(
+  bwrap: string,
+  launch: StdioLaunch,
+  grants: SandboxSettings,
+  inherited: readonly string[] = [],
+  hostEnv: NodeJS.ProcessEnv = process.env,
+): BoxedLaunch {
+  const args = ['--unshare-all', '--unshare-user'];
+  if (grants.network === true) args.push('--share-net');
+  args.push('--die-with-parent', '--new-session', '--uid', BOX_ID, '--gid', BOX_ID, '--cap-drop', 'ALL');
+  args.push('--ro-bind', '/usr', '/usr');
+  for (const dir of SYSTEM_DIRS) {
+    const link = symlinkTarget(dir);
+    if (link !== undefined) args.push('--symlink', link, dir);
+    else args.push('--ro-bind-try', dir, dir);
+  }
+  for (const path of grants.network === true ? [...ETC_BASE, ...ETC_NETWORK] : ETC_BASE)
+    args.push('--ro-bind-try', path, path);
+  args.push('--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp', '--dir', BOX_HOME);
+  // Granted paths after the private /tmp, so a grant under /tmp is bound over it, not hidden by it.
+  const written = new Set(grants.write ?? []);
+  // The working directory, read-only, unless a grant already shows it (a read-only bind over a
+  // written folder would take the write away).
+  const granted = [...(grants.read ?? []), ...written];
+  if (launch.cwd !== undefined && !granted.some((path) => isWithin(launch.cwd!, path)))
+    args.push('--ro-bind', requireAbsolute(launch.cwd, 'cwd'), launch.cwd);
+  for (const path of grants.read ?? [])
+    if (!written.has(path)) args.push('--ro-bind', requireAbsolute(path, 'read'), path);
+  for (const path of written) args.push('--bind', requireAbsolute(path, 'write'), path);
+  // The box's own root (where bubblewrap made the mount points) read-only too: a write outside
+  // the grants and /tmp fails at once instead of landing in memory that vanishes with the box.
+  args.push('--remount-ro', '/');
+  args.push('--chdir', launch.cwd ?? BOX_HOME);
+  const env: Record<string, string> = {};
+  for (const name of grants.env ?? []) {
+    const value = hostEnv[name];
+    if (value !== undefined) env[name] = value;
+  }
+  Object.assign(env, launch.env);
+  for (const name of inherited) if (!Object.hasOwn(env, name)) args.push('--unsetenv', name);
+  if (!Object.hasOwn(env, 'PATH')) args.push('--setenv', 'PATH', BOX_PATH);
+  if (!Object.hasOwn(env, 'HOME')) args.push('--setenv', 'HOME', BOX_HOME);
+  args.push('--');
+  if (grants.maxOpenFiles !== undefined)
+    args.push('prlimit', `--nofile=${grants.maxOpenFiles}:${grants.maxOpenFiles}`, '--');
+  args.push(launch.command, ...launch.args);
+  return { command: bwrap, args, env };
+}
+
+/** Where `path` points when it is a symlink (`/lib` → `usr/lib`), else `undefined`. */
+function symlinkTarget(path: string): string | undefined {
+  try {
+    return lstatSync(path).isSymbolicLink() ? readlinkSync(path) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** `true` when `path` is `folder` or inside it. */
+function isWithin(path: string, folder: string): boolean {
+  const inside = relative(folder, path);
+  return inside === '' || (!inside.startsWith('..') && !isAbsolute(inside));
+}
+
+/** A bind of a relative path would resolve against the gateway's own directory: refused. */
+function requireAbsolute(path: string, field: string): string {
+  if (!isAbsolute(path)) throw new Error(`sandbox ${field} paths must be absolute`);
+  return path;
+}

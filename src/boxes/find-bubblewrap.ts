@@ -1,0 +1,27 @@
+import { accessSync, constants, statSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
+
+/**
+ * The absolute path of bubblewrap's `bwrap` on `PATH` (of `env`), or `undefined` when it is not
+ * installed. Looked up at each start, so installing it needs no restart of the gateway.
+ */
+export function findBubblewrap(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  if (process.platform !== 'linux') return undefined;
+  for (const dir of (env.PATH ?? '').split(delimiter)) {
+    if (dir === '') continue;
+    const candidate = join(dir, 'bwrap');
+    try {
+      if (!statSync(candidate).isFile()) continue;
+      accessSync(candidate, constants.X_OK);
+      return candidate;
+    } catch {}
+  }
+  return undefined;
+}
+
+/** The message of a server whose setting demands a box when bubblewrap is missing. */
+export function bubblewrapMissingMessage(server: string): string {
+  return process.platform === 'linux'
+    ? `server "${server}" is configured with "sandbox" but bubblewrap ("bwrap") was not found on PATH: install it (Debian and Ubuntu: apt-get install bubblewrap) or set "sandbox": false on this server`
+    : `server "${server}" is configured with "sandbox" but boxes are built only on Linux (bubblewrap); set "sandbox": false on this server`;
+}

@@ -1,0 +1,38 @@
+import type { ServerConfig } from '../config/config-types.js';
+import { findBubblewrap } from './find-bubblewrap.js';
+import { sandboxGrants } from './sandbox-settings.js';
+
+/** Whether a server runs in a box, and why (or why not), for `mcptools doctor`. */
+export interface SandboxStatus {
+  boxed: boolean;
+  reason: string;
+}
+
+/**
+ * Whether `server` runs boxed with its (already defaulted) setting, and the reason in words: a
+ * box asked for without bubblewrap is reported as such (that server is refused, never run unboxed).
+ */
+export function sandboxStatus(server: ServerConfig, env: NodeJS.ProcessEnv = process.env): SandboxStatus {
+  if (server.type !== 'stdio') return { boxed: false, reason: 'an HTTP server: no process of ours to box' };
+  const grants = sandboxGrants(server.sandbox);
+  if (grants === undefined) {
+    if (server.sandbox === false) return { boxed: false, reason: '"sandbox": false on the entry' };
+    if (server.trusted === true) return { boxed: false, reason: '"trusted": true on the entry' };
+    return {
+      boxed: false,
+      reason: 'no "sandbox" setting (boxes are off unless "sandbox" or, under serve, "gateway.sandbox" asks)',
+    };
+  }
+  const bwrap = findBubblewrap(env);
+  if (bwrap === undefined)
+    return {
+      boxed: false,
+      reason: 'a box is asked for but bubblewrap ("bwrap") is not on PATH: the server is refused',
+    };
+  const granted = [
+    grants.network === true ? 'network' : 'no network',
+    `${grants.read?.length ?? 0} read-only and ${grants.write?.length ?? 0} writable paths`,
+    `${grants.env?.length ?? 0} passed variables`,
+  ];
+  return { boxed: true, reason: `bubblewrap (${bwrap}): ${granted.join(', ')}` };
+}

@@ -1,0 +1,122 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { afterAll, describe, expect, it } from 'vitest';
+import { bwrapCommand } from '../../src/boxes/bwrap-command.js';
+import { findBubblewrap } from '../../src/boxes/find-bubblewrap.js';
+import { cliBin, runCli } from '../cli/cli-process.js';
+import { fixtureCommand } from '../fixtures/spawn-http.js';
+import { hasBinary } from '../helpers/system-binaries.js';
+import { textOf } from '../mcp/hub-test-helpers.js';
+
+const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
+
+/** `true` when bubblewrap is installed and can create its namespaces here. */
+function boxesWork(): boolean {
+  const bwrap = findBubblewrap();
+  if (bwrap === undefined) return false;
+  const { args } = bwrapCommand(bwrap, { command: 'true', args: [] }, {});
+  const probe = spawnSync(bwrap, args, { encoding: 'utf8' });
+  if (probe.status !== 0)
+    console.warn(`test/boxes/serve-sandbox.test.ts: bwrap cannot box here: ${probe.stderr}`);
+  return probe.status === 0;
+}
+
+/** Host PIDs of the processes whose command line is exactly `sleep <seconds>`. */
+function sleepers(seconds: number): number[] {
+  const found: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/cmdline`, 'utf8') === `sleep\0${seconds}\0`) found.push(Number(entry));
+    } catch {}
+  }
+  return found;
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'mcptools-serve-sandbox-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const probe = fixtureCommand('box-probe');
+
+describe.skipIf(!(hasBinary('bwrap') && boxesWork()))('boxes under the built CLI', () => {
+  it('serve boxes the servers gateway.sandbox covers, and not a trusted one', async () => {
+    const config = join(dir, 'serve.json');
+    writeFileSync(
+      config,
+      JSON.stringify({
+        servers: { boxed: probe, open: { ...probe, trusted: true } },
+        gateway: { sandbox: { read: [ROOT] } },
+      }),
+    );
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [cliBin, 'serve', '--stdio', '--config', config],
+    });
+    const client = new Client({ name: 'serve-sandbox-test', version: '1.0.0' });
+    await client.connect(transport);
+    try {
+      const home = async (server: string) =>
+        textOf((await client.callTool({ name: `${server}__env`, arguments: { name: 'HOME' } })) as never);
+      expect(await home('boxed')).toBe('/tmp/home');
+      // Control: the trusted server runs on the host, with the gateway's HOME.
+      expect(await home('open')).toBe(process.env.HOME);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('SIGKILL of the gateway leaves no boxed process behind', async () => {
+    const config = join(dir, 'kill.json');
+    writeFileSync(
+      config,
+      JSON.stringify({ servers: { boxed: probe }, gateway: { sandbox: { read: [ROOT] } } }),
+    );
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [cliBin, 'serve', '--stdio', '--config', config],
+    });
+    const client = new Client({ name: 'serve-sandbox-kill-test', version: '1.0.0' });
+    await client.connect(transport);
+    const seconds = 86_400 + Math.floor(Math.random() * 100_000);
+    try {
+      await client.callTool({ name: 'boxed__spawn_sleeper', arguments: { seconds } });
+      await expect
+        .poll(() => sleepers(seconds).length, { message: 'the boxed grandchild is running' })
+        .toBe(1);
+      process.kill(transport.pid!, 'SIGKILL');
+      await expect
+        .poll(() => sleepers(seconds), { message: 'no boxed process outlives the gateway', timeout: 10_000 })
+        .toEqual([]);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('doctor says per server whether it is boxed and why', async () => {
+    const config = join(dir, 'doctor.json');
+    writeFileSync(
+      config,
+      JSON.stringify({
+        servers: { boxed: probe, open: { ...probe, trusted: true }, off: { ...probe, sandbox: false } },
+        sandbox: { read: [ROOT] },
+      }),
+    );
+    const result = await runCli(['doctor', '--config', config, '--json'], dir);
+    const report = JSON.parse(result.stdout) as {
+      ok: boolean;
+      servers: { name: string; sandbox: unknown }[];
+    };
+    expect(report.ok).toBe(true);
+    const sandbox = Object.fromEntries(report.servers.map((server) => [server.name, server.sandbox]));
+    expect(sandbox.boxed).toMatchObject({
+      boxed: true,
+      reason: expect.stringMatching(/^bubblewrap \(.*bwrap\): no network/),
+    });
+    expect(sandbox.open).toEqual({ boxed: false, reason: '"trusted": true on the entry' });
+    expect(sandbox.off).toEqual({ boxed: false, reason: '"sandbox": false on the entry' });
+  });
+});
