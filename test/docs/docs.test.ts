@@ -93,7 +93,8 @@ describe('the docs', () => {
     (_where, block) => {
       const value = parseToml(block.text);
       const config = parseConfig(value, { file: join(work, '.codex', 'config.toml') });
-      expect(Object.keys(config.servers)).toContain('mcptools');
+      // The HTTP entry is `mcptools`, the stdio one `mcptools-stdio`.
+      expect(Object.keys(config.servers)).toEqual([expect.stringMatching(/^mcptools(-stdio)?$/)]);
     },
   );
 });
