@@ -10,11 +10,14 @@ let current: Promise<QuickJSWASMModule> | undefined;
 /** Compiles the WebAssembly code once; each instance made from it has a memory of its own. */
 function instanceMaker(): Promise<() => Promise<QuickJSWASMModule>> {
   make ??= (async () => {
-    const [core, variant] = await Promise.all([import('quickjs-emscripten-core'), import(VARIANT)]);
+    const [core, variant] = await Promise.all([
+      import('quickjs-emscripten-core'),
+      import('@jitl/quickjs-wasmfile-release-sync'),
+    ]);
     // The package path only: the same from wherever this module is built or bundled.
     const bytes = await readFile(createRequire(import.meta.url).resolve(`${VARIANT}/wasm`));
     const wasm = await WebAssembly.compile(bytes);
-    const base = (variant as { default: QuickJSSyncVariant }).default;
+    const base = (variant as unknown as { default: QuickJSSyncVariant }).default;
     const custom = core.newVariant(base, { wasmModule: wasm });
     return () => core.newQuickJSWASMModuleFromVariant(custom);
   })().catch((error: unknown) => {

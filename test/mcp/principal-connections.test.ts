@@ -180,7 +180,12 @@ describe('a hub serving per caller', () => {
       const authorize = new URL(String(start.url));
       authorize.searchParams.set('login_hint', 'p4');
       const location = (await fetch(authorize, { redirect: 'manual' })).headers.get('location')!;
+      // The flow is p4's: the page asks for the caller's token, and p4's completes it.
       expect(redirects.answer(new URL(location)).status).toBe(200);
+      const form = new URL(location).searchParams;
+      form.set('token', 'the-token-of-p4');
+      const callerOf = async (token: string) => (token === 'the-token-of-p4' ? 'p4' : undefined);
+      expect((await redirects.confirm(form, callerOf)).status).toBe(200);
       await expect
         .poll(async () => (await hub.resources.listAll(p4)).items.map((item) => item.uri), {
           message: "p4's own inbox, once signed in",
