@@ -4,6 +4,7 @@ import type { GatewayCore } from './gateway-core.js';
 import type { GatewayProfile } from './gateway-profile.js';
 import { resourceScope } from './gateway-resource-handlers.js';
 import type { RequestPrincipal } from './http-guard.js';
+import { releasedWithBody } from './released-with-body.js';
 import { locateResource } from './resource-routing.js';
 
 /** The `resourceSubscriptions` of a `subscriptions/listen` body, or `undefined` when it names none. */
@@ -105,24 +106,5 @@ export async function serveListen(
   }
   // The stream ends when the client goes, the gateway closes it, or the request aborts.
   request.signal.addEventListener('abort', release, { once: true });
-  const reader = response.body.getReader();
-  const watched = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      try {
-        const { done, value } = await reader.read();
-        if (done) {
-          release();
-          controller.close();
-        } else controller.enqueue(value);
-      } catch (error) {
-        release();
-        controller.error(error);
-      }
-    },
-    cancel(reason) {
-      release();
-      return reader.cancel(reason);
-    },
-  });
-  return new Response(watched, { status: response.status, headers: response.headers });
+  return releasedWithBody(response, release);
 }
