@@ -13,6 +13,7 @@ import {
 } from '../fixtures/oauth/oauth-fixture.js';
 import { startAudienceServer } from '../fixtures/oidc/audience-server.js';
 import { type OidcFixture, startOidcProvider } from '../fixtures/oidc/oidc-fixture.js';
+import { freePort } from '../helpers/free-port.js';
 import { stdioFixture } from '../mcp/hub-test-helpers.js';
 import { connectClient, eras, toolNames } from './gateway-test-helpers.js';
 
@@ -34,15 +35,6 @@ let gatewayOrigin: string;
 const tokens: Record<'alice' | 'bob', string> = { alice: '', bob: '' };
 const store = new MemoryTokenStore();
 const CI_TOKEN = 'ci-static-token-0123456789abcdef';
-
-async function freePort(): Promise<number> {
-  const { createServer } = await import('node:net');
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const port = (probe.address() as { port: number }).port;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
 
 beforeAll(async () => {
   const [port, audiencePort] = [await freePort(), await freePort()];

@@ -1,4 +1,3 @@
-import { createServer } from 'node:net';
 import { importJWK, type JWK, SignJWT, UnsecuredJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryTokenStore } from '../../src/auth/memory-token-store.js';
@@ -15,6 +14,7 @@ import {
   type OidcFixture,
   startOidcProvider,
 } from '../fixtures/oidc/oidc-fixture.js';
+import { freePort } from '../helpers/free-port.js';
 import { connectClient, toolNames } from './gateway-test-helpers.js';
 import { inspect } from './inspector-cli-process.js';
 
@@ -32,15 +32,6 @@ const clients = {
   'app-b': 'app-b-secret-0123456789',
   gateway: 'gateway-secret-0123456789',
 };
-
-/** A free loopback port (the audience names the gateway's URL before it listens). */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 const whoami: Tool = {
   name: 'hello',

@@ -8,6 +8,7 @@ import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
 import type { MCPToolProvider } from '../../src/mcp/provider-types.js';
 import { ToolRegistry } from '../../src/registry/tool-registry.js';
 import { type OidcFixture, startOidcProvider } from '../fixtures/oidc/oidc-fixture.js';
+import { freePort } from '../helpers/free-port.js';
 
 /*
  * What the front door tells a caller it does not serve, against a real OpenID provider
@@ -31,15 +32,6 @@ let audience: string;
 let main: string;
 let opaqueAudience: string;
 let opaque: string;
-
-async function freePort(): Promise<number> {
-  const { createServer: createNetServer } = await import('node:net');
-  const probe = createNetServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const port = (probe.address() as { port: number }).port;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
 
 async function startGateway(port: number, auth: GatewayOAuthConfig): Promise<string> {
   const gateway = createGateway({

@@ -7,6 +7,7 @@ import type { MCPToolProvider } from '../../src/mcp/provider-types.js';
 import { ToolRegistry } from '../../src/registry/tool-registry.js';
 import type { Tool } from '../../src/tool/tool.js';
 import { followWithCookies, type OidcFixture, startOidcProvider } from '../fixtures/oidc/oidc-fixture.js';
+import { freePort } from '../helpers/free-port.js';
 
 /*
  * RFC 9728 resource identifiers: the metadata of `/mcp/<profile>` names that profile's resource,
@@ -32,15 +33,6 @@ let profileResource: string;
 let withPath: string;
 let bareAudience: string;
 let bare: string;
-
-async function freePort(): Promise<number> {
-  const { createServer } = await import('node:net');
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const port = (probe.address() as { port: number }).port;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
 
 async function startGateway(port: number, auth: GatewayOAuthConfig): Promise<string> {
   const registry = new ToolRegistry();

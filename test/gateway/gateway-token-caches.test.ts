@@ -5,6 +5,7 @@ import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
 import type { MCPToolProvider } from '../../src/mcp/provider-types.js';
 import { ToolRegistry } from '../../src/registry/tool-registry.js';
 import { type OidcFixture, startOidcProvider } from '../fixtures/oidc/oidc-fixture.js';
+import { freePort } from '../helpers/free-port.js';
 
 /*
  * Caches that forget, against a real OpenID provider (oidc-provider on loopback): a token revoked
@@ -28,15 +29,6 @@ let jwtUrl: string;
 let jwtAudience: string;
 let checkedUrl: string;
 let checkedAudience: string;
-
-async function freePort(): Promise<number> {
-  const { createServer } = await import('node:net');
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const port = (probe.address() as { port: number }).port;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
 
 async function startGateway(port: number, auth: GatewayOAuthConfig): Promise<string> {
   const gateway = createGateway({

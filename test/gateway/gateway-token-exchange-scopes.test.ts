@@ -7,6 +7,7 @@ import type { MCPToolProvider } from '../../src/mcp/provider-types.js';
 import { ToolRegistry } from '../../src/registry/tool-registry.js';
 import { startAudienceServer } from '../fixtures/oidc/audience-server.js';
 import { type OidcFixture, startOidcProvider } from '../fixtures/oidc/oidc-fixture.js';
+import { freePort } from '../helpers/free-port.js';
 import { connectClient, eras, toolNames } from './gateway-test-helpers.js';
 
 /*
@@ -23,15 +24,6 @@ let provider: MCPToolProvider;
 let url: string;
 let wide: string;
 let narrow: string;
-
-async function freePort(): Promise<number> {
-  const { createServer } = await import('node:net');
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const port = (probe.address() as { port: number }).port;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
 
 beforeAll(async () => {
   const [port, audiencePort] = [await freePort(), await freePort()];

@@ -1,6 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll } from 'vitest';
@@ -8,6 +7,8 @@ import { cliBin } from '../cli/cli-process.js';
 import { killChild } from '../fixtures/spawn-http.js';
 import { textOf } from '../mcp/hub-test-helpers.js';
 import { connectClient } from './gateway-test-helpers.js';
+
+export { freePort } from '../helpers/free-port.js';
 
 /** serve + the echo fixture, with room for a helper process: the recursion had 71 after 6 s. */
 export const HANDFUL = 4;
@@ -85,15 +86,6 @@ export async function peakDescendants(root: number, ms: number): Promise<number>
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   return peak;
-}
-
-/** A free loopback port (bound once and let go). */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 /** `mcptools serve --http 127.0.0.1:PORT` of the built CLI in `cwd`, started and listening. */

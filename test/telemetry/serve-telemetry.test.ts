@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixtureCommand, killChild } from '../fixtures/spawn-http.js';
 import { connectClient } from '../gateway/gateway-test-helpers.js';
 import { type ServedHttp, startServeHttp } from '../gateway/start-serve-http.js';
+import { freePort } from '../helpers/free-port.js';
 import { hasBinary } from '../helpers/system-binaries.js';
 import { until } from '../mcp/hub-test-helpers.js';
 
@@ -141,15 +142,6 @@ describe('serve exports traces over OTLP/HTTP', () => {
     }
   }, 90_000);
 });
-
-/** A free port on 127.0.0.1 (for Prometheus, which takes no port 0). */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 describe('serve --metrics', () => {
   let served: ServedHttp;
