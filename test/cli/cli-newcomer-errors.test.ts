@@ -1,11 +1,10 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolvePackageBin } from '../../src/cli/demo/resolve-package-bin.js';
 import { fixtureCommand } from '../fixtures/spawn-http.js';
-import { runCli } from './cli-process.js';
+import { cliScratch, runCli } from './cli-process.js';
 
 // The mistakes a newcomer makes first, through the built binary: each answer names what went
 // wrong and what to do, with the exit code of the table in docs/cli.md.
@@ -16,9 +15,7 @@ describe('mcptools CLI: the errors a newcomer meets (built binary)', { timeout: 
   const cli = (args: string[]) => runCli(args, dir, env);
 
   beforeAll(() => {
-    dir = mkdtempSync(join(tmpdir(), 'mcptools-newcomer-'));
-    env = { ...process.env, HOME: join(dir, 'home'), XDG_CONFIG_HOME: join(dir, 'home', '.config') };
-    mkdirSync(join(dir, 'home'));
+    ({ dir, env } = cliScratch('mcptools-newcomer-'));
     config = join(dir, 'mcptools.json');
     writeFileSync(
       config,

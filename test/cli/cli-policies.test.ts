@@ -1,9 +1,8 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixtureCommand } from '../fixtures/spawn-http.js';
-import { runCli } from './cli-process.js';
+import { cliScratch, runCli } from './cli-process.js';
 
 describe('mcptools call under configured policies (built binary)', { timeout: 120_000 }, () => {
   let dir: string;
@@ -12,9 +11,7 @@ describe('mcptools call under configured policies (built binary)', { timeout: 12
   const cli = (args: string[]) => runCli(args, dir, env);
 
   beforeAll(() => {
-    dir = mkdtempSync(join(tmpdir(), 'mcptools-cli-policies-'));
-    env = { ...process.env, HOME: join(dir, 'home'), XDG_CONFIG_HOME: join(dir, 'home', '.config') };
-    mkdirSync(join(dir, 'home'));
+    ({ dir, env } = cliScratch('mcptools-cli-policies-'));
     config = join(dir, 'mcptools.json');
     writeFileSync(
       config,

@@ -1,9 +1,24 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** The built CLI as published, the package's `bin` (`npm run build` first). */
 export const cliBin = fileURLToPath(new URL('../../dist/cli/main.cjs', import.meta.url));
+
+/**
+ * A scratch folder named `prefix…` with a home of its own (`dir/home`), and the environment that
+ * points HOME and XDG_CONFIG_HOME there: no configuration of the machine running the tests is found.
+ */
+export function cliScratch(prefix: string): { dir: string; env: NodeJS.ProcessEnv } {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  mkdirSync(join(dir, 'home'));
+  return {
+    dir,
+    env: { ...process.env, HOME: join(dir, 'home'), XDG_CONFIG_HOME: join(dir, 'home', '.config') },
+  };
+}
 
 /** How one run of the CLI ended. */
 export interface CliRun {

@@ -1,8 +1,7 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../cli/cli-process.js';
+import { cliScratch, runCli } from '../cli/cli-process.js';
 import { fixtureCommand } from '../fixtures/spawn-http.js';
 
 describe('mcptools run FILE (built binary)', { timeout: 120_000 }, () => {
@@ -12,9 +11,7 @@ describe('mcptools run FILE (built binary)', { timeout: 120_000 }, () => {
   const cli = (args: string[]) => runCli(args, dir, env);
 
   beforeAll(() => {
-    dir = mkdtempSync(join(tmpdir(), 'mcptools-cli-run-'));
-    env = { ...process.env, HOME: join(dir, 'home'), XDG_CONFIG_HOME: join(dir, 'home', '.config') };
-    mkdirSync(join(dir, 'home'));
+    ({ dir, env } = cliScratch('mcptools-cli-run-'));
     config = join(dir, 'mcptools.json');
     writeFileSync(
       config,
