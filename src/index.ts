@@ -91,10 +91,6 @@ export type {
   SamplingRequest,
   ServerRequestContext,
 } from './mcp/server-requests.js';
-// OpenClaw plugins
-export type { AuditRecord } from './pipeline/policies/audit-log.js';
-export { type ConfigPolicies, configPolicies } from './pipeline/policies/config-policies.js';
-export { policyWarnings } from './pipeline/policies/policy-warnings.js';
 export type {
   AfterToolCallEvent,
   AfterToolCallHandler,
@@ -124,6 +120,10 @@ export type {
   PluginSpec,
   PluginSpecObject,
 } from './plugins/plugin-types.js';
+// OpenClaw plugins
+export type { AuditRecord } from './policies/audit-log.js';
+export { type ConfigPolicies, configPolicies } from './policies/config-policies.js';
+export { policyWarnings } from './policies/policy-warnings.js';
 // LLM providers
 export {
   type AISDKTool,

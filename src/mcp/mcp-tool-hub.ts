@@ -10,14 +10,14 @@ import { McpToolsError } from '../errors/mcp-tools-error.js';
 import { defaultPinsPath } from '../pins/default-pins-path.js';
 import { PinGuard } from '../pins/pin-guard.js';
 import type { PinsConfig } from '../pins/pins-config.js';
+import { applyToolOverride } from '../pipeline/tool-override.js';
 import {
   type ConfigPolicies,
   type ConfigPolicyOptions,
   configPolicies,
-} from '../pipeline/policies/config-policies.js';
-import { clearOverrideProblems, reportOverrideProblem } from '../pipeline/policies/override-problems.js';
-import { sharedRateLimitStore } from '../pipeline/policies/shared-rate-limits.js';
-import { applyToolOverride } from '../pipeline/tool-override.js';
+} from '../policies/config-policies.js';
+import { clearOverrideProblems, reportOverrideProblem } from '../policies/override-problems.js';
+import { sharedRateLimitStore } from '../policies/shared-rate-limits.js';
 import { compileToolFilter } from '../registry/tool-filter.js';
 import { type NamingOptions, namespacedName, uniqueName } from '../registry/tool-name.js';
 import type { ToolRegistry } from '../registry/tool-registry.js';

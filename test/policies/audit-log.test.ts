@@ -2,8 +2,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { AuditLog } from '../../src/pipeline/policies/audit-log.js';
 import type { AfterToolCallEvent } from '../../src/pipeline/tool-call-hooks.js';
+import { AuditLog } from '../../src/policies/audit-log.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'mcptools-audit-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));

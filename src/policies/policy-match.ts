@@ -1,6 +1,6 @@
 import picomatch from 'picomatch';
-import type { PolicyMatch } from '../../config/policies-schema.js';
-import type { ToolHookContext } from '../tool-call-hooks.js';
+import type { PolicyMatch } from '../config/policies-schema.js';
+import type { ToolHookContext } from '../pipeline/tool-call-hooks.js';
 
 /** What a policy rule is matched against: the exposed name, the server, the origin name and hints. */
 export type PolicyTarget = Pick<ToolHookContext, 'toolName' | 'server' | 'originalName' | 'annotations'>;

@@ -1,4 +1,4 @@
-import type { ToolRegistry } from '../../registry/tool-registry.js';
+import type { ToolRegistry } from '../registry/tool-registry.js';
 
 /** Problems met applying `policies.overrides` to the tools of each registry, by server and tool. */
 const problems = new WeakMap<ToolRegistry, Map<string, string>>();

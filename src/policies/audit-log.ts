@@ -1,9 +1,9 @@
 import * as crypto from 'node:crypto';
 import { type FileHandle, mkdir, open, rename, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import type { AuditLogConfig } from '../../config/policies-schema.js';
-import { canonicalJson } from '../../json/canonical-json.js';
-import type { AfterToolCallEvent } from '../tool-call-hooks.js';
+import type { AuditLogConfig } from '../config/policies-schema.js';
+import { canonicalJson } from '../json/canonical-json.js';
+import type { AfterToolCallEvent } from '../pipeline/tool-call-hooks.js';
 
 const DEFAULT_MAX_BYTES = 10 * 1024 * 1024;
 const DEFAULT_KEEP = 5;

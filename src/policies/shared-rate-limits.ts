@@ -1,4 +1,4 @@
-import type { ToolRegistry } from '../../registry/tool-registry.js';
+import type { ToolRegistry } from '../registry/tool-registry.js';
 
 /**
  * A token-bucket store shared by every replica of a cluster (Redis, in the gateway's cluster

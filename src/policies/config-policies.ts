@@ -1,12 +1,12 @@
-import type { PoliciesConfig } from '../../config/policies-schema.js';
-import { contentGuard, GUARDS_NAME } from '../../guards/content-guard.js';
-import { recordPolicyDecision } from '../../telemetry/mcptools-metrics.js';
+import type { PoliciesConfig } from '../config/policies-schema.js';
+import { contentGuard, GUARDS_NAME } from '../guards/content-guard.js';
 import type {
   BeforeToolCallEvent,
   BeforeToolCallResult,
   ToolHookContext,
   ToolMiddleware,
-} from '../tool-call-hooks.js';
+} from '../pipeline/tool-call-hooks.js';
+import { recordPolicyDecision } from '../telemetry/mcptools-metrics.js';
 import { AuditLog } from './audit-log.js';
 import { compilePolicyMatch } from './policy-match.js';
 import { RateLimitRules } from './rate-limit-rules.js';

@@ -1,6 +1,10 @@
-import type { RateLimitConfig } from '../../config/policies-schema.js';
-import { recordPolicyDecision } from '../../telemetry/mcptools-metrics.js';
-import type { BeforeToolCallEvent, BeforeToolCallResult, ToolHookContext } from '../tool-call-hooks.js';
+import type { RateLimitConfig } from '../config/policies-schema.js';
+import type {
+  BeforeToolCallEvent,
+  BeforeToolCallResult,
+  ToolHookContext,
+} from '../pipeline/tool-call-hooks.js';
+import { recordPolicyDecision } from '../telemetry/mcptools-metrics.js';
 import { compilePolicyMatch } from './policy-match.js';
 import type { SharedRateLimitStore } from './shared-rate-limits.js';
 import { TokenBuckets } from './token-bucket.js';

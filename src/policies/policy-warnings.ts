@@ -1,7 +1,7 @@
 import picomatch from 'picomatch';
-import type { McpToolsConfig } from '../../config/config-types.js';
-import type { PolicyMatch } from '../../config/policies-schema.js';
-import type { ToolRegistry } from '../../registry/tool-registry.js';
+import type { McpToolsConfig } from '../config/config-types.js';
+import type { PolicyMatch } from '../config/policies-schema.js';
+import type { ToolRegistry } from '../registry/tool-registry.js';
 import { overrideProblem } from './override-problems.js';
 
 /**
