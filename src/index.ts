@@ -42,6 +42,8 @@ export type {
   ToolOverrideConfig,
 } from './config/policies-schema.js';
 export { redactConfig, redactServer } from './config/redact-config.js';
+// The registry
+export { compileToolFilter, type ToolFilter } from './config/tool-filter.js';
 // Errors
 export {
   McpToolsError,
@@ -156,8 +158,6 @@ export {
   validateGeminiDeclaration,
   validateOpenAITool,
 } from './providers/index.js';
-// The registry
-export { compileToolFilter, type ToolFilter } from './registry/tool-filter.js';
 export { legalizeName, type NamingOptions, namespacedName, TOOL_NAME_PATTERN } from './registry/tool-name.js';
 export {
   type CatalogEntry,

@@ -1,6 +1,3 @@
-import type { SandboxSetting } from '../boxes/sandbox-settings.js';
-import type { PinsConfig } from '../pins/pins-config.js';
-import type { ToolFilter } from '../registry/tool-filter.js';
 import type {
   AccessRuleConfig,
   CallerSelector,
@@ -8,7 +5,10 @@ import type {
   GatewayTokenConfig,
 } from './gateway-auth-types.js';
 import type { GatewayLimitsConfig } from './gateway-limits-types.js';
+import type { PinsConfig } from './pins-config.js';
 import type { PoliciesConfig, ToolOverrideConfig } from './policies-schema.js';
+import type { SandboxSetting } from './sandbox-settings.js';
+import type { ToolFilter } from './tool-filter.js';
 
 /** Settings every server entry may carry, whatever its transport. */
 export interface ServerCommon {

@@ -1,4 +1,5 @@
 import { type StatWatcher, unwatchFile, watchFile } from 'node:fs';
+import type { PinMode, PinsConfig } from '../config/pins-config.js';
 import { scanDefinition } from '../guards/definition-scan.js';
 import { describeFinding } from '../guards/finding.js';
 import {
@@ -16,7 +17,6 @@ import {
   splitPinKey,
   updatePinFile,
 } from './pin-file.js';
-import type { PinMode, PinsConfig } from './pins-config.js';
 
 /** Options of a {@link PinGuard}. */
 export interface PinGuardOptions extends PinsConfig {

@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
-import { applySandboxDefault } from '../../boxes/sandbox-default.js';
 import { configError } from '../../config/config-error.js';
 import type { GatewayMode, GatewayProfileConfig, McpToolsConfig } from '../../config/config-types.js';
 import type { GatewayOAuthConfig } from '../../config/gateway-auth-types.js';
+import { applySandboxDefault } from '../../config/sandbox-default.js';
 import { SecretRedactor } from '../../config/secret-redactor.js';
 import { McpToolsError } from '../../errors/mcp-tools-error.js';
 import { createGateway } from '../../gateway/create-gateway.js';

@@ -1,10 +1,10 @@
-import { applySandboxDefault } from '../../boxes/sandbox-default.js';
 import { isPlainObject } from '../../json/is-plain-object.js';
 import { configError } from '../config-error.js';
 import type { ConfigReadContext } from '../config-read-context.js';
 import type { McpToolsConfig, PluginEntryConfig, ServerConfig } from '../config-types.js';
 import { interpolateSettings } from '../interpolate-settings.js';
 import { normalizeServer, resolvePath } from '../normalize-server.js';
+import { applySandboxDefault } from '../sandbox-default.js';
 
 /**
  * Reads our own `mcptools.json`. Strict: an unknown key anywhere is an error naming it, with a

@@ -1,4 +1,4 @@
-import type { ServerConfig } from '../config/config-types.js';
+import type { ServerConfig } from './config-types.js';
 import type { SandboxSetting } from './sandbox-settings.js';
 
 /**
