@@ -1,6 +1,6 @@
 import { context, SpanKind, trace } from '@opentelemetry/api';
-import { failSpan, tracer, tracing } from '../telemetry/tracer.js';
-import type { ToolResult } from '../tool/tool.js';
+import { failSpan, tracer, tracing } from '../../telemetry/tracer.js';
+import type { ToolResult } from '../../tool/tool.js';
 
 /**
  * Runs one script (`run`) under an INTERNAL span `run_script`, the parent of its inner calls'

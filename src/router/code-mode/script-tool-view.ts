@@ -1,7 +1,7 @@
-import type { ToolRegistry } from '../registry/tool-registry.js';
-import type { ResolvedRouterOptions } from '../router/router-options.js';
-import { toolReadOnly } from '../router/tool-index-entry.js';
-import type { Tool } from '../tool/tool.js';
+import type { ToolRegistry } from '../../registry/tool-registry.js';
+import type { Tool } from '../../tool/tool.js';
+import type { ResolvedRouterOptions } from '../router-options.js';
+import { toolReadOnly } from '../tool-index-entry.js';
 
 /**
  * The tools a script may call, as the caller behind it sees them (what `tool_index` lists):

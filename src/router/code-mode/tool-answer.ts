@@ -1,4 +1,4 @@
-import type { ToolResult } from '../tool/tool.js';
+import type { ToolResult } from '../../tool/tool.js';
 import type { HostAnswer } from './script-sandbox.js';
 
 function textOf(result: ToolResult): string {

@@ -1,10 +1,10 @@
-import type { ToolRegistry } from '../registry/tool-registry.js';
-import { routerError } from '../router/error-taxonomy.js';
-import type { ResolvedRouterOptions } from '../router/router-options.js';
-import { errorOutcome, renderRouterResult } from '../router/router-result.js';
-import { validateArguments } from '../tool/argument-validator.js';
-import type { JsonSchemaObject, Tool, ToolResult } from '../tool/tool.js';
-import { truncateUtf8 } from '../tool/truncate.js';
+import type { ToolRegistry } from '../../registry/tool-registry.js';
+import { validateArguments } from '../../tool/argument-validator.js';
+import type { JsonSchemaObject, Tool, ToolResult } from '../../tool/tool.js';
+import { truncateUtf8 } from '../../tool/truncate.js';
+import { routerError } from '../error-taxonomy.js';
+import type { ResolvedRouterOptions } from '../router-options.js';
+import { errorOutcome, renderRouterResult } from '../router-result.js';
 import { scriptToolView } from './script-tool-view.js';
 import { toolDeclarations } from './tool-declarations.js';
 

@@ -1,4 +1,4 @@
-import type { Tool } from '../tool/tool.js';
+import type { Tool } from '../../tool/tool.js';
 
 type Schema = Record<string, unknown>;
 

@@ -1,5 +1,5 @@
-import type { ApprovalDecision, ApprovalHandler } from '../pipeline/tool-call-hooks.js';
-import { truncateUtf8 } from '../tool/truncate.js';
+import type { ApprovalDecision, ApprovalHandler } from '../../pipeline/tool-call-hooks.js';
+import { truncateUtf8 } from '../../tool/truncate.js';
 
 /** How much of the first call's arguments an approval shows, in bytes of JSON. */
 const SHOWN_ARGUMENT_BYTES = 1_000;
