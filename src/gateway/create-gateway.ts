@@ -24,6 +24,9 @@ import { sharedRelayRounds } from '../cluster/relay-rounds.js';
 import { type ReplicaServices, startReplicaServices } from '../cluster/replica-services.js';
 import type { McpToolsConfig } from '../config/config-types.js';
 import { McpToolsError } from '../errors/mcp-tools-error.js';
+import { jsonRpcError } from '../http/json-rpc-error-response.js';
+import { serveNodeExchange } from '../http/node-exchange.js';
+import { nodeHeaders, readNodeBody, sendResponse } from '../http/node-request.js';
 import { REACH_HEADER, reachHeaderValue, requestLoop } from '../mcp/gateway-chain.js';
 import { countListenStream } from '../telemetry/listen-stream-telemetry.js';
 import { observeGatewaySessions } from '../telemetry/state-gauges.js';
@@ -47,14 +50,11 @@ import {
   loopRefusal,
   type RequestPrincipal,
 } from './http-guard.js';
-import { jsonRpcError } from './json-rpc-error-response.js';
 import { LegacySessions } from './legacy-sessions.js';
 import { serveListen } from './listen-subscriptions.js';
 import { assertBindAllowed, isLoopbackHost, loopbackHostnames } from './loopback.js';
 import { MemoryEventStores } from './memory-event-stores.js';
 import { MetricsEndpoint } from './metrics-endpoint.js';
-import { serveNodeExchange } from './node-exchange.js';
-import { nodeHeaders, readNodeBody, sendResponse } from './node-request.js';
 import { paramHeaderRefusal } from './param-headers.js';
 import { PrincipalQuota } from './principal-quota.js';
 import { quotaRefusal } from './quota-refusal.js';
