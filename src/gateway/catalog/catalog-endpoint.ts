@@ -58,7 +58,8 @@ export async function serveCatalog(request: Request, parts: CatalogRequestParts)
   if (record === undefined) return failure(404, 'Server not found');
   if (version === undefined) return answer({ servers: [record], metadata: { count: 1 } });
   // Each record has one version, which is therefore the latest.
-  if (version !== 'latest' && version !== record.server.version) return failure(404, 'Server version not found');
+  if (version !== 'latest' && version !== record.server.version)
+    return failure(404, 'Server version not found');
   return answer(record);
 }
 

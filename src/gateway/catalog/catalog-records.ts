@@ -2,8 +2,9 @@ import type { MCPToolProvider } from '../../mcp/provider-types.js';
 import type { GatewayProfile } from '../gateway-profile.js';
 import type { RequestPrincipal } from '../http-guard.js';
 
-/** The `server.json` schema the records follow (the version the registry API's OpenAPI document names). */
-export const SERVER_SCHEMA_URL = 'https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json';
+/** The `server.json` schema the records follow (the version in `spec/registry/`). */
+export const SERVER_SCHEMA_URL =
+  'https://static.modelcontextprotocol.io/schemas/2025-09-29/server.schema.json';
 
 /** The registry's own metadata key in a `ServerResponse`'s `_meta`. */
 const OFFICIAL_META = 'io.modelcontextprotocol.registry/official';
@@ -117,7 +118,6 @@ export async function profileRecord(profile: GatewayProfile, view: CatalogView):
         status: 'active',
         publishedAt: view.publishedAt.toISOString(),
         updatedAt,
-        statusChangedAt: view.publishedAt.toISOString(),
         isLatest: true,
       },
     },
