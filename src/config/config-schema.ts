@@ -207,6 +207,7 @@ export const mcpToolsFileSchema = z.strictObject({
       readMaxBytes: z.number().int().positive().optional(),
       toolIndexMaxBytes: z.number().int().positive().optional(),
       perServerResourceTools: z.boolean().optional(),
+      catalogTools: z.boolean().optional(),
       semanticSearch: semanticSearchSchema.optional(),
       codeMode: z
         .union([

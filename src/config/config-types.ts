@@ -227,6 +227,12 @@ export interface McpToolsConfig {
     readMaxBytes?: number;
     toolIndexMaxBytes?: number;
     perServerResourceTools?: boolean;
+    /**
+     * `serve` offers the owner `find_server` and `add_server` (servers from the MCP Registry, each
+     * call approved by a person, each added server's tools held until an operator approves them).
+     * Needs pins. Default `false`.
+     */
+    catalogTools?: boolean;
     /** `tool_index` search fused with an OpenAI-compatible embeddings endpoint. */
     semanticSearch?: SemanticSearchConfig;
     /** Code mode (`run_script`, `describe_tools`): `false` turns it off, an object sets its limits. */
