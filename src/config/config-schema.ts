@@ -249,4 +249,12 @@ export const mcpToolsFileSchema = z.strictObject({
   protocol: serverCommonShape.protocol,
   workspaceDir: z.string().min(1, 'must not be empty').optional(),
   sandbox: sandboxSchema.optional(),
+  registries: z
+    .array(
+      z.strictObject({
+        url: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }),
+        headers: z.record(z.string(), z.string()).optional(),
+      }),
+    )
+    .optional(),
 });

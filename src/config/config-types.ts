@@ -260,6 +260,11 @@ export interface McpToolsConfig {
   workspaceDir?: string;
   /** The default box of every stdio server without its own `sandbox` and not `trusted` (docs/sandbox.md). */
   sandbox?: SandboxSetting;
+  /**
+   * The MCP registries `mcptools registry` and `mcptools add` read, in order (docs/registry.md);
+   * default: the official one. `url` and header values take `${VAR}`.
+   */
+  registries?: { url: string; headers?: Record<string, string> }[];
   /** Where this configuration was read from, for error messages. */
   source?: string;
   /** Which file format it was read from. */
