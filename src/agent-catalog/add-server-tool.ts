@@ -41,12 +41,22 @@ export function createAddServerTool(options: AddServerToolOptions): Tool {
     name: options.name ?? 'add_server',
     label: 'Add an MCP server',
     description:
-      'Add a server found with find_server to this gateway. A person approves the call; the new server\'s tools appear only after an operator reviewed them. Never pass secrets (API keys, tokens): the person provides those outside the conversation.',
+      "Add a server found with find_server to this gateway. A person approves the call; the new server's tools appear only after an operator reviewed them. Never pass secrets (API keys, tokens): the person provides those outside the conversation.",
     parameters: {
       type: 'object',
       properties: {
-        name: { type: 'string', minLength: 3, maxLength: 200, description: 'The registry name, e.g. io.github.owner/server' },
-        version: { type: 'string', minLength: 1, maxLength: 255, description: 'An exact version (default: the latest)' },
+        name: {
+          type: 'string',
+          minLength: 3,
+          maxLength: 200,
+          description: 'The registry name, e.g. io.github.owner/server',
+        },
+        version: {
+          type: 'string',
+          minLength: 1,
+          maxLength: 255,
+          description: 'An exact version (default: the latest)',
+        },
         as: { type: 'string', pattern: ENTRY_PATTERN, description: 'The entry name in the configuration' },
         values: {
           type: 'object',
@@ -80,7 +90,9 @@ export function createAddServerTool(options: AddServerToolOptions): Tool {
             `refused: ${secrets.join(', ')} ${secrets.length === 1 ? 'is a secret' : 'are secrets'}; secrets are never taken as arguments, the person provides them outside the conversation. Call again without ${secrets.length === 1 ? 'it' : 'them'}.`,
             true,
           );
-        const unknown = Object.keys(values).filter((key) => !variables.some((variable) => variable.name === key));
+        const unknown = Object.keys(values).filter(
+          (key) => !variables.some((variable) => variable.name === key),
+        );
         if (unknown.length > 0)
           return text(
             `unknown variable${unknown.length === 1 ? '' : 's'} ${unknown.join(', ')}; this server takes: ${variables.map(describe).join(', ') || 'none'}`,

@@ -26,7 +26,12 @@ export function createFindServerTool(catalog: AgentCatalog, name = 'find_server'
       type: 'object',
       properties: {
         query: { type: 'string', minLength: 1, maxLength: 200, description: 'Part of the server name' },
-        limit: { type: 'integer', minimum: 1, maximum: MAX_RESULTS, description: `At most this many (default ${DEFAULT_RESULTS})` },
+        limit: {
+          type: 'integer',
+          minimum: 1,
+          maximum: MAX_RESULTS,
+          description: `At most this many (default ${DEFAULT_RESULTS})`,
+        },
       },
       required: ['query'],
       additionalProperties: false,
@@ -44,7 +49,10 @@ export function createFindServerTool(catalog: AgentCatalog, name = 'find_server'
         const found = await catalog.search(query, { limit, ...(signal ? { signal } : {}) });
         return text(JSON.stringify({ servers: found.slice(0, limit) }, null, 2));
       } catch (error) {
-        return text(`the registry search failed: ${error instanceof Error ? error.message : String(error)}`, true);
+        return text(
+          `the registry search failed: ${error instanceof Error ? error.message : String(error)}`,
+          true,
+        );
       }
     },
   };
