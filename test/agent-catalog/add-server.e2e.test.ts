@@ -157,7 +157,7 @@ describe('find_server and add_server through serve', () => {
       url: open.url,
     });
     await expect
-      .poll(() => served.stderr(), { message: 'until the reload connected the new server' })
+      .poll(() => served.stderr(), { message: 'until the reload connected the new server', timeout: 30_000 })
       .toMatch(/server found: connected|reloaded .*1 added/);
     // Not trusted on first use: the connected server's tools are held, so the list does not change.
     const before = listChanges;
@@ -168,7 +168,7 @@ describe('find_server and add_server through serve', () => {
     const approve = await runCli(['pins', 'approve', 'found', '--file', pinsFile], scratch.dir, scratch.env);
     expect(approve.code).toBe(0);
     await expect
-      .poll(() => listChanges, { message: 'until tools/list_changed arrived' })
+      .poll(() => listChanges, { message: 'until tools/list_changed arrived', timeout: 20_000 })
       .toBeGreaterThan(before);
     const live = await toolNames(client);
     expect(live.filter((name) => name.startsWith('found')).length).toBeGreaterThan(0);
