@@ -4,6 +4,11 @@ import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliScratch, runCli } from '../cli/cli-process.js';
 import {
+  type CatalogFixture,
+  REMOTE_API_KEY,
+  startCatalogFixture,
+} from '../fixtures/registry/catalog-fixture.js';
+import {
   connectClient,
   type RunningGateway,
   startGateway,
@@ -28,6 +33,7 @@ const REGISTRY_TOKEN = 'registry-token-0123456789abcdef';
 const MODEL_SECRET = 'model-passed-secret-6e1f0a';
 
 let open: RunningGateway;
+let catalog: CatalogFixture;
 let locked: RunningGateway;
 let served: ServedHttp;
 let scratch: ReturnType<typeof cliScratch>;
@@ -50,6 +56,7 @@ beforeAll(async () => {
     servers: { echo: stdioFixture('echo') },
     gateway: { tokens: { reader: { token: REGISTRY_TOKEN } } },
   });
+  catalog = await startCatalogFixture();
   scratch = cliScratch('mcptools-add-server-');
   configFile = join(scratch.dir, 'mcptools.json');
   pinsFile = join(scratch.dir, 'pins.json');
@@ -63,6 +70,7 @@ beforeAll(async () => {
         registries: [
           { url: new URL(open.url).origin },
           { url: lockedOrigin, headers: { authorization: `Bearer ${REGISTRY_TOKEN}` } },
+          { url: catalog.url },
         ],
         router: { catalogTools: true },
         pins: { file: pinsFile },
@@ -95,6 +103,7 @@ afterAll(async () => {
   await served?.close();
   await open?.close();
   await locked?.close();
+  await catalog?.close();
 });
 
 describe('find_server and add_server through serve', () => {
@@ -200,5 +209,52 @@ describe('find_server and add_server through serve', () => {
     expect(entry).toMatchObject({ type: 'streamable-http', enabled: false });
     expect(JSON.stringify(entry)).not.toContain(REGISTRY_TOKEN);
     expect(served.stderr()).not.toContain(MODEL_SECRET);
+  });
+
+  it("shows the registry's status, refuses a deleted record and a package-only one, and keeps a remote's secret header out", async () => {
+    decision = 'allow-once';
+    const found = await client.callTool({ name: 'find_server', arguments: { query: 'io.github.fixture/' } });
+    const servers = (
+      JSON.parse(textOf(found)) as { servers: { name: string; status: string; statusMessage?: string }[] }
+    ).servers;
+    expect(servers.find((server) => server.name === 'io.github.fixture/withdrawn')).toMatchObject({
+      status: 'deleted',
+    });
+    expect(servers.find((server) => server.name === 'io.github.fixture/old-probe')).toMatchObject({
+      status: 'deprecated',
+      statusMessage: 'renamed: use io.github.fixture/probe',
+    });
+
+    const deleted = await client.callTool({
+      name: 'add_server',
+      arguments: { name: 'io.github.fixture/withdrawn' },
+    });
+    expect(deleted.isError).toBe(true);
+    expect(textOf(deleted)).toContain('is deleted in its registry');
+    const packaged = await client.callTool({
+      name: 'add_server',
+      arguments: { name: 'io.github.fixture/probe' },
+    });
+    expect(packaged.isError).toBe(true);
+    expect(textOf(packaged)).toContain('mcptools add');
+
+    const withKey = await client.callTool({
+      name: 'add_server',
+      arguments: { name: 'io.github.fixture/remote-echo', values: { 'X-Api-Key': REMOTE_API_KEY } },
+    });
+    expect(withKey.isError).toBe(true);
+    expect(textOf(withKey)).toContain('X-Api-Key is a secret');
+    const waiting = await client.callTool({
+      name: 'add_server',
+      arguments: { name: 'io.github.fixture/remote-echo' },
+    });
+    expect(waiting.isError).toBeFalsy();
+    expect(JSON.parse(readFileSync(configFile, 'utf8')).servers['remote-echo']).toEqual({
+      type: 'streamable-http',
+      url: catalog.remoteUrl,
+      enabled: false,
+    });
+    for (const text of [readFileSync(configFile, 'utf8'), served.stderr(), textOf(withKey)])
+      expect(text).not.toContain(REMOTE_API_KEY);
   });
 });
