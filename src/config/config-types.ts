@@ -1,4 +1,5 @@
 import type { SandboxSetting } from '../boxes/sandbox-settings.js';
+import type { LockedStart } from '../catalog/locked-start.js';
 import type { PinsConfig } from '../pins/pins-config.js';
 import type { ToolFilter } from '../registry/tool-filter.js';
 import type {
@@ -45,6 +46,11 @@ export interface StdioServerConfig extends ServerCommon {
   sandbox?: SandboxSetting;
   /** `true` keeps the server out of a default box (`sandbox` at the top level or `gateway.sandbox`). */
   trusted?: boolean;
+  /**
+   * Set by the reader from `mcptools-lock.json` beside the file (never written by hand): the
+   * server starts only the locked package (docs/registry.md).
+   */
+  locked?: LockedStart;
 }
 
 /**
