@@ -34,6 +34,7 @@ import { serveCallerUpstreams } from './auth/caller-upstreams.js';
 import { frontDoor, profileFor } from './auth/front-door.js';
 import { Visibility } from './auth/visibility.js';
 import { BatchedStdioServerTransport } from './batched-stdio-server-transport.js';
+import { isCatalogPath, serveCatalog } from './catalog/catalog-endpoint.js';
 import { ClientArrivals } from './client-arrivals.js';
 import { createSession, type DownstreamSession } from './downstream-session.js';
 import { carriesEnvelopeClaim } from './envelope-claim.js';
@@ -226,6 +227,8 @@ export function createGateway(options: GatewayOptions): Gateway {
     ...(clusterSettings ? [clusterSettings.advertiseUrl.hostname] : []),
   ];
   const startedAt = Date.now();
+  /** When the profiles were last reconfigured (a reload): the registry records' `updatedAt`. */
+  let profilesChangedAt = startedAt;
   const legacySessions: LegacySessions = new LegacySessions({
     core,
     serverInfo,
@@ -563,12 +566,39 @@ export function createGateway(options: GatewayOptions): Gateway {
     }
     if (pathname === '/metrics' && request.method === 'GET' && metricsEndpoint)
       return metricsEndpoint.serve(checked);
+    if (isCatalogPath(pathname)) return catalog(request, checked);
     const legacySse = sseRoute(request.method, pathname, request.headers);
     if (legacySse) return sse(legacySse, request, checked, parsedBody);
     const match = /^\/mcp(?:\/([A-Za-z0-9_-]{1,64}))?\/?$/.exec(pathname);
     const profile = match ? profileFor(core.profiles, match[1], checked) : undefined;
     if (profile === undefined) return new Response('Not Found\n', { status: 404 });
     return mcp(profile, request, checked, parsedBody, forwarded);
+  };
+
+  /**
+   * The gateway as a registry its callers' hosts browse: one record per profile this caller may
+   * use (what `profileFor` would serve it), as the caller sees that profile.
+   */
+  const catalog = (request: Request, checked: RequestPrincipal): Promise<Response> => {
+    const reachable = new Set<GatewayProfile>();
+    for (const name of core.profiles.keys()) {
+      if (retiredProfiles.has(name)) continue;
+      const profile = profileFor(core.profiles, name === '' ? undefined : name, checked);
+      if (profile !== undefined && !retiredProfiles.has(profile.name)) reachable.add(profile);
+    }
+    return serveCatalog(request, {
+      profiles: [...reachable],
+      view: {
+        origin:
+          guard.oauth?.publicOrigin() ?? clusterSettings?.advertiseUrl.origin ?? new URL(request.url).origin,
+        caller: checked,
+        version: serverInfo.version,
+        publishedAt: new Date(startedAt),
+        updatedAt: new Date(profilesChangedAt),
+        bearer: guard.tokens === undefined ? 'none' : guard.oauth === undefined ? 'required' : 'optional',
+        provider: options.provider,
+      },
+    });
   };
 
   const listen = async (listenOptions: ListenOptions = {}) => {
@@ -726,6 +756,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   const retiredProfiles = new Set<string>();
   const reconfigure = async (config: McpToolsConfig, overrides: DefaultProfileOverrides = {}) => {
     const changes = reconfigureProfiles(core, parts, config, overrides, retiredProfiles);
+    profilesChangedAt = Date.now();
     core.toolsChanged();
     return changes;
   };
