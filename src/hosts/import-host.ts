@@ -1,7 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { isDeepStrictEqual } from 'node:util';
 import { McpToolsError } from '../errors/mcp-tools-error.js';
-import { type HostCommandOptions, hostRecord, hostServersFile } from './connect-host.js';
+import {
+  ensureMcptoolsConfig,
+  type HostCommandOptions,
+  hostRecord,
+  hostServersFile,
+} from './connect-host.js';
 import { type ConnectTarget, entryName } from './connect-target.js';
 import { hostBackupPath } from './host-backups.js';
 import type { HostDefinition } from './host-definitions.js';
@@ -108,6 +113,8 @@ export function importHost(host: HostDefinition, options: ImportOptions): Import
     change,
   );
   if (options.replace !== undefined) {
+    // The host is about to start mcptools with this file: it must exist even when nothing moved.
+    ensureMcptoolsConfig(options.configPath);
     const target = options.replace;
     const moved = [...result.imported, ...result.alreadyThere];
     const name = entryName(target);

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { ensureMcptoolsConfig, undoHost } from '../../hosts/connect-host.js';
+import { undoHost } from '../../hosts/connect-host.js';
 import { hostDefinition } from '../../hosts/host-definitions.js';
 import { processHostEnvironment } from '../../hosts/host-environment.js';
 import { importHost } from '../../hosts/import-host.js';
@@ -22,8 +22,6 @@ export async function importAction(
     return;
   }
   const configPath = targetConfigPath(command);
-  // Only a host pointed at the configuration needs it to exist; `import` alone writes it when it has servers.
-  if (options.replace) ensureMcptoolsConfig(configPath);
   const result = importHost(host, {
     ...hostOptions,
     configPath,
