@@ -4,7 +4,9 @@
 // placeholders `/absolute/path/mcptools.json` and `http://127.0.0.1:8808/mcp` replaced by this
 // run's), with the `mcptools` command that `npm install -g .` of this clone puts on PATH.
 // `claude mcp list` and `gemini mcp list` then report each entry. A third entry at a closed port
-// shows each check can fail. Every host runs in a HOME of its own: no account, no network.
+// shows each check can fail. Then `mcptools connect claude-code` / `connect gemini-cli` write the
+// hosts' files themselves and the same checks report mcptools connected. Every host runs in a HOME
+// of its own: no account, no network.
 import assert from 'node:assert/strict';
 import { execFile, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -200,5 +202,52 @@ describe('Gemini CLI: settings.json, a trusted folder, then gemini mcp list', { 
     assert.equal(found.get('mcptools-slow'), 'Connected', output);
     assert.equal(found.get('closed'), 'Disconnected', output);
     assert.match(gatewayLog, /client mcp-test-client \S+ connected/);
+  });
+});
+
+describe('mcptools connect, then the host’s own mcp list', { timeout: 300_000 }, () => {
+  // The `mcptools` on PATH writes the host's file itself (its absolute command, --config this
+  // run's configuration), over stdio and to the running `serve --http`.
+  const connect = (dir, project, host, ...args) =>
+    run('mcptools', ['connect', host, '--config', config, ...args], {
+      cwd: project,
+      env: { PATH: path, HOME: dir },
+      timeout: 60_000,
+    });
+
+  it('Claude Code: claude mcp list reports both entries connected, and none after --undo', async () => {
+    const claude = process.env.HOSTS_CLAUDE;
+    const { home: dir, project } = home('claude-connect');
+    const env = { HOME: dir, DISABLE_AUTOUPDATER: '1', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1' };
+    await connect(dir, project, 'claude-code');
+    await connect(dir, project, 'claude-code', '--http', url);
+    const { stdout } = await host(claude, ['mcp', 'list'], project, env);
+    process.stdout.write(`# claude mcp list after mcptools connect:\n${stdout.replace(/^/gm, '#   ')}\n`);
+    const found = statuses(stdout, /^(\S+): .* - (.+)$/);
+    assert.match(found.get('mcptools-stdio') ?? 'missing', /Connected$/, stdout);
+    assert.match(found.get('mcptools') ?? 'missing', /Connected$/, stdout);
+    // Claude Code rewrote ~/.claude.json meanwhile: undo takes back mcptools' entries only.
+    const undone = await run('mcptools', ['connect', 'claude-code', '--undo'], {
+      cwd: project,
+      env: { PATH: path, HOME: dir },
+    });
+    assert.match(undone.stdout, /changed since mcptools wrote it|is back as it was/);
+    const after = await host(claude, ['mcp', 'list'], project, env);
+    assert.doesNotMatch(after.stdout, /^mcptools/m, after.stdout);
+  });
+
+  it('Gemini CLI: gemini mcp list reports both entries connected', async () => {
+    const gemini = process.env.HOSTS_GEMINI;
+    const { home: dir, project } = home('gemini-connect');
+    mkdirSync(join(dir, '.gemini'));
+    writeFileSync(join(dir, '.gemini', 'trustedFolders.json'), JSON.stringify({ [project]: 'TRUST_FOLDER' }));
+    await connect(dir, project, 'gemini-cli');
+    await connect(dir, project, 'gemini-cli', '--http', url);
+    const { stdout, stderr } = await host(process.execPath, [gemini, 'mcp', 'list'], project, { HOME: dir });
+    const output = `${stdout}${stderr}`;
+    process.stdout.write(`# gemini mcp list after mcptools connect:\n${output.replace(/^/gm, '#   ')}\n`);
+    const found = statuses(output, /^\S+ (\S+): .* - (\S+)$/);
+    assert.equal(found.get('mcptools-stdio'), 'Connected', output);
+    assert.equal(found.get('mcptools'), 'Connected', output);
   });
 });
