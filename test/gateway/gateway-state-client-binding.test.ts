@@ -1,4 +1,6 @@
 import type { Client } from '@modelcontextprotocol/client';
+import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type OidcFixture, startOidcProvider } from '../fixtures/oidc/oidc-fixture.js';
 import { type HttpFixture, startHttpFixture } from '../fixtures/spawn-http.js';
@@ -157,5 +159,22 @@ describe('a task id is bound to the principal and its OAuth client', () => {
       status: 'working',
     });
     expect((await rpc(tokens.appA, 'tasks/cancel', { taskId })).result?.resultType).toBe('complete');
+  });
+});
+
+describe('an HTTP+SSE session is bound to the principal and its OAuth client', () => {
+  it('a message POSTed with another client’s token of the same user is refused; its own client is served', async () => {
+    const headers = { authorization: `Bearer ${tokens.appA}` };
+    const client = new V1Client({ name: 'sse-binding', version: '1.0.0' });
+    await client.connect(new SSEClientTransport(new URL('/sse', running.url), { requestInit: { headers } }));
+    try {
+      expect((await client.listTools()).tools.map((tool) => tool.name)).toContain('ask__ask_user');
+      headers.authorization = `Bearer ${tokens.appB}`;
+      await expect(client.listTools()).rejects.toThrow(/404/);
+      headers.authorization = `Bearer ${tokens.appA}`;
+      expect((await client.listTools()).tools.map((tool) => tool.name)).toContain('ask__ask_user');
+    } finally {
+      await client.close();
+    }
   });
 });
