@@ -201,6 +201,12 @@ export interface GatewayConfig extends GatewayProfileConfig {
   limits?: GatewayLimitsConfig;
   /** `mcptools serve`'s default box for stdio servers without `sandbox` or `trusted` (over the top-level `sandbox`). */
   sandbox?: SandboxSetting;
+  /**
+   * How long a list over HTTP waits for servers still connecting at start, in ms (0: answer
+   * with what is connected at once); the others' entries follow as `list_changed`. Default 5000;
+   * `serve --list-wait` wins over it.
+   */
+  listWaitMs?: number;
 }
 
 /**

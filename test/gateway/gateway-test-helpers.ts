@@ -13,7 +13,7 @@ import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
 import type { MCPToolProvider } from '../../src/mcp/provider-types.js';
 import { ToolRegistry } from '../../src/registry/tool-registry.js';
 
-/** A gateway over `config`'s servers, listening on 127.0.0.1:0. */
+/** A gateway over `config`'s servers, listening on 127.0.0.1 (any port unless `port` is given). */
 export interface RunningGateway {
   gateway: Gateway;
   registry: ToolRegistry;
@@ -25,6 +25,7 @@ export interface RunningGateway {
 export async function startGateway(
   config: McpToolsConfig,
   options: Partial<GatewayOptions> = {},
+  port = 0,
 ): Promise<RunningGateway> {
   const registry = options.registry ?? new ToolRegistry();
   const provider = await loadMCPServers(config, registry, {
@@ -34,7 +35,7 @@ export async function startGateway(
     connectTimeoutMs: 50_000,
   });
   const gateway = createGateway({ registry, provider, config, ...options });
-  const { url } = await gateway.listen({ host: '127.0.0.1', port: 0 });
+  const { url } = await gateway.listen({ host: '127.0.0.1', port });
   return {
     gateway,
     registry,
