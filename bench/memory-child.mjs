@@ -4,6 +4,8 @@
 //   node --expose-gc bench/memory-child.mjs servers <sdk|mcptools> <N> <default|auto|legacy> [warm-up rounds=1]
 //   node --expose-gc bench/memory-child.mjs calls <sdk|mcptools> <count>
 //   node --expose-gc bench/memory-child.mjs first-connect <sdk|mcptools>
+//   node --expose-gc bench/memory-child.mjs connected <sdk|mcptools> <N>   (the guard's RSS figure)
+//   (MCPTOOLS_BENCH_DIST=<file URL of a dist/ folder> measures another build on the mcptools side)
 //   (first-connect with `--import ./bench/lib/module-trace.mjs`: also lists every module loaded)
 // Only dynamic imports below, so `bare` measures a process that loaded nothing of either side.
 const [task, side, count, mode, warmupArg] = process.argv.slice(2);
@@ -167,6 +169,37 @@ if (task === 'import') {
   const modules = globalThis.__moduleTrace?.() ?? null;
   await close();
   console.log(JSON.stringify({ side, rss: resident, heapUsed, external, connectMs, modules }));
+} else if (task === 'connected') {
+  // What a user pays for N servers (the guard, bench/guard.mjs): import, connect N stdio echo
+  // servers at once and list their tools, full collection, RSS. The SDK client keeps each tool
+  // list beside its client (connectAndListSdk), as mcptools keeps them in its registry.
+  const size = Number(count);
+  const { echoStdioCommand } = await import('./lib/servers.mjs');
+  const commands = Array.from({ length: size }, () => echoStdioCommand());
+  const start = performance.now();
+  let close;
+  if (side === 'sdk') {
+    const { closeSdkClients, fanOutSdk } = await import('./lib/sdk-side.mjs');
+    const connected = await fanOutSdk(commands, 'default');
+    close = () => closeSdkClients(connected);
+  } else {
+    const { loadHub, loadMcptools, serverConfig } = await import('./lib/mcptools-side.mjs');
+    const dist = process.env.MCPTOOLS_BENCH_DIST;
+    const lib = await loadMcptools(dist ? new URL(dist) : undefined);
+    if (lib.unavailable) throw new Error(lib.unavailable);
+    const servers = Object.fromEntries(
+      commands.map((stdio, index) => [`echo${index}`, serverConfig({ stdio, mode: 'default' })]),
+    );
+    const { registry, provider } = await loadHub(lib, servers, size);
+    if ((await registry.resolveAll()).length !== size) throw new Error(`mcptools: expected ${size} tools`);
+    close = () => provider.close();
+  }
+  const connectMs = performance.now() - start;
+  await collect();
+  const { rss: resident, heapUsed, external } = process.memoryUsage();
+  const modules = globalThis.__moduleTrace?.().length ?? null;
+  await close();
+  console.log(JSON.stringify({ side, size, rss: resident, heapUsed, external, connectMs, modules }));
 } else {
   throw new Error(`unknown task ${task}`);
 }
