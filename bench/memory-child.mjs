@@ -198,8 +198,41 @@ if (task === 'import') {
   await collect();
   const { rss: resident, heapUsed, external } = process.memoryUsage();
   const modules = globalThis.__moduleTrace?.().length ?? null;
+  // Where RSS goes beyond the JS heap: V8's committed spaces, and the kernel's split of RSS.
+  const { getHeapSpaceStatistics: spacesOf } = await import('node:v8');
+  const committed = Object.fromEntries(
+    spacesOf().map((space) => [space.space_name, space.physical_space_size]),
+  );
+  const { readFileSync } = await import('node:fs');
+  const status = readFileSync('/proc/self/status', 'utf8');
+  const kib = (field) =>
+    Number(new RegExp(`^${field}:\\s+(\\d+)`, 'm').exec(status)?.[1] ?? Number.NaN) * 1024;
+  const proc = { rssAnon: kib('RssAnon'), rssFile: kib('RssFile'), threads: kib('Threads') / 1024 };
+  // V8 keeps the young generation it grew while the process allocated fast (a fast connect of
+  // many servers: up to 16 MiB of semi-spaces) until its allocation rate over the last 5 s is
+  // low; a full collection then gives it back. So RSS is read again once the process has been
+  // idle for 6 s: what the process holds, apart from how fast it just connected.
+  await new Promise((resolve) => setTimeout(resolve, 6000));
+  await collect();
+  const settled = {
+    rss: process.memoryUsage().rss,
+    newSpace: spacesOf().find((space) => space.space_name === 'new_space')?.physical_space_size,
+  };
   await close();
-  console.log(JSON.stringify({ side, size, rss: resident, heapUsed, external, connectMs, modules }));
+  console.log(
+    JSON.stringify({
+      side,
+      size,
+      rss: resident,
+      heapUsed,
+      external,
+      connectMs,
+      modules,
+      committed,
+      proc,
+      settled,
+    }),
+  );
 } else {
   throw new Error(`unknown task ${task}`);
 }
