@@ -12,6 +12,10 @@
 // `2026-telemetry`, `2026-policies`. Beside them, the references measured the same way: the CPU
 // per call of the echo server answering over HTTP (its process, from /proc) and of the SDK v2
 // client calling it over stdio (this process): what the gateway's two halves would cost alone.
+// Also the bytes the gateway allocates per call, by layer (sampling heap profiler, every 128
+// bytes, collected objects included): unlike time, a count the machine's load does not move.
+// The CPU profile's sample intervals are wall time: on a busy machine a function the thread was
+// preempted in is charged for the wait, so its shares are only good on a quiet machine.
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -19,7 +23,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { profileLayers } from './lib/cpu-profile-layers.mjs';
+import { allocationLayers, profileLayers } from './lib/cpu-profile-layers.mjs';
 import { cpuUsOf } from './lib/proc-cpu.mjs';
 import { printTable, warnIfBusy } from './lib/report.mjs';
 import { connectSdk } from './lib/sdk-side.mjs';
@@ -86,7 +90,17 @@ async function profileVariant(name, receiver) {
     const file = join(dir, `gateway-${name}.cpuprofile`);
     child.stdin.write(`stop ${file}\n`);
     const cpuUs = Number((await next()).replace(/^cpu /, '')) / calls;
-    return { name, era, wallUs, cpuUs, ...profileLayers(JSON.parse(readFileSync(file, 'utf8'))) };
+    const allocations = allocationLayers(
+      JSON.parse(readFileSync(file.replace(/\.cpuprofile$/, '.heapprofile'), 'utf8')),
+    );
+    return {
+      name,
+      era,
+      wallUs,
+      cpuUs,
+      allocations,
+      ...profileLayers(JSON.parse(readFileSync(file, 'utf8'))),
+    };
   } finally {
     await client.close().catch(() => {});
     child.stdin.end();
@@ -172,7 +186,27 @@ try {
       row.stdioWallUs.toFixed(0),
     ]),
   );
+  const allocationNames = [
+    ...new Set(results.flatMap((result) => [...result.allocations.layers.keys()])),
+  ].filter((layer) => results.some((result) => (result.allocations.layers.get(layer) ?? 0) / calls >= 64));
+  const kib = (bytes) => (bytes / calls / 1024).toFixed(2);
+  printTable(
+    'Gateway allocations per call by layer (KiB, sampled every 128 bytes; the load does not move these)',
+    ['layer', ...results.map((result) => result.name)],
+    [
+      ...allocationNames.map((layer) => [
+        layer,
+        ...results.map((result) => kib(result.allocations.layers.get(layer) ?? 0)),
+      ]),
+      ['total', ...results.map((result) => kib(result.allocations.totalBytes))],
+    ],
+  );
   for (const result of results) {
+    printTable(
+      `Top ${top} functions by bytes allocated, ${result.name} (bytes per call)`,
+      ['function', 'bytes'],
+      [...result.allocations.functions].slice(0, top).map(([fn, bytes]) => [fn, (bytes / calls).toFixed(0)]),
+    );
     printTable(
       `Top ${top} functions by self time, ${result.name} (µs per call)`,
       ['function', 'µs'],

@@ -89,3 +89,32 @@ export function profileLayers(profile) {
   const sorted = (map) => new Map([...map].sort((left, right) => right[1] - left[1]));
   return { totalUs, layers: sorted(layers), functions: sorted(functions) };
 }
+
+/**
+ * Bytes allocated per layer and per function in a sampling heap profile (`.heapprofile`, from
+ * `HeapProfiler.getSamplingProfile`): `{ totalBytes, layers: Map, functions: Map }`, sorted.
+ */
+export function allocationLayers(profile) {
+  const layers = new Map();
+  const functions = new Map();
+  let totalBytes = 0;
+  const visit = (node) => {
+    const bytes = node.selfSize ?? 0;
+    if (bytes > 0) {
+      const { callFrame } = node;
+      totalBytes += bytes;
+      const layer = layerOf(callFrame);
+      layers.set(layer, (layers.get(layer) ?? 0) + bytes);
+      const original = originalOf(callFrame);
+      const where = original
+        ? `${original.originalSource.replace(/^.*?\/src\//, 'src/')}:${original.originalLine + 1}`
+        : `${callFrame.url.split('/').slice(-2).join('/')}:${callFrame.lineNumber + 1}`;
+      const key = `${callFrame.functionName || '(anonymous)'} ${where}`;
+      functions.set(key, (functions.get(key) ?? 0) + bytes);
+    }
+    for (const child of node.children ?? []) visit(child);
+  };
+  visit(profile.head);
+  const sorted = (map) => new Map([...map].sort((left, right) => right[1] - left[1]));
+  return { totalBytes, layers: sorted(layers), functions: sorted(functions) };
+}

@@ -4,7 +4,8 @@
 // `--telemetry=on` sets up the CLI's telemetry (traces sampled at 100% over OTLP/HTTP to
 // `--otlp=URL`, metrics on the Prometheus reader); `--policies` applies the example of
 // docs/tool-policies.md to the echo server. Prints `ready <url>`; then answers stdin lines:
-// `start` (CPU profiler on, CPU time zeroed), `stop <file>` (profile written, prints `cpu <µs>`).
+// `start` (CPU profiler and allocation sampling on, CPU time zeroed), `stop <file>` (the CPU
+// profile written to <file>, the allocations beside it as `.heapprofile`; prints `cpu <µs>`).
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { tmpdir } from 'node:os';
@@ -59,17 +60,28 @@ process.stdout.write(`ready ${url}\n`);
 const session = new Session();
 session.connect();
 await session.post('Profiler.enable');
+await session.post('HeapProfiler.enable');
 await session.post('Profiler.setSamplingInterval', { interval: Number(flag('interval') ?? 50) });
 let cpu;
 for await (const line of createInterface({ input: process.stdin })) {
   if (line === 'start') {
+    // Allocations too: sampled every 128 bytes, the collected ones kept (what a call allocates,
+    // not what survives it); a count, so the machine's load does not move it.
+    await session.post('HeapProfiler.startSampling', {
+      samplingInterval: 128,
+      includeObjectsCollectedByMajorGC: true,
+      includeObjectsCollectedByMinorGC: true,
+    });
     await session.post('Profiler.start');
     cpu = process.cpuUsage();
     process.stdout.write('started\n');
   } else if (line.startsWith('stop ')) {
     const used = process.cpuUsage(cpu);
     const { profile } = await session.post('Profiler.stop');
+    const { profile: allocations } = await session.post('HeapProfiler.getSamplingProfile');
+    await session.post('HeapProfiler.stopSampling');
     writeFileSync(line.slice(5), JSON.stringify(profile));
+    writeFileSync(line.slice(5).replace(/\.cpuprofile$/, '.heapprofile'), JSON.stringify(allocations));
     process.stdout.write(`cpu ${used.user + used.system}\n`);
   } else break;
 }
