@@ -52,6 +52,7 @@ import {
 } from './server-requests.js';
 import { DEFAULT_MAX_RESPONSE_BYTES, type SizeLimits } from './size-limited-fetch.js';
 import { McpTaskService } from './task-service.js';
+import { keepTimerList } from './timer-list-keeper.js';
 
 /** Options of `loadMCPServers`; each overrides the matching configuration value. */
 export interface LoadMcpServersOptions extends OAuthHostOptions {
@@ -150,6 +151,8 @@ export class McpToolHub implements MCPToolProvider {
   #policies: ConfigPolicies;
   #policyRemovers: Array<() => void>;
   #closing: Promise<void> | undefined;
+  /** The timer lists of the call timeouts in use, kept alive (see keepTimerList), by duration. */
+  readonly #timerLists = new Map<number, NodeJS.Timeout | undefined>();
   /** Makes and keeps the connection of one more server (its filter and tool options too). */
   readonly #addConnection: (name: string, server: ServerConfig) => McpConnection;
   /** Ends this hub's share of the `mcptools.servers` gauge. */
@@ -270,13 +273,16 @@ export class McpToolHub implements MCPToolProvider {
         optionalDuration(server.callTimeoutMs, `servers.${name}.callTimeoutMs`) ??
         DEFAULT_CALL_TIMEOUT_MS;
       // Servers with the same call timeout share one options object (only the timeout differs).
-      const adapterOptions = sharedBy(adapterOptionsByTimeout, callTimeout, () => ({
-        callTimeoutMs: callTimeout,
-        maxResultChars,
-        maxArgumentBytes,
-        validator,
-        redactor: this.#redactor,
-      }));
+      const adapterOptions = sharedBy(adapterOptionsByTimeout, callTimeout, () => {
+        if (!this.#timerLists.has(callTimeout)) this.#timerLists.set(callTimeout, keepTimerList(callTimeout));
+        return {
+          callTimeoutMs: callTimeout,
+          maxResultChars,
+          maxArgumentBytes,
+          validator,
+          redactor: this.#redactor,
+        };
+      });
       this.#commonAdapterOptions ??= adapterOptions;
       if (adapterOptions !== this.#commonAdapterOptions) this.#adapterOptions.set(name, adapterOptions);
       return connection;
@@ -491,6 +497,7 @@ export class McpToolHub implements MCPToolProvider {
   }
 
   async #close(): Promise<void> {
+    for (const keeper of this.#timerLists.values()) clearInterval(keeper);
     this.#unobserveStates();
     await this.#callers.close();
     await Promise.allSettled([...this.#connections.values()].map((connection) => connection.close()));
