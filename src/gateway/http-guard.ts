@@ -5,7 +5,7 @@ import {
   validateHostHeader,
   validateOriginHeader,
 } from '@modelcontextprotocol/server';
-import { CHAIN_HEADER, incomingLoop } from '../mcp/gateway-chain.js';
+import { CHAIN_HEADER, incomingLoop } from '../chain/gateway-chain.js';
 import type { Caller } from '../tool/call-context.js';
 import type { GatewayOAuth } from './auth/gateway-oauth.js';
 import { legacyTokens, StaticTokens } from './auth/static-tokens.js';
