@@ -25,6 +25,7 @@ import { sharedRelayRounds } from '../cluster/relay-rounds.js';
 import { type ReplicaServices, startReplicaServices } from '../cluster/replica-services.js';
 import type { McpToolsConfig } from '../config/config-types.js';
 import { McpToolsError } from '../errors/mcp-tools-error.js';
+import type { HeaderSource } from '../http/header-source.js';
 import { jsonRpcError } from '../http/json-rpc-error-response.js';
 import { serveNodeExchange } from '../http/node-exchange.js';
 import { nodeHeaders, readNodeBody, sendResponse } from '../http/node-request.js';
@@ -45,7 +46,6 @@ import { GatewayProfile, type ProfileParts } from './gateway-profile.js';
 import {
   authenticateRequest,
   guardRequest,
-  type HeaderSource,
   type HttpGuardSettings,
   loopRefusal,
   type RequestPrincipal,
