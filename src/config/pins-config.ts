@@ -1,3 +1,6 @@
+/** What a pin covers: a tool, a prompt or a resource template of one server. */
+export type PinnedKind = 'tool' | 'prompt' | 'template';
+
 /** What a server's changed definitions get: held back until approved, served with a warning, or not pinned at all. */
 export type PinMode = 'enforce' | 'warn' | 'off';
 

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { HeaderSource } from '../gateway/http-guard.js';
+import type { HeaderSource } from './header-source.js';
 
 /**
  * A Node request's headers as {@link HeaderSource}, read in place: the front-door checks run

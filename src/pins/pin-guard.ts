@@ -1,13 +1,8 @@
 import { type StatWatcher, unwatchFile, watchFile } from 'node:fs';
-import type { PinMode, PinsConfig } from '../config/pins-config.js';
+import type { PinMode, PinnedKind, PinsConfig } from '../config/pins-config.js';
 import { scanDefinition } from '../guards/definition-scan.js';
 import { describeFinding } from '../guards/finding.js';
-import {
-  changedFields,
-  definitionFingerprint,
-  type PinnedKind,
-  pinnedView,
-} from './definition-fingerprint.js';
+import { changedFields, definitionFingerprint, pinnedView } from './definition-fingerprint.js';
 import {
   emptyServerPins,
   type PendingEntry,
