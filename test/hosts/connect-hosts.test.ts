@@ -1,12 +1,14 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: these strings are the hosts' ${VAR} references under test, not templates.
 import {
   existsSync,
+  lstatSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
   rmSync,
   statSync,
+  symlinkSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -364,5 +366,84 @@ describe('connect --list', () => {
       binary: join(scratch, 'bin', 'gemini'),
     });
     expect(byHost.windsurf).toMatchObject({ installed: false, mcptools: [] });
+  });
+});
+
+describe('where each host’s file is', () => {
+  const home = '/home/u';
+  it('follows the platform and the hosts’ own variables', () => {
+    const files = (platform: NodeJS.Platform, env: Record<string, string>) =>
+      Object.fromEntries(
+        HOSTS.map((host) => [host.id, host.configFile({ env: { HOME: home, ...env }, platform })]),
+      );
+    expect(files('linux', {})).toEqual({
+      'claude-code': '/home/u/.claude.json',
+      'claude-desktop': '/home/u/.config/Claude/claude_desktop_config.json',
+      cursor: '/home/u/.cursor/mcp.json',
+      vscode: '/home/u/.config/Code/User/mcp.json',
+      windsurf: '/home/u/.codeium/windsurf/mcp_config.json',
+      'gemini-cli': '/home/u/.gemini/settings.json',
+      codex: '/home/u/.codex/config.toml',
+      openclaw: '/home/u/.openclaw/openclaw.json',
+    });
+    expect(files('darwin', {})).toMatchObject({
+      'claude-desktop': '/home/u/Library/Application Support/Claude/claude_desktop_config.json',
+      vscode: '/home/u/Library/Application Support/Code/User/mcp.json',
+    });
+    expect(files('win32', { USERPROFILE: home, APPDATA: '/appdata' })).toMatchObject({
+      'claude-desktop': '/appdata/Claude/claude_desktop_config.json',
+      vscode: '/appdata/Code/User/mcp.json',
+    });
+    expect(
+      files('linux', {
+        XDG_CONFIG_HOME: '/xdg',
+        CLAUDE_CONFIG_DIR: '/cc',
+        CODEX_HOME: '/cx',
+        OPENCLAW_STATE_DIR: '/oc',
+      }),
+    ).toMatchObject({
+      'claude-code': '/cc/.claude.json',
+      'claude-desktop': '/xdg/Claude/claude_desktop_config.json',
+      vscode: '/xdg/Code/User/mcp.json',
+      codex: '/cx/config.toml',
+      openclaw: '/oc/openclaw.json',
+    });
+  });
+});
+
+describe('files connect cannot or must not replace', () => {
+  it('writes through a symbolic link to the file it points at, the link kept', () => {
+    const host = hostDefinition('claude-code');
+    const target = join(scratch, 'dotfiles', 'claude.json');
+    mkdirSync(dirname(target), { recursive: true });
+    writeFileSync(target, '{}\n');
+    symlinkSync(target, host.configFile(options));
+    connectHost(host, STDIO, options);
+    expect(lstatSync(host.configFile(options)).isSymbolicLink()).toBe(true);
+    expect(parseJsonc(readFileSync(target, 'utf8')).mcpServers['mcptools-stdio']).toBeDefined();
+    undoHost(host, options);
+    expect(readFileSync(target, 'utf8')).toBe('{}\n');
+  });
+
+  it('refuses a JSON5-only OpenClaw file, naming the line and the way out, the file untouched', () => {
+    const host = hostDefinition('openclaw');
+    const text = '{\n  gateway: { port: 18789 },\n}\n';
+    const file = writeHostFile(host, text);
+    expect(() => connectHost(host, STDIO, options)).toThrow(
+      /openclaw\.json: invalid JSON at line 2.*openclaw mcp set/,
+    );
+    expect(readFileSync(file, 'utf8')).toBe(text);
+    expect(existsSync(hostBackupPath(host.id, options.env))).toBe(false);
+  });
+
+  it('never quotes a broken file’s text in the error (it may hold a token)', () => {
+    const host = hostDefinition('cursor');
+    writeHostFile(host, `{"mcpServers": {"gh": {"headers": {"Authorization": "Bearer ${TOKEN}"}}} oops`);
+    expect(() => connectHost(host, STDIO, options)).toThrow(/invalid JSON at line 1/);
+    try {
+      connectHost(host, STDIO, options);
+    } catch (error) {
+      expect(String(error)).not.toContain(TOKEN);
+    }
   });
 });
