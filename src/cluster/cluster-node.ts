@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { McpToolsError } from '../errors/mcp-tools-error.js';
 import type { RequestPrincipal } from '../gateway/http-guard.js';
-import { echoableId } from '../gateway/node-exchange.js';
+import { echoableId } from '../http/node-exchange.js';
 import { checkClusterKey, deriveClusterKeys, parseClusterKey } from './cluster-key.js';
 import type { ClusterOptions } from './cluster-options.js';
 import { ClusterSeal } from './cluster-seal.js';

@@ -1,7 +1,7 @@
 import type { RequestPrincipal } from '../gateway/http-guard.js';
-import { echoableId } from '../gateway/node-exchange.js';
 import { requestStateReplica } from '../gateway/request-state-owner.js';
 import type { RequestStateSeal } from '../gateway/request-state-seal.js';
+import { echoableId } from '../http/node-exchange.js';
 import type { ClusterNode } from './cluster-node.js';
 import { STOPPED_BEFORE_ANSWER } from './forward-request.js';
 
@@ -30,7 +30,7 @@ export async function forwardParkedRetry(
   who: RequestPrincipal,
   body: unknown,
 ): Promise<Response | undefined> {
-  const owner = requestStateReplica(seal, body, who.principal);
+  const owner = requestStateReplica(seal, body, who);
   if (owner === undefined || owner === node.replicaId) return undefined;
   const url = await node.registry.lookup(owner).catch(() => null);
   if (url === null) return unavailable();

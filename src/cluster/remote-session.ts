@@ -1,7 +1,7 @@
 import type { RequestPrincipal } from '../gateway/http-guard.js';
-import { jsonRpcError } from '../gateway/json-rpc-error-response.js';
-import { discardBody } from '../gateway/node-body.js';
-import { echoableId } from '../gateway/node-exchange.js';
+import { jsonRpcError } from '../http/json-rpc-error-response.js';
+import { discardBody } from '../http/node-body.js';
+import { echoableId } from '../http/node-exchange.js';
 import type { ClusterNode } from './cluster-node.js';
 import { STOPPED_BEFORE_ANSWER } from './forward-request.js';
 import type { SessionRecord } from './session-directory.js';

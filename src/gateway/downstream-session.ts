@@ -3,6 +3,7 @@ import type { CallContext, Caller } from '../tool/call-context.js';
 import type { DownstreamCall } from './downstream-call.js';
 import type { GatewayProfile } from './gateway-profile.js';
 import type { RequestPrincipal } from './http-guard.js';
+import type { RequestStateBinding } from './request-state-seal.js';
 
 /**
  * One downstream client as the gateway sees it: a 2025-era session (HTTP `Mcp-Session-Id` or a
@@ -70,4 +71,12 @@ export function callerOf(session: DownstreamSession): Caller {
   return session.principal === 'stdio'
     ? { principal: 'stdio', owner: true, via: 'stdio' }
     : { principal: session.principal, owner: session.owner };
+}
+
+/**
+ * What a `requestState` or task id sealed for `session` is bound to: `method`, the session's
+ * principal and its OAuth client, so another client of the same user cannot replay it.
+ */
+export function stateBinding(session: DownstreamSession, method: string): RequestStateBinding {
+  return { method, principal: session.principal, client: session.caller?.clientId };
 }
