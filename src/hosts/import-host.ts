@@ -19,6 +19,8 @@ import { changeServers } from './servers-change.js';
 export interface ImportOptions extends HostCommandOptions {
   /** The user-level mcptools configuration the servers move into. */
   configPath: string;
+  /** The running CLI's entry file: a host entry that starts it is mcptools, never imported. */
+  cliEntry?: string;
   /** Leave mcptools (this stdio target) as the host's only entry. */
   replace?: Extract<ConnectTarget, { kind: 'stdio' }>;
 }
@@ -80,7 +82,7 @@ export function importHost(host: HostDefinition, options: ImportOptions): Import
     removedFromHost: [],
     backup: hostBackupPath(host.id, options.env),
   };
-  const cliEntry = options.replace?.args[0];
+  const cliEntry = options.cliEntry ?? options.replace?.args[0];
   const converted = new Map<string, Record<string, unknown>>();
   for (const [name, raw] of Object.entries(hostServers)) {
     if (isMcptoolsEntry(name, raw, cliEntry)) continue;

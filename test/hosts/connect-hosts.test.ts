@@ -447,3 +447,22 @@ describe('files connect cannot or must not replace', () => {
     }
   });
 });
+
+describe('an entry that is mcptools under another name', () => {
+  // The CLI's entry file, in a folder whose name does not say mcptools (a clone named otherwise).
+  const cli = '/opt/tools/dist/cli/main.cjs';
+  const gateway = { command: '/opt/node/bin/node', args: [cli, 'serve', '--stdio'] };
+
+  it('is not imported, and --list counts it as mcptools', () => {
+    const host = hostDefinition('cursor');
+    writeHostFile(
+      host,
+      JSON.stringify({ mcpServers: { gateway, notes: { command: 'npx', args: ['-y', 'notes-mcp'] } } }),
+    );
+    const configPath = join(options.env.XDG_CONFIG_HOME!, 'mcptools', 'mcptools.json');
+    expect(importHost(host, { ...options, configPath, cliEntry: cli }).imported).toEqual(['notes']);
+    expect(listHosts(options, cli).find((status) => status.host === 'cursor')?.mcptools).toEqual(['gateway']);
+    // Control: without knowing the CLI's file, the same entry reads as an ordinary server.
+    expect(listHosts(options).find((status) => status.host === 'cursor')?.mcptools).toEqual([]);
+  });
+});

@@ -41,7 +41,7 @@ export async function connectAction(hostName: string | undefined, options: Conne
   const json = globalOptions(command).json === true;
   const environment = processHostEnvironment();
   if (options.list) {
-    const hosts = listHosts(environment);
+    const hosts = listHosts(environment, mcptoolsCommand().args[0]);
     if (json) {
       printJson({ hosts });
       return;
