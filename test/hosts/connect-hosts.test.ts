@@ -204,6 +204,10 @@ describe('a host rewriting its file while connect writes it', () => {
     // The host's own change survives, and mcptools' entry is in.
     expect(written.numStartups).toBe(2);
     expect(written.mcpServers['mcptools-stdio']).toBeDefined();
+    // The undo baseline is what the retry read (the host's change), byte for byte.
+    const record = JSON.parse(readFileSync(hostBackupPath(host.id, options.env), 'utf8'));
+    expect(record.files).toHaveLength(1);
+    expect(Buffer.from(record.files[0].before, 'base64').toString('utf8')).toBe(hostWrites(2));
     undoHost(host, options);
     expect(readFileSync(file, 'utf8')).toBe(hostWrites(2));
   });
@@ -464,5 +468,25 @@ describe('an entry that is mcptools under another name', () => {
     expect(listHosts(options, cli).find((status) => status.host === 'cursor')?.mcptools).toEqual(['gateway']);
     // Control: without knowing the CLI's file, the same entry reads as an ordinary server.
     expect(listHosts(options).find((status) => status.host === 'cursor')?.mcptools).toEqual([]);
+  });
+});
+
+describe('import --replace while the host rewrites its file', () => {
+  it('refuses the host file, says the configuration was written and how to take it back; undo does', () => {
+    const desktop = hostDefinition('claude-desktop');
+    const text = '{"mcpServers": {"notes": {"command": "npx", "args": ["-y", "notes-mcp"]}}}\n';
+    const file = writeHostFile(desktop, text);
+    const configPath = join(options.env.XDG_CONFIG_HOME!, 'mcptools', 'mcptools.json');
+    let n = 0;
+    // The host writes its file at every write of mcptools'; the configuration's write is the first.
+    const beforeWrite = () => {
+      if (n++ > 0) writeFileSync(file, `${text.trimEnd()} \n`.repeat(1 + (n % 2)));
+    };
+    expect(() => importHost(desktop, { ...options, configPath, replace: STDIO, beforeWrite })).toThrow(
+      /nothing was written.*copied into .*mcptools\.json already: `mcptools import claude-desktop --undo` takes them out/,
+    );
+    expect(parseJsonc(readFileSync(configPath, 'utf8')).servers.notes).toBeDefined();
+    undoHost(desktop, options);
+    expect(existsSync(configPath)).toBe(false);
   });
 });
