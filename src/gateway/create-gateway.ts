@@ -25,6 +25,7 @@ import { type ReplicaServices, startReplicaServices } from '../cluster/replica-s
 import type { McpToolsConfig } from '../config/config-types.js';
 import { McpToolsError } from '../errors/mcp-tools-error.js';
 import { REACH_HEADER, reachHeaderValue, requestLoop } from '../mcp/gateway-chain.js';
+import { usesCallerCredentials } from '../mcp/principal-connections.js';
 import { countListenStream } from '../telemetry/listen-stream-telemetry.js';
 import { observeGatewaySessions } from '../telemetry/state-gauges.js';
 import { serveCallerUpstreams } from './auth/caller-upstreams.js';
@@ -200,6 +201,10 @@ export function createGateway(options: GatewayOptions): Gateway {
     // In a cluster the state is sealed with the cluster key and names the cluster's replica id.
     requestStateKey: options.requestStateKey ?? clusterSettings?.key,
     replicaId: options.replicaId ?? clusterSettings?.replicaId,
+    perCaller: (server) => {
+      const entry = options.config?.servers?.[server];
+      return entry !== undefined && usesCallerCredentials(entry);
+    },
   });
   const visibility = new Visibility(gatewayConfig.access);
   const parts: ProfileParts = {
