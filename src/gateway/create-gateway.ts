@@ -533,11 +533,11 @@ export function createGateway(options: GatewayOptions): Gateway {
     // Forwarded requests are of sessions and parked calls: nothing but /mcp is served to one.
     if (!/^\/mcp(?:\/|\?|$)/.test(path)) return forged();
     return (
-      cluster?.acceptForwarded(header, {
+      (await cluster?.acceptForwarded(header, {
         method,
         path,
         sessionId: request.headers.get('mcp-session-id') ?? '',
-      }) ?? forged()
+      })) ?? forged()
     );
   };
 
