@@ -208,6 +208,7 @@ export const mcpToolsFileSchema = z.strictObject({
       readMaxBytes: z.number().int().positive().optional(),
       toolIndexMaxBytes: z.number().int().positive().optional(),
       perServerResourceTools: z.boolean().optional(),
+      catalogTools: z.boolean().optional(),
       semanticSearch: semanticSearchSchema.optional(),
       codeMode: z
         .union([
@@ -249,4 +250,12 @@ export const mcpToolsFileSchema = z.strictObject({
   protocol: serverCommonShape.protocol,
   workspaceDir: z.string().min(1, 'must not be empty').optional(),
   sandbox: sandboxSchema.optional(),
+  registries: z
+    .array(
+      z.strictObject({
+        url: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }),
+        headers: z.record(z.string(), z.string()).optional(),
+      }),
+    )
+    .optional(),
 });

@@ -1,9 +1,9 @@
 import type { LoggingLevel, Server } from '@modelcontextprotocol/server';
+import type { RequestStateBinding } from '../cluster/request-state-seal.js';
 import type { CallContext, Caller } from '../tool/call-context.js';
 import type { DownstreamCall } from './downstream-call.js';
 import type { GatewayProfile } from './gateway-profile.js';
 import type { RequestPrincipal } from './http-guard.js';
-import type { RequestStateBinding } from './request-state-seal.js';
 
 /**
  * One downstream client as the gateway sees it: a 2025-era session (HTTP `Mcp-Session-Id` or a

@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { InputRequiredResult, LoggingLevel, McpHttpHandler, Result } from '@modelcontextprotocol/server';
-import type { MCPToolProvider, UpstreamNotification } from '../mcp/provider-types.js';
-import type { DownstreamCall } from './downstream-call.js';
-import { type DownstreamSession, stateBinding } from './downstream-session.js';
-import type { GatewayProfile } from './gateway-profile.js';
 import {
   type RequestStateBinding,
   type RequestStatePayload,
   RequestStateSeal,
-} from './request-state-seal.js';
+} from '../cluster/request-state-seal.js';
+import type { MCPToolProvider, UpstreamNotification } from '../mcp/provider-types.js';
+import type { DownstreamCall } from './downstream-call.js';
+import { type DownstreamSession, stateBinding } from './downstream-session.js';
+import type { GatewayProfile } from './gateway-profile.js';
 import { ResourceIndex } from './resource-index.js';
 import type { ResourceTarget } from './resource-routing.js';
 import { wrapResourceUri } from './resource-uri.js';

@@ -31,8 +31,8 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'mcptools-own-wait-'));
   const config = {
     servers: {
-      late: stdioFixture('echo', ['--start-when-file', join(dir, 'late')], { connectTimeoutMs: 120_000 }),
-      slow: stdioFixture('echo', ['--start-when-file', join(dir, 'slow')], { connectTimeoutMs: 120_000 }),
+      late: stdioFixture('echo', ['--start-when', join(dir, 'late')], { connectTimeoutMs: 120_000 }),
+      slow: stdioFixture('echo', ['--start-when', join(dir, 'slow')], { connectTimeoutMs: 120_000 }),
     },
     gateway: { listWaitMs: 600_000, profiles: { lateonly: { servers: { allow: ['late'] } } } },
   };

@@ -1,4 +1,9 @@
-import { Client, type ClientCapabilities, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import {
+  Client,
+  type ClientCapabilities,
+  type FetchLike,
+  StreamableHTTPClientTransport,
+} from '@modelcontextprotocol/client';
 import { expect } from 'vitest';
 import type { McpToolsConfig } from '../../src/config/config-types.js';
 import { createGateway, type Gateway } from '../../src/gateway/create-gateway.js';
@@ -91,6 +96,8 @@ export async function connectClient(
     capabilities?: ClientCapabilities;
     prepare?: (client: Client) => void;
     headers?: Record<string, string>;
+    /** The fetch the client's transport sends with (to watch a request leave). */
+    fetch?: FetchLike;
   } = {},
 ): Promise<Client> {
   const client = new Client(
@@ -102,10 +109,10 @@ export async function connectClient(
   );
   options.prepare?.(client);
   await client.connect(
-    new StreamableHTTPClientTransport(
-      new URL(url),
-      options.headers ? { requestInit: { headers: options.headers } } : undefined,
-    ),
+    new StreamableHTTPClientTransport(new URL(url), {
+      ...(options.headers ? { requestInit: { headers: options.headers } } : {}),
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+    }),
   );
   return client;
 }

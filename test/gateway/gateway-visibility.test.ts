@@ -177,6 +177,44 @@ describe.each(eras)('what each user sees ($label)', ({ era }) => {
       await Promise.all([alice.close(), bob.close()]);
     }
   });
+
+  it("gives a script's tools and describe_tools only the caller's view, whoever ran a script before (router mode)", async () => {
+    const alice = await as('alice', era, '/router');
+    const bob = await as('bob', era, '/router');
+    try {
+      const script = (client: Client) =>
+        outcome(() =>
+          client.callTool({
+            name: 'run_script',
+            arguments: {
+              script: `let deploy; try { deploy = await tools["deploy"]() } catch (e) { deploy = e.message } return [Object.keys(tools).sort().join(","), typeof tools.opsbox, deploy];`,
+            },
+          }),
+        );
+      // Alice first, Bob next, then both at once: no script inherits another caller's tools.
+      const first = JSON.parse(await script(alice)) as string[];
+      expect(first[0]).toMatch(/(^|,)deploy(,|$)/);
+      expect(first[0]).toContain('admin_panel');
+      expect(first.slice(1)).toEqual(['object', 'deploy ran']);
+      const [second, third] = (await Promise.all([script(bob), script(alice)])).map(
+        (text) => JSON.parse(text) as string[],
+      ) as [string[], string[]];
+      expect(second[0]).not.toMatch(/(^|,)deploy(,|$)|admin_panel|opsbox/);
+      expect(second[0]).toContain('echo__echo');
+      expect(second[1]).toBe('undefined');
+      expect(second[2]).toContain('not a function');
+      expect(third).toEqual(first);
+      const describe = (client: Client) =>
+        outcome(() => client.callTool({ name: 'describe_tools', arguments: { names: ['deploy', 'hello'] } }));
+      expect(await describe(alice)).toContain('"deploy"(args');
+      const described = await describe(bob);
+      expect(described).toContain('"hello"(args');
+      expect(described).not.toContain('"deploy"(args');
+      expect(described).toContain('// unknown tools: deploy');
+    } finally {
+      await Promise.all([alice.close(), bob.close()]);
+    }
+  });
 });
 
 describe('the status page', () => {

@@ -1,8 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { requestStateReplica } from '../../src/gateway/request-state-owner.js';
-import { RequestStateSeal } from '../../src/gateway/request-state-seal.js';
+import { requestStateReplica } from '../../src/cluster/request-state-owner.js';
+import { RequestStateSeal } from '../../src/cluster/request-state-seal.js';
 import { type HttpFixture, startHttpFixture } from '../fixtures/spawn-http.js';
 import { waitUntil } from '../helpers/wait-until.js';
 import { httpServer, stdioFixture, textOf } from '../mcp/hub-test-helpers.js';

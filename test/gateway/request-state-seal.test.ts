@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { requestStateReplica } from '../../src/gateway/request-state-owner.js';
-import { type RequestStatePayload, RequestStateSeal } from '../../src/gateway/request-state-seal.js';
+import { requestStateReplica } from '../../src/cluster/request-state-owner.js';
+import { type RequestStatePayload, RequestStateSeal } from '../../src/cluster/request-state-seal.js';
 
 const key = randomBytes(32);
 const binding = { method: 'tools/call', principal: 'oauth:alice', client: 'desktop-app' };
