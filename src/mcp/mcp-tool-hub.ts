@@ -3,22 +3,22 @@ import type { AuthorizationStart, AuthorizationUrlHandler } from '../auth/server
 import { type OAuthHostOptions, ServerAuthorizations } from '../auth/server-authorizations.js';
 import type { McpToolsConfig, ProtocolMode, ServerConfig } from '../config/config-types.js';
 import { durationMs } from '../config/duration.js';
+import type { PinsConfig } from '../config/pins-config.js';
 import type { ToolOverrideConfig } from '../config/policies-schema.js';
 import { SecretRedactor } from '../config/secret-redactor.js';
 import { serverSecrets } from '../config/server-secrets.js';
+import { compileToolFilter } from '../config/tool-filter.js';
 import { McpToolsError } from '../errors/mcp-tools-error.js';
 import { defaultPinsPath } from '../pins/default-pins-path.js';
 import { PinGuard } from '../pins/pin-guard.js';
-import type { PinsConfig } from '../pins/pins-config.js';
+import { applyToolOverride } from '../pipeline/tool-override.js';
 import {
   type ConfigPolicies,
   type ConfigPolicyOptions,
   configPolicies,
-} from '../pipeline/policies/config-policies.js';
-import { clearOverrideProblems, reportOverrideProblem } from '../pipeline/policies/override-problems.js';
-import { sharedRateLimitStore } from '../pipeline/policies/shared-rate-limits.js';
-import { applyToolOverride } from '../pipeline/tool-override.js';
-import { compileToolFilter } from '../registry/tool-filter.js';
+} from '../policies/config-policies.js';
+import { clearOverrideProblems, reportOverrideProblem } from '../policies/override-problems.js';
+import { sharedRateLimitStore } from '../policies/shared-rate-limits.js';
 import { type NamingOptions, namespacedName, uniqueName } from '../registry/tool-name.js';
 import type { ToolRegistry } from '../registry/tool-registry.js';
 import { observeServerStates } from '../telemetry/state-gauges.js';
