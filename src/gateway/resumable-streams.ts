@@ -1,5 +1,5 @@
 import { type EventStore, type StreamId, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/server';
-import { type BodyReader, readBodyWith } from './node-exchange.js';
+import { type BodyReader, readBodyWith } from '../http/node-exchange.js';
 
 /** The SDK's stream id of a session's standalone GET stream. */
 const GET_STREAM = '_GET_stream';
