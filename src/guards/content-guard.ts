@@ -107,10 +107,11 @@ async function screenResult(
       },
       decisions,
     };
-  redactSlots(
-    slots,
-    findings.filter((finding) => actionOf(finding) === 'redact'),
-  );
+  const redacted = findings.filter((finding) => actionOf(finding) === 'redact');
+  redactSlots(slots, redacted);
+  // `details` are the tool's own account of the result (a script's value and output among
+  // them): unscreened, so a redacted result keeps none.
+  if (redacted.length > 0) delete screened.details;
   const annotated = findings.filter((finding) => actionOf(finding) === 'annotate');
   if (annotated.length > 0)
     screened.content.push({
