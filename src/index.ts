@@ -56,9 +56,9 @@ export { DEFAULT_MAX_BODY_BYTES, type GatewayOptions } from './gateway/gateway-o
 export { createGateway } from './gateway/lazy-gateway.js';
 // The gateway's modules and the MCP SDK server load on first use (issue 9, import cost).
 export { gatewayServerRequests } from './gateway/lazy-gateway-server-requests.js';
-export { MemoryEventStores, type MemoryEventStoresOptions } from './gateway/memory-event-stores.js';
-export { unwrapResourceUri, wrapResourceUri } from './gateway/resource-uri.js';
-export type { SessionEventStores } from './gateway/session-event-stores.js';
+export { unwrapResourceUri, wrapResourceUri } from './gateway/resources/resource-uri.js';
+export { MemoryEventStores, type MemoryEventStoresOptions } from './gateway/sessions/memory-event-stores.js';
+export type { SessionEventStores } from './gateway/sessions/session-event-stores.js';
 // MCP servers
 export { loadMCPServers } from './mcp/load-mcp-servers.js';
 export type { LoadMcpServersOptions } from './mcp/mcp-tool-hub.js';

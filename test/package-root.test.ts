@@ -4,8 +4,8 @@ import { fileURLToPath } from 'node:url';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { gatewayServerRequests as gatewayServerRequestsNow } from '../src/gateway/calls/gateway-server-requests.js';
 import { createGateway as createGatewayNow } from '../src/gateway/create-gateway.js';
-import { gatewayServerRequests as gatewayServerRequestsNow } from '../src/gateway/gateway-server-requests.js';
 import {
   createGateway,
   gatewayServerRequests,

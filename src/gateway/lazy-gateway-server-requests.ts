@@ -19,7 +19,7 @@ type ServerRequestOptions = Pick<
 export function gatewayServerRequests(): Required<ServerRequestOptions> {
   let handlers: Promise<Required<ServerRequestOptions>> | undefined;
   const load = () => {
-    handlers ??= import('./gateway-server-requests.js').then(
+    handlers ??= import('./calls/gateway-server-requests.js').then(
       (module) => module.gatewayServerRequests() as Required<ServerRequestOptions>,
     );
     return handlers;
