@@ -75,9 +75,6 @@ import { healthJson, statusPageResponse } from './status/status-page.js';
 
 export { DEFAULT_MAX_BODY_BYTES };
 
-/** The default cap on 2025-era HTTP sessions kept at once. */
-export const DEFAULT_MAX_SESSIONS = 1000;
-
 /** How long a call whose response stream dropped waits for the client to resume it. */
 export const DEFAULT_RESUME_GRACE_MS = 15_000;
 

@@ -1,4 +1,3 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
 import {
   hostHeaderValidationResponse,
   originValidationResponse,
@@ -37,13 +36,6 @@ export function loopRefusal(reason: string): Response {
 
 /** Who a request that passed comes from: the one {@link Caller} type. */
 export type RequestPrincipal = Caller;
-
-const digest = (value: string) => createHash('sha256').update(value).digest();
-
-/** Equal in constant time whatever the lengths (both sides are hashed first). */
-export function tokensMatch(presented: string, expected: string): boolean {
-  return timingSafeEqual(digest(presented), digest(expected));
-}
 
 function plain(status: number, text: string, headers: Record<string, string> = {}): Response {
   return new Response(`${text}\n`, {

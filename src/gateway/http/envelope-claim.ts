@@ -1,7 +1,5 @@
 import { PROTOCOL_VERSION_META_KEY } from '@modelcontextprotocol/server';
-
-const isPlainObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+import { isPlainObject } from '../../json/is-plain-object.js';
 
 /**
  * Whether a parsed POST body is one JSON-RPC message (not `initialize`) whose params carry the

@@ -1,6 +1,3 @@
-/** The scheme of the qualified form of a resource URI: `mcptools://<server>/<original URI>`. */
-export const GATEWAY_URI_SCHEME = 'mcptools:';
-
 /**
  * The qualified form of an upstream resource URI (or URI template), which names its server:
  * the gateway serves a URI under the name its server gave unless two servers offer it (both
