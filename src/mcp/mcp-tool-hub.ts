@@ -3,13 +3,13 @@ import type { AuthorizationStart, AuthorizationUrlHandler } from '../auth/server
 import { type OAuthHostOptions, ServerAuthorizations } from '../auth/server-authorizations.js';
 import type { McpToolsConfig, ProtocolMode, ServerConfig } from '../config/config-types.js';
 import { durationMs } from '../config/duration.js';
+import type { GuardsConfig } from '../config/guards-config.js';
 import type { PinsConfig } from '../config/pins-config.js';
 import type { ToolOverrideConfig } from '../config/policies-schema.js';
 import { SecretRedactor } from '../config/secret-redactor.js';
 import { serverSecrets } from '../config/server-secrets.js';
 import { compileToolFilter } from '../config/tool-filter.js';
 import { McpToolsError } from '../errors/mcp-tools-error.js';
-import type { GuardsConfig } from '../guards/guards-config.js';
 import { ReadScreen } from '../guards/read-screen.js';
 import { defaultPinsPath } from '../pins/default-pins-path.js';
 import { PinGuard } from '../pins/pin-guard.js';
