@@ -10,6 +10,8 @@ export interface AddServerToolOptions {
    * its tools wait for an operator's approval.
    */
   distrust(entry: string): Promise<void>;
+  /** Whether the pins hold back what `entry` lists (`enforce`); an entry they would not hold is refused. */
+  held(entry: string): boolean;
   /** Applies the configuration file again (and tells a cluster's other replicas to). */
   reload(): Promise<void>;
   /** The operator's log: the approve and configure commands go here, never to the model. */
@@ -83,6 +85,11 @@ export function createAddServerTool(options: AddServerToolOptions): Tool {
       const values = (params.values ?? {}) as Record<string, string>;
       const entry = typeof params.as === 'string' ? params.as : catalog.entryFor(name);
       if (version === 'latest') return text('give an exact version, or none for the latest', true);
+      if (!options.held(entry))
+        return text(
+          `the pins do not hold back the tools of "${entry}" (its pin mode is not enforce); choose another name with "as"`,
+          true,
+        );
       if (catalog.hasEntry(entry))
         return text(`the configuration already has a server "${entry}"; choose another name with "as"`, true);
       try {

@@ -73,7 +73,8 @@ beforeAll(async () => {
           { url: catalog.url },
         ],
         router: { catalogTools: true },
-        pins: { file: pinsFile },
+        // An entry name the pins would not hold back: add_server must refuse it.
+        pins: { file: pinsFile, servers: { scratch: { mode: 'off' } } },
         gateway: {
           tokens: { owner: { token: OWNER_TOKEN, owner: true }, guest: { token: GUEST_TOKEN } },
         },
@@ -186,6 +187,17 @@ describe('find_server and add_server through serve', () => {
       arguments: { text: 'through' },
     });
     expect(textOf(echoed)).toContain('through');
+  });
+
+  it('refuses an entry name whose tools the pins would not hold back', async () => {
+    decision = 'allow-once';
+    const refused = await client.callTool({
+      name: 'add_server',
+      arguments: { name: '127.0.0.1/mcptools', as: 'scratch' },
+    });
+    expect(refused.isError).toBe(true);
+    expect(textOf(refused)).toContain('pin mode is not enforce');
+    expect(JSON.parse(readFileSync(configFile, 'utf8')).servers.scratch).toBeUndefined();
   });
 
   it('never takes a secret as an argument; a server that needs one waits disabled', async () => {
