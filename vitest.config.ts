@@ -9,8 +9,11 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
     exclude: [
-      // Heavy fault and fuzz tests run with `npm run test:reliability`.
+      // Heavy fault and fuzz tests run with `npm run test:reliability`, and so do the
+      // multi-replica cluster files (each starts Redis, replicas and a balancer) and the browser.
       'test/reliability/**',
+      'test/cluster/cluster-*.test.ts',
+      'test/gateway/status-page-browser.test.ts',
       // The packed package (npm pack, install, npx) runs with `npm run test:package`.
       'test/package/**',
       '**/node_modules/**',

@@ -34,7 +34,7 @@ const externalModules = new Set([
 // code mode's QuickJS loader with its WebAssembly package).
 const importMetaAllowed = new Set([
   resolve(src, 'json/load-ajv.ts'),
-  resolve(src, 'code-mode/quickjs-module.ts'),
+  resolve(src, 'router/code-mode/quickjs-module.ts'),
   ...externalModules,
 ]);
 

@@ -42,6 +42,8 @@ export type {
   ToolOverrideConfig,
 } from './config/policies-schema.js';
 export { redactConfig, redactServer } from './config/redact-config.js';
+// The registry
+export { compileToolFilter, type ToolFilter } from './config/tool-filter.js';
 // Errors
 export {
   McpToolsError,
@@ -91,10 +93,6 @@ export type {
   SamplingRequest,
   ServerRequestContext,
 } from './mcp/server-requests.js';
-// OpenClaw plugins
-export type { AuditRecord } from './pipeline/policies/audit-log.js';
-export { type ConfigPolicies, configPolicies } from './pipeline/policies/config-policies.js';
-export { policyWarnings } from './pipeline/policies/policy-warnings.js';
 export type {
   AfterToolCallEvent,
   AfterToolCallHandler,
@@ -124,6 +122,10 @@ export type {
   PluginSpec,
   PluginSpecObject,
 } from './plugins/plugin-types.js';
+// OpenClaw plugins
+export type { AuditRecord } from './policies/audit-log.js';
+export { type ConfigPolicies, configPolicies } from './policies/config-policies.js';
+export { policyWarnings } from './policies/policy-warnings.js';
 // LLM providers
 export {
   type AISDKTool,
@@ -156,8 +158,6 @@ export {
   validateGeminiDeclaration,
   validateOpenAITool,
 } from './providers/index.js';
-// The registry
-export { compileToolFilter, type ToolFilter } from './registry/tool-filter.js';
 export { legalizeName, type NamingOptions, namespacedName, TOOL_NAME_PATTERN } from './registry/tool-name.js';
 export {
   type CatalogEntry,

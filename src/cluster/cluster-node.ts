@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { McpToolsError } from '../errors/mcp-tools-error.js';
-import type { RequestPrincipal } from '../gateway/http-guard.js';
-import { echoableId } from '../gateway/node-exchange.js';
+import { echoableId } from '../http/node-exchange.js';
+import type { Caller } from '../tool/call-context.js';
 import { checkClusterKey, deriveClusterKeys, parseClusterKey } from './cluster-key.js';
 import type { ClusterOptions } from './cluster-options.js';
 import { ClusterSeal } from './cluster-seal.js';
@@ -164,7 +164,7 @@ export class ClusterNode {
    * `baseUrl`. The client's bearer token stays here: the owner gets `who` signed into the
    * forwarding header, bound to it, with a nonce.
    */
-  forward(request: Request, baseUrl: string, who: RequestPrincipal, body: unknown): Promise<Response> {
+  forward(request: Request, baseUrl: string, who: Caller, body: unknown): Promise<Response> {
     const url = new URL(request.url);
     const path = url.pathname + url.search;
     const text = body === undefined ? '' : JSON.stringify(body);

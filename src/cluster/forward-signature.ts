@@ -1,5 +1,5 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { RequestPrincipal } from '../gateway/http-guard.js';
+import type { Caller } from '../tool/call-context.js';
 
 /**
  * The header a replica puts on a request it forwards to another, instead of the client's
@@ -28,7 +28,7 @@ export interface ForwardedExchange {
 /** What a forwarding header vouches for, once its MAC is checked. */
 export interface ForwardedCaller {
   /** The caller as the forwarding replica's front door verified it. */
-  who: RequestPrincipal;
+  who: Caller;
   /** The SHA-256 of the body sent (base64url): the body read must have it (see {@link forwardedBodyMatches}). */
   bodyDigest: string;
 }
@@ -67,7 +67,7 @@ function mac(
 export function signForward(
   key: Buffer,
   exchange: ForwardedExchange,
-  who: RequestPrincipal,
+  who: Caller,
   body: string,
   now = Date.now(),
 ): string {
@@ -115,9 +115,9 @@ export class ForwardVerifier {
     this.#forget(now);
     if (this.#seen.has(nonce!)) return undefined;
     this.#seen.set(nonce!, Number(time) + MAX_SKEW_MS);
-    let who: RequestPrincipal;
+    let who: Caller;
     try {
-      who = JSON.parse(Buffer.from(caller!, 'base64url').toString('utf8')) as RequestPrincipal;
+      who = JSON.parse(Buffer.from(caller!, 'base64url').toString('utf8')) as Caller;
     } catch {
       return undefined;
     }

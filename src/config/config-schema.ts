@@ -163,6 +163,7 @@ export const gatewaySchema = z.strictObject({
   access: accessRulesSchema.optional(),
   limits: gatewayLimitsSchema.optional(),
   sandbox: sandboxSchema.optional(),
+  listWaitMs: optionalDelaySchema.optional(),
   pin: z.array(z.string().min(1, 'must not be empty')).optional(),
   tools: toolFilterSchema.optional(),
   servers: toolFilterSchema.optional(),

@@ -1,4 +1,4 @@
-import type { ToolFilter } from '../registry/tool-filter.js';
+import type { ToolFilter } from './tool-filter.js';
 
 /**
  * Who a rule applies to: every listed condition must hold. `principals` are principal ids

@@ -15,6 +15,7 @@ import {
   type Transport,
 } from '@modelcontextprotocol/server';
 import { serveStdio as sdkServeStdio } from '@modelcontextprotocol/server/stdio';
+import { REACH_HEADER, reachHeaderValue, requestLoop } from '../chain/gateway-chain.js';
 import { drainCluster, readiness } from '../cluster/cluster-drain.js';
 import { ClusterNode, checkClusterOptions } from '../cluster/cluster-node.js';
 import { FORWARD_HEADER, type ForwardedCaller } from '../cluster/forward-signature.js';
@@ -24,7 +25,10 @@ import { sharedRelayRounds } from '../cluster/relay-rounds.js';
 import { type ReplicaServices, startReplicaServices } from '../cluster/replica-services.js';
 import type { McpToolsConfig } from '../config/config-types.js';
 import { McpToolsError } from '../errors/mcp-tools-error.js';
-import { REACH_HEADER, reachHeaderValue, requestLoop } from '../mcp/gateway-chain.js';
+import type { HeaderSource } from '../http/header-source.js';
+import { jsonRpcError } from '../http/json-rpc-error-response.js';
+import { serveNodeExchange } from '../http/node-exchange.js';
+import { nodeHeaders, readNodeBody, sendResponse } from '../http/node-request.js';
 import { countListenStream } from '../telemetry/listen-stream-telemetry.js';
 import { observeGatewaySessions } from '../telemetry/state-gauges.js';
 import { serveCallerUpstreams } from './auth/caller-upstreams.js';
@@ -43,19 +47,15 @@ import { GatewayProfile, type ProfileParts } from './gateway-profile.js';
 import {
   authenticateRequest,
   guardRequest,
-  type HeaderSource,
   type HttpGuardSettings,
   loopRefusal,
   type RequestPrincipal,
 } from './http-guard.js';
-import { jsonRpcError } from './json-rpc-error-response.js';
 import { LegacySessions } from './legacy-sessions.js';
 import { serveListen } from './listen-subscriptions.js';
 import { assertBindAllowed, isLoopbackHost, loopbackHostnames } from './loopback.js';
 import { MemoryEventStores } from './memory-event-stores.js';
 import { MetricsEndpoint } from './metrics-endpoint.js';
-import { serveNodeExchange } from './node-exchange.js';
-import { nodeHeaders, readNodeBody, sendResponse } from './node-request.js';
 import { paramHeaderRefusal } from './param-headers.js';
 import { PrincipalQuota } from './principal-quota.js';
 import { quotaRefusal } from './quota-refusal.js';
@@ -72,6 +72,7 @@ import { authCaller, principalAuth } from './request-caller.js';
 import { SseSessions, sseRoute } from './sse-endpoint.js';
 import { healthJson, statusPageResponse } from './status-page.js';
 import { observeStdioListens } from './stdio-listen-observer.js';
+import { ownUpstreams } from './upstream-wait.js';
 import { upstreamsGate } from './upstreams-ready.js';
 
 export { DEFAULT_MAX_BODY_BYTES };
@@ -143,7 +144,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const log = options.log ?? (() => {});
   // Requests that need the upstreams wait for the first connect round; initialize does not.
-  const upstreams = upstreamsGate(options.ready, options.listWaitMs);
+  const upstreams = upstreamsGate(options.ready, options.listWaitMs ?? gatewayConfig.listWaitMs);
   // Not ready while the first connect round runs; after it, never for an upstream's sake.
   const readyz = () =>
     upstreams.roundOver()
@@ -400,9 +401,16 @@ export function createGateway(options: GatewayOptions): Gateway {
     // where it drops our header (src/mcp/gateway-chain.ts).
     const loop = requestLoop(body);
     if (loop !== undefined) return loopRefusal(loop);
-    const waiting = upstreams.wait(body);
-    // A call of a tool served already goes at once; one whose server still connects waits.
-    if (waiting !== undefined && !(await servedCall(profile, who, body))) await waiting;
+    // A call of a tool served already goes at once; one whose server still connects waits for
+    // that server only, and a profile's list for the servers it admits.
+    await upstreams.wait(body, () =>
+      ownUpstreams(
+        { provider: options.provider, separator: core.separator, round: options.ready ?? Promise.resolve() },
+        profile,
+        who,
+        body,
+      ),
+    );
     // Only a replica of this cluster may say it forwarded a request (signed with the cluster key),
     // and the body read must be the one it signed.
     const forwarded = cluster === undefined ? 'none' : cluster.checkForwardedBody(request, forwardedBy, body);
@@ -444,17 +452,6 @@ export function createGateway(options: GatewayOptions): Gateway {
       if (parked !== undefined) return parked;
     }
     return respond(request);
-  };
-
-  /** Whether `body` is one `tools/call` of a tool `profile` serves `who` now. */
-  const servedCall = async (
-    profile: GatewayProfile,
-    who: RequestPrincipal,
-    body: unknown,
-  ): Promise<boolean> => {
-    const call = body as { method?: unknown; params?: { name?: unknown } } | null;
-    if (call?.method !== 'tools/call' || typeof call.params?.name !== 'string') return false;
-    return (await profile.tool(call.params.name, { owner: who.owner, caller: who })) !== undefined;
   };
 
   /** SEP-2243: a 2026-07-28 `tools/call`'s `Mcp-Param-*` headers agree with its arguments (else 400). */

@@ -9,6 +9,7 @@ import {
   ProtocolErrorCode,
   type Result,
 } from '@modelcontextprotocol/server';
+import type { RequestStatePayload } from '../cluster/request-state-seal.js';
 import { canonicalJson } from '../json/canonical-json.js';
 import { declaresTasks, TASKS_EXTENSION } from '../mcp/created-tasks.js';
 import type {
@@ -21,7 +22,6 @@ import type {
   UpstreamResume,
 } from '../tool/call-context.js';
 import { callerOf, type DownstreamSession } from './downstream-session.js';
-import type { RequestStatePayload } from './request-state-seal.js';
 import { sendToCall, sendToSession, type UpstreamLog } from './upstream-log.js';
 
 /** A server→client request an upstream made during a call, in the form the gateway forwards it. */

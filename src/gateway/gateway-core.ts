@@ -1,10 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { InputRequiredResult, LoggingLevel, McpHttpHandler, Result } from '@modelcontextprotocol/server';
+import {
+  type RequestStateBinding,
+  type RequestStatePayload,
+  RequestStateSeal,
+} from '../cluster/request-state-seal.js';
 import type { MCPToolProvider, UpstreamNotification } from '../mcp/provider-types.js';
 import type { DownstreamCall } from './downstream-call.js';
-import type { DownstreamSession } from './downstream-session.js';
+import { type DownstreamSession, stateBinding } from './downstream-session.js';
 import type { GatewayProfile } from './gateway-profile.js';
-import { type RequestStatePayload, RequestStateSeal } from './request-state-seal.js';
 import { ResourceIndex } from './resource-index.js';
 import type { ResourceTarget } from './resource-routing.js';
 import { wrapResourceUri } from './resource-uri.js';
@@ -106,10 +110,10 @@ export class GatewayCore {
   /**
    * One 2026-07-28 round of `call`; a final answer or a relayed `input_required` ends the call,
    * its own `input_required` parks it. Either `requestState` is sealed, bound to the call's
-   * method and principal.
+   * method, principal and OAuth client.
    */
   round(call: DownstreamCall, signal: AbortSignal): Promise<Result | InputRequiredResult> {
-    const binding = { method: call.method, principal: call.session.principal };
+    const binding = stateBinding(call.session, call.method);
     return call.round(signal, {
       parked: () => {
         this.#park(call);
@@ -125,29 +129,31 @@ export class GatewayCore {
 
   /**
    * The payload of a retry's `requestState` (the SDK's `requestState.verify` hook); throws
-   * for one that does not open for `method` and `principal`, and the SDK answers `-32602`
-   * without a reason.
+   * for one that does not open for `binding` (method, principal, client), and the SDK answers
+   * `-32602` without a reason.
    */
-  openRequestState(state: string, method: string, principal: string): RequestStatePayload {
-    const payload = this.requestStates.open(state, { method, principal });
+  openRequestState(state: string, binding: RequestStateBinding): RequestStatePayload {
+    const payload = this.requestStates.open(state, binding);
     if (payload === undefined) throw new Error('requestState refused');
     return payload;
   }
 
   /**
-   * The parked call `id` at its round `round`, if `principal` parked it with a request of
-   * `method` (a retry names the method it retries); it is no longer parked afterwards.
+   * The parked call `id` at its round `round`, if `session`'s principal and client parked it
+   * with a request of `method` (a retry names the method it retries); it is no longer parked
+   * afterwards.
    */
   takeParked(
     id: string,
-    principal: string,
+    session: DownstreamSession,
     method: DownstreamCall['method'],
     round: number,
   ): DownstreamCall | undefined {
     const entry = this.#parked.get(id);
     if (
       entry === undefined ||
-      entry.call.session.principal !== principal ||
+      entry.call.session.principal !== session.principal ||
+      entry.call.session.caller?.clientId !== session.caller?.clientId ||
       entry.call.method !== method ||
       entry.call.rounds !== round
     )

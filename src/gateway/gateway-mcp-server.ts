@@ -10,7 +10,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { executeWith } from '../tool/call-context.js';
 import type { Tool, ToolUpdate } from '../tool/tool.js';
-import { type DownstreamSession, sessionContext } from './downstream-session.js';
+import { type DownstreamSession, sessionContext, stateBinding } from './downstream-session.js';
 import { approvalThroughCaller } from './gateway-approval.js';
 import type { GatewayCore } from './gateway-core.js';
 import type { GatewayProfile } from './gateway-profile.js';
@@ -48,9 +48,9 @@ export function buildGatewayServer(
       logging: {},
     },
     // A 2026-07-28 retry's sealed state is opened before its handler runs; one that does not
-    // open (tampered, expired, another principal or method) gets -32602 with no reason.
+    // open (tampered, expired, another principal, client or method) gets -32602 with no reason.
     requestState: {
-      verify: (state, context) => core.openRequestState(state, context.mcpReq.method, session.principal),
+      verify: (state, context) => core.openRequestState(state, stateBinding(session, context.mcpReq.method)),
     },
   });
   session.server ??= server;

@@ -5,7 +5,8 @@ import {
   validateHostHeader,
   validateOriginHeader,
 } from '@modelcontextprotocol/server';
-import { CHAIN_HEADER, incomingLoop } from '../mcp/gateway-chain.js';
+import { CHAIN_HEADER, incomingLoop } from '../chain/gateway-chain.js';
+import type { HeaderSource } from '../http/header-source.js';
 import type { Caller } from '../tool/call-context.js';
 import type { GatewayOAuth } from './auth/gateway-oauth.js';
 import { legacyTokens, StaticTokens } from './auth/static-tokens.js';
@@ -24,13 +25,6 @@ export interface HttpGuardSettings {
   allowedHostnames?: string[];
   /** Bodies above this many bytes (by `Content-Length`) are refused before they are read. */
   maxBodyBytes: number;
-}
-
-/** The headers of a request as {@link guardRequest} reads them: a `Request`'s, or a Node request's read in place. */
-export interface HeaderSource {
-  readonly headers: { get(name: string): string | null };
-  /** The request's target (a URL, or a path as Node's `req.url` has it): which endpoint a token must name. */
-  readonly url?: string;
 }
 
 /** The answer to a request that would close a loop of gateways: 508 Loop Detected, the reason as a JSON-RPC error. */

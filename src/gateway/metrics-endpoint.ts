@@ -1,11 +1,7 @@
 import { McpToolsError } from '../errors/mcp-tools-error.js';
+import type { HeaderSource } from '../http/header-source.js';
 import { StaticTokens } from './auth/static-tokens.js';
-import {
-  guardRequest,
-  type HeaderSource,
-  type HttpGuardSettings,
-  type RequestPrincipal,
-} from './http-guard.js';
+import { guardRequest, type HttpGuardSettings, type RequestPrincipal } from './http-guard.js';
 
 /** Who may read `GET /metrics` besides the holder of the scrape token. */
 export type MetricsAccess = 'owners' | 'callers';

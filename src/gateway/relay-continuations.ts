@@ -1,16 +1,10 @@
 import { createHash } from 'node:crypto';
+import type { SharedRounds } from '../cluster/relay-rounds.js';
 
 /** How long a relayed round's retry is remembered (longer than a sealed requestState lives by default). */
 const REMEMBER_MS = 10 * 60_000;
 /** Retries remembered at most (the oldest are forgotten first). */
 const MAX_REMEMBERED = 10_000;
-
-/**
- * A memory of first retries shared by every replica of a cluster: resolves `true` when `digest`
- * was not claimed before (and claims it for `ttlMs`), `false` when it was, or when the memory
- * cannot be asked (too strict, never too lenient).
- */
-export type SharedRounds = (digest: string, ttlMs: number) => Promise<boolean>;
 
 /**
  * The retries of relayed `input_required` rounds a gateway has seen: the first retry of a round

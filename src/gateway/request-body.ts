@@ -1,5 +1,5 @@
+import { jsonRpcError } from '../http/json-rpc-error-response.js';
 import { exceedsDepth } from '../json/json-bounds.js';
-import { jsonRpcError } from './json-rpc-error-response.js';
 
 /** Request bodies nest at most this deep (tens of thousands of levels overflowed the stack: 500). */
 const MAX_BODY_DEPTH = 256;

@@ -48,9 +48,20 @@ function viewOf(request: Request, abort: AbortController, version: string | unde
 /** How long a POST's priming event waits for the next event, so a quick answer leaves with it in one write. */
 const PRIMING_HOLD_MS = 20;
 
+/** One decoder for every chunk: a whole-chunk `decode` keeps no state between calls. */
+const decoder = new TextDecoder();
+
+/**
+ * A chunk longer than this is not taken for a priming event without decoding it (a result is
+ * not decoded twice). Were a store's ids this long, its priming events would go out alone, one
+ * more write and nothing else.
+ */
+const PRIMING_MAX_BYTES = 1024;
+
 /** Whether `chunk` is a priming event (an id, maybe a `retry`, and empty data). */
 const isPrimingChunk = (chunk: Uint8Array) =>
-  /^id: [^\n]*\n(?:retry: \d+\n)?data: \n\n$/.test(new TextDecoder().decode(chunk));
+  chunk.byteLength <= PRIMING_MAX_BYTES &&
+  /^id: [^\n]*\n(?:retry: \d+\n)?data: \n\n$/.test(decoder.decode(chunk));
 
 function joined(first: Uint8Array, second: Uint8Array): Uint8Array {
   const both = new Uint8Array(first.byteLength + second.byteLength);
@@ -151,7 +162,7 @@ function watched(
 
 /** The id of the first event in `chunk` (the SDK writes one whole event per chunk). */
 function eventIdIn(chunk: Uint8Array): string | undefined {
-  return /^id: ?(.+)$/m.exec(new TextDecoder().decode(chunk.subarray(0, 512)))?.[1];
+  return /^id: ?(.+)$/m.exec(decoder.decode(chunk.subarray(0, 512)))?.[1];
 }
 
 /**

@@ -10,6 +10,7 @@ import {
   type Server,
   type ServerContext,
 } from '@modelcontextprotocol/server';
+import type { RequestStatePayload } from '../cluster/request-state-seal.js';
 import { observeDownstreamRequest } from '../telemetry/downstream-request-telemetry.js';
 import {
   argumentsDigest,
@@ -22,7 +23,6 @@ import { callerOf, type DownstreamSession } from './downstream-session.js';
 import type { GatewayCore } from './gateway-core.js';
 import { relayContinuationsOf } from './relay-continuations.js';
 import { requestSession } from './request-caller.js';
-import type { RequestStatePayload } from './request-state-seal.js';
 
 /** The capabilities the client of a request declared: its envelope's (2026-07-28) or its session's. */
 export function capabilitiesOf(server: Server, context: ServerContext): ClientCapabilities | undefined {
@@ -121,7 +121,7 @@ async function serveCall<T extends Result>(
         ProtocolErrorCode.InvalidParams,
         `requestState names a ${method} waiting for input on another gateway replica, which cannot be reached from this one; re-issue the call without requestState`,
       );
-    const parked = core.takeParked(state.call, session.principal, method, state.round);
+    const parked = core.takeParked(state.call, session, method, state.round);
     if (parked === undefined) {
       throw new ProtocolError(
         ProtocolErrorCode.InvalidParams,

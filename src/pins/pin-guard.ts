@@ -1,12 +1,8 @@
 import { type StatWatcher, unwatchFile, watchFile } from 'node:fs';
+import type { PinMode, PinnedKind, PinsConfig } from '../config/pins-config.js';
 import { scanDefinition } from '../guards/definition-scan.js';
 import { describeFinding } from '../guards/finding.js';
-import {
-  changedFields,
-  definitionFingerprint,
-  type PinnedKind,
-  pinnedView,
-} from './definition-fingerprint.js';
+import { changedFields, definitionFingerprint, pinnedView } from './definition-fingerprint.js';
 import {
   emptyServerPins,
   type PendingEntry,
@@ -16,7 +12,6 @@ import {
   splitPinKey,
   updatePinFile,
 } from './pin-file.js';
-import type { PinMode, PinsConfig } from './pins-config.js';
 
 /** Options of a {@link PinGuard}. */
 export interface PinGuardOptions extends PinsConfig {

@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
-import { applySandboxDefault } from '../../boxes/sandbox-default.js';
 import { configError } from '../../config/config-error.js';
 import type { GatewayMode, GatewayProfileConfig, McpToolsConfig } from '../../config/config-types.js';
 import type { GatewayOAuthConfig } from '../../config/gateway-auth-types.js';
+import { applySandboxDefault } from '../../config/sandbox-default.js';
 import { SecretRedactor } from '../../config/secret-redactor.js';
 import { McpToolsError } from '../../errors/mcp-tools-error.js';
 import { createGateway } from '../../gateway/create-gateway.js';
@@ -340,7 +340,7 @@ export async function serveAction(_options: unknown, command: Command): Promise<
       const connecting = provider.status().filter((status) => status.state === 'connecting').length;
       if (connecting > 0)
         log(
-          `answering on ${url} while ${connecting} server(s) connect: initialize now, lists within ${(options.listWait ?? DEFAULT_LIST_WAIT_MS) / 1000} s (the rest follow as list_changed), calls once their server is up; /readyz is ready after the first connect round`,
+          `answering on ${url} while ${connecting} server(s) connect: initialize now, lists within ${(options.listWait ?? config.gateway?.listWaitMs ?? DEFAULT_LIST_WAIT_MS) / 1000} s (the rest follow as list_changed), calls once their server is up; /readyz is ready after the first connect round`,
         );
       if (!(await connectRound(session))) await new Promise(() => {});
       // "listening on" (what scripts and tests wait for) means: every server was tried.

@@ -1,5 +1,5 @@
 import type { AccessRuleConfig, CallerSelector } from '../../config/gateway-auth-types.js';
-import { compileToolFilter } from '../../registry/tool-filter.js';
+import { compileToolFilter } from '../../config/tool-filter.js';
 import type { Tool } from '../../tool/tool.js';
 import type { RequestPrincipal } from '../http-guard.js';
 import { matchesCaller } from './caller-selector.js';
