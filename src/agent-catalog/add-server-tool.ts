@@ -1,4 +1,5 @@
-import type { Tool, ToolResult } from '../tool/tool.js';
+import { validateArguments } from '../tool/argument-validator.js';
+import type { JsonSchemaObject, Tool, ToolResult } from '../tool/tool.js';
 import type { AgentCatalog, CatalogVariable } from './agent-catalog.js';
 
 /** What `add_server` needs beside the catalog. */
@@ -9,6 +10,8 @@ export interface AddServerToolOptions {
    * its tools wait for an operator's approval.
    */
   distrust(entry: string): Promise<void>;
+  /** Whether the pins hold back what `entry` lists (`enforce`); an entry they would not hold is refused. */
+  held(entry: string): boolean;
   /** Applies the configuration file again (and tells a cluster's other replicas to). */
   reload(): Promise<void>;
   /** The operator's log: the approve and configure commands go here, never to the model. */
@@ -18,6 +21,33 @@ export interface AddServerToolOptions {
 
 /** Entry names the configuration accepts for a server (the same as a tool name's server part). */
 const ENTRY_PATTERN = '^[A-Za-z0-9_-]{1,64}$';
+
+/** The arguments: checked before anything runs (a call may reach the tool without the gateway's check). */
+const PARAMETERS: JsonSchemaObject = {
+  type: 'object',
+  properties: {
+    name: {
+      type: 'string',
+      minLength: 3,
+      maxLength: 200,
+      description: 'The registry name, e.g. io.github.owner/server',
+    },
+    version: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 255,
+      description: 'An exact version (default: the latest)',
+    },
+    as: { type: 'string', pattern: ENTRY_PATTERN, description: 'The entry name in the configuration' },
+    values: {
+      type: 'object',
+      additionalProperties: { type: 'string', maxLength: 4096 },
+      description: 'Values of the variables the server needs that are not secret (by name)',
+    },
+  },
+  required: ['name'],
+  additionalProperties: false,
+};
 
 const text = (body: string, isError = false): ToolResult => ({
   content: [{ type: 'text', text: body }],
@@ -42,41 +72,24 @@ export function createAddServerTool(options: AddServerToolOptions): Tool {
     label: 'Add an MCP server',
     description:
       "Add a server found with find_server to this gateway. A person approves the call; the new server's tools appear only after an operator reviewed them. Never pass secrets (API keys, tokens): the person provides those outside the conversation.",
-    parameters: {
-      type: 'object',
-      properties: {
-        name: {
-          type: 'string',
-          minLength: 3,
-          maxLength: 200,
-          description: 'The registry name, e.g. io.github.owner/server',
-        },
-        version: {
-          type: 'string',
-          minLength: 1,
-          maxLength: 255,
-          description: 'An exact version (default: the latest)',
-        },
-        as: { type: 'string', pattern: ENTRY_PATTERN, description: 'The entry name in the configuration' },
-        values: {
-          type: 'object',
-          additionalProperties: { type: 'string', maxLength: 4096 },
-          description: 'Values of the variables the server needs that are not secret (by name)',
-        },
-      },
-      required: ['name'],
-      additionalProperties: false,
-    },
+    parameters: PARAMETERS,
     source: 'native',
     category: 'catalog',
     ownerOnly: true,
     annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: true },
     async execute(_toolCallId, params, signal) {
+      const invalid = validateArguments(PARAMETERS, params ?? {});
+      if (invalid) return text(`invalid arguments: ${invalid.message}`, true);
       const name = String(params.name);
       const version = typeof params.version === 'string' ? params.version : undefined;
       const values = (params.values ?? {}) as Record<string, string>;
       const entry = typeof params.as === 'string' ? params.as : catalog.entryFor(name);
       if (version === 'latest') return text('give an exact version, or none for the latest', true);
+      if (!options.held(entry))
+        return text(
+          `the pins do not hold back the tools of "${entry}" (its pin mode is not enforce); choose another name with "as"`,
+          true,
+        );
       if (catalog.hasEntry(entry))
         return text(`the configuration already has a server "${entry}"; choose another name with "as"`, true);
       try {

@@ -6,6 +6,8 @@ import type { CatalogSource } from '../catalog/catalog-source.js';
 import { catalogStatus, catalogStatusMessage, checkCatalogStatus } from '../catalog/catalog-status.js';
 import type { HttpServerConfig } from '../config/config-types.js';
 import { McpToolsError } from '../errors/mcp-tools-error.js';
+import { jsoncServersDocument } from '../hosts/jsonc-servers-document.js';
+import type { ServersDocument } from '../hosts/servers-document.js';
 import type { AddServerOutcome, AddServerRequest, AgentCatalog, CatalogVariable } from './agent-catalog.js';
 
 /** `{name}` placeholders of a registry template (a URL or a header value). */
@@ -66,27 +68,15 @@ function filledHeaders(
   return out;
 }
 
-/** The configuration file `add_server` writes: plain JSON only (a file with comments is left to `mcptools add`). */
-function readJsonConfig(file: string): { servers?: Record<string, unknown> } & Record<string, unknown> {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(readFileSync(file, 'utf8'));
-  } catch {
-    throw new McpToolsError(
-      'CONFIG_INVALID',
-      `${file} is not plain JSON (comments, or another format): add_server writes only a plain JSON configuration`,
-      { recoverable: false },
-    );
-  }
-  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed))
-    throw new McpToolsError('CONFIG_INVALID', `${file}: not a JSON object`, { recoverable: false });
-  return parsed as { servers?: Record<string, unknown> } & Record<string, unknown>;
+/** The configuration file's server map, opened for an edit that keeps its comments and formatting. */
+function openConfig(file: string): ServersDocument {
+  return jsoncServersDocument(readFileSync(file, 'utf8'), ['servers'], file);
 }
 
 /**
  * The {@link AgentCatalog} of `serve`: searches and resolves in the configuration's registries
- * (in order) and writes the entry into the configuration file `file`, replaced whole through a
- * temporary file. It adds remote servers (their URL and the headers whose values are known);
+ * (in order) and writes the entry into the configuration file `file` (JSON or JSONC: only that
+ * entry's text changes, comments stay), replaced through a temporary file. It adds remote servers (their URL and the headers whose values are known);
  * a record that has only packages is refused with what to run instead. A `deleted` record is
  * refused; a `deprecated` one is added with its warning.
  */
@@ -146,16 +136,15 @@ export function registryAgentCatalog(sources: readonly CatalogSource[], file: st
         ...(needs.length > 0 || placeholders(url).length > 0 ? { enabled: false } : {}),
       };
       const name = request.entry ?? entryName(entry.server.name);
-      const config = readJsonConfig(file);
-      const servers = (config.servers ?? {}) as Record<string, unknown>;
-      if (Object.hasOwn(servers, name))
+      const document = openConfig(file);
+      if (Object.hasOwn(document.servers(), name))
         throw new McpToolsError('INVALID_ARGUMENTS', `the configuration already has a server "${name}"`, {
           recoverable: false,
         });
-      config.servers = { ...servers, [name]: server };
+      document.set(name, { ...server });
       const temporary = `${file}.${randomUUID()}.tmp`;
       // The file keeps its permissions (one holding tokens may be owner-only).
-      writeFileSync(temporary, `${JSON.stringify(config, null, 2)}\n`, { mode: statSync(file).mode & 0o777 });
+      writeFileSync(temporary, document.text(), { mode: statSync(file).mode & 0o777 });
       renameSync(temporary, file);
       return {
         entry: name,
@@ -166,8 +155,7 @@ export function registryAgentCatalog(sources: readonly CatalogSource[], file: st
       };
     },
     hasEntry(name) {
-      const servers = readJsonConfig(file).servers ?? {};
-      return Object.hasOwn(servers, name);
+      return Object.hasOwn(openConfig(file).servers(), name);
     },
     entryFor: entryName,
   };

@@ -5,8 +5,8 @@
 import { Command, CommanderError } from 'commander';
 import { registerCommands } from './command-table.js';
 import { registerAuthCommand } from './commands/auth.js';
-import { registerConnectCommands } from './commands/connect.js';
 import { registerCatalogCommands } from './commands/catalog.js';
+import { registerConnectCommands } from './commands/connect.js';
 import { registerPinsCommand } from './commands/pins.js';
 import { packageVersion } from './package-version.js';
 import { durationOption } from './parse-option-value.js';

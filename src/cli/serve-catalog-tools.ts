@@ -49,6 +49,7 @@ export function serveCatalogTools(options: ServeCatalogToolsOptions): void {
     createAddServerTool({
       catalog,
       distrust: (entry) => pins.distrust(entry),
+      held: (entry) => pins.modeOf(entry) === 'enforce',
       reload: options.reload,
       log: (line) => log(line, 'warn'),
     }),

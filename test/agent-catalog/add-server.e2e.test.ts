@@ -2,6 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseJsonc } from '../../src/config/parse-jsonc.js';
 import { cliScratch, runCli } from '../cli/cli-process.js';
 import {
   type CatalogFixture,
@@ -45,6 +46,11 @@ const asked: string[] = [];
 let decision: 'allow-once' | 'deny' = 'deny';
 let listChanges = 0;
 
+/** A comment of the person's configuration file, which an add must keep. */
+const COMMENT = '// the team gateway: servers an agent adds land below';
+const readConfig = () =>
+  parseJsonc(readFileSync(configFile, 'utf8'), configFile) as { servers: Record<string, unknown> };
+
 const textOf = (result: unknown) =>
   ((result as { content: { type: string; text?: string }[] }).content ?? [])
     .map((block) => block.text ?? '')
@@ -64,7 +70,7 @@ beforeAll(async () => {
   const lockedOrigin = new URL(locked.url).origin.replace('127.0.0.1', 'localhost');
   writeFileSync(
     configFile,
-    `${JSON.stringify(
+    `${COMMENT}\n${JSON.stringify(
       {
         servers: {},
         registries: [
@@ -73,7 +79,8 @@ beforeAll(async () => {
           { url: catalog.url },
         ],
         router: { catalogTools: true },
-        pins: { file: pinsFile },
+        // An entry name the pins would not hold back: add_server must refuse it.
+        pins: { file: pinsFile, servers: { scratch: { mode: 'off' } } },
         gateway: {
           tokens: { owner: { token: OWNER_TOKEN, owner: true }, guest: { token: GUEST_TOKEN } },
         },
@@ -150,7 +157,7 @@ describe('find_server and add_server through serve', () => {
     });
     expect(denied.isError).toBe(true);
     expect(asked.at(-1)).toContain('Add 127.0.0.1/mcptools');
-    expect(JSON.parse(readFileSync(configFile, 'utf8')).servers).toEqual({});
+    expect(readConfig().servers).toEqual({});
 
     decision = 'allow-once';
     const added = await client.callTool({
@@ -161,7 +168,8 @@ describe('find_server and add_server through serve', () => {
     expect(textOf(added)).toContain('added "found"');
     // The approve command is the operator's: it goes to the log, never to the model.
     expect(textOf(added)).not.toContain('pins approve');
-    expect(JSON.parse(readFileSync(configFile, 'utf8')).servers.found).toEqual({
+    expect(readFileSync(configFile, 'utf8')).toContain(COMMENT);
+    expect(readConfig().servers.found).toEqual({
       type: 'streamable-http',
       url: open.url,
     });
@@ -188,6 +196,17 @@ describe('find_server and add_server through serve', () => {
     expect(textOf(echoed)).toContain('through');
   });
 
+  it('refuses an entry name whose tools the pins would not hold back', async () => {
+    decision = 'allow-once';
+    const refused = await client.callTool({
+      name: 'add_server',
+      arguments: { name: '127.0.0.1/mcptools', as: 'scratch' },
+    });
+    expect(refused.isError).toBe(true);
+    expect(textOf(refused)).toContain('pin mode is not enforce');
+    expect(readConfig().servers.scratch).toBeUndefined();
+  });
+
   it('never takes a secret as an argument; a server that needs one waits disabled', async () => {
     decision = 'allow-once';
     const refused = await client.callTool({
@@ -205,7 +224,7 @@ describe('find_server and add_server through serve', () => {
     });
     expect(waiting.isError).toBeFalsy();
     expect(textOf(waiting)).toContain('needs configuration');
-    const entry = JSON.parse(readFileSync(configFile, 'utf8')).servers.guarded;
+    const entry = readConfig().servers.guarded;
     expect(entry).toMatchObject({ type: 'streamable-http', enabled: false });
     expect(JSON.stringify(entry)).not.toContain(REGISTRY_TOKEN);
     expect(served.stderr()).not.toContain(MODEL_SECRET);
@@ -249,7 +268,7 @@ describe('find_server and add_server through serve', () => {
       arguments: { name: 'io.github.fixture/remote-echo' },
     });
     expect(waiting.isError).toBeFalsy();
-    expect(JSON.parse(readFileSync(configFile, 'utf8')).servers['remote-echo']).toEqual({
+    expect(readConfig().servers['remote-echo']).toEqual({
       type: 'streamable-http',
       url: catalog.remoteUrl,
       enabled: false,

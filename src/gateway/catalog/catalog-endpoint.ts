@@ -1,5 +1,5 @@
 import type { GatewayProfile } from '../profiles/gateway-profile.js';
-import { type CatalogRecord, type CatalogView, profileRecord } from './catalog-records.js';
+import { type CatalogRecord, type CatalogView, profileRecord } from './profile-record.js';
 
 /** The page size when a request names none, and the most one page holds. */
 const DEFAULT_LIMIT = 30;
