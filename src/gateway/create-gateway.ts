@@ -29,6 +29,7 @@ import type { HeaderSource } from '../http/header-source.js';
 import { jsonRpcError } from '../http/json-rpc-error-response.js';
 import { serveNodeExchange } from '../http/node-exchange.js';
 import { nodeHeaders, readNodeBody, sendResponse } from '../http/node-request.js';
+import { usesCallerCredentials } from '../mcp/principal-connections.js';
 import { countListenStream } from '../telemetry/listen-stream-telemetry.js';
 import { observeGatewaySessions } from '../telemetry/state-gauges.js';
 import { serveCallerUpstreams } from './auth/caller-upstreams.js';
@@ -201,6 +202,10 @@ export function createGateway(options: GatewayOptions): Gateway {
     // In a cluster the state is sealed with the cluster key and names the cluster's replica id.
     requestStateKey: options.requestStateKey ?? clusterSettings?.key,
     replicaId: options.replicaId ?? clusterSettings?.replicaId,
+    perCaller: (server) => {
+      const entry = options.config?.servers?.[server];
+      return entry !== undefined && usesCallerCredentials(entry);
+    },
   });
   const visibility = new Visibility(gatewayConfig.access);
   const parts: ProfileParts = {
@@ -531,11 +536,11 @@ export function createGateway(options: GatewayOptions): Gateway {
     // Forwarded requests are of sessions and parked calls: nothing but /mcp is served to one.
     if (!/^\/mcp(?:\/|\?|$)/.test(path)) return forged();
     return (
-      cluster?.acceptForwarded(header, {
+      (await cluster?.acceptForwarded(header, {
         method,
         path,
         sessionId: request.headers.get('mcp-session-id') ?? '',
-      }) ?? forged()
+      })) ?? forged()
     );
   };
 

@@ -59,6 +59,8 @@ export class GatewayCore {
       log: (line: string) => void;
       requestStateKey?: Uint8Array | undefined;
       replicaId?: string | undefined;
+      /** The servers each caller reaches with their own credentials (the resource index lists none of them). */
+      perCaller?: (server: string) => boolean;
     },
   ) {
     this.provider = provider;
@@ -72,7 +74,7 @@ export class GatewayCore {
     this.#parkedCalls = options.parkedCalls ?? { total: Infinity, perPrincipal: Infinity };
     this.#unlinkedParkMs = Math.min(options.unlinkedParkMs ?? options.inputTimeoutMs, options.inputTimeoutMs);
     this.#log = options.log;
-    this.resources = new ResourceIndex(provider);
+    this.resources = new ResourceIndex(provider, options.perCaller);
     this.#subscriptions = new UpstreamSubscriptions(
       provider,
       {
