@@ -1,6 +1,5 @@
 import { hkdfSync, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { chmod, mkdir, open, rename, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { ClusterSeal } from '../cluster/cluster-seal.js';
 import { McpToolsError } from '../errors/mcp-tools-error.js';
@@ -92,6 +91,17 @@ export class SecretVault {
     });
   }
 
+  /** Forgets the values of `entry` other than `keep`. */
+  async retain(entry: string, keep: readonly string[]): Promise<void> {
+    await this.#update((file) => {
+      const current = file.entries[entry];
+      if (current === undefined) return;
+      const kept = Object.fromEntries(Object.entries(current).filter(([name]) => keep.includes(name)));
+      if (Object.keys(kept).length > 0) file.entries[entry] = kept;
+      else delete file.entries[entry];
+    });
+  }
+
   /** Forgets every value of `entry`; resolves with the names removed. */
   async remove(entry: string): Promise<string[]> {
     let removed: string[] = [];
@@ -121,6 +131,8 @@ export class SecretVault {
   }
 
   async #update(change: (file: SecretVaultFile) => void): Promise<void> {
+    // Loaded by the first write: reading a configuration with vault references needs none of it.
+    const { chmod, mkdir, open, rename, rm } = await import('node:fs/promises');
     await mkdir(dirname(this.path), { recursive: true, mode: 0o700 });
     const { default: lockfile } = await import('proper-lockfile');
     const release = await lockfile.lock(this.path, {

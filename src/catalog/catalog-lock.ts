@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { mkdir, open, rename, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { McpToolsError } from '../errors/mcp-tools-error.js';
 
@@ -109,6 +108,8 @@ export async function updateCatalogLock(
   path: string,
   change: (lock: CatalogLock) => void,
 ): Promise<CatalogLock> {
+  // Loaded by the first write: a configuration read with its lock needs none of it.
+  const { mkdir, open, rename, rm } = await import('node:fs/promises');
   const lock = readCatalogLock(path);
   change(lock);
   await mkdir(dirname(path), { recursive: true });

@@ -6,6 +6,7 @@ import { Command, CommanderError } from 'commander';
 import { registerCommands } from './command-table.js';
 import { registerAuthCommand } from './commands/auth.js';
 import { registerConnectCommands } from './commands/connect.js';
+import { registerCatalogCommands } from './commands/catalog.js';
 import { registerPinsCommand } from './commands/pins.js';
 import { packageVersion } from './package-version.js';
 import { durationOption } from './parse-option-value.js';
@@ -33,6 +34,7 @@ registerCommands(program);
 registerAuthCommand(program);
 registerPinsCommand(program);
 registerConnectCommands(program);
+registerCatalogCommands(program);
 
 // No top-level await: CommonJS (the bundle) cannot have one.
 program.parseAsync(process.argv).catch(async (error: unknown) => {

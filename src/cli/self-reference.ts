@@ -4,7 +4,7 @@ import { basename, resolve } from 'node:path';
 import { parse as parseShell } from 'shell-quote';
 import { configSearchPaths } from '../config/config-search-paths.js';
 import type { ServerConfig, StdioServerConfig } from '../config/config-types.js';
-import { isLoopbackHost } from '../gateway/loopback.js';
+import { isLoopbackHost } from '../gateway/http/loopback.js';
 
 /** Who "mcptools itself" is, for {@link selfReference}. */
 export interface SelfIdentity {

@@ -3,7 +3,7 @@ import { basename, dirname } from 'node:path';
 import type { McpToolsConfig } from '../config/config-types.js';
 import { loadConfig } from '../config/load-config.js';
 import { applySandboxDefault } from '../config/sandbox-default.js';
-import type { DefaultProfileOverrides, ProfileChanges } from '../gateway/reconfigure-profiles.js';
+import type { DefaultProfileOverrides, ProfileChanges } from '../gateway/profiles/reconfigure-profiles.js';
 import { applyServerChanges, type ServerChanges } from '../mcp/apply-server-changes.js';
 import type { McpToolHub } from '../mcp/mcp-tool-hub.js';
 

@@ -34,52 +34,49 @@ import { countListenStream } from '../telemetry/listen-stream-telemetry.js';
 import { observeGatewaySessions } from '../telemetry/state-gauges.js';
 import { serveCallerUpstreams } from './auth/caller-upstreams.js';
 import { frontDoor, profileFor } from './auth/front-door.js';
-import { Visibility } from './auth/visibility.js';
-import { BatchedStdioServerTransport } from './batched-stdio-server-transport.js';
-import { isCatalogPath, serveCatalog } from './catalog/catalog-endpoint.js';
-import { ClientArrivals } from './client-arrivals.js';
-import { createSession, type DownstreamSession } from './downstream-session.js';
-import { carriesEnvelopeClaim } from './envelope-claim.js';
-import { GatewayCore } from './gateway-core.js';
-import { resolveGatewayLimits } from './gateway-limits.js';
-import { buildGatewayServer } from './gateway-mcp-server.js';
-import { DEFAULT_MAX_BODY_BYTES, type GatewayOptions } from './gateway-options.js';
-import { GatewayProfile, type ProfileParts } from './gateway-profile.js';
 import {
   authenticateRequest,
   guardRequest,
   type HttpGuardSettings,
   loopRefusal,
   type RequestPrincipal,
-} from './http-guard.js';
-import { LegacySessions } from './legacy-sessions.js';
-import { serveListen } from './listen-subscriptions.js';
-import { assertBindAllowed, isLoopbackHost, loopbackHostnames } from './loopback.js';
-import { MemoryEventStores } from './memory-event-stores.js';
-import { MetricsEndpoint } from './metrics-endpoint.js';
-import { paramHeaderRefusal } from './param-headers.js';
-import { PrincipalQuota } from './principal-quota.js';
-import { quotaRefusal } from './quota-refusal.js';
+} from './auth/http-guard.js';
+import { authCaller, principalAuth } from './auth/request-caller.js';
+import { Visibility } from './auth/visibility.js';
+import { relayContinuationsOf } from './calls/relay-continuations.js';
+import { isCatalogPath, serveCatalog } from './catalog/catalog-endpoint.js';
+import { GatewayCore } from './gateway-core.js';
+import { resolveGatewayLimits } from './gateway-limits.js';
+import { buildGatewayServer } from './gateway-mcp-server.js';
+import { DEFAULT_MAX_BODY_BYTES, type GatewayOptions } from './gateway-options.js';
+import { carriesEnvelopeClaim } from './http/envelope-claim.js';
+import { assertBindAllowed, isLoopbackHost, loopbackHostnames } from './http/loopback.js';
+import { paramHeaderRefusal } from './http/param-headers.js';
+import { PrincipalQuota } from './http/principal-quota.js';
+import { quotaRefusal } from './http/quota-refusal.js';
+import { releasedWithBody } from './http/released-with-body.js';
+import { parseRequestBody, tooLarge } from './http/request-body.js';
+import { upstreamsGate } from './http/upstreams-ready.js';
+import { GatewayProfile, type ProfileParts } from './profiles/gateway-profile.js';
 import {
   type DefaultProfileOverrides,
   defaultProfileSettings,
   type ProfileChanges,
   reconfigureProfiles,
-} from './reconfigure-profiles.js';
-import { relayContinuationsOf } from './relay-continuations.js';
-import { releasedWithBody } from './released-with-body.js';
-import { parseRequestBody, tooLarge } from './request-body.js';
-import { authCaller, principalAuth } from './request-caller.js';
-import { SseSessions, sseRoute } from './sse-endpoint.js';
-import { healthJson, statusPageResponse } from './status-page.js';
-import { observeStdioListens } from './stdio-listen-observer.js';
+} from './profiles/reconfigure-profiles.js';
+import { BatchedStdioServerTransport } from './sessions/batched-stdio-server-transport.js';
+import { ClientArrivals } from './sessions/client-arrivals.js';
+import { createSession, type DownstreamSession } from './sessions/downstream-session.js';
+import { LegacySessions } from './sessions/legacy-sessions.js';
+import { serveListen } from './sessions/listen-subscriptions.js';
+import { MemoryEventStores } from './sessions/memory-event-stores.js';
+import { SseSessions, sseRoute } from './sessions/sse-endpoint.js';
+import { observeStdioListens } from './sessions/stdio-listen-observer.js';
+import { MetricsEndpoint } from './status/metrics-endpoint.js';
+import { healthJson, statusPageResponse } from './status/status-page.js';
 import { ownUpstreams } from './upstream-wait.js';
-import { upstreamsGate } from './upstreams-ready.js';
 
 export { DEFAULT_MAX_BODY_BYTES };
-
-/** The default cap on 2025-era HTTP sessions kept at once. */
-export const DEFAULT_MAX_SESSIONS = 1000;
 
 /** How long a call whose response stream dropped waits for the client to resume it. */
 export const DEFAULT_RESUME_GRACE_MS = 15_000;

@@ -6,15 +6,15 @@ import {
   RequestStateSeal,
 } from '../cluster/request-state-seal.js';
 import type { MCPToolProvider, UpstreamNotification } from '../mcp/provider-types.js';
-import type { DownstreamCall } from './downstream-call.js';
-import { type DownstreamSession, stateBinding } from './downstream-session.js';
-import type { GatewayProfile } from './gateway-profile.js';
-import { ResourceIndex } from './resource-index.js';
-import type { ResourceTarget } from './resource-routing.js';
-import { wrapResourceUri } from './resource-uri.js';
-import { ToolListAnnouncer, type ToolListChange } from './tool-list-announcer.js';
-import { routeUpstreamLog, sendToSession } from './upstream-log.js';
-import { type SubscriptionState, UpstreamSubscriptions } from './upstream-subscriptions.js';
+import type { DownstreamCall } from './calls/downstream-call.js';
+import { routeUpstreamLog, sendToSession } from './calls/upstream-log.js';
+import type { GatewayProfile } from './profiles/gateway-profile.js';
+import { ToolListAnnouncer, type ToolListChange } from './profiles/tool-list-announcer.js';
+import { ResourceIndex } from './resources/resource-index.js';
+import type { ResourceTarget } from './resources/resource-routing.js';
+import { wrapResourceUri } from './resources/resource-uri.js';
+import { type SubscriptionState, UpstreamSubscriptions } from './resources/upstream-subscriptions.js';
+import { type DownstreamSession, stateBinding } from './sessions/downstream-session.js';
 
 /**
  * What every downstream connection of one gateway shares: the profiles, the sessions that get

@@ -19,6 +19,8 @@ import { changeServers } from './servers-change.js';
 export interface ImportOptions extends HostCommandOptions {
   /** The user-level mcptools configuration the servers move into. */
   configPath: string;
+  /** The running CLI's entry file: a host entry that starts it is mcptools, never imported. */
+  cliEntry?: string;
   /** Leave mcptools (this stdio target) as the host's only entry. */
   replace?: Extract<ConnectTarget, { kind: 'stdio' }>;
 }
@@ -80,7 +82,7 @@ export function importHost(host: HostDefinition, options: ImportOptions): Import
     removedFromHost: [],
     backup: hostBackupPath(host.id, options.env),
   };
-  const cliEntry = options.replace?.args[0];
+  const cliEntry = options.cliEntry ?? options.replace?.args[0];
   const converted = new Map<string, Record<string, unknown>>();
   for (const [name, raw] of Object.entries(hostServers)) {
     if (isMcptoolsEntry(name, raw, cliEntry)) continue;
@@ -118,18 +120,28 @@ export function importHost(host: HostDefinition, options: ImportOptions): Import
     const target = options.replace;
     const moved = [...result.imported, ...result.alreadyThere];
     const name = entryName(target);
-    changeServers(
-      file,
-      record,
-      (document) => {
-        const present = document.servers();
-        result.removedFromHost = moved.filter((server) => Object.hasOwn(present, server));
-        for (const server of result.removedFromHost) document.remove(server);
-        document.set(name, host.entry(target));
-        return { added: [name], removed: result.removedFromHost };
-      },
-      change,
-    );
+    try {
+      changeServers(
+        file,
+        record,
+        (document) => {
+          const present = document.servers();
+          result.removedFromHost = moved.filter((server) => Object.hasOwn(present, server));
+          for (const server of result.removedFromHost) document.remove(server);
+          document.set(name, host.entry(target));
+          return { added: [name], removed: result.removedFromHost };
+        },
+        change,
+      );
+    } catch (error) {
+      // The configuration was written already: say so, and how to take it back.
+      if (!McpToolsError.isInstance(error)) throw error;
+      throw new McpToolsError(
+        error.code,
+        `${error.message} (the servers were copied into ${options.configPath} already: \`mcptools import ${host.id} --undo\` takes them out)`,
+        { cause: error, data: error.data },
+      );
+    }
     result.entry = name;
   }
   return result;

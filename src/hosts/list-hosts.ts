@@ -21,8 +21,11 @@ export interface HostStatus {
   error?: string;
 }
 
-/** Which hosts are installed here and which already have mcptools, read from their files only. */
-export function listHosts(environment: HostEnvironment): HostStatus[] {
+/**
+ * Which hosts are installed here and which already have mcptools (by name, or an entry starting
+ * `cliEntry`), read from their files only.
+ */
+export function listHosts(environment: HostEnvironment, cliEntry?: string): HostStatus[] {
   return HOSTS.map((host) => {
     const file = host.configFile(environment);
     const fileExists = existsSync(file);
@@ -45,7 +48,7 @@ export function listHosts(environment: HostEnvironment): HostStatus[] {
         readFileSync(file),
       ).servers();
       status.mcptools = Object.entries(servers)
-        .filter(([name, entry]) => isMcptoolsEntry(name, entry))
+        .filter(([name, entry]) => isMcptoolsEntry(name, entry, cliEntry))
         .map(([name]) => name);
     } catch (error) {
       status.error = error instanceof Error ? error.message : 'unreadable';

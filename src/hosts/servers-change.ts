@@ -46,6 +46,8 @@ export function changeServers(
     const written = rewriteHostFile(
       file.path,
       (bytes) => {
+        // A retry starts again from the record as it was: the baseline is what this attempt read.
+        record.files = structuredClone(previous.files);
         const document = openServersDocument(file, bytes);
         result = edit(document);
         const text = document.text();

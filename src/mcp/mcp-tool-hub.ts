@@ -3,12 +3,14 @@ import type { AuthorizationStart, AuthorizationUrlHandler } from '../auth/server
 import { type OAuthHostOptions, ServerAuthorizations } from '../auth/server-authorizations.js';
 import type { McpToolsConfig, ProtocolMode, ServerConfig } from '../config/config-types.js';
 import { durationMs } from '../config/duration.js';
+import type { GuardsConfig } from '../config/guards-config.js';
 import type { PinsConfig } from '../config/pins-config.js';
 import type { ToolOverrideConfig } from '../config/policies-schema.js';
 import { SecretRedactor } from '../config/secret-redactor.js';
 import { serverSecrets } from '../config/server-secrets.js';
 import { compileToolFilter } from '../config/tool-filter.js';
 import { McpToolsError } from '../errors/mcp-tools-error.js';
+import { ReadScreen } from '../guards/read-screen.js';
 import { defaultPinsPath } from '../pins/default-pins-path.js';
 import { PinGuard } from '../pins/pin-guard.js';
 import { applyToolOverride } from '../pipeline/tool-override.js';
@@ -161,12 +163,15 @@ export class McpToolHub implements MCPToolProvider {
   readonly #callers: CallerRouting;
   /** Holds back definitions that differ from their pins (none when pins are off). */
   readonly pins: PinGuard | undefined;
+  /** `policies.guards`, read by the screen of resource reads and prompt gets. */
+  #guards: GuardsConfig | undefined;
 
   constructor(config: McpToolsConfig, registry: ToolRegistry, options: LoadMcpServersOptions = {}) {
     this.#registry = registry;
     this.#redactor = SecretRedactor.forConfig(config);
     this.#overrides = config.policies?.overrides ?? {};
     this.#policies = configPolicies(config.policies, this.#policyOptions());
+    this.#guards = config.policies?.guards;
     this.#policyRemovers = this.#policies.middlewares.map((middleware) => registry.use(middleware));
     this.#naming = { ...config.namespace, ...options.namespace };
     if (options.onStatus) this.#listeners.status.add(options.onStatus);
@@ -316,8 +321,13 @@ export class McpToolHub implements MCPToolProvider {
       this.pins,
     );
     this.#directory = directory;
-    this.resources = new McpResourceService(directory);
-    this.prompts = new McpPromptService(directory);
+    // resources/read and prompts/get do not pass the tool pipeline: the guards screen them here.
+    const screen = new ReadScreen(
+      () => this.#guards,
+      (message, server) => this.#emit('warning', message, server),
+    );
+    this.resources = new McpResourceService(directory, screen);
+    this.prompts = new McpPromptService(directory, screen);
     this.tasks = new McpTaskService(directory);
     this.#unobserveStates = observeServerStates(() => this.#connections.values());
   }
@@ -346,6 +356,7 @@ export class McpToolHub implements MCPToolProvider {
     this.#overrides = policies?.overrides ?? {};
     // The same options as at start: a cluster's shared rate limits survive a reload.
     this.#policies = configPolicies(policies, this.#policyOptions());
+    this.#guards = policies?.guards;
     this.#policyRemovers = this.#policies.middlewares.map((middleware) => this.#registry.use(middleware));
     for (const remove of removers) remove();
     await previous.close();

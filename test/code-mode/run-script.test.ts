@@ -387,3 +387,29 @@ describe('run_script escapes and exhaustion', () => {
     expect(textOf(result)).toBe('Script cancelled: the script was cancelled');
   });
 });
+
+describe('run_script registered in the registry (as the CLI does)', () => {
+  it('is screened by the guards as a call of its own: a secret the script put together is redacted, and its details dropped', async () => {
+    const canary = `ghp_${'a1B2c3D4e5'.repeat(4).slice(0, 36)}`;
+    const guarded = new ToolRegistry();
+    const none = await loadMCPServers(
+      { servers: {}, policies: { guards: { results: { secrets: 'redact' } } } },
+      guarded,
+    );
+    try {
+      for (const tool of createRouterTools(none, guarded))
+        guarded.register(tool, { source: 'router', category: 'router' });
+      const pieces = JSON.stringify([canary.slice(0, 3), canary.slice(3)]);
+      const result = await guarded.get('run_script')!.execute('s', { script: `return ${pieces}.join("")` });
+      expect(JSON.stringify(result)).not.toContain(canary);
+      expect(textOf(result)).toBe('"[redacted: secret:GITHUB_TOKEN]"');
+      expect(result.details).toBeUndefined();
+      // The control: a script without a secret keeps its output and details.
+      const plain = await guarded.get('run_script')!.execute('s', { script: 'return "fine"' });
+      expect(textOf(plain)).toBe('"fine"');
+      expect(plain.details).toMatchObject({ value: 'fine' });
+    } finally {
+      await none.close();
+    }
+  });
+});

@@ -121,7 +121,7 @@ describe('the TypeScript blocks', () => {
         skipLibCheck: true,
         types: ['node'],
         baseUrl: root,
-        paths: { mcptools: ['src/index.ts'] },
+        paths: { mcptools: ['src/index.ts'], 'mcptools/*': ['src/*.ts'] },
       },
     );
     // The blocks' own diagnostics: the source they import is type-checked on its own by
@@ -159,7 +159,10 @@ describe('the TypeScript blocks', () => {
         JSON.stringify({ servers: { echo: { command: echo.command, args: echo.args } } }),
       );
       const source = block.text
-        .replaceAll("from 'mcptools'", `from '${join(root, 'src', 'index.ts')}'`)
+        .replaceAll(
+          /from 'mcptools(?:\/([a-z]+))?'/g,
+          (_, subpath) => `from '${join(root, 'src', `${subpath ?? 'index'}.ts`)}'`,
+        )
         .replaceAll('port: 8808', 'port: 0');
       const file = join(project, 'block.mts');
       writeFileSync(file, source);

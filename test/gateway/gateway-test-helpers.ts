@@ -6,9 +6,9 @@ import {
 } from '@modelcontextprotocol/client';
 import { expect } from 'vitest';
 import type { McpToolsConfig } from '../../src/config/config-types.js';
+import { gatewayServerRequests } from '../../src/gateway/calls/gateway-server-requests.js';
 import { createGateway, type Gateway } from '../../src/gateway/create-gateway.js';
 import type { GatewayOptions } from '../../src/gateway/gateway-options.js';
-import { gatewayServerRequests } from '../../src/gateway/gateway-server-requests.js';
 import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
 import type { MCPToolProvider } from '../../src/mcp/provider-types.js';
 import { ToolRegistry } from '../../src/registry/tool-registry.js';

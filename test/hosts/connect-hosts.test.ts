@@ -1,12 +1,14 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: these strings are the hosts' ${VAR} references under test, not templates.
 import {
   existsSync,
+  lstatSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
   rmSync,
   statSync,
+  symlinkSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -202,6 +204,10 @@ describe('a host rewriting its file while connect writes it', () => {
     // The host's own change survives, and mcptools' entry is in.
     expect(written.numStartups).toBe(2);
     expect(written.mcpServers['mcptools-stdio']).toBeDefined();
+    // The undo baseline is what the retry read (the host's change), byte for byte.
+    const record = JSON.parse(readFileSync(hostBackupPath(host.id, options.env), 'utf8'));
+    expect(record.files).toHaveLength(1);
+    expect(Buffer.from(record.files[0].before, 'base64').toString('utf8')).toBe(hostWrites(2));
     undoHost(host, options);
     expect(readFileSync(file, 'utf8')).toBe(hostWrites(2));
   });
@@ -364,5 +370,123 @@ describe('connect --list', () => {
       binary: join(scratch, 'bin', 'gemini'),
     });
     expect(byHost.windsurf).toMatchObject({ installed: false, mcptools: [] });
+  });
+});
+
+describe('where each host’s file is', () => {
+  const home = '/home/u';
+  it('follows the platform and the hosts’ own variables', () => {
+    const files = (platform: NodeJS.Platform, env: Record<string, string>) =>
+      Object.fromEntries(
+        HOSTS.map((host) => [host.id, host.configFile({ env: { HOME: home, ...env }, platform })]),
+      );
+    expect(files('linux', {})).toEqual({
+      'claude-code': '/home/u/.claude.json',
+      'claude-desktop': '/home/u/.config/Claude/claude_desktop_config.json',
+      cursor: '/home/u/.cursor/mcp.json',
+      vscode: '/home/u/.config/Code/User/mcp.json',
+      windsurf: '/home/u/.codeium/windsurf/mcp_config.json',
+      'gemini-cli': '/home/u/.gemini/settings.json',
+      codex: '/home/u/.codex/config.toml',
+      openclaw: '/home/u/.openclaw/openclaw.json',
+    });
+    expect(files('darwin', {})).toMatchObject({
+      'claude-desktop': '/home/u/Library/Application Support/Claude/claude_desktop_config.json',
+      vscode: '/home/u/Library/Application Support/Code/User/mcp.json',
+    });
+    expect(files('win32', { USERPROFILE: home, APPDATA: '/appdata' })).toMatchObject({
+      'claude-desktop': '/appdata/Claude/claude_desktop_config.json',
+      vscode: '/appdata/Code/User/mcp.json',
+    });
+    expect(
+      files('linux', {
+        XDG_CONFIG_HOME: '/xdg',
+        CLAUDE_CONFIG_DIR: '/cc',
+        CODEX_HOME: '/cx',
+        OPENCLAW_STATE_DIR: '/oc',
+      }),
+    ).toMatchObject({
+      'claude-code': '/cc/.claude.json',
+      'claude-desktop': '/xdg/Claude/claude_desktop_config.json',
+      vscode: '/xdg/Code/User/mcp.json',
+      codex: '/cx/config.toml',
+      openclaw: '/oc/openclaw.json',
+    });
+  });
+});
+
+describe('files connect cannot or must not replace', () => {
+  it('writes through a symbolic link to the file it points at, the link kept', () => {
+    const host = hostDefinition('claude-code');
+    const target = join(scratch, 'dotfiles', 'claude.json');
+    mkdirSync(dirname(target), { recursive: true });
+    writeFileSync(target, '{}\n');
+    symlinkSync(target, host.configFile(options));
+    connectHost(host, STDIO, options);
+    expect(lstatSync(host.configFile(options)).isSymbolicLink()).toBe(true);
+    expect(parseJsonc(readFileSync(target, 'utf8')).mcpServers['mcptools-stdio']).toBeDefined();
+    undoHost(host, options);
+    expect(readFileSync(target, 'utf8')).toBe('{}\n');
+  });
+
+  it('refuses a JSON5-only OpenClaw file, naming the line and the way out, the file untouched', () => {
+    const host = hostDefinition('openclaw');
+    const text = '{\n  gateway: { port: 18789 },\n}\n';
+    const file = writeHostFile(host, text);
+    expect(() => connectHost(host, STDIO, options)).toThrow(
+      /openclaw\.json: invalid JSON at line 2.*openclaw mcp set/,
+    );
+    expect(readFileSync(file, 'utf8')).toBe(text);
+    expect(existsSync(hostBackupPath(host.id, options.env))).toBe(false);
+  });
+
+  it('never quotes a broken file’s text in the error (it may hold a token)', () => {
+    const host = hostDefinition('cursor');
+    writeHostFile(host, `{"mcpServers": {"gh": {"headers": {"Authorization": "Bearer ${TOKEN}"}}} oops`);
+    expect(() => connectHost(host, STDIO, options)).toThrow(/invalid JSON at line 1/);
+    try {
+      connectHost(host, STDIO, options);
+    } catch (error) {
+      expect(String(error)).not.toContain(TOKEN);
+    }
+  });
+});
+
+describe('an entry that is mcptools under another name', () => {
+  // The CLI's entry file, in a folder whose name does not say mcptools (a clone named otherwise).
+  const cli = '/opt/tools/dist/cli/main.cjs';
+  const gateway = { command: '/opt/node/bin/node', args: [cli, 'serve', '--stdio'] };
+
+  it('is not imported, and --list counts it as mcptools', () => {
+    const host = hostDefinition('cursor');
+    writeHostFile(
+      host,
+      JSON.stringify({ mcpServers: { gateway, notes: { command: 'npx', args: ['-y', 'notes-mcp'] } } }),
+    );
+    const configPath = join(options.env.XDG_CONFIG_HOME!, 'mcptools', 'mcptools.json');
+    expect(importHost(host, { ...options, configPath, cliEntry: cli }).imported).toEqual(['notes']);
+    expect(listHosts(options, cli).find((status) => status.host === 'cursor')?.mcptools).toEqual(['gateway']);
+    // Control: without knowing the CLI's file, the same entry reads as an ordinary server.
+    expect(listHosts(options).find((status) => status.host === 'cursor')?.mcptools).toEqual([]);
+  });
+});
+
+describe('import --replace while the host rewrites its file', () => {
+  it('refuses the host file, says the configuration was written and how to take it back; undo does', () => {
+    const desktop = hostDefinition('claude-desktop');
+    const text = '{"mcpServers": {"notes": {"command": "npx", "args": ["-y", "notes-mcp"]}}}\n';
+    const file = writeHostFile(desktop, text);
+    const configPath = join(options.env.XDG_CONFIG_HOME!, 'mcptools', 'mcptools.json');
+    let n = 0;
+    // The host writes its file at every write of mcptools'; the configuration's write is the first.
+    const beforeWrite = () => {
+      if (n++ > 0) writeFileSync(file, `${text.trimEnd()} \n`.repeat(1 + (n % 2)));
+    };
+    expect(() => importHost(desktop, { ...options, configPath, replace: STDIO, beforeWrite })).toThrow(
+      /nothing was written.*copied into .*mcptools\.json already: `mcptools import claude-desktop --undo` takes them out/,
+    );
+    expect(parseJsonc(readFileSync(configPath, 'utf8')).servers.notes).toBeDefined();
+    undoHost(desktop, options);
+    expect(existsSync(configPath)).toBe(false);
   });
 });

@@ -41,7 +41,7 @@ export async function connectAction(hostName: string | undefined, options: Conne
   const json = globalOptions(command).json === true;
   const environment = processHostEnvironment();
   if (options.list) {
-    const hosts = listHosts(environment);
+    const hosts = listHosts(environment, mcptoolsCommand().args[0]);
     if (json) {
       printJson({ hosts });
       return;
@@ -94,16 +94,7 @@ export async function connectAction(hostName: string | undefined, options: Conne
         'INVALID_ARGUMENTS',
         '--token-env wants an environment variable name, such as MCPTOOLS_TOKEN',
       );
-    if (
-      tokenEnv !== undefined &&
-      host.envReference === undefined &&
-      host.id !== 'codex' &&
-      host.id !== 'claude-desktop'
-    )
-      throw new McpToolsError(
-        'INVALID_ARGUMENTS',
-        `${host.name} cannot read a token from an environment variable`,
-      );
+    // Each host's entry decides how it refers to the variable, or refuses (Claude Desktop).
     target = { kind: 'http', url: options.http, ...(tokenEnv === undefined ? {} : { tokenEnv }) };
   } else {
     target = stdioTarget(configPath);

@@ -3,6 +3,7 @@ import { undoHost } from '../../hosts/connect-host.js';
 import { hostDefinition } from '../../hosts/host-definitions.js';
 import { processHostEnvironment } from '../../hosts/host-environment.js';
 import { importHost } from '../../hosts/import-host.js';
+import { mcptoolsCommand } from '../../hosts/mcptools-command.js';
 import { printJson, printLine } from '../print.js';
 import { warnOnStderr } from '../warn-on-stderr.js';
 import { printUndone, stdioTarget, targetConfigPath } from './connect-action.js';
@@ -25,6 +26,7 @@ export async function importAction(
   const result = importHost(host, {
     ...hostOptions,
     configPath,
+    cliEntry: mcptoolsCommand().args[0],
     ...(options.replace ? { replace: stdioTarget(configPath) } : {}),
   });
   for (const clash of result.clashes)

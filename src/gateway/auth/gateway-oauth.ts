@@ -10,8 +10,8 @@ import {
   verifyBearerToken,
 } from '@modelcontextprotocol/server';
 import type { GatewayOAuthConfig } from '../../config/gateway-auth-types.js';
-import type { RequestPrincipal } from '../http-guard.js';
 import { matchesCaller } from './caller-selector.js';
+import type { RequestPrincipal } from './http-guard.js';
 import {
   audiences,
   invalidToken,

@@ -1,4 +1,4 @@
-import type { GatewayProfile } from '../gateway-profile.js';
+import type { GatewayProfile } from '../profiles/gateway-profile.js';
 import { type CatalogRecord, type CatalogView, profileRecord } from './catalog-records.js';
 
 /** The page size when a request names none, and the most one page holds. */

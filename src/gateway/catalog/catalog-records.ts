@@ -1,6 +1,6 @@
 import type { MCPToolProvider } from '../../mcp/provider-types.js';
-import type { GatewayProfile } from '../gateway-profile.js';
-import type { RequestPrincipal } from '../http-guard.js';
+import type { RequestPrincipal } from '../auth/http-guard.js';
+import type { GatewayProfile } from '../profiles/gateway-profile.js';
 
 /** The `server.json` schema the records follow (the version in `spec/registry/`). */
 export const SERVER_SCHEMA_URL =
