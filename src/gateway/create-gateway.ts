@@ -204,6 +204,12 @@ export function createGateway(options: GatewayOptions): Gateway {
       return entry !== undefined && usesCallerCredentials(entry);
     },
   });
+  /** What a request's wait for its own servers reads (only while the first connect round runs). */
+  const waitScope = () => ({
+    provider: options.provider,
+    separator: core.separator,
+    round: options.ready ?? Promise.resolve(),
+  });
   const visibility = new Visibility(gatewayConfig.access);
   const parts: ProfileParts = {
     registry: options.registry,
@@ -377,8 +383,13 @@ export function createGateway(options: GatewayOptions): Gateway {
       if (body instanceof Response) return body;
       const loop = requestLoop(body);
       if (loop !== undefined) return loopRefusal(loop);
-      await upstreams.wait(body);
-      return sseSessions.post(new URL(request.url), who, body);
+      const url = new URL(request.url);
+      // As at /mcp: a call waits for its own server, a profile's list for the servers it admits.
+      await upstreams.wait(body, () => {
+        const profile = sseSessions.profileOf(url, who);
+        return profile === undefined ? undefined : ownUpstreams(waitScope(), profile, who, body);
+      });
+      return sseSessions.post(url, who, body);
     }
     const profile = profileFor(core.profiles, route.profile === '' ? undefined : route.profile, who);
     if (profile === undefined) return new Response('Not Found\n', { status: 404 });
@@ -405,14 +416,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     if (loop !== undefined) return loopRefusal(loop);
     // A call of a tool served already goes at once; one whose server still connects waits for
     // that server only, and a profile's list for the servers it admits.
-    await upstreams.wait(body, () =>
-      ownUpstreams(
-        { provider: options.provider, separator: core.separator, round: options.ready ?? Promise.resolve() },
-        profile,
-        who,
-        body,
-      ),
-    );
+    await upstreams.wait(body, () => ownUpstreams(waitScope(), profile, who, body));
     // Only a replica of this cluster may say it forwarded a request (signed with the cluster key),
     // and the body read must be the one it signed.
     const forwarded = cluster === undefined ? 'none' : cluster.checkForwardedBody(request, forwardedBy, body);

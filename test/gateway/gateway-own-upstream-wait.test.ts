@@ -2,6 +2,8 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/client';
+import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config/parse-config.js';
 import { createGateway, type Gateway } from '../../src/gateway/create-gateway.js';
@@ -60,14 +62,21 @@ describe('a request waits for its own servers only while the first round runs', 
         connectClient(`${url}/lateonly`, 'modern'),
       ]);
       clients.push(modern!, legacy!, profiled!);
+      // An HTTP+SSE client (the SDK v1 transport) waits the same way.
+      const sse = new V1Client({ name: 'own-wait-sse', version: '1.0.0' });
+      await sse.connect(new SSEClientTransport(new URL('/sse', url)));
+      clients.push(sse as unknown as Client);
       expect(provider.status('late')?.state).toBe('connecting');
       let slowAnswered = false;
       const slowCall = modern!.callTool({ name: 'slow__echo', arguments: { text: 'slow' } }).finally(() => {
         slowAnswered = true;
       });
-      const lateCalls = [modern!, legacy!].map((client) =>
-        client.callTool({ name: 'late__echo', arguments: { text: 'late' } }),
-      );
+      const lateCalls = [
+        ...[modern!, legacy!].map((client) =>
+          client.callTool({ name: 'late__echo', arguments: { text: 'late' } }),
+        ),
+        sse.callTool({ name: 'late__echo', arguments: { text: 'late' } }),
+      ];
       const missing = modern!.callTool({ name: 'late__no_such_tool', arguments: {} }).then(
         () => 'answered',
         (error: Error) => error.message,

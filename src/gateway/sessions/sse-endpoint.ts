@@ -89,6 +89,21 @@ export class SseSessions {
    * 404 for an unknown session, or another principal's or OAuth client's.
    */
   post(url: URL, who: RequestPrincipal, body: unknown): Response {
+    const entry = this.#entry(url, who);
+    if (entry === undefined) return new Response('Session not found\n', { status: 404 });
+    // Most recently used last: the first idle one is ended when the cap is reached.
+    this.#sessions.delete(entry.session.id);
+    this.#sessions.set(entry.session.id, entry);
+    return entry.transport.receive(body, principalAuth(who));
+  }
+
+  /** The profile of the session `url` names, when it is `who`'s (see {@link post}). */
+  profileOf(url: URL, who: RequestPrincipal): GatewayProfile | undefined {
+    const entry = this.#entry(url, who);
+    return entry?.session.profile;
+  }
+
+  #entry(url: URL, who: RequestPrincipal): SseEntry | undefined {
     const id = url.searchParams.get('sessionId') ?? url.searchParams.get('session_id');
     const entry = id === null ? undefined : this.#sessions.get(id);
     if (
@@ -96,11 +111,8 @@ export class SseSessions {
       entry.session.principal !== who.principal ||
       entry.session.caller?.clientId !== who.clientId
     )
-      return new Response('Session not found\n', { status: 404 });
-    // Most recently used last: the first idle one is ended when the cap is reached.
-    this.#sessions.delete(entry.session.id);
-    this.#sessions.set(entry.session.id, entry);
-    return entry.transport.receive(body, principalAuth(who));
+      return undefined;
+    return entry;
   }
 
   /** Sessions open now of `principal`. */
