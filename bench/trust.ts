@@ -12,9 +12,9 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { ContentDetector } from '../src/config/guards-config.js';
 import { scanText } from '../src/guards/content-scan.js';
 import { scanDefinition } from '../src/guards/definition-scan.js';
-import type { ContentDetector } from '../src/guards/guards-config.js';
 import { PinGuard } from '../src/pins/pin-guard.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');

@@ -1,6 +1,6 @@
 import { lstatSync, readlinkSync } from 'node:fs';
 import { isAbsolute, relative } from 'node:path';
-import type { SandboxSettings } from './sandbox-settings.js';
+import type { SandboxSettings } from '../config/sandbox-settings.js';
 
 /** What a stdio server runs: its command, arguments, environment and working directory. */
 export interface StdioLaunch {

@@ -1,6 +1,6 @@
 import type { ServerConfig } from '../config/config-types.js';
+import { sandboxGrants } from '../config/sandbox-settings.js';
 import { findBubblewrap } from './find-bubblewrap.js';
-import { sandboxGrants } from './sandbox-settings.js';
 
 /** Whether a server runs in a box, and why (or why not), for `mcptools doctor`. */
 export interface SandboxStatus {

@@ -1,3 +1,4 @@
+import type { ContentDetector, GuardAction, GuardsConfig } from '../config/guards-config.js';
 import type {
   BeforeToolCallResult,
   ScreenedResult,
@@ -7,7 +8,6 @@ import type {
 import type { ToolResult } from '../tool/tool.js';
 import { detectorClass, redactRanges, scanText } from './content-scan.js';
 import { describeFinding, type Finding } from './finding.js';
-import type { ContentDetector, GuardAction, GuardsConfig } from './guards-config.js';
 
 /** The name the guards decide under (block reasons, approvals, the audit log). */
 export const GUARDS_NAME = 'guards';

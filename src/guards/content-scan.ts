@@ -1,5 +1,5 @@
+import type { ContentDetector } from '../config/guards-config.js';
 import type { Finding } from './finding.js';
-import type { ContentDetector } from './guards-config.js';
 import { findHiddenCharacters } from './hidden-characters.js';
 import { findModelInstructions } from './model-instructions.js';
 import { findPersonalData } from './personal-data.js';

@@ -3,24 +3,24 @@ import type { AuthorizationStart, AuthorizationUrlHandler } from '../auth/server
 import { type OAuthHostOptions, ServerAuthorizations } from '../auth/server-authorizations.js';
 import type { McpToolsConfig, ProtocolMode, ServerConfig } from '../config/config-types.js';
 import { durationMs } from '../config/duration.js';
+import type { GuardsConfig } from '../config/guards-config.js';
+import type { PinsConfig } from '../config/pins-config.js';
 import type { ToolOverrideConfig } from '../config/policies-schema.js';
 import { SecretRedactor } from '../config/secret-redactor.js';
 import { serverSecrets } from '../config/server-secrets.js';
+import { compileToolFilter } from '../config/tool-filter.js';
 import { McpToolsError } from '../errors/mcp-tools-error.js';
-import type { GuardsConfig } from '../guards/guards-config.js';
 import { ReadScreen } from '../guards/read-screen.js';
 import { defaultPinsPath } from '../pins/default-pins-path.js';
 import { PinGuard } from '../pins/pin-guard.js';
-import type { PinsConfig } from '../pins/pins-config.js';
+import { applyToolOverride } from '../pipeline/tool-override.js';
 import {
   type ConfigPolicies,
   type ConfigPolicyOptions,
   configPolicies,
-} from '../pipeline/policies/config-policies.js';
-import { clearOverrideProblems, reportOverrideProblem } from '../pipeline/policies/override-problems.js';
-import { sharedRateLimitStore } from '../pipeline/policies/shared-rate-limits.js';
-import { applyToolOverride } from '../pipeline/tool-override.js';
-import { compileToolFilter } from '../registry/tool-filter.js';
+} from '../policies/config-policies.js';
+import { clearOverrideProblems, reportOverrideProblem } from '../policies/override-problems.js';
+import { sharedRateLimitStore } from '../policies/shared-rate-limits.js';
 import { type NamingOptions, namespacedName, uniqueName } from '../registry/tool-name.js';
 import type { ToolRegistry } from '../registry/tool-registry.js';
 import { observeServerStates } from '../telemetry/state-gauges.js';
@@ -54,6 +54,7 @@ import {
 } from './server-requests.js';
 import { DEFAULT_MAX_RESPONSE_BYTES, type SizeLimits } from './size-limited-fetch.js';
 import { McpTaskService } from './task-service.js';
+import { keepTimerList } from './timer-list-keeper.js';
 
 /** Options of `loadMCPServers`; each overrides the matching configuration value. */
 export interface LoadMcpServersOptions extends OAuthHostOptions {
@@ -152,6 +153,8 @@ export class McpToolHub implements MCPToolProvider {
   #policies: ConfigPolicies;
   #policyRemovers: Array<() => void>;
   #closing: Promise<void> | undefined;
+  /** The timer lists of the call timeouts in use, kept alive (see keepTimerList), by duration. */
+  readonly #timerLists = new Map<number, NodeJS.Timeout | undefined>();
   /** Makes and keeps the connection of one more server (its filter and tool options too). */
   readonly #addConnection: (name: string, server: ServerConfig) => McpConnection;
   /** Ends this hub's share of the `mcptools.servers` gauge. */
@@ -275,13 +278,16 @@ export class McpToolHub implements MCPToolProvider {
         optionalDuration(server.callTimeoutMs, `servers.${name}.callTimeoutMs`) ??
         DEFAULT_CALL_TIMEOUT_MS;
       // Servers with the same call timeout share one options object (only the timeout differs).
-      const adapterOptions = sharedBy(adapterOptionsByTimeout, callTimeout, () => ({
-        callTimeoutMs: callTimeout,
-        maxResultChars,
-        maxArgumentBytes,
-        validator,
-        redactor: this.#redactor,
-      }));
+      const adapterOptions = sharedBy(adapterOptionsByTimeout, callTimeout, () => {
+        if (!this.#timerLists.has(callTimeout)) this.#timerLists.set(callTimeout, keepTimerList(callTimeout));
+        return {
+          callTimeoutMs: callTimeout,
+          maxResultChars,
+          maxArgumentBytes,
+          validator,
+          redactor: this.#redactor,
+        };
+      });
       this.#commonAdapterOptions ??= adapterOptions;
       if (adapterOptions !== this.#commonAdapterOptions) this.#adapterOptions.set(name, adapterOptions);
       return connection;
@@ -502,6 +508,7 @@ export class McpToolHub implements MCPToolProvider {
   }
 
   async #close(): Promise<void> {
+    for (const keeper of this.#timerLists.values()) clearInterval(keeper);
     this.#unobserveStates();
     await this.#callers.close();
     await Promise.allSettled([...this.#connections.values()].map((connection) => connection.close()));

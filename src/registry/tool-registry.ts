@@ -1,3 +1,4 @@
+import { compileToolFilter, type ToolFilter } from '../config/tool-filter.js';
 import { McpToolsError } from '../errors/mcp-tools-error.js';
 import type {
   ApprovalHandler,
@@ -8,7 +9,6 @@ import type {
 } from '../pipeline/tool-call-hooks.js';
 import { ToolPipeline } from '../pipeline/tool-pipeline.js';
 import type { Tool, ToolContext, ToolFactory, ToolSource } from '../tool/tool.js';
-import { compileToolFilter, type ToolFilter } from './tool-filter.js';
 import { TOOL_NAME_PATTERN } from './tool-name.js';
 
 /** Options of {@link ToolRegistry.register} (OpenClaw's `registerTool` options plus metadata). */

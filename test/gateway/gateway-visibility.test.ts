@@ -1,7 +1,9 @@
 import type { Client } from '@modelcontextprotocol/client';
+import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { gatewayServerRequests } from '../../src/gateway/calls/gateway-server-requests.js';
 import { createGateway, type Gateway } from '../../src/gateway/create-gateway.js';
-import { gatewayServerRequests } from '../../src/gateway/gateway-server-requests.js';
 import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
 import type { MCPToolProvider } from '../../src/mcp/provider-types.js';
 import { ToolRegistry } from '../../src/registry/tool-registry.js';
@@ -279,6 +281,30 @@ describe('a 2025 session opened with a high-scope token', () => {
       expect(names).not.toContain('purge');
       await expect(client.callTool({ name: 'purge', arguments: {} })).rejects.toThrow(/Unknown tool: purge/);
       // …and the session still serves what the low-scope token may call.
+      expect((await client.callTool({ name: 'hello', arguments: {} })).content).toEqual([
+        { type: 'text', text: 'hello ran' },
+      ]);
+    } finally {
+      await client.close();
+    }
+  }, 30_000);
+
+  it('over HTTP+SSE (/sse) too: each POSTed message is served with the token it came with', async () => {
+    const headers = { authorization: `Bearer ${HIGH}` };
+    const client = new V1Client({ name: 'sse-scopes', version: '1.0.0' });
+    // The transport reads this object at every POST: the token changes after the stream opened.
+    await client.connect(new SSEClientTransport(new URL('/sse', own!.url), { requestInit: { headers } }));
+    try {
+      // The control: the token that opened the stream sees and calls it.
+      expect((await client.listTools()).tools.map((tool) => tool.name)).toContain('purge');
+      expect((await client.callTool({ name: 'purge', arguments: {} })).content).toEqual([
+        { type: 'text', text: 'purge ran' },
+      ]);
+      headers.authorization = `Bearer ${LOW}`;
+      const names = (await client.listTools()).tools.map((tool) => tool.name);
+      expect(names).toContain('hello');
+      expect(names).not.toContain('purge');
+      await expect(client.callTool({ name: 'purge', arguments: {} })).rejects.toThrow(/Unknown tool: purge/);
       expect((await client.callTool({ name: 'hello', arguments: {} })).content).toEqual([
         { type: 'text', text: 'hello ran' },
       ]);
