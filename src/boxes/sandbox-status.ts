@@ -33,6 +33,11 @@ export function sandboxStatus(server: ServerConfig, env: NodeJS.ProcessEnv = pro
     grants.network === true ? 'network' : 'no network',
     `${grants.read?.length ?? 0} read-only and ${grants.write?.length ?? 0} writable paths`,
     `${grants.env?.length ?? 0} passed variables`,
+    ...(grants.maxMemoryBytes === undefined
+      ? []
+      : [`at most ${grants.maxMemoryBytes} bytes of data per process`]),
+    ...(grants.maxOpenFiles === undefined ? [] : [`at most ${grants.maxOpenFiles} open files per process`]),
+    'no process limit (needs cgroups)',
   ];
   return { boxed: true, reason: `bubblewrap (${bwrap}): ${granted.join(', ')}` };
 }

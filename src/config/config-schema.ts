@@ -62,6 +62,11 @@ export const sandboxSchema = z.union([
       .array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be environment variable names'))
       .optional(),
     maxOpenFiles: z.number().int().min(16, 'must be at least 16').optional(),
+    maxMemoryBytes: z
+      .number()
+      .int()
+      .min(16 * 1024 * 1024, 'must be at least 16 MiB (16777216)')
+      .optional(),
   }),
 ]);
 

@@ -14,10 +14,17 @@ export interface SandboxSettings {
   env?: string[];
   /**
    * At most this many open files per process (`RLIMIT_NOFILE`, set by `prlimit` in the box).
-   * Memory and process limits need cgroups and are not built: `RLIMIT_AS` breaks Node and
-   * WebAssembly, and `RLIMIT_NPROC` is not enforced for a gateway that runs as root.
    */
   maxOpenFiles?: number;
+  /**
+   * At most this many bytes of data per process of the box (heap, `malloc` and writable private
+   * mappings: `RLIMIT_DATA`, set by `prlimit`): past it an allocation fails, and a Node server
+   * aborts (the gateway restarts it with its backoff). Per process, not for the box as a whole,
+   * which needs cgroups. `RLIMIT_AS` is not used: Node and WebAssembly reserve far more address
+   * space than they use. A process limit is not built: `RLIMIT_NPROC` is not enforced for a box
+   * of a gateway that runs as root (the box's user maps to root outside).
+   */
+  maxMemoryBytes?: number;
 }
 
 /**
