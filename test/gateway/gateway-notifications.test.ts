@@ -21,6 +21,8 @@ import { connectClient, eras, type RunningGateway, startGateway } from './gatewa
 const COUNTER = 'mcptools://notify/notify://counter';
 /** Where notify is the only server (the stdio gateway below), by the URI it gave. */
 const BARE = 'notify://counter';
+/** The counter of the 2025 HTTP notify server, which every profile here admits. */
+const HTTP_COUNTER = 'mcptools://notifyhttp/notify://counter';
 
 let running: RunningGateway;
 let notifyHttp: HttpFixture;
@@ -213,6 +215,22 @@ describe('upstream log messages', () => {
       ...(asked === undefined ? {} : { _meta: { [LOG_LEVEL]: asked } }),
     });
 
+  /** What a 2025 session logs once its GET stream is open; assertions leave it out. */
+  const OPEN = 'stream open';
+  const dataOf = (logs: { data: unknown }[]) =>
+    logs.map((entry) => entry.data).filter((data) => data !== OPEN);
+
+  /**
+   * Waits until each 2025 session's GET stream (opened after it connects, and where its log
+   * messages go) delivers a log from notifyhttp, so that a message missing later was not sent.
+   */
+  async function untilStreamsOpen(sender: Client, logs: { data: unknown }[][]): Promise<void> {
+    await waitUntil(async () => {
+      await sender.callTool({ name: 'notifyhttp__log', arguments: { level: 'error', text: OPEN } });
+      return logs.every((entries) => entries.some((entry) => entry.data === OPEN));
+    }, 'until every 2025 session got a log message on its GET stream');
+  }
+
   it('reach a 2026-07-28 request that asked for them in its envelope, at its level', async () => {
     const client = await connectClient(running.url, 'modern');
     try {
@@ -241,12 +259,11 @@ describe('upstream log messages', () => {
       const quietLogs = logsOf(quiet);
       await legacy.setLoggingLevel('debug');
       await quiet.setLoggingLevel('error');
-      await new Promise((resolve) => setTimeout(resolve, 300));
-      await log(modern, 'warning', 'from the 2026 call', 'debug');
-      await waitUntil(
-        () => legacyLogs.some((entry) => entry.data === 'from the 2026 call'),
-        "until legacyLogs.some((entry) => entry.data === 'from the 2026 call')",
-      );
+      // Repeated until the level has reached the upstream: no fixed wait for it.
+      await waitUntil(async () => {
+        await log(modern, 'warning', 'from the 2026 call', 'debug');
+        return legacyLogs.some((entry) => entry.data === 'from the 2026 call');
+      }, "until legacyLogs.some((entry) => entry.data === 'from the 2026 call')");
       expect(modernLogs.map((entry) => entry.data)).toContain('from the 2026 call');
       await log(legacy, 'error', 'from the 2025 call');
       await waitUntil(
@@ -271,7 +288,7 @@ describe('upstream log messages', () => {
       const modernLogs = logsOf(modern);
       await caller.setLoggingLevel('debug');
       await other.setLoggingLevel('debug');
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      await untilStreamsOpen(caller, [callerLogs, otherLogs]);
       await caller.callTool({
         name: 'notifyhttp__log_here',
         arguments: { level: 'info', text: 'for the caller' },
@@ -310,9 +327,14 @@ describe('upstream log messages', () => {
       const stream = await raw.text();
       expect(stream).toContain('"method":"notifications/message"');
       expect(stream).toContain('on the POST stream');
-      await new Promise((resolve) => setTimeout(resolve, 300));
-      expect(otherLogs).toEqual([]);
-      expect(callerLogs.map((entry) => entry.data)).toEqual(['for the caller']);
+      // End marker: a log sent to every session after the ones that must reach only their caller.
+      await caller.callTool({ name: 'notifyhttp__log', arguments: { level: 'error', text: 'end marker' } });
+      await waitUntil(
+        () => [otherLogs, callerLogs].every((logs) => logs.some((entry) => entry.data === 'end marker')),
+        'until the end marker reached the caller and the other session',
+      );
+      expect(dataOf(otherLogs)).toEqual(['end marker']);
+      expect(dataOf(callerLogs)).toEqual(['for the caller', 'end marker']);
     } finally {
       await modern.close();
       await other.close();
@@ -388,8 +410,13 @@ describe('upstream log messages', () => {
         uri: 'mcptools://notifyhttp/notify://logged',
         _meta: { [LOG_LEVEL]: 'error' },
       });
-      await new Promise((resolve) => setTimeout(resolve, 300));
-      expect(logs.length).toBe(before);
+      // End marker: a prompts/get that asked for info logs, after the read that must log nothing.
+      await client.getPrompt({ name: 'notifyhttp__logged', _meta: { [LOG_LEVEL]: 'info' } });
+      await waitUntil(
+        () => logs.slice(before).some((entry) => entry.data === 'getting the logged prompt'),
+        'until the end marker (the logged prompt) arrived',
+      );
+      expect(logs.slice(before).map((entry) => entry.data)).toEqual(['getting the logged prompt']);
       expect(silentLogs).toEqual([]);
     } finally {
       await silent.close();
@@ -403,10 +430,15 @@ describe('upstream log messages', () => {
     try {
       const deniedLogs = logsOf(denied);
       await denied.setLoggingLevel('debug');
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      await untilStreamsOpen(caller, [deniedLogs]);
       await log(caller, 'error', 'not for the denied profile');
-      await new Promise((resolve) => setTimeout(resolve, 300));
-      expect(deniedLogs).toEqual([]);
+      // End marker: a log from a server the profile admits, which must arrive.
+      await caller.callTool({ name: 'notifyhttp__log', arguments: { level: 'error', text: 'end marker' } });
+      await waitUntil(
+        () => deniedLogs.some((entry) => entry.data === 'end marker'),
+        'until the end marker reached the denied profile',
+      );
+      expect(dataOf(deniedLogs)).toEqual(['end marker']);
     } finally {
       await caller.close();
       await denied.close();
@@ -419,7 +451,7 @@ describe.each(eras)('resource and prompt list changes seen by a $label', ({ era 
     const client = await connectClient(running.url, era);
     const denied = await connectClient(`${running.url}/without`, era);
     try {
-      const counters = await Promise.all(
+      const watchers = await Promise.all(
         [client, denied].map(async (watcher) => {
           const counts = { resources: 0, prompts: 0 };
           watcher.setNotificationHandler('notifications/resources/list_changed', () => {
@@ -428,20 +460,41 @@ describe.each(eras)('resource and prompt list changes seen by a $label', ({ era 
           watcher.setNotificationHandler('notifications/prompts/list_changed', () => {
             counts.prompts++;
           });
+          const updates = updatesOf(watcher);
           if (era === 'modern')
-            await watcher.listen({ resourcesListChanged: true, promptsListChanged: true });
-          return counts;
+            await watcher.listen({
+              resourcesListChanged: true,
+              promptsListChanged: true,
+              resourceSubscriptions: [HTTP_COUNTER],
+            });
+          else await watcher.subscribeResource({ uri: HTTP_COUNTER });
+          return { counts, updates };
         }),
       );
-      if (era === 'legacy') await new Promise((resolve) => setTimeout(resolve, 500));
+      // Each watcher's stream (a 2025 session opens its GET stream after connecting) delivers an
+      // update before the change: the same stream later carries the end marker.
+      const touchHttp = () =>
+        client.callTool({ name: 'notifyhttp__touch', arguments: { uri: 'notify://counter' } });
+      await waitUntil(async () => {
+        if (watchers.every(({ updates }) => updates.includes(HTTP_COUNTER))) return true;
+        await touchHttp();
+        return false;
+      }, 'until both watchers got an update of notifyhttp on their stream');
+      const counters = watchers.map(({ counts }) => counts);
       const name = `added_${era}`;
       await client.callTool({ name: 'undeclared__add_tool', arguments: { name } });
       await waitUntil(
         () => counters[0]!.resources > 0 && counters[0]!.prompts > 0,
         'until counters[0]!.resources > 0 && counters[0]!.prompts > 0',
       );
-      // A profile that denies the server hears nothing of it.
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      // A profile that denies the server hears nothing of it: the update sent after the change
+      // (the end marker) reaches it on the same stream, the change does not.
+      const heard = watchers[1]!.updates.length;
+      await touchHttp();
+      await waitUntil(
+        () => watchers[1]!.updates.length > heard,
+        'until the end marker reached the denied profile',
+      );
       expect(counters[1]).toEqual({ resources: 0, prompts: 0 });
       // The gateway's resource index forgot the server's old list on list_changed: a read of the
       // new URI, before any listing, reaches that server (this fixture cannot read: its own
@@ -499,24 +552,30 @@ describe('resource subscriptions to a 2026-07-28 upstream', () => {
       const bystanderUpdates = updatesOf(bystander);
       await legacy.subscribeResource({ uri });
       const subscription = await modern.listen({ resourceSubscriptions: [uri] });
-      await new Promise((resolve) => setTimeout(resolve, 300));
-      const touched = await legacy.callTool({
-        name: 'notifymodern__touch',
-        arguments: { uri: 'notify://counter' },
-      });
+      const touchModern = (target = 'notify://counter') =>
+        legacy.callTool({ name: 'notifymodern__touch', arguments: { uri: target } });
+      const touched = await touchModern();
       expect(textOf(touched as never)).toBe('published notify://counter');
-      await waitUntil(
-        () => legacyUpdates.includes(uri) && modernUpdates.includes(uri),
-        'until legacyUpdates.includes(uri) && modernUpdates.includes(uri)',
-      );
+      // Touched again until the gateway's upstream listen stream is open.
+      await waitUntil(async () => {
+        if (legacyUpdates.includes(uri) && modernUpdates.includes(uri)) return true;
+        await touchModern();
+        return false;
+      }, 'until legacyUpdates.includes(uri) && modernUpdates.includes(uri)');
       expect(bystanderUpdates).toEqual([]);
       await subscription.close();
       await legacy.unsubscribeResource({ uri });
-      await new Promise((resolve) => setTimeout(resolve, 300));
-      const before = legacyUpdates.length;
-      await legacy.callTool({ name: 'notifymodern__touch', arguments: { uri: 'notify://counter' } });
-      await new Promise((resolve) => setTimeout(resolve, 300));
-      expect(legacyUpdates.length).toBe(before);
+      const before = legacyUpdates.filter((updated) => updated === uri).length;
+      await touchModern();
+      // End marker: an update of another resource of the same upstream, subscribed after.
+      const marker = 'mcptools://notifymodern/notify://logged';
+      await legacy.subscribeResource({ uri: marker });
+      await waitUntil(async () => {
+        if (legacyUpdates.includes(marker)) return true;
+        await touchModern('notify://logged');
+        return false;
+      }, 'until the end marker (an update of notify://logged) arrived');
+      expect(legacyUpdates.filter((updated) => updated === uri).length).toBe(before);
     } finally {
       await bystander.close();
       await modern.close();
