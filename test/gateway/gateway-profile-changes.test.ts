@@ -9,6 +9,7 @@ import {
   type RunningGateway,
   startGateway,
   toolNames,
+  watchGetStream,
   watchToolChanges,
 } from './gateway-test-helpers.js';
 
@@ -62,10 +63,19 @@ describe.each(eras)('tool list changes per profile, for a $label', ({ era }) => 
   let counts: (() => number)[] = [];
 
   beforeAll(async () => {
-    clients = await Promise.all(paths.map((path) => connectClient(`${running.url}${path}`, era)));
+    const streams = paths.map(() => watchGetStream());
+    clients = await Promise.all(
+      paths.map((path, index) =>
+        connectClient(`${running.url}${path}`, era, { fetch: streams[index]!.fetch }),
+      ),
+    );
     counts = await Promise.all(clients.map((client) => watchToolChanges(client, era)));
     // A 2025 client opens its GET stream (where unsolicited notifications go) after connecting.
-    if (era === 'legacy') await new Promise((resolve) => setTimeout(resolve, 500));
+    if (era === 'legacy')
+      await waitUntil(
+        () => streams.every((stream) => stream.open()),
+        'until every 2025 client opened its GET stream',
+      );
   });
 
   afterAll(async () => {
@@ -89,13 +99,13 @@ describe.each(eras)('tool list changes per profile, for a $label', ({ era }) => 
     // A native tool: every full-mode profile serves it, so denied and filtered hear this one…
     const marker = `marker_${era}`;
     const unregister = running.registry.register(nativeTool(marker));
+    let registered = true;
     try {
       await waitUntil(
         () => counts[1]!() > before[1]! && counts[2]!() > before[2]!,
         'until counts[1]!() > before[1]! && counts[2]!() > before[2]!',
       );
-      // …and only this one: the upstream's change never reached them.
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      // …and only this one: the upstream's change, announced before it, never reached them.
       expect(counts[1]!() - before[1]!).toBe(1);
       expect(counts[2]!() - before[2]!).toBe(1);
       // The router profile's list (the router tools) changed for neither.
@@ -109,15 +119,20 @@ describe.each(eras)('tool list changes per profile, for a $label', ({ era }) => 
       // The hybrid profile pins only the upstream's tools: the native one is not its news.
       expect(await toolNames(pinned)).not.toContain(marker);
       expect(counts[4]!() - before[4]!).toBe(1);
-    } finally {
+      // The next test counts from here: its removal is heard before it starts.
       unregister();
+      registered = false;
+      await waitUntil(
+        () => counts[1]!() - before[1]! === 2 && counts[2]!() - before[2]! === 2,
+        'until denied and filtered heard the native tool removed',
+      );
+    } finally {
+      if (registered) unregister();
     }
   });
 
   it('reach the profiles that serve a server when it returns from a crash, and only those', async () => {
     const [full, denied, filtered] = clients as [Client, Client, Client];
-    // Settle the last test's announcements first.
-    await new Promise((resolve) => setTimeout(resolve, 300));
     const before = counts.map((count) => count());
     const states: string[] = [];
     const stop = running.provider.on('status', (status) => {
@@ -139,7 +154,7 @@ describe.each(eras)('tool list changes per profile, for a $label', ({ era }) => 
         () => counts[1]!() > before[1]! && counts[2]!() > before[2]!,
         'until counts[1]!() > before[1]! && counts[2]!() > before[2]!',
       );
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      // The return from the crash, announced before the native tool, never reached them.
       expect(counts[1]!() - before[1]!).toBe(1);
       expect(counts[2]!() - before[2]!).toBe(1);
       expect(await toolNames(denied)).toContain(marker);
@@ -156,18 +171,24 @@ describe('tool list changes of ownerOnly tools', () => {
       { servers: { echo: stdioFixture('echo') } },
       { token: 'access-secret', ownerToken: 'owner-secret' },
     );
+    const streams = [watchGetStream(), watchGetStream()];
     const owner = await connectClient(guarded.url, 'legacy', {
       headers: { authorization: 'Bearer owner-secret' },
+      fetch: streams[0]!.fetch,
     });
     const other = await connectClient(guarded.url, 'legacy', {
       headers: { authorization: 'Bearer access-secret' },
+      fetch: streams[1]!.fetch,
     });
     try {
       const [ownerChanges, otherChanges] = await Promise.all([
         watchToolChanges(owner, 'legacy'),
         watchToolChanges(other, 'legacy'),
       ]);
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      await waitUntil(
+        () => streams.every((stream) => stream.open()),
+        'until both clients opened their GET stream',
+      );
       const unregisterSecret = guarded.registry.register({ ...nativeTool('owner_secret'), ownerOnly: true });
       await waitUntil(() => ownerChanges() === 1, 'until ownerChanges() === 1');
       expect(await toolNames(owner)).toContain('owner_secret');
@@ -176,7 +197,7 @@ describe('tool list changes of ownerOnly tools', () => {
         () => otherChanges() === 1 && ownerChanges() === 2,
         'until otherChanges() === 1 && ownerChanges() === 2',
       );
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      // The owner-only tool, announced before the shared one, never reached the other client.
       expect(otherChanges()).toBe(1);
       expect(await toolNames(other)).not.toContain('owner_secret');
       unregisterShared();

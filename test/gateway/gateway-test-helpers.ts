@@ -117,6 +117,21 @@ export async function connectClient(
   return client;
 }
 
+/**
+ * A fetch for `connectClient` that notes when a 2025 client's GET stream, where unsolicited
+ * notifications go and which it opens after connecting, got its response: wait for `open()`
+ * before causing a notification the client must hear, instead of waiting a fixed time.
+ */
+export function watchGetStream(): { fetch: FetchLike; open: () => boolean } {
+  let open = false;
+  const watched: FetchLike = async (url, init) => {
+    const response = await fetch(url, init);
+    if ((init?.method ?? 'GET').toUpperCase() === 'GET' && response.ok) open = true;
+    return response;
+  };
+  return { fetch: watched, open: () => open };
+}
+
 /** Counts the tool list changes `client` hears (a 2026 client listens for them). */
 export async function watchToolChanges(client: Client, era: 'modern' | 'legacy'): Promise<() => number> {
   let changes = 0;
