@@ -1,9 +1,10 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixtureCommand, type HttpFixture, serverCommand, startHttpFixture } from '../fixtures/spawn-http.js';
+import { waitUntil } from '../helpers/wait-until.js';
 import { runCli, startCli, survivors, waitForChildren } from './cli-process.js';
 
 const stubbornEcho = fileURLToPath(new URL('./fixtures/stubborn-echo.ts', import.meta.url));
@@ -67,14 +68,15 @@ describe('mcptools CLI under SIGINT and SIGTERM (built binary)', { timeout: 120_
   });
 
   it('Ctrl-C while servers are still connecting exits 130 and leaves no child process', async () => {
+    const ready = join(dir, 'stuck-ready');
     const config = writeConfig('sigint-connect.json', {
-      stuck: { ...fixtureCommand('hang', ['--stubborn']), connectTimeoutMs: 120_000 },
+      stuck: { ...fixtureCommand('hang', ['--stubborn', '--ready-file', ready]), connectTimeoutMs: 120_000 },
       quick: { ...fixtureCommand('echo'), protocol: 'legacy' },
     });
     const cli = startCli(['servers', '--config', config], dir);
     const children = await waitForChildren(cli.pid, 2);
-    // Let both start; the stuck one never answers, so the CLI is still connecting.
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    // The stuck one is set up (it ignores SIGTERM) and never answers: the CLI is still connecting.
+    await waitUntil(() => existsSync(ready), 'until the stuck server wrote its ready file');
     cli.child.kill('SIGINT');
     const { code } = await cli.exited;
     expect(code).toBe(130);
