@@ -2,6 +2,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGateway } from '../../src/gateway/create-gateway.js';
 import { type HttpFixture, startHttpFixture } from '../fixtures/spawn-http.js';
+import { waitUntil } from '../helpers/wait-until.js';
 import { httpServer, stdioFixture } from '../mcp/hub-test-helpers.js';
 import {
   cityClient,
@@ -282,7 +283,10 @@ describe('a 2026-07-28 retry', () => {
     const client = await connectClient(url, 'modern', { capabilities: { elicitation: { form: {} } } });
     try {
       const late = await parkedAskUser(client, 'Accra');
-      await new Promise((resolve) => setTimeout(resolve, 1000));
+      // Its requestState was sealed before this answer arrived, to expire inputTimeoutMs later:
+      // waited for by the clock it is checked against, not a fixed sleep.
+      const expiresBy = Date.now() + 200;
+      await waitUntil(() => Date.now() >= expiresBy, 'until the requestState is past inputTimeoutMs');
       await expect(client.callTool(late)).rejects.toThrow(/Invalid or expired requestState/);
     } finally {
       await client.close();
