@@ -3,7 +3,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Tool } from '../../src/tool/tool.js';
 import { waitUntil } from '../helpers/wait-until.js';
 import { stdioFixture, textOf } from '../mcp/hub-test-helpers.js';
-import { connectClient, eras, type RunningGateway, startGateway } from './gateway-test-helpers.js';
+import {
+  connectClient,
+  eras,
+  type RunningGateway,
+  startGateway,
+  watchGetStream,
+  watchToolChanges,
+} from './gateway-test-helpers.js';
 
 let running: RunningGateway;
 
@@ -24,22 +31,20 @@ const native: Tool = {
   execute: async () => ({ content: [{ type: 'text', text: 'hello from native' }] }),
 };
 
-async function watchToolChanges(client: Client, era: 'modern' | 'legacy'): Promise<() => number> {
-  let changes = 0;
-  client.setNotificationHandler('notifications/tools/list_changed', () => {
-    changes++;
-  });
-  if (era === 'modern') await client.listen({ toolsListChanged: true });
+/** A client of `era` counting the tool list changes it hears, once it can hear them. */
+async function connectWatching(era: 'modern' | 'legacy'): Promise<{ client: Client; changes: () => number }> {
+  const stream = watchGetStream();
+  const client = await connectClient(running.url, era, { fetch: stream.fetch });
+  const changes = await watchToolChanges(client, era);
   // A 2025 client opens its GET stream (where unsolicited notifications go) after connecting.
-  else await new Promise((resolve) => setTimeout(resolve, 500));
-  return () => changes;
+  if (era === 'legacy') await waitUntil(stream.open, 'until the 2025 client opened its GET stream');
+  return { client, changes };
 }
 
 describe.each(eras)('changes seen by a $label', ({ era }) => {
   it('hears list_changed when a native tool is registered and removed', async () => {
-    const client = await connectClient(running.url, era);
+    const { client, changes } = await connectWatching(era);
     try {
-      const changes = await watchToolChanges(client, era);
       const unregister = running.registry.register(native);
       await waitUntil(() => changes() >= 1, 'until changes() >= 1');
       expect((await client.listTools()).tools.map((tool) => tool.name)).toContain('native_hello');
@@ -53,9 +58,8 @@ describe.each(eras)('changes seen by a $label', ({ era }) => {
   });
 
   it("hears list_changed when an upstream's tools change", async () => {
-    const client = await connectClient(running.url, era);
+    const { client, changes } = await connectWatching(era);
     try {
-      const changes = await watchToolChanges(client, era);
       const name = `added_${era}`;
       await client.callTool({ name: 'changing__add_tool', arguments: { name } });
       await waitUntil(() => changes() >= 1, 'until changes() >= 1');
@@ -69,9 +73,8 @@ describe.each(eras)('changes seen by a $label', ({ era }) => {
   });
 
   it('keeps the other servers working when an upstream crashes, fails its calls fast, and announces its return', async () => {
-    const client = await connectClient(running.url, era);
+    const { client, changes } = await connectWatching(era);
     try {
-      const changes = await watchToolChanges(client, era);
       const crashed = await client.callTool({ name: 'crash__crash_now', arguments: {} });
       expect(crashed.isError).toBe(true);
       const started = Date.now();
