@@ -123,12 +123,17 @@ describe('mcptools serve --http (built binary)', () => {
       for (const text of [page, health, served.stderr(), served.stdout()]) expect(text).not.toContain(SECRET);
       const upstreams = childPids(served.child.pid!);
       expect(upstreams.length).toBeGreaterThan(0);
-      const inFlight = clients[1]!.callTool({ name: 'echo__slow', arguments: { ms: 20_000, steps: 200 } });
+      let progressed = 0;
+      const inFlight = clients[1]!.callTool(
+        { name: 'echo__slow', arguments: { ms: 20_000, steps: 200 } },
+        { onprogress: () => progressed++ },
+      );
       const outcome = inFlight.then(
         (result) => ({ ok: true as const, result }),
         (error: unknown) => ({ ok: false as const, error }),
       );
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      // The call is under way upstream (its progress reached the client) when the server stops.
+      await waitUntil(() => progressed > 0, 'until the slow call reported progress');
       served.child.kill('SIGTERM');
       expect(await served.exited).toBe(0);
       const settled = await outcome;
