@@ -5,7 +5,7 @@ import { McpToolsError } from '../../src/errors/mcp-tools-error.js';
 import { escapeHtml, statusPage } from '../../src/gateway/status/status-page.js';
 import { waitUntil } from '../helpers/wait-until.js';
 import { stdioFixture, textOf } from '../mcp/hub-test-helpers.js';
-import { connectClient, type RunningGateway, startGateway } from './gateway-test-helpers.js';
+import { connectClient, type RunningGateway, startGateway, watchGetStream } from './gateway-test-helpers.js';
 
 let running: RunningGateway;
 
@@ -33,9 +33,10 @@ afterAll(async () => {
 
 describe('2025-era pass-through', () => {
   let client: Client;
+  const stream = watchGetStream();
 
   beforeAll(async () => {
-    client = await connectClient(running.url, 'legacy');
+    client = await connectClient(running.url, 'legacy', { fetch: stream.fetch });
   });
 
   afterAll(async () => {
@@ -47,7 +48,8 @@ describe('2025-era pass-through', () => {
     client.setNotificationHandler('notifications/resources/updated', (notification) => {
       updates.push(notification.params.uri);
     });
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // A 2025 client opens its GET stream (where the updates go) after connecting.
+    await waitUntil(stream.open, 'until the 2025 client opened its GET stream');
     // Only one server offers notify://counter: it is subscribed to, and updated, by its own URI.
     await client.subscribeResource({ uri: 'notify://counter' });
     const touched = await client.callTool({ name: 'notify__touch', arguments: { uri: 'notify://counter' } });

@@ -303,7 +303,10 @@ describe('a requestState that does not open is refused with -32602 and no reason
     const late = await connectClient(short.url, 'modern', { capabilities: { elicitation: { form: {} } } });
     try {
       const { retry } = await firstRound(late, 'ask__ask_user', 'Lima');
-      await new Promise((resolve) => setTimeout(resolve, 600));
+      // Its requestState was sealed before this answer arrived, to expire inputTimeoutMs later:
+      // waited for by the clock it is checked against, not a fixed sleep.
+      const expiresBy = Date.now() + 300;
+      await waitUntil(() => Date.now() >= expiresBy, 'until the requestState is past inputTimeoutMs');
       const expired = late.callTool(retry);
       await expect(expired).rejects.toMatchObject({ code: -32602 });
       await expect(expired).rejects.toThrow(/Invalid or expired requestState/);
