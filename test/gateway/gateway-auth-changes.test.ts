@@ -10,8 +10,9 @@ import {
   type OAuthFixture,
   startOAuthFixture,
 } from '../fixtures/oauth/oauth-fixture.js';
+import { waitUntil } from '../helpers/wait-until.js';
 import { stdioFixture } from '../mcp/hub-test-helpers.js';
-import { connectClient, toolNames, watchToolChanges } from './gateway-test-helpers.js';
+import { connectClient, toolNames, watchGetStream, watchToolChanges } from './gateway-test-helpers.js';
 
 /*
  * Issue 10, `mcp_auth` in full mode: it is served while an admitted server waits for OAuth
@@ -59,16 +60,21 @@ afterAll(async () => {
 
 describe('mcp_auth in full mode', () => {
   it('follows the hub: gone once the server is signed in, back when its token is refused', async () => {
+    const streams = [watchGetStream(), watchGetStream()];
     const modern = await connectClient(url, 'modern');
-    const legacy = await connectClient(url, 'legacy');
-    const local = await connectClient(`${url}/local`, 'legacy');
+    const legacy = await connectClient(url, 'legacy', { fetch: streams[0]!.fetch });
+    const local = await connectClient(`${url}/local`, 'legacy', { fetch: streams[1]!.fetch });
     try {
       const [modernChanges, legacyChanges, localChanges] = await Promise.all([
         watchToolChanges(modern, 'modern'),
         watchToolChanges(legacy, 'legacy'),
         watchToolChanges(local, 'legacy'),
       ]);
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      // A 2025 client opens its GET stream (where unsolicited notifications go) after connecting.
+      await waitUntil(
+        () => streams.every((stream) => stream.open()),
+        'until the 2025 clients opened their GET stream',
+      );
       expect(await toolNames(modern)).toContain('mcp_auth');
       expect(await toolNames(legacy)).toContain('mcp_auth');
       expect(await toolNames(local)).not.toContain('mcp_auth');
@@ -77,8 +83,8 @@ describe('mcp_auth in full mode', () => {
       const { url: signIn } = JSON.parse((started.content as { text: string }[])[0]!.text) as { url: string };
       await followAuthorizationUrl(new URL(signIn));
       await expect.poll(() => provider.status('remote')?.state, { timeout: 20_000 }).toBe('connected');
-      expect(await eventuallyAbove(modernChanges, 0)).toBe(true);
-      expect(await eventuallyAbove(legacyChanges, 0)).toBe(true);
+      await waitUntil(() => modernChanges() > 0, 'until the 2026 client heard the sign-in');
+      await waitUntil(() => legacyChanges() > 0, 'until the 2025 client heard the sign-in');
       for (const client of [modern, legacy]) {
         const served = await toolNames(client);
         expect(served).toContain('remote__whoami');
@@ -92,8 +98,8 @@ describe('mcp_auth in full mode', () => {
       const refused = await modern.callTool({ name: 'remote__whoami', arguments: {} });
       expect(refused.isError).toBe(true);
       await expect.poll(() => provider.status('remote')?.state, { timeout: 20_000 }).toBe('auth_required');
-      expect(await eventuallyAbove(modernChanges, afterSignIn[0]!)).toBe(true);
-      expect(await eventuallyAbove(legacyChanges, afterSignIn[1]!)).toBe(true);
+      await waitUntil(() => modernChanges() > afterSignIn[0]!, 'until the 2026 client heard the refusal');
+      await waitUntil(() => legacyChanges() > afterSignIn[1]!, 'until the 2025 client heard the refusal');
       expect(await toolNames(modern)).toContain('mcp_auth');
       expect(await toolNames(legacy)).toContain('mcp_auth');
 
@@ -105,8 +111,8 @@ describe('mcp_auth in full mode', () => {
         execute: async () => ({ content: [{ type: 'text', text: 'marker' }] }),
       });
       try {
-        expect(await eventuallyAbove(localChanges, 0)).toBe(true);
-        await new Promise((resolve) => setTimeout(resolve, 300));
+        await waitUntil(() => localChanges() > 0, 'until the denying profile heard the native tool');
+        // Announcements keep their order on its stream: the earlier changes would have come first.
         expect(localChanges()).toBe(1);
       } finally {
         unregister();
@@ -118,12 +124,3 @@ describe('mcp_auth in full mode', () => {
     }
   });
 });
-
-async function eventuallyAbove(count: () => number, floor: number, timeoutMs = 10_000): Promise<boolean> {
-  const until = Date.now() + timeoutMs;
-  while (Date.now() < until) {
-    if (count() > floor) return true;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  return count() > floor;
-}
