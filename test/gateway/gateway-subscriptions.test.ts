@@ -182,10 +182,15 @@ describe('an upstream subscription', () => {
         () => legacyUpdates.length > legacyBefore && modernUpdates.length > modernBefore,
         'until legacyUpdates.length > legacyBefore && modernUpdates.length > modernBefore',
       );
+      [legacyBefore, modernBefore] = [legacyUpdates.length, modernUpdates.length];
       expect((await touch(legacy, 'remote')).isError).toBeFalsy();
+      // The touch's own update reaches both before the next step counts from here.
+      await waitUntil(
+        () => legacyUpdates.length > legacyBefore && modernUpdates.length > modernBefore,
+        "until the touch's update reached both",
+      );
 
       // The server returns without the resource: the subscription ends, and both hear it.
-      await new Promise((resolve) => setTimeout(resolve, 300));
       [legacyBefore, modernBefore] = [legacyUpdates.length, modernUpdates.length];
       await stopRemote(legacy);
       await startRemote(['--refuse', 'notify://counter']);
