@@ -10,7 +10,7 @@ import { useRedis } from './cluster-fixture.js';
 import { redisAvailable } from './cluster-harness.js';
 
 /*
- * The Redis event store (issue 27, resumable streams): one Redis stream per principal and
+ * The Redis event store: one Redis stream per principal and
  * session; a replay sends the rest of one response stream only; another session's event id names
  * nothing (the SDK's replay checks no owner, so the store is the boundary). The store does not
  * wait for Redis (it sends its events a few milliseconds later, together): `settled` waits past
