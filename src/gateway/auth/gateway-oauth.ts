@@ -9,8 +9,8 @@ import {
   verifyBearerToken,
 } from '@modelcontextprotocol/server';
 import type { GatewayOAuthConfig } from '../../config/gateway-auth-types.js';
+import type { Caller } from '../../tool/call-context.js';
 import { matchesCaller } from './caller-selector.js';
-import type { RequestPrincipal } from './http-guard.js';
 import {
   audiences,
   invalidToken,
@@ -50,7 +50,7 @@ export class GatewayOAuth {
    * Callers by the exact `Authorization` header that proved who they are, until the token
    * expires and at most `tokenCacheSeconds` (then the verifier is asked again).
    */
-  readonly #callers: VerifiedTokenCache<RequestPrincipal>;
+  readonly #callers: VerifiedTokenCache<Caller>;
   readonly #toleranceSeconds: number;
   /**
    * Each principal's newest valid access token per scope set, kept only while an upstream takes
@@ -59,7 +59,7 @@ export class GatewayOAuth {
    * those scopes, never from the same user's wider one.
    */
   #subjects: Map<string, { authorization: string; exp: number }> | undefined;
-  #onVerified: ((who: RequestPrincipal) => void) | undefined;
+  #onVerified: ((who: Caller) => void) | undefined;
 
   /** Throws (a configuration mistake) when the issuer is not HTTPS outside loopback. */
   constructor(config: GatewayOAuthConfig) {
@@ -144,7 +144,7 @@ export class GatewayOAuth {
   authenticate(
     authorization: string | null,
     requestUrl: string,
-  ): Response | RequestPrincipal | Promise<Response | RequestPrincipal> {
+  ): Response | Caller | Promise<Response | Caller> {
     if (authorization !== null) {
       const known = this.#callers.get(authorization, Date.now() / 1000, this.#toleranceSeconds);
       if (known !== undefined) {
@@ -159,12 +159,12 @@ export class GatewayOAuth {
   }
 
   /** Whether the caller's token names the resource of the endpoint `requestUrl` is for (a profile's is good there only). */
-  #admits(who: RequestPrincipal, requestUrl: string): boolean {
+  #admits(who: Caller, requestUrl: string): boolean {
     return this.#resource.admits(audiences(who.claims ?? {}), profileOfUrl(requestUrl));
   }
 
   /** Told of each caller whose token was verified (once per token: a remembered token is not). */
-  onVerified(listener: (who: RequestPrincipal) => void): void {
+  onVerified(listener: (who: Caller) => void): void {
     this.#onVerified = listener;
   }
 
@@ -185,7 +185,7 @@ export class GatewayOAuth {
     return kept.authorization.replace(/^Bearer\s+/i, '');
   }
 
-  #keepSubject(who: RequestPrincipal, authorization: string, exp?: unknown): void {
+  #keepSubject(who: Caller, authorization: string, exp?: unknown): void {
     const key = subjectKey(who.principal, who.scopes ?? []);
     const current = this.#subjects!.get(key);
     if (current?.authorization === authorization) return;
@@ -193,7 +193,7 @@ export class GatewayOAuth {
     if (expiry !== undefined) this.#subjects!.set(key, { authorization, exp: expiry });
   }
 
-  async #verify(authorization: string | null, requestUrl: string): Promise<Response | RequestPrincipal> {
+  async #verify(authorization: string | null, requestUrl: string): Promise<Response | Caller> {
     const options = {
       verifier: this.verifier,
       requiredScopes: this.#requiredScopes,
@@ -209,7 +209,7 @@ export class GatewayOAuth {
             ? `client:${clientId}`
             : undefined;
       if (principal === undefined) throw invalidToken();
-      const who: RequestPrincipal = {
+      const who: Caller = {
         principal,
         owner: false,
         via: 'oauth',
