@@ -5,6 +5,8 @@
 import { Command, CommanderError } from 'commander';
 import { registerCommands } from './command-table.js';
 import { registerAuthCommand } from './commands/auth.js';
+import { registerConnectCommands } from './commands/connect.js';
+import { registerCatalogCommands } from './commands/catalog.js';
 import { registerPinsCommand } from './commands/pins.js';
 import { packageVersion } from './package-version.js';
 import { durationOption } from './parse-option-value.js';
@@ -31,6 +33,8 @@ const program = new Command('mcptools')
 registerCommands(program);
 registerAuthCommand(program);
 registerPinsCommand(program);
+registerConnectCommands(program);
+registerCatalogCommands(program);
 
 // No top-level await: CommonJS (the bundle) cannot have one.
 program.parseAsync(process.argv).catch(async (error: unknown) => {

@@ -87,6 +87,8 @@ export function watchServeReloads(options: ServeReloadOptions): ServeReload {
     }
     const release = options.holdChanges?.();
     try {
+      // A server another process added and distrusted in the pin file must not be trusted here on first use.
+      options.hub.pins?.refresh();
       const changes = await applyServerChanges(options.hub, current.servers, next.servers);
       // Policies, then profiles and router settings: all from the next request on.
       await options.hub.replacePolicies(next.policies);

@@ -19,6 +19,9 @@ import { RedisKeys } from './redis-keys.js';
 import { ReplicaRegistry } from './replica-registry.js';
 import { SessionDirectory, type SessionRecord } from './session-directory.js';
 
+/** How long a forwarding nonce's claim in Redis may take before this process's memory alone decides. */
+const NONCE_CLAIM_TIMEOUT_MS = 500;
+
 /** The settings of a cluster node, checked (the key read, the URL parsed) before anything connects. */
 export interface ClusterSettings {
   redis: string;
@@ -140,13 +143,27 @@ export class ClusterNode {
   /**
    * The caller a forwarded request's {@link FORWARD_HEADER} vouches for (signed by a replica of
    * this cluster for this one, fresh, its nonce unseen), or `undefined` when it does not. The
-   * body is checked once read ({@link checkForwardedBody}).
+   * body is checked once read ({@link checkForwardedBody}). The nonce is remembered in this
+   * process and claimed in Redis (`SET NX` until the header expires), so a replica restarted at
+   * the same address within the window refuses a header its former process served; with Redis
+   * away or slow, this process's memory alone decides.
    */
-  acceptForwarded(
+  async acceptForwarded(
     header: string,
     exchange: { method: string; path: string; sessionId: string },
-  ): ForwardedCaller | undefined {
-    return this.#forwarded.verify(header, exchange);
+  ): Promise<ForwardedCaller | undefined> {
+    const caller = this.#forwarded.verify(header, exchange);
+    if (caller === undefined || !this.redis.ready) return caller;
+    const ttlMs = Math.max(1, caller.nonceUntil - Date.now());
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timeout = new Promise<'timeout'>((resolve) => {
+      timer = setTimeout(() => resolve('timeout'), NONCE_CLAIM_TIMEOUT_MS);
+    });
+    const claim = this.redis
+      .command(['SET', this.keys.forwardNonce(caller.nonce), '1', 'NX', 'PX', String(ttlMs)])
+      .catch(() => 'timeout' as const);
+    const reply = await Promise.race([claim, timeout]).finally(() => clearTimeout(timer));
+    return reply === 'OK' || reply === 'timeout' ? caller : undefined;
   }
 
   /**

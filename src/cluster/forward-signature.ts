@@ -31,6 +31,9 @@ export interface ForwardedCaller {
   who: Caller;
   /** The SHA-256 of the body sent (base64url): the body read must have it (see {@link forwardedBodyMatches}). */
   bodyDigest: string;
+  /** The header's nonce, and until when (ms since the epoch) it must be remembered cluster-wide. */
+  nonce: string;
+  nonceUntil: number;
 }
 
 const bodyDigestOf = (body: string) => createHash('sha256').update(body).digest('base64url');
@@ -122,7 +125,7 @@ export class ForwardVerifier {
       return undefined;
     }
     if (typeof who?.principal !== 'string' || typeof who.owner !== 'boolean') return undefined;
-    return { who, bodyDigest: bodyDigest! };
+    return { who, bodyDigest: bodyDigest!, nonce: nonce!, nonceUntil: Number(time) + MAX_SKEW_MS };
   }
 
   /** Forgets the nonces whose headers have expired (and the oldest, past {@link MAX_NONCES}). */

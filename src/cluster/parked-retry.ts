@@ -30,7 +30,7 @@ export async function forwardParkedRetry(
   who: Caller,
   body: unknown,
 ): Promise<Response | undefined> {
-  const owner = requestStateReplica(seal, body, who.principal);
+  const owner = requestStateReplica(seal, body, who);
   if (owner === undefined || owner === node.replicaId) return undefined;
   const url = await node.registry.lookup(owner).catch(() => null);
   if (url === null) return unavailable();

@@ -42,10 +42,15 @@ export interface TaskIdPayload {
   task: string;
 }
 
-/** What a sealed state is bound to: the retry must name the same method, from the same principal. */
+/**
+ * What a sealed state is bound to: the retry must name the same method, from the same
+ * principal and the same OAuth client (`client`: the token's `client_id` or `azp`; absent for
+ * a static token or stdio). Not the token itself: tokens are refreshed mid-call.
+ */
 export interface RequestStateBinding {
   method: string;
   principal: string;
+  client?: string | undefined;
 }
 
 /** The wire form's version tag: `mts1.<key id>.<base64url(iv ‖ ciphertext ‖ tag)>`. */
@@ -116,7 +121,8 @@ const labelled = (key: Uint8Array, label: string) => createHmac('sha256', key).u
 /**
  * Seals and opens the gateway's 2026-07-28 `requestState` with AES-256-GCM: the client can
  * neither read it (it may carry an upstream's own state) nor change it, and it is bound to the
- * method and the principal of the call (in the additional data, never in clear) and expires.
+ * method, the principal and the OAuth client of the call (in the additional data, never in
+ * clear) and expires.
  * Any process holding the same key opens it, so a retry may land on any replica. The cipher key
  * and the key id are derived from the configured key once, at construction (a directly keyed
  * AEAD: no key derivation per request); without a key, a random one per process.
@@ -143,7 +149,9 @@ export class RequestStateSeal {
   }
 
   #additionalData(binding: RequestStateBinding): Buffer {
-    return Buffer.from(`${this.#prefix}\0${binding.method}\0${binding.principal}`);
+    // Every part is length-prefixed, so no principal and client pair reads as another.
+    const parts = [binding.method, binding.principal, binding.client ?? ''];
+    return Buffer.from(`${this.#prefix}${parts.map((part) => `\0${part.length}:${part}`).join('')}`);
   }
 
   /** The wire string for `payload`, bound to `binding`, valid for `ttlMs` (the seal's time to live by default). */
@@ -158,8 +166,8 @@ export class RequestStateSeal {
 
   /**
    * The payload of `state` when it was sealed with this key for `binding` and has not expired;
-   * `undefined` for anything else (malformed, another key, tampered, another method or
-   * principal, expired), with no reason: a refusal tells the client nothing.
+   * `undefined` for anything else (malformed, another key, tampered, another method, principal
+   * or client, expired), with no reason: a refusal tells the client nothing.
    */
   open(state: string, binding: RequestStateBinding): RequestStatePayload | undefined {
     if (!state.startsWith(this.#prefix)) return undefined;

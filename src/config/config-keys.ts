@@ -40,4 +40,5 @@ export const topLevelKeys: readonly string[] = [
   'protocol',
   'workspaceDir',
   'sandbox',
+  'registries',
 ];

@@ -1,5 +1,6 @@
 import type { ConfigErrorLocation } from './config-error.js';
 import type { ConfigValidator } from './config-validator.js';
+import type { VaultLookup } from './vault-reference.js';
 
 /** A `${VAR}` whose variable is not set, and where it was written. */
 export interface UnsetVariable {
@@ -26,4 +27,6 @@ export interface ConfigReadContext {
    * (fixing one and meeting the next is a slow way to learn a file's needs).
    */
   unset: UnsetVariable[];
+  /** Resolves `${vault:<entry>/<NAME>}` in server entries (the secret vault of the state folder). */
+  vault?: VaultLookup;
 }

@@ -163,6 +163,7 @@ export const gatewaySchema = z.strictObject({
   access: accessRulesSchema.optional(),
   limits: gatewayLimitsSchema.optional(),
   sandbox: sandboxSchema.optional(),
+  listWaitMs: optionalDelaySchema.optional(),
   pin: z.array(z.string().min(1, 'must not be empty')).optional(),
   tools: toolFilterSchema.optional(),
   servers: toolFilterSchema.optional(),
@@ -207,6 +208,7 @@ export const mcpToolsFileSchema = z.strictObject({
       readMaxBytes: z.number().int().positive().optional(),
       toolIndexMaxBytes: z.number().int().positive().optional(),
       perServerResourceTools: z.boolean().optional(),
+      catalogTools: z.boolean().optional(),
       semanticSearch: semanticSearchSchema.optional(),
       codeMode: z
         .union([
@@ -248,4 +250,12 @@ export const mcpToolsFileSchema = z.strictObject({
   protocol: serverCommonShape.protocol,
   workspaceDir: z.string().min(1, 'must not be empty').optional(),
   sandbox: sandboxSchema.optional(),
+  registries: z
+    .array(
+      z.strictObject({
+        url: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }),
+        headers: z.record(z.string(), z.string()).optional(),
+      }),
+    )
+    .optional(),
 });

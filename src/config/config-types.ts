@@ -1,3 +1,4 @@
+import type { LockedStart } from '../catalog/locked-start.js';
 import type {
   AccessRuleConfig,
   CallerSelector,
@@ -45,6 +46,11 @@ export interface StdioServerConfig extends ServerCommon {
   sandbox?: SandboxSetting;
   /** `true` keeps the server out of a default box (`sandbox` at the top level or `gateway.sandbox`). */
   trusted?: boolean;
+  /**
+   * Set by the reader from `mcptools-lock.json` beside the file (never written by hand): the
+   * server starts only the locked package (docs/registry.md).
+   */
+  locked?: LockedStart;
 }
 
 /**
@@ -195,6 +201,12 @@ export interface GatewayConfig extends GatewayProfileConfig {
   limits?: GatewayLimitsConfig;
   /** `mcptools serve`'s default box for stdio servers without `sandbox` or `trusted` (over the top-level `sandbox`). */
   sandbox?: SandboxSetting;
+  /**
+   * How long a list over HTTP waits for servers still connecting at start, in ms (0: answer
+   * with what is connected at once); the others' entries follow as `list_changed`. Default 5000;
+   * `serve --list-wait` wins over it.
+   */
+  listWaitMs?: number;
 }
 
 /**
@@ -227,6 +239,12 @@ export interface McpToolsConfig {
     readMaxBytes?: number;
     toolIndexMaxBytes?: number;
     perServerResourceTools?: boolean;
+    /**
+     * `serve` offers the owner `find_server` and `add_server` (servers from the MCP Registry, each
+     * call approved by a person, each added server's tools held until an operator approves them).
+     * Needs pins. Default `false`.
+     */
+    catalogTools?: boolean;
     /** `tool_index` search fused with an OpenAI-compatible embeddings endpoint. */
     semanticSearch?: SemanticSearchConfig;
     /** Code mode (`run_script`, `describe_tools`): `false` turns it off, an object sets its limits. */
@@ -254,6 +272,11 @@ export interface McpToolsConfig {
   workspaceDir?: string;
   /** The default box of every stdio server without its own `sandbox` and not `trusted` (docs/sandbox.md). */
   sandbox?: SandboxSetting;
+  /**
+   * The MCP registries `mcptools registry` and `mcptools add` read, in order (docs/registry.md);
+   * default: the official one. `url` and header values take `${VAR}`.
+   */
+  registries?: { url: string; headers?: Record<string, string> }[];
   /** Where this configuration was read from, for error messages. */
   source?: string;
   /** Which file format it was read from. */

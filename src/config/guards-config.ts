@@ -2,7 +2,12 @@
 export type GuardAction = 'annotate' | 'redact' | 'block' | 'requireApproval';
 
 /** The detectors a guard runs over call arguments and results. */
-export type ContentDetector = 'secrets' | 'injection' | 'hiddenCharacters' | 'terminalEscapes';
+export type ContentDetector =
+  | 'secrets'
+  | 'personalData'
+  | 'injection'
+  | 'hiddenCharacters'
+  | 'terminalEscapes';
 
 /**
  * `policies.guards` of `mcptools.json`: per detector, the action on tool results and on call

@@ -11,9 +11,10 @@ type Field = (string | number)[];
  * A copy of a raw `mcptools.json` value with `${VAR}` and `${VAR:-default}` replaced, before
  * validation, in every setting outside `servers` a secret or an address may be written into:
  * `router.semanticSearch` (`url`, `apiKey`, header values), `gateway.tokens.<name>.token`,
- * `gateway.auth` (`issuer`, `audience`, `jwksUrl`, `introspection.*`) and `telemetry.endpoint`.
+ * `gateway.auth` (`issuer`, `audience`, `jwksUrl`, `introspection.*`), `telemetry.endpoint` and
+ * `registries[]` (`url`, header values).
  * Server entries are interpolated by `normalizeServer` with the same rule. Every unset variable
- * is reported at once, naming the file, the field and the variable. In the gateway and telemetry
+ * is reported at once, naming the file, the field and the variable. In the gateway, telemetry and registries
  * sections a value still holding `${` afterwards (`${input:…}`, a typo) is refused: a token
  * compared as its placeholder text would let in whoever read the file.
  */
@@ -89,6 +90,15 @@ export function interpolateSettings(
     }
     copy.gateway = next;
   }
+  if (Array.isArray(copy.registries))
+    copy.registries = copy.registries.map((source, index) => {
+      if (!isPlainObject(source)) return source;
+      const base = ['registries', index];
+      const next = interpolateKeys(source, ['url'], base, interpolate, true);
+      if (isPlainObject(next.headers))
+        next.headers = interpolateMap(next.headers, [...base, 'headers'], interpolate, true);
+      return next;
+    });
   if (isPlainObject(copy.telemetry))
     copy.telemetry = interpolateKeys(copy.telemetry, ['endpoint'], ['telemetry'], interpolate, true);
   if (issues.length > 0) throw settingsError(context.file, issues, unset);

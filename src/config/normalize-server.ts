@@ -53,6 +53,7 @@ export function normalizeServer(
         variables: options.variables,
         location: locate(path),
         warn: context.warn,
+        vault: context.vault,
         // A variable in the command or working directory is a path, not a credential.
         onValue: (found) => {
           if (path[0] !== 'command' && path[0] !== 'cwd') values.push(found);

@@ -165,6 +165,7 @@ const mcpToolsFile = strictObject(
     pins: leaveToZod,
     protocol: serverCommon.protocol,
     workspaceDir: text(1),
+    registries: leaveToZod,
   },
   ['servers'],
 );

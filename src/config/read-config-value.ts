@@ -1,5 +1,6 @@
 import { homedir } from 'node:os';
 import { basename, dirname, resolve } from 'node:path';
+import { SecretVault } from '../auth/secret-vault.js';
 import type { McpToolsError } from '../errors/mcp-tools-error.js';
 import { isPlainObject } from '../json/is-plain-object.js';
 import { configError, describeConfigLocation } from './config-error.js';
@@ -12,6 +13,7 @@ import { readCodexToml } from './formats/codex-toml.js';
 import { readMcpServersJson } from './formats/mcp-servers-json.js';
 import { readMcpToolsJson } from './formats/mcptools-json.js';
 import { readVsCodeJson } from './formats/vscode.js';
+import type { VaultLookup } from './vault-reference.js';
 
 /** Options of `parseConfig`. */
 export interface ParseConfigOptions {
@@ -27,6 +29,8 @@ export interface ParseConfigOptions {
   format?: ConfigFormat;
   /** Receives warnings (ignored keys, unsupported placeholders). Default `process.emitWarning`. */
   onWarning?: (message: string) => void;
+  /** Resolves `${vault:<entry>/<NAME>}`. Default: the secret vault of `env`'s state folder, read when first referred to. */
+  vault?: VaultLookup;
 }
 
 const readers: Record<ConfigFormat, (value: unknown, context: ConfigReadContext) => McpToolsConfig> = {
@@ -130,5 +134,15 @@ function createContext(
     warn: options.onWarning ?? emitConfigWarning,
     validator,
     unset: [],
+    vault: options.vault ?? defaultVaultLookup(options.env ?? process.env),
+  };
+}
+
+/** The secret vault of `env`, opened when the first reference is read (most files hold none). */
+function defaultVaultLookup(env: Readonly<Record<string, string | undefined>>): VaultLookup {
+  let vault: SecretVault | undefined;
+  return (entry, name) => {
+    vault ??= SecretVault.fromEnv(env);
+    return vault.get(entry, name);
   };
 }

@@ -29,6 +29,7 @@ import type { HeaderSource } from '../http/header-source.js';
 import { jsonRpcError } from '../http/json-rpc-error-response.js';
 import { serveNodeExchange } from '../http/node-exchange.js';
 import { nodeHeaders, readNodeBody, sendResponse } from '../http/node-request.js';
+import { usesCallerCredentials } from '../mcp/principal-connections.js';
 import { countListenStream } from '../telemetry/listen-stream-telemetry.js';
 import { observeGatewaySessions } from '../telemetry/state-gauges.js';
 import { serveCallerUpstreams } from './auth/caller-upstreams.js';
@@ -43,6 +44,7 @@ import {
 import { authCaller, principalAuth } from './auth/request-caller.js';
 import { Visibility } from './auth/visibility.js';
 import { relayContinuationsOf } from './calls/relay-continuations.js';
+import { isCatalogPath, serveCatalog } from './catalog/catalog-endpoint.js';
 import { GatewayCore } from './gateway-core.js';
 import { resolveGatewayLimits } from './gateway-limits.js';
 import { buildGatewayServer } from './gateway-mcp-server.js';
@@ -72,6 +74,7 @@ import { SseSessions, sseRoute } from './sessions/sse-endpoint.js';
 import { observeStdioListens } from './sessions/stdio-listen-observer.js';
 import { MetricsEndpoint } from './status/metrics-endpoint.js';
 import { healthJson, statusPageResponse } from './status/status-page.js';
+import { ownUpstreams } from './upstream-wait.js';
 
 export { DEFAULT_MAX_BODY_BYTES };
 
@@ -139,7 +142,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const log = options.log ?? (() => {});
   // Requests that need the upstreams wait for the first connect round; initialize does not.
-  const upstreams = upstreamsGate(options.ready, options.listWaitMs);
+  const upstreams = upstreamsGate(options.ready, options.listWaitMs ?? gatewayConfig.listWaitMs);
   // Not ready while the first connect round runs; after it, never for an upstream's sake.
   const readyz = () =>
     upstreams.roundOver()
@@ -196,6 +199,10 @@ export function createGateway(options: GatewayOptions): Gateway {
     // In a cluster the state is sealed with the cluster key and names the cluster's replica id.
     requestStateKey: options.requestStateKey ?? clusterSettings?.key,
     replicaId: options.replicaId ?? clusterSettings?.replicaId,
+    perCaller: (server) => {
+      const entry = options.config?.servers?.[server];
+      return entry !== undefined && usesCallerCredentials(entry);
+    },
   });
   const visibility = new Visibility(gatewayConfig.access);
   const parts: ProfileParts = {
@@ -223,6 +230,8 @@ export function createGateway(options: GatewayOptions): Gateway {
     ...(clusterSettings ? [clusterSettings.advertiseUrl.hostname] : []),
   ];
   const startedAt = Date.now();
+  /** When the profiles were last reconfigured (a reload): the registry records' `updatedAt`. */
+  let profilesChangedAt = startedAt;
   const legacySessions: LegacySessions = new LegacySessions({
     core,
     serverInfo,
@@ -394,9 +403,16 @@ export function createGateway(options: GatewayOptions): Gateway {
     // where it drops our header (src/mcp/gateway-chain.ts).
     const loop = requestLoop(body);
     if (loop !== undefined) return loopRefusal(loop);
-    const waiting = upstreams.wait(body);
-    // A call of a tool served already goes at once; one whose server still connects waits.
-    if (waiting !== undefined && !(await servedCall(profile, who, body))) await waiting;
+    // A call of a tool served already goes at once; one whose server still connects waits for
+    // that server only, and a profile's list for the servers it admits.
+    await upstreams.wait(body, () =>
+      ownUpstreams(
+        { provider: options.provider, separator: core.separator, round: options.ready ?? Promise.resolve() },
+        profile,
+        who,
+        body,
+      ),
+    );
     // Only a replica of this cluster may say it forwarded a request (signed with the cluster key),
     // and the body read must be the one it signed.
     const forwarded = cluster === undefined ? 'none' : cluster.checkForwardedBody(request, forwardedBy, body);
@@ -438,17 +454,6 @@ export function createGateway(options: GatewayOptions): Gateway {
       if (parked !== undefined) return parked;
     }
     return respond(request);
-  };
-
-  /** Whether `body` is one `tools/call` of a tool `profile` serves `who` now. */
-  const servedCall = async (
-    profile: GatewayProfile,
-    who: RequestPrincipal,
-    body: unknown,
-  ): Promise<boolean> => {
-    const call = body as { method?: unknown; params?: { name?: unknown } } | null;
-    if (call?.method !== 'tools/call' || typeof call.params?.name !== 'string') return false;
-    return (await profile.tool(call.params.name, { owner: who.owner, caller: who })) !== undefined;
   };
 
   /** SEP-2243: a 2026-07-28 `tools/call`'s `Mcp-Param-*` headers agree with its arguments (else 400). */
@@ -528,11 +533,11 @@ export function createGateway(options: GatewayOptions): Gateway {
     // Forwarded requests are of sessions and parked calls: nothing but /mcp is served to one.
     if (!/^\/mcp(?:\/|\?|$)/.test(path)) return forged();
     return (
-      cluster?.acceptForwarded(header, {
+      (await cluster?.acceptForwarded(header, {
         method,
         path,
         sessionId: request.headers.get('mcp-session-id') ?? '',
-      }) ?? forged()
+      })) ?? forged()
     );
   };
 
@@ -560,12 +565,39 @@ export function createGateway(options: GatewayOptions): Gateway {
     }
     if (pathname === '/metrics' && request.method === 'GET' && metricsEndpoint)
       return metricsEndpoint.serve(checked);
+    if (isCatalogPath(pathname)) return catalog(request, checked);
     const legacySse = sseRoute(request.method, pathname, request.headers);
     if (legacySse) return sse(legacySse, request, checked, parsedBody);
     const match = /^\/mcp(?:\/([A-Za-z0-9_-]{1,64}))?\/?$/.exec(pathname);
     const profile = match ? profileFor(core.profiles, match[1], checked) : undefined;
     if (profile === undefined) return new Response('Not Found\n', { status: 404 });
     return mcp(profile, request, checked, parsedBody, forwarded);
+  };
+
+  /**
+   * The gateway as a registry its callers' hosts browse: one record per profile this caller may
+   * use (what `profileFor` would serve it), as the caller sees that profile.
+   */
+  const catalog = (request: Request, checked: RequestPrincipal): Promise<Response> => {
+    const reachable = new Set<GatewayProfile>();
+    for (const name of core.profiles.keys()) {
+      if (retiredProfiles.has(name)) continue;
+      const profile = profileFor(core.profiles, name === '' ? undefined : name, checked);
+      if (profile !== undefined && !retiredProfiles.has(profile.name)) reachable.add(profile);
+    }
+    return serveCatalog(request, {
+      profiles: [...reachable],
+      view: {
+        origin:
+          guard.oauth?.publicOrigin() ?? clusterSettings?.advertiseUrl.origin ?? new URL(request.url).origin,
+        caller: checked,
+        version: serverInfo.version,
+        publishedAt: new Date(startedAt),
+        updatedAt: new Date(profilesChangedAt),
+        bearer: guard.tokens === undefined ? 'none' : guard.oauth === undefined ? 'required' : 'optional',
+        provider: options.provider,
+      },
+    });
   };
 
   const listen = async (listenOptions: ListenOptions = {}) => {
@@ -723,6 +755,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   const retiredProfiles = new Set<string>();
   const reconfigure = async (config: McpToolsConfig, overrides: DefaultProfileOverrides = {}) => {
     const changes = reconfigureProfiles(core, parts, config, overrides, retiredProfiles);
+    profilesChangedAt = Date.now();
     core.toolsChanged();
     return changes;
   };

@@ -22,7 +22,7 @@ import { registerResourceHandlers, resourceScope } from './resources/gateway-res
 import { joinPromptName, splitPromptName } from './resources/prompt-names.js';
 import { presentLinks } from './resources/resource-links.js';
 import { locateTemplate } from './resources/resource-routing.js';
-import { type DownstreamSession, sessionContext } from './sessions/downstream-session.js';
+import { type DownstreamSession, sessionContext, stateBinding } from './sessions/downstream-session.js';
 
 /**
  * The low-level SDK `Server` one downstream session (or one 2026-07-28 request) talks to:
@@ -48,9 +48,9 @@ export function buildGatewayServer(
       logging: {},
     },
     // A 2026-07-28 retry's sealed state is opened before its handler runs; one that does not
-    // open (tampered, expired, another principal or method) gets -32602 with no reason.
+    // open (tampered, expired, another principal, client or method) gets -32602 with no reason.
     requestState: {
-      verify: (state, context) => core.openRequestState(state, context.mcpReq.method, session.principal),
+      verify: (state, context) => core.openRequestState(state, stateBinding(session, context.mcpReq.method)),
     },
   });
   session.server ??= server;

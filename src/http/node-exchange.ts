@@ -66,6 +66,8 @@ class NodeRequestView {
   readonly headers: NodeHeadersView;
   readonly body = null;
   readonly bodyUsed = false;
+  /** What reads the answer's body instead of its own reader (see {@link readBodyWith}). */
+  bodyReader: BodyReaderOf | undefined = undefined;
   readonly #req: IncomingMessage;
   #abort: AbortController | undefined;
   #gone = false;
@@ -106,6 +108,23 @@ class NodeRequestView {
   text(): Promise<never> {
     return this.json();
   }
+}
+
+/** What reads a response body: the part of a stream reader the Node face uses. */
+export type BodyReader = Pick<ReadableStreamDefaultReader<Uint8Array>, 'read' | 'cancel'>;
+
+/** Makes the reader of an answer's body; `gone` aborts when the client goes away before the answer ends. */
+export type BodyReaderOf = (body: ReadableStream<Uint8Array>, gone: AbortSignal) => BodyReader;
+
+/**
+ * Has the Node face read the body of `request`'s answer through `reader` as it writes it, when
+ * `request` is served by the Node face (then `true`): what watches a response stream needs no
+ * second web stream and `Response` around it.
+ */
+export function readBodyWith(request: Request, reader: BodyReaderOf): boolean {
+  if (!servedByNodeFace(request)) return false;
+  (request as unknown as NodeRequestView).bodyReader = reader;
+  return true;
 }
 
 /** Whether `request` is served by the Node face (its answer may then carry a {@link NodeBody}). */
@@ -167,7 +186,7 @@ export async function serveNodeExchange(
     res.end();
     return;
   }
-  const reader = response.body.getReader();
+  const reader: BodyReader = request.bodyReader?.(response.body, request.signal) ?? response.body.getReader();
   if (!headers['content-type']?.startsWith('text/event-stream')) {
     // A complete answer (JSON, a page): one write with its length.
     const chunks: Uint8Array[] = [];

@@ -46,8 +46,9 @@ let httpModule: Promise<typeof import('./create-http-transport.js')> | undefined
  * certificates), through size-limited-fetch.ts over the global `fetch`. The stdio transport
  * (and `cross-spawn` under it) is loaded by the first stdio server, not by an import of mcptools.
  * A stdio server with a `sandbox` runs in a bubblewrap box (see bwrap-command.ts), or is refused
- * when bubblewrap is missing: a box asked for is never silently left out. `name` names the server
- * in that refusal.
+ * when bubblewrap is missing: a box asked for is never silently left out. A stdio server with a
+ * lock (`config.locked`) runs what the locked package runner returns. `name` names the server
+ * in the refusals.
  */
 export async function createTransport(
   config: ServerConfig,
@@ -60,7 +61,16 @@ export async function createTransport(
   if (config.type === 'stdio') {
     stdioModule ??= import('./reusable-stdio-transport.js');
     const { ReusableStdioTransport } = await stdioModule;
-    const parameters: ReusableStdioParameters = { command: config.command, args: config.args ?? [] };
+    let parameters: ReusableStdioParameters = { command: config.command, args: config.args ?? [] };
+    // A server `mcptools add` locked starts only the locked package, boxed or not (locked-start.ts).
+    if (config.locked !== undefined) {
+      const { lockedCommand } = await import('../catalog/locked-start.js');
+      parameters = await lockedCommand(
+        config.locked,
+        { command: config.command, args: config.args ?? [] },
+        name,
+      );
+    }
     // The gateway chain (see gateway-chain.ts) goes to every child, over its configured environment.
     const chain = chainEnvironment();
     if (config.env !== undefined || chain[CHAIN_ENV] !== undefined)

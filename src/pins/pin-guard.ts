@@ -196,6 +196,26 @@ export class PinGuard {
     return approved;
   }
 
+  /**
+   * Withholds trust on first use from `server` (one an agent added): every definition it lists
+   * waits for an operator's approval, as a new one on a server already pinned does. Pins left
+   * from an earlier server of that name are dropped, here at once and in the file, which other
+   * processes sharing it read before they connect the server ({@link refresh}).
+   */
+  distrust(server: string): Promise<void> {
+    this.#apply(server, (record) => {
+      record.pins = {};
+      record.pending = {};
+      record.seen = ['tool', 'prompt', 'template'];
+    });
+    return this.#writes;
+  }
+
+  /** Reads the pin file again now (before servers connect after a reload), not at the next poll. */
+  refresh(): void {
+    this.#reload();
+  }
+
   /** Waits for the pins and pending definitions recorded so far to be written. */
   flush(): Promise<void> {
     return this.#writes;

@@ -282,6 +282,23 @@ export class ToolRegistry {
   }
 
   /**
+   * `tool`, which is not registered here, with each call passing this registry's pipeline
+   * (policies, hooks, guards, audit) as a registered tool's calls do: for a tool served beside
+   * the registry's own, such as a gateway profile's `run_script`. A middleware added later
+   * applies as well (the pipeline is looked up at each call).
+   */
+  throughPipeline(tool: Tool, context?: ToolContext): Tool {
+    return {
+      ...tool,
+      execute: (toolCallId, params, signal, onUpdate, call) => {
+        const pipeline = this.#pipeline?.active ? this.#pipeline : undefined;
+        const target = pipeline === undefined ? tool : pipeline.wrap(tool, context);
+        return target.execute(toolCallId, params, signal, onUpdate, call);
+      },
+    };
+  }
+
+  /**
    * The static tool registered as `name` and who registered it, whether the filters show it or
    * not (`undefined` for a factory's name). The hub answers `toolOrigin` from it.
    */

@@ -91,7 +91,7 @@ describe('MemoryEventStores bounds what idle sessions keep', () => {
 
 describe('a gateway with idle 2025 sessions holding large results', () => {
   let running: RunningGateway;
-  const stores = new MemoryEventStores({ ttlMs: 5000, pruneIntervalMs: 200 });
+  const stores = new MemoryEventStores({ ttlMs: 2000, pruneIntervalMs: 100 });
 
   beforeAll(async () => {
     running = await startGateway(

@@ -221,7 +221,7 @@ describe('a 2025 stdio upstream: the call is parked on its replica', () => {
     const principal = `token:${createHash('sha256').update(GUEST).digest('hex').slice(0, 16)}`;
     const seal = new RequestStateSeal({ key, ttlMs: 60_000 });
     const body = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { requestState: state } };
-    expect(requestStateReplica(seal, body, principal)).toBe('A');
+    expect(requestStateReplica(seal, body, { principal, owner: false })).toBe('A');
     balancer.next('B');
     const elsewhere = guest.callTool(retry);
     await expect(elsewhere).rejects.toMatchObject({ code: -32602 });

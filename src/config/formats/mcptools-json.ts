@@ -1,3 +1,4 @@
+import { attachLocks } from '../../catalog/attach-locks.js';
 import { isPlainObject } from '../../json/is-plain-object.js';
 import { configError } from '../config-error.js';
 import type { ConfigReadContext } from '../config-read-context.js';
@@ -22,6 +23,7 @@ export function readMcpToolsJson(value: unknown, context: ConfigReadContext): Mc
   }
   const config: McpToolsConfig = { servers: normalized, ...settings };
   applySandboxDefault(normalized, config.sandbox);
+  if (context.baseDir !== undefined) attachLocks(normalized, context.baseDir);
   if (workspaceDir !== undefined) config.workspaceDir = resolvePath(workspaceDir, context);
   const cacheDir = config.router?.semanticSearch?.cacheDir;
   if (cacheDir !== undefined)

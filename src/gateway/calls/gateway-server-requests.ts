@@ -21,7 +21,7 @@ export function attributeServerRequest(context: ServerRequestContext, what: stri
   const message =
     sessions.size === 0
       ? `server "${context.server}" asked for ${what} outside any gateway call; refused`
-      : `server "${context.server}" asked for ${what} while calls from ${sessions.size} downstream sessions are in flight and its transport does not say which call asked; refused rather than guessed`;
+      : `server "${context.server}" asked for ${what} while calls from ${sessions.size} downstream sessions are in flight and its transport does not say which call asked; refused rather than guessed (a server that offers 2026-07-28 links its requests: set its "protocol" to "auto")`;
   throw new ProtocolError(ProtocolErrorCode.InvalidRequest, message);
 }
 

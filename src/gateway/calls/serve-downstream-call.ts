@@ -121,7 +121,7 @@ async function serveCall<T extends Result>(
         ProtocolErrorCode.InvalidParams,
         `requestState names a ${method} waiting for input on another gateway replica, which cannot be reached from this one; re-issue the call without requestState`,
       );
-    const parked = core.takeParked(state.call, session.principal, method, state.round);
+    const parked = core.takeParked(state.call, session, method, state.round);
     if (parked === undefined) {
       throw new ProtocolError(
         ProtocolErrorCode.InvalidParams,

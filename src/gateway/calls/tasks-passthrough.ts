@@ -10,10 +10,10 @@ import { createdTaskOf, declaresTasks, TASKS_EXTENSION } from '../../mcp/created
 import type { GatewayCore } from '../gateway-core.js';
 import type { GatewayProfile } from '../profiles/gateway-profile.js';
 import { toProtocolError } from '../protocol-error.js';
-import { type DownstreamSession, sessionContext } from '../sessions/downstream-session.js';
+import { type DownstreamSession, sessionContext, stateBinding } from '../sessions/downstream-session.js';
 import { capabilitiesOf } from './serve-downstream-call.js';
 
-/** What a gateway task id is bound to besides the principal (never a call's method: a task id is no `requestState`). */
+/** What a gateway task id is bound to besides the principal and client (never a call's method: a task id is no `requestState`). */
 const TASK_BINDING = 'tasks';
 /** How long a task id stays routable when its upstream gave no `ttlMs`, and the margin added to one it gave. */
 const DEFAULT_TASK_ID_TTL_MS = 24 * 60 * 60_000;
@@ -59,7 +59,7 @@ function refuseUndeclared(server: Server, context: ServerContext, what: string):
  * it and serves `tasks/get`, `tasks/update` and `tasks/cancel`, each routed by its task id to
  * the upstream that created the task — refused with -32021 to a client that did not declare the
  * extension (session-level or in the request's envelope), with -32602 for an id the gateway
- * did not hand out to this principal. Otherwise nothing is registered or advertised.
+ * did not hand out to this principal and client. Otherwise nothing is registered or advertised.
  */
 export function registerTasksPassthrough(
   server: Server,
@@ -76,10 +76,7 @@ export function registerTasksPassthrough(
       context: ServerContext,
     ) => {
       refuseUndeclared(server, context, method);
-      const opened = core.requestStates.open(params.taskId, {
-        method: TASK_BINDING,
-        principal: session.principal,
-      });
+      const opened = core.requestStates.open(params.taskId, stateBinding(session, TASK_BINDING));
       if (opened?.kind !== 'task' || !profile.serves(opened.server, session))
         throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown taskId: ${params.taskId}`);
       const { _meta: _envelope, ...rest } = params;
@@ -106,7 +103,7 @@ export function registerTasksPassthrough(
  * The downstream answer for a tool result of upstream `origin` that carries a
  * `CreateTaskResult` (see `admitCreatedTasks`): the upstream's task, flat and untouched but for
  * its `taskId`, which becomes a gateway task id (sealed: the upstream and its id, bound to the
- * caller's principal, valid for the task's `ttlMs` and a minute; opened by any replica with the
+ * caller's principal and OAuth client, valid for the task's `ttlMs` and a minute; opened by any replica with the
  * same `requestStateKey`). `undefined` for any other result.
  */
 export function createdTaskAnswer(
@@ -130,7 +127,7 @@ export function createdTaskAnswer(
       : DEFAULT_TASK_ID_TTL_MS;
   const taskId = core.requestStates.seal(
     { kind: 'task', server: origin, task: task.taskId },
-    { method: TASK_BINDING, principal: session.principal },
+    stateBinding(session, TASK_BINDING),
     ttlMs,
   );
   return { ...task, taskId };

@@ -15,7 +15,12 @@ const AT_ONCE = new Set(['initialize', 'notifications/initialized', 'ping', 'ser
 const AT_ONCE_OVER_HTTP = new Set([...AT_ONCE, 'subscriptions/listen', 'logging/setLevel']);
 
 /** Lists: over HTTP they wait a bounded time for the first round, then answer what is connected. */
-const LISTS = new Set(['tools/list', 'resources/list', 'resources/templates/list', 'prompts/list']);
+export const LISTS: ReadonlySet<string> = new Set([
+  'tools/list',
+  'resources/list',
+  'resources/templates/list',
+  'prompts/list',
+]);
 
 /** How long a list waits for the first connect round over HTTP by default, in ms. */
 export const DEFAULT_LIST_WAIT_MS = 5000;
@@ -41,16 +46,21 @@ function onlyLists(body: unknown): boolean {
  * The gateway's wait for its first connect round (`GatewayOptions.ready`): `initialize`,
  * `ping` and `server/discover` never wait. Over HTTP ({@link UpstreamsGate.wait}) a list waits
  * up to `listWaitMs` and then answers with the servers connected so far (the others' tools
- * follow as `list_changed`), and a call or anything else waits for the round (the gateway lets
- * a call of a tool it serves already go at once), so that a tool whose server is still
- * connecting is called, not "unknown". Over stdio
+ * follow as `list_changed`), and a call or anything else waits for the round, so that a tool
+ * whose server is still connecting is called, not "unknown"; either ends sooner when the
+ * request's own servers are ready (`own`: the gateway knows which a call or a profile's list
+ * needs, see `upstream-wait.ts`). Over stdio
  * ({@link UpstreamsGate.hold}) everything but those three waits for the round, in order. The
  * round is bounded by each server's connect timeout; a round that fails (an abort) releases
  * the waiters too, and the gateway then answers them as it stands.
  */
 export interface UpstreamsGate {
-  /** Resolves when an HTTP request with `body` may be served (at once when it need not wait). */
-  wait(body: unknown): Promise<void> | undefined;
+  /**
+   * Resolves when an HTTP request with `body` may be served (at once when it need not wait):
+   * when the round is over, or `own` resolves (the request's own servers are ready), whichever
+   * comes first; a list after `listWaitMs` at most.
+   */
+  wait(body: unknown, own?: () => Promise<void> | undefined): Promise<void> | undefined;
   /** `true` once the first connect round is over (or was given up). */
   roundOver(): boolean;
   /** Lets every waiting request through now (the gateway is closing: they get its refusal). */
@@ -77,12 +87,12 @@ export function upstreamsGate(
       open = true;
     },
   );
-  /** The round, or `listWaitMs` if that comes first. */
-  const boundedWait = () =>
+  /** `until` (the round, or the request's own servers), or `listWaitMs` if that comes first. */
+  const boundedWait = (until: Promise<void>) =>
     new Promise<void>((resolve) => {
       const timer = setTimeout(resolve, listWaitMs);
       timer.unref();
-      void settled.then(() => {
+      void until.then(() => {
         clearTimeout(timer);
         resolve();
       });
@@ -90,9 +100,11 @@ export function upstreamsGate(
   return {
     release,
     roundOver: () => open,
-    wait: (body) => {
+    wait: (body, own) => {
       if (open || !needsUpstreams(body, AT_ONCE_OVER_HTTP)) return undefined;
-      return onlyLists(body) ? boundedWait() : settled;
+      const mine = own?.();
+      const until = mine === undefined ? settled : Promise.race([settled, mine]);
+      return onlyLists(body) ? boundedWait(until) : until;
     },
     hold(transport) {
       if (open) return;

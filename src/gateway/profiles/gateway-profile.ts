@@ -199,15 +199,32 @@ export class GatewayProfile {
         // run_script and describe_tools beside every tool, over what the profile admits.
         this.#scoped = new ToolRegistry();
         const { runScript, describeTools } = router.names;
-        this.#routerTools = createRouterTools(scoped, this.#scoped, routerOptions).filter(
-          (tool) => tool.name === runScript || tool.name === describeTools,
+        this.#routerTools = this.#scriptsThroughPipeline(
+          createRouterTools(scoped, this.#scoped, routerOptions).filter(
+            (tool) => tool.name === runScript || tool.name === describeTools,
+          ),
+          runScript,
         );
       }
     } else {
       this.#mcpAuth = undefined;
       this.#scoped = new ToolRegistry();
-      this.#routerTools = createRouterTools(scoped, this.#scoped, routerOptions);
+      this.#routerTools = this.#scriptsThroughPipeline(
+        createRouterTools(scoped, this.#scoped, routerOptions),
+        resolveRouterOptions(routerOptions).names.runScript,
+      );
     }
+  }
+
+  /**
+   * `run_script` is a call of its own (counted once under its name by the rate limits, its
+   * output screened by the guards, audited), besides its inner calls, which the registry's
+   * tools already take through the pipeline; the other router tools reach tools that do.
+   */
+  #scriptsThroughPipeline(tools: Tool[], runScript: string): Tool[] {
+    return tools.map((tool) =>
+      tool.name === runScript ? this.#parts.registry.throughPipeline(tool, this.#parts.context) : tool,
+    );
   }
 
   /** Forgets the cached tool list; the next call lists afresh. */

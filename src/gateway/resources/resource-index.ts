@@ -37,9 +37,16 @@ export class ResourceIndex {
   readonly #seen = new Map<string, Map<string, true>>();
   /** Bumped by every listing started and every {@link forget}: a listing overtaken is dropped. */
   readonly #generations = new Map<string, number>();
+  readonly #perCaller: (server: string) => boolean;
 
-  constructor(provider: MCPToolProvider) {
+  /**
+   * `perCaller` names the servers each caller reaches with their own credentials: the index
+   * never lists those itself (a listing names no caller, and would be refused), and knows their
+   * URIs from what was listed to callers and handed out ({@link recordResources}, {@link noteSeen}).
+   */
+  constructor(provider: MCPToolProvider, perCaller: (server: string) => boolean = () => false) {
     this.#provider = provider;
+    this.#perCaller = perCaller;
   }
 
   /** Records the resource URIs `server` just listed (a `resources/list` the gateway served). */
@@ -87,7 +94,7 @@ export class ResourceIndex {
   async load(servers: readonly string[], signal?: AbortSignal): Promise<void> {
     const waits: Promise<unknown>[] = [];
     for (const server of servers) {
-      if (this.#provider.status(server)?.state !== 'connected') continue;
+      if (this.#provider.status(server)?.state !== 'connected' || this.#perCaller(server)) continue;
       if (!this.#listed.has(server) || !this.#templates.has(server)) this.#start(server);
       waits.push(this.#listed.get(server)!, this.#templates.get(server)!);
     }

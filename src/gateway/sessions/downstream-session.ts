@@ -1,4 +1,5 @@
 import type { LoggingLevel, Server } from '@modelcontextprotocol/server';
+import type { RequestStateBinding } from '../../cluster/request-state-seal.js';
 import type { CallContext, Caller } from '../../tool/call-context.js';
 import type { RequestPrincipal } from '../auth/http-guard.js';
 import type { DownstreamCall } from '../calls/downstream-call.js';
@@ -70,4 +71,12 @@ export function callerOf(session: DownstreamSession): Caller {
   return session.principal === 'stdio'
     ? { principal: 'stdio', owner: true, via: 'stdio' }
     : { principal: session.principal, owner: session.owner };
+}
+
+/**
+ * What a `requestState` or task id sealed for `session` is bound to: `method`, the session's
+ * principal and its OAuth client, so another client of the same user cannot replay it.
+ */
+export function stateBinding(session: DownstreamSession, method: string): RequestStateBinding {
+  return { method, principal: session.principal, client: session.caller?.clientId };
 }

@@ -1,4 +1,5 @@
 import { type EventStore, type StreamId, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/server';
+import { type BodyReader, readBodyWith } from '../../http/node-exchange.js';
 
 /** The SDK's stream id of a session's standalone GET stream. */
 const GET_STREAM = '_GET_stream';
@@ -48,9 +49,20 @@ function viewOf(request: Request, abort: AbortController, version: string | unde
 /** How long a POST's priming event waits for the next event, so a quick answer leaves with it in one write. */
 const PRIMING_HOLD_MS = 20;
 
+/** One decoder for every chunk: a whole-chunk `decode` keeps no state between calls. */
+const decoder = new TextDecoder();
+
+/**
+ * A chunk longer than this is not taken for a priming event without decoding it (a result is
+ * not decoded twice). Were a store's ids this long, its priming events would go out alone, one
+ * more write and nothing else.
+ */
+const PRIMING_MAX_BYTES = 1024;
+
 /** Whether `chunk` is a priming event (an id, maybe a `retry`, and empty data). */
 const isPrimingChunk = (chunk: Uint8Array) =>
-  /^id: [^\n]*\n(?:retry: \d+\n)?data: \n\n$/.test(new TextDecoder().decode(chunk));
+  chunk.byteLength <= PRIMING_MAX_BYTES &&
+  /^id: [^\n]*\n(?:retry: \d+\n)?data: \n\n$/.test(decoder.decode(chunk));
 
 function joined(first: Uint8Array, second: Uint8Array): Uint8Array {
   const both = new Uint8Array(first.byteLength + second.byteLength);
@@ -60,27 +72,26 @@ function joined(first: Uint8Array, second: Uint8Array): Uint8Array {
 }
 
 /**
- * `response` with its body watched: `ended(cut)` once it ends (`cut`: cancelled, or the client
+ * A reader of `body` that watches it: `ended(cut)` once it ends (`cut`: cancelled, or the client
  * gone — `signal` — before its end). A client gone cancels the body at once, so the SDK frees the
  * stream for a resumption now rather than at its next write. With `onChunk` (a POST's stream),
  * a priming event waits up to {@link PRIMING_HOLD_MS} for the next event: a quick call's answer
- * then reaches the client in the same write (one wake-up of the client, not two).
+ * then reaches the client in the same read, so in the same write (one wake-up of the client,
+ * not two).
  */
-function watched(
-  response: Response,
+function watchedReader(
+  body: ReadableStream<Uint8Array>,
   signal: AbortSignal,
   ended: (cut: boolean) => void,
   onChunk?: (chunk: Uint8Array) => void,
-): Response {
-  if (response.body === null) {
-    ended(false);
-    return response;
-  }
-  const reader = response.body.getReader();
+): BodyReader {
+  const reader = body.getReader();
   let over = false;
   let first = onChunk !== undefined;
   /** A read started while a priming event waited, and not yet handed on. */
   let pending: Promise<ReadableStreamReadResult<Uint8Array>> | undefined;
+  /** The body's end, read with a held priming event: the next read reports it. */
+  let done = false;
   const finish = (cut: boolean) => {
     if (over) return;
     over = true;
@@ -92,55 +103,75 @@ function watched(
   };
   if (signal.aborted) gone();
   else signal.addEventListener('abort', gone, { once: true });
-  const close = (controller: ReadableStreamDefaultController<Uint8Array>) => {
+  const close = (): ReadableStreamReadResult<Uint8Array> => {
     signal.removeEventListener('abort', gone);
     finish(false);
-    controller.close();
+    return { done: true, value: undefined };
   };
-  const body = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      try {
-        const read = pending ?? reader.read();
-        pending = undefined;
-        const { done, value } = await read;
-        if (done) return close(controller);
-        if (!first || !isPrimingChunk(value)) {
-          first = false;
-          onChunk?.(value);
-          controller.enqueue(value);
-          return;
-        }
+  const read = async (): Promise<ReadableStreamReadResult<Uint8Array>> => {
+    if (done) return close();
+    try {
+      const next = pending ?? reader.read();
+      pending = undefined;
+      const { done: end, value } = await next;
+      if (end) return close();
+      if (!first || !isPrimingChunk(value)) {
         first = false;
-        const next = reader.read();
-        // Awaited by the next pull; marked handled now, in case no pull comes (the client left).
-        next.catch(() => {});
-        let timer: ReturnType<typeof setTimeout> | undefined;
-        const waited = await Promise.race([
-          next,
-          new Promise<undefined>((resolve) => {
-            timer = setTimeout(() => resolve(undefined), PRIMING_HOLD_MS);
-          }),
-        ]);
-        clearTimeout(timer);
-        // Its id counts as the client's only once it is on its way (not when the client left meanwhile).
-        if (over) return;
         onChunk?.(value);
-        if (waited === undefined) {
-          pending = next;
-          controller.enqueue(value);
-        } else if (waited.done) {
-          controller.enqueue(value);
-          close(controller);
-        } else controller.enqueue(joined(value, waited.value));
-      } catch (error) {
-        finish(true);
-        controller.error(error);
+        return { done: false, value };
       }
-    },
-    cancel(reason) {
+      first = false;
+      const following = reader.read();
+      // Awaited by the next read; marked handled now, in case no read comes (the client left).
+      following.catch(() => {});
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const waited = await Promise.race([
+        following,
+        new Promise<undefined>((resolve) => {
+          timer = setTimeout(() => resolve(undefined), PRIMING_HOLD_MS);
+        }),
+      ]);
+      clearTimeout(timer);
+      // Its id counts as the client's only once it is on its way (not when the client left meanwhile).
+      if (over) return { done: true, value: undefined };
+      onChunk?.(value);
+      if (waited === undefined) pending = following;
+      else if (waited.done) done = true;
+      else return { done: false, value: joined(value, waited.value) };
+      return { done: false, value };
+    } catch (error) {
+      finish(true);
+      throw error;
+    }
+  };
+  return {
+    read,
+    cancel(reason?: unknown) {
       finish(true);
       return reader.cancel(reason);
     },
+  };
+}
+
+/** `response` with its body watched (see {@link watchedReader}), as a web `Response`. */
+function watched(
+  response: Response,
+  signal: AbortSignal,
+  ended: (cut: boolean) => void,
+  onChunk?: (chunk: Uint8Array) => void,
+): Response {
+  if (response.body === null) {
+    ended(false);
+    return response;
+  }
+  const reader = watchedReader(response.body, signal, ended, onChunk);
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const { done, value } = await reader.read();
+      if (done) controller.close();
+      else controller.enqueue(value);
+    },
+    cancel: (reason) => reader.cancel(reason),
   });
   return new Response(body, {
     status: response.status,
@@ -151,7 +182,7 @@ function watched(
 
 /** The id of the first event in `chunk` (the SDK writes one whole event per chunk). */
 function eventIdIn(chunk: Uint8Array): string | undefined {
-  return /^id: ?(.+)$/m.exec(new TextDecoder().decode(chunk.subarray(0, 512)))?.[1];
+  return /^id: ?(.+)$/m.exec(decoder.decode(chunk.subarray(0, 512)))?.[1];
 }
 
 /**
@@ -199,25 +230,29 @@ export class ResumableStreams {
         ? negotiated
         : undefined;
     const response = await handle(viewOf(request, stream.abort, version));
-    return watched(
-      response,
-      request.signal,
-      (cut) => {
-        if (cut) this.#dropped(stream);
-        else stream.done = true;
-      },
-      (chunk) => {
-        if (stream.lookup !== undefined) return;
-        const eventId = eventIdIn(chunk);
-        if (eventId === undefined) return;
-        stream.lookup = Promise.resolve(this.eventStore.getStreamIdForEventId?.(eventId)).then(
-          (streamId) => {
-            if (streamId !== GET_STREAM) stream.streamId = streamId;
-          },
-          () => {},
-        );
-      },
-    );
+    const ended = (cut: boolean) => {
+      if (cut) this.#dropped(stream);
+      else stream.done = true;
+    };
+    const onChunk = (chunk: Uint8Array) => {
+      if (stream.lookup !== undefined) return;
+      const eventId = eventIdIn(chunk);
+      if (eventId === undefined) return;
+      stream.lookup = Promise.resolve(this.eventStore.getStreamIdForEventId?.(eventId)).then(
+        (streamId) => {
+          if (streamId !== GET_STREAM) stream.streamId = streamId;
+        },
+        () => {},
+      );
+    };
+    // The Node face reads the body through the watching reader as it writes it: no second web
+    // stream and `Response` per call. Any other face (a fetch handler) gets a watched `Response`.
+    if (
+      response.body !== null &&
+      readBodyWith(request, (body, signal) => watchedReader(body, signal, ended, onChunk))
+    )
+      return response;
+    return watched(response, request.signal, ended, onChunk);
   }
 
   /** Serves a GET through `handle`; one that resumed a dropped stream restarts its grace when it drops too. */

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Implementation } from '@modelcontextprotocol/server';
 import type { RequestPrincipal } from '../auth/http-guard.js';
+import { principalAuth } from '../auth/request-caller.js';
 import type { GatewayCore } from '../gateway-core.js';
 import { buildGatewayServer } from '../gateway-mcp-server.js';
 import type { GatewayProfile } from '../profiles/gateway-profile.js';
@@ -82,16 +83,24 @@ export class SseSessions {
     return transport.stream(signal);
   }
 
-  /** A POSTed message for the session its URL names; 404 for an unknown session or another principal's. */
+  /**
+   * A POSTed message for the session its URL names, served with the scopes, claims and owner
+   * flag of the token `who` presented on this POST (as a Streamable HTTP session's request is);
+   * 404 for an unknown session, or another principal's or OAuth client's.
+   */
   post(url: URL, who: RequestPrincipal, body: unknown): Response {
     const id = url.searchParams.get('sessionId') ?? url.searchParams.get('session_id');
     const entry = id === null ? undefined : this.#sessions.get(id);
-    if (entry === undefined || entry.session.principal !== who.principal)
+    if (
+      entry === undefined ||
+      entry.session.principal !== who.principal ||
+      entry.session.caller?.clientId !== who.clientId
+    )
       return new Response('Session not found\n', { status: 404 });
     // Most recently used last: the first idle one is ended when the cap is reached.
     this.#sessions.delete(entry.session.id);
     this.#sessions.set(entry.session.id, entry);
-    return entry.transport.receive(body);
+    return entry.transport.receive(body, principalAuth(who));
   }
 
   /** Sessions open now of `principal`. */

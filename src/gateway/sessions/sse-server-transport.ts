@@ -1,4 +1,5 @@
 import {
+  type AuthInfo,
   type JSONRPCMessage,
   type MessageExtraInfo,
   parseJSONRPCMessage,
@@ -61,10 +62,12 @@ export class SseServerTransport implements Transport {
 
   /**
    * A POSTed body (one message or a batch), already parsed: each message is checked and handed
-   * to the server. Answers 202 once they are handed on (the answers travel on the event stream),
-   * 400 for a body that is not JSON-RPC, 410 when the event stream is gone.
+   * to the server with `authInfo`, the caller of this POST (its handlers then decide on the
+   * token presented now, not the one that opened the stream). Answers 202 once they are handed
+   * on (the answers travel on the event stream), 400 for a body that is not JSON-RPC, 410 when
+   * the event stream is gone.
    */
-  receive(body: unknown): Response {
+  receive(body: unknown, authInfo?: AuthInfo): Response {
     if (this.#closed || this.#controller === undefined)
       return new Response('Gone: the event stream of this session is closed\n', { status: 410 });
     let messages: JSONRPCMessage[];
@@ -74,7 +77,8 @@ export class SseServerTransport implements Transport {
       this.onerror?.(error instanceof Error ? error : new Error(String(error)));
       return new Response('Bad Request: the body is not a JSON-RPC message\n', { status: 400 });
     }
-    for (const message of messages) this.onmessage?.(message);
+    const extra: MessageExtraInfo | undefined = authInfo === undefined ? undefined : { authInfo };
+    for (const message of messages) this.onmessage?.(message, extra);
     return new Response('Accepted\n', { status: 202 });
   }
 

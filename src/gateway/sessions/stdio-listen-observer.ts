@@ -59,7 +59,9 @@ export function observeStdioListens(
         if (--waiting === 0) queue = undefined;
       });
   };
-  // The SDK's stdio entry installs its own `onmessage`; every message passes here first.
+  // The SDK's stdio entry installs its own `onmessage`; every message passes here first. The
+  // transport may watch its messages itself (an accessor of its own): chain to it.
+  const previous = Object.getOwnPropertyDescriptor(transport, 'onmessage');
   let handler: Transport['onmessage'];
   const wrap = (next: NonNullable<Transport['onmessage']>): Transport['onmessage'] => {
     return (message, extra) => {
@@ -74,9 +76,11 @@ export function observeStdioListens(
   };
   Object.defineProperty(transport, 'onmessage', {
     configurable: true,
-    get: () => handler,
+    get: () => (previous?.get ? previous.get.call(transport) : handler),
     set: (next: Transport['onmessage']) => {
-      handler = next === undefined ? undefined : wrap(next);
+      const wrapped = next === undefined ? undefined : wrap(next);
+      if (previous?.set) previous.set.call(transport, wrapped);
+      else handler = wrapped;
     },
   });
 }

@@ -38,7 +38,7 @@ export function createDescribeToolsTool(
     source: 'router',
     category: 'router',
     readOnly: true,
-    async execute(_toolCallId, params): Promise<ToolResult> {
+    async execute(_toolCallId, params, _signal, _onUpdate, callContext): Promise<ToolResult> {
       const startedAt = performance.now();
       const invalid = validateArguments(parameters, params ?? {});
       const names = Array.isArray(params?.names) ? (params.names as string[]) : [];
@@ -52,7 +52,8 @@ export function createDescribeToolsTool(
           settings.format,
           startedAt,
         );
-      const visible = await scriptToolView(registry, settings, routerNames);
+      // The caller's own view: a tool it may not see is described as unknown.
+      const visible = await scriptToolView(registry, settings, routerNames, callContext?.caller);
       const byName = new Map(visible.map((tool) => [tool.name, tool]));
       const chosen = visible.filter((tool) => server !== undefined && tool.server === server);
       const unknown: string[] = [];

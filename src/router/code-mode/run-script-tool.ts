@@ -107,7 +107,7 @@ export function createRunScriptTool(parts: RunScriptParts): Tool {
         );
       const source = String(params.script);
       const scriptId = `script-${randomUUID()}`;
-      const view = await scriptToolView(registry, settings, routerNames);
+      const view = await scriptToolView(registry, settings, routerNames, caller.caller);
       const argumentsByCall = new Map<string, Record<string, unknown>>();
       // The caller's approvals, asked once per tool for the whole script; without a caller's
       // own handler the host's is asked as for any call. Inner calls are many: none of them

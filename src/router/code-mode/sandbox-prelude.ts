@@ -33,17 +33,27 @@ function groupsOf(tools: readonly ScriptToolName[]): Record<string, Record<strin
   return groups;
 }
 
+/** The global the prelude leaves for {@link toolsInstallArguments}'s one call (it deletes itself). */
+export const INSTALL_GLOBAL = '__mcptools_install';
+
 /**
- * The script's world, evaluated inside the sandbox before the script: `tools` (an async
- * function per served name, and per `server.tool` where unambiguous), `tool_index`,
- * `describe_tools`, `console` and `print`. It talks to the host through two functions it
- * takes off the global object first, passing JSON text only: no host object ever enters the
- * sandbox, so a script has nothing of the host's to climb through.
+ * What the prelude's installer is called with for `tools`: the served names, and the
+ * `server.tool` groups where unambiguous, each as JSON text (nothing else crosses).
  */
-export function sandboxPrelude(tools: readonly ScriptToolName[]): string {
-  const names = JSON.stringify(JSON.stringify(tools.map((tool) => tool.name)));
-  const groups = JSON.stringify(JSON.stringify(groupsOf(tools)));
-  return `(() => {
+export function toolsInstallArguments(tools: readonly ScriptToolName[]): [string, string] {
+  return [JSON.stringify(tools.map((tool) => tool.name)), JSON.stringify(groupsOf(tools))];
+}
+
+/**
+ * The script's world, evaluated inside the sandbox before any script is known, so that it can
+ * be made ahead of time: `tool_index`, `describe_tools`, `console`, `print` and an installer
+ * that defines `tools` (an async function per served name, and per `server.tool` where
+ * unambiguous) once, for the one script the sandbox will run, and then deletes itself. It talks
+ * to the host through two functions it takes off the global object first, passing JSON text
+ * only: no host object ever enters the sandbox, so a script has nothing of the host's to climb
+ * through.
+ */
+export const SANDBOX_PRELUDE = `(() => {
   'use strict';
   const host = globalThis.__mcptools_host;
   const write = globalThis.__mcptools_print;
@@ -74,16 +84,6 @@ export function sandboxPrelude(tools: readonly ScriptToolName[]): string {
       throw failure;
     });
   };
-  const tools = Object.create(null);
-  for (const name of JSON.parse(${names})) {
-    tools[name] = (args) => request('call', { name, arguments: args === undefined ? {} : args }, name);
-  }
-  const groups = JSON.parse(${groups});
-  for (const server of Object.keys(groups)) {
-    const group = Object.create(null);
-    for (const tool of Object.keys(groups[server])) group[tool] = tools[groups[server][tool]];
-    tools[server] = Object.freeze(group);
-  }
   const show = (value) => {
     if (typeof value === 'string') return value;
     if (value instanceof Error) return value.name + ': ' + value.message;
@@ -99,7 +99,6 @@ export function sandboxPrelude(tools: readonly ScriptToolName[]): string {
   };
   const define = (name, value) =>
     Object.defineProperty(globalThis, name, { value, writable: false, enumerable: false, configurable: false });
-  define('tools', Object.freeze(tools));
   define('tool_index', (args) => request('index', args));
   define('describe_tools', (args) => request('describe', args));
   define('print', print);
@@ -108,8 +107,24 @@ export function sandboxPrelude(tools: readonly ScriptToolName[]): string {
   define('${RUN_GLOBAL}', (body) =>
     body().then((value) => (value === undefined ? undefined : JSON.stringify(value))),
   );
+  Object.defineProperty(globalThis, '${INSTALL_GLOBAL}', {
+    configurable: true,
+    value: (namesJson, groupsJson) => {
+      delete globalThis.${INSTALL_GLOBAL};
+      const tools = Object.create(null);
+      for (const name of JSON.parse(namesJson)) {
+        tools[name] = (args) => request('call', { name, arguments: args === undefined ? {} : args }, name);
+      }
+      const groups = JSON.parse(groupsJson);
+      for (const server of Object.keys(groups)) {
+        const group = Object.create(null);
+        for (const tool of Object.keys(groups[server])) group[tool] = tools[groups[server][tool]];
+        tools[server] = Object.freeze(group);
+      }
+      define('tools', Object.freeze(tools));
+    },
+  });
 })();`;
-}
 
 /**
  * The script wrapped as the body of an async function (so it may `await` and `return`): the

@@ -1,7 +1,13 @@
 import type { QuickJSContext, QuickJSDeferredPromise, QuickJSHandle } from 'quickjs-emscripten-core';
-import { quickJsInstance, retireQuickJsInstance } from './quickjs-module.js';
-import { SCRIPT_FILE, type ScriptToolName, sandboxPrelude, wrapScript } from './sandbox-prelude.js';
+import {
+  INSTALL_GLOBAL,
+  SCRIPT_FILE,
+  type ScriptToolName,
+  toolsInstallArguments,
+  wrapScript,
+} from './sandbox-prelude.js';
 import { limitMessage, type ScriptLimitName, type ScriptLimits } from './script-limits.js';
+import { releaseSandbox, takeSandbox } from './warm-sandbox.js';
 
 /** What the host answers a script's request with: a JSON value, or an error the script may catch. */
 export type HostAnswer = { value: unknown } | { error: { message: string; code?: string } };
@@ -68,8 +74,9 @@ function describeThrown(value: unknown): { text: string; name?: string; message?
 }
 
 /**
- * Runs `source` (JavaScript; the body of an async function) in a fresh QuickJS runtime of its
- * own inside WebAssembly: no filesystem, network, process, timers or module loader, and no
+ * Runs `source` (JavaScript; the body of an async function) in a QuickJS runtime and context
+ * of its own inside WebAssembly, which no other script has used (made ahead, see
+ * {@link takeSandbox}): no filesystem, network, process, timers or module loader, and no
  * object of the host's — only `tools`, `tool_index`, `describe_tools`, `console` and `print`,
  * which reach `host` as JSON text. Memory, stack, time, inner calls and output are bounded by
  * `limits`; the first limit reached stops the script and is named in its outcome.
@@ -80,11 +87,10 @@ export async function runSandboxedScript(
   limits: ScriptLimits,
   signal?: AbortSignal,
 ): Promise<ScriptOutcome> {
-  const quickjs = await quickJsInstance();
-  const runtime = quickjs.newRuntime();
+  const sandbox = await takeSandbox();
+  const { runtime, context } = sandbox;
   runtime.setMemoryLimit(limits.memoryBytes);
   runtime.setMaxStackSize(limits.stackBytes);
-  const context = runtime.newContext();
   const output: string[] = [];
   let outputBytes = 0;
   let calls = 0;
@@ -150,7 +156,7 @@ export async function runSandboxedScript(
     waiting.shift()?.();
   };
 
-  const hostFunction = context.newFunction('host', (opHandle, payloadHandle) => {
+  const request = (opHandle: QuickJSHandle, payloadHandle: QuickJSHandle): QuickJSHandle => {
     const op = context.getString(opHandle) as 'call' | 'index' | 'describe';
     const payloadText = context.getString(payloadHandle);
     const deferred = context.newPromise();
@@ -183,8 +189,8 @@ export async function runSandboxedScript(
       settle({ error: { message: error instanceof Error ? error.message : String(error) } }),
     );
     return deferred.handle;
-  });
-  const printFunction = context.newFunction('print', (textHandle) => {
+  };
+  const print = (textHandle: QuickJSHandle) => {
     const text = context.getString(textHandle);
     outputBytes += encoder.encode(text).length + 1;
     if (outputBytes > limits.maxOutputBytes) {
@@ -192,11 +198,8 @@ export async function runSandboxedScript(
       return;
     }
     output.push(text);
-  });
-  context.setProp(context.global, '__mcptools_host', hostFunction);
-  context.setProp(context.global, '__mcptools_print', printFunction);
-  hostFunction.dispose();
-  printFunction.dispose();
+  };
+  sandbox.port = { request, print };
 
   const handles: QuickJSHandle[] = [];
   let broken = false;
@@ -226,13 +229,22 @@ export async function runSandboxedScript(
     };
   };
   const evaluate = async (): Promise<ScriptOutcome> => {
-    const prelude = context.evalCode(sandboxPrelude(host.tools), 'prelude.js');
-    if (prelude.error) {
-      const thrown = context.dump(prelude.error);
-      prelude.error.dispose();
+    // The caller's tools, installed in this script's own context only.
+    const install = context.getProp(context.global, INSTALL_GLOBAL);
+    const [names, groups] = toolsInstallArguments(host.tools).map((text) => context.newString(text)) as [
+      QuickJSHandle,
+      QuickJSHandle,
+    ];
+    const installed = context.callFunction(install, context.undefined, names, groups);
+    install.dispose();
+    names.dispose();
+    groups.dispose();
+    if (installed.error) {
+      const thrown = context.dump(installed.error);
+      installed.error.dispose();
       return fail(thrown);
     }
-    prelude.value.dispose();
+    installed.value.dispose();
     const started = context.evalCode(wrapScript(source), SCRIPT_FILE);
     if (started.error) {
       const thrown = context.dump(started.error);
@@ -278,17 +290,7 @@ export async function runSandboxedScript(
     inner.abort();
     // A script that ended normally is freed; one stopped mid-flight may hold objects QuickJS
     // would refuse to free, and its whole WebAssembly instance is dropped instead.
-    if (limit === undefined && !cancelled && !broken && deferreds.size === 0) {
-      for (const handle of handles) if (handle.alive) handle.dispose();
-      try {
-        context.dispose();
-        runtime.dispose();
-      } catch {
-        retireQuickJsInstance(quickjs);
-      }
-    } else {
-      retireQuickJsInstance(quickjs);
-    }
+    releaseSandbox(sandbox, limit === undefined && !cancelled && !broken && deferreds.size === 0, handles);
   }
 }
 

@@ -1,0 +1,279 @@
+import { join } from 'node:path';
+import { SecretVault } from '../auth/secret-vault.js';
+import { vaultReference } from '../config/vault-reference.js';
+import { McpToolsError } from '../errors/mcp-tools-error.js';
+import { stateDir } from '../paths/state-dir.js';
+import { type BuildContext, buildEntry } from './build-entry.js';
+import {
+  type LockEntry,
+  type LockedPackage,
+  lockFileFor,
+  readCatalogLock,
+  updateCatalogLock,
+} from './catalog-lock.js';
+import { type CatalogLookupOptions, type FoundEntry, findCatalogEntry } from './catalog-lookup.js';
+import type { CatalogSource } from './catalog-source.js';
+import { checkCatalogStatus } from './catalog-status.js';
+import { readConfigJson, writeConfigJson } from './config-file-entries.js';
+import { chooseTarget, type InstallTarget, targetRuntime, targetType } from './install-target.js';
+import { packagesDir } from './locked-start.js';
+import { downloadBundle, unpackBundle } from './mcpb-bundle.js';
+import { resolveNpmTree } from './npm-lock-tree.js';
+import { installLockedNpm } from './npm-locked-install.js';
+import { type InputSlot, inputsOf } from './server-inputs.js';
+
+/** What {@link planAdd} found and decided, before anything is written. */
+export interface AddPlan {
+  /** The entry's name in the configuration. */
+  entry: string;
+  found: FoundEntry;
+  target: InstallTarget;
+  /** Whether this machine has the target's runtime. */
+  runnable: boolean;
+  /** The runtime it needs (`undefined` for a remote). */
+  runtime?: string;
+  /** Every input of the target. */
+  inputs: InputSlot[];
+  /** The registry's deprecation notice, if any. */
+  warning?: string;
+}
+
+/** Options of {@link planAdd}. */
+export interface PlanAddOptions extends CatalogLookupOptions {
+  /** `name` or `name@version` as the user wrote it. */
+  spec: string;
+  sources: readonly CatalogSource[];
+  /** The entry name; default: derived from the server name. */
+  as?: string;
+  /** Only a target of this type (`npm`, `pypi`, `oci`, `nuget`, `mcpb`, `remote`). */
+  use?: string;
+  /** Whether this machine has a runtime (`npx`, `uvx`, `docker`, `dnx`, `node`). */
+  canRun: (runtime: string) => boolean;
+}
+
+/** Splits `name@version` (a server name holds no `@`). */
+export function parseServerSpec(spec: string): { name: string; version?: string } {
+  const at = spec.lastIndexOf('@');
+  if (at <= 0) return { name: spec };
+  return { name: spec.slice(0, at), version: spec.slice(at + 1) };
+}
+
+/** The entry name a server gets by default: the last part of its name, without a `server-` or `mcp-` prefix. */
+export function defaultEntryName(serverName: string): string {
+  const last = serverName.split('/').at(-1)!;
+  const trimmed = last.replace(/^(mcp-server-|server-|mcp-)/, '').replace(/(-mcp-server|-mcp|-server)$/, '');
+  return (trimmed || last).replace(/[^A-Za-z0-9_-]/g, '-');
+}
+
+/**
+ * Looks a server up (`name[@version]`, `latest` resolved to the version it is now), refuses a
+ * deleted one, notes a deprecated one, and picks the target to install and the inputs it needs.
+ * Nothing is downloaded or written: this is what `mcptools add` shows, and what a router tool
+ * can show an approver.
+ */
+export async function planAdd(options: PlanAddOptions): Promise<AddPlan> {
+  const { name, version } = parseServerSpec(options.spec);
+  const found = await findCatalogEntry(options.sources, name, version ?? 'latest', options);
+  const warning = checkCatalogStatus(found.entry);
+  const chosen = chooseTarget(found.entry.server, options.canRun, options.use);
+  if (chosen === undefined)
+    throw new McpToolsError(
+      'INVALID_ARGUMENTS',
+      `${name}@${found.entry.server.version} has ${options.use ? `no ${options.use} package or remote` : 'no stdio package of a type mcptools installs (npm, pypi, oci, nuget, mcpb) and no remote'}`,
+      { recoverable: false },
+    );
+  return {
+    entry: options.as ?? defaultEntryName(name),
+    found,
+    target: chosen.target,
+    runnable: chosen.runnable,
+    ...(targetRuntime(chosen.target) ? { runtime: targetRuntime(chosen.target) } : {}),
+    inputs: inputsOf(chosen.target),
+    ...(warning ? { warning } : {}),
+  };
+}
+
+/** Options of {@link applyAdd}. */
+export interface ApplyAddOptions {
+  /** The `mcptools.json` to write; the lock goes beside it. */
+  configFile: string;
+  /** The input values by key; secrets among them go to the vault only. */
+  values: Readonly<Record<string, string>>;
+  /** The environment (state folder, vault key, npm's settings). */
+  env?: NodeJS.ProcessEnv;
+}
+
+/** What {@link applyAdd} wrote. */
+export interface AddResult {
+  entry: string;
+  server: Record<string, unknown>;
+  lock: LockEntry;
+  lockFile: string;
+  /** The names of the secrets stored in the vault. */
+  secrets: string[];
+  /** The entry existed and was replaced. */
+  replaced: boolean;
+}
+
+/** The required inputs of `plan` that `values` and the defaults leave without a value. */
+export function missingInputs(plan: AddPlan, values: Readonly<Record<string, string>>): InputSlot[] {
+  return plan.inputs.filter(
+    (slot) => slot.required && values[slot.key] === undefined && slot.default === undefined,
+  );
+}
+
+/**
+ * Installs what `plan` chose and writes it: npm's tree resolved and installed into its locked
+ * prefix, an MCPB bundle downloaded and its `fileSha256` verified before anything of it runs, an
+ * OCI image only by digest; then the secrets into the vault (an entry's older secrets removed),
+ * the entry into `configFile` and its lock into `mcptools-lock.json` beside it. A required input
+ * without a value is refused, naming each.
+ */
+export async function applyAdd(plan: AddPlan, options: ApplyAddOptions): Promise<AddResult> {
+  const env = options.env ?? process.env;
+  const missing = missingInputs(plan, options.values);
+  if (missing.length > 0)
+    throw new McpToolsError(
+      'INVALID_ARGUMENTS',
+      `${plan.found.entry.server.name} needs ${missing.map((slot) => `${slot.key} (${flagOf(slot)})`).join(', ')}`,
+      { recoverable: false, data: { missing: missing.map((slot) => slot.key) } },
+    );
+  const { server: record } = plan.found.entry;
+  const context: BuildContext = {};
+  let locked: LockedPackage;
+  const { target } = plan;
+  if (target.kind === 'remote') {
+    locked = { registryType: 'remote', transport: target.remote.type, url: target.remote.url };
+  } else {
+    const { pkg } = target;
+    switch (pkg.registryType) {
+      case 'npm': {
+        if (pkg.version === undefined) throw noVersion(record.name, pkg.identifier);
+        const tree = await resolveNpmTree(pkg.identifier, pkg.version, pkg.registryBaseUrl, env);
+        locked = {
+          registryType: 'npm',
+          identifier: pkg.identifier,
+          version: pkg.version,
+          ...(pkg.registryBaseUrl ? { registryBaseUrl: pkg.registryBaseUrl } : {}),
+          integrity: tree.integrity,
+          modules: tree.modules,
+        };
+        // Installed now, so the first start does not wait for npm, and a bad lock shows here.
+        if (plan.runnable) await installLockedNpm(locked, packagesDir(env), plan.entry, env);
+        break;
+      }
+      case 'mcpb': {
+        if (pkg.fileSha256 === undefined)
+          throw new McpToolsError(
+            'CONFIG_INVALID',
+            `${record.name}: its MCPB package has no fileSha256; not installed`,
+          );
+        const bundles = join(packagesDir(env), 'mcpb');
+        await downloadBundle(pkg.identifier, pkg.fileSha256, bundles);
+        context.bundle = await unpackBundle(pkg.fileSha256, bundles);
+        locked = {
+          registryType: 'mcpb',
+          identifier: pkg.identifier,
+          fileSha256: pkg.fileSha256,
+          integrity: `sha256-${Buffer.from(pkg.fileSha256, 'hex').toString('base64')}`,
+        };
+        break;
+      }
+      case 'oci': {
+        const digest = /@(sha256:[a-f0-9]{64})$/.exec(pkg.identifier)?.[1];
+        if (digest === undefined)
+          throw new McpToolsError(
+            'INVALID_ARGUMENTS',
+            `${record.name}: its image ${pkg.identifier} names no digest, and mcptools runs images only by digest (ask its publisher to add @sha256:…)`,
+            { recoverable: false },
+          );
+        context.image = pkg.identifier;
+        locked = { registryType: 'oci', identifier: pkg.identifier, digest, integrity: digest };
+        break;
+      }
+      case 'pypi':
+      case 'nuget':
+        if (pkg.version === undefined) throw noVersion(record.name, pkg.identifier);
+        locked = {
+          registryType: pkg.registryType,
+          identifier: pkg.identifier,
+          version: pkg.version,
+          ...(pkg.registryBaseUrl ? { registryBaseUrl: pkg.registryBaseUrl } : {}),
+        };
+        break;
+      default:
+        throw new McpToolsError(
+          'INVALID_ARGUMENTS',
+          `${record.name}: ${pkg.registryType} packages are not installed`,
+        );
+    }
+  }
+  const built = buildEntry(plan.entry, target, options.values, context);
+  const vault = SecretVault.fromEnv(env);
+  // Secrets kept by reference (an update reuses them) stay; those the entry no longer uses go.
+  const referenced = Object.entries(built.inputs)
+    .filter(([, value]) => value === vaultReference(plan.entry, value.slice(value.indexOf('/') + 1, -1)))
+    .map(([, value]) => value.slice(value.indexOf('/') + 1, -1));
+  await vault.retain(plan.entry, referenced);
+  if (Object.keys(built.secrets).length > 0) await vault.set(plan.entry, built.secrets);
+  const config = readConfigJson(options.configFile);
+  const replaced = config.servers[plan.entry] !== undefined;
+  config.servers[plan.entry] = built.server;
+  await writeConfigJson(options.configFile, config);
+  const lock: LockEntry = {
+    registry: plan.found.source.url,
+    name: record.name,
+    version: record.version,
+    package: locked,
+    inputs: built.inputs,
+    lockedAt: new Date().toISOString(),
+  };
+  const lockFile = lockFileFor(options.configFile);
+  await updateCatalogLock(lockFile, (content) => {
+    content.servers[plan.entry] = lock;
+  });
+  return {
+    entry: plan.entry,
+    server: built.server,
+    lock,
+    lockFile,
+    secrets: Object.keys(built.secrets),
+    replaced,
+  };
+}
+
+/** The flag that gives a value for `slot` on the command line. */
+export function flagOf(slot: InputSlot): string {
+  switch (slot.kind) {
+    case 'env':
+      return `--env ${slot.key}=…`;
+    case 'header':
+      return `--header ${slot.key}=…`;
+    default:
+      return `--arg ${slot.key}=…`;
+  }
+}
+
+function noVersion(name: string, identifier: string): McpToolsError {
+  return new McpToolsError(
+    'CONFIG_INVALID',
+    `${name}: its package ${identifier} has no version; not installed`,
+  );
+}
+
+/** The entries of a lock file beside `configFile`, for `update` and `doctor`. */
+export function lockedEntries(configFile: string): Record<string, LockEntry> {
+  return readCatalogLock(lockFileFor(configFile)).servers;
+}
+
+/** What a target is, in one line: `npm @scope/name@1.2.3`, `remote https://…`. */
+export function describeTarget(target: InstallTarget): string {
+  if (target.kind === 'remote') return `remote ${target.remote.type} ${target.remote.url}`;
+  const { pkg } = target;
+  return `${targetType(target)} ${pkg.identifier}${pkg.version ? `@${pkg.version}` : ''}`;
+}
+
+/** The state folder's place for catalog answers. */
+export function catalogCacheDir(env: NodeJS.ProcessEnv = process.env): string {
+  return join(stateDir(env), 'catalog-cache');
+}
