@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import type { LockedPackage } from '../config/catalog-lock.js';
 import { McpToolsError } from '../errors/mcp-tools-error.js';
 import { stateDir } from '../paths/state-dir.js';
-import type { LockedPackage } from './catalog-lock.js';
 import { bundleFile, downloadBundle, unpackBundle } from './mcpb-bundle.js';
 import { installLockedNpm } from './npm-locked-install.js';
 

@@ -10,7 +10,6 @@ import { SecretRedactor } from '../config/secret-redactor.js';
 import { serverSecrets } from '../config/server-secrets.js';
 import { compileToolFilter } from '../config/tool-filter.js';
 import { McpToolsError } from '../errors/mcp-tools-error.js';
-import { ReadScreen } from '../guards/read-screen.js';
 import { defaultPinsPath } from '../pins/default-pins-path.js';
 import { PinGuard } from '../pins/pin-guard.js';
 import { applyToolOverride } from '../pipeline/tool-override.js';
@@ -42,6 +41,7 @@ import type {
   ServerStatus,
   ToolOrigin,
 } from './provider-types.js';
+import { ReadScreen } from './read-screen.js';
 import { type ReconnectOptions, reconnectPolicy } from './reconnect-policy.js';
 import { McpResourceService } from './resource-service.js';
 import { ServerDirectory } from './server-directory.js';

@@ -1,5 +1,4 @@
 import type { Client, Prompt } from '@modelcontextprotocol/client';
-import type { ReadScreen } from '../guards/read-screen.js';
 import { sendForCaller } from './caller-request.js';
 import type {
   CallOptions,
@@ -10,6 +9,7 @@ import type {
   PromptResult,
   PromptService,
 } from './provider-types.js';
+import type { ReadScreen } from './read-screen.js';
 import type { ServerDirectory } from './server-directory.js';
 import { serverOffers } from './server-offers.js';
 

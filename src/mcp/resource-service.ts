@@ -1,6 +1,5 @@
 import type { Client, McpSubscription, Resource, ResourceTemplateType } from '@modelcontextprotocol/client';
 import { McpToolsError } from '../errors/mcp-tools-error.js';
-import type { ReadScreen } from '../guards/read-screen.js';
 import { sendForCaller } from './caller-request.js';
 import { checkResourceUri } from './check-resource-uri.js';
 import type {
@@ -11,6 +10,7 @@ import type {
   ResourceService,
   ResourceTemplateEntry,
 } from './provider-types.js';
+import type { ReadScreen } from './read-screen.js';
 import type { ServerDirectory } from './server-directory.js';
 import { serverOffers } from './server-offers.js';
 

@@ -2,10 +2,10 @@ import { randomBytes } from 'node:crypto';
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { deriveClusterKeys } from '../../src/cluster/cluster-key.js';
-import { ClusterSeal } from '../../src/cluster/cluster-seal.js';
 import type { RedisConnection } from '../../src/cluster/redis-connection.js';
 import { RedisEventStores } from '../../src/cluster/redis-event-stores.js';
 import { RedisKeys } from '../../src/cluster/redis-keys.js';
+import { ClusterSeal } from '../../src/crypto/cluster-seal.js';
 import { useRedis } from './cluster-fixture.js';
 import { redisAvailable } from './cluster-harness.js';
 

@@ -1,9 +1,9 @@
 import type { ContentDetector, GuardAction, GuardsConfig } from '../config/guards-config.js';
 import { McpToolsError } from '../errors/mcp-tools-error.js';
-import type { PromptResult, ResourceContents } from '../mcp/provider-types.js';
-import { redactSlots, type Slot, scanSlots, summary } from './content-guard.js';
-import { detectorClass } from './content-scan.js';
-import type { Finding } from './finding.js';
+import { redactSlots, type Slot, scanSlots, summary } from '../guards/content-guard.js';
+import { detectorClass } from '../guards/content-scan.js';
+import type { Finding } from '../guards/finding.js';
+import type { PromptResult, ResourceContents } from './provider-types.js';
 
 /** Where a screened read came from, for its refusal and the report of what was found. */
 export interface ReadOrigin {
