@@ -82,11 +82,10 @@ async function install(
       2,
     ),
   );
-  const run = await runNpm(
-    ['ci', '--ignore-scripts', '--no-audit', '--no-fund', '--prefer-offline'],
-    prefix,
-    env,
-  );
+  const args = ['ci', '--ignore-scripts', '--no-audit', '--no-fund', '--prefer-offline'];
+  // A lock written where npm omits tarball URLs still installs from the record's registry.
+  if (pkg.registryBaseUrl !== undefined) args.push(`--registry=${pkg.registryBaseUrl}`);
+  const run = await runNpm(args, prefix, env);
   if (!run.ok) {
     const mismatch = /wanted (sha\d+-[A-Za-z0-9+/=]+) but got (sha\d+-[A-Za-z0-9+/=]+)/.exec(run.stderr);
     if (mismatch || /EINTEGRITY/.test(run.stderr))
