@@ -101,11 +101,12 @@ async function install(
   }
   const installed = JSON.parse(
     await readFile(join(prefix, 'node_modules', pkg.identifier, 'package.json'), 'utf8'),
-  ) as { version?: string };
-  if (installed.version !== pkg.version)
+  ) as { name?: string; version?: string };
+  // npm's cache is keyed by content: a lock naming another package's hash installs that package.
+  if (installed.name !== pkg.identifier || installed.version !== pkg.version)
     throw new McpToolsError(
       'PERMISSION_DENIED',
-      `server "${serverName}": mcptools-lock.json locks ${pkg.identifier}@${pkg.version}, but npm installed ${installed.version}; not started`,
+      `server "${serverName}": mcptools-lock.json locks ${pkg.identifier}@${pkg.version}, but npm installed ${installed.name}@${installed.version}; not started`,
       { recoverable: false },
     );
   await writeFile(join(prefix, MARKER), hash);

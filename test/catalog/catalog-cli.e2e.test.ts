@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import {
   chmodSync,
   cpSync,
@@ -201,7 +202,7 @@ describe('mcptools add, locked start, update, doctor and remove', () => {
     cpSync(project, copy, { recursive: true });
     const lockFile = join(copy, 'mcptools-lock.json');
     const lock = readJson(lockFile);
-    const locked = fixture.artifacts.tarballs.get('1.0.1')!.integrity;
+    const locked = `sha512-${randomBytes(64).toString('base64')}`;
     const served = fixture.artifacts.tarballs.get('1.0.0')!.integrity;
     lock.servers.probe.package.integrity = locked;
     lock.servers.probe.package.modules['node_modules/@fixture/probe-server'].integrity = locked;
