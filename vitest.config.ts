@@ -13,6 +13,8 @@ export default defineConfig({
       'test/reliability/**',
       // The packed package (npm pack, install, npx) runs with `npm run test:package`.
       'test/package/**',
+      // Published servers installed from npm run with `npm run test:registry`.
+      'test/registry-e2e/**',
       '**/node_modules/**',
     ],
     globalSetup: [
