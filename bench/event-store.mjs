@@ -4,7 +4,8 @@
 // default event store (MemoryEventStores: a priming event and every message stored per call),
 // one with `eventStore: false`. Rounds alternate between the two; p50/p90 per call, sequential.
 //   npm run build && node bench/event-store.mjs [--rounds=N] [--calls=N]
-import { createGateway, gatewayServerRequests, loadMCPServers, ToolRegistry } from '../dist/index.js';
+import { createGateway, gatewayServerRequests } from '../dist/gateway.js';
+import { loadMCPServers, ToolRegistry } from '../dist/index.js';
 import { format, printTable } from './lib/report.mjs';
 import { connectSdk } from './lib/sdk-side.mjs';
 import { echoStdioCommand } from './lib/servers.mjs';

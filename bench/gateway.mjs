@@ -34,7 +34,7 @@ const IN_FLIGHT = 50;
 const MODE = 'auto';
 
 /** Installs bench/peers (where mcp-proxy lives) once, when mcp-proxy is missing. */
-function ensureMcpProxy() {
+export function ensureMcpProxy() {
   if (existsSync(MCP_PROXY)) return;
   console.log('installing the benchmark peers into bench/peers (npm install, once)…');
   execFileSync('npm', ['install', '--prefix', PEERS, '--no-audit', '--no-fund', '--legacy-peer-deps'], {
@@ -48,8 +48,8 @@ process.once('exit', () => {
 });
 
 /** Spawns a long-running child; `ready(stderrSoFar)` returns its URL once it is listening. */
-function startChild(command, args, ready, timeoutMs = 60_000) {
-  const child = spawn(command, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+function startChild(command, args, ready, timeoutMs = 60_000, env = process.env) {
+  const child = spawn(command, args, { stdio: ['ignore', 'ignore', 'pipe'], env });
   children.add(child);
   child.once('exit', () => children.delete(child));
   let stderr = '';
@@ -97,15 +97,19 @@ function freePort() {
   });
 }
 
-async function startGatewayHttp(configPath) {
+/** `mcptools serve --http` of the built CLI `cli` (default: this tree's) in a process of its own. */
+export async function startGatewayHttp(configPath, cli = CLI, env = process.env) {
   return startChild(
     process.execPath,
-    [CLI, 'serve', '--http', '127.0.0.1:0', '--config', configPath],
+    [cli, 'serve', '--http', '127.0.0.1:0', '--config', configPath],
     (stderr) => /listening on (http:\/\/\S+)/.exec(stderr)?.[1],
+    60_000,
+    env,
   );
 }
 
-async function startMcpProxy() {
+/** mcp-proxy (HTTP → the echo server over stdio) in a process of its own. */
+export async function startMcpProxy() {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}/mcp`;
   return startChild(

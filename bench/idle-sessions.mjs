@@ -7,13 +7,8 @@
 //   npm run build && node bench/run.mjs idle-sessions [--sessions=N] [--calls=N] [--ttl-ms=N]
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import {
-  createGateway,
-  gatewayServerRequests,
-  loadMCPServers,
-  MemoryEventStores,
-  ToolRegistry,
-} from '../dist/index.js';
+import { createGateway, gatewayServerRequests, MemoryEventStores } from '../dist/gateway.js';
+import { loadMCPServers, ToolRegistry } from '../dist/index.js';
 import { printTable } from './lib/report.mjs';
 import { connectSdk } from './lib/sdk-side.mjs';
 import { echoStdioCommand } from './lib/servers.mjs';

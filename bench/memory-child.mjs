@@ -4,6 +4,8 @@
 //   node --expose-gc bench/memory-child.mjs servers <sdk|mcptools> <N> <default|auto|legacy> [warm-up rounds=1]
 //   node --expose-gc bench/memory-child.mjs calls <sdk|mcptools> <count>
 //   node --expose-gc bench/memory-child.mjs first-connect <sdk|mcptools>
+//   node --expose-gc bench/memory-child.mjs connected <sdk|mcptools> <N>   (the guard's RSS figure)
+//   (MCPTOOLS_BENCH_DIST=<file URL of a dist/ folder> measures another build on the mcptools side)
 //   (first-connect with `--import ./bench/lib/module-trace.mjs`: also lists every module loaded)
 // Only dynamic imports below, so `bare` measures a process that loaded nothing of either side.
 const [task, side, count, mode, warmupArg] = process.argv.slice(2);
@@ -167,6 +169,70 @@ if (task === 'import') {
   const modules = globalThis.__moduleTrace?.() ?? null;
   await close();
   console.log(JSON.stringify({ side, rss: resident, heapUsed, external, connectMs, modules }));
+} else if (task === 'connected') {
+  // What a user pays for N servers (the guard, bench/guard.mjs): import, connect N stdio echo
+  // servers at once and list their tools, full collection, RSS. The SDK client keeps each tool
+  // list beside its client (connectAndListSdk), as mcptools keeps them in its registry.
+  const size = Number(count);
+  const { echoStdioCommand } = await import('./lib/servers.mjs');
+  const commands = Array.from({ length: size }, () => echoStdioCommand());
+  const start = performance.now();
+  let close;
+  if (side === 'sdk') {
+    const { closeSdkClients, fanOutSdk } = await import('./lib/sdk-side.mjs');
+    const connected = await fanOutSdk(commands, 'default');
+    close = () => closeSdkClients(connected);
+  } else {
+    const { loadHub, loadMcptools, serverConfig } = await import('./lib/mcptools-side.mjs');
+    const dist = process.env.MCPTOOLS_BENCH_DIST;
+    const lib = await loadMcptools(dist ? new URL(dist) : undefined);
+    if (lib.unavailable) throw new Error(lib.unavailable);
+    const servers = Object.fromEntries(
+      commands.map((stdio, index) => [`echo${index}`, serverConfig({ stdio, mode: 'default' })]),
+    );
+    const { registry, provider } = await loadHub(lib, servers, size);
+    if ((await registry.resolveAll()).length !== size) throw new Error(`mcptools: expected ${size} tools`);
+    close = () => provider.close();
+  }
+  const connectMs = performance.now() - start;
+  await collect();
+  const { rss: resident, heapUsed, external } = process.memoryUsage();
+  const modules = globalThis.__moduleTrace?.().length ?? null;
+  // Where RSS goes beyond the JS heap: V8's committed spaces, and the kernel's split of RSS.
+  const { getHeapSpaceStatistics: spacesOf } = await import('node:v8');
+  const committed = Object.fromEntries(
+    spacesOf().map((space) => [space.space_name, space.physical_space_size]),
+  );
+  const { readFileSync } = await import('node:fs');
+  const status = readFileSync('/proc/self/status', 'utf8');
+  const kib = (field) =>
+    Number(new RegExp(`^${field}:\\s+(\\d+)`, 'm').exec(status)?.[1] ?? Number.NaN) * 1024;
+  const proc = { rssAnon: kib('RssAnon'), rssFile: kib('RssFile'), threads: kib('Threads') / 1024 };
+  // V8 keeps the young generation it grew while the process allocated fast (a fast connect of
+  // many servers: up to 16 MiB of semi-spaces) until its allocation rate over the last 5 s is
+  // low; a full collection then gives it back. So RSS is read again once the process has been
+  // idle for 6 s: what the process holds, apart from how fast it just connected.
+  await new Promise((resolve) => setTimeout(resolve, 6000));
+  await collect();
+  const settled = {
+    rss: process.memoryUsage().rss,
+    newSpace: spacesOf().find((space) => space.space_name === 'new_space')?.physical_space_size,
+  };
+  await close();
+  console.log(
+    JSON.stringify({
+      side,
+      size,
+      rss: resident,
+      heapUsed,
+      external,
+      connectMs,
+      modules,
+      committed,
+      proc,
+      settled,
+    }),
+  );
 } else {
   throw new Error(`unknown task ${task}`);
 }

@@ -57,7 +57,7 @@ const sides = [
   side('base-again', baseLib),
   side('mcptools', current),
   side('hook+audit', current, async (registry) => {
-    const { configPolicies } = await import('../dist/index.js');
+    const { configPolicies } = await import('../dist/policies.js');
     registry.use({ name: 'bench-hook', beforeToolCall: () => undefined });
     const policies = configPolicies({ audit: { file: join(scratch, 'audit.jsonl') } });
     for (const middleware of policies.middlewares) registry.use(middleware);

@@ -1,5 +1,5 @@
 // The cost of the gateway's sealed 2026-07-28 requestState (issue 27): seal and open
-// (AES-256-GCM, node:crypto, src/gateway/request-state-seal.ts) against the SDK's own
+// (AES-256-GCM, node:crypto, src/cluster/request-state-seal.ts) against the SDK's own
 // `createRequestStateCodec` (HMAC-SHA256 over WebCrypto, signed only), mint and verify, bound to
 // the same method and principal. Batches of each side interleave, their order rotating, so
 // machine noise lands on every side; the figure is the time per operation of a batch.
@@ -7,7 +7,7 @@
 //   npm run build && node bench/run.mjs request-state [--batches=N] [--size=N]
 import { randomBytes } from 'node:crypto';
 import { createRequestStateCodec } from '@modelcontextprotocol/server';
-import { RequestStateSeal } from '../dist/gateway/request-state-seal.js';
+import { RequestStateSeal } from '../dist/cluster/request-state-seal.js';
 import { format, printTable, writeResult } from './lib/report.mjs';
 import { ratio, summarize } from './lib/stats.mjs';
 

@@ -134,6 +134,9 @@ const SCRIPTS = {
   'telemetry-micro': 'telemetry-micro.mjs',
   'gateway-auth': 'gateway-auth.mjs',
   'code-mode': 'code-mode/run-code-mode-bench.ts',
+  guard: 'guard.mjs',
+  'profile-call': 'profile-call.mjs',
+  'profile-stdio': 'profile-stdio-call.mjs',
 };
 /** Scripts that import the TypeScript test harness (a real Redis and replicas), so run under tsx. */
 const UNDER_TSX = new Set(['cluster', 'code-mode']);

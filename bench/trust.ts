@@ -2,7 +2,8 @@
 //   Pins: a mutation corpus of 13 classes over the 452 real tool definitions of bench/data/toolcorpus
 //   (and a prompt and a template): the share detected; re-lists of unchanged servers with their keys
 //   reordered: false quarantines; the cost of screening an unchanged list, per 100 tools.
-//   Guards: generated secrets of 24 formats embedded in real text: recall per format; benign
+//   Guards: generated secrets of 24 formats embedded in real text: recall per format; personal
+//   data of four types (and look-alikes failing their check) likewise; benign
 //   documents (the READMEs of the installed packages and the corpus's descriptions): false alarms;
 //   the definition scan over the 452 tools: findings per detector; the added time on a 100 kB result.
 // Options: --relists=N (default 10000), --rounds=N (latency samples, default 200).
@@ -11,9 +12,9 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { ContentDetector } from '../src/config/guards-config.js';
 import { scanText } from '../src/guards/content-scan.js';
 import { scanDefinition } from '../src/guards/definition-scan.js';
-import type { ContentDetector } from '../src/guards/guards-config.js';
 import { PinGuard } from '../src/pins/pin-guard.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -307,6 +308,87 @@ for (const text of [...readmes, ...descriptions]) {
   if ((await scanText(text, 'doc', INJECTION)).length > 0) benignInjectionAlarms++;
 }
 const benignCount = readmes.length + descriptions.length;
+// Personal data: generated values of each type (valid by their checks) in the same carriers;
+// look-alikes that fail their check (a wrong Luhn digit, a wrong IBAN check) as the control;
+// and the benign documents, per type.
+const digits = (n: number) => Array.from({ length: n }, () => Math.floor(Math.random() * 10)).join('');
+const luhnDigit = (body: string) => {
+  let sum = 0;
+  for (let i = 0; i < body.length; i++) {
+    let d = Number(body[body.length - 1 - i]);
+    if (i % 2 === 0) d = d * 2 > 9 ? d * 2 - 9 : d * 2;
+    sum += d;
+  }
+  return String((10 - (sum % 10)) % 10);
+};
+const card = () => {
+  const [prefix, length] = [
+    ['4', 16],
+    ['51', 16],
+    ['55', 16],
+    ['37', 15],
+    ['6011', 16],
+  ][Math.floor(Math.random() * 5)] as [string, number];
+  const body = prefix + digits(length - prefix.length - 1);
+  return (body + luhnDigit(body)).replace(/(\d{4})(?=\d)/g, '$1 ');
+};
+const letters = (n: number) => [...randomBytes(n)].map((b) => 'ABCDEFGHIJKLMNOPQRSTUVWXYZ'[b % 26]).join('');
+const ibanCheck = (country: string, bban: string) => {
+  const rearranged = `${bban}${country}00`.replace(/[A-Z]/g, (letter) => String(letter.charCodeAt(0) - 55));
+  let rest = 0;
+  for (const d of rearranged) rest = (rest * 10 + Number(d)) % 97;
+  return String(98 - rest).padStart(2, '0');
+};
+const iban = () => {
+  const [country, bban] = [
+    ['DE', digits(18)],
+    ['FR', `${digits(10)}${upper(11)}${digits(2)}`],
+    ['NL', `${letters(4)}${digits(10)}`],
+    ['ES', digits(20)],
+    ['GB', `${letters(4)}${digits(14)}`],
+  ][Math.floor(Math.random() * 5)] as [string, string];
+  return `${country}${ibanCheck(country, bban)}${bban}`.replace(/(.{4})(?=.)/g, '$1 ');
+};
+const PERSONAL_FORMATS: Record<string, () => string> = {
+  email: () => `${alnum(8).toLowerCase()}.${alnum(6).toLowerCase()}@${alnum(7).toLowerCase()}.com`,
+  phone: () =>
+    [
+      `+44 20 7946 0${digits(3)}`,
+      `+1 212 4${digits(2)} ${digits(4)}`,
+      `+49 30 ${digits(8)}`,
+      `+33 6 ${digits(2)} ${digits(2)} ${digits(2)} ${digits(2)}`,
+    ][Math.floor(Math.random() * 4)]!,
+  card,
+  iban,
+};
+const PERSONAL = new Set<ContentDetector>(['personalData']);
+const personalRows: Array<{ type: string; found: number; of: number; lookAlikes: number; flagged: number }> =
+  [];
+const PER_TYPE = 20;
+for (const [type, make] of Object.entries(PERSONAL_FORMATS)) {
+  let found = 0;
+  let flagged = 0;
+  let lookAlikes = 0;
+  for (let i = 0; i < PER_TYPE; i++) {
+    const value = make();
+    const findings = await scanText(carrier(sample++)(value), 'doc', PERSONAL);
+    if (findings.some((finding) => finding.detector === `personal-data:${type}`)) found++;
+    // The control: the same value with its last digit changed fails its check (cards, IBANs).
+    if (type === 'card' || type === 'iban') {
+      const last = Number(value.at(-1));
+      const wrong = `${value.slice(0, -1)}${(last + 1) % 10}`;
+      lookAlikes++;
+      const alarms = await scanText(carrier(sample++)(wrong), 'doc', PERSONAL);
+      if (alarms.some((finding) => finding.detector === `personal-data:${type}`)) flagged++;
+    }
+  }
+  personalRows.push({ type, found, of: PER_TYPE, lookAlikes, flagged });
+}
+const benignPersonal = new Map<string, number>();
+for (const text of [...readmes, ...descriptions]) {
+  const types = new Set((await scanText(text, 'doc', PERSONAL)).map((finding) => finding.detector));
+  for (const type of types) benignPersonal.set(type, (benignPersonal.get(type) ?? 0) + 1);
+}
 // The definition scan over the corpus, each server's tools against the others' names.
 const allNames = new Map<string, Set<string>>(
   servers.map((server) => [server.name, new Set(server.tools.map((t) => t.name))]),
@@ -329,6 +411,13 @@ let big = '';
 for (let i = 0; big.length < 100_000; i++) big += `${readmes[i % readmes.length]}\n`;
 big = big.slice(0, 100_000);
 for (let i = 0; i < 20; i++) await scanText(big, 'content[0].text', ALL);
+const WITH_PERSONAL = new Set<ContentDetector>([...ALL, 'personalData']);
+const latencyPersonal: number[] = [];
+for (let i = 0; i < ROUNDS; i++) {
+  const started = performance.now();
+  await scanText(big, 'content[0].text', WITH_PERSONAL);
+  latencyPersonal.push(performance.now() - started);
+}
 const latency: number[] = [];
 const latencyCpuBefore = process.cpuUsage();
 for (let i = 0; i < ROUNDS; i++) {
@@ -372,8 +461,15 @@ console.log(
 console.log(
   `  benign documents (${readmes.length} package READMEs, ${descriptions.length} tool descriptions): secret alarms ${benignSecretAlarms} (${((100 * benignSecretAlarms) / benignCount).toFixed(2)}%), injection alarms ${benignInjectionAlarms} (${((100 * benignInjectionAlarms) / benignCount).toFixed(2)}%)`,
 );
+for (const row of personalRows)
+  console.log(
+    `  personal data ${row.type.padEnd(6)} found ${row.found}/${row.of}${row.lookAlikes > 0 ? `; look-alikes failing the check flagged ${row.flagged}/${row.lookAlikes}` : ''}; benign documents flagged ${benignPersonal.get(`personal-data:${row.type}`) ?? 0}/${benignCount}`,
+  );
 console.log(
   `  definition scan of the ${toolCount} corpus tools: ${flaggedTools} with a medium or high finding; tools per detector: ${JSON.stringify(Object.fromEntries(definitionFindings))}`,
+);
+console.log(
+  `  100 kB result, five detectors (personalData too): median ${quantile(latencyPersonal, 0.5).toFixed(2)} ms, p99 ${quantile(latencyPersonal, 0.99).toFixed(2)} ms`,
 );
 console.log(
   `  100 kB result, all four detectors: median ${quantile(latency, 0.5).toFixed(2)} ms, p99 ${quantile(latency, 0.99).toFixed(2)} ms, mean CPU ${latencyCpuMean.toFixed(2)} ms (${ROUNDS} rounds)`,

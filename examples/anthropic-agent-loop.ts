@@ -7,13 +7,8 @@
  */
 import { createRequire } from 'node:module';
 import Anthropic from '@anthropic-ai/sdk';
-import {
-  createProviderToolCaller,
-  loadMCPServers,
-  ToolRegistry,
-  toAnthropicToolResult,
-  toAnthropicTools,
-} from 'mcptools';
+import { loadMCPServers, ToolRegistry } from 'mcptools';
+import { createProviderToolCaller, toAnthropicToolResult, toAnthropicTools } from 'mcptools/providers';
 import { scriptedAnthropic } from './scripted-models.js';
 
 const require = createRequire(import.meta.url);

@@ -12,7 +12,8 @@ import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Hono } from 'hono';
-import { createGateway, gatewayServerRequests, loadMCPServers, ToolRegistry } from 'mcptools';
+import { loadMCPServers, ToolRegistry } from 'mcptools';
+import { createGateway, gatewayServerRequests } from 'mcptools/gateway';
 
 const require = createRequire(import.meta.url);
 const registry = new ToolRegistry();

@@ -6,13 +6,8 @@
  *   npm run build && node --import tsx examples/openai-agent-loop.ts
  */
 import { createRequire } from 'node:module';
-import {
-  createProviderToolCaller,
-  loadMCPServers,
-  ToolRegistry,
-  toOpenAIToolResult,
-  toOpenAITools,
-} from 'mcptools';
+import { loadMCPServers, ToolRegistry } from 'mcptools';
+import { createProviderToolCaller, toOpenAIToolResult, toOpenAITools } from 'mcptools/providers';
 import OpenAI from 'openai';
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import { scriptedOpenAI } from './scripted-models.js';

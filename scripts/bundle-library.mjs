@@ -1,9 +1,10 @@
-// Bundles the library entry, dist/index.js (the package's `exports`), after `tsc` has built dist/
+// Bundles the library entries, dist/index.js and its subpaths dist/gateway.js, dist/router.js,
+// dist/providers.js, dist/policies.js and dist/plugins.js (the package's `exports`), after `tsc` has built dist/
 // (issue 31: RSS after import + one connected server within 5 MiB of the SDK client's). Node 20
 // keeps a record, the source text and a namespace per ES module: tsc's ~190 modules for an import
 // and a stdio connect cost about 5 MiB more than the same code in a few files.
 //
-// Out: dist/index.js and its chunks dist/index-<hash>.js (esbuild's code splitting: what the
+// Out: the entries and their chunks dist/index-<hash>.js (esbuild's code splitting: what the
 // library loads with `import()` — the gateway, the HTTP transports, OAuth's redirect listener,
 // the stdio transport — stays a separate file, loaded on first use as before). Packages stay
 // external (node_modules, as before). tsc's .d.ts files and every other module of dist/ stay: the
@@ -34,7 +35,7 @@ const externalModules = new Set([
 // code mode's QuickJS loader with its WebAssembly package).
 const importMetaAllowed = new Set([
   resolve(src, 'json/load-ajv.ts'),
-  resolve(src, 'code-mode/quickjs-module.ts'),
+  resolve(src, 'router/code-mode/quickjs-module.ts'),
   ...externalModules,
 ]);
 
@@ -57,7 +58,13 @@ for (const file of readdirSync(outdir))
   if (/^index-[A-Z0-9]+\.js(?:\.map)?$/.test(file)) rmSync(resolve(outdir, file));
 
 const result = await build({
-  entryPoints: { index: resolve(src, 'index.ts') },
+  // The package root and its subpaths (package.json `exports`): code they share goes to chunks.
+  entryPoints: Object.fromEntries(
+    ['index', 'gateway', 'router', 'providers', 'policies', 'plugins'].map((name) => [
+      name,
+      resolve(src, `${name}.ts`),
+    ]),
+  ),
   outdir,
   bundle: true,
   splitting: true,

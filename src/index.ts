@@ -1,7 +1,9 @@
 /**
- * mcptools: every tool an agent can use behind one interface — MCP servers of any
- * transport and protocol era, native OpenClaw-style tools and plugins, router meta-tools,
- * and tool definitions every major LLM provider accepts.
+ * mcptools: every tool an agent can use behind one interface. The package root holds the tool
+ * model, the registry, the configuration and the hub of MCP servers; the gateway, the router
+ * tools, the provider adapters, the policies and the OpenClaw plugin loader are subpaths of
+ * their own (`mcptools/gateway`, `mcptools/router`, `mcptools/providers`, `mcptools/policies`,
+ * `mcptools/plugins`), each loaded only by whoever imports it.
  */
 
 // OAuth for remote servers
@@ -12,8 +14,8 @@ export { MemoryTokenStore } from './auth/memory-token-store.js';
 export type { AuthorizationStart, AuthorizationUrlHandler } from './auth/server-authorization.js';
 export type { OAuthHostOptions } from './auth/server-authorizations.js';
 export type { TokenStore, VaultEntry, VaultUpdate } from './auth/token-store.js';
-export { type ConfigSearchOptions, configSearchPaths } from './config/config-search-paths.js';
 // Configuration
+export { type ConfigSearchOptions, configSearchPaths } from './config/config-search-paths.js';
 export type {
   ConfigFormat,
   GatewayConfig,
@@ -42,21 +44,13 @@ export type {
   ToolOverrideConfig,
 } from './config/policies-schema.js';
 export { redactConfig, redactServer } from './config/redact-config.js';
+export { compileToolFilter, type ToolFilter } from './config/tool-filter.js';
 // Errors
 export {
   McpToolsError,
   type McpToolsErrorCode,
   type McpToolsErrorOptions,
 } from './errors/mcp-tools-error.js';
-// Gateway
-export type { Gateway, ListenOptions } from './gateway/create-gateway.js';
-export { DEFAULT_MAX_BODY_BYTES, type GatewayOptions } from './gateway/gateway-options.js';
-export { createGateway } from './gateway/lazy-gateway.js';
-// The gateway's modules and the MCP SDK server load on first use (issue 9, import cost).
-export { gatewayServerRequests } from './gateway/lazy-gateway-server-requests.js';
-export { MemoryEventStores, type MemoryEventStoresOptions } from './gateway/memory-event-stores.js';
-export { unwrapResourceUri, wrapResourceUri } from './gateway/resource-uri.js';
-export type { SessionEventStores } from './gateway/session-event-stores.js';
 // MCP servers
 export { loadMCPServers } from './mcp/load-mcp-servers.js';
 export type { LoadMcpServersOptions } from './mcp/mcp-tool-hub.js';
@@ -91,10 +85,6 @@ export type {
   SamplingRequest,
   ServerRequestContext,
 } from './mcp/server-requests.js';
-// OpenClaw plugins
-export type { AuditRecord } from './pipeline/policies/audit-log.js';
-export { type ConfigPolicies, configPolicies } from './pipeline/policies/config-policies.js';
-export { policyWarnings } from './pipeline/policies/policy-warnings.js';
 export type {
   AfterToolCallEvent,
   AfterToolCallHandler,
@@ -113,51 +103,7 @@ export type {
   ToolResultPersistEvent,
   ToolResultPersistHandler,
 } from './pipeline/tool-call-hooks.js';
-export { applyToolOverride } from './pipeline/tool-override.js';
-export { loadOpenClawPlugins } from './plugins/load-openclaw-plugins.js';
-export type {
-  LoadedOpenClawPlugins,
-  LoadOpenClawPluginsOptions,
-  PluginLoadResult,
-  PluginLogger,
-  PluginLogSink,
-  PluginSpec,
-  PluginSpecObject,
-} from './plugins/plugin-types.js';
-// LLM providers
-export {
-  type AISDKTool,
-  type AISDKToolOutput,
-  type AnthropicTool,
-  type ConversionReport,
-  createProviderToolCaller,
-  GEMINI_NAME_PATTERN,
-  type GeminiFunctionDeclaration,
-  type GeminiSchema,
-  type GeminiTool,
-  type OpenAIChatTool,
-  type OpenAIResponsesTool,
-  PROVIDER_NAME_PATTERNS,
-  type ProviderName,
-  type ProviderToolCaller,
-  providerToolNames,
-  stripStrictNulls,
-  toAISDKToolOutput,
-  toAISDKTools,
-  toAnthropicToolResult,
-  toAnthropicTools,
-  toGeminiParameters,
-  toGeminiToolResult,
-  toGeminiTools,
-  toOpenAIToolResult,
-  toOpenAITools,
-  toolConversionReports,
-  validateAnthropicTool,
-  validateGeminiDeclaration,
-  validateOpenAITool,
-} from './providers/index.js';
 // The registry
-export { compileToolFilter, type ToolFilter } from './registry/tool-filter.js';
 export { legalizeName, type NamingOptions, namespacedName, TOOL_NAME_PATTERN } from './registry/tool-name.js';
 export {
   type CatalogEntry,
@@ -166,46 +112,6 @@ export {
   ToolRegistry,
   type ToolRegistryOptions,
 } from './registry/tool-registry.js';
-// Router tools
-export { type CompactResult, type CompactState, formatCompact } from './router/compact-format.js';
-export { createRouterTools } from './router/create-router-tools.js';
-export {
-  DEFAULT_LIST_MAX_RESOURCES,
-  DEFAULT_READ_MAX_BYTES,
-  DEFAULT_ROUTER_TOOL_NAMES,
-  type RouterToolNames,
-  type RouterToolsOptions,
-} from './router/router-options.js';
-export type { RouterFormat } from './router/router-result.js';
-export { type EmbeddingCache, embeddingKey } from './router/search/embedding-cache.js';
-export {
-  type FileEmbeddingCacheOptions,
-  fileEmbeddingCache,
-} from './router/search/file-embedding-cache.js';
-export { type OpenAIEmbeddingsOptions, openAIEmbeddings } from './router/search/openai-embeddings.js';
-export { DEFAULT_SEARCH_TUNING, type SearchTuning } from './router/search/search-tuning.js';
-export type { SearchableTool } from './router/search/searchable-tool.js';
-export {
-  DEFAULT_SEMANTIC_WAIT_MS,
-  DEFAULT_SEMANTIC_WEIGHT,
-  type EmbedTexts,
-  type SemanticSearchOptions,
-} from './router/search/semantic-search.js';
-export {
-  createToolSearchIndex,
-  type ToolSearchHit,
-  type ToolSearchIndex,
-  type ToolSearchOptions,
-} from './router/search/tool-search-index.js';
-export { countTokens } from './router/token-count.js';
-export type { ToolIndexEntry } from './router/tool-index-entry.js';
-export {
-  createToolIndexTool,
-  DEFAULT_TOOL_INDEX_MAX_BYTES,
-  type ToolIndexToolOptions,
-} from './router/tool-index-tool.js';
-export { ownerOnlyFilter, planModeFilter } from './router/tool-policy-filters.js';
-export { type PolicyDecision, recordPolicyDecision } from './telemetry/mcptools-metrics.js';
 // The Tool model and results
 export {
   type CallContext,

@@ -6,7 +6,12 @@ import { fileURLToPath } from 'node:url';
  * may still be running (DESIGN.md: "close() … leaves no child process behind").
  * Linux only (reads /proc); elsewhere it checks nothing.
  */
-const SERVER_MARKERS = ['test/fixtures/servers/', '@modelcontextprotocol/server-', 'bench/servers/'];
+const SERVER_MARKERS = [
+  'test/fixtures/servers/',
+  'test/cli/fixtures/',
+  '@modelcontextprotocol/server-',
+  'bench/servers/',
+];
 
 /** Process group of `pid` (field 5 of /proc/PID/stat); orphans keep it after re-parenting. */
 function processGroup(pid: number | 'self'): string | undefined {

@@ -3,20 +3,23 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
-// The package entry as npm users import it: dist/index.js, bundled by scripts/bundle-library.mjs
-// (`npm run build`, which `npm test` runs first). Issue 31: one bundle and its chunks, not ~190
+// The package entries as npm users import them: dist/index.js and its subpaths, bundled by scripts/bundle-library.mjs
+// (`npm run build`, which `npm test` runs first). One bundle per entry and their shared chunks, not ~190
 // tsc modules, with the modules that locate files beside themselves left in their place.
 const DIST = resolve(dirname(fileURLToPath(import.meta.url)), '../dist');
 const FIXTURES = resolve(dirname(fileURLToPath(import.meta.url)), 'fixtures/plugins');
 const KEPT_OUT = ['./plugins/plugin-module-url.js', './router/search/thesaurus.js'];
 
-type Entry = typeof import('../src/index.js');
-const entry = (): Promise<Entry> => import(pathToFileURL(resolve(DIST, 'index.js')).href);
+/** The package's entries: the root and its subpaths (package.json `exports`). */
+const ENTRIES = ['index', 'gateway', 'router', 'providers', 'policies', 'plugins'];
+const load = <T>(name: string): Promise<T> => import(pathToFileURL(resolve(DIST, `${name}.js`)).href);
 
 describe('the bundled package entry', () => {
   it('imports, of mcptools, only its own chunks and the modules kept out of the bundle', () => {
-    const files = readdirSync(DIST).filter((file) => /^index(?:-[A-Z0-9]+)?\.js$/.test(file));
-    expect(files.length).toBeGreaterThan(1);
+    const files = readdirSync(DIST).filter(
+      (file) => ENTRIES.some((name) => file === `${name}.js`) || /^index-[A-Z0-9]+\.js$/.test(file),
+    );
+    expect(files.length).toBeGreaterThan(ENTRIES.length);
     const relative = new Set<string>();
     for (const file of files) {
       const source = readFileSync(resolve(DIST, file), 'utf8');
@@ -32,7 +35,8 @@ describe('the bundled package entry', () => {
   });
 
   it('loads plugins through the plugin SDK beside dist/plugins/, and refuses the removed root under strict', async () => {
-    const { loadOpenClawPlugins, ToolRegistry } = await entry();
+    const { ToolRegistry } = await load<typeof import('../src/index.js')>('index');
+    const { loadOpenClawPlugins } = await load<typeof import('../src/plugins.js')>('plugins');
     const registry = new ToolRegistry();
     const { plugins } = await loadOpenClawPlugins(
       [resolve(FIXTURES, 'ts-plugin'), resolve(FIXTURES, 'root-sdk-plugin')],
@@ -53,7 +57,7 @@ describe('the bundled package entry', () => {
   });
 
   it('searches through the WordNet table read beside dist/router/search/', async () => {
-    const { createToolSearchIndex } = await entry();
+    const { createToolSearchIndex } = await load<typeof import('../src/router.js')>('router');
     const shop = [
       { name: 'buy_item', description: 'Buy an item from the shop' },
       { name: 'sell_item', description: 'Sell an item in the shop' },

@@ -4,15 +4,8 @@ import { fileURLToPath } from 'node:url';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
-import { createGateway as createGatewayNow } from '../src/gateway/create-gateway.js';
-import { gatewayServerRequests as gatewayServerRequestsNow } from '../src/gateway/gateway-server-requests.js';
-import {
-  createGateway,
-  gatewayServerRequests,
-  loadMCPServers,
-  ToolRegistry,
-  textResult,
-} from '../src/index.js';
+import { createGateway } from '../src/gateway.js';
+import { loadMCPServers, ToolRegistry, textResult } from '../src/index.js';
 
 const SRC = resolve(dirname(fileURLToPath(import.meta.url)), '../src');
 
@@ -40,7 +33,7 @@ function runtimePackages(entry: string): Map<string, string> {
   return packages;
 }
 
-describe('the package root (issue 9: import cost)', () => {
+describe('the package root', () => {
   it('loads neither the MCP SDK, nor proper-lockfile, nor undici when imported', () => {
     const packages = runtimePackages(resolve(SRC, 'index.ts'));
     // The walk itself works: config parsing (zod) is loaded eagerly.
@@ -51,7 +44,7 @@ describe('the package root (issue 9: import cost)', () => {
     expect(heavy.map(([name, by]) => `${name} (imported by ${by})`)).toEqual([]);
   });
 
-  it('createGateway serves tools once its modules load, and closes', async () => {
+  it('leaves the gateway to mcptools/gateway, whose createGateway serves tools and closes', async () => {
     const registry = new ToolRegistry();
     registry.register({
       name: 'greet',
@@ -73,37 +66,5 @@ describe('the package root (issue 9: import cost)', () => {
       await gateway.close();
       await provider.close();
     }
-  });
-
-  it('createGateway rejects an unknown stdio profile at once, as the gateway itself does', async () => {
-    const registry = new ToolRegistry();
-    const provider = await loadMCPServers({ servers: {} }, registry);
-    const lazy = createGateway({ registry, provider });
-    const now = createGatewayNow({ registry, provider });
-    try {
-      expect(() => lazy.serveStdio({ profile: 'nope' })).toThrow('unknown profile "nope"');
-      expect(() => now.serveStdio({ profile: 'nope' })).toThrow('unknown profile "nope"');
-    } finally {
-      await lazy.close();
-      await now.close();
-      await provider.close();
-    }
-  });
-
-  it('gatewayServerRequests answers as the gateway module does', async () => {
-    const context = { server: 'up', signal: new AbortController().signal, callersInFlight: [] };
-    const lazy = gatewayServerRequests();
-    const now = gatewayServerRequestsNow();
-    const failure = async (run: () => Promise<unknown>) => {
-      try {
-        await run();
-        return 'resolved';
-      } catch (error) {
-        return error instanceof Error ? error.message : String(error);
-      }
-    };
-    const expected = await failure(() => now.onRootsRequest?.(context) ?? Promise.resolve());
-    expect(expected).not.toBe('resolved');
-    expect(await failure(() => lazy.onRootsRequest(context))).toBe(expected);
   });
 });

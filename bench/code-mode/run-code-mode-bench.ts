@@ -3,7 +3,8 @@
 //   direct    — the definitions of the tools it needs, then each call's arguments and full result, in order;
 //   code mode — run_script's definition, the describe_tools call and its TypeScript declarations,
 //               the script, and its output.
-// Then the time of each script through run_script against the same calls made directly, and
+// Then the time of each script through run_script against the same calls made directly
+// (interleaved rounds, and the CPU time of each side), and
 // the sandbox's cost per inner call (a script of N calls against N direct calls, per round).
 //   node --import tsx bench/code-mode/run-code-mode-bench.ts [--rounds=N]
 import { isDeepStrictEqual } from 'node:util';
@@ -90,9 +91,8 @@ const rows: (string | number)[][] = [];
 const results = [];
 let directTotal = 0;
 let codeTotal = 0;
-let directTimeTotal = 0;
-let scriptTimeTotal = 0;
 let allCorrect = true;
+const transcripts = [];
 for (const task of CODE_MODE_TASKS) {
   const definitions = task.tools.map((name) => definition(registry.get(name)!));
   const directRun = await direct(task);
@@ -122,40 +122,80 @@ for (const task of CODE_MODE_TASKS) {
     isDeepStrictEqual((scripted.details as { value: unknown }).value, expected) &&
     isDeepStrictEqual(directRun.value, expected);
   allCorrect &&= correct;
-  // Times: the median of `rounds` runs of each side, alternated.
-  const scriptTimes: number[] = [];
-  const directTimes: number[] = [];
-  for (let round = 0; round < rounds; round++) {
-    directTimes.push((await direct(task)).ms);
-    const started = performance.now();
-    await runScript.execute(task.id, { script: task.script });
-    scriptTimes.push(performance.now() - started);
+  transcripts.push({ task, calls: directRun.calls.length, directTranscript, codeTranscript, correct });
+}
+
+// Times, interleaved so that a change of the machine's load falls on both sides alike: each
+// round runs every task both ways, one side first in even rounds and the other in odd ones;
+// per task the median over rounds, and per round the ratio of its two totals. The CPU time of
+// this process is summed per side as well (the wall time of a loaded machine is mostly waiting).
+const directTimes: number[][] = CODE_MODE_TASKS.map(() => []);
+const scriptTimes: number[][] = CODE_MODE_TASKS.map(() => []);
+const roundRatios: number[] = [];
+let directCpu = 0;
+let scriptCpu = 0;
+const timed = async (run: () => Promise<unknown>) => {
+  const cpu = process.cpuUsage();
+  const started = performance.now();
+  await run();
+  const ms = performance.now() - started;
+  const used = process.cpuUsage(cpu);
+  return { ms, cpu: (used.user + used.system) / 1000 };
+};
+for (let round = 0; round < rounds; round++) {
+  let directRound = 0;
+  let scriptRound = 0;
+  for (const [index, task] of CODE_MODE_TASKS.entries()) {
+    const sides = [
+      async () => {
+        const { ms, cpu } = await timed(() => direct(task));
+        directTimes[index]!.push(ms);
+        directRound += ms;
+        directCpu += cpu;
+      },
+      async () => {
+        const { ms, cpu } = await timed(() => runScript.execute(task.id, { script: task.script }));
+        scriptTimes[index]!.push(ms);
+        scriptRound += ms;
+        scriptCpu += cpu;
+      },
+    ];
+    if (round % 2 === 1) sides.reverse();
+    for (const side of sides) await side();
   }
+  roundRatios.push(scriptRound / directRound);
+}
+
+let directTimeTotal = 0;
+let scriptTimeTotal = 0;
+for (const [index, { task, calls, directTranscript, codeTranscript, correct }] of transcripts.entries()) {
+  const directMs = median(directTimes[index]!);
+  const scriptMs = median(scriptTimes[index]!);
   const directTokens = countTokens(directTranscript);
   const codeTokens = countTokens(codeTranscript);
   directTotal += directTokens;
   codeTotal += codeTokens;
-  directTimeTotal += median(directTimes);
-  scriptTimeTotal += median(scriptTimes);
+  directTimeTotal += directMs;
+  scriptTimeTotal += scriptMs;
   results.push({
     task: task.id,
-    calls: directRun.calls.length,
+    calls,
     directTokens,
     codeTokens,
     share: codeTokens / directTokens,
-    directMs: median(directTimes),
-    scriptMs: median(scriptTimes),
+    directMs,
+    scriptMs,
     correct,
   });
   rows.push([
     task.id,
-    directRun.calls.length,
+    calls,
     directTokens,
     codeTokens,
     `${((100 * codeTokens) / directTokens).toFixed(1)}%`,
-    median(directTimes).toFixed(1),
-    median(scriptTimes).toFixed(1),
-    (median(scriptTimes) / median(directTimes)).toFixed(2),
+    directMs.toFixed(1),
+    scriptMs.toFixed(1),
+    (scriptMs / directMs).toFixed(2),
     correct ? 'yes' : 'NO',
   ]);
 }
@@ -199,8 +239,15 @@ const overhead = median(perCall);
 console.log(
   `\nsandbox cost per inner call (${N} calls of crm__get_customer over stdio, p50 of ${perCall.length} rounds): ${overhead.toFixed(3)} ms`,
 );
+const roundRatio = median(roundRatios);
 console.log(
-  `total: code mode ${codeTotal} vs direct ${directTotal} tokens = ${((100 * codeTotal) / directTotal).toFixed(1)}% (goal ≤ 20%); time ${(scriptTimeTotal / directTimeTotal).toFixed(2)}× (goal ≤ 1.2×); answers ${allCorrect ? 'all as expected' : 'NOT all as expected'}`,
+  `per-round ratios of the totals (script / direct): ${roundRatios.map((ratio) => ratio.toFixed(2)).join(' ')}; median ${roundRatio.toFixed(2)}`,
+);
+console.log(
+  `CPU time of this process over ${rounds} rounds: direct ${directCpu.toFixed(0)} ms, scripts ${scriptCpu.toFixed(0)} ms (${(scriptCpu / directCpu).toFixed(2)}×)`,
+);
+console.log(
+  `total: code mode ${codeTotal} vs direct ${directTotal} tokens = ${((100 * codeTotal) / directTotal).toFixed(1)}% (goal ≤ 20%); time ${(scriptTimeTotal / directTimeTotal).toFixed(2)}× as sums of medians, ${roundRatio.toFixed(2)}× as the median round (goal ≤ 1.2×); answers ${allCorrect ? 'all as expected' : 'NOT all as expected'}`,
 );
 const file = writeResult('code-mode', {
   encoding: 'o200k_base',
@@ -212,6 +259,9 @@ const file = writeResult('code-mode', {
     share: codeTotal / directTotal,
     directMs: directTimeTotal,
     scriptMs: scriptTimeTotal,
+    roundRatios,
+    directCpuMs: directCpu,
+    scriptCpuMs: scriptCpu,
   },
   perInnerCallMs: overhead,
   allCorrect,

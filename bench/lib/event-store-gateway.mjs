@@ -3,7 +3,8 @@
 // behind it, the Redis event store on or off. Prints `ready <url>` once it listens; the end of
 // its standard input closes it.
 //   MCPTOOLS_CLUSTER_KEY=… node bench/lib/event-store-gateway.mjs <redis url> <port> <name> on|off
-import { createGateway, gatewayServerRequests, loadMCPServers, ToolRegistry } from '../../dist/index.js';
+import { createGateway, gatewayServerRequests } from '../../dist/gateway.js';
+import { loadMCPServers, ToolRegistry } from '../../dist/index.js';
 import { echoStdioCommand } from './servers.mjs';
 
 const [redis, port, name, store] = process.argv.slice(2);

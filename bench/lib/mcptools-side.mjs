@@ -1,15 +1,16 @@
 // The measured side: mcptools' hub (`loadMCPServers`) and `Tool.execute`, loaded from dist/.
 import { existsSync } from 'node:fs';
 
-const DIST = new URL('../../dist/', import.meta.url);
+const BUILT = new URL('../../dist/', import.meta.url);
 
 /**
  * Imports `loadMCPServers` and `ToolRegistry` from the built package: from dist/index.js once it
  * exports them, else from their own modules. Resolves `{ loadMCPServers, ToolRegistry, entry }`
- * or `{ unavailable: reason }`.
+ * or `{ unavailable: reason }`. `dist` (a file URL of a `dist/` folder) loads another build, to
+ * compare two builds in one process.
  */
-export async function loadMcptools() {
-  const index = new URL('index.js', DIST);
+export async function loadMcptools(dist = BUILT) {
+  const index = new URL('index.js', dist);
   if (existsSync(index)) {
     try {
       const module = await import(index.href);
@@ -24,8 +25,8 @@ export async function loadMcptools() {
       // An unfinished index must not stop the direct imports below.
     }
   }
-  const hub = new URL('mcp/load-mcp-servers.js', DIST);
-  const registry = new URL('registry/tool-registry.js', DIST);
+  const hub = new URL('mcp/load-mcp-servers.js', dist);
+  const registry = new URL('registry/tool-registry.js', dist);
   if (!existsSync(hub) || !existsSync(registry)) {
     return { unavailable: 'dist/mcp/load-mcp-servers.js not built yet (run npm run build)' };
   }

@@ -11,10 +11,12 @@
 //                 `server/discover`, on a throw-away sibling process over stdio)
 // - `mcptools`  — `loadMCPServers` in its default mode, `Tool.execute`
 // - `mcptools-auto` — the same with `protocol: "auto"` (asks `server/discover` on the one process)
+// - `sdk-v1`    — the SDK v1 client (`@modelcontextprotocol/sdk`, a devDependency), 2025 era
 // - `mcporter`, `mastra`, `langchain` — the peers, from bench/peers (see peers.mjs)
 import { loadHub, loadMcptools } from './mcptools-side.mjs';
 import { loadPeers } from './peers.mjs';
 import { connectAndListSdk } from './sdk-side.mjs';
+import { sdkV1Side } from './sdk-v1-side.mjs';
 
 function textOf(result) {
   const text = result?.content?.[0]?.text;
@@ -23,7 +25,8 @@ function textOf(result) {
   return text;
 }
 
-function sdkSide(name, mode) {
+/** The SDK v2 client in era negotiation `mode` (`default` or `auto`) as a side. */
+export function sdkSide(name, mode) {
   return {
     name,
     async open(targets) {
@@ -41,10 +44,11 @@ function sdkSide(name, mode) {
   };
 }
 
-function mcptoolsSide(lib, protocol) {
+/** The hub of `lib` (see loadMcptools) as a side; `name` defaults to `mcptools[-protocol]`. */
+export function mcptoolsSide(lib, protocol, name) {
   const extra = protocol === undefined ? {} : { protocol };
   return {
-    name: protocol === undefined ? 'mcptools' : `mcptools-${protocol}`,
+    name: name ?? (protocol === undefined ? 'mcptools' : `mcptools-${protocol}`),
     async open(targets) {
       const servers = Object.fromEntries(
         targets.map((target, index) => [
@@ -78,6 +82,7 @@ export async function loadSides(names = ['sdk', 'sdk-auto', 'mcptools', 'mcporte
   const peers = peerNames.length > 0 ? await loadPeers(peerNames) : { sides: {}, skipped: {} };
   for (const name of names) {
     if (name === 'sdk') sides.push(sdkSide('sdk', 'default'));
+    else if (name === 'sdk-v1') sides.push(sdkV1Side);
     else if (name === 'sdk-auto') sides.push(sdkSide('sdk-auto', 'auto'));
     else if (name === 'mcptools' || name === 'mcptools-auto') {
       if (lib.unavailable) skipped[name] = lib.unavailable;

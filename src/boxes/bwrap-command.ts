@@ -1,6 +1,6 @@
 import { lstatSync, readlinkSync } from 'node:fs';
 import { isAbsolute, relative } from 'node:path';
-import type { SandboxSettings } from './sandbox-settings.js';
+import type { SandboxSettings } from '../config/sandbox-settings.js';
 
 /** What a stdio server runs: its command, arguments, environment and working directory. */
 export interface StdioLaunch {
@@ -107,8 +107,13 @@ export function bwrapCommand(
   if (!Object.hasOwn(env, 'PATH')) args.push('--setenv', 'PATH', BOX_PATH);
   if (!Object.hasOwn(env, 'HOME')) args.push('--setenv', 'HOME', BOX_HOME);
   args.push('--');
+  // Limits set in the box by util-linux's prlimit, inherited by every process the server starts.
+  const limits: string[] = [];
   if (grants.maxOpenFiles !== undefined)
-    args.push('prlimit', `--nofile=${grants.maxOpenFiles}:${grants.maxOpenFiles}`, '--');
+    limits.push(`--nofile=${grants.maxOpenFiles}:${grants.maxOpenFiles}`);
+  if (grants.maxMemoryBytes !== undefined)
+    limits.push(`--data=${grants.maxMemoryBytes}:${grants.maxMemoryBytes}`);
+  if (limits.length > 0) args.push('prlimit', ...limits, '--');
   args.push(launch.command, ...launch.args);
   return { command: bwrap, args, env };
 }

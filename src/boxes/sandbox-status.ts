@@ -1,6 +1,6 @@
 import type { ServerConfig } from '../config/config-types.js';
+import { sandboxGrants } from '../config/sandbox-settings.js';
 import { findBubblewrap } from './find-bubblewrap.js';
-import { sandboxGrants } from './sandbox-settings.js';
 
 /** Whether a server runs in a box, and why (or why not), for `mcptools doctor`. */
 export interface SandboxStatus {
@@ -33,6 +33,11 @@ export function sandboxStatus(server: ServerConfig, env: NodeJS.ProcessEnv = pro
     grants.network === true ? 'network' : 'no network',
     `${grants.read?.length ?? 0} read-only and ${grants.write?.length ?? 0} writable paths`,
     `${grants.env?.length ?? 0} passed variables`,
+    ...(grants.maxMemoryBytes === undefined
+      ? []
+      : [`at most ${grants.maxMemoryBytes} bytes of data per process`]),
+    ...(grants.maxOpenFiles === undefined ? [] : [`at most ${grants.maxOpenFiles} open files per process`]),
+    'no process limit (needs cgroups)',
   ];
   return { boxed: true, reason: `bubblewrap (${bwrap}): ${granted.join(', ')}` };
 }

@@ -182,7 +182,7 @@ Examples:
     .option('--watch', 're-read the configuration file when it changes (SIGHUP always does)')
     .option(
       '--list-wait <ms>',
-      'with --http: how long a list waits for servers still connecting at start (default 5000)',
+      'with --http: how long a list waits for servers still connecting at start (default: gateway.listWaitMs, else 5000)',
       durationOption,
     )
     .addHelpText(

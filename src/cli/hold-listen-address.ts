@@ -1,12 +1,12 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { McpToolsError } from '../errors/mcp-tools-error.js';
 import {
   CHAIN_HEADER,
   incomingLoop,
   REACH_HEADER,
   reachHeaderValue,
   requestLoop,
-} from '../mcp/gateway-chain.js';
+} from '../chain/gateway-chain.js';
+import { McpToolsError } from '../errors/mcp-tools-error.js';
 
 /** A listen address held while the servers connect: its real port, and its release. */
 export interface HeldAddress {

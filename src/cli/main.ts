@@ -6,6 +6,7 @@ import { Command, CommanderError } from 'commander';
 import { registerCommands } from './command-table.js';
 import { registerAuthCommand } from './commands/auth.js';
 import { registerCatalogCommands } from './commands/catalog.js';
+import { registerConnectCommands } from './commands/connect.js';
 import { registerPinsCommand } from './commands/pins.js';
 import { packageVersion } from './package-version.js';
 import { durationOption } from './parse-option-value.js';
@@ -32,6 +33,7 @@ const program = new Command('mcptools')
 registerCommands(program);
 registerAuthCommand(program);
 registerPinsCommand(program);
+registerConnectCommands(program);
 registerCatalogCommands(program);
 
 // No top-level await: CommonJS (the bundle) cannot have one.

@@ -1,12 +1,12 @@
 import type { McpToolsConfig } from '../config/config-types.js';
+import type { PinsConfig } from '../config/pins-config.js';
 import { startMCPServers } from '../mcp/load-mcp-servers.js';
 import type { LoadMcpServersOptions } from '../mcp/mcp-tool-hub.js';
 import type { MCPToolProvider, ServerStatus } from '../mcp/provider-types.js';
 import { cliPins } from '../pins/cli-pins.js';
-import type { PinsConfig } from '../pins/pins-config.js';
-import { policyWarnings } from '../pipeline/policies/policy-warnings.js';
 import { loadOpenClawPlugins } from '../plugins/load-openclaw-plugins.js';
 import type { PluginLoadResult } from '../plugins/plugin-types.js';
+import { policyWarnings } from '../policies/policy-warnings.js';
 import { ToolRegistry } from '../registry/tool-registry.js';
 import { createRouterTools } from '../router/create-router-tools.js';
 import { semanticSearchFromConfig } from '../router/search/semantic-search-from-config.js';

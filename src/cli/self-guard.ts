@@ -1,8 +1,8 @@
 import { realpathSync } from 'node:fs';
+import { activateGatewayChain, configKeyOf } from '../chain/gateway-chain.js';
 import type { McpToolsConfig, ServerConfig } from '../config/config-types.js';
 import { McpToolsError } from '../errors/mcp-tools-error.js';
-import { selfReference } from '../gateway/self-reference.js';
-import { activateGatewayChain, configKeyOf } from '../mcp/gateway-chain.js';
+import { selfReference } from './self-reference.js';
 
 /** What a command that loads servers tells {@link selfGuard} about itself. */
 export interface SelfGuardOptions {

@@ -1,9 +1,9 @@
 import { type FSWatcher, watch } from 'node:fs';
 import { basename, dirname } from 'node:path';
-import { applySandboxDefault } from '../boxes/sandbox-default.js';
 import type { McpToolsConfig } from '../config/config-types.js';
 import { loadConfig } from '../config/load-config.js';
-import type { DefaultProfileOverrides, ProfileChanges } from '../gateway/reconfigure-profiles.js';
+import { applySandboxDefault } from '../config/sandbox-default.js';
+import type { DefaultProfileOverrides, ProfileChanges } from '../gateway/profiles/reconfigure-profiles.js';
 import { applyServerChanges, type ServerChanges } from '../mcp/apply-server-changes.js';
 import type { McpToolHub } from '../mcp/mcp-tool-hub.js';
 
@@ -87,6 +87,8 @@ export function watchServeReloads(options: ServeReloadOptions): ServeReload {
     }
     const release = options.holdChanges?.();
     try {
+      // A server another process added and distrusted in the pin file must not be trusted here on first use.
+      options.hub.pins?.refresh();
       const changes = await applyServerChanges(options.hub, current.servers, next.servers);
       // Policies, then profiles and router settings: all from the next request on.
       await options.hub.replacePolicies(next.policies);

@@ -1,4 +1,3 @@
-import type { GatewayCore } from '../gateway/gateway-core.js';
 import type { ClusterNode } from './cluster-node.js';
 
 /**
@@ -27,7 +26,7 @@ export function readiness(closing: boolean, node: ClusterNode | undefined): Resp
  */
 export async function drainCluster(
   node: ClusterNode,
-  core: GatewayCore,
+  core: { readonly calls: { readonly size: number } },
   log: (line: string) => void,
 ): Promise<void> {
   node.drain();

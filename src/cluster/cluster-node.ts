@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { McpToolsError } from '../errors/mcp-tools-error.js';
-import type { RequestPrincipal } from '../gateway/http-guard.js';
-import { echoableId } from '../gateway/node-exchange.js';
+import { echoableId } from '../http/node-exchange.js';
+import type { Caller } from '../tool/call-context.js';
 import { checkClusterKey, deriveClusterKeys, parseClusterKey } from './cluster-key.js';
 import type { ClusterOptions } from './cluster-options.js';
 import { ClusterSeal } from './cluster-seal.js';
@@ -18,6 +18,9 @@ import { connectRedis, type RedisConnection } from './redis-connection.js';
 import { RedisKeys } from './redis-keys.js';
 import { ReplicaRegistry } from './replica-registry.js';
 import { SessionDirectory, type SessionRecord } from './session-directory.js';
+
+/** How long a forwarding nonce's claim in Redis may take before this process's memory alone decides. */
+const NONCE_CLAIM_TIMEOUT_MS = 500;
 
 /** The settings of a cluster node, checked (the key read, the URL parsed) before anything connects. */
 export interface ClusterSettings {
@@ -140,13 +143,27 @@ export class ClusterNode {
   /**
    * The caller a forwarded request's {@link FORWARD_HEADER} vouches for (signed by a replica of
    * this cluster for this one, fresh, its nonce unseen), or `undefined` when it does not. The
-   * body is checked once read ({@link checkForwardedBody}).
+   * body is checked once read ({@link checkForwardedBody}). The nonce is remembered in this
+   * process and claimed in Redis (`SET NX` until the header expires), so a replica restarted at
+   * the same address within the window refuses a header its former process served; with Redis
+   * away or slow, this process's memory alone decides.
    */
-  acceptForwarded(
+  async acceptForwarded(
     header: string,
     exchange: { method: string; path: string; sessionId: string },
-  ): ForwardedCaller | undefined {
-    return this.#forwarded.verify(header, exchange);
+  ): Promise<ForwardedCaller | undefined> {
+    const caller = this.#forwarded.verify(header, exchange);
+    if (caller === undefined || !this.redis.ready) return caller;
+    const ttlMs = Math.max(1, caller.nonceUntil - Date.now());
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timeout = new Promise<'timeout'>((resolve) => {
+      timer = setTimeout(() => resolve('timeout'), NONCE_CLAIM_TIMEOUT_MS);
+    });
+    const claim = this.redis
+      .command(['SET', this.keys.forwardNonce(caller.nonce), '1', 'NX', 'PX', String(ttlMs)])
+      .catch(() => 'timeout' as const);
+    const reply = await Promise.race([claim, timeout]).finally(() => clearTimeout(timer));
+    return reply === 'OK' || reply === 'timeout' ? caller : undefined;
   }
 
   /**
@@ -164,7 +181,7 @@ export class ClusterNode {
    * `baseUrl`. The client's bearer token stays here: the owner gets `who` signed into the
    * forwarding header, bound to it, with a nonce.
    */
-  forward(request: Request, baseUrl: string, who: RequestPrincipal, body: unknown): Promise<Response> {
+  forward(request: Request, baseUrl: string, who: Caller, body: unknown): Promise<Response> {
     const url = new URL(request.url);
     const path = url.pathname + url.search;
     const text = body === undefined ? '' : JSON.stringify(body);

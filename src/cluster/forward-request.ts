@@ -1,7 +1,7 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
-import { withNodeBody } from '../gateway/node-body.js';
-import { servedByNodeFace } from '../gateway/node-exchange.js';
+import { withNodeBody } from '../http/node-body.js';
+import { servedByNodeFace } from '../http/node-exchange.js';
 import { FORWARD_HEADER } from './forward-signature.js';
 
 /** Headers that describe one hop, not the exchange: never carried to the owner or back. */

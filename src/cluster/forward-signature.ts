@@ -1,5 +1,5 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { RequestPrincipal } from '../gateway/http-guard.js';
+import type { Caller } from '../tool/call-context.js';
 
 /**
  * The header a replica puts on a request it forwards to another, instead of the client's
@@ -28,9 +28,12 @@ export interface ForwardedExchange {
 /** What a forwarding header vouches for, once its MAC is checked. */
 export interface ForwardedCaller {
   /** The caller as the forwarding replica's front door verified it. */
-  who: RequestPrincipal;
+  who: Caller;
   /** The SHA-256 of the body sent (base64url): the body read must have it (see {@link forwardedBodyMatches}). */
   bodyDigest: string;
+  /** The header's nonce, and until when (ms since the epoch) it must be remembered cluster-wide. */
+  nonce: string;
+  nonceUntil: number;
 }
 
 const bodyDigestOf = (body: string) => createHash('sha256').update(body).digest('base64url');
@@ -67,7 +70,7 @@ function mac(
 export function signForward(
   key: Buffer,
   exchange: ForwardedExchange,
-  who: RequestPrincipal,
+  who: Caller,
   body: string,
   now = Date.now(),
 ): string {
@@ -115,14 +118,14 @@ export class ForwardVerifier {
     this.#forget(now);
     if (this.#seen.has(nonce!)) return undefined;
     this.#seen.set(nonce!, Number(time) + MAX_SKEW_MS);
-    let who: RequestPrincipal;
+    let who: Caller;
     try {
-      who = JSON.parse(Buffer.from(caller!, 'base64url').toString('utf8')) as RequestPrincipal;
+      who = JSON.parse(Buffer.from(caller!, 'base64url').toString('utf8')) as Caller;
     } catch {
       return undefined;
     }
     if (typeof who?.principal !== 'string' || typeof who.owner !== 'boolean') return undefined;
-    return { who, bodyDigest: bodyDigest! };
+    return { who, bodyDigest: bodyDigest!, nonce: nonce!, nonceUntil: Number(time) + MAX_SKEW_MS };
   }
 
   /** Forgets the nonces whose headers have expired (and the oldest, past {@link MAX_NONCES}). */

@@ -1,9 +1,9 @@
-import type { RequestPrincipal } from '../gateway/http-guard.js';
-import { echoableId } from '../gateway/node-exchange.js';
-import { requestStateReplica } from '../gateway/request-state-owner.js';
-import type { RequestStateSeal } from '../gateway/request-state-seal.js';
+import { echoableId } from '../http/node-exchange.js';
+import type { Caller } from '../tool/call-context.js';
 import type { ClusterNode } from './cluster-node.js';
 import { STOPPED_BEFORE_ANSWER } from './forward-request.js';
+import { requestStateReplica } from './request-state-owner.js';
+import type { RequestStateSeal } from './request-state-seal.js';
 
 const unavailable = () =>
   Response.json(
@@ -27,10 +27,10 @@ export async function forwardParkedRetry(
   node: ClusterNode,
   seal: RequestStateSeal,
   request: Request,
-  who: RequestPrincipal,
+  who: Caller,
   body: unknown,
 ): Promise<Response | undefined> {
-  const owner = requestStateReplica(seal, body, who.principal);
+  const owner = requestStateReplica(seal, body, who);
   if (owner === undefined || owner === node.replicaId) return undefined;
   const url = await node.registry.lookup(owner).catch(() => null);
   if (url === null) return unavailable();

@@ -67,6 +67,11 @@ export class RedisKeys {
     return `${this.#prefix}relay-round:${digest}`;
   }
 
+  /** A forwarding header's nonce, seen by some replica (a random value already). */
+  forwardNonce(nonce: string): string {
+    return `${this.#prefix}forward-nonce:${nonce}`;
+  }
+
   /** The lock held across one server's token refresh. */
   tokenLock(server: string): string {
     return `${this.#prefix}token-lock:${server}`;

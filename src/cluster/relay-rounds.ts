@@ -1,6 +1,12 @@
-import type { SharedRounds } from '../gateway/relay-continuations.js';
 import type { RedisConnection } from './redis-connection.js';
 import type { RedisKeys } from './redis-keys.js';
+
+/**
+ * A memory of first retries shared by every replica of a cluster: resolves `true` when `digest`
+ * was not claimed before (and claims it for `ttlMs`), `false` when it was, or when the memory
+ * cannot be asked (too strict, never too lenient).
+ */
+export type SharedRounds = (digest: string, ttlMs: number) => Promise<boolean>;
 
 /** How long a claim may take before the retry is counted as a new call. */
 const TIMEOUT_MS = 500;

@@ -1,7 +1,7 @@
-import type { RequestPrincipal } from '../gateway/http-guard.js';
-import { jsonRpcError } from '../gateway/json-rpc-error-response.js';
-import { discardBody } from '../gateway/node-body.js';
-import { echoableId } from '../gateway/node-exchange.js';
+import { jsonRpcError } from '../http/json-rpc-error-response.js';
+import { discardBody } from '../http/node-body.js';
+import { echoableId } from '../http/node-exchange.js';
+import type { Caller } from '../tool/call-context.js';
 import type { ClusterNode } from './cluster-node.js';
 import { STOPPED_BEFORE_ANSWER } from './forward-request.js';
 import type { SessionRecord } from './session-directory.js';
@@ -10,7 +10,7 @@ import type { SessionRecord } from './session-directory.js';
 export interface RemoteSessionRequest {
   request: Request;
   /** The caller, as this replica's front door verified it (signed into what is forwarded). */
-  who: RequestPrincipal;
+  who: Caller;
   principal: string;
   body: unknown;
   sessionId: string;

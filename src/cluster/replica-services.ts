@@ -1,5 +1,5 @@
 import type { MCPToolProvider } from '../mcp/provider-types.js';
-import { shareRateLimits } from '../pipeline/policies/shared-rate-limits.js';
+import { shareRateLimits } from '../policies/shared-rate-limits.js';
 import type { ToolRegistry } from '../registry/tool-registry.js';
 import { relayChanges } from './change-relay.js';
 import type { ClusterNode } from './cluster-node.js';

@@ -62,6 +62,11 @@ export const sandboxSchema = z.union([
       .array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be environment variable names'))
       .optional(),
     maxOpenFiles: z.number().int().min(16, 'must be at least 16').optional(),
+    maxMemoryBytes: z
+      .number()
+      .int()
+      .min(16 * 1024 * 1024, 'must be at least 16 MiB (16777216)')
+      .optional(),
   }),
 ]);
 
@@ -163,6 +168,7 @@ export const gatewaySchema = z.strictObject({
   access: accessRulesSchema.optional(),
   limits: gatewayLimitsSchema.optional(),
   sandbox: sandboxSchema.optional(),
+  listWaitMs: optionalDelaySchema.optional(),
   pin: z.array(z.string().min(1, 'must not be empty')).optional(),
   tools: toolFilterSchema.optional(),
   servers: toolFilterSchema.optional(),
@@ -207,6 +213,7 @@ export const mcpToolsFileSchema = z.strictObject({
       readMaxBytes: z.number().int().positive().optional(),
       toolIndexMaxBytes: z.number().int().positive().optional(),
       perServerResourceTools: z.boolean().optional(),
+      catalogTools: z.boolean().optional(),
       semanticSearch: semanticSearchSchema.optional(),
       codeMode: z
         .union([

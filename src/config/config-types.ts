@@ -1,7 +1,4 @@
-import type { SandboxSetting } from '../boxes/sandbox-settings.js';
-import type { LockedStart } from '../catalog/locked-start.js';
-import type { PinsConfig } from '../pins/pins-config.js';
-import type { ToolFilter } from '../registry/tool-filter.js';
+import type { LockedStart } from './attach-locks.js';
 import type {
   AccessRuleConfig,
   CallerSelector,
@@ -9,7 +6,10 @@ import type {
   GatewayTokenConfig,
 } from './gateway-auth-types.js';
 import type { GatewayLimitsConfig } from './gateway-limits-types.js';
+import type { PinsConfig } from './pins-config.js';
 import type { PoliciesConfig, ToolOverrideConfig } from './policies-schema.js';
+import type { SandboxSetting } from './sandbox-settings.js';
+import type { ToolFilter } from './tool-filter.js';
 
 /** Settings every server entry may carry, whatever its transport. */
 export interface ServerCommon {
@@ -201,6 +201,12 @@ export interface GatewayConfig extends GatewayProfileConfig {
   limits?: GatewayLimitsConfig;
   /** `mcptools serve`'s default box for stdio servers without `sandbox` or `trusted` (over the top-level `sandbox`). */
   sandbox?: SandboxSetting;
+  /**
+   * How long a list over HTTP waits for servers still connecting at start, in ms (0: answer
+   * with what is connected at once); the others' entries follow as `list_changed`. Default 5000;
+   * `serve --list-wait` wins over it.
+   */
+  listWaitMs?: number;
 }
 
 /**
@@ -233,6 +239,12 @@ export interface McpToolsConfig {
     readMaxBytes?: number;
     toolIndexMaxBytes?: number;
     perServerResourceTools?: boolean;
+    /**
+     * `serve` offers the owner `find_server` and `add_server` (servers from the MCP Registry, each
+     * call approved by a person, each added server's tools held until an operator approves them).
+     * Needs pins. Default `false`.
+     */
+    catalogTools?: boolean;
     /** `tool_index` search fused with an OpenAI-compatible embeddings endpoint. */
     semanticSearch?: SemanticSearchConfig;
     /** Code mode (`run_script`, `describe_tools`): `false` turns it off, an object sets its limits. */

@@ -1,5 +1,3 @@
-import type { ToolFilter } from '../registry/tool-filter.js';
-
 /**
  * Who a rule applies to: every listed condition must hold. `principals` are principal ids
  * (`oauth:<sub>`, `client:<client id>`, or a static token's `principal`); `scopes` must all have
@@ -78,6 +76,3 @@ export interface AccessRuleConfig {
   servers?: string[];
   who: CallerSelector;
 }
-
-/** Re-exported for the gateway's own filters. */
-export type { ToolFilter };

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-const detectors = ['secrets', 'injection', 'hiddenCharacters', 'terminalEscapes'] as const;
+const detectors = ['secrets', 'personalData', 'injection', 'hiddenCharacters', 'terminalEscapes'] as const;
 
 function perDetector<T extends z.ZodType>(action: T) {
   return z.strictObject(

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { GuardsConfig } from '../guards/guards-config.js';
+import type { GuardsConfig } from './guards-config.js';
 import { guardsSchema } from './guards-schema.js';
 
 const nonEmpty = z.string().min(1, 'must not be empty');

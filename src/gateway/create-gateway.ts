@@ -15,6 +15,7 @@ import {
   type Transport,
 } from '@modelcontextprotocol/server';
 import { serveStdio as sdkServeStdio } from '@modelcontextprotocol/server/stdio';
+import { REACH_HEADER, reachHeaderValue, requestLoop } from '../chain/gateway-chain.js';
 import { drainCluster, readiness } from '../cluster/cluster-drain.js';
 import { ClusterNode, checkClusterOptions } from '../cluster/cluster-node.js';
 import { FORWARD_HEADER, type ForwardedCaller } from '../cluster/forward-signature.js';
@@ -24,59 +25,58 @@ import { sharedRelayRounds } from '../cluster/relay-rounds.js';
 import { type ReplicaServices, startReplicaServices } from '../cluster/replica-services.js';
 import type { McpToolsConfig } from '../config/config-types.js';
 import { McpToolsError } from '../errors/mcp-tools-error.js';
-import { REACH_HEADER, reachHeaderValue, requestLoop } from '../mcp/gateway-chain.js';
+import type { HeaderSource } from '../http/header-source.js';
+import { jsonRpcError } from '../http/json-rpc-error-response.js';
+import { serveNodeExchange } from '../http/node-exchange.js';
+import { nodeHeaders, readNodeBody, sendResponse } from '../http/node-request.js';
+import { usesCallerCredentials } from '../mcp/principal-connections.js';
 import { countListenStream } from '../telemetry/listen-stream-telemetry.js';
 import { observeGatewaySessions } from '../telemetry/state-gauges.js';
 import { serveCallerUpstreams } from './auth/caller-upstreams.js';
 import { frontDoor, profileFor } from './auth/front-door.js';
+import {
+  authenticateRequest,
+  guardRequest,
+  type HttpGuardSettings,
+  loopRefusal,
+  type RequestPrincipal,
+} from './auth/http-guard.js';
+import { authCaller, principalAuth } from './auth/request-caller.js';
 import { Visibility } from './auth/visibility.js';
-import { BatchedStdioServerTransport } from './batched-stdio-server-transport.js';
-import { ClientArrivals } from './client-arrivals.js';
-import { createSession, type DownstreamSession } from './downstream-session.js';
-import { carriesEnvelopeClaim } from './envelope-claim.js';
+import { relayContinuationsOf } from './calls/relay-continuations.js';
+import { isCatalogPath, serveCatalog } from './catalog/catalog-endpoint.js';
 import { GatewayCore } from './gateway-core.js';
 import { resolveGatewayLimits } from './gateway-limits.js';
 import { buildGatewayServer } from './gateway-mcp-server.js';
 import { DEFAULT_MAX_BODY_BYTES, type GatewayOptions } from './gateway-options.js';
-import { GatewayProfile, type ProfileParts } from './gateway-profile.js';
-import {
-  authenticateRequest,
-  guardRequest,
-  type HeaderSource,
-  type HttpGuardSettings,
-  loopRefusal,
-  type RequestPrincipal,
-} from './http-guard.js';
-import { jsonRpcError } from './json-rpc-error-response.js';
-import { LegacySessions } from './legacy-sessions.js';
-import { serveListen } from './listen-subscriptions.js';
-import { assertBindAllowed, isLoopbackHost, loopbackHostnames } from './loopback.js';
-import { MemoryEventStores } from './memory-event-stores.js';
-import { MetricsEndpoint } from './metrics-endpoint.js';
-import { serveNodeExchange } from './node-exchange.js';
-import { nodeHeaders, readNodeBody, sendResponse } from './node-request.js';
-import { paramHeaderRefusal } from './param-headers.js';
-import { PrincipalQuota } from './principal-quota.js';
-import { quotaRefusal } from './quota-refusal.js';
+import { carriesEnvelopeClaim } from './http/envelope-claim.js';
+import { assertBindAllowed, isLoopbackHost, loopbackHostnames } from './http/loopback.js';
+import { paramHeaderRefusal } from './http/param-headers.js';
+import { PrincipalQuota } from './http/principal-quota.js';
+import { quotaRefusal } from './http/quota-refusal.js';
+import { releasedWithBody } from './http/released-with-body.js';
+import { parseRequestBody, tooLarge } from './http/request-body.js';
+import { upstreamsGate } from './http/upstreams-ready.js';
+import { GatewayProfile, type ProfileParts } from './profiles/gateway-profile.js';
 import {
   type DefaultProfileOverrides,
   defaultProfileSettings,
   type ProfileChanges,
   reconfigureProfiles,
-} from './reconfigure-profiles.js';
-import { relayContinuationsOf } from './relay-continuations.js';
-import { releasedWithBody } from './released-with-body.js';
-import { parseRequestBody, tooLarge } from './request-body.js';
-import { authCaller, principalAuth } from './request-caller.js';
-import { SseSessions, sseRoute } from './sse-endpoint.js';
-import { healthJson, statusPageResponse } from './status-page.js';
-import { observeStdioListens } from './stdio-listen-observer.js';
-import { upstreamsGate } from './upstreams-ready.js';
+} from './profiles/reconfigure-profiles.js';
+import { BatchedStdioServerTransport } from './sessions/batched-stdio-server-transport.js';
+import { ClientArrivals } from './sessions/client-arrivals.js';
+import { createSession, type DownstreamSession } from './sessions/downstream-session.js';
+import { LegacySessions } from './sessions/legacy-sessions.js';
+import { serveListen } from './sessions/listen-subscriptions.js';
+import { MemoryEventStores } from './sessions/memory-event-stores.js';
+import { SseSessions, sseRoute } from './sessions/sse-endpoint.js';
+import { observeStdioListens } from './sessions/stdio-listen-observer.js';
+import { MetricsEndpoint } from './status/metrics-endpoint.js';
+import { healthJson, statusPageResponse } from './status/status-page.js';
+import { ownUpstreams } from './upstream-wait.js';
 
 export { DEFAULT_MAX_BODY_BYTES };
-
-/** The default cap on 2025-era HTTP sessions kept at once. */
-export const DEFAULT_MAX_SESSIONS = 1000;
 
 /** How long a call whose response stream dropped waits for the client to resume it. */
 export const DEFAULT_RESUME_GRACE_MS = 15_000;
@@ -142,7 +142,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const log = options.log ?? (() => {});
   // Requests that need the upstreams wait for the first connect round; initialize does not.
-  const upstreams = upstreamsGate(options.ready, options.listWaitMs);
+  const upstreams = upstreamsGate(options.ready, options.listWaitMs ?? gatewayConfig.listWaitMs);
   // Not ready while the first connect round runs; after it, never for an upstream's sake.
   const readyz = () =>
     upstreams.roundOver()
@@ -199,6 +199,16 @@ export function createGateway(options: GatewayOptions): Gateway {
     // In a cluster the state is sealed with the cluster key and names the cluster's replica id.
     requestStateKey: options.requestStateKey ?? clusterSettings?.key,
     replicaId: options.replicaId ?? clusterSettings?.replicaId,
+    perCaller: (server) => {
+      const entry = options.config?.servers?.[server];
+      return entry !== undefined && usesCallerCredentials(entry);
+    },
+  });
+  /** What a request's wait for its own servers reads (only while the first connect round runs). */
+  const waitScope = () => ({
+    provider: options.provider,
+    separator: core.separator,
+    round: options.ready ?? Promise.resolve(),
   });
   const visibility = new Visibility(gatewayConfig.access);
   const parts: ProfileParts = {
@@ -226,6 +236,8 @@ export function createGateway(options: GatewayOptions): Gateway {
     ...(clusterSettings ? [clusterSettings.advertiseUrl.hostname] : []),
   ];
   const startedAt = Date.now();
+  /** When the profiles were last reconfigured (a reload): the registry records' `updatedAt`. */
+  let profilesChangedAt = startedAt;
   const legacySessions: LegacySessions = new LegacySessions({
     core,
     serverInfo,
@@ -371,8 +383,13 @@ export function createGateway(options: GatewayOptions): Gateway {
       if (body instanceof Response) return body;
       const loop = requestLoop(body);
       if (loop !== undefined) return loopRefusal(loop);
-      await upstreams.wait(body);
-      return sseSessions.post(new URL(request.url), who, body);
+      const url = new URL(request.url);
+      // As at /mcp: a call waits for its own server, a profile's list for the servers it admits.
+      await upstreams.wait(body, () => {
+        const profile = sseSessions.profileOf(url, who);
+        return profile === undefined ? undefined : ownUpstreams(waitScope(), profile, who, body);
+      });
+      return sseSessions.post(url, who, body);
     }
     const profile = profileFor(core.profiles, route.profile === '' ? undefined : route.profile, who);
     if (profile === undefined) return new Response('Not Found\n', { status: 404 });
@@ -397,9 +414,9 @@ export function createGateway(options: GatewayOptions): Gateway {
     // where it drops our header (src/mcp/gateway-chain.ts).
     const loop = requestLoop(body);
     if (loop !== undefined) return loopRefusal(loop);
-    const waiting = upstreams.wait(body);
-    // A call of a tool served already goes at once; one whose server still connects waits.
-    if (waiting !== undefined && !(await servedCall(profile, who, body))) await waiting;
+    // A call of a tool served already goes at once; one whose server still connects waits for
+    // that server only, and a profile's list for the servers it admits.
+    await upstreams.wait(body, () => ownUpstreams(waitScope(), profile, who, body));
     // Only a replica of this cluster may say it forwarded a request (signed with the cluster key),
     // and the body read must be the one it signed.
     const forwarded = cluster === undefined ? 'none' : cluster.checkForwardedBody(request, forwardedBy, body);
@@ -441,17 +458,6 @@ export function createGateway(options: GatewayOptions): Gateway {
       if (parked !== undefined) return parked;
     }
     return respond(request);
-  };
-
-  /** Whether `body` is one `tools/call` of a tool `profile` serves `who` now. */
-  const servedCall = async (
-    profile: GatewayProfile,
-    who: RequestPrincipal,
-    body: unknown,
-  ): Promise<boolean> => {
-    const call = body as { method?: unknown; params?: { name?: unknown } } | null;
-    if (call?.method !== 'tools/call' || typeof call.params?.name !== 'string') return false;
-    return (await profile.tool(call.params.name, { owner: who.owner, caller: who })) !== undefined;
   };
 
   /** SEP-2243: a 2026-07-28 `tools/call`'s `Mcp-Param-*` headers agree with its arguments (else 400). */
@@ -531,11 +537,11 @@ export function createGateway(options: GatewayOptions): Gateway {
     // Forwarded requests are of sessions and parked calls: nothing but /mcp is served to one.
     if (!/^\/mcp(?:\/|\?|$)/.test(path)) return forged();
     return (
-      cluster?.acceptForwarded(header, {
+      (await cluster?.acceptForwarded(header, {
         method,
         path,
         sessionId: request.headers.get('mcp-session-id') ?? '',
-      }) ?? forged()
+      })) ?? forged()
     );
   };
 
@@ -563,12 +569,39 @@ export function createGateway(options: GatewayOptions): Gateway {
     }
     if (pathname === '/metrics' && request.method === 'GET' && metricsEndpoint)
       return metricsEndpoint.serve(checked);
+    if (isCatalogPath(pathname)) return catalog(request, checked);
     const legacySse = sseRoute(request.method, pathname, request.headers);
     if (legacySse) return sse(legacySse, request, checked, parsedBody);
     const match = /^\/mcp(?:\/([A-Za-z0-9_-]{1,64}))?\/?$/.exec(pathname);
     const profile = match ? profileFor(core.profiles, match[1], checked) : undefined;
     if (profile === undefined) return new Response('Not Found\n', { status: 404 });
     return mcp(profile, request, checked, parsedBody, forwarded);
+  };
+
+  /**
+   * The gateway as a registry its callers' hosts browse: one record per profile this caller may
+   * use (what `profileFor` would serve it), as the caller sees that profile.
+   */
+  const catalog = (request: Request, checked: RequestPrincipal): Promise<Response> => {
+    const reachable = new Set<GatewayProfile>();
+    for (const name of core.profiles.keys()) {
+      if (retiredProfiles.has(name)) continue;
+      const profile = profileFor(core.profiles, name === '' ? undefined : name, checked);
+      if (profile !== undefined && !retiredProfiles.has(profile.name)) reachable.add(profile);
+    }
+    return serveCatalog(request, {
+      profiles: [...reachable],
+      view: {
+        origin:
+          guard.oauth?.publicOrigin() ?? clusterSettings?.advertiseUrl.origin ?? new URL(request.url).origin,
+        caller: checked,
+        version: serverInfo.version,
+        publishedAt: new Date(startedAt),
+        updatedAt: new Date(profilesChangedAt),
+        bearer: guard.tokens === undefined ? 'none' : guard.oauth === undefined ? 'required' : 'optional',
+        provider: options.provider,
+      },
+    });
   };
 
   const listen = async (listenOptions: ListenOptions = {}) => {
@@ -726,6 +759,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   const retiredProfiles = new Set<string>();
   const reconfigure = async (config: McpToolsConfig, overrides: DefaultProfileOverrides = {}) => {
     const changes = reconfigureProfiles(core, parts, config, overrides, retiredProfiles);
+    profilesChangedAt = Date.now();
     core.toolsChanged();
     return changes;
   };

@@ -1,16 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import type { InputRequiredResult, LoggingLevel, McpHttpHandler, Result } from '@modelcontextprotocol/server';
+import {
+  type RequestStateBinding,
+  type RequestStatePayload,
+  RequestStateSeal,
+} from '../cluster/request-state-seal.js';
 import type { MCPToolProvider, UpstreamNotification } from '../mcp/provider-types.js';
-import type { DownstreamCall } from './downstream-call.js';
-import type { DownstreamSession } from './downstream-session.js';
-import type { GatewayProfile } from './gateway-profile.js';
-import { type RequestStatePayload, RequestStateSeal } from './request-state-seal.js';
-import { ResourceIndex } from './resource-index.js';
-import type { ResourceTarget } from './resource-routing.js';
-import { wrapResourceUri } from './resource-uri.js';
-import { ToolListAnnouncer, type ToolListChange } from './tool-list-announcer.js';
-import { routeUpstreamLog, sendToSession } from './upstream-log.js';
-import { type SubscriptionState, UpstreamSubscriptions } from './upstream-subscriptions.js';
+import type { DownstreamCall } from './calls/downstream-call.js';
+import { routeUpstreamLog, sendToSession } from './calls/upstream-log.js';
+import type { GatewayProfile } from './profiles/gateway-profile.js';
+import { ToolListAnnouncer, type ToolListChange } from './profiles/tool-list-announcer.js';
+import { ResourceIndex } from './resources/resource-index.js';
+import type { ResourceTarget } from './resources/resource-routing.js';
+import { wrapResourceUri } from './resources/resource-uri.js';
+import { type SubscriptionState, UpstreamSubscriptions } from './resources/upstream-subscriptions.js';
+import { type DownstreamSession, stateBinding } from './sessions/downstream-session.js';
 
 /**
  * What every downstream connection of one gateway shares: the profiles, the sessions that get
@@ -55,6 +59,8 @@ export class GatewayCore {
       log: (line: string) => void;
       requestStateKey?: Uint8Array | undefined;
       replicaId?: string | undefined;
+      /** The servers each caller reaches with their own credentials (the resource index lists none of them). */
+      perCaller?: (server: string) => boolean;
     },
   ) {
     this.provider = provider;
@@ -68,7 +74,7 @@ export class GatewayCore {
     this.#parkedCalls = options.parkedCalls ?? { total: Infinity, perPrincipal: Infinity };
     this.#unlinkedParkMs = Math.min(options.unlinkedParkMs ?? options.inputTimeoutMs, options.inputTimeoutMs);
     this.#log = options.log;
-    this.resources = new ResourceIndex(provider);
+    this.resources = new ResourceIndex(provider, options.perCaller);
     this.#subscriptions = new UpstreamSubscriptions(
       provider,
       {
@@ -106,10 +112,10 @@ export class GatewayCore {
   /**
    * One 2026-07-28 round of `call`; a final answer or a relayed `input_required` ends the call,
    * its own `input_required` parks it. Either `requestState` is sealed, bound to the call's
-   * method and principal.
+   * method, principal and OAuth client.
    */
   round(call: DownstreamCall, signal: AbortSignal): Promise<Result | InputRequiredResult> {
-    const binding = { method: call.method, principal: call.session.principal };
+    const binding = stateBinding(call.session, call.method);
     return call.round(signal, {
       parked: () => {
         this.#park(call);
@@ -125,29 +131,31 @@ export class GatewayCore {
 
   /**
    * The payload of a retry's `requestState` (the SDK's `requestState.verify` hook); throws
-   * for one that does not open for `method` and `principal`, and the SDK answers `-32602`
-   * without a reason.
+   * for one that does not open for `binding` (method, principal, client), and the SDK answers
+   * `-32602` without a reason.
    */
-  openRequestState(state: string, method: string, principal: string): RequestStatePayload {
-    const payload = this.requestStates.open(state, { method, principal });
+  openRequestState(state: string, binding: RequestStateBinding): RequestStatePayload {
+    const payload = this.requestStates.open(state, binding);
     if (payload === undefined) throw new Error('requestState refused');
     return payload;
   }
 
   /**
-   * The parked call `id` at its round `round`, if `principal` parked it with a request of
-   * `method` (a retry names the method it retries); it is no longer parked afterwards.
+   * The parked call `id` at its round `round`, if `session`'s principal and client parked it
+   * with a request of `method` (a retry names the method it retries); it is no longer parked
+   * afterwards.
    */
   takeParked(
     id: string,
-    principal: string,
+    session: DownstreamSession,
     method: DownstreamCall['method'],
     round: number,
   ): DownstreamCall | undefined {
     const entry = this.#parked.get(id);
     if (
       entry === undefined ||
-      entry.call.session.principal !== principal ||
+      entry.call.session.principal !== session.principal ||
+      entry.call.session.caller?.clientId !== session.caller?.clientId ||
       entry.call.method !== method ||
       entry.call.rounds !== round
     )

@@ -10,19 +10,19 @@ import {
 } from '@modelcontextprotocol/server';
 import { executeWith } from '../tool/call-context.js';
 import type { Tool, ToolUpdate } from '../tool/tool.js';
-import { type DownstreamSession, sessionContext } from './downstream-session.js';
-import { approvalThroughCaller } from './gateway-approval.js';
+import { requestSession } from './auth/request-caller.js';
+import { approvalThroughCaller } from './calls/gateway-approval.js';
+import { serveDownstreamCall, type UpstreamWork } from './calls/serve-downstream-call.js';
+import { createdTaskAnswer, registerTasksPassthrough } from './calls/tasks-passthrough.js';
+import { toCallToolResult, toMcpTool } from './calls/tool-result-wire.js';
 import type { GatewayCore } from './gateway-core.js';
-import type { GatewayProfile } from './gateway-profile.js';
-import { registerResourceHandlers, resourceScope } from './gateway-resource-handlers.js';
-import { joinPromptName, splitPromptName } from './prompt-names.js';
+import type { GatewayProfile } from './profiles/gateway-profile.js';
 import { toProtocolError } from './protocol-error.js';
-import { requestSession } from './request-caller.js';
-import { presentLinks } from './resource-links.js';
-import { locateTemplate } from './resource-routing.js';
-import { serveDownstreamCall, type UpstreamWork } from './serve-downstream-call.js';
-import { createdTaskAnswer, registerTasksPassthrough } from './tasks-passthrough.js';
-import { toCallToolResult, toMcpTool } from './tool-result-wire.js';
+import { registerResourceHandlers, resourceScope } from './resources/gateway-resource-handlers.js';
+import { joinPromptName, splitPromptName } from './resources/prompt-names.js';
+import { presentLinks } from './resources/resource-links.js';
+import { locateTemplate } from './resources/resource-routing.js';
+import { type DownstreamSession, sessionContext, stateBinding } from './sessions/downstream-session.js';
 
 /**
  * The low-level SDK `Server` one downstream session (or one 2026-07-28 request) talks to:
@@ -48,9 +48,9 @@ export function buildGatewayServer(
       logging: {},
     },
     // A 2026-07-28 retry's sealed state is opened before its handler runs; one that does not
-    // open (tampered, expired, another principal or method) gets -32602 with no reason.
+    // open (tampered, expired, another principal, client or method) gets -32602 with no reason.
     requestState: {
-      verify: (state, context) => core.openRequestState(state, context.mcpReq.method, session.principal),
+      verify: (state, context) => core.openRequestState(state, stateBinding(session, context.mcpReq.method)),
     },
   });
   session.server ??= server;

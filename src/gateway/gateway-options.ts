@@ -3,12 +3,12 @@ import type { ClusterOptions } from '../cluster/cluster-options.js';
 import type { GatewayMode, GatewayProfileConfig, McpToolsConfig } from '../config/config-types.js';
 import type { GatewayOAuthConfig } from '../config/gateway-auth-types.js';
 import type { GatewayLimitsConfig } from '../config/gateway-limits-types.js';
+import type { ToolFilter } from '../config/tool-filter.js';
 import type { MCPToolProvider } from '../mcp/provider-types.js';
-import type { ToolFilter } from '../registry/tool-filter.js';
 import type { ToolRegistry } from '../registry/tool-registry.js';
 import type { ToolContext } from '../tool/tool.js';
-import type { MetricsAccess } from './metrics-endpoint.js';
-import type { SessionEventStores } from './session-event-stores.js';
+import type { SessionEventStores } from './sessions/session-event-stores.js';
+import type { MetricsAccess } from './status/metrics-endpoint.js';
 
 /** The default cap on request bodies: 4 MiB (DESIGN.md, "Defaults"). */
 export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;

@@ -1,3 +1,4 @@
+import type { ContentDetector, GuardAction, GuardsConfig } from '../config/guards-config.js';
 import type {
   BeforeToolCallResult,
   ScreenedResult,
@@ -7,7 +8,6 @@ import type {
 import type { ToolResult } from '../tool/tool.js';
 import { detectorClass, redactRanges, scanText } from './content-scan.js';
 import { describeFinding, type Finding } from './finding.js';
-import type { ContentDetector, GuardAction, GuardsConfig } from './guards-config.js';
 
 /** The name the guards decide under (block reasons, approvals, the audit log). */
 export const GUARDS_NAME = 'guards';
@@ -15,7 +15,7 @@ export const GUARDS_NAME = 'guards';
 const GUARDS_PRIORITY = 1100;
 
 /** One string of a result or of arguments, where it is, and how to put a new value back. */
-interface Slot {
+export interface Slot {
   text: string;
   location: string;
   replace: (text: string) => void;
@@ -107,10 +107,11 @@ async function screenResult(
       },
       decisions,
     };
-  redactSlots(
-    slots,
-    findings.filter((finding) => actionOf(finding) === 'redact'),
-  );
+  const redacted = findings.filter((finding) => actionOf(finding) === 'redact');
+  redactSlots(slots, redacted);
+  // `details` are the tool's own account of the result (a script's value and output among
+  // them): unscreened, so a redacted result keeps none.
+  if (redacted.length > 0) delete screened.details;
   const annotated = findings.filter((finding) => actionOf(finding) === 'annotate');
   if (annotated.length > 0)
     screened.content.push({
@@ -121,7 +122,7 @@ async function screenResult(
 }
 
 /** Every string under `value` (an object or array, edited in place through each slot). */
-function collect(value: unknown, path: string, slots: Slot[]): void {
+export function collect(value: unknown, path: string, slots: Slot[]): void {
   if (Array.isArray(value)) {
     for (const [index, item] of value.entries()) {
       if (typeof item === 'string')
@@ -151,7 +152,8 @@ function collect(value: unknown, path: string, slots: Slot[]): void {
   }
 }
 
-async function scanSlots(
+/** The findings of `detectors` in every slot. */
+export async function scanSlots(
   slots: readonly Slot[],
   detectors: ReadonlySet<ContentDetector>,
 ): Promise<Finding[]> {
@@ -159,7 +161,8 @@ async function scanSlots(
   return found.flat();
 }
 
-function redactSlots(slots: readonly Slot[], findings: readonly Finding[]): void {
+/** Each slot with its findings replaced by `[redacted: <detector>]`. */
+export function redactSlots(slots: readonly Slot[], findings: readonly Finding[]): void {
   for (const slot of slots) {
     const here = findings.filter((finding) => finding.location === slot.location);
     if (here.length > 0) slot.replace(redactRanges(slot.text, here));
@@ -183,6 +186,6 @@ function decide(
 }
 
 /** "secret:GITHUB_TOKEN at content[0].text, instructions:override at …" (each once). */
-function summary(findings: readonly Finding[]): string {
+export function summary(findings: readonly Finding[]): string {
   return [...new Set(findings.map(describeFinding))].join(', ');
 }

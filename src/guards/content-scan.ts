@@ -1,7 +1,8 @@
+import type { ContentDetector } from '../config/guards-config.js';
 import type { Finding } from './finding.js';
-import type { ContentDetector } from './guards-config.js';
 import { findHiddenCharacters } from './hidden-characters.js';
 import { findModelInstructions } from './model-instructions.js';
+import { findPersonalData } from './personal-data.js';
 import { findSecrets } from './secret-scan.js';
 import { findTerminalEscapes } from './terminal-escapes.js';
 
@@ -9,6 +10,7 @@ import { findTerminalEscapes } from './terminal-escapes.js';
 export function detectorClass(finding: Finding): ContentDetector {
   const prefix = finding.detector.split(':')[0];
   if (prefix === 'secret') return 'secrets';
+  if (prefix === 'personal-data') return 'personalData';
   if (prefix === 'instructions') return 'injection';
   if (prefix === 'hidden-characters') return 'hiddenCharacters';
   return 'terminalEscapes';
@@ -25,6 +27,7 @@ export async function scanText(
   if (detectors.has('terminalEscapes')) findings.push(...findTerminalEscapes(text, location));
   if (detectors.has('injection')) findings.push(...findModelInstructions(text, location));
   if (detectors.has('secrets')) findings.push(...(await findSecrets(text, location)));
+  if (detectors.has('personalData')) findings.push(...(await findPersonalData(text, location)));
   return findings;
 }
 

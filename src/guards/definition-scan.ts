@@ -1,4 +1,4 @@
-import type { PinnedKind } from '../pins/definition-fingerprint.js';
+import type { PinnedKind } from '../config/pins-config.js';
 import type { Finding } from './finding.js';
 import { findHiddenCharacters } from './hidden-characters.js';
 import { findModelInstructions } from './model-instructions.js';

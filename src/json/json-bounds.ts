@@ -14,6 +14,23 @@ export interface JsonLimits {
 export function jsonBounds(value: unknown, limits: JsonLimits): 'depth' | 'bytes' | undefined {
   const maxDepth = limits.maxDepth ?? Number.POSITIVE_INFINITY;
   const maxBytes = limits.maxBytes ?? Number.POSITIVE_INFINITY;
+  // A flat object of strings and scalars (most tools' arguments) is measured without the
+  // stacks below; one holding an object or array takes the general path.
+  if (typeof value === 'object' && value !== null && !Array.isArray(value) && maxDepth >= 1) {
+    const record = value as Record<string, unknown>;
+    let bytes = 2;
+    let flat = true;
+    for (const key of Object.keys(record)) {
+      const item = record[key];
+      if (typeof item === 'string') bytes += key.length + item.length + 6;
+      else if (typeof item !== 'object' || item === null) bytes += key.length + 9;
+      else {
+        flat = false;
+        break;
+      }
+    }
+    if (flat) return bytes > maxBytes ? 'bytes' : undefined;
+  }
   // Two parallel stacks (value, depth) rather than a pair per value: this runs on every call's
   // arguments and result, and the pairs were most of its cost.
   const values: unknown[] = [value];

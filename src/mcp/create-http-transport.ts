@@ -6,10 +6,10 @@ import {
   type Transport,
 } from '@modelcontextprotocol/client';
 import type { TransportAuth } from '../auth/transport-auth.js';
+import { chainHeaders, learnReach, REACH_HEADER } from '../chain/gateway-chain.js';
 import type { HttpServerConfig } from '../config/config-types.js';
 import { urlBasicCredentials } from '../config/url-basic-credentials.js';
 import { tracingFetch } from '../telemetry/trace-context.js';
-import { chainHeaders, learnReach, REACH_HEADER } from './gateway-chain.js';
 import { createPooledHttpFetch, type PooledHttpFetch } from './pooled-http-fetch.js';
 import type { TransportKind } from './provider-types.js';
 import { type SizeLimits, sizeLimitedFetch } from './size-limited-fetch.js';

@@ -1,6 +1,6 @@
-import { withSandboxDefault } from '../boxes/sandbox-default.js';
 import type { McpToolsConfig, ServerConfig } from '../config/config-types.js';
 import { inferServerType } from '../config/normalize-server.js';
+import { withSandboxDefault } from '../config/sandbox-default.js';
 import { McpToolsError } from '../errors/mcp-tools-error.js';
 import type { ToolRegistry } from '../registry/tool-registry.js';
 import type { LoadMcpServersOptions } from './mcp-tool-hub.js';

@@ -1,5 +1,6 @@
 import type { Client, Implementation, Tool as McpToolDefinition } from '@modelcontextprotocol/client';
 import { authRequiredError, findAuthRequired } from '../auth/auth-required-error.js';
+import { gatewayLoopReason } from '../chain/gateway-chain.js';
 import type { ProtocolMode, ServerConfig } from '../config/config-types.js';
 import { McpToolsError } from '../errors/mcp-tools-error.js';
 import { observeConnect } from '../telemetry/connect-telemetry.js';
@@ -11,7 +12,6 @@ import { connectionStatus } from './connection-status.js';
 import { transportKindsFor } from './create-transport.js';
 import { type Era, eraKey } from './era-memory.js';
 import { forwardNotifications } from './forward-notifications.js';
-import { gatewayLoopReason } from './gateway-chain.js';
 import { isToolListContentFailure, listToolsLeniently } from './list-tools-leniently.js';
 import { type ClientCallbacks, closeMcpClient, isHttpNotFound, openMcpClient } from './open-mcp-client.js';
 import type { ServerState, ServerStatus, TransportKind, UpstreamNotification } from './provider-types.js';

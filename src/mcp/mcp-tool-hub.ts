@@ -3,22 +3,23 @@ import type { AuthorizationStart, AuthorizationUrlHandler } from '../auth/server
 import { type OAuthHostOptions, ServerAuthorizations } from '../auth/server-authorizations.js';
 import type { McpToolsConfig, ProtocolMode, ServerConfig } from '../config/config-types.js';
 import { durationMs } from '../config/duration.js';
+import type { GuardsConfig } from '../config/guards-config.js';
+import type { PinsConfig } from '../config/pins-config.js';
 import type { ToolOverrideConfig } from '../config/policies-schema.js';
 import { SecretRedactor } from '../config/secret-redactor.js';
 import { serverSecrets } from '../config/server-secrets.js';
+import { compileToolFilter } from '../config/tool-filter.js';
 import { McpToolsError } from '../errors/mcp-tools-error.js';
 import { defaultPinsPath } from '../pins/default-pins-path.js';
 import { PinGuard } from '../pins/pin-guard.js';
-import type { PinsConfig } from '../pins/pins-config.js';
+import { applyToolOverride } from '../pipeline/tool-override.js';
 import {
   type ConfigPolicies,
   type ConfigPolicyOptions,
   configPolicies,
-} from '../pipeline/policies/config-policies.js';
-import { clearOverrideProblems, reportOverrideProblem } from '../pipeline/policies/override-problems.js';
-import { sharedRateLimitStore } from '../pipeline/policies/shared-rate-limits.js';
-import { applyToolOverride } from '../pipeline/tool-override.js';
-import { compileToolFilter } from '../registry/tool-filter.js';
+} from '../policies/config-policies.js';
+import { clearOverrideProblems, reportOverrideProblem } from '../policies/override-problems.js';
+import { sharedRateLimitStore } from '../policies/shared-rate-limits.js';
 import { type NamingOptions, namespacedName, uniqueName } from '../registry/tool-name.js';
 import type { ToolRegistry } from '../registry/tool-registry.js';
 import { observeServerStates } from '../telemetry/state-gauges.js';
@@ -40,6 +41,7 @@ import type {
   ServerStatus,
   ToolOrigin,
 } from './provider-types.js';
+import { ReadScreen } from './read-screen.js';
 import { type ReconnectOptions, reconnectPolicy } from './reconnect-policy.js';
 import { McpResourceService } from './resource-service.js';
 import { ServerDirectory } from './server-directory.js';
@@ -52,6 +54,7 @@ import {
 } from './server-requests.js';
 import { DEFAULT_MAX_RESPONSE_BYTES, type SizeLimits } from './size-limited-fetch.js';
 import { McpTaskService } from './task-service.js';
+import { keepTimerList } from './timer-list-keeper.js';
 
 /** Options of `loadMCPServers`; each overrides the matching configuration value. */
 export interface LoadMcpServersOptions extends OAuthHostOptions {
@@ -150,6 +153,8 @@ export class McpToolHub implements MCPToolProvider {
   #policies: ConfigPolicies;
   #policyRemovers: Array<() => void>;
   #closing: Promise<void> | undefined;
+  /** The timer lists of the call timeouts in use, kept alive (see keepTimerList), by duration. */
+  readonly #timerLists = new Map<number, NodeJS.Timeout | undefined>();
   /** Makes and keeps the connection of one more server (its filter and tool options too). */
   readonly #addConnection: (name: string, server: ServerConfig) => McpConnection;
   /** Ends this hub's share of the `mcptools.servers` gauge. */
@@ -158,12 +163,15 @@ export class McpToolHub implements MCPToolProvider {
   readonly #callers: CallerRouting;
   /** Holds back definitions that differ from their pins (none when pins are off). */
   readonly pins: PinGuard | undefined;
+  /** `policies.guards`, read by the screen of resource reads and prompt gets. */
+  #guards: GuardsConfig | undefined;
 
   constructor(config: McpToolsConfig, registry: ToolRegistry, options: LoadMcpServersOptions = {}) {
     this.#registry = registry;
     this.#redactor = SecretRedactor.forConfig(config);
     this.#overrides = config.policies?.overrides ?? {};
     this.#policies = configPolicies(config.policies, this.#policyOptions());
+    this.#guards = config.policies?.guards;
     this.#policyRemovers = this.#policies.middlewares.map((middleware) => registry.use(middleware));
     this.#naming = { ...config.namespace, ...options.namespace };
     if (options.onStatus) this.#listeners.status.add(options.onStatus);
@@ -270,13 +278,16 @@ export class McpToolHub implements MCPToolProvider {
         optionalDuration(server.callTimeoutMs, `servers.${name}.callTimeoutMs`) ??
         DEFAULT_CALL_TIMEOUT_MS;
       // Servers with the same call timeout share one options object (only the timeout differs).
-      const adapterOptions = sharedBy(adapterOptionsByTimeout, callTimeout, () => ({
-        callTimeoutMs: callTimeout,
-        maxResultChars,
-        maxArgumentBytes,
-        validator,
-        redactor: this.#redactor,
-      }));
+      const adapterOptions = sharedBy(adapterOptionsByTimeout, callTimeout, () => {
+        if (!this.#timerLists.has(callTimeout)) this.#timerLists.set(callTimeout, keepTimerList(callTimeout));
+        return {
+          callTimeoutMs: callTimeout,
+          maxResultChars,
+          maxArgumentBytes,
+          validator,
+          redactor: this.#redactor,
+        };
+      });
       this.#commonAdapterOptions ??= adapterOptions;
       if (adapterOptions !== this.#commonAdapterOptions) this.#adapterOptions.set(name, adapterOptions);
       return connection;
@@ -310,8 +321,13 @@ export class McpToolHub implements MCPToolProvider {
       this.pins,
     );
     this.#directory = directory;
-    this.resources = new McpResourceService(directory);
-    this.prompts = new McpPromptService(directory);
+    // resources/read and prompts/get do not pass the tool pipeline: the guards screen them here.
+    const screen = new ReadScreen(
+      () => this.#guards,
+      (message, server) => this.#emit('warning', message, server),
+    );
+    this.resources = new McpResourceService(directory, screen);
+    this.prompts = new McpPromptService(directory, screen);
     this.tasks = new McpTaskService(directory);
     this.#unobserveStates = observeServerStates(() => this.#connections.values());
   }
@@ -340,6 +356,7 @@ export class McpToolHub implements MCPToolProvider {
     this.#overrides = policies?.overrides ?? {};
     // The same options as at start: a cluster's shared rate limits survive a reload.
     this.#policies = configPolicies(policies, this.#policyOptions());
+    this.#guards = policies?.guards;
     this.#policyRemovers = this.#policies.middlewares.map((middleware) => this.#registry.use(middleware));
     for (const remove of removers) remove();
     await previous.close();
@@ -491,6 +508,7 @@ export class McpToolHub implements MCPToolProvider {
   }
 
   async #close(): Promise<void> {
+    for (const keeper of this.#timerLists.values()) clearInterval(keeper);
     this.#unobserveStates();
     await this.#callers.close();
     await Promise.allSettled([...this.#connections.values()].map((connection) => connection.close()));

@@ -22,6 +22,12 @@ export interface CallerIdentity {
    * principal and scope set, so a call is never made with a token exchanged for a wider one.
    */
   scopes?: readonly string[];
+  /**
+   * The digest of the OAuth access token this request came with: a token-exchange connection
+   * is one per token, so two tokens of one principal (two clients, two scope sets) never share
+   * an exchanged token.
+   */
+  subjectDigest?: string;
   /** The caller's own OAuth access token (the subject of a token exchange), while it is valid. */
   subjectToken?: () => string | undefined;
 }
@@ -48,7 +54,7 @@ interface Entry {
   connection: McpConnection;
   /** Per-user OAuth: this principal's sign-in. */
   authorization?: ServerAuthorization;
-  /** Token exchange: the newest subject token of the caller with this entry's scope set. */
+  /** Token exchange: the subject token of this entry (the token its digest names). */
   subject?: () => string | undefined;
   starting?: Promise<void>;
   timer?: NodeJS.Timeout;
@@ -257,10 +263,14 @@ export class PrincipalConnections {
   }
 }
 
-/** The entry of `server` for `caller`: by principal, and by scope set when `scopes` is given. */
-function key(server: string, caller: Pick<CallerIdentity, 'principal' | 'scopes'>): string {
-  const scopes = caller.scopes === undefined ? '' : `\n${[...new Set(caller.scopes)].sort().join(' ')}`;
-  return `${server}\n${caller.principal}${scopes}`;
+/**
+ * The entry of `server` for `caller`: by principal, and by the token's digest (else its scope
+ * set) when `scopes` is given (a token exchange).
+ */
+function key(server: string, caller: Pick<CallerIdentity, 'principal' | 'scopes' | 'subjectDigest'>): string {
+  if (caller.scopes === undefined) return `${server}\n${caller.principal}`;
+  if (caller.subjectDigest !== undefined) return `${server}\n${caller.principal}\n#${caller.subjectDigest}`;
+  return `${server}\n${caller.principal}\n${[...new Set(caller.scopes)].sort().join(' ')}`;
 }
 
 /** The transport auth of a token-exchange connection: the exchanged token, forgotten on a 401. */

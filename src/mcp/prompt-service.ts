@@ -9,6 +9,7 @@ import type {
   PromptResult,
   PromptService,
 } from './provider-types.js';
+import type { ReadScreen } from './read-screen.js';
 import type { ServerDirectory } from './server-directory.js';
 import { serverOffers } from './server-offers.js';
 
@@ -34,8 +35,12 @@ function promptEntry(server: string, prompt: Prompt): PromptEntry {
 export class McpPromptService implements PromptService {
   readonly #servers: ServerDirectory;
 
-  constructor(servers: ServerDirectory) {
+  /** The guards over what a get returns (`undefined`: none configured). */
+  readonly #screen: ReadScreen | undefined;
+
+  constructor(servers: ServerDirectory, screen?: ReadScreen) {
     this.#servers = servers;
+    this.#screen = screen;
   }
 
   async list(server: string, options?: CallOptions): Promise<PromptEntry[]> {
@@ -91,7 +96,9 @@ export class McpPromptService implements PromptService {
       messages: result.messages.map((message) => ({ role: message.role, content: message.content })),
     };
     if (result.description !== undefined) prompt.description = result.description;
-    return prompt;
+    return this.#screen === undefined
+      ? prompt
+      : this.#screen.prompt({ server, what: `prompt ${name}` }, prompt);
   }
 
   async complete(server: string, params: CompletionParams, options?: CallOptions): Promise<CompletionValues> {

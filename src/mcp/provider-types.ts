@@ -257,5 +257,3 @@ export interface ToolOrigin {
   server: string;
   originalName: string;
 }
-
-export type { McpToolsError };

@@ -10,6 +10,7 @@ import type {
   ResourceService,
   ResourceTemplateEntry,
 } from './provider-types.js';
+import type { ReadScreen } from './read-screen.js';
 import type { ServerDirectory } from './server-directory.js';
 import { serverOffers } from './server-offers.js';
 
@@ -44,8 +45,12 @@ export class McpResourceService implements ResourceService {
   /** How many streams for `server\0uri` ended in a row within 30 s of opening (the backoff). */
   readonly #relistens = new Map<string, number>();
 
-  constructor(servers: ServerDirectory) {
+  /** The guards over what a read returns (`undefined`: none configured). */
+  readonly #screen: ReadScreen | undefined;
+
+  constructor(servers: ServerDirectory, screen?: ReadScreen) {
     this.#servers = servers;
+    this.#screen = screen;
   }
 
   async list(server: string, options?: CallOptions): Promise<ResourceEntry[]> {
@@ -95,7 +100,7 @@ export class McpResourceService implements ResourceService {
       { operation: 'resource', uri, method: 'resources/read' },
     );
     if (sent.relayed) return [];
-    return sent.result.contents.map((item) => {
+    const contents = sent.result.contents.map((item) => {
       const content: ResourceContents = { uri: item.uri };
       if (item.mimeType !== undefined) content.mimeType = item.mimeType;
       if ('text' in item && typeof item.text === 'string') content.text = item.text;
@@ -103,6 +108,9 @@ export class McpResourceService implements ResourceService {
       if (item._meta !== undefined) content._meta = item._meta as Record<string, unknown>;
       return content;
     });
+    return this.#screen === undefined
+      ? contents
+      : this.#screen.resource({ server, what: 'resource' }, contents);
   }
 
   async subscribe(server: string, uri: string, options?: CallOptions): Promise<void> {

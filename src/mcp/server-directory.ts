@@ -1,8 +1,8 @@
 import type { Client } from '@modelcontextprotocol/client';
 import { durationMs } from '../config/duration.js';
+import type { PinnedKind } from '../config/pins-config.js';
 import { SecretRedactor } from '../config/secret-redactor.js';
 import { McpToolsError } from '../errors/mcp-tools-error.js';
-import type { PinnedKind } from '../pins/definition-fingerprint.js';
 import type { PinGuard } from '../pins/pin-guard.js';
 import { observeUpstreamRequest } from '../telemetry/upstream-request-telemetry.js';
 import type { CallContext } from '../tool/call-context.js';

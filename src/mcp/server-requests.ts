@@ -15,10 +15,10 @@ import {
   ProtocolErrorCode,
   type Transport,
 } from '@modelcontextprotocol/client';
+import { chainCapabilities } from '../chain/gateway-chain.js';
 import { traceContextMeta } from '../telemetry/trace-context.js';
 import type { CallContext } from '../tool/call-context.js';
 import { currentCaller, runAsCaller } from './caller-scope.js';
-import { chainCapabilities } from './gateway-chain.js';
 
 /** The parameters of a `sampling/createMessage` request (deprecated in 2026-07-28, still common). */
 export type SamplingRequest = CreateMessageRequest['params'];

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import type { McpToolsConfig } from '../config/config-types.js';
+import type { PinsConfig } from '../config/pins-config.js';
 import { defaultPinsPath } from './default-pins-path.js';
-import type { PinsConfig } from './pins-config.js';
 
 /**
  * The pins a CLI command (the gateway included) runs with: the configuration's `pins`, else the

@@ -1,8 +1,6 @@
 import { createHash } from 'node:crypto';
 import canonicalize from 'canonicalize';
-
-/** What a pin covers: a tool, a prompt or a resource template of one server. */
-export type PinnedKind = 'tool' | 'prompt' | 'template';
+import type { PinnedKind } from '../config/pins-config.js';
 
 /**
  * The fields of each kind of definition that reach the model (and so may carry instructions to

@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { chmod, mkdir, open, rename, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import type { PinnedKind } from '../config/pins-config.js';
 import { McpToolsError } from '../errors/mcp-tools-error.js';
-import type { PinnedKind } from './definition-fingerprint.js';
 
 /** One approved definition: its fingerprint and the pinned view it was computed over (for diffs). */
 export interface PinEntry {

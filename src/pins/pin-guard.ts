@@ -1,12 +1,8 @@
 import { type StatWatcher, unwatchFile, watchFile } from 'node:fs';
+import type { PinMode, PinnedKind, PinsConfig } from '../config/pins-config.js';
 import { scanDefinition } from '../guards/definition-scan.js';
 import { describeFinding } from '../guards/finding.js';
-import {
-  changedFields,
-  definitionFingerprint,
-  type PinnedKind,
-  pinnedView,
-} from './definition-fingerprint.js';
+import { changedFields, definitionFingerprint, pinnedView } from './definition-fingerprint.js';
 import {
   emptyServerPins,
   type PendingEntry,
@@ -16,7 +12,6 @@ import {
   splitPinKey,
   updatePinFile,
 } from './pin-file.js';
-import type { PinMode, PinsConfig } from './pins-config.js';
 
 /** Options of a {@link PinGuard}. */
 export interface PinGuardOptions extends PinsConfig {
@@ -199,6 +194,26 @@ export class PinGuard {
     const approved = await approvePending(this.file, server, name);
     this.#reload();
     return approved;
+  }
+
+  /**
+   * Withholds trust on first use from `server` (one an agent added): every definition it lists
+   * waits for an operator's approval, as a new one on a server already pinned does. Pins left
+   * from an earlier server of that name are dropped, here at once and in the file, which other
+   * processes sharing it read before they connect the server ({@link refresh}).
+   */
+  distrust(server: string): Promise<void> {
+    this.#apply(server, (record) => {
+      record.pins = {};
+      record.pending = {};
+      record.seen = ['tool', 'prompt', 'template'];
+    });
+    return this.#writes;
+  }
+
+  /** Reads the pin file again now (before servers connect after a reload), not at the next poll. */
+  refresh(): void {
+    this.#reload();
   }
 
   /** Waits for the pins and pending definitions recorded so far to be written. */

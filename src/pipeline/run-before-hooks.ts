@@ -1,3 +1,4 @@
+import { messageOf } from '../errors/message-of.js';
 import type {
   ApprovalRequirement,
   BeforeToolCallEvent,
@@ -26,31 +27,33 @@ export interface BeforeHooksOutcome {
   decisions: ToolCallDecision[];
 }
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
+/** An object literal (its prototype `Object.prototype` or `null`): what a hook result must be, never a class instance. */
+function isObjectLiteral(value: unknown): value is Record<string, unknown> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
   const prototype = Object.getPrototypeOf(value);
   return prototype === Object.prototype || prototype === null;
 }
 
 /** Why `value` is not a `before_tool_call` result, or `undefined` when it is one. */
+/** The first line of a thrown value's message: a hook's error is reported on one line. */
+function firstLineOf(error: unknown): string {
+  return messageOf(error).split('\n')[0] ?? 'unknown error';
+}
+
 function garbageIn(value: unknown): string | undefined {
-  if (!isPlainObject(value))
+  if (!isObjectLiteral(value))
     return `returned ${Array.isArray(value) ? 'an array' : typeof value}, not an object`;
-  if (value.params !== undefined && !isPlainObject(value.params)) return '"params" is not an object';
+  if (value.params !== undefined && !isObjectLiteral(value.params)) return '"params" is not an object';
   if (value.block !== undefined && typeof value.block !== 'boolean') return '"block" is not a boolean';
   if (value.blockReason !== undefined && typeof value.blockReason !== 'string')
     return '"blockReason" is not a string';
   const approval = value.requireApproval;
   if (approval !== undefined) {
-    if (!isPlainObject(approval)) return '"requireApproval" is not an object';
+    if (!isObjectLiteral(approval)) return '"requireApproval" is not an object';
     if (typeof approval.title !== 'string' || typeof approval.description !== 'string')
       return '"requireApproval" needs a string "title" and "description"';
   }
   return undefined;
-}
-
-function messageOf(error: unknown): string {
-  return (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? 'unknown error';
 }
 
 /**
@@ -83,7 +86,7 @@ export async function runBeforeHooks(
             )
           : returned;
     } catch (error) {
-      const message = `before_tool_call handler from ${middleware.name} failed: ${messageOf(error)}`;
+      const message = `before_tool_call handler from ${middleware.name} failed: ${firstLineOf(error)}`;
       middleware.onError?.(message, error);
       outcome.failure = { by: middleware.name, message };
       outcome.decisions.push({ by: middleware.name, decision: 'error', reason: message });

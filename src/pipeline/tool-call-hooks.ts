@@ -182,8 +182,3 @@ export interface ScreenedResult {
   result: ToolResult;
   decisions: ToolCallDecision[];
 }
-
-/** The context tools were resolved with, as hooks may read it. */
-export type PipelineToolContext = Pick<ToolContext, 'agentId' | 'sessionKey' | 'sessionId'> & {
-  runId?: string;
-};

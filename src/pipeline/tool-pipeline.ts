@@ -1,3 +1,4 @@
+import { messageOf } from '../errors/message-of.js';
 import { recordPolicyDecision } from '../telemetry/mcptools-metrics.js';
 import { argumentIssues, argumentProblemOf } from '../tool/argument-validator.js';
 import { type CallContext, contextOf, executeWith } from '../tool/call-context.js';
@@ -29,10 +30,6 @@ function errorTextOf(result: ToolResult): string {
 function isEmpty(object: object): boolean {
   for (const _key in object) return false;
   return true;
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 /** The result of a call the pipeline stopped: an `isError` result whose text is the reason. */

@@ -1,4 +1,5 @@
 import { McpToolsError } from '../errors/mcp-tools-error.js';
+import { messageOf } from '../errors/message-of.js';
 import { errorResult } from '../tool/result.js';
 import type { Tool, ToolAnnotations, ToolResult, ToolUpdateCallback } from '../tool/tool.js';
 import { normalizePluginResult } from './normalize-plugin-result.js';
@@ -24,11 +25,6 @@ export function isRawPluginTool(value: unknown): value is RawPluginTool {
   return (
     typeof candidate.name === 'string' && candidate.name.length > 0 && typeof candidate.execute === 'function'
   );
-}
-
-function messageOf(error: unknown): string {
-  if (error instanceof Error) return error.message;
-  return typeof error === 'string' ? error : String(error);
 }
 
 /**

@@ -1,4 +1,5 @@
 import { McpToolsError } from '../errors/mcp-tools-error.js';
+import { messageOf } from '../errors/message-of.js';
 import { createPluginApi, type PluginApiHandle } from './create-plugin-api.js';
 import { createPluginLogger } from './create-plugin-logger.js';
 import {
@@ -36,10 +37,6 @@ export class PluginLoadFailure extends Error {
     super(message, options);
     this.name = 'PluginLoadFailure';
   }
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 function stringField(...values: unknown[]): string | undefined {

@@ -1,4 +1,5 @@
 import { McpToolsError } from '../errors/mcp-tools-error.js';
+import { messageOf } from '../errors/message-of.js';
 import type { ToolRegistry } from '../registry/tool-registry.js';
 import { installPluginHooks } from './install-plugin-hooks.js';
 import { type LoadedPlugin, loadOnePlugin, PluginLoadFailure } from './load-one-plugin.js';
@@ -37,10 +38,6 @@ function faultTarget(
     },
   };
   return target;
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 /** Runs `work` with a deadline and the caller's signal; the timer and listener are always removed. */

@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { sep } from 'node:path';
+import { messageOf } from '../errors/message-of.js';
 
 /** A plugin the guard can blame: its id, its folder (once known) and what to do with a fault. */
 export interface PluginFaultTarget {
@@ -16,11 +17,6 @@ const targets = new Set<PluginFaultTarget>();
 /** The plugin whose code ran last, until the turn after its work settled. */
 let lastActive: PluginFaultTarget | undefined;
 let installed = false;
-
-function messageOf(reason: unknown): string {
-  if (reason instanceof Error) return reason.message;
-  return typeof reason === 'string' ? reason : String(reason);
-}
 
 /** Blames the plugin whose entry file or folder the error's stack runs through, else the one running, else the last to run. */
 function attribute(reason: unknown): PluginFaultTarget | undefined {

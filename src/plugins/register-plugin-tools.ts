@@ -1,4 +1,4 @@
-import { compileToolFilter } from '../registry/tool-filter.js';
+import { compileToolFilter } from '../config/tool-filter.js';
 import type { NamingOptions } from '../registry/tool-name.js';
 import type { ToolRegistry } from '../registry/tool-registry.js';
 import type { Tool, ToolContext, ToolFactory } from '../tool/tool.js';

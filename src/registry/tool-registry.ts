@@ -1,3 +1,4 @@
+import { compileToolFilter, type ToolFilter } from '../config/tool-filter.js';
 import { McpToolsError } from '../errors/mcp-tools-error.js';
 import type {
   ApprovalHandler,
@@ -8,7 +9,6 @@ import type {
 } from '../pipeline/tool-call-hooks.js';
 import { ToolPipeline } from '../pipeline/tool-pipeline.js';
 import type { Tool, ToolContext, ToolFactory, ToolSource } from '../tool/tool.js';
-import { compileToolFilter, type ToolFilter } from './tool-filter.js';
 import { TOOL_NAME_PATTERN } from './tool-name.js';
 
 /** Options of {@link ToolRegistry.register} (OpenClaw's `registerTool` options plus metadata). */
@@ -279,6 +279,23 @@ export class ToolRegistry {
     const entry = this.#byName.get(name);
     if (!entry?.tool || !this.#enabled(entry.tool.name, entry)) return undefined;
     return this.#pipeline?.active ? this.#pipeline.wrap(entry.tool) : entry.tool;
+  }
+
+  /**
+   * `tool`, which is not registered here, with each call passing this registry's pipeline
+   * (policies, hooks, guards, audit) as a registered tool's calls do: for a tool served beside
+   * the registry's own, such as a gateway profile's `run_script`. A middleware added later
+   * applies as well (the pipeline is looked up at each call).
+   */
+  throughPipeline(tool: Tool, context?: ToolContext): Tool {
+    return {
+      ...tool,
+      execute: (toolCallId, params, signal, onUpdate, call) => {
+        const pipeline = this.#pipeline?.active ? this.#pipeline : undefined;
+        const target = pipeline === undefined ? tool : pipeline.wrap(tool, context);
+        return target.execute(toolCallId, params, signal, onUpdate, call);
+      },
+    };
   }
 
   /**

@@ -1,10 +1,10 @@
-import { createDescribeToolsTool } from '../code-mode/describe-tools-tool.js';
-import { createRunScriptTool } from '../code-mode/run-script-tool.js';
 import type { MCPToolProvider } from '../mcp/provider-types.js';
 import { namespacedName, uniqueName } from '../registry/tool-name.js';
 import type { ToolRegistry } from '../registry/tool-registry.js';
 import type { Tool } from '../tool/tool.js';
 import { createCallToolTool, createRouteToolCall } from './call-tool-tool.js';
+import { createDescribeToolsTool } from './code-mode/describe-tools-tool.js';
+import { createRunScriptTool } from './code-mode/run-script-tool.js';
 import { createGetPromptTool } from './get-prompt-tool.js';
 import { createListPromptsTool } from './list-prompts-tool.js';
 import { createListResourcesTool } from './list-resources-tool.js';

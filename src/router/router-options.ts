@@ -1,9 +1,9 @@
-import { resolveScriptLimits, type ScriptLimits } from '../code-mode/script-limits.js';
 import type { McpToolsConfig } from '../config/config-types.js';
 import type { MCPToolProvider } from '../mcp/provider-types.js';
 import type { NamingOptions } from '../registry/tool-name.js';
 import type { Caller } from '../tool/call-context.js';
 import type { Tool, ToolContext } from '../tool/tool.js';
+import { resolveScriptLimits, type ScriptLimits } from './code-mode/script-limits.js';
 import type { RouterFormat } from './router-result.js';
 import type { SemanticSearchOptions } from './search/semantic-search.js';
 import { semanticSearchFromConfig } from './search/semantic-search-from-config.js';

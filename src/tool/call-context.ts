@@ -22,6 +22,11 @@ export interface Caller {
   /** The OAuth token's subject and client (`client_id` or `azp`). */
   subject?: string;
   clientId?: string;
+  /**
+   * The SHA-256 (base64url) of the OAuth access token this request came with, never the token:
+   * a token exchange is keyed by it (each token is exchanged for itself).
+   */
+  tokenDigest?: string;
   /** Granted scopes (OAuth), or those a static token is configured with. */
   scopes?: readonly string[];
   /** The token's claims (OAuth), or those a static token is configured with. */

@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bwrapCommand } from '../../src/boxes/bwrap-command.js';
 import { findBubblewrap } from '../../src/boxes/find-bubblewrap.js';
+import { sandboxStatus } from '../../src/boxes/sandbox-status.js';
 import { checkServerConfig, suggestFix } from '../../src/cli/doctor/suggest-fix.js';
 import type { StdioServerConfig } from '../../src/config/config-types.js';
 import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
@@ -95,7 +96,7 @@ describe.skipIf(unavailable !== undefined)('a stdio server in a bubblewrap box',
   });
 
   it('connects, lists its tools and answers a call', async () => {
-    expect(provider.status('boxed')).toMatchObject({ state: 'connected', toolCount: 4 });
+    expect(provider.status('boxed')).toMatchObject({ state: 'connected', toolCount: 5 });
     // The entry's env reaches the box; its value is a secret, so the result shows it redacted.
     expect(await call('boxed__env', { name: 'ENTRY_VARIABLE' })).toBe('***');
     expect(await call('boxed__env', { name: 'NOT_GIVEN' })).toBe('(unset)');
@@ -132,6 +133,64 @@ describe.skipIf(unavailable !== undefined)('a stdio server in a bubblewrap box',
     await expect
       .poll(() => sleepers(seconds), { message: 'no boxed grandchild outlives its box', timeout: 10_000 })
       .toEqual([]);
+  });
+});
+
+describe.skipIf(unavailable !== undefined)('a box with a memory limit', () => {
+  it('stops a server that allocates past maxMemoryBytes; the other servers serve on and it is started again', async () => {
+    const registry = new ToolRegistry();
+    const warnings: string[] = [];
+    const provider = await loadMCPServers(
+      {
+        servers: {
+          limited: stdioFixture('box-probe', [], {
+            sandbox: { read: [ROOT], maxMemoryBytes: 256 * 1024 * 1024 },
+          }),
+          other: stdioFixture('box-probe', [], { sandbox: { read: [ROOT] } }),
+        },
+      },
+      registry,
+      { eraCache: false, reconnect: { initialDelayMs: 100, maxDelayMs: 500 } },
+    );
+    provider.on('warning', (message) => warnings.push(message));
+    try {
+      const allocate = (mb: number) => registry.get('limited__allocate')!.execute('m', { mb });
+      // The control: within the limit, the allocation is made.
+      expect(textOf(await allocate(32))).toBe('allocated 32 MiB');
+      const past = await allocate(1024);
+      expect(past.isError).toBe(true);
+      expect(textOf(past)).not.toContain('allocated');
+      // The host and the other server are unaffected.
+      expect(textOf(await registry.get('other__env')!.execute('e', { name: 'HOME' }))).toBe('/tmp/home');
+      await expect
+        .poll(async () => textOf(await allocate(8)), {
+          message: 'the stopped server is started again and answers',
+          timeout: 30_000,
+        })
+        .toBe('allocated 8 MiB');
+    } finally {
+      await provider.close();
+    }
+  });
+
+  it('runs the box command under prlimit with the data limit, and doctor names it', () => {
+    const { args } = bwrapCommand(
+      'bwrap',
+      { command: 'node', args: ['x.js'] },
+      { maxMemoryBytes: 268435456, maxOpenFiles: 64 },
+    );
+    expect(args.slice(args.indexOf('--'))).toEqual([
+      '--',
+      'prlimit',
+      '--nofile=64:64',
+      '--data=268435456:268435456',
+      '--',
+      'node',
+      'x.js',
+    ]);
+    const status = sandboxStatus({ type: 'stdio', command: 'node', sandbox: { maxMemoryBytes: 268435456 } });
+    expect(status.reason).toContain('at most 268435456 bytes of data per process');
+    expect(status.reason).toContain('no process limit');
   });
 });
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { bwrapCommand } from '../../src/boxes/bwrap-command.js';
-import { applySandboxDefault } from '../../src/boxes/sandbox-default.js';
 import { sandboxStatus } from '../../src/boxes/sandbox-status.js';
 import type { StdioServerConfig } from '../../src/config/config-types.js';
 import { parseConfig } from '../../src/config/parse-config.js';
+import { applySandboxDefault } from '../../src/config/sandbox-default.js';
 
 const entry = { command: 'node', args: ['server.js'] };
 

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fixtureCommand, tsxCommand } from '../fixtures/spawn-http.js';
+import { fixtureCommand, serverCommand } from '../fixtures/spawn-http.js';
 import { runCli } from './cli-process.js';
 
 const typedArgsServer = fileURLToPath(new URL('./fixtures/typed-args-server.ts', import.meta.url));
@@ -31,7 +31,7 @@ describe('mcptools CLI commands (built binary)', { timeout: 120_000 }, () => {
         servers: {
           echo: { ...fixtureCommand('echo'), protocol: 'legacy' },
           typed: {
-            ...tsxCommand(typedArgsServer),
+            ...serverCommand(typedArgsServer),
             protocol: 'legacy',
           },
         },

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fixtureCommand, type HttpFixture, startHttpFixture, tsxCommand } from '../fixtures/spawn-http.js';
+import { fixtureCommand, type HttpFixture, serverCommand, startHttpFixture } from '../fixtures/spawn-http.js';
 import { runCli, startCli, survivors, waitForChildren } from './cli-process.js';
 
 const stubbornEcho = fileURLToPath(new URL('./fixtures/stubborn-echo.ts', import.meta.url));
@@ -54,7 +54,7 @@ describe('mcptools CLI under SIGINT and SIGTERM (built binary)', { timeout: 120_
   it('SIGTERM during a call closes every server, even one that ignores SIGTERM and stdin EOF', async () => {
     const config = writeConfig('sigterm-call.json', {
       stubborn: {
-        ...tsxCommand(stubbornEcho),
+        ...serverCommand(stubbornEcho),
       },
     });
     const cli = startCli(['call', 'stubborn__slow', 'ms=60000', 'steps=60', '--config', config], dir);

@@ -1,6 +1,6 @@
 import type { Client } from '@modelcontextprotocol/client';
 import { describe, expect, it } from 'vitest';
-import { RequestStateSeal } from '../../src/gateway/request-state-seal.js';
+import { RequestStateSeal } from '../../src/cluster/request-state-seal.js';
 import { connectClient } from '../gateway/gateway-test-helpers.js';
 import { stdioFixture, textOf } from '../mcp/hub-test-helpers.js';
 import { useCluster } from './cluster-fixture.js';

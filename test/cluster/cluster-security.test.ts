@@ -2,8 +2,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deriveClusterKeys } from '../../src/cluster/cluster-key.js';
 import { FORWARD_HEADER, signForward } from '../../src/cluster/forward-signature.js';
+import { gatewayServerRequests } from '../../src/gateway/calls/gateway-server-requests.js';
 import { createGateway, type Gateway } from '../../src/gateway/create-gateway.js';
-import { gatewayServerRequests } from '../../src/gateway/gateway-server-requests.js';
 import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
 import type { MCPToolProvider } from '../../src/mcp/provider-types.js';
 import { ToolRegistry } from '../../src/registry/tool-registry.js';
@@ -35,14 +35,14 @@ const gateways: { gateway: Gateway; provider: MCPToolProvider; url: string }[] =
 /** What the replicas logged (a dropped record or event is reported). */
 const logs: string[] = [];
 
-async function replica(name: string) {
+async function replica(name: string, port?: number) {
   const registry = new ToolRegistry();
   const config = { servers: { echo: stdioFixture('echo') } };
   const provider = await loadMCPServers(config, registry, {
     ...gatewayServerRequests(),
     connectTimeoutMs: 50_000,
   });
-  const port = await freePort();
+  port ??= await freePort();
   const gateway = createGateway({
     registry,
     provider,
@@ -249,6 +249,41 @@ describe.skipIf(!redisAvailable)('cluster security (library gateways, real Redis
     const replayed = await forwardTo(a.url, signed);
     expect(replayed.status).toBe(403);
     await replayed.body?.cancel();
+  });
+
+  it('refuses a forwarding header replayed to a replica restarted at the same address within its window (nonces claimed in Redis)', async () => {
+    const port = await freePort();
+    const first = await replica('c', port);
+    const who = { principal: principalOf(ACCESS), owner: false, via: 'token' as const };
+    const body = JSON.stringify(initialize);
+    const right = deriveClusterKeys(key).forward;
+    const exchange = { target: `http://127.0.0.1:${port}`, method: 'POST', path: '/mcp', sessionId: '' };
+    const forwardTo = (url: string, header: string) =>
+      fetch(url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          [FORWARD_HEADER]: header,
+        },
+        body,
+      });
+    const signed = signForward(right, exchange, who, body);
+    const served = await forwardTo(first.url, signed);
+    expect(served.status).toBe(200);
+    await served.text();
+    // The replica restarts at the same address: a process with no memory of that nonce.
+    gateways.splice(gateways.indexOf(first), 1);
+    await first.gateway.close();
+    await first.provider.close();
+    const second = await replica('c', port);
+    const replayed = await forwardTo(second.url, signed);
+    expect(replayed.status).toBe(403);
+    await replayed.body?.cancel();
+    // The control: a header signed anew is served by the restarted replica.
+    const fresh = await forwardTo(second.url, signForward(right, exchange, who, body));
+    expect(fresh.status).toBe(200);
+    await fresh.text();
   });
 
   it("answers a balancer's /readyz probe without a token (200 while Redis answers); the rest still needs one", async () => {

@@ -225,6 +225,57 @@ describe('run_script', () => {
     expect(textOf(viaRouter)).toBe('"undefined"');
   });
 
+  it('runs each script in a sandbox no other script used: nothing a script leaves is seen by the next', async () => {
+    const polluting = await run(`
+      globalThis.leaked = "secret";
+      Object.prototype.polluted = 1;
+      Array.prototype.push = () => 0;
+      JSON.parse = () => "forged";
+      return typeof leaked;
+    `);
+    expect(textOf(polluting)).toBe('"string"');
+    // One after it, then several at once (some get a sandbox made on the spot).
+    const probe = `return [typeof globalThis.leaked, typeof ({}).polluted, [1].push(2), JSON.parse("3"),
+      typeof globalThis.__mcptools_install, (await tools.echo.add({ a: 1, b: 1 })).sum];`;
+    const results = [await run(probe), ...(await Promise.all([run(probe), run(probe), run(probe)]))];
+    for (const result of results)
+      expect((result.details as { value: unknown }).value).toEqual([
+        'undefined',
+        'undefined',
+        2,
+        3,
+        'undefined',
+        2,
+      ]);
+  });
+
+  it("gives each caller's script that caller's tools only, whoever ran a script before", async () => {
+    // One router serving two callers, as the gateway's profiles do: the view depends on the caller.
+    const options: RouterToolsOptions = {
+      toolVisible: (tool, caller) => caller?.principal === 'alice' || tool.name !== 'echo__echo',
+    };
+    const tool = runScript(options);
+    const keys = async (principal: string) => {
+      const result = await tool.execute(
+        'outer',
+        { script: 'return Object.keys(tools).sort()' },
+        undefined,
+        undefined,
+        {
+          toolCallId: 'outer',
+          ...as(principal),
+        },
+      );
+      return (result.details as { value: string[] }).value;
+    };
+    expect(await keys('alice')).toContain('echo__echo');
+    expect(await keys('bob')).not.toContain('echo__echo');
+    const [bob, alice] = await Promise.all([keys('bob'), keys('alice')]);
+    expect(bob).not.toContain('echo__echo');
+    expect(bob).toContain('echo__add');
+    expect(alice).toContain('echo__echo');
+  });
+
   it('describes tools as TypeScript declarations a script can be written against', async () => {
     const describe = createRouterTools(provider, registry).find((tool) => tool.name === 'describe_tools')!;
     const text = textOf(await describe.execute('d', { names: ['echo__add', 'write_note'] }));
@@ -334,5 +385,31 @@ describe('run_script escapes and exhaustion', () => {
     const result = await running;
     expect(result.isError).toBe(true);
     expect(textOf(result)).toBe('Script cancelled: the script was cancelled');
+  });
+});
+
+describe('run_script registered in the registry (as the CLI does)', () => {
+  it('is screened by the guards as a call of its own: a secret the script put together is redacted, and its details dropped', async () => {
+    const canary = `ghp_${'a1B2c3D4e5'.repeat(4).slice(0, 36)}`;
+    const guarded = new ToolRegistry();
+    const none = await loadMCPServers(
+      { servers: {}, policies: { guards: { results: { secrets: 'redact' } } } },
+      guarded,
+    );
+    try {
+      for (const tool of createRouterTools(none, guarded))
+        guarded.register(tool, { source: 'router', category: 'router' });
+      const pieces = JSON.stringify([canary.slice(0, 3), canary.slice(3)]);
+      const result = await guarded.get('run_script')!.execute('s', { script: `return ${pieces}.join("")` });
+      expect(JSON.stringify(result)).not.toContain(canary);
+      expect(textOf(result)).toBe('"[redacted: secret:GITHUB_TOKEN]"');
+      expect(result.details).toBeUndefined();
+      // The control: a script without a secret keeps its output and details.
+      const plain = await guarded.get('run_script')!.execute('s', { script: 'return "fine"' });
+      expect(textOf(plain)).toBe('"fine"');
+      expect(plain.details).toMatchObject({ value: 'fine' });
+    } finally {
+      await none.close();
+    }
   });
 });

@@ -1,6 +1,6 @@
 import { isLegacyRequest, PROTOCOL_VERSION_META_KEY } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
-import { carriesEnvelopeClaim } from '../../src/gateway/envelope-claim.js';
+import { carriesEnvelopeClaim } from '../../src/gateway/http/envelope-claim.js';
 
 const claim = (version: unknown, extra: Record<string, unknown> = {}) => ({
   _meta: { [PROTOCOL_VERSION_META_KEY]: version, ...extra },

@@ -1,8 +1,8 @@
 import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryTokenStore } from '../../src/auth/memory-token-store.js';
+import { gatewayServerRequests } from '../../src/gateway/calls/gateway-server-requests.js';
 import { createGateway, type Gateway } from '../../src/gateway/create-gateway.js';
-import { gatewayServerRequests } from '../../src/gateway/gateway-server-requests.js';
 import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
 import type { MCPToolProvider } from '../../src/mcp/provider-types.js';
 import { ToolRegistry } from '../../src/registry/tool-registry.js';

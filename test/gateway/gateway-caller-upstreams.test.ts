@@ -1,8 +1,8 @@
 import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryTokenStore } from '../../src/auth/memory-token-store.js';
+import { gatewayServerRequests } from '../../src/gateway/calls/gateway-server-requests.js';
 import { createGateway, type Gateway } from '../../src/gateway/create-gateway.js';
-import { gatewayServerRequests } from '../../src/gateway/gateway-server-requests.js';
 import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
 import type { MCPToolProvider } from '../../src/mcp/provider-types.js';
 import { ToolRegistry } from '../../src/registry/tool-registry.js';
@@ -220,6 +220,7 @@ describe.each(eras)(
     const CAROL = 'carol-static-token-0123456789abcdef';
     const DAVE = 'dave-static-token-0123456789abcdef';
     let shared: { gateway: Gateway; provider: MCPToolProvider; url: string } | undefined;
+    const warnings: string[] = [];
 
     beforeAll(async () => {
       const config = {
@@ -247,6 +248,7 @@ describe.each(eras)(
         onAuthorizationUrl: (url) => followAuthorizationUrl(url),
       });
       expect(hub.status('notes')?.state).toBe('connected');
+      hub.on('warning', (message) => warnings.push(message));
       const served = createGateway({ registry, provider: hub, config });
       const { url } = await served.listen({ host: '127.0.0.1', port: 0 });
       shared = { gateway: served, provider: hub, url };
@@ -287,6 +289,9 @@ describe.each(eras)(
         await expect(dave.readResource({ uri: 'notes://operator/inbox' })).rejects.toThrow();
         await expect(dave.getPrompt({ name: 'notes__draft' })).rejects.toThrow(/sign in/);
         expect(notes.state.subscribed).toEqual([]);
+        // Finding which server offers a URI never lists a per-caller server for nobody: no
+        // warning that a request names no caller (the plain server is listed: the control).
+        expect(warnings.filter((warning) => /names no caller/.test(warning))).toEqual([]);
 
         // Carol signs in (her call's sign-in error hands her a URL, opened in her browser): her
         // own account from then on, never the operator's.

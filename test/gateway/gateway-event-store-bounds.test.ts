@@ -1,6 +1,6 @@
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MemoryEventStores } from '../../src/gateway/memory-event-stores.js';
+import { MemoryEventStores } from '../../src/gateway/sessions/memory-event-stores.js';
 import { stdioFixture } from '../mcp/hub-test-helpers.js';
 import { connectClient, type RunningGateway, startGateway } from './gateway-test-helpers.js';
 
@@ -91,7 +91,7 @@ describe('MemoryEventStores bounds what idle sessions keep', () => {
 
 describe('a gateway with idle 2025 sessions holding large results', () => {
   let running: RunningGateway;
-  const stores = new MemoryEventStores({ ttlMs: 5000, pruneIntervalMs: 200 });
+  const stores = new MemoryEventStores({ ttlMs: 2000, pruneIntervalMs: 100 });
 
   beforeAll(async () => {
     running = await startGateway(

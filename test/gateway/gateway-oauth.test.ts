@@ -15,6 +15,7 @@ import {
   startOidcProvider,
 } from '../fixtures/oidc/oidc-fixture.js';
 import { freePort } from '../helpers/free-port.js';
+import { waitUntil } from '../helpers/wait-until.js';
 import { connectClient, toolNames } from './gateway-test-helpers.js';
 import { inspect } from './inspector-cli-process.js';
 
@@ -282,12 +283,14 @@ describe('the gateway as an OAuth resource server', () => {
 describe('the verified-token cache', () => {
   it('serves a known caller only until its token expires', async () => {
     const door = new GatewayOAuth({ type: 'oauth', issuer: oidc.issuer, audience, clockToleranceSeconds: 0 });
-    const token = await craft({ exp: Math.floor(Date.now() / 1000) + 2 });
+    const exp = Math.floor(Date.now() / 1000) + 2;
+    const token = await craft({ exp });
     const first = await door.authenticate(`Bearer ${token}`, main.url);
     expect(first).toMatchObject({ principal: 'oauth:alice', via: 'oauth', clientId: 'app-a' });
     // Known now: answered without verifying again (no promise).
     expect(door.authenticate(`Bearer ${token}`, main.url)).toBe(first);
-    await new Promise((resolve) => setTimeout(resolve, 3100));
+    // Past its expiry (whole seconds, no clock tolerance): the cached caller must not be served.
+    await waitUntil(() => Date.now() > exp * 1000, 'until the token has expired', 5_000);
     const late = await door.authenticate(`Bearer ${token}`, main.url);
     expect(late instanceof Response && late.status).toBe(401);
   });

@@ -2,7 +2,7 @@ import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config/parse-config.js';
 import { McpToolsError } from '../../src/errors/mcp-tools-error.js';
-import { escapeHtml, statusPage } from '../../src/gateway/status-page.js';
+import { escapeHtml, statusPage } from '../../src/gateway/status/status-page.js';
 import { waitUntil } from '../helpers/wait-until.js';
 import { stdioFixture, textOf } from '../mcp/hub-test-helpers.js';
 import { connectClient, type RunningGateway, startGateway } from './gateway-test-helpers.js';

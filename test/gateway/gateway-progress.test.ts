@@ -1,6 +1,8 @@
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,8 +19,11 @@ import { connectClient, eras, type RunningGateway, startGateway } from './gatewa
  *
  * Over stdio the check is what the gateway writes (every notification, in its own write
  * before the result): an SDK client that reads a notification and the response after it in
- * one chunk drops the notification itself, which the gateway only makes unlikely (it writes the
- * response 10 ms after), not impossible on a machine too loaded to read in time.
+ * one chunk drops the notification itself. With a 2025-era client the gateway pings it after
+ * the notifications and writes the response only once the ping is answered, so the client has
+ * handled them however late it reads (shown on the raw wire: the response never comes before
+ * the ping's answer); a 2026-07-28 client over stdio cannot be pinged, and gets the response
+ * 10 ms after, which only makes the loss unlikely on a machine too loaded to read in time.
  */
 
 const CALLS = 100;
@@ -120,4 +125,84 @@ describe('progress written together with the result by a stdio upstream', { time
       }
     },
   );
+});
+
+describe('serve --stdio flushes progress with a ping before the result (2025-era client)', {
+  timeout: 120_000,
+}, () => {
+  it('writes the result only after the client answered a ping sent after the notifications; no ping without progress', async () => {
+    const child = spawn(process.execPath, [cliBin, 'serve', '--stdio', '--config', config], {
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    const lines = createInterface({ input: child.stdout! });
+    const pending: ((line: string) => void)[] = [];
+    const buffered: string[] = [];
+    lines.on('line', (line) => {
+      const waiting = pending.shift();
+      if (waiting) waiting(line);
+      else buffered.push(line);
+    });
+    const next = () =>
+      new Promise<Record<string, unknown>>((resolve) => {
+        const take = (line: string) => resolve(JSON.parse(line) as Record<string, unknown>);
+        const line = buffered.shift();
+        if (line === undefined) pending.push(take);
+        else take(line);
+      });
+    const send = (message: object) => child.stdin!.write(`${JSON.stringify(message)}\n`);
+    /** What the gateway writes until the answer to `id`, answering its pings only when `answer` says so. */
+    const wireUntil = async (id: number) => {
+      const wire: string[] = [];
+      for (;;) {
+        const message = await next();
+        if (message.method === 'notifications/progress')
+          wire.push(`P${(message.params as { progress: number }).progress}`);
+        else if (message.method === 'ping') {
+          // Nothing after the ping can be the response: it waits for this answer.
+          wire.push('ping');
+          send({ jsonrpc: '2.0', id: message.id, result: {} });
+          wire.push('answered');
+        } else if (message.id === id) {
+          wire.push('R');
+          return wire;
+        }
+      }
+    };
+    try {
+      send({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: {
+          protocolVersion: '2025-11-25',
+          capabilities: {},
+          clientInfo: { name: 'raw', version: '1' },
+        },
+      });
+      expect((await next()).id).toBe(1);
+      send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+      const call = (id: number, progressToken?: string) =>
+        send({
+          jsonrpc: '2.0',
+          id,
+          method: 'tools/call',
+          params: {
+            name: 'burst__progress_burst',
+            arguments: { count: 5 },
+            ...(progressToken === undefined ? {} : { _meta: { progressToken } }),
+          },
+        });
+      // The control: without progress, no ping.
+      call(2);
+      expect(await wireUntil(2)).toEqual(['R']);
+      for (let id = 3; id < 13; id++) {
+        call(id, `t${id}`);
+        expect(await wireUntil(id)).toEqual(['P1', 'P2', 'P3', 'P4', 'P5', 'ping', 'answered', 'R']);
+      }
+    } finally {
+      child.stdin!.end();
+      child.kill('SIGTERM');
+      await new Promise((resolve) => child.once('exit', resolve));
+    }
+  });
 });

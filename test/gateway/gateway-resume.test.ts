@@ -1,6 +1,6 @@
 import type { EventSourceMessage } from 'eventsource-parser/stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MemoryEventStores } from '../../src/gateway/memory-event-stores.js';
+import { MemoryEventStores } from '../../src/gateway/sessions/memory-event-stores.js';
 import { waitUntil } from '../helpers/wait-until.js';
 import { stdioFixture } from '../mcp/hub-test-helpers.js';
 import { connectClient, type RunningGateway, startGateway } from './gateway-test-helpers.js';

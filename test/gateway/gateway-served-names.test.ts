@@ -1,6 +1,6 @@
 import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_SERVED_NAME_LENGTH } from '../../src/gateway/served-tool-names.js';
+import { DEFAULT_SERVED_NAME_LENGTH } from '../../src/gateway/profiles/served-tool-names.js';
 import { TOOL_NAME_PATTERN } from '../../src/registry/tool-name.js';
 import { stdioFixture } from '../mcp/hub-test-helpers.js';
 import { everythingServer } from '../router/router-test-helpers.js';

@@ -1,14 +1,19 @@
-import { Client, type ClientCapabilities, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import {
+  Client,
+  type ClientCapabilities,
+  type FetchLike,
+  StreamableHTTPClientTransport,
+} from '@modelcontextprotocol/client';
 import { expect } from 'vitest';
 import type { McpToolsConfig } from '../../src/config/config-types.js';
+import { gatewayServerRequests } from '../../src/gateway/calls/gateway-server-requests.js';
 import { createGateway, type Gateway } from '../../src/gateway/create-gateway.js';
 import type { GatewayOptions } from '../../src/gateway/gateway-options.js';
-import { gatewayServerRequests } from '../../src/gateway/gateway-server-requests.js';
 import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
 import type { MCPToolProvider } from '../../src/mcp/provider-types.js';
 import { ToolRegistry } from '../../src/registry/tool-registry.js';
 
-/** A gateway over `config`'s servers, listening on 127.0.0.1:0. */
+/** A gateway over `config`'s servers, listening on 127.0.0.1 (any port unless `port` is given). */
 export interface RunningGateway {
   gateway: Gateway;
   registry: ToolRegistry;
@@ -20,6 +25,7 @@ export interface RunningGateway {
 export async function startGateway(
   config: McpToolsConfig,
   options: Partial<GatewayOptions> = {},
+  port = 0,
 ): Promise<RunningGateway> {
   const registry = options.registry ?? new ToolRegistry();
   const provider = await loadMCPServers(config, registry, {
@@ -29,7 +35,7 @@ export async function startGateway(
     connectTimeoutMs: 50_000,
   });
   const gateway = createGateway({ registry, provider, config, ...options });
-  const { url } = await gateway.listen({ host: '127.0.0.1', port: 0 });
+  const { url } = await gateway.listen({ host: '127.0.0.1', port });
   return {
     gateway,
     registry,
@@ -90,6 +96,8 @@ export async function connectClient(
     capabilities?: ClientCapabilities;
     prepare?: (client: Client) => void;
     headers?: Record<string, string>;
+    /** The fetch the client's transport sends with (to watch a request leave). */
+    fetch?: FetchLike;
   } = {},
 ): Promise<Client> {
   const client = new Client(
@@ -101,10 +109,10 @@ export async function connectClient(
   );
   options.prepare?.(client);
   await client.connect(
-    new StreamableHTTPClientTransport(
-      new URL(url),
-      options.headers ? { requestInit: { headers: options.headers } } : undefined,
-    ),
+    new StreamableHTTPClientTransport(new URL(url), {
+      ...(options.headers ? { requestInit: { headers: options.headers } } : {}),
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+    }),
   );
   return client;
 }

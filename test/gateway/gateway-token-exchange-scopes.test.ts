@@ -1,7 +1,7 @@
 import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { gatewayServerRequests } from '../../src/gateway/calls/gateway-server-requests.js';
 import { createGateway, type Gateway } from '../../src/gateway/create-gateway.js';
-import { gatewayServerRequests } from '../../src/gateway/gateway-server-requests.js';
 import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
 import type { MCPToolProvider } from '../../src/mcp/provider-types.js';
 import { ToolRegistry } from '../../src/registry/tool-registry.js';
@@ -14,7 +14,9 @@ import { connectClient, eras, toolNames } from './gateway-test-helpers.js';
  * Token exchange with two tokens of one user: Alice holds a wide token (one client) and a
  * narrow one (`scope=mcp`, another client). Each call goes upstream with the token exchanged for
  * the token it came with, never the other: the real OpenID provider issues exchanged tokens with
- * the subject token's scopes, and the upstream (`scopes`) says which it got.
+ * the subject token's scopes, and the upstream (`scopes`) says which it got. Two tokens with the
+ * same scopes from two clients are told apart too: the exchanged token names the client of the
+ * token it was exchanged for (`subject`).
  */
 
 let oidc: OidcFixture;
@@ -24,6 +26,8 @@ let provider: MCPToolProvider;
 let url: string;
 let wide: string;
 let narrow: string;
+let sameScopesA: string;
+let sameScopesB: string;
 
 beforeAll(async () => {
   const [port, audiencePort] = [await freePort(), await freePort()];
@@ -65,6 +69,9 @@ beforeAll(async () => {
   ({ url } = await gateway.listen({ host: '127.0.0.1', port }));
   wide = await oidc.userToken('alice', 'app-a', audience, 'openid mcp tools:read tools:ops');
   narrow = await oidc.userToken('alice', 'app-b', audience, 'openid mcp');
+  // Two tokens of one user with one scope set, from two clients.
+  sameScopesA = await oidc.userToken('alice', 'app-a', audience, 'openid mcp tools:read');
+  sameScopesB = await oidc.userToken('alice', 'app-b', audience, 'openid mcp tools:read');
 }, 90_000);
 
 afterAll(async () => {
@@ -102,6 +109,32 @@ describe.each(eras)('token exchange with two tokens of one user ($label)', ({ er
       expect(await text(withNarrow, 'aud__whoami')).toBe(`sub alice aud ${audienceServer.url}`);
     } finally {
       await Promise.all([withWide.close(), withNarrow.close()]);
+    }
+  }, 60_000);
+
+  it('sends a call with the token exchanged for its own token when another client of the user has the same scopes', async () => {
+    const withA = await connectClient(url, era, { headers: { authorization: `Bearer ${sameScopesA}` } });
+    const withB = await connectClient(url, era, { headers: { authorization: `Bearer ${sameScopesB}` } });
+    const withWide = await connectClient(url, era, { headers: { authorization: `Bearer ${wide}` } });
+    try {
+      // The catalog, through another token: the connection of these two is not opened yet.
+      await expect
+        .poll(async () => toolNames(withWide), { message: 'the catalog of aud', timeout: 20_000 })
+        .toContain('aud__subject');
+      // First calls of both at once (while their upstream connection opens): each goes upstream
+      // exchanged from its own token (a token chosen per principal and scope set was whichever
+      // of the two came last).
+      const together = await Promise.all(
+        [withA, withB, withA, withB].map((client) => text(client, 'aud__subject')),
+      );
+      expect(together).toEqual(['a', 'b', 'a', 'b'].map((client) => `subject client app-${client}`));
+      // One after the other too; app-a's is the control.
+      expect(await text(withA, 'aud__subject')).toBe('subject client app-a');
+      expect(await text(withB, 'aud__subject')).toBe('subject client app-b');
+      expect(await text(withA, 'aud__subject')).toBe('subject client app-a');
+      expect(await text(withB, 'aud__scopes')).toBe('scope mcp tools:read');
+    } finally {
+      await Promise.all([withA.close(), withB.close(), withWide.close()]);
     }
   }, 60_000);
 });

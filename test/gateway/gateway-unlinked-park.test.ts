@@ -88,6 +88,8 @@ describe('a call parked on a 2025 stdio upstream that cannot link its requests',
     );
     expect(refused.isError).toBe(true);
     expect(textOf(refused as never)).toMatch(/refused rather than guessed/);
+    // The operator who reads it learns the way out.
+    expect(textOf(refused as never)).toMatch(/set its "protocol" to "auto"/);
     // Bounded by the short park: alice's call is cancelled upstream…
     await expect
       .poll(() => running?.gateway.calls().parked, {
@@ -98,6 +100,25 @@ describe('a call parked on a 2025 stdio upstream that cannot link its requests',
     // …and bob's next elicitation reaches bob.
     const retry = await firstRound(bob, 'Dakar');
     expect(textOf((await bob.callTool(retry)) as never)).toBe('city: Dakar');
+  });
+
+  it('the way out: the same server spoken to in 2026-07-28 (protocol "auto") parks nothing, and another principal is asked at once', async () => {
+    running = await startGateway({
+      ...config(1000),
+      servers: { ask25: { ...stdioFixture('sampling'), protocol: 'auto' as const } },
+    });
+    expect(running.provider.status('ask25')?.era).toBe('modern');
+    const [alice, bob] = await Promise.all([
+      client(running.url, 'alice', 'Cairo'),
+      client(running.url, 'bob', 'Dakar'),
+    ]);
+    clients.push(alice, bob);
+    const aliceRetry = await firstRound(alice, 'Cairo');
+    // The upstream's input_required is relayed: nothing is held while alice is away.
+    expect(running.gateway.calls()).toEqual({ running: 0, parked: 0 });
+    const bobRetry = await firstRound(bob, 'Dakar');
+    expect(textOf((await bob.callTool(bobRetry)) as never)).toBe('city: Dakar');
+    expect(textOf((await alice.callTool(aliceRetry)) as never)).toBe('city: Cairo');
   });
 
   it('control: a client that answers within the park time gets its result', async () => {

@@ -1,7 +1,9 @@
 import type { Client } from '@modelcontextprotocol/client';
+import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { gatewayServerRequests } from '../../src/gateway/calls/gateway-server-requests.js';
 import { createGateway, type Gateway } from '../../src/gateway/create-gateway.js';
-import { gatewayServerRequests } from '../../src/gateway/gateway-server-requests.js';
 import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
 import type { MCPToolProvider } from '../../src/mcp/provider-types.js';
 import { ToolRegistry } from '../../src/registry/tool-registry.js';
@@ -175,6 +177,44 @@ describe.each(eras)('what each user sees ($label)', ({ era }) => {
       await Promise.all([alice.close(), bob.close()]);
     }
   });
+
+  it("gives a script's tools and describe_tools only the caller's view, whoever ran a script before (router mode)", async () => {
+    const alice = await as('alice', era, '/router');
+    const bob = await as('bob', era, '/router');
+    try {
+      const script = (client: Client) =>
+        outcome(() =>
+          client.callTool({
+            name: 'run_script',
+            arguments: {
+              script: `let deploy; try { deploy = await tools["deploy"]() } catch (e) { deploy = e.message } return [Object.keys(tools).sort().join(","), typeof tools.opsbox, deploy];`,
+            },
+          }),
+        );
+      // Alice first, Bob next, then both at once: no script inherits another caller's tools.
+      const first = JSON.parse(await script(alice)) as string[];
+      expect(first[0]).toMatch(/(^|,)deploy(,|$)/);
+      expect(first[0]).toContain('admin_panel');
+      expect(first.slice(1)).toEqual(['object', 'deploy ran']);
+      const [second, third] = (await Promise.all([script(bob), script(alice)])).map(
+        (text) => JSON.parse(text) as string[],
+      ) as [string[], string[]];
+      expect(second[0]).not.toMatch(/(^|,)deploy(,|$)|admin_panel|opsbox/);
+      expect(second[0]).toContain('echo__echo');
+      expect(second[1]).toBe('undefined');
+      expect(second[2]).toContain('not a function');
+      expect(third).toEqual(first);
+      const describe = (client: Client) =>
+        outcome(() => client.callTool({ name: 'describe_tools', arguments: { names: ['deploy', 'hello'] } }));
+      expect(await describe(alice)).toContain('"deploy"(args');
+      const described = await describe(bob);
+      expect(described).toContain('"hello"(args');
+      expect(described).not.toContain('"deploy"(args');
+      expect(described).toContain('// unknown tools: deploy');
+    } finally {
+      await Promise.all([alice.close(), bob.close()]);
+    }
+  });
 });
 
 describe('the status page', () => {
@@ -241,6 +281,30 @@ describe('a 2025 session opened with a high-scope token', () => {
       expect(names).not.toContain('purge');
       await expect(client.callTool({ name: 'purge', arguments: {} })).rejects.toThrow(/Unknown tool: purge/);
       // …and the session still serves what the low-scope token may call.
+      expect((await client.callTool({ name: 'hello', arguments: {} })).content).toEqual([
+        { type: 'text', text: 'hello ran' },
+      ]);
+    } finally {
+      await client.close();
+    }
+  }, 30_000);
+
+  it('over HTTP+SSE (/sse) too: each POSTed message is served with the token it came with', async () => {
+    const headers = { authorization: `Bearer ${HIGH}` };
+    const client = new V1Client({ name: 'sse-scopes', version: '1.0.0' });
+    // The transport reads this object at every POST: the token changes after the stream opened.
+    await client.connect(new SSEClientTransport(new URL('/sse', own!.url), { requestInit: { headers } }));
+    try {
+      // The control: the token that opened the stream sees and calls it.
+      expect((await client.listTools()).tools.map((tool) => tool.name)).toContain('purge');
+      expect((await client.callTool({ name: 'purge', arguments: {} })).content).toEqual([
+        { type: 'text', text: 'purge ran' },
+      ]);
+      headers.authorization = `Bearer ${LOW}`;
+      const names = (await client.listTools()).tools.map((tool) => tool.name);
+      expect(names).toContain('hello');
+      expect(names).not.toContain('purge');
+      await expect(client.callTool({ name: 'purge', arguments: {} })).rejects.toThrow(/Unknown tool: purge/);
       expect((await client.callTool({ name: 'hello', arguments: {} })).content).toEqual([
         { type: 'text', text: 'hello ran' },
       ]);

@@ -1,8 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { requestStateReplica } from '../../src/gateway/request-state-owner.js';
-import { RequestStateSeal } from '../../src/gateway/request-state-seal.js';
+import { requestStateReplica } from '../../src/cluster/request-state-owner.js';
+import { RequestStateSeal } from '../../src/cluster/request-state-seal.js';
 import { type HttpFixture, startHttpFixture } from '../fixtures/spawn-http.js';
 import { waitUntil } from '../helpers/wait-until.js';
 import { httpServer, stdioFixture, textOf } from '../mcp/hub-test-helpers.js';
@@ -221,7 +221,7 @@ describe('a 2025 stdio upstream: the call is parked on its replica', () => {
     const principal = `token:${createHash('sha256').update(GUEST).digest('hex').slice(0, 16)}`;
     const seal = new RequestStateSeal({ key, ttlMs: 60_000 });
     const body = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { requestState: state } };
-    expect(requestStateReplica(seal, body, principal)).toBe('A');
+    expect(requestStateReplica(seal, body, { principal, owner: false })).toBe('A');
     balancer.next('B');
     const elsewhere = guest.callTool(retry);
     await expect(elsewhere).rejects.toMatchObject({ code: -32602 });

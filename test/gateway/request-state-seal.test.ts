@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { requestStateReplica } from '../../src/gateway/request-state-owner.js';
-import { type RequestStatePayload, RequestStateSeal } from '../../src/gateway/request-state-seal.js';
+import { requestStateReplica } from '../../src/cluster/request-state-owner.js';
+import { type RequestStatePayload, RequestStateSeal } from '../../src/cluster/request-state-seal.js';
 
 const key = randomBytes(32);
-const binding = { method: 'tools/call', principal: 'token:0123456789abcdef' };
+const binding = { method: 'tools/call', principal: 'oauth:alice', client: 'desktop-app' };
+const who = { principal: binding.principal, clientId: binding.client, owner: false };
 const relay: RequestStatePayload = {
   kind: 'relay',
   server: 'ask',
@@ -58,6 +59,21 @@ describe('RequestStateSeal', () => {
     expect(seal.open(state, { ...binding, method: 'prompts/get' })).toBeUndefined();
   });
 
+  it('refuses a state sealed for another OAuth client of the same principal (the control: its own client opens it)', () => {
+    const seal = new RequestStateSeal({ key, ttlMs: 60_000 });
+    const state = seal.seal(parked, binding);
+    expect(seal.open(state, binding)).toEqual(parked);
+    expect(seal.open(state, { ...binding, client: 'cli-tool' })).toBeUndefined();
+    expect(seal.open(state, { method: binding.method, principal: binding.principal })).toBeUndefined();
+    // A state sealed without a client opens only without one.
+    const unbound = seal.seal(parked, { method: binding.method, principal: binding.principal });
+    expect(seal.open(unbound, { method: binding.method, principal: binding.principal })).toEqual(parked);
+    expect(seal.open(unbound, binding)).toBeUndefined();
+    // A principal holding the separator cannot pass for another principal and client pair.
+    const shifted = seal.seal(parked, { method: 'tools/call', principal: 'a\u0000b' });
+    expect(seal.open(shifted, { method: 'tools/call', principal: 'a', client: 'b' })).toBeUndefined();
+  });
+
   it('refuses a state sealed with another key', () => {
     const state = new RequestStateSeal({ key, ttlMs: 60_000 }).seal(relay, binding);
     expect(new RequestStateSeal({ ttlMs: 60_000 }).open(state, binding)).toBeUndefined();
@@ -86,17 +102,23 @@ describe('requestStateReplica', () => {
   });
 
   it('names the replica holding a parked call', () => {
-    expect(requestStateReplica(seal, retry(seal.seal(parked, binding)), binding.principal)).toBe('replica-a');
+    expect(requestStateReplica(seal, retry(seal.seal(parked, binding)), who)).toBe('replica-a');
   });
 
   it('names none for a relayed round, a state that does not open, or a request that is no retry', () => {
     const state = seal.seal(parked, binding);
-    expect(requestStateReplica(seal, retry(seal.seal(relay, binding)), binding.principal)).toBeUndefined();
-    expect(requestStateReplica(seal, retry(state), 'token:fedcba9876543210')).toBeUndefined();
-    expect(requestStateReplica(seal, retry(state, 'prompts/get'), binding.principal)).toBeUndefined();
-    expect(requestStateReplica(seal, retry(state, 'tools/list'), binding.principal)).toBeUndefined();
-    expect(requestStateReplica(seal, retry(tampered(state, 5)), binding.principal)).toBeUndefined();
-    expect(requestStateReplica(seal, [retry(state)], binding.principal)).toBeUndefined();
-    expect(requestStateReplica(seal, undefined, binding.principal)).toBeUndefined();
+    expect(requestStateReplica(seal, retry(seal.seal(relay, binding)), who)).toBeUndefined();
+    expect(
+      requestStateReplica(seal, retry(state), { ...who, principal: 'token:fedcba9876543210' }),
+    ).toBeUndefined();
+    expect(requestStateReplica(seal, retry(state), { ...who, clientId: 'cli-tool' })).toBeUndefined();
+    expect(
+      requestStateReplica(seal, retry(state), { principal: who.principal, owner: false }),
+    ).toBeUndefined();
+    expect(requestStateReplica(seal, retry(state, 'prompts/get'), who)).toBeUndefined();
+    expect(requestStateReplica(seal, retry(state, 'tools/list'), who)).toBeUndefined();
+    expect(requestStateReplica(seal, retry(tampered(state, 5)), who)).toBeUndefined();
+    expect(requestStateReplica(seal, [retry(state)], who)).toBeUndefined();
+    expect(requestStateReplica(seal, undefined, who)).toBeUndefined();
   });
 });

@@ -2,8 +2,8 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { discoverForServe, type SelfIdentity, selfReference } from '../../src/cli/self-reference.js';
 import type { ServerConfig } from '../../src/config/config-types.js';
-import { discoverForServe, type SelfIdentity, selfReference } from '../../src/gateway/self-reference.js';
 import { cliBin } from '../cli/cli-process.js';
 
 // Made at load: the tables below name paths in it.

@@ -1,6 +1,6 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,35 +10,47 @@ import { eras } from './gateway-test-helpers.js';
 
 // Gemini CLI gives a stdio server 5 s to answer `initialize` (its default `timeout`). `serve
 // --stdio` answers it before its upstreams connect; `tools/list` waits for the first connect
-// round, so a host's first list still holds every upstream's tools. The `slow` fixture sleeps
-// 4 s before it reads its stdin: its "connected" line comes after the handshake, whatever the load.
+// round, so a host's first list still holds every upstream's tools. The `slow` fixture does not
+// read its stdin until the test creates its start file, once the handshake is over and the list
+// request has been written: its "connected" line comes after both, whatever the load.
 
 let dir: string;
-let config: string;
 
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'mcptools-early-init-'));
-  config = join(dir, 'mcptools.json');
+});
+
+/** A config whose `slow` server starts once `startFile` exists. */
+function configStartingWhen(startFile: string): string {
+  const config = join(dir, `${basename(startFile)}.json`);
   writeFileSync(
     config,
     JSON.stringify({
       servers: {
-        slow: { ...fixtureCommand('echo', ['--start-delay-ms', '4000']), connectTimeoutMs: 60_000 },
+        slow: { ...fixtureCommand('echo', ['--start-when', startFile]), connectTimeoutMs: 60_000 },
         echo: fixtureCommand('echo'),
       },
     }),
   );
-});
+  return config;
+}
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('serve --stdio answers initialize before its upstreams connect', () => {
   it.each(eras)('$label: handshake first, then tools/list with the slow upstream tools', async ({ era }) => {
+    const startFile = join(dir, `start-${era}`);
     const transport = new StdioClientTransport({
       command: process.execPath,
-      args: [cliBin, 'serve', '--stdio', '--config', config],
+      args: [cliBin, 'serve', '--stdio', '--config', configStartingWhen(startFile)],
       stderr: 'pipe',
     });
+    // The slow server may start once the list request is on the gateway's stdin, ahead of it.
+    const send = transport.send.bind(transport);
+    transport.send = async (message) => {
+      await send(message);
+      if ('method' in message && message.method === 'tools/list') writeFileSync(startFile, '');
+    };
     let stderr = '';
     transport.stderr?.on('data', (chunk: Buffer) => {
       stderr += chunk.toString('utf8');
@@ -49,7 +61,7 @@ describe('serve --stdio answers initialize before its upstreams connect', () => 
     );
     try {
       await client.connect(transport);
-      // The handshake is over while the slow server still sleeps.
+      // The handshake is over while the slow server has not started.
       const atHandshake = stderr;
       expect(atHandshake).not.toMatch(/server slow: connected/);
       expect(atHandshake).not.toMatch(/serving \d+\/\d+ server/);

@@ -6,7 +6,7 @@ import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { childPids, cliBin, survivors } from '../cli/cli-process.js';
-import { fixtureCommand } from '../fixtures/spawn-http.js';
+import { fixtureCommand, serverCommand } from '../fixtures/spawn-http.js';
 
 /*
  * A host that stops `serve --stdio` quickly (SIGTERM, then SIGKILL half a second later, as
@@ -31,11 +31,7 @@ beforeAll(() => {
       servers: {
         echo: { ...fixtureCommand('echo'), protocol: 'legacy' },
         // Ignores SIGTERM and stays up after its stdin ends: only SIGKILL ends it.
-        stubborn: {
-          command: process.execPath,
-          args: [...fixtureCommand('echo').args.slice(0, 2), stubbornEcho],
-          protocol: 'legacy',
-        },
+        stubborn: { ...serverCommand(stubbornEcho), protocol: 'legacy' },
       },
     }),
   );

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { GuardsConfig } from '../../src/guards/guards-config.js';
+import type { GuardsConfig } from '../../src/config/guards-config.js';
 import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
 import type { MCPToolProvider } from '../../src/mcp/provider-types.js';
 import { ToolRegistry } from '../../src/registry/tool-registry.js';
@@ -118,5 +118,117 @@ describe.each([
     expect(everything(result)).toContain('secret:GITHUB_TOKEN at arguments.text');
     const plain = await registry.get('canary__echo_everywhere')!.execute('2', { text: 'nothing secret' });
     expect(plain.content[0]).toEqual({ type: 'text', text: 'echo: nothing secret' });
+  });
+});
+
+describe.each([
+  { label: 'stdio, 2025 era', args: ['--era', 'legacy'], protocol: undefined },
+  { label: 'stdio, 2026-07-28', args: [], protocol: '2026-07-28' as const },
+])('content guards on resources/read and prompts/get over $label', (variant) => {
+  const opened: MCPToolProvider[] = [];
+  const open = async (guards: GuardsConfig) => {
+    const server = stdioFixture(
+      'canary',
+      variant.args,
+      variant.protocol ? { protocol: variant.protocol } : {},
+    );
+    const provider = await loadMCPServers(
+      { servers: { canary: server }, policies: { guards } },
+      new ToolRegistry(),
+    );
+    opened.push(provider);
+    return provider;
+  };
+  afterAll(async () => {
+    for (const provider of opened) await provider.close();
+  });
+
+  it('redacts a secret in a resource read and in a prompt (message text and embedded resource)', async () => {
+    const provider = await open({ results: { secrets: 'redact' } });
+    const warnings: string[] = [];
+    provider.on('warning', (message) => warnings.push(message));
+    const read = await provider.resources.read(
+      'canary',
+      `canary://echo/${encodeURIComponent(`key ${CANARY}`)}`,
+    );
+    // (The URI is the caller's own, as it asked for it.)
+    expect(JSON.stringify(read.map((item) => item.text))).not.toContain(CANARY);
+    expect(read[0]!.text).toBe('resource: key [redacted: secret:GITHUB_TOKEN]');
+    const prompt = await provider.prompts.get('canary', 'echo_prompt', { text: `key ${CANARY}` });
+    expect(JSON.stringify(prompt)).not.toContain(CANARY);
+    expect(prompt.messages.map((message) => message.content)).toEqual([
+      { type: 'text', text: 'prompt: key [redacted: secret:GITHUB_TOKEN]' },
+      {
+        type: 'resource',
+        resource: {
+          uri: 'canary://echo',
+          mimeType: 'text/plain',
+          text: 'embedded: key [redacted: secret:GITHUB_TOKEN]',
+        },
+      },
+    ]);
+    // Reported by detector and place, never by value.
+    expect(warnings.join('\n')).toContain('secret:GITHUB_TOKEN at messages[1].content.resource.text');
+    expect(warnings.join('\n')).not.toContain(CANARY);
+    // The control: plain text passes untouched.
+    expect((await provider.resources.read('canary', 'canary://echo/hello'))[0]!.text).toBe('resource: hello');
+    expect((await provider.prompts.get('canary', 'echo_prompt', { text: 'hello' })).messages).toHaveLength(2);
+  });
+
+  it('refuses a resource read or a prompt with a secret when the policy says block, and annotates an injection phrase', async () => {
+    const provider = await open({ results: { secrets: 'block', injection: 'annotate' } });
+    await expect(provider.resources.read('canary', `canary://echo/${CANARY}`)).rejects.toMatchObject({
+      code: 'PERMISSION_DENIED',
+      message: expect.stringContaining('withheld by mcptools guards: it contains secret:GITHUB_TOKEN'),
+    });
+    await expect(provider.prompts.get('canary', 'echo_prompt', { text: CANARY })).rejects.toMatchObject({
+      code: 'PERMISSION_DENIED',
+    });
+    const scraped = await provider.resources.read('canary', 'canary://scraped');
+    expect(scraped).toHaveLength(2);
+    expect(scraped[1]!.text).toContain('instructions:override at contents[0].text');
+    const plain = await provider.resources.read('canary', 'canary://echo/opening%20hours');
+    expect(plain).toHaveLength(1);
+  });
+});
+
+describe('personal data guards', () => {
+  let provider: MCPToolProvider;
+  const registry = new ToolRegistry();
+  beforeAll(async () => {
+    provider = await loadMCPServers(
+      {
+        servers: { canary: stdioFixture('canary') },
+        policies: { guards: { results: { personalData: 'redact' } } },
+      },
+      registry,
+    );
+  });
+  afterAll(async () => {
+    await provider?.close();
+  });
+  const echo = async (text: string) =>
+    ((await registry.get('canary__echo_everywhere')!.execute('p', { text })).content[0] as { text: string })
+      .text;
+
+  it.each([
+    ['an email address', 'write to jane.doe@example.org today', 'personal-data:email'],
+    ['a phone number with its country code', 'call +44 20 7946 0958 now', 'personal-data:phone'],
+    ['a card number passing the Luhn check', 'card 4111 1111 1111 1111 ok', 'personal-data:card'],
+    [
+      'an IBAN passing its mod-97 check',
+      'pay to DE89 3704 0044 0532 0130 00 AND thanks',
+      'personal-data:iban',
+    ],
+  ])('redacts %s', async (_label, text, detector) => {
+    const echoed = await echo(text);
+    expect(echoed).toContain(`[redacted: ${detector}]`);
+    expect(echoed.split(`[redacted: ${detector}]`)).toHaveLength(2);
+  });
+
+  it('leaves look-alikes alone: a failed Luhn digit, a failed IBAN check, an SSH remote, a version, a date, a national number', async () => {
+    const benign =
+      'order 4111 1111 1111 1112, ref DE89 3704 0044 0532 0130 01, git@github.com:owner/repo, pkg@1.2.3, v10.20.30, 2026-11-29, 020 7946 0958';
+    expect(await echo(benign)).toBe(`echo: ${benign}`);
   });
 });

@@ -4,13 +4,14 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
 /**
- * Vitest global setup: bundles every fixture server of `test/fixtures/servers/` once per run with
- * esbuild, so the suite's hundreds of fixture starts run plain JavaScript instead of transpiling
+ * Vitest global setup: bundles every fixture server of `test/fixtures/servers/` (and the CLI
+ * tests' servers of `test/cli/fixtures/`) once per run with esbuild, so the suite's hundreds of fixture starts run plain JavaScript instead of transpiling
  * TypeScript through tsx at each start (several seconds each on a loaded two-core machine).
  */
 
 const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
-const SERVERS = join(ROOT, 'test/fixtures/servers');
+/** The folders whose servers are bundled: the shared fixtures, and the CLI tests' own servers. */
+const SERVER_DIRS = [join(ROOT, 'test/fixtures/servers'), join(ROOT, 'test/cli/fixtures')];
 /** Each run bundles into its own folder here, so two runs in one worktree never rewrite each other's files. */
 const CACHE = join(ROOT, 'node_modules/.cache/mcptools-test-fixtures');
 /** The variable `fixtureCommand` reads (test/fixtures/spawn-http.ts); set only once the bundles exist. */
@@ -19,14 +20,16 @@ export const FIXTURE_BUNDLES_ENV = 'MCPTOOLS_TEST_FIXTURE_BUNDLES';
 const STALE_MS = 24 * 60 * 60_000;
 
 /**
- * Bundles `test/fixtures/servers/*.ts` into `outDir`, keeping their path below it
+ * Bundles the `*.ts` servers of those folders into `outDir`, keeping their path below it
  * (`<outDir>/test/fixtures/servers/<name>.mjs`): the orphan check and process listings recognise a
  * fixture by that path.
  */
 export async function bundleFixtures(outDir: string): Promise<void> {
-  const entryPoints = readdirSync(SERVERS)
-    .filter((file) => file.endsWith('.ts'))
-    .map((file) => join(SERVERS, file));
+  const entryPoints = SERVER_DIRS.flatMap((dir) =>
+    readdirSync(dir)
+      .filter((file) => file.endsWith('.ts'))
+      .map((file) => join(dir, file)),
+  );
   await build({
     entryPoints,
     outdir: outDir,

@@ -4,10 +4,12 @@
 // placeholders `/absolute/path/mcptools.json` and `http://127.0.0.1:8808/mcp` replaced by this
 // run's), with the `mcptools` command that `npm install -g .` of this clone puts on PATH.
 // `claude mcp list` and `gemini mcp list` then report each entry. A third entry at a closed port
-// shows each check can fail. Every host runs in a HOME of its own: no account, no network.
+// shows each check can fail. Then `mcptools connect claude-code` / `connect gemini-cli` write the
+// hosts' files themselves and the same checks report mcptools connected. Every host runs in a HOME
+// of its own: no account, no network.
 import assert from 'node:assert/strict';
 import { execFile, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -32,6 +34,10 @@ let slowConfig;
 let gateway;
 let gatewayLog = '';
 let url;
+/** A second `serve --http` that wants a bearer token, and the token. */
+let tokenGateway;
+let tokenUrl;
+const TOKEN = 'hosts-connect-token-3b7e';
 let deadUrl;
 /** PATH with the `mcptools` that `npm install -g .` of this clone installs, first. */
 let path;
@@ -69,27 +75,39 @@ before(async () => {
     timeout: 180_000,
   });
   path = `${join(prefix, 'bin')}${delimiter}${process.env.PATH}`;
-  gateway = spawn(process.execPath, [cli, 'serve', '--http', '127.0.0.1:0', '--config', config], {
-    cwd: scratch,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  url = await new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`serve did not start:\n${gatewayLog}`)), 90_000);
-    const read = (chunk) => {
-      gatewayLog += chunk;
-      const match = /MCP endpoint:\s+(http:\/\/\S+)/.exec(gatewayLog);
-      if (match) {
-        clearTimeout(timer);
-        resolve(match[1]);
-      }
-    };
-    gateway.stdout.setEncoding('utf8').on('data', read);
-    gateway.stderr.setEncoding('utf8').on('data', read);
-    gateway.once('exit', (code) => reject(new Error(`serve exited with ${code}:\n${gatewayLog}`)));
-  });
+  ({ child: gateway, url } = await startServe({}, (chunk) => {
+    gatewayLog += chunk;
+  }));
+  ({ child: tokenGateway, url: tokenUrl } = await startServe({ MCPTOOLS_TOKEN: TOKEN }, () => {}));
 });
 
+/** `serve --http` on a free loopback port with `env` added; resolves once it prints its endpoint. */
+function startServe(env, onOutput) {
+  const child = spawn(process.execPath, [cli, 'serve', '--http', '127.0.0.1:0', '--config', config], {
+    cwd: scratch,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let log = '';
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`serve did not start:\n${log}`)), 90_000);
+    const read = (chunk) => {
+      log += chunk;
+      onOutput(chunk);
+      const match = /MCP endpoint:\s+(http:\/\/\S+)/.exec(log);
+      if (match) {
+        clearTimeout(timer);
+        resolve({ child, url: match[1] });
+      }
+    };
+    child.stdout.setEncoding('utf8').on('data', read);
+    child.stderr.setEncoding('utf8').on('data', read);
+    child.once('exit', (code) => reject(new Error(`serve exited with ${code}:\n${log}`)));
+  });
+}
+
 after(() => {
+  tokenGateway?.kill('SIGTERM');
   gateway?.kill('SIGTERM');
   if (scratch) rmSync(scratch, { recursive: true, force: true });
 });
@@ -200,5 +218,73 @@ describe('Gemini CLI: settings.json, a trusted folder, then gemini mcp list', { 
     assert.equal(found.get('mcptools-slow'), 'Connected', output);
     assert.equal(found.get('closed'), 'Disconnected', output);
     assert.match(gatewayLog, /client mcp-test-client \S+ connected/);
+  });
+});
+
+describe('mcptools connect, then the host’s own mcp list', { timeout: 300_000 }, () => {
+  // The `mcptools` on PATH writes the host's file itself (its absolute command, --config this
+  // run's configuration), over stdio and to a `serve --http` that wants a token: the entry names
+  // the token's variable, the host resolves it (without it set, that entry fails).
+  const connect = (dir, project, host, ...args) =>
+    run('mcptools', ['connect', host, '--config', config, ...args], {
+      cwd: project,
+      env: { PATH: path, HOME: dir },
+      timeout: 60_000,
+    });
+
+  it('Claude Code: claude mcp list reports both entries connected, and none after --undo', async () => {
+    const claude = process.env.HOSTS_CLAUDE;
+    const { home: dir, project } = home('claude-connect');
+    const env = { HOME: dir, DISABLE_AUTOUPDATER: '1', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1' };
+    await connect(dir, project, 'claude-code');
+    // To the gateway that wants a token: the entry names MCPTOOLS_TOKEN, Claude Code expands it.
+    await connect(dir, project, 'claude-code', '--http', tokenUrl, '--token-env', 'MCPTOOLS_TOKEN');
+    assert.doesNotMatch(readFileSync(join(dir, '.claude.json'), 'utf8'), new RegExp(TOKEN));
+    const without = await host(claude, ['mcp', 'list'], project, env);
+    assert.doesNotMatch(
+      statuses(without.stdout, /^(\S+): .* - (.+)$/).get('mcptools') ?? 'missing',
+      /Connected$/,
+      without.stdout,
+    );
+    const { stdout } = await host(claude, ['mcp', 'list'], project, { ...env, MCPTOOLS_TOKEN: TOKEN });
+    process.stdout.write(`# claude mcp list after mcptools connect:\n${stdout.replace(/^/gm, '#   ')}\n`);
+    const found = statuses(stdout, /^(\S+): .* - (.+)$/);
+    assert.match(found.get('mcptools-stdio') ?? 'missing', /Connected$/, stdout);
+    assert.match(found.get('mcptools') ?? 'missing', /Connected$/, stdout);
+    // Claude Code rewrote ~/.claude.json meanwhile: undo takes back mcptools' entries only.
+    const undone = await run('mcptools', ['connect', 'claude-code', '--undo'], {
+      cwd: project,
+      env: { PATH: path, HOME: dir },
+    });
+    process.stdout.write(`# mcptools connect claude-code --undo:\n${undone.stdout.replace(/^/gm, '#   ')}\n`);
+    assert.match(undone.stdout, /changed since mcptools wrote it|is back as it was/);
+    const after = await host(claude, ['mcp', 'list'], project, env);
+    assert.doesNotMatch(after.stdout, /^mcptools/m, after.stdout);
+  });
+
+  it('Gemini CLI: gemini mcp list reports both entries connected', async () => {
+    const gemini = process.env.HOSTS_GEMINI;
+    const { home: dir, project } = home('gemini-connect');
+    mkdirSync(join(dir, '.gemini'));
+    writeFileSync(join(dir, '.gemini', 'trustedFolders.json'), JSON.stringify({ [project]: 'TRUST_FOLDER' }));
+    await connect(dir, project, 'gemini-cli');
+    await connect(dir, project, 'gemini-cli', '--http', tokenUrl, '--token-env', 'MCPTOOLS_TOKEN');
+    assert.doesNotMatch(readFileSync(join(dir, '.gemini', 'settings.json'), 'utf8'), new RegExp(TOKEN));
+    const without = await host(process.execPath, [gemini, 'mcp', 'list'], project, { HOME: dir });
+    const withoutOutput = `${without.stdout}${without.stderr}`;
+    assert.equal(
+      statuses(withoutOutput, /^\S+ (\S+): .* - (\S+)$/).get('mcptools'),
+      'Disconnected',
+      withoutOutput,
+    );
+    const { stdout, stderr } = await host(process.execPath, [gemini, 'mcp', 'list'], project, {
+      HOME: dir,
+      MCPTOOLS_TOKEN: TOKEN,
+    });
+    const output = `${stdout}${stderr}`;
+    process.stdout.write(`# gemini mcp list after mcptools connect:\n${output.replace(/^/gm, '#   ')}\n`);
+    const found = statuses(output, /^\S+ (\S+): .* - (\S+)$/);
+    assert.equal(found.get('mcptools-stdio'), 'Connected', output);
+    assert.equal(found.get('mcptools'), 'Connected', output);
   });
 });

@@ -4,7 +4,8 @@
 // checks (`claude mcp list`, `gemini mcp list`) after adding mcptools with the commands and
 // settings docs/hosts/ gives, as written, against the `mcptools` command a clone installs with
 // `npm install -g .` (into a prefix of the test's own), each in a HOME of its own, offline and
-// with no account.
+// with no account; then after `mcptools connect claude-code` and `connect gemini-cli` write their
+// files.
 //
 // Claude Code ships a native binary per platform (an optional dependency); its postinstall only
 // copies that binary over a placeholder, so it is run from its platform package instead. Gemini

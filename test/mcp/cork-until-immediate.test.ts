@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import type { JSONRPCMessage } from '@modelcontextprotocol/client';
 import { describe, expect, it } from 'vitest';
-import { BatchedStdioServerTransport } from '../../src/gateway/batched-stdio-server-transport.js';
+import { BatchedStdioServerTransport } from '../../src/gateway/sessions/batched-stdio-server-transport.js';
 import { corkUntilImmediate } from '../../src/mcp/cork-until-immediate.js';
 import { ReusableStdioTransport } from '../../src/mcp/reusable-stdio-transport.js';
 

@@ -1,5 +1,4 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { McpToolsError } from '../../src/errors/mcp-tools-error.js';
 import {
   activateGatewayChain,
   CHAIN_ENV,
@@ -15,7 +14,8 @@ import {
   reachHeaderValue,
   requestLoop,
   resetGatewayChain,
-} from '../../src/mcp/gateway-chain.js';
+} from '../../src/chain/gateway-chain.js';
+import { McpToolsError } from '../../src/errors/mcp-tools-error.js';
 import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
 import type { ServerStatus } from '../../src/mcp/provider-types.js';
 import { ToolRegistry } from '../../src/registry/tool-registry.js';

@@ -42,6 +42,23 @@ describe('mcptools installed from its packed tarball into an empty folder', () =
     expect(installed).toEqual(['CHANGELOG.md', 'LICENSE', 'README.md', 'dist', 'package.json']);
   });
 
+  it('resolves the root and every subpath of its exports from the installed package', async () => {
+    const script = [
+      'const names = {};',
+      "for (const entry of ['mcptools', 'mcptools/gateway', 'mcptools/router', 'mcptools/providers', 'mcptools/policies', 'mcptools/plugins'])",
+      '  names[entry] = Object.keys(await import(entry)).length;',
+      'console.log(JSON.stringify(names));',
+    ].join('\n');
+    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], {
+      cwd: project,
+      env,
+      timeout: 60_000,
+    });
+    const counts = JSON.parse(stdout) as Record<string, number>;
+    expect(Object.entries(counts).filter(([, count]) => count === 0)).toEqual([]);
+    expect(Object.keys(counts)).toHaveLength(6);
+  });
+
   it('runs the demo with no configuration (the default servers through npx, said once)', async () => {
     const { stdout, stderr } = await run(bin(), ['demo'], { cwd: project, env, timeout: 240_000 });
     expect(stdout).toContain('everything__echo');

@@ -2,7 +2,7 @@ import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { McpToolsConfig } from '../../src/config/config-types.js';
 import { parseConfig } from '../../src/config/parse-config.js';
-import { policyWarnings } from '../../src/pipeline/policies/policy-warnings.js';
+import { policyWarnings } from '../../src/policies/policy-warnings.js';
 import {
   connectClient,
   eras,

@@ -26,6 +26,17 @@ describe('jsonBounds', () => {
     expect(jsonBounds('x'.repeat(11), { maxBytes: 12 })).toBe('bytes');
   });
 
+  it('sizes a flat object of scalars as the general walk does (its shortcut counts the same bytes)', () => {
+    const flat = { name: 'x'.repeat(100), count: 1, on: true, none: null };
+    // 2 + "name" 8 + string 102 + "count" 9 + 5 + "on" 6 + 5 + "none" 8 + 5
+    expect(jsonBounds(flat, { maxBytes: 150 })).toBeUndefined();
+    expect(jsonBounds(flat, { maxBytes: 149 })).toBe('bytes');
+    // The same record inside an array takes the general walk: 2 more for the array, 1 for its item.
+    expect(jsonBounds([flat], { maxBytes: 153 })).toBeUndefined();
+    expect(jsonBounds([flat], { maxBytes: 152 })).toBe('bytes');
+    expect(jsonBounds(flat, { maxDepth: 0 }), 'a depth limit below 1 still refuses it').toBe('depth');
+  });
+
   it('walks a million levels without overflowing the stack', () => {
     expect(jsonBounds(nested(1_000_000), { maxDepth: 128 })).toBe('depth');
     expect(jsonBounds(nested(1_000_000), { maxBytes: 1000 })).toBe('bytes');

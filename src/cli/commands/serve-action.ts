@@ -1,14 +1,14 @@
 import type { Command } from 'commander';
-import { applySandboxDefault } from '../../boxes/sandbox-default.js';
 import { configError } from '../../config/config-error.js';
 import type { GatewayMode, GatewayProfileConfig, McpToolsConfig } from '../../config/config-types.js';
 import type { GatewayOAuthConfig } from '../../config/gateway-auth-types.js';
+import { applySandboxDefault } from '../../config/sandbox-default.js';
 import { SecretRedactor } from '../../config/secret-redactor.js';
 import { McpToolsError } from '../../errors/mcp-tools-error.js';
+import { gatewayServerRequests } from '../../gateway/calls/gateway-server-requests.js';
 import { createGateway } from '../../gateway/create-gateway.js';
-import { gatewayServerRequests } from '../../gateway/gateway-server-requests.js';
-import { assertBindAllowed } from '../../gateway/loopback.js';
-import { DEFAULT_LIST_WAIT_MS } from '../../gateway/upstreams-ready.js';
+import { assertBindAllowed } from '../../gateway/http/loopback.js';
+import { DEFAULT_LIST_WAIT_MS } from '../../gateway/http/upstreams-ready.js';
 import { loadMCPServers } from '../../mcp/load-mcp-servers.js';
 import { McpToolHub } from '../../mcp/mcp-tool-hub.js';
 import { endProcessGroups } from '../../mcp/process-groups.js';
@@ -21,6 +21,7 @@ import { keepStdoutClean } from '../keep-stdout-clean.js';
 import { openSession, type Session } from '../open-session.js';
 import { printLine } from '../print.js';
 import { pluginReloader } from '../reload-plugins.js';
+import { serveCatalogTools } from '../serve-catalog-tools.js';
 import { createServeLog, type LogFormat, type ServeLog } from '../serve-log.js';
 import { watchServeReloads } from '../serve-reload.js';
 import { watchInterrupts } from '../watch-interrupts.js';
@@ -339,7 +340,7 @@ export async function serveAction(_options: unknown, command: Command): Promise<
       const connecting = provider.status().filter((status) => status.state === 'connecting').length;
       if (connecting > 0)
         log(
-          `answering on ${url} while ${connecting} server(s) connect: initialize now, lists within ${(options.listWait ?? DEFAULT_LIST_WAIT_MS) / 1000} s (the rest follow as list_changed), calls once their server is up; /readyz is ready after the first connect round`,
+          `answering on ${url} while ${connecting} server(s) connect: initialize now, lists within ${(options.listWait ?? config.gateway?.listWaitMs ?? DEFAULT_LIST_WAIT_MS) / 1000} s (the rest follow as list_changed), calls once their server is up; /readyz is ready after the first connect round`,
         );
       if (!(await connectRound(session))) await new Promise(() => {});
       // "listening on" (what scripts and tests wait for) means: every server was tried.
@@ -392,6 +393,14 @@ export async function serveAction(_options: unknown, command: Command): Promise<
     stopReloads = () => reloads.close();
     reloadError = () => reloads.lastError();
     reloadFromPeer = () => reloads.reload({ announce: false });
+    // find_server and add_server (router.catalogTools): an added server is applied by a reload.
+    serveCatalogTools({
+      config,
+      hub: provider,
+      registry,
+      reload: () => reloads.reload(),
+      log: (message, level) => serveLog.log(message, { level: level ?? 'info' }),
+    });
   } else if (options.watch) log('--watch: this provider cannot change its servers at run time; ignored');
   // Serve until a signal (or stdin's end) stops the process.
   await new Promise(() => {});

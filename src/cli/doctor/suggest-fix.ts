@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
-import { sandboxGrants } from '../../boxes/sandbox-settings.js';
 import type { ServerConfig } from '../../config/config-types.js';
+import { sandboxGrants } from '../../config/sandbox-settings.js';
 import type { ServerStatus } from '../../mcp/provider-types.js';
 import { findOnPath } from './find-on-path.js';
 

@@ -1,11 +1,11 @@
-import { applySandboxDefault } from '../../boxes/sandbox-default.js';
-import { attachLocks } from '../../catalog/attach-locks.js';
 import { isPlainObject } from '../../json/is-plain-object.js';
+import { attachLocks } from '../attach-locks.js';
 import { configError } from '../config-error.js';
 import type { ConfigReadContext } from '../config-read-context.js';
 import type { McpToolsConfig, PluginEntryConfig, ServerConfig } from '../config-types.js';
 import { interpolateSettings } from '../interpolate-settings.js';
 import { normalizeServer, resolvePath } from '../normalize-server.js';
+import { applySandboxDefault } from '../sandbox-default.js';
 
 /**
  * Reads our own `mcptools.json`. Strict: an unknown key anywhere is an error naming it, with a

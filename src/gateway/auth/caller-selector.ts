@@ -1,5 +1,5 @@
 import type { CallerSelector } from '../../config/gateway-auth-types.js';
-import type { RequestPrincipal } from '../http-guard.js';
+import type { RequestPrincipal } from './http-guard.js';
 
 /** Whether a claim's value is `expected`, or contains it (an array, or a space-separated string of scopes). */
 function claimHolds(value: unknown, expected: string | number | boolean): boolean {

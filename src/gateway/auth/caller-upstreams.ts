@@ -64,11 +64,16 @@ export function serveCallerUpstreams(
         if (caller === undefined) return undefined;
         // Over stdio the client started this process: the owner, on the shared connection.
         if (caller.via === 'stdio') return 'operator';
-        const { principal } = caller;
+        const { principal, tokenDigest } = caller;
         const scopes = caller.scopes ?? [];
         return oauth === undefined
           ? { principal, scopes }
-          : { principal, scopes, subjectToken: () => oauth.subjectToken(principal, scopes) };
+          : {
+              principal,
+              scopes,
+              ...(tokenDigest === undefined ? {} : { subjectDigest: tokenDigest }),
+              subjectToken: () => oauth.subjectToken(tokenDigest),
+            };
       },
     });
   } catch {
@@ -84,7 +89,8 @@ export function serveCallerUpstreams(
     hub.warmCaller?.({
       principal: who.principal,
       scopes,
-      subjectToken: () => oauth.subjectToken(who.principal, scopes),
+      ...(who.tokenDigest === undefined ? {} : { subjectDigest: who.tokenDigest }),
+      subjectToken: () => oauth.subjectToken(who.tokenDigest),
     });
   });
   return {

@@ -1,9 +1,9 @@
 import { McpToolsError } from '../../errors/mcp-tools-error.js';
 import type { GatewayOptions } from '../gateway-options.js';
-import type { GatewayProfile } from '../gateway-profile.js';
-import type { RequestPrincipal } from '../http-guard.js';
+import type { GatewayProfile } from '../profiles/gateway-profile.js';
 import { matchesCaller } from './caller-selector.js';
 import { GatewayOAuth } from './gateway-oauth.js';
+import type { RequestPrincipal } from './http-guard.js';
 import { legacyTokens, StaticTokens } from './static-tokens.js';
 
 /** The shortest static token accepted in `gateway.tokens`: shorter ones are guessable. */

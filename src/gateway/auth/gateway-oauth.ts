@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import {
   bearerAuthChallengeResponse,
   buildOAuthProtectedResourceMetadata,
@@ -9,8 +10,8 @@ import {
   verifyBearerToken,
 } from '@modelcontextprotocol/server';
 import type { GatewayOAuthConfig } from '../../config/gateway-auth-types.js';
-import type { RequestPrincipal } from '../http-guard.js';
 import { matchesCaller } from './caller-selector.js';
+import type { RequestPrincipal } from './http-guard.js';
 import {
   audiences,
   invalidToken,
@@ -22,10 +23,16 @@ import { VerifiedTokenCache } from './verified-token-cache.js';
 
 const WELL_KNOWN = '/.well-known/oauth-protected-resource';
 
-/** The key of a kept subject token: the principal and its token's scope set. */
-function subjectKey(principal: string, scopes: readonly string[]): string {
-  return `${principal}\n${[...new Set(scopes)].sort().join(' ')}`;
+/**
+ * What names a caller's access token without holding it: its SHA-256 (base64url). A token
+ * exchange keys by it, so two tokens of one principal never share an exchanged token.
+ */
+export function tokenDigest(token: string): string {
+  return createHash('sha256').update(token).digest('base64url');
 }
+
+/** Subject tokens kept at most (the expired, then the oldest, go first). */
+const MAX_SUBJECTS = 10_000;
 
 /** The profile the endpoint `requestUrl` names (`/mcp/<profile>`), if any. */
 function profileOfUrl(requestUrl: string): string | undefined {
@@ -53,10 +60,10 @@ export class GatewayOAuth {
   readonly #callers: VerifiedTokenCache<RequestPrincipal>;
   readonly #toleranceSeconds: number;
   /**
-   * Each principal's newest valid access token per scope set, kept only while an upstream takes
-   * it in a token exchange ({@link keepSubjectTokens}); it is sent to the issuer, never to an
-   * upstream. Per scope set: a call made with a low-scope token is exchanged from a token with
-   * those scopes, never from the same user's wider one.
+   * Each verified access token by its digest ({@link tokenDigest}) until it expires, kept only
+   * while an upstream takes it in a token exchange ({@link keepSubjectTokens}); it is sent to
+   * the issuer, never to an upstream. By the token itself: a call is exchanged from the token it
+   * came with, never from another token of the same user (another client, other scopes).
    */
   #subjects: Map<string, { authorization: string; exp: number }> | undefined;
   #onVerified: ((who: RequestPrincipal) => void) | undefined;
@@ -173,24 +180,30 @@ export class GatewayOAuth {
     this.#subjects ??= new Map();
   }
 
-  /** `principal`'s newest access token with exactly `scopes`, while it is unexpired (with {@link keepSubjectTokens}). */
-  subjectToken(principal: string, scopes: readonly string[] = []): string | undefined {
-    const key = subjectKey(principal, scopes);
-    const kept = this.#subjects?.get(key);
+  /** The access token whose digest is `digest` (a caller's `tokenDigest`), while it is unexpired (with {@link keepSubjectTokens}). */
+  subjectToken(digest: string | undefined): string | undefined {
+    if (digest === undefined) return undefined;
+    const kept = this.#subjects?.get(digest);
     if (kept === undefined) return undefined;
     if (kept.exp * 1000 <= Date.now()) {
-      this.#subjects?.delete(key);
+      this.#subjects?.delete(digest);
       return undefined;
     }
     return kept.authorization.replace(/^Bearer\s+/i, '');
   }
 
   #keepSubject(who: RequestPrincipal, authorization: string, exp?: unknown): void {
-    const key = subjectKey(who.principal, who.scopes ?? []);
-    const current = this.#subjects!.get(key);
-    if (current?.authorization === authorization) return;
+    const subjects = this.#subjects!;
+    const key = who.tokenDigest;
+    if (key === undefined || subjects.has(key)) return;
     const expiry = typeof exp === 'number' ? exp : this.#callers.expiry(authorization);
-    if (expiry !== undefined) this.#subjects!.set(key, { authorization, exp: expiry });
+    if (expiry === undefined) return;
+    if (subjects.size >= MAX_SUBJECTS) {
+      const now = Date.now() / 1000;
+      for (const [old, entry] of subjects) if (entry.exp <= now) subjects.delete(old);
+      if (subjects.size >= MAX_SUBJECTS) subjects.delete(subjects.keys().next().value!);
+    }
+    subjects.set(key, { authorization, exp: expiry });
   }
 
   async #verify(authorization: string | null, requestUrl: string): Promise<Response | RequestPrincipal> {
@@ -215,6 +228,9 @@ export class GatewayOAuth {
         via: 'oauth',
         ...(subject === undefined ? {} : { subject }),
         ...(clientId === undefined ? {} : { clientId }),
+        ...(authorization === null
+          ? {}
+          : { tokenDigest: tokenDigest(authorization.replace(/^Bearer\s+/i, '')) }),
         scopes: info.scopes,
         claims,
       };

@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { GatewayTokenConfig } from '../../config/gateway-auth-types.js';
-import type { RequestPrincipal } from '../http-guard.js';
+import type { RequestPrincipal } from './http-guard.js';
 
 /** A configured token: its digest (never the token) and who presents it. */
 interface TokenEntry {

@@ -1,8 +1,8 @@
 import type { AccessRuleConfig, CallerSelector } from '../../config/gateway-auth-types.js';
-import { compileToolFilter } from '../../registry/tool-filter.js';
+import { compileToolFilter } from '../../config/tool-filter.js';
 import type { Tool } from '../../tool/tool.js';
-import type { RequestPrincipal } from '../http-guard.js';
 import { matchesCaller } from './caller-selector.js';
+import type { RequestPrincipal } from './http-guard.js';
 
 /**
  * Who is looking: the owner flag and, over HTTP, what the front door learned (principal,

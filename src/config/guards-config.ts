@@ -1,0 +1,21 @@
+/** What a guard does with a finding. */
+export type GuardAction = 'annotate' | 'redact' | 'block' | 'requireApproval';
+
+/** The detectors a guard runs over call arguments and results. */
+export type ContentDetector =
+  | 'secrets'
+  | 'personalData'
+  | 'injection'
+  | 'hiddenCharacters'
+  | 'terminalEscapes';
+
+/**
+ * `policies.guards` of `mcptools.json`: per detector, the action on tool results and on call
+ * arguments. A detector not named is not run.
+ */
+export interface GuardsConfig {
+  /** On each tool result: `annotate`, `redact` or `block` (text, `structuredContent`, embedded resources). */
+  results?: Partial<Record<ContentDetector, Exclude<GuardAction, 'requireApproval'>>>;
+  /** On each call's arguments, before it is sent: `redact`, `block` or `requireApproval`. */
+  arguments?: Partial<Record<ContentDetector, Exclude<GuardAction, 'annotate'>>>;
+}

@@ -1,0 +1,40 @@
+/**
+ * What a boxed stdio server is granted (`"sandbox": { … }` on a server entry, or the default for
+ * all). Everything not granted is absent from the box: no network, no files but the system's
+ * read-only run-time directories, no environment but the entry's own `env` and the names listed.
+ */
+export interface SandboxSettings {
+  /** `true` shares the host's network (and `/etc/resolv.conf`, `/etc/hosts`, CA certificates). Default `false`: loopback only, inside the box. */
+  network?: boolean;
+  /** Absolute paths bound read-only at the same place in the box. */
+  read?: string[];
+  /** Absolute paths bound read-write at the same place in the box. */
+  write?: string[];
+  /** Names of the gateway's environment variables passed into the box (the entry's `env` always is). */
+  env?: string[];
+  /**
+   * At most this many open files per process (`RLIMIT_NOFILE`, set by `prlimit` in the box).
+   */
+  maxOpenFiles?: number;
+  /**
+   * At most this many bytes of data per process of the box (heap, `malloc` and writable private
+   * mappings: `RLIMIT_DATA`, set by `prlimit`): past it an allocation fails, and a Node server
+   * aborts (the gateway restarts it with its backoff). Per process, not for the box as a whole,
+   * which needs cgroups. `RLIMIT_AS` is not used: Node and WebAssembly reserve far more address
+   * space than they use. A process limit is not built: `RLIMIT_NPROC` is not enforced for a box
+   * of a gateway that runs as root (the box's user maps to root outside).
+   */
+  maxMemoryBytes?: number;
+}
+
+/**
+ * A `sandbox` value as written: `true` (a box with no grants), `false` (never boxed, even when a
+ * default says otherwise) or the grants.
+ */
+export type SandboxSetting = boolean | SandboxSettings;
+
+/** The grants `setting` means, or `undefined` when it asks for no box. */
+export function sandboxGrants(setting: SandboxSetting | undefined): SandboxSettings | undefined {
+  if (setting === undefined || setting === false) return undefined;
+  return setting === true ? {} : setting;
+}

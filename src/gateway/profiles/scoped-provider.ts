@@ -1,0 +1,109 @@
+import { McpToolsError } from '../../errors/mcp-tools-error.js';
+import type {
+  MCPToolProvider,
+  MultiServerList,
+  PromptService,
+  ResourceService,
+  ServerStatus,
+} from '../../mcp/provider-types.js';
+import type { CallContext } from '../../tool/call-context.js';
+
+function only<T extends { server: string }>(
+  list: MultiServerList<T>,
+  allows: (server: string) => boolean,
+): MultiServerList<T> {
+  return {
+    items: list.items.filter((item) => allows(item.server)),
+    errors: list.errors.filter((error) => allows(error.server)),
+  };
+}
+
+/**
+ * A view of `provider` that sees only the servers `allows` admits: the router tools of a
+ * gateway profile run over it, so `list_mcp_resources` or `get_mcp_prompt` can never reach a
+ * server the profile denies. A denied server reads as unknown. OAuth sign-in (`authorize`,
+ * `oauthServers`) is passed through for the admitted servers, so `mcp_auth` is served too.
+ */
+export function scopedProvider(
+  provider: MCPToolProvider,
+  allows: (server: string) => boolean,
+): MCPToolProvider {
+  const check = (server: string) => {
+    if (!allows(server)) {
+      throw new McpToolsError('CONNECTION_FAILED', `unknown server "${server}"`, {
+        data: { server },
+        recoverable: false,
+      });
+    }
+  };
+  const guarded =
+    <A extends unknown[], R>(run: (server: string, ...rest: A) => Promise<R>) =>
+    async (server: string, ...rest: A): Promise<R> => {
+      check(server);
+      return run(server, ...rest);
+    };
+  const resources: ResourceService = {
+    list: guarded((server, options) => provider.resources.list(server, options)),
+    listAll: async (options) => only(await provider.resources.listAll(options), allows),
+    listTemplates: guarded((server, options) => provider.resources.listTemplates(server, options)),
+    listAllTemplates: async (options) => only(await provider.resources.listAllTemplates(options), allows),
+    read: guarded((server, uri: string, options) => provider.resources.read(server, uri, options)),
+  };
+  const prompts: PromptService = {
+    list: guarded((server, options) => provider.prompts.list(server, options)),
+    listAll: async (options) => only(await provider.prompts.listAll(options), allows),
+    get: guarded((server, name: string, args, options) => provider.prompts.get(server, name, args, options)),
+  };
+  function status(): ServerStatus[];
+  function status(server: string): ServerStatus | undefined;
+  function status(server?: string): ServerStatus[] | ServerStatus | undefined {
+    if (server !== undefined) return allows(server) ? provider.status(server) : undefined;
+    return provider.status().filter((row) => allows(row.name));
+  }
+  return {
+    servers: () => provider.servers().filter(allows),
+    status,
+    refresh: async (server, options) => {
+      if (server !== undefined) check(server);
+      await provider.refresh(server, options);
+    },
+    // The view owns nothing: closing it never closes the provider.
+    close: async () => {},
+    [Symbol.asyncDispose]: async () => {},
+    resources,
+    prompts,
+    on: (event, listener) => provider.on(event, listener),
+    ...(provider.toolOrigin ? { toolOrigin: (name: string) => provider.toolOrigin?.(name) } : {}),
+    ...(provider.toolRefusal
+      ? {
+          toolRefusal: (name: string) => {
+            const refusal = provider.toolRefusal?.(name);
+            return refusal !== undefined && allows(refusal.server) ? refusal : undefined;
+          },
+        }
+      : {}),
+    // OAuth sign-in (`mcp_auth`) for the admitted servers only.
+    ...(provider.authorize
+      ? {
+          authorize: guarded((server, options?: Parameters<NonNullable<MCPToolProvider['authorize']>>[1]) =>
+            provider.authorize!(server, options),
+          ),
+        }
+      : {}),
+    ...(provider.pendingAuthorization
+      ? {
+          pendingAuthorization: (server: string, context?: CallContext) =>
+            allows(server) ? provider.pendingAuthorization?.(server, context) : undefined,
+        }
+      : {}),
+    ...(provider.oauthServers
+      ? { oauthServers: () => (provider.oauthServers?.() ?? []).filter(allows) }
+      : {}),
+    ...(provider.callerSignIn
+      ? {
+          callerSignIn: async (server: string, context?: CallContext) =>
+            allows(server) ? provider.callerSignIn?.(server, context) : undefined,
+        }
+      : {}),
+  };
+}

@@ -1,0 +1,82 @@
+import type { LoggingLevel, Server } from '@modelcontextprotocol/server';
+import type { RequestStateBinding } from '../../cluster/request-state-seal.js';
+import type { CallContext, Caller } from '../../tool/call-context.js';
+import type { RequestPrincipal } from '../auth/http-guard.js';
+import type { DownstreamCall } from '../calls/downstream-call.js';
+import type { GatewayProfile } from '../profiles/gateway-profile.js';
+
+/**
+ * One downstream client as the gateway sees it: a 2025-era session (HTTP `Mcp-Session-Id` or a
+ * stdio connection), or one 2026-07-28 request (stateless: each request is its own session,
+ * and a call that returned `input_required` keeps its session across the retries).
+ */
+export interface DownstreamSession {
+  readonly id: string;
+  readonly era: 'legacy' | 'modern';
+  /** `true` when the client presented the owner token (or came over stdio). */
+  readonly owner: boolean;
+  /** Who authenticated: a hash-derived id of the token presented, `stdio`, or `anonymous`. */
+  readonly principal: string;
+  /** Everything the front door learned about the caller (scopes, claims); absent over stdio. */
+  readonly caller?: RequestPrincipal;
+  /** Calls in flight from this session. */
+  readonly calls: Set<DownstreamCall>;
+  /** The server instance serving it (2025 era and stdio), for notifications. */
+  server?: Server;
+  /** The level the client asked for with `logging/setLevel`; no upstream logs without one. */
+  logLevel?: LoggingLevel;
+  /** The profile it is served under (which tool list changes it hears). */
+  profile?: GatewayProfile;
+  /** Whether the profile it was served under admits `server` (its logs, its resources). */
+  allowsServer?: (server: string) => boolean;
+  /** Wrapped resource URIs the client subscribed to (2025 era). */
+  readonly subscriptions: Set<string>;
+  /** Called after the client changed its log level or subscriptions (cluster mode records them). */
+  onChange?: () => void;
+  /** Set when the session ended. */
+  ended: boolean;
+}
+
+/** A new session record. */
+export function createSession(
+  id: string,
+  era: 'legacy' | 'modern',
+  owner: boolean,
+  principal: string,
+  caller?: RequestPrincipal,
+): DownstreamSession {
+  return {
+    id,
+    era,
+    owner,
+    principal,
+    ...(caller === undefined ? {} : { caller }),
+    calls: new Set(),
+    subscriptions: new Set(),
+    ended: false,
+  };
+}
+
+/**
+ * The context of a request of `session` that is not a call (a list, a completion, a
+ * subscription): its caller and signal, nothing relayed. The hub routes it by that caller.
+ */
+export function sessionContext(session: DownstreamSession, signal?: AbortSignal): CallContext {
+  return { toolCallId: '', caller: callerOf(session), ...(signal === undefined ? {} : { signal }) };
+}
+
+/** The caller of `session`'s requests: what the front door learned, or the principal and owner flag alone (stdio). */
+export function callerOf(session: DownstreamSession): Caller {
+  if (session.caller !== undefined) return session.caller;
+  return session.principal === 'stdio'
+    ? { principal: 'stdio', owner: true, via: 'stdio' }
+    : { principal: session.principal, owner: session.owner };
+}
+
+/**
+ * What a `requestState` or task id sealed for `session` is bound to: `method`, the session's
+ * principal and its OAuth client, so another client of the same user cannot replay it.
+ */
+export function stateBinding(session: DownstreamSession, method: string): RequestStateBinding {
+  return { method, principal: session.principal, client: session.caller?.clientId };
+}

@@ -1,0 +1,290 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { type NodeBody, nodeBodyOf } from './node-body.js';
+import { dropBody } from './node-request.js';
+
+/** Request headers the view leaves out: the body is not carried, so its framing would describe bytes that are not there. */
+const BODY_FRAMING = new Set(['content-length', 'transfer-encoding']);
+
+/**
+ * A Node request's headers as a web `Headers` reads them (lower-case names, repeated values
+ * joined with `, `), read in place: copying them into a `Headers` costs more than every read
+ * the SDK makes of them.
+ */
+class NodeHeadersView {
+  readonly #headers: IncomingMessage['headers'];
+
+  constructor(headers: IncomingMessage['headers']) {
+    this.#headers = headers;
+  }
+
+  get(name: string): string | null {
+    const key = name.toLowerCase();
+    if (BODY_FRAMING.has(key)) return null;
+    const value = this.#headers[key];
+    if (value === undefined) return null;
+    return Array.isArray(value) ? value.join(', ') : value;
+  }
+
+  has(name: string): boolean {
+    return this.get(name) !== null;
+  }
+
+  *entries(): IterableIterator<[string, string]> {
+    for (const name of Object.keys(this.#headers).sort()) {
+      const value = this.get(name);
+      if (value !== null && !name.startsWith(':')) yield [name, value];
+    }
+  }
+
+  keys(): IterableIterator<string> {
+    return Array.from(this.entries(), ([name]) => name)[Symbol.iterator]();
+  }
+
+  values(): IterableIterator<string> {
+    return Array.from(this.entries(), ([, value]) => value)[Symbol.iterator]();
+  }
+
+  forEach(callback: (value: string, name: string, headers: Headers) => void): void {
+    for (const [name, value] of this.entries()) callback(value, name, this as unknown as Headers);
+  }
+
+  [Symbol.iterator](): IterableIterator<[string, string]> {
+    return this.entries();
+  }
+}
+
+/**
+ * What the SDK and the gateway read of a Node request whose body was already read (and is
+ * handed on parsed): method, URL, headers and a signal that aborts when the client goes away
+ * before the answer. It stands in for a web `Request` without being one: the SDK is always
+ * given the parsed body (`parsedBody`) and reads only these, and building an undici `Request`
+ * (its headers list, its own `AbortController`, a body stream) cost more per call than the rest
+ * of the face. It has no body; reading one fails, as reading a used `Request`'s body does.
+ */
+class NodeRequestView {
+  readonly method: string;
+  readonly headers: NodeHeadersView;
+  readonly body = null;
+  readonly bodyUsed = false;
+  /** What reads the answer's body instead of its own reader (see {@link readBodyWith}). */
+  bodyReader: BodyReaderOf | undefined = undefined;
+  readonly #req: IncomingMessage;
+  #abort: AbortController | undefined;
+  #gone = false;
+
+  constructor(req: IncomingMessage) {
+    this.#req = req;
+    this.method = req.method ?? 'GET';
+    this.headers = new NodeHeadersView(req.headers);
+  }
+
+  get url(): string {
+    return `http://${this.#req.headers.host ?? 'localhost'}${this.#req.url ?? '/'}`;
+  }
+
+  /** Made on first read (or never): a signal costs several microseconds on Node 20. */
+  get signal(): AbortSignal {
+    if (this.#abort === undefined) {
+      this.#abort = new AbortController();
+      if (this.#gone) this.#abort.abort();
+    }
+    return this.#abort.signal;
+  }
+
+  /** The client went away before the answer. */
+  clientGone(): void {
+    this.#gone = true;
+    this.#abort?.abort();
+  }
+
+  clone(): this {
+    return this;
+  }
+
+  json(): Promise<never> {
+    return Promise.reject(new TypeError('the request body was read already (it is handed on parsed)'));
+  }
+
+  text(): Promise<never> {
+    return this.json();
+  }
+}
+
+/** What reads a response body: the part of a stream reader the Node face uses. */
+export type BodyReader = Pick<ReadableStreamDefaultReader<Uint8Array>, 'read' | 'cancel'>;
+
+/** Makes the reader of an answer's body; `gone` aborts when the client goes away before the answer ends. */
+export type BodyReaderOf = (body: ReadableStream<Uint8Array>, gone: AbortSignal) => BodyReader;
+
+/**
+ * Has the Node face read the body of `request`'s answer through `reader` as it writes it, when
+ * `request` is served by the Node face (then `true`): what watches a response stream needs no
+ * second web stream and `Response` around it.
+ */
+export function readBodyWith(request: Request, reader: BodyReaderOf): boolean {
+  if (!servedByNodeFace(request)) return false;
+  (request as unknown as NodeRequestView).bodyReader = reader;
+  return true;
+}
+
+/** Whether `request` is served by the Node face (its answer may then carry a {@link NodeBody}). */
+export function servedByNodeFace(request: Request): boolean {
+  return (request as unknown) instanceof NodeRequestView;
+}
+
+/** The JSON-RPC id to echo on an error answer: the body's, when it is one request's. */
+export function echoableId(body: unknown): string | number | null {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return null;
+  const { method, id } = body as { method?: unknown; id?: unknown };
+  return typeof method === 'string' && (typeof id === 'string' || typeof id === 'number') ? id : null;
+}
+
+/**
+ * Serves one Node request through a web-standard handler: `handle` gets a `Request` (headers,
+ * method, URL and an abort signal; no body — see {@link NodeRequestView}) and `body`, the body
+ * already read and parsed, and its `Response` is written back. A JSON answer is collected and
+ * written in one piece with its length (one write, no chunked framing), and ends once any body
+ * left unread (a request to a page that takes none) has come and been dropped; a stream (SSE) is
+ * written as it comes, honouring backpressure, and stops when the client goes away.
+ */
+export async function serveNodeExchange(
+  req: IncomingMessage,
+  res: ServerResponse,
+  body: unknown,
+  handle: (request: Request, body: unknown) => Promise<Response>,
+  onerror: (error: Error) => void,
+): Promise<void> {
+  let finished = false;
+  const request = new NodeRequestView(req);
+  res.on('close', () => {
+    if (!finished) request.clientGone();
+  });
+  let response: Response;
+  try {
+    response = await handle(request as unknown as Request, body);
+  } catch (error) {
+    onerror(error instanceof Error ? error : new Error(String(error)));
+    response = Response.json(
+      { jsonrpc: '2.0', error: { code: -32603, message: 'Internal server error' }, id: echoableId(body) },
+      { status: 500 },
+    );
+  }
+  const headers: Record<string, string> = {};
+  response.headers.forEach((value, name) => {
+    headers[name] = value;
+  });
+  const piped = nodeBodyOf(response);
+  if (piped !== undefined) {
+    await pipeNodeBody(res, response.status, headers, piped);
+    finished = true;
+    return;
+  }
+  if (response.body === null) {
+    finished = true;
+    res.writeHead(response.status, headers);
+    if (!req.complete) await dropBody(req);
+    res.end();
+    return;
+  }
+  const reader: BodyReader = request.bodyReader?.(response.body, request.signal) ?? response.body.getReader();
+  if (!headers['content-type']?.startsWith('text/event-stream')) {
+    // A complete answer (JSON, a page): one write with its length.
+    const chunks: Uint8Array[] = [];
+    try {
+      for (let next = await reader.read(); !next.done; next = await reader.read()) chunks.push(next.value);
+    } catch (error) {
+      onerror(error instanceof Error ? error : new Error(String(error)));
+      finished = true;
+      res.destroy();
+      return;
+    }
+    const bytes = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+    headers['content-length'] = String(bytes.byteLength);
+    finished = true;
+    res.writeHead(response.status, headers);
+    if (req.complete) res.end(bytes);
+    else {
+      res.write(bytes);
+      await dropBody(req);
+      res.end();
+    }
+    return;
+  }
+  res.writeHead(response.status, headers);
+  let drained: (() => void) | undefined;
+  const release = () => {
+    drained?.();
+    drained = undefined;
+  };
+  res.on('drain', release);
+  const gone = request.signal;
+  gone.addEventListener('abort', release, { once: true });
+  // Events that come together (an answer and the stream's end, a priming event and a quick
+  // answer) leave in one write: corked until the turn of the event loop they came in is over.
+  let corked = false;
+  const uncork = () => {
+    corked = false;
+    if (!res.writableEnded) res.uncork();
+  };
+  try {
+    for (let next = await reader.read(); !next.done; next = await reader.read()) {
+      if (gone.aborted) break;
+      if (!corked) {
+        corked = true;
+        res.cork();
+        setImmediate(uncork);
+      }
+      if (!res.write(next.value)) {
+        await new Promise<void>((resolve) => {
+          drained = resolve;
+          if (gone.aborted) release();
+        });
+      }
+    }
+  } catch {
+    // The stream failed or was cancelled: the answer ends here.
+  }
+  if (gone.aborted) void reader.cancel().catch(() => {});
+  finished = true;
+  res.off('drain', release);
+  res.end();
+}
+
+/**
+ * Writes a {@link NodeBody} as it comes, honouring backpressure; a body that breaks off ends the
+ * answer with its `onBreak` bytes, or breaks it off too. Resolves once the answer is over (or
+ * the client went away, which destroys the body).
+ */
+function pipeNodeBody(
+  res: ServerResponse,
+  status: number,
+  headers: Record<string, string>,
+  body: NodeBody,
+): Promise<void> {
+  const { stream } = body;
+  res.writeHead(status, headers);
+  return new Promise((resolve) => {
+    let over = false;
+    const finish = (end: () => void) => {
+      if (over) return;
+      over = true;
+      res.off('drain', resume);
+      end();
+      resolve();
+    };
+    const resume = () => stream.resume();
+    res.on('drain', resume);
+    stream.on('data', (chunk: Buffer) => {
+      if (!res.write(chunk)) stream.pause();
+    });
+    stream.once('end', () => finish(() => res.end()));
+    stream.once('close', () =>
+      finish(() => {
+        const tail = body.onBreak();
+        if (tail === undefined) res.destroy();
+        else res.end(tail);
+      }),
+    );
+    res.once('close', () => finish(() => stream.destroy()));
+  });
+}

@@ -1,0 +1,299 @@
+import type { QuickJSContext, QuickJSDeferredPromise, QuickJSHandle } from 'quickjs-emscripten-core';
+import {
+  INSTALL_GLOBAL,
+  SCRIPT_FILE,
+  type ScriptToolName,
+  toolsInstallArguments,
+  wrapScript,
+} from './sandbox-prelude.js';
+import { limitMessage, type ScriptLimitName, type ScriptLimits } from './script-limits.js';
+import { releaseSandbox, takeSandbox } from './warm-sandbox.js';
+
+/** What the host answers a script's request with: a JSON value, or an error the script may catch. */
+export type HostAnswer = { value: unknown } | { error: { message: string; code?: string } };
+
+/** The host side of a script: the tools it sees and what its requests do. */
+export interface ScriptHost {
+  tools: readonly ScriptToolName[];
+  /** A request of the script: `call` (a tool), `index` (`tool_index`), `describe` (`describe_tools`). */
+  request(op: 'call' | 'index' | 'describe', payload: unknown, signal: AbortSignal): Promise<HostAnswer>;
+}
+
+/** Where in the script an error was thrown (1-based, as the script was written). */
+export interface ScriptPosition {
+  line: number;
+  column: number;
+}
+
+/** How a script ended. */
+export interface ScriptOutcome {
+  ok: boolean;
+  /** What it printed, line by line. */
+  output: string[];
+  /** The JSON of what it returned (absent for `undefined`). */
+  value?: string;
+  /** Why it failed: its own error, or the limit it reached (`limit`), or cancellation. */
+  error?: {
+    message: string;
+    position?: ScriptPosition;
+    limit?: ScriptLimitName;
+    cancelled?: true;
+    /** The script did not compile: nothing of it ran. */
+    syntax?: true;
+  };
+  /** Inner tool calls the script made. */
+  calls: number;
+}
+
+const encoder = new TextEncoder();
+
+/** The first position inside the script in a QuickJS stack (`(script.js:L:C)`), less the wrapper's line. */
+function scriptPosition(stack: unknown): ScriptPosition | undefined {
+  if (typeof stack !== 'string') return undefined;
+  const match = new RegExp(`\\(${SCRIPT_FILE.replace('.', '\\.')}:(\\d+):(\\d+)\\)`).exec(stack);
+  if (match === null) return undefined;
+  const line = Number(match[1]) - 1;
+  return line >= 1 ? { line, column: Number(match[2]) } : undefined;
+}
+
+/** A thrown value's text: `Name: message`, or the value itself. */
+function describeThrown(value: unknown): { text: string; name?: string; message?: string; stack?: unknown } {
+  if (value !== null && typeof value === 'object') {
+    const { name, message, stack } = value as { name?: unknown; message?: unknown; stack?: unknown };
+    if (typeof message === 'string') {
+      const label = typeof name === 'string' && name !== '' ? name : 'Error';
+      return { text: `${label}: ${message}`, name: label, message, stack };
+    }
+    try {
+      return { text: JSON.stringify(value) };
+    } catch {
+      return { text: String(value) };
+    }
+  }
+  return { text: String(value) };
+}
+
+/**
+ * Runs `source` (JavaScript; the body of an async function) in a QuickJS runtime and context
+ * of its own inside WebAssembly, which no other script has used (made ahead, see
+ * {@link takeSandbox}): no filesystem, network, process, timers or module loader, and no
+ * object of the host's — only `tools`, `tool_index`, `describe_tools`, `console` and `print`,
+ * which reach `host` as JSON text. Memory, stack, time, inner calls and output are bounded by
+ * `limits`; the first limit reached stops the script and is named in its outcome.
+ */
+export async function runSandboxedScript(
+  source: string,
+  host: ScriptHost,
+  limits: ScriptLimits,
+  signal?: AbortSignal,
+): Promise<ScriptOutcome> {
+  const sandbox = await takeSandbox();
+  const { runtime, context } = sandbox;
+  runtime.setMemoryLimit(limits.memoryBytes);
+  runtime.setMaxStackSize(limits.stackBytes);
+  const output: string[] = [];
+  let outputBytes = 0;
+  let calls = 0;
+  let inFlight = 0;
+  const waiting: Array<() => void> = [];
+  let limit: ScriptLimitName | undefined;
+  let cancelled = false;
+  let closed = false;
+  const deadline = Date.now() + limits.timeoutMs;
+  // Inner calls end when the script does, whatever ended it.
+  const inner = new AbortController();
+  const deferreds = new Set<QuickJSDeferredPromise>();
+  let wake: (() => void) | undefined;
+  const stopped = new Promise<void>((resolve) => {
+    wake = resolve;
+  });
+  const stop = (reason: ScriptLimitName | 'cancelled') => {
+    if (reason === 'cancelled') cancelled = true;
+    else limit ??= reason;
+    inner.abort();
+    wake?.();
+  };
+  runtime.setInterruptHandler(() => {
+    if (limit !== undefined || cancelled) return true;
+    if (Date.now() > deadline) {
+      stop('timeoutMs');
+      return true;
+    }
+    return false;
+  });
+  const timer = setTimeout(() => stop('timeoutMs'), limits.timeoutMs);
+  const onAbort = () => stop('cancelled');
+  if (signal?.aborted) onAbort();
+  else signal?.addEventListener('abort', onAbort, { once: true });
+
+  /**
+   * Node's own stack ran out inside QuickJS (it throws a RangeError through the WebAssembly
+   * frames): the instance's state is lost, the script stopped at its stack limit.
+   */
+  const brokeWith = (error: unknown) => {
+    broken = true;
+    stop(error instanceof RangeError ? 'stackBytes' : 'memoryBytes');
+  };
+
+  /** Runs the script's pending jobs (promise reactions) until none is left. */
+  const drain = () => {
+    if (closed || broken) return;
+    try {
+      const result = runtime.executePendingJobs();
+      if (result.error) result.error.dispose();
+    } catch (error) {
+      brokeWith(error);
+    }
+  };
+
+  /** Waits for a free slot among `maxConcurrentCalls`. */
+  const slot = async () => {
+    while (inFlight >= limits.maxConcurrentCalls) await new Promise<void>((resolve) => waiting.push(resolve));
+    inFlight++;
+  };
+  const release = () => {
+    inFlight--;
+    waiting.shift()?.();
+  };
+
+  const request = (opHandle: QuickJSHandle, payloadHandle: QuickJSHandle): QuickJSHandle => {
+    const op = context.getString(opHandle) as 'call' | 'index' | 'describe';
+    const payloadText = context.getString(payloadHandle);
+    const deferred = context.newPromise();
+    deferreds.add(deferred);
+    const settle = (answer: HostAnswer) => {
+      if (closed) return;
+      const text = context.newString(JSON.stringify(answer));
+      deferred.resolve(text);
+      text.dispose();
+      deferreds.delete(deferred);
+      deferred.dispose();
+      drain();
+    };
+    if (op === 'call' && ++calls > limits.maxCalls) {
+      stop('maxCalls');
+      // Settled after the script's current step: never while QuickJS is inside this function.
+      queueMicrotask(() => settle({ error: { message: limitMessage('maxCalls', limits), code: 'LIMIT' } }));
+      return deferred.handle;
+    }
+    const payload = JSON.parse(payloadText) as unknown;
+    void (async () => {
+      if (op === 'call') await slot();
+      try {
+        if (inner.signal.aborted) throw new Error('the script has ended');
+        return await host.request(op, payload, inner.signal);
+      } finally {
+        if (op === 'call') release();
+      }
+    })().then(settle, (error: unknown) =>
+      settle({ error: { message: error instanceof Error ? error.message : String(error) } }),
+    );
+    return deferred.handle;
+  };
+  const print = (textHandle: QuickJSHandle) => {
+    const text = context.getString(textHandle);
+    outputBytes += encoder.encode(text).length + 1;
+    if (outputBytes > limits.maxOutputBytes) {
+      stop('maxOutputBytes');
+      return;
+    }
+    output.push(text);
+  };
+  sandbox.port = { request, print };
+
+  const handles: QuickJSHandle[] = [];
+  let broken = false;
+  const fail = (thrown: unknown): ScriptOutcome => {
+    if (cancelled)
+      return { ok: false, output, calls, error: { message: 'the script was cancelled', cancelled: true } };
+    const described = describeThrown(thrown);
+    let reached: ScriptLimitName | undefined = limit;
+    if (reached === undefined && described.name === 'InternalError') {
+      if (described.message === 'out of memory') reached = 'memoryBytes';
+      else if (described.message === 'stack overflow') reached = 'stackBytes';
+    }
+    const position = scriptPosition(described.stack);
+    limit = reached;
+    if (reached !== undefined)
+      return {
+        ok: false,
+        output,
+        calls,
+        error: { message: limitMessage(reached, limits), limit: reached, ...(position ? { position } : {}) },
+      };
+    return {
+      ok: false,
+      output,
+      calls,
+      error: { message: described.text, ...(position ? { position } : {}) },
+    };
+  };
+  const evaluate = async (): Promise<ScriptOutcome> => {
+    // The caller's tools, installed in this script's own context only.
+    const install = context.getProp(context.global, INSTALL_GLOBAL);
+    const [names, groups] = toolsInstallArguments(host.tools).map((text) => context.newString(text)) as [
+      QuickJSHandle,
+      QuickJSHandle,
+    ];
+    const installed = context.callFunction(install, context.undefined, names, groups);
+    install.dispose();
+    names.dispose();
+    groups.dispose();
+    if (installed.error) {
+      const thrown = context.dump(installed.error);
+      installed.error.dispose();
+      return fail(thrown);
+    }
+    installed.value.dispose();
+    const started = context.evalCode(wrapScript(source), SCRIPT_FILE);
+    if (started.error) {
+      const thrown = context.dump(started.error);
+      started.error.dispose();
+      const failed = fail(thrown);
+      return failed.error === undefined ? failed : { ...failed, error: { ...failed.error, syntax: true } };
+    }
+    handles.push(started.value);
+    const settled = context.resolvePromise(started.value);
+    drain();
+    const result = await Promise.race([settled, stopped.then(() => undefined)]);
+    if (result === undefined || limit !== undefined || cancelled || broken) {
+      if (result?.error) result.error.dispose();
+      if (result && !result.error) result.value.dispose();
+      return fail(undefined);
+    }
+    if (result.error) {
+      const thrown = context.dump(result.error);
+      result.error.dispose();
+      return fail(thrown);
+    }
+    const value = returnedJson(context, result.value);
+    result.value.dispose();
+    if (value !== undefined) {
+      outputBytes += encoder.encode(value).length;
+      if (outputBytes > limits.maxOutputBytes) {
+        limit = 'maxOutputBytes';
+        return fail(undefined);
+      }
+    }
+    return { ok: true, output, calls, ...(value === undefined ? {} : { value }) };
+  };
+
+  try {
+    return await evaluate();
+  } catch (error) {
+    brokeWith(error);
+    return fail(undefined);
+  } finally {
+    closed = true;
+    clearTimeout(timer);
+    signal?.removeEventListener('abort', onAbort);
+    inner.abort();
+    // A script that ended normally is freed; one stopped mid-flight may hold objects QuickJS
+    // would refuse to free, and its whole WebAssembly instance is dropped instead.
+    releaseSandbox(sandbox, limit === undefined && !cancelled && !broken && deferreds.size === 0, handles);
+  }
+}
+
+function returnedJson(context: QuickJSContext, handle: QuickJSHandle): string | undefined {
+  return context.typeof(handle) === 'string' ? context.getString(handle) : undefined;
+}

@@ -1,0 +1,122 @@
+import type {
+  QuickJSContext,
+  QuickJSHandle,
+  QuickJSRuntime,
+  QuickJSWASMModule,
+} from 'quickjs-emscripten-core';
+import { quickJsInstance, retireQuickJsInstance } from './quickjs-module.js';
+import { SANDBOX_PRELUDE } from './sandbox-prelude.js';
+
+/** The host's side of the prelude's two functions, bound to the one script a sandbox runs. */
+export interface SandboxPort {
+  /** `__mcptools_host(op, payload)`: returns the handle of the promise the script awaits. */
+  request(op: QuickJSHandle, payload: QuickJSHandle): QuickJSHandle;
+  /** `__mcptools_print(text)`. */
+  print(text: QuickJSHandle): void;
+}
+
+/**
+ * A QuickJS runtime and context with the prelude evaluated, made before the script that takes
+ * it is known and used by that one script only: its global object has never held another
+ * script's values, and its runtime is freed with it.
+ */
+export interface WarmSandbox {
+  readonly quickjs: QuickJSWASMModule;
+  readonly runtime: QuickJSRuntime;
+  readonly context: QuickJSContext;
+  /** Set once by the script that takes the sandbox; the prelude's functions fail before. */
+  port: SandboxPort | undefined;
+}
+
+/**
+ * One sandbox made ahead, for the next script. Making one (a context and the prelude) is most
+ * of a short script's fixed cost; it is done between scripts instead of on the way in. Only
+ * one is kept: a burst of concurrent scripts makes the others on the spot, as before.
+ */
+let ready: WarmSandbox | undefined;
+let filling = false;
+
+/** A new runtime and context of `quickjs` with the prelude evaluated; throws what evaluation threw. */
+function prepareSandbox(quickjs: QuickJSWASMModule): WarmSandbox {
+  const runtime = quickjs.newRuntime();
+  const context = runtime.newContext();
+  const sandbox: WarmSandbox = { quickjs, runtime, context, port: undefined };
+  const unbound = () => {
+    throw new Error('the sandbox has no script');
+  };
+  const request = context.newFunction('host', (op, payload) =>
+    (sandbox.port ?? unbound()).request(op, payload),
+  );
+  const print = context.newFunction('print', (text) => {
+    (sandbox.port ?? unbound()).print(text);
+  });
+  context.setProp(context.global, '__mcptools_host', request);
+  context.setProp(context.global, '__mcptools_print', print);
+  request.dispose();
+  print.dispose();
+  const evaluated = context.evalCode(SANDBOX_PRELUDE, 'prelude.js');
+  if (evaluated.error) {
+    const thrown = context.dump(evaluated.error);
+    evaluated.error.dispose();
+    context.dispose();
+    runtime.dispose();
+    throw new Error(`the sandbox's prelude failed: ${JSON.stringify(thrown)}`);
+  }
+  evaluated.value.dispose();
+  return sandbox;
+}
+
+/** Makes the next sandbox after the current turn of the event loop, unless one is ready. */
+function fillSoon(): void {
+  if (filling) return;
+  filling = true;
+  setImmediate(() => {
+    quickJsInstance()
+      .then((quickjs) => {
+        if (ready?.quickjs !== quickjs) ready = prepareSandbox(quickjs);
+      })
+      // The script that takes it makes its own and meets the error there.
+      .catch(() => undefined)
+      .finally(() => {
+        filling = false;
+      });
+  });
+}
+
+/**
+ * A sandbox no script has used, for one script: the one made ahead when it belongs to the
+ * live WebAssembly instance (one of a retired instance is dropped with it), else a new one.
+ * The next is made after this turn.
+ */
+export async function takeSandbox(): Promise<WarmSandbox> {
+  const quickjs = await quickJsInstance();
+  const made = ready;
+  ready = undefined;
+  fillSoon();
+  return made?.quickjs === quickjs ? made : prepareSandbox(quickjs);
+}
+
+/**
+ * Ends a sandbox after its script: one that ended cleanly is freed after the current turn (off
+ * the script's way out); one stopped mid-flight may hold objects its runtime would refuse to
+ * free, so its whole WebAssembly instance is retired instead (dropped once nothing runs in it).
+ */
+export function releaseSandbox(
+  sandbox: WarmSandbox,
+  clean: boolean,
+  handles: readonly QuickJSHandle[],
+): void {
+  if (!clean) {
+    retireQuickJsInstance(sandbox.quickjs);
+    return;
+  }
+  setImmediate(() => {
+    try {
+      for (const handle of handles) if (handle.alive) handle.dispose();
+      sandbox.context.dispose();
+      sandbox.runtime.dispose();
+    } catch {
+      retireQuickJsInstance(sandbox.quickjs);
+    }
+  });
+}

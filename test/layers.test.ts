@@ -1,0 +1,99 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { type SourceImport, sourceFiles, sourceImports } from './helpers/source-imports.js';
+
+/*
+ * The layers of src/ are written once, in the table of docs/architecture.md, and checked here
+ * against every import of the source (type-only imports too: a type that points up a layer ties
+ * the two folders as surely as a call does).
+ */
+const root = resolve(import.meta.dirname, '..');
+const ENTRY = 'src/*.ts';
+
+interface LayerRow {
+  readonly layer: number;
+  /** `null`: every folder on a lower layer. */
+  readonly mayImport: ReadonlySet<string> | null;
+}
+
+/** The rows of the table under `## Layers`: folder name (`ENTRY` for the files of src/ itself) → row. */
+function layerTable(): Map<string, LayerRow> {
+  const page = readFileSync(resolve(root, 'docs/architecture.md'), 'utf8');
+  const section = page.split(/^## Layers$/m)[1]?.split(/^## /m)[0] ?? '';
+  const rows = new Map<string, LayerRow>();
+  for (const line of section.split('\n')) {
+    const cells = line.split('|').map((cell) => cell.trim());
+    const layer = Number(cells[1]);
+    if (!Number.isInteger(layer) || layer < 1) continue;
+    const folder = cells[2]?.replace(/`/g, '') ?? '';
+    const name = folder === ENTRY ? ENTRY : folder.replace(/^src\//, '').replace(/\/$/, '');
+    const allowed = cells[4] ?? '';
+    const mayImport = allowed.startsWith('every lower layer')
+      ? null
+      : new Set([...allowed.matchAll(/`([^`]+)`/g)].map((match) => match[1] as string));
+    rows.set(name, { layer, mayImport });
+  }
+  return rows;
+}
+
+/** The folder of src/ a file belongs to: its first folder below src/, or `ENTRY`. */
+const folderOf = (file: string): string => {
+  const parts = file.split('/');
+  return parts.length > 2 ? (parts[1] as string) : ENTRY;
+};
+
+const describeImport = (found: SourceImport) =>
+  `${found.from}:${found.line} imports '${found.specifier}'${found.typeOnly ? ' (type only)' : ''}`;
+
+const table = layerTable();
+const imports = sourceImports(root, 'src');
+
+describe('the layers of src/ (docs/architecture.md)', () => {
+  it('reads the table and the imports', () => {
+    // The control: a table that failed to parse, or an import reader that found nothing,
+    // would let every check below pass.
+    expect(table.get('tool')).toEqual({ layer: 2, mayImport: new Set(['json']) });
+    expect(table.get('cli')?.mayImport).toBeNull();
+    expect(imports.length).toBeGreaterThan(1000);
+    expect(imports.some((found) => found.typeOnly)).toBe(true);
+    expect(imports).toContainEqual(
+      expect.objectContaining({ from: 'src/index.ts', to: 'src/registry/tool-registry.ts' }),
+    );
+  });
+
+  it('has a row for every folder of src/', () => {
+    const folders = new Set(sourceFiles(root, 'src').map(folderOf));
+    const missing = [...folders].filter((folder) => !table.has(folder));
+    expect(missing, 'add a row for each to the layer table of docs/architecture.md').toEqual([]);
+    const gone = [...table.keys()].filter((folder) => !folders.has(folder));
+    expect(gone, 'rows of the layer table whose folder is gone').toEqual([]);
+  });
+
+  it('lets a folder import only folders on lower layers', () => {
+    const wrong: string[] = [];
+    for (const [folder, row] of table)
+      for (const allowed of row.mayImport ?? []) {
+        const below = table.get(allowed);
+        if (below === undefined || below.layer >= row.layer)
+          wrong.push(`${folder} (layer ${row.layer}) may import ${allowed} (layer ${below?.layer ?? '?'})`);
+      }
+    expect(wrong).toEqual([]);
+  });
+
+  it('has no import that the table does not allow', () => {
+    const forbidden: string[] = [];
+    for (const found of imports) {
+      const from = folderOf(found.from);
+      const to = folderOf(found.to);
+      if (from === to) continue;
+      const row = table.get(from);
+      const target = table.get(to);
+      if (row === undefined || target === undefined) continue;
+      const allowed = row.mayImport === null ? target.layer < row.layer : row.mayImport.has(to);
+      if (!allowed)
+        forbidden.push(`${describeImport(found)}: ${from} (layer ${row.layer}) may not import ${to}`);
+    }
+    expect(forbidden).toEqual([]);
+  });
+});
