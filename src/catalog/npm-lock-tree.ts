@@ -1,8 +1,8 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { LockedNpmModule } from '../config/catalog-lock.js';
 import { McpToolsError } from '../errors/mcp-tools-error.js';
+import type { LockedNpmModule } from './catalog-lock.js';
 import { runNpm } from './run-npm.js';
 
 /** The project name of the generated `package.json` a locked npm server is installed from. */
@@ -32,7 +32,15 @@ export async function resolveNpmTree(
       join(dir, 'package.json'),
       JSON.stringify({ name: LOCKED_PROJECT_NAME, private: true, dependencies: { [identifier]: version } }),
     );
-    const args = ['install', '--package-lock-only', '--ignore-scripts', '--no-audit', '--no-fund'];
+    // Every tarball's URL is kept, whatever the user's npm settings say: the lock names what was fetched.
+    const args = [
+      'install',
+      '--package-lock-only',
+      '--ignore-scripts',
+      '--no-audit',
+      '--no-fund',
+      '--omit-lockfile-registry-resolved=false',
+    ];
     if (registryBaseUrl !== undefined) args.push(`--registry=${registryBaseUrl}`);
     const run = await runNpm(args, dir, env);
     if (!run.ok)

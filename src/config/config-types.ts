@@ -1,4 +1,4 @@
-import type { LockedStart } from './catalog-lock.js';
+import type { LockedStart } from './attach-locks.js';
 import type {
   AccessRuleConfig,
   CallerSelector,

@@ -12,7 +12,7 @@ import { readCodexToml } from './formats/codex-toml.js';
 import { readMcpServersJson } from './formats/mcp-servers-json.js';
 import { readMcpToolsJson } from './formats/mcptools-json.js';
 import { readVsCodeJson } from './formats/vscode.js';
-import { SecretVault } from './secret-vault.js';
+import { defaultVaultLookup } from './vault-file.js';
 import type { VaultLookup } from './vault-reference.js';
 
 /** Options of `parseConfig`. */
@@ -135,14 +135,5 @@ function createContext(
     validator,
     unset: [],
     vault: options.vault ?? defaultVaultLookup(options.env ?? process.env),
-  };
-}
-
-/** The secret vault of `env`, opened when the first reference is read (most files hold none). */
-function defaultVaultLookup(env: Readonly<Record<string, string | undefined>>): VaultLookup {
-  let vault: SecretVault | undefined;
-  return (entry, name) => {
-    vault ??= SecretVault.fromEnv(env);
-    return vault.get(entry, name);
   };
 }
