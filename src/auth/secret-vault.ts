@@ -1,25 +1,15 @@
-import { hkdfSync, randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { ClusterSeal } from '../cluster/cluster-seal.js';
-import { McpToolsError } from '../errors/mcp-tools-error.js';
-import { stateDir } from '../paths/state-dir.js';
+import { randomBytes } from 'node:crypto';
+import { dirname } from 'node:path';
+import {
+  defaultSecretVaultPath,
+  readVaultFile,
+  readVaultValue,
+  sealFor,
+  type VaultFileContent,
+} from '../config/vault-file.js';
+import { VAULT_KEY_ENV, type VaultSeal } from '../config/vault-seal.js';
 
-/** The variable holding the key that seals the secret vault (hex or base64 of 32+ bytes). */
-export const VAULT_KEY_ENV = 'MCPTOOLS_VAULT_KEY';
-
-/** The vault file: `secrets.json` in the state folder. */
-export function defaultSecretVaultPath(
-  env: Readonly<Record<string, string | undefined>> = process.env,
-): string {
-  return join(stateDir(env as NodeJS.ProcessEnv), 'secrets.json');
-}
-
-/** The file's content: per server entry, per variable name, the value (sealed when a key is set). */
-interface SecretVaultFile {
-  version: 1;
-  entries: Record<string, Record<string, string>>;
-}
+export { defaultSecretVaultPath, VAULT_KEY_ENV };
 
 /** How long a lock may go without its holder touching it before another process may break it. */
 const STALE_LOCK_MS = 10_000;
@@ -34,11 +24,11 @@ const STALE_LOCK_MS = 10_000;
  */
 export class SecretVault {
   readonly path: string;
-  readonly #seal: ClusterSeal | undefined;
+  readonly #seal: VaultSeal | undefined;
 
   constructor(path: string, key?: string) {
     this.path = path;
-    this.#seal = key === undefined || key.trim() === '' ? undefined : sealFor(key);
+    this.#seal = sealFor(key);
   }
 
   /** The vault of `env`: its default path and its key, if one is set. */
@@ -57,23 +47,7 @@ export class SecretVault {
    * that says so without the value.
    */
   get(entry: string, name: string): string | undefined {
-    const stored = this.#read().entries[entry]?.[name];
-    if (stored === undefined) return undefined;
-    if (!stored.startsWith('v1.')) {
-      if (this.#seal !== undefined)
-        throw new McpToolsError(
-          'CONFIG_INVALID',
-          `the secret ${entry}/${name} in ${this.path} is not sealed`,
-        );
-      return stored;
-    }
-    const opened = this.#seal?.open(stored, `${entry}/${name}`);
-    if (opened === undefined)
-      throw new McpToolsError(
-        'CONFIG_INVALID',
-        `the secret ${entry}/${name} in ${this.path} is sealed and does not open with ${VAULT_KEY_ENV}`,
-      );
-    return opened;
+    return readVaultValue(this.path, this.#seal, entry, name);
   }
 
   /** The variable names stored for `entry`. */
@@ -112,25 +86,11 @@ export class SecretVault {
     return removed;
   }
 
-  #read(): SecretVaultFile {
-    let text: string;
-    try {
-      text = readFileSync(this.path, 'utf8');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { version: 1, entries: {} };
-      throw error;
-    }
-    try {
-      const parsed = JSON.parse(text) as SecretVaultFile;
-      if (typeof parsed?.entries !== 'object' || parsed.entries === null) throw new Error();
-      return { version: 1, entries: { ...parsed.entries } };
-    } catch {
-      // Never quote the content: it holds secrets.
-      throw new McpToolsError('CONFIG_INVALID', `the secret vault ${this.path} is not valid JSON`);
-    }
+  #read(): VaultFileContent {
+    return readVaultFile(this.path);
   }
 
-  async #update(change: (file: SecretVaultFile) => void): Promise<void> {
+  async #update(change: (file: VaultFileContent) => void): Promise<void> {
     // Loaded by the first write: reading a configuration with vault references needs none of it.
     const { chmod, mkdir, open, rename, rm } = await import('node:fs/promises');
     await mkdir(dirname(this.path), { recursive: true, mode: 0o700 });
@@ -163,21 +123,4 @@ export class SecretVault {
       await release().catch(() => undefined);
     }
   }
-}
-
-/** The seal of a vault key given as hex or base64 text of at least 32 bytes. */
-function sealFor(text: string): ClusterSeal {
-  const value = text.trim();
-  let bytes: Buffer | undefined;
-  if (/^[0-9a-fA-F]+$/.test(value) && value.length % 2 === 0) bytes = Buffer.from(value, 'hex');
-  else if (/^[A-Za-z0-9+/_-]+={0,2}$/.test(value)) bytes = Buffer.from(value, 'base64');
-  if (bytes === undefined || bytes.length < 32)
-    throw new McpToolsError(
-      'INVALID_ARGUMENTS',
-      `${VAULT_KEY_ENV} must be 32+ random bytes as hex or base64 (generate one with: openssl rand -base64 32)`,
-      { recoverable: false },
-    );
-  const key = Buffer.from(hkdfSync('sha256', bytes, 'mcptools-vault', 'secrets', 32));
-  const keyId = Buffer.from(hkdfSync('sha256', bytes, 'mcptools-vault', 'key-id', 4)).toString('hex');
-  return new ClusterSeal(key, keyId);
 }

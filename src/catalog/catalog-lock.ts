@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { LOCK_FILE_NAME } from '../config/attach-locks.js';
 import { McpToolsError } from '../errors/mcp-tools-error.js';
 
-/** The lock file's name, beside the configuration file it locks. */
-export const LOCK_FILE_NAME = 'mcptools-lock.json';
+export { LOCK_FILE_NAME };
 
 /** One npm package of a locked dependency tree, as npm's own lockfile records it. */
 export interface LockedNpmModule {

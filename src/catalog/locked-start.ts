@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import type { LockedStart } from '../config/attach-locks.js';
 import { McpToolsError } from '../errors/mcp-tools-error.js';
 import { stateDir } from '../paths/state-dir.js';
 import type { LockedPackage } from './catalog-lock.js';
@@ -7,13 +8,7 @@ import { bundleFile, downloadBundle, unpackBundle } from './mcpb-bundle.js';
 import { installLockedNpm } from './npm-locked-install.js';
 
 /** A stdio server's lock, as the configuration reader attaches it (`StdioServerConfig.locked`). */
-export interface LockedStart {
-  /** The lock file it came from. */
-  file: string;
-  /** The entry's name in it. */
-  entry: string;
-  package: LockedPackage;
-}
+export type { LockedStart } from '../config/attach-locks.js';
 
 /** The command line of a stdio server. */
 export interface StdioCommand {
@@ -40,7 +35,8 @@ export async function lockedCommand(
   serverName: string,
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<StdioCommand> {
-  const pkg = locked.package;
+  // The reader attached the lock file's package as written there, which add wrote as a LockedPackage.
+  const pkg = locked.package as unknown as LockedPackage;
   const refuse = (configured: string, lockedAs: string): never => {
     throw new McpToolsError(
       'CONFIG_INVALID',

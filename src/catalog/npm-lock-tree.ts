@@ -32,7 +32,15 @@ export async function resolveNpmTree(
       join(dir, 'package.json'),
       JSON.stringify({ name: LOCKED_PROJECT_NAME, private: true, dependencies: { [identifier]: version } }),
     );
-    const args = ['install', '--package-lock-only', '--ignore-scripts', '--no-audit', '--no-fund'];
+    // Every tarball's URL is kept, whatever the user's npm settings say: the lock names what was fetched.
+    const args = [
+      'install',
+      '--package-lock-only',
+      '--ignore-scripts',
+      '--no-audit',
+      '--no-fund',
+      '--omit-lockfile-registry-resolved=false',
+    ];
     if (registryBaseUrl !== undefined) args.push(`--registry=${registryBaseUrl}`);
     const run = await runNpm(args, dir, env);
     if (!run.ok)

@@ -82,11 +82,10 @@ async function install(
       2,
     ),
   );
-  const run = await runNpm(
-    ['ci', '--ignore-scripts', '--no-audit', '--no-fund', '--prefer-offline'],
-    prefix,
-    env,
-  );
+  const args = ['ci', '--ignore-scripts', '--no-audit', '--no-fund', '--prefer-offline'];
+  // A lock written where npm omits tarball URLs still installs from the record's registry.
+  if (pkg.registryBaseUrl !== undefined) args.push(`--registry=${pkg.registryBaseUrl}`);
+  const run = await runNpm(args, prefix, env);
   if (!run.ok) {
     const mismatch = /wanted (sha\d+-[A-Za-z0-9+/=]+) but got (sha\d+-[A-Za-z0-9+/=]+)/.exec(run.stderr);
     if (mismatch || /EINTEGRITY/.test(run.stderr))
@@ -102,11 +101,12 @@ async function install(
   }
   const installed = JSON.parse(
     await readFile(join(prefix, 'node_modules', pkg.identifier, 'package.json'), 'utf8'),
-  ) as { version?: string };
-  if (installed.version !== pkg.version)
+  ) as { name?: string; version?: string };
+  // npm's cache is keyed by content: a lock naming another package's hash installs that package.
+  if (installed.name !== pkg.identifier || installed.version !== pkg.version)
     throw new McpToolsError(
       'PERMISSION_DENIED',
-      `server "${serverName}": mcptools-lock.json locks ${pkg.identifier}@${pkg.version}, but npm installed ${installed.version}; not started`,
+      `server "${serverName}": mcptools-lock.json locks ${pkg.identifier}@${pkg.version}, but npm installed ${installed.name}@${installed.version}; not started`,
       { recoverable: false },
     );
   await writeFile(join(prefix, MARKER), hash);

@@ -1,7 +1,5 @@
-import { existsSync } from 'node:fs';
 import { SecretVault } from '../auth/secret-vault.js';
 import { McpToolsError } from '../errors/mcp-tools-error.js';
-import { readPinFile, updatePinFile } from '../pins/pin-file.js';
 import { lockFileFor, readCatalogLock, updateCatalogLock } from './catalog-lock.js';
 import { readConfigJson, writeConfigJson } from './config-file-entries.js';
 
@@ -20,13 +18,14 @@ export interface RemoveResult {
 
 /**
  * Removes `entry` everywhere it left something: the configuration, the lock file beside it, its
- * secrets in the vault and its pins (approved and pending definitions) in `pinsFile`. An entry
- * found nowhere is an error.
+ * secrets in the vault and (through `forgetPins`) its pins. An entry found in none of the first
+ * three is an error.
  */
 export async function removeServer(options: {
   configFile: string;
   entry: string;
-  pinsFile: string;
+  /** Forgets the entry's pins; resolves with whether it had any (the CLI gives the pin file's). */
+  forgetPins?: (entry: string) => Promise<boolean>;
   env?: NodeJS.ProcessEnv;
 }): Promise<RemoveResult> {
   const { configFile, entry } = options;
@@ -36,8 +35,7 @@ export async function removeServer(options: {
   const inLock = readCatalogLock(lockFile).servers[entry] !== undefined;
   const vault = SecretVault.fromEnv(options.env ?? process.env);
   const inVault = vault.names(entry).length > 0;
-  const inPins = existsSync(options.pinsFile) && readPinFile(options.pinsFile).servers[entry] !== undefined;
-  if (!inConfig && !inLock && !inVault && !inPins)
+  if (!inConfig && !inLock && !inVault)
     throw new McpToolsError('INVALID_ARGUMENTS', `${configFile} has no server "${entry}"`, {
       recoverable: false,
     });
@@ -50,9 +48,6 @@ export async function removeServer(options: {
       delete lock.servers[entry];
     });
   const secrets = inVault ? await vault.remove(entry) : [];
-  if (inPins)
-    await updatePinFile(options.pinsFile, (content) => {
-      delete content.servers[entry];
-    });
-  return { entry, config: inConfig, lock: inLock, secrets, pins: inPins };
+  const pins = (await options.forgetPins?.(entry)) ?? false;
+  return { entry, config: inConfig, lock: inLock, secrets, pins };
 }

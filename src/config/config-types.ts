@@ -1,4 +1,4 @@
-import type { LockedStart } from '../catalog/locked-start.js';
+import type { LockedStart } from './attach-locks.js';
 import type {
   AccessRuleConfig,
   CallerSelector,

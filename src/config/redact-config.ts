@@ -15,6 +15,11 @@ export function redactServer(server: ServerConfig): ServerConfig {
     const redacted = { ...server };
     if (server.env) redacted.env = hideValues(server.env);
     if (server.args) redacted.args = values.value(redactArgs(server.args));
+    // The locked tree is long and says nothing a reader of the entry needs; the lock file has it.
+    if (server.locked?.package.registryType === 'npm') {
+      const { modules: _modules, ...summary } = server.locked.package;
+      redacted.locked = { ...server.locked, package: { ...summary, modules: {} } };
+    }
     return redacted;
   }
   const redacted = { ...server, url: values.text(redactUrl(server.url)) };
@@ -30,13 +35,20 @@ export function redactServer(server: ServerConfig): ServerConfig {
 
 /**
  * A copy of a whole configuration with every server passed through {@link redactServer}, and
- * the embeddings endpoint's key, header values and URL secrets, and the OTLP endpoint's URL secrets, hidden.
+ * the embeddings endpoint's key, header values and URL secrets, the OTLP endpoint's URL secrets,
+ * and the registries' header values and URL secrets, hidden.
  */
 export function redactConfig(config: McpToolsConfig): McpToolsConfig {
   const servers = Object.fromEntries(
     Object.entries(config.servers).map(([name, server]) => [name, redactServer(server)]),
   );
   const gateway = redactGateway(config.gateway);
+  // A private registry's token travels in its headers or URL.
+  const registries = config.registries?.map((source) => ({
+    url: redactUrl(source.url),
+    ...(source.headers ? { headers: hideValues(source.headers) } : {}),
+  }));
+  if (registries !== undefined) config = { ...config, registries };
   // An OTLP endpoint may carry a key in its query or userinfo, like any URL.
   const telemetry =
     config.telemetry?.endpoint === undefined

@@ -8,6 +8,28 @@ import { firstLine, printJson, printLine } from '../print.js';
 import { runSessionCommand } from '../run-session-command.js';
 import { requireServer } from './require-server.js';
 
+/**
+ * What the registries say now of the entries locked beside a configuration file (`mcptools add`
+ * wrote them): a deleted one is a failure, a deprecated one a note. Nothing without a lock.
+ */
+async function catalogFindings(source: string | undefined, only: string | undefined) {
+  if (source === undefined) return [];
+  const { existsSync } = await import('node:fs');
+  const { lockFileFor } = await import('../../catalog/catalog-lock.js');
+  if (!existsSync(lockFileFor(source))) return [];
+  const { lockedStatuses } = await import('../../catalog/locked-status.js');
+  const { configuredSources } = await import('../../catalog/configured-sources.js');
+  const { catalogCacheDir } = await import('../../catalog/add-server.js');
+  let sources: ReturnType<typeof configuredSources> = [];
+  try {
+    sources = configuredSources(source);
+  } catch {
+    // A file add does not edit (JSONC, TOML): its locks are asked of their registries without headers.
+  }
+  const statuses = await lockedStatuses(source, sources, { cacheDir: catalogCacheDir() });
+  return statuses.filter((status) => only === undefined || status.entry === only);
+}
+
 /** Runs `mcptools doctor [server]`. */
 export async function doctorAction(
   only: string | undefined,
@@ -46,8 +68,15 @@ export async function doctorAction(
     const failing = reports.filter(
       (report) => report.enabled && report.state !== 'connected' && report.state !== 'skipped',
     );
+    const catalog = await catalogFindings(session.config.source, only);
+    const withdrawn = catalog.filter((finding) => finding.status === 'deleted');
     if (options.json) {
-      printJson({ source: session.config.source, ok: failing.length === 0, servers: reports });
+      printJson({
+        source: session.config.source,
+        ok: failing.length === 0 && withdrawn.length === 0,
+        servers: reports,
+        ...(catalog.length > 0 ? { registry: catalog } : {}),
+      });
     } else {
       const paint = createPainter();
       for (const report of reports) {
@@ -80,6 +109,14 @@ export async function doctorAction(
           if (report.fix) printLine(`    fix: ${report.fix}`);
         }
       }
+      for (const finding of catalog) {
+        if (finding.status === 'active') continue;
+        const mark = finding.status === 'deleted' ? paint.red('✗') : paint.dim('!');
+        printLine(
+          `${mark} ${paint.bold(finding.entry)}: ${finding.name}@${finding.version} is ${finding.status} in ${finding.registry}${finding.message ? ` (${firstLine(finding.message, 160)})` : ''}`,
+        );
+        if (finding.status === 'deleted') printLine(`    fix: mcptools remove ${finding.entry}`);
+      }
       printLine();
       printLine(
         failing.length === 0
@@ -87,6 +124,6 @@ export async function doctorAction(
           : `${failing.length} of ${reports.length} servers need attention.`,
       );
     }
-    return failing.length === 0 ? ExitCode.success : ExitCode.connection;
+    return failing.length === 0 && withdrawn.length === 0 ? ExitCode.success : ExitCode.connection;
   });
 }

@@ -1,7 +1,9 @@
+import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
 import { removeServer } from '../../catalog/remove-server.js';
 import { loadConfig } from '../../config/load-config.js';
 import { cliPinsFile } from '../../pins/cli-pins.js';
+import { readPinFile, updatePinFile } from '../../pins/pin-file.js';
 import { printJson, printLine } from '../print.js';
 import { globalOptions } from './global-options.js';
 import { catalogConfigFile } from './registry-action.js';
@@ -13,7 +15,15 @@ export async function removeAction(entry: string, _options: unknown, command: Co
   const config = await loadConfig(configFile, { optional: true, onWarning: () => undefined }).catch(
     () => undefined,
   );
-  const result = await removeServer({ configFile, entry, pinsFile: cliPinsFile(config, undefined) });
+  const pinsFile = cliPinsFile(config, undefined);
+  const forgetPins = async (name: string) => {
+    if (!existsSync(pinsFile) || readPinFile(pinsFile).servers[name] === undefined) return false;
+    await updatePinFile(pinsFile, (content) => {
+      delete content.servers[name];
+    });
+    return true;
+  };
+  const result = await removeServer({ configFile, entry, forgetPins });
   if (globalOptions(command).json) {
     printJson(result);
     return;
