@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 
 /**
  * Vitest global setup: after the whole suite, no MCP server process that the suite started
- * may still be running (DESIGN.md: "close() … leaves no child process behind").
+ * may still be running ("close() … leaves no child process behind").
  * Linux only (reads /proc); elsewhere it checks nothing.
  */
 const SERVER_MARKERS = [

@@ -1,16 +1,16 @@
 import { join } from 'node:path';
-import { SecretVault } from '../auth/secret-vault.js';
-import { vaultReference } from '../config/vault-reference.js';
-import { McpToolsError } from '../errors/mcp-tools-error.js';
-import { stateDir } from '../paths/state-dir.js';
-import { type BuildContext, buildEntry } from './build-entry.js';
 import {
   type LockEntry,
   type LockedPackage,
   lockFileFor,
   readCatalogLock,
   updateCatalogLock,
-} from './catalog-lock.js';
+} from '../config/catalog-lock.js';
+import { SecretVault } from '../config/secret-vault.js';
+import { vaultReference } from '../config/vault-reference.js';
+import { McpToolsError } from '../errors/mcp-tools-error.js';
+import { stateDir } from '../paths/state-dir.js';
+import { type BuildContext, buildEntry } from './build-entry.js';
 import { type CatalogLookupOptions, type FoundEntry, findCatalogEntry } from './catalog-lookup.js';
 import type { CatalogSource } from './catalog-source.js';
 import { checkCatalogStatus } from './catalog-status.js';

@@ -1,19 +1,10 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import type { LockedStart } from '../config/catalog-lock.js';
 import { McpToolsError } from '../errors/mcp-tools-error.js';
 import { stateDir } from '../paths/state-dir.js';
-import type { LockedPackage } from './catalog-lock.js';
 import { bundleFile, downloadBundle, unpackBundle } from './mcpb-bundle.js';
 import { installLockedNpm } from './npm-locked-install.js';
-
-/** A stdio server's lock, as the configuration reader attaches it (`StdioServerConfig.locked`). */
-export interface LockedStart {
-  /** The lock file it came from. */
-  file: string;
-  /** The entry's name in it. */
-  entry: string;
-  package: LockedPackage;
-}
 
 /** The command line of a stdio server. */
 export interface StdioCommand {

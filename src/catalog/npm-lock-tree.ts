@@ -1,8 +1,8 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { LockedNpmModule } from '../config/catalog-lock.js';
 import { McpToolsError } from '../errors/mcp-tools-error.js';
-import type { LockedNpmModule } from './catalog-lock.js';
 import { runNpm } from './run-npm.js';
 
 /** The project name of the generated `package.json` a locked npm server is installed from. */

@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { LockedPackage } from '../config/catalog-lock.js';
 import { McpToolsError } from '../errors/mcp-tools-error.js';
-import type { LockedPackage } from './catalog-lock.js';
 import { LOCKED_PROJECT_NAME, lastLines } from './npm-lock-tree.js';
 import { runNpm } from './run-npm.js';
 

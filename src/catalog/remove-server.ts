@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
-import { SecretVault } from '../auth/secret-vault.js';
+import { lockFileFor, readCatalogLock, updateCatalogLock } from '../config/catalog-lock.js';
+import { SecretVault } from '../config/secret-vault.js';
 import { McpToolsError } from '../errors/mcp-tools-error.js';
 import { readPinFile, updatePinFile } from '../pins/pin-file.js';
-import { lockFileFor, readCatalogLock, updateCatalogLock } from './catalog-lock.js';
 import { readConfigJson, writeConfigJson } from './config-file-entries.js';
 
 /** What {@link removeServer} removed. */

@@ -5,7 +5,7 @@ import { durationOption, positiveIntegerOption } from './parse-option-value.js';
 /**
  * Every `mcptools` command with its arguments, options and help, in one module so that
  * `--help` loads one file; each action lives in `commands/<name>-action.ts` and is imported
- * only when its command runs (issue 9: start-up ≤ 150 ms).
+ * only when its command runs (start-up ≤ 150 ms).
  */
 export function registerCommands(program: Command): void {
   // `mcptools servers`: connect every configured server and show its status; exit 3 if one failed.
@@ -45,7 +45,7 @@ export function registerCommands(program: Command): void {
     )
     .option('--timeout <ms>', 'call timeout in milliseconds (e.g. 5000 or 5e3)', durationOption)
     .option('--save <dir>', 'write images, audio and blobs of the result into this directory')
-    .option('--format <format>', '"text" (default) or "compact" (seed 002’s two-line format)')
+    .option('--format <format>', '"text" (default) or "compact" (the compact two-line format)')
     .addHelpText(
       'after',
       `
@@ -81,7 +81,7 @@ Examples:
     .command('resources')
     .description('list the resources and resource templates of every server (or one)')
     .option('--server <name>', 'only this server')
-    .option('--format <format>', '"text" (default) or "compact" (seed 002’s two-line format)')
+    .option('--format <format>', '"text" (default) or "compact" (the compact two-line format)')
     .addHelpText(
       'after',
       '\nExamples:\n  mcptools resources\n  mcptools resources --server everything --json\n  mcptools resources --format compact',
@@ -100,7 +100,7 @@ Examples:
       positiveIntegerOption,
     )
     .option('--out <file>', 'write the content (text, or decoded blob bytes) to this file')
-    .option('--format <format>', '"text" (default) or "compact" (seed 002’s two-line format)')
+    .option('--format <format>', '"text" (default) or "compact" (the compact two-line format)')
     .addHelpText(
       'after',
       '\nExamples:\n  mcptools read everything "demo://resource/static/document/architecture.md"\n  mcptools read files file:///tmp/photo.png --out photo.png\n  mcptools read everything demo://resource/static/document/architecture.md --max-bytes 200 --format compact',

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Kept tiny on purpose: `--help` loads only commander and the command definitions; each
-// command's dependencies are imported when it runs (issue 9: CLI start ≤ 150 ms). The package's
+// command's dependencies are imported when it runs (CLI start ≤ 150 ms). The package's
 // `bin` is this module bundled as CommonJS, dist/cli/main.cjs (scripts/bundle-cli.mjs).
 import { Command, CommanderError } from 'commander';
 import { registerCommands } from './command-table.js';

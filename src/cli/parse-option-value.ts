@@ -3,7 +3,7 @@ import { InvalidArgumentError } from 'commander';
 /**
  * The longest timer Node honours (2^31 − 1 ms, about 24.8 days); longer ones fire at once.
  * The same limit as `config/duration.ts`, which is not imported here because it loads zod,
- * and these parsers run for every `--help` (issue 9: start-up ≤ 150 ms).
+ * and these parsers run for every `--help` (start-up ≤ 150 ms).
  */
 const MAX_DURATION_MS = 2_147_483_647;
 

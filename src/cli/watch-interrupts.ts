@@ -14,7 +14,7 @@ const CLEANUP_GRACE_MS = 10_000;
 
 /**
  * Turns SIGINT and SIGTERM into an abort of the running command, so that it can cancel its
- * call upstream and close every server it started (no child process survives, issue 13).
+ * call upstream and close every server it started (no child process survives).
  * A second signal does not kill the process mid-cleanup; a cleanup that hangs past 10 s does.
  */
 export function watchInterrupts(): Interrupts {

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import { ClusterSeal } from '../crypto/cluster-seal.js';
 import { McpToolsError } from '../errors/mcp-tools-error.js';
 import { echoableId } from '../http/node-exchange.js';
 import type { Caller } from '../tool/call-context.js';
 import { checkClusterKey, deriveClusterKeys, parseClusterKey } from './cluster-key.js';
 import type { ClusterOptions } from './cluster-options.js';
-import { ClusterSeal } from './cluster-seal.js';
 import { forwardRequest } from './forward-request.js';
 import {
   FORWARD_HEADER,

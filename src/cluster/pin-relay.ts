@@ -1,5 +1,5 @@
+import type { ClusterSeal } from '../crypto/cluster-seal.js';
 import type { PinApproval, PinGuard } from '../pins/pin-guard.js';
-import type { ClusterSeal } from './cluster-seal.js';
 import type { RedisConnection } from './redis-connection.js';
 import type { RedisKeys } from './redis-keys.js';
 

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { EventId, EventStore, JSONRPCMessage, StreamId } from '@modelcontextprotocol/server';
+import type { ClusterSeal } from '../crypto/cluster-seal.js';
 import type { ClusterNode } from './cluster-node.js';
-import type { ClusterSeal } from './cluster-seal.js';
 import { RedisBatchWriter } from './redis-batch-writer.js';
 import type { RedisConnection } from './redis-connection.js';
 import type { RedisKeys } from './redis-keys.js';

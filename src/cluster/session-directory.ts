@@ -1,4 +1,4 @@
-import type { ClusterSeal } from './cluster-seal.js';
+import type { ClusterSeal } from '../crypto/cluster-seal.js';
 import type { RedisConnection } from './redis-connection.js';
 import type { RedisKeys } from './redis-keys.js';
 

@@ -1,4 +1,4 @@
-import type { LockedStart } from '../catalog/locked-start.js';
+import type { LockedStart } from './catalog-lock.js';
 import type {
   AccessRuleConfig,
   CallerSelector,

@@ -176,7 +176,7 @@ const mcpToolsFile = strictObject(
  * loading zod, and returns exactly what the zod schemas return for them. Anything else goes to
  * `fallback` (the zod validator, for its precise messages) or, with none, throws
  * {@link FullValidationNeeded}. Why: importing zod costs about 200 ms, most of the budget of
- * `mcptools config` (issue 11: ≤ 150 ms).
+ * `mcptools config` (≤ 150 ms).
  */
 export function quickConfigValidator(fallback?: ConfigValidator): ConfigValidator {
   const unsure = (): never => {

@@ -1,6 +1,5 @@
 import { homedir } from 'node:os';
 import { basename, dirname, resolve } from 'node:path';
-import { SecretVault } from '../auth/secret-vault.js';
 import type { McpToolsError } from '../errors/mcp-tools-error.js';
 import { isPlainObject } from '../json/is-plain-object.js';
 import { configError, describeConfigLocation } from './config-error.js';
@@ -13,6 +12,7 @@ import { readCodexToml } from './formats/codex-toml.js';
 import { readMcpServersJson } from './formats/mcp-servers-json.js';
 import { readMcpToolsJson } from './formats/mcptools-json.js';
 import { readVsCodeJson } from './formats/vscode.js';
+import { SecretVault } from './secret-vault.js';
 import type { VaultLookup } from './vault-reference.js';
 
 /** Options of `parseConfig`. */

@@ -1,4 +1,4 @@
-/** Every string code an {@link McpToolsError} can carry (DESIGN.md, "Error codes"). */
+/** Every string code an {@link McpToolsError} can carry. */
 export type McpToolsErrorCode =
   | 'CONNECTION_FAILED'
   | 'TIMEOUT'

@@ -10,7 +10,7 @@ import type { ToolContext } from '../tool/tool.js';
 import type { SessionEventStores } from './sessions/session-event-stores.js';
 import type { MetricsAccess } from './status/metrics-endpoint.js';
 
-/** The default cap on request bodies: 4 MiB (DESIGN.md, "Defaults"). */
+/** The default cap on request bodies: 4 MiB. */
 export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
 
 /** Options of {@link createGateway}. */

@@ -1,5 +1,5 @@
 import type { Client } from '@modelcontextprotocol/client';
-import type { ClientCallbacks } from './open-mcp-client.js';
+import type { ClientCallbacks } from './client-callbacks.js';
 import { type ChangingList, refreshChangedList } from './refresh-changed-list.js';
 
 const DEBOUNCE_MS = 50;

@@ -14,7 +14,7 @@ import { createPooledHttpFetch, type PooledHttpFetch } from './pooled-http-fetch
 import type { TransportKind } from './provider-types.js';
 import { type SizeLimits, sizeLimitedFetch } from './size-limited-fetch.js';
 
-// The HTTP half of create-transport.ts, loaded by the first HTTP server only (issue 31).
+// The HTTP half of create-transport.ts, loaded by the first HTTP server only.
 
 function httpHeaders(config: HttpServerConfig, url: URL): Record<string, string> {
   // The gateway chain first: a configured header of the same name cannot forge it away.

@@ -32,7 +32,7 @@ let stdioModule: Promise<typeof import('./reusable-stdio-transport.js')> | undef
 
 /**
  * The HTTP transports' module, loaded once by the first HTTP server: a stdio-only hub never loads
- * the connection pool, the SSE and size limiters, node:http or node:zlib (issue 31).
+ * the connection pool, the SSE and size limiters, node:http or node:zlib.
  */
 let httpModule: Promise<typeof import('./create-http-transport.js')> | undefined;
 

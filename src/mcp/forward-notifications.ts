@@ -1,5 +1,5 @@
 import type { Client } from '@modelcontextprotocol/client';
-import type { ClientCallbacks } from './open-mcp-client.js';
+import type { ClientCallbacks } from './client-callbacks.js';
 
 /**
  * Hands the server's log messages and resource updates on to `callbacks` (for a gateway to

@@ -9,7 +9,7 @@ function allowsObject(type: unknown): boolean {
 }
 
 /**
- * Turns an MCP `inputSchema` (any JSON Schema, seed 001 §3) into tool `parameters` whose top
+ * Turns an MCP `inputSchema` (any JSON Schema) into tool `parameters` whose top
  * level is `type: "object"`. Object roots are kept (copied, never mutated); roots without a
  * `type` keep their combinators under `type: "object"`; any other root is replaced by an
  * empty object schema that keeps `$defs`, `definitions`, `$schema` and the description.

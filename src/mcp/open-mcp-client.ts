@@ -4,7 +4,6 @@ import {
   type Implementation,
   type JSONRPCNotification,
   type JSONRPCResponse,
-  type Tool as McpToolDefinition,
   type MessageExtraInfo,
   SdkHttpError,
   StreamableHTTPClientTransport,
@@ -14,11 +13,12 @@ import type { TransportAuth } from '../auth/transport-auth.js';
 import type { ProtocolMode, ServerConfig } from '../config/config-types.js';
 import { acceptUndeclaredListChanges } from './accept-undeclared-list-changes.js';
 import { describeError } from './classify-error.js';
+import type { ClientCallbacks } from './client-callbacks.js';
 import { createTransport } from './create-transport.js';
 import { admitCreatedTasks } from './created-tasks.js';
 import type { Era } from './era-memory.js';
 import { type EraStep, eraSteps, refusedEra } from './era-steps.js';
-import type { TransportKind, UpstreamNotification } from './provider-types.js';
+import type { TransportKind } from './provider-types.js';
 import type { ReusableStdioTransport } from './reusable-stdio-transport.js';
 import { ServableResponseStore } from './servable-response-store.js';
 import {
@@ -30,24 +30,6 @@ import {
 import { sharedOutputValidator } from './shared-output-validator.js';
 import type { SizeLimits } from './size-limited-fetch.js';
 import type { StderrTail } from './stderr-tail.js';
-
-/**
- * What a freshly opened client reports to (its connection); each call names the client so that
- * a stale one can be ignored. Methods, not closures: one connection serves every client it opens.
- */
-export interface ClientCallbacks {
-  clientToolsChanged(client: Client, error: Error | null, tools: McpToolDefinition[] | null): void;
-  clientCountChanged(client: Client, field: 'resourceCount' | 'promptCount', items: unknown[] | null): void;
-  clientClosed(client: Client): void;
-  /**
-   * A notification no handler took (over 2025: `notifications/<list>/list_changed`, declared
-   * or not, among others to ignore).
-   */
-  clientListChanged(client: Client, method: string): void;
-  /** Logs and resource updates, for a gateway to forward (see `forwardNotifications`). */
-  clientNotification(client: Client, notification: UpstreamNotification): void;
-  clientTransportError(client: Client, message: string): void;
-}
 
 /** Everything {@link openMcpClient} needs for one attempt. */
 export interface OpenClientParameters {

@@ -30,7 +30,7 @@ function promptEntry(server: string, prompt: Prompt): PromptEntry {
 
 /**
  * Prompts of every server: listing a disconnected server yields `[]` and a `warning`
- * event, like resources (seed 003); `get` throws a typed `McpToolsError`.
+ * event, like resources; `get` throws a typed `McpToolsError`.
  */
 export class McpPromptService implements PromptService {
   readonly #servers: ServerDirectory;

@@ -122,7 +122,7 @@ export interface PromptResult {
 }
 
 /**
- * Resources of every server, with seed 003 semantics: listing a disconnected server gives
+ * Resources of every server, with these semantics: listing a disconnected server gives
  * an empty list and a warning; reading from it throws a typed {@link McpToolsError}.
  */
 export interface ResourceService {

@@ -1,6 +1,6 @@
 import { durationMs } from '../config/duration.js';
 
-/** How a lost or failed server is retried (DESIGN.md, "Defaults"). */
+/** How a lost or failed server is retried. */
 export interface ReconnectOptions {
   /** Delay before the first retry. Default 500 ms. */
   initialDelayMs?: number;

@@ -1,5 +1,5 @@
 import type { Client, Tool as McpToolDefinition } from '@modelcontextprotocol/client';
-import type { ClientCallbacks } from './open-mcp-client.js';
+import type { ClientCallbacks } from './client-callbacks.js';
 
 /** A list whose change a server announces with `notifications/<list>/list_changed`. */
 export type ChangingList = 'tools' | 'prompts' | 'resources';

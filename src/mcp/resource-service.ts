@@ -32,7 +32,7 @@ function templateEntry(server: string, template: ResourceTemplateType): Resource
 }
 
 /**
- * Resources of every server with seed 003 semantics: listing a disconnected server yields
+ * Resources of every server with these semantics: listing a disconnected server yields
  * `[]` and a `warning` event; reading throws a typed `McpToolsError`; `listAll` isolates
  * each server's failure into `errors`.
  */

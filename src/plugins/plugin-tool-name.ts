@@ -19,7 +19,7 @@ export function pluginToolKey(pluginId: string, originalName: string): string {
 
 /**
  * The exposed name of one plugin tool: its own name when that is legal and free, else
- * `<pluginId>__<tool>` like an MCP tool (DESIGN.md, "Names"), made unique against `taken`.
+ * `<pluginId>__<tool>` like an MCP tool, made unique against `taken`.
  */
 export function exposedPluginToolName(
   request: PluginToolNameRequest,

@@ -31,7 +31,7 @@ function mergeObjectUnion(branches: unknown[]): JsonSchemaObject | undefined {
 
 /**
  * Turns a plugin tool's `parameters` (TypeBox or plain JSON Schema) into a plain JSON Schema
- * whose top level is `type: "object"`, as seed 001 §2.1 requires. A missing schema becomes an
+ * whose top level is `type: "object"`, as OpenClaw's `AgentTool` requires. A missing schema becomes an
  * empty object schema; a top-level union of objects is merged into one object.
  */
 export function toPluginJsonSchema(parameters: unknown): JsonSchemaObject {

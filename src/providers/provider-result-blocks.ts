@@ -6,7 +6,7 @@ import type { ToolResult } from '../tool/tool.js';
 export const COMMON_IMAGE_TYPES: readonly string[] = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'];
 
 /**
- * The blocks of `result` a provider can carry: MCP-only content degraded to text as in seed 001
+ * The blocks of `result` a provider can carry: MCP-only content degraded to text as for OpenClaw
  * §7.5 (`toOpenClawResult`), images the provider cannot take described in a line of text, and
  * `structuredContent` as JSON text when the result has no text of its own (a server SHOULD
  * also send it as text, MCP 2025-06-18 "Structured Content"). Empty text blocks are dropped.

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 
-/** How exposed tool names are built (DESIGN.md, "Names"). */
+/** How exposed tool names are built. */
 export interface NamingOptions {
   /** Between the server part and the tool part. Default `__`. */
   separator?: string;

@@ -1,4 +1,4 @@
-/** The three states of seed 002's result protocol. */
+/** The three states of the router's result protocol. */
 export type CompactState = 'success' | 'partial' | 'error';
 
 /** What {@link formatCompact} renders: one router outcome. */
@@ -6,13 +6,13 @@ export interface CompactResult {
   state: CompactState;
   /** Short human summary, e.g. `resource read: file://readme.md (2.5KB)`. */
   summary: string;
-  /** The `data` object of the seed's second line. */
+  /** The `data` object of the second line. */
   data: Record<string, unknown>;
   /** Seconds the call took (`meta.time`). */
   time: number;
   /** When the call finished; defaults to now. */
   ts?: Date | string;
-  /** `meta.agent`; `mcp` as in the seed. */
+  /** `meta.agent`; `mcp` for the router. */
   agent?: string;
 }
 
@@ -20,7 +20,7 @@ const statusIcon: Record<CompactState, string> = { success: '✅', partial: '⚠
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
-/** Seed 002 writes objects like JavaScript literals: bare keys, JSON strings, no spaces inside braces. */
+/** The compact form writes objects like JavaScript literals: bare keys, JSON strings, no spaces inside braces. */
 function compactValue(value: unknown): string {
   if (value === null || value === undefined) return 'null';
   if (typeof value === 'string') return JSON.stringify(value);
@@ -41,7 +41,7 @@ function roundSeconds(seconds: number): number {
 }
 
 /**
- * Renders a router outcome in seed 002's compact two-line protocol:
+ * Renders a router outcome in the compact two-line protocol:
  * `<status> mcp <summary>` then `  state: <code> | data: {...} | meta: {agent, time, ts}`.
  *
  * @example
@@ -53,7 +53,7 @@ export function formatCompact(result: CompactResult): string {
   const ts = result.ts === undefined ? new Date() : result.ts;
   const stamp = typeof ts === 'string' ? ts : ts.toISOString().replace(/\.\d{3}Z$/, 'Z');
   const agent = result.agent ?? 'mcp';
-  // The seed prints `agent: mcp` bare: an identifier, not a quoted string.
+  // `agent: mcp` is printed bare: an identifier, not a quoted string.
   const meta = `{agent: ${IDENTIFIER.test(agent) ? agent : JSON.stringify(agent)}, time: ${roundSeconds(result.time)}, ts: ${JSON.stringify(stamp)}}`;
   // Summaries are one line by contract; a newline inside one would break line-based parsers.
   const summary = result.summary.replace(/\s*\n\s*/g, ' ');

@@ -18,7 +18,7 @@ import {
 import { activeServers } from './server-availability.js';
 import { createToolIndexTool, type ToolIndexToolOptions } from './tool-index-tool.js';
 
-/** Seed 000's per-server surface: `mcp__<server>__list_resources` and `mcp__<server>__read_resource`. */
+/** The per-server surface: `mcp__<server>__list_resources` and `mcp__<server>__read_resource`. */
 function perServerTools(
   provider: MCPToolProvider,
   settings: ResolvedRouterOptions,
@@ -111,7 +111,7 @@ export function createRouterTools(
       describeTools,
     );
   }
-  // McpAuth (seed 000) only where there is something to authorize.
+  // McpAuth only where there is something to authorize.
   if ((provider.oauthServers?.() ?? []).length > 0)
     tools.push(createMcpAuthTool(provider, settings, names.mcpAuth));
   if (settings.perServerResourceTools) tools.push(...perServerTools(provider, settings, routerNames));

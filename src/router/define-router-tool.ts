@@ -18,7 +18,7 @@ export interface RouterToolDefinition {
 
 /**
  * A read-only router tool: arguments validated against `parameters` first, the outcome
- * rendered as JSON or seed 002's compact form with the elapsed time, failures as results.
+ * rendered as JSON or the compact form with the elapsed time, failures as results.
  */
 export function defineRouterTool(definition: RouterToolDefinition, format: RouterFormat): Tool {
   const { run, server, ...shape } = definition;

@@ -2,8 +2,8 @@ import { classifyForeignError } from '../errors/classify-foreign-error.js';
 import { McpToolsError, type McpToolsErrorCode } from '../errors/mcp-tools-error.js';
 
 /**
- * Error types a router result can carry: the five of seed 002 first, then one per
- * {@link McpToolsErrorCode} the seed does not name (DESIGN.md, "Error codes").
+ * Error types a router result can carry: the five router types first, then one per
+ * {@link McpToolsErrorCode} they do not cover.
  */
 export type RouterErrorType =
   | 'ConnectionFailed'
@@ -17,7 +17,7 @@ export type RouterErrorType =
   | 'UpstreamError'
   | 'ConfigInvalid';
 
-/** A classified failure, JSON-safe, as router results show it (seed 002 `data`). */
+/** A classified failure, JSON-safe, as router results show it (their `data`). */
 export interface RouterError {
   type: RouterErrorType;
   code: McpToolsErrorCode;
@@ -25,7 +25,7 @@ export interface RouterError {
   recoverable: boolean;
 }
 
-/** The one table from {@link McpToolsError} codes to seed 002 types (DESIGN.md, "Error codes"). */
+/** The one table from {@link McpToolsError} codes to router error types. */
 const typeByCode: Record<McpToolsErrorCode, RouterErrorType> = {
   CONNECTION_FAILED: 'ConnectionFailed',
   SERVER_DISCONNECTED: 'ConnectionFailed',
@@ -40,7 +40,7 @@ const typeByCode: Record<McpToolsErrorCode, RouterErrorType> = {
   CONFIG_INVALID: 'ConfigInvalid',
 };
 
-/** Seed 002's `recoverable` column; codes outside it follow {@link McpToolsError}. */
+/** The `recoverable` flag of each type; codes outside it follow {@link McpToolsError}. */
 const recoverableByType: Partial<Record<RouterErrorType, boolean>> = {
   ConnectionFailed: true,
   Timeout: true,
@@ -70,7 +70,7 @@ function rpcCodeOf(error: unknown): number | undefined {
 
 /**
  * Upstream servers report failures as free text, so a message is the only clue left when
- * the hub could not classify it; these patterns pick the seed 002 type it most likely is.
+ * the hub could not classify it; these patterns pick the router error type it most likely is.
  */
 function codeFromMessage(message: string): McpToolsErrorCode | undefined {
   if (/not found|unknown resource|no such|does not exist|doesn't exist/i.test(message))
@@ -130,7 +130,7 @@ export function routerError(code: McpToolsErrorCode, msg: string, recoverable?: 
 }
 
 /**
- * The one-line summary seed 002 gives each type (English), e.g. `resource not found:
+ * The one-line summary of each type (English), e.g. `resource not found:
  * file://x`. `target` is the URI, prompt or tool the call was about.
  */
 export function routerErrorSummary(error: RouterError, target?: string): string {

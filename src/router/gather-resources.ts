@@ -2,7 +2,7 @@ import type { CallOptions, MCPToolProvider } from '../mcp/provider-types.js';
 import { classifyRouterError, type RouterError } from './error-taxonomy.js';
 import { serverProblem } from './server-availability.js';
 
-/** A resource as `list_mcp_resources` shows it (seed 000). */
+/** A resource as `list_mcp_resources` shows it. */
 export interface ListedResource {
   server: string;
   uri: string;
@@ -20,7 +20,7 @@ export interface ListedTemplate {
   mime_type: string | null;
 }
 
-/** One server's failure inside a listing (seed 000 `errors`). */
+/** One server's failure inside a listing (its `errors`). */
 export interface ListError {
   server: string;
   error: string;
@@ -82,7 +82,7 @@ async function gatherOne(
     const error = classifyRouterError(templates.reason);
     if (!isUnsupported(error)) gathered.errors.push(listError(server, error));
   }
-  // The hub lists a disconnected server as empty (seed 003); seed 000 wants the failure
+  // The hub lists a disconnected server as empty; the listing wants the failure
   // visible, so a server that died while we listed it is reported, not silently empty.
   const after = serverProblem(provider, server);
   if (after && gathered.resources.length === 0 && gathered.templates.length === 0) {

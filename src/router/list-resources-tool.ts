@@ -58,7 +58,7 @@ function compactData(
 }
 
 /**
- * `list_mcp_resources { server?, max?, cursor? }` (seed 000): resources and templates of
+ * `list_mcp_resources { server?, max?, cursor? }`: resources and templates of
  * one server or every enabled one, listed in parallel, capped with a continuation cursor,
  * per-server failures in `errors`. Read-only.
  */

@@ -14,7 +14,7 @@ const parameters: JsonSchemaObject = {
 };
 
 /**
- * `mcp_auth { server? }` (McpAuth of seed 000): starts OAuth authorization of a server that
+ * `mcp_auth { server? }` (McpAuth): starts OAuth authorization of a server that
  * needs it and returns the URL for the person to open; a later call reports `authorized` once
  * the sign-in completed and the server reconnected. Other tools keep working meanwhile. Not
  * read-only (it changes stored credentials), so plan mode hides it.

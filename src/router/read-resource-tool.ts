@@ -9,7 +9,7 @@ import type { ResolvedRouterOptions } from './router-options.js';
 import { errorOutcome, type RouterOutcome } from './router-result.js';
 import { serverProblem } from './server-availability.js';
 
-/** One item of a `read_mcp_resource` result, exactly as seed 000 shows it. */
+/** One item of a `read_mcp_resource` result, in the shape the router's contract gives it. */
 export interface ReadContent {
   uri: string;
   mime_type: string | null;
@@ -26,7 +26,7 @@ export interface ReadResourceToolTarget {
   server?: string;
 }
 
-/** How many URIs a ResourceNotFound error lists (seed 002: "Available Resources List"). */
+/** How many URIs a ResourceNotFound error lists (its "Available Resources List"). */
 const AVAILABLE_LIMIT = 20;
 
 /** A URI needs a scheme (RFC 3986 §3.1) and no whitespace or control characters. */
@@ -67,7 +67,7 @@ async function targetOf(
   return routing.locate(uri, signal);
 }
 
-/** Applies the byte budget across text items in order; blobs are never cut (seed 000). */
+/** Applies the byte budget across text items in order; blobs are never cut. */
 function capContents(contents: ResourceContents[], maxBytes: number) {
   let budget = maxBytes;
   let originalSize = 0;
@@ -107,9 +107,9 @@ async function availableResources(provider: MCPToolProvider, server: string, opt
 }
 
 /**
- * `read_mcp_resource { server, uri, max_bytes? }` (seed 000): reads one resource, cuts
+ * `read_mcp_resource { server, uri, max_bytes? }`: reads one resource, cuts
  * text on a UTF-8 character boundary at the byte cap, returns blobs verbatim with their
- * decoded length, and reports failures with seed 002's taxonomy. Read-only.
+ * decoded length, and reports failures with the router's error taxonomy. Read-only.
  */
 export function createReadResourceTool(
   base: MCPToolProvider,
@@ -168,7 +168,7 @@ export function createReadResourceTool(
     } catch (error) {
       const classified = classifyRouterError(error);
       if (classified.type !== 'ResourceNotFound') return errorOutcome(classified, context, {}, uri);
-      // Seed 002: a missing resource answers with what the server does have.
+      // A missing resource answers with what the server does have.
       const notFound = { ...classified, msg: `URI '${uri}' not found on server '${server}'` };
       return errorOutcome(
         notFound,

@@ -41,9 +41,9 @@ export interface ResourceUriRouting {
 export interface RouterToolsOptions {
   /** Renames any router tool. */
   names?: Partial<RouterToolNames>;
-  /** Default cap of `list_mcp_resources` (and `list_mcp_prompts`). Default 200 (seed 000). */
+  /** Default cap of `list_mcp_resources` (and `list_mcp_prompts`). Default 200. */
   listMaxResources?: number;
-  /** Default byte cap of `read_mcp_resource`. Default 256 KiB (seed 000). */
+  /** Default byte cap of `read_mcp_resource`. Default 256 KiB. */
   readMaxBytes?: number;
   /** Response budget of `tool_index`, in bytes. Default 32 KiB. */
   maxResponseBytes?: number;
@@ -72,7 +72,7 @@ export interface RouterToolsOptions {
    * that caller may see). Default: the provider itself.
    */
   view?: (provider: MCPToolProvider, caller: Caller | undefined) => MCPToolProvider;
-  /** `json` (default) or seed 002's `compact` two-line format. */
+  /** `json` (default) or the `compact` two-line format. */
   format?: RouterFormat;
   /** The loaded configuration: `router.*` supplies defaults, `namespace` the naming rules. */
   config?: Pick<McpToolsConfig, 'router' | 'namespace'>;
@@ -117,7 +117,7 @@ export interface ResolvedRouterOptions {
   codeMode: ScriptLimits | undefined;
 }
 
-/** Default router tool names (DESIGN.md, "The public contract"). */
+/** Default router tool names. */
 export const DEFAULT_ROUTER_TOOL_NAMES: RouterToolNames = {
   listResources: 'list_mcp_resources',
   readResource: 'read_mcp_resource',
@@ -130,10 +130,10 @@ export const DEFAULT_ROUTER_TOOL_NAMES: RouterToolNames = {
   describeTools: 'describe_tools',
 };
 
-/** Seed 000: 200 entries. */
+/** 200 entries: a listing stays readable in one result. */
 export const DEFAULT_LIST_MAX_RESOURCES = 200;
 
-/** Seed 000: 256 KiB. */
+/** 256 KiB: one read stays well inside a model's context. */
 export const DEFAULT_READ_MAX_BYTES = 256 * 1024;
 
 /** Code mode's limits from its option (`false`: off). */
@@ -164,7 +164,7 @@ function positiveInteger(value: number | undefined, fallback: number): number {
   return value !== undefined && Number.isFinite(value) && value >= 1 ? Math.floor(value) : fallback;
 }
 
-/** Applies defaults: explicit options, then `config.router`, then the seed's constants. */
+/** Applies defaults: explicit options, then `config.router`, then the defaults below. */
 export function resolveRouterOptions(options: RouterToolsOptions = {}): ResolvedRouterOptions {
   const router = options.config?.router ?? {};
   return {

@@ -2,7 +2,7 @@ import type { ToolResult } from '../tool/tool.js';
 import { type CompactState, formatCompact } from './compact-format.js';
 import { type RouterError, routerErrorSummary } from './error-taxonomy.js';
 
-/** How router tools render their results: JSON text (default) or seed 002's two lines. */
+/** How router tools render their results: JSON text (default) or the compact format's two lines. */
 export type RouterFormat = 'json' | 'compact';
 
 /** One router outcome before rendering. */
@@ -42,7 +42,7 @@ export function renderRouterResult(
 
 /**
  * The outcome of a failed router call: `{ ...context, error: { type, code, msg, recoverable,
- * ...extra } }` in JSON, seed 002's `{type, msg, recoverable}` in compact form.
+ * ...extra } }` in JSON, `{type, msg, recoverable}` in compact form.
  */
 export function errorOutcome(
   error: RouterError,

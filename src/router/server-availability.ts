@@ -3,8 +3,8 @@ import { type RouterError, routerError, routerErrorType } from './error-taxonomy
 
 /**
  * Why `server` cannot answer right now, or `undefined` when it is connected. An unknown
- * name lists the configured servers; a disconnected one carries its last error (seed 003:
- * fail fast instead of waiting for a timeout).
+ * name lists the configured servers; a disconnected one carries its last error (it fails
+ * fast instead of waiting for a timeout).
  */
 export function serverProblem(provider: MCPToolProvider, server: string): RouterError | undefined {
   const status = provider.status(server);

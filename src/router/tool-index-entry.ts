@@ -3,7 +3,7 @@ import type { Tool } from '../tool/tool.js';
 
 /**
  * One tool in a `tool_index` response. Both tiers share these keys; the compact tier has a
- * short description and no `input_schema` (seed 004: same shape, schema fields absent).
+ * short description and no `input_schema` (the same shape, schema fields absent).
  */
 export interface ToolIndexEntry {
   name: string;

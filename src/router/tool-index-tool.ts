@@ -23,7 +23,7 @@ import {
 } from './tool-index-page.js';
 import { ToolIndexRanker } from './tool-index-ranking.js';
 
-/** Default response budget of `tool_index` (DESIGN.md, "Defaults"): one call stays well under 10k tokens. */
+/** Default response budget of `tool_index`: one call stays well under 10k tokens. */
 export const DEFAULT_TOOL_INDEX_MAX_BYTES = 32 * 1024;
 
 /** Options of {@link createToolIndexTool}. */
@@ -40,7 +40,7 @@ export interface ToolIndexToolOptions {
   fullDescriptionChars?: number;
   /** Context for registry factories. */
   context?: ToolContext;
-  /** `json` (default) or seed 002's compact two-line format. */
+  /** `json` (default) or the compact two-line format. */
   format?: RouterFormat;
   /** Plan mode: only read-only tools are listed. A function is read on every call. */
   planMode?: boolean | (() => boolean);
@@ -102,7 +102,7 @@ function parseArguments(params: Record<string, unknown>): ToolIndexArguments | s
 }
 
 /**
- * The `tool_index` meta-tool (seed 004): one discovery entry point over every enabled tool
+ * The `tool_index` meta-tool: one discovery entry point over every enabled tool
  * in the registry — MCP, native and plugin — with a compact tier by default and full input
  * schemas on request, ranked search, category/server filters, and a byte budget with a
  * cursor. The response states the catalog's size in tools and o200k tokens per tier.

@@ -1,7 +1,7 @@
 /**
  * Content blocks a tool result can carry. The union is the lossless superset of
  * OpenClaw's `text | image` and MCP's `text | image | audio | resource | resource_link`
- * (seed 001, Option C kept as the internal target).
+ * (the lossless form kept inside mcptools).
  */
 
 /** Plain text. Identical in OpenClaw and MCP. */
@@ -63,5 +63,5 @@ export type ContentBlock =
   | EmbeddedResourceContent
   | ResourceLinkContent;
 
-/** The blocks OpenClaw's `AgentTool` understands (seed 001 §2.1). */
+/** The blocks OpenClaw's `AgentTool` understands. */
 export type OpenClawContentBlock = TextContent | ImageContent;

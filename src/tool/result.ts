@@ -2,7 +2,7 @@ import type { ContentBlock, OpenClawContentBlock, TextContent } from './content.
 import type { ToolResult } from './tool.js';
 import { truncateChars } from './truncate.js';
 
-/** Default cap on the text of one tool result (DESIGN.md, "Defaults"). */
+/** Default cap on the text of one tool result. */
 export const DEFAULT_MAX_RESULT_CHARS = 100_000;
 
 /** A result holding one text block. */
@@ -56,7 +56,7 @@ function degradeBlock(block: ContentBlock): OpenClawContentBlock {
 }
 
 /**
- * The degraded OpenClaw view of a lossless result (seed 001 §7.5): text and images stay,
+ * The degraded OpenClaw view of a lossless result: text and images stay,
  * audio becomes a line with its type and size, an embedded resource becomes its text or
  * its URI, a resource link becomes its URI.
  */

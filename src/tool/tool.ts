@@ -50,7 +50,7 @@ export interface ToolAnnotations {
 export type ToolSource = 'native' | 'plugin' | 'mcp' | 'router';
 
 /**
- * A tool an agent can call: OpenClaw's `AgentTool` shape (seed 001 §2.1) plus metadata
+ * A tool an agent can call: OpenClaw's `AgentTool` shape plus metadata
  * that never breaks that shape.
  *
  * @example

@@ -13,7 +13,7 @@ const decoder = new TextDecoder();
 
 /**
  * Cuts `text` to at most `maxBytes` of UTF-8 on a character boundary: a multi-byte
- * sequence is never split (seed 000, "Truncation respects UTF-8 char boundaries").
+ * sequence is never split ("Truncation respects UTF-8 char boundaries").
  */
 export function truncateUtf8(text: string, maxBytes: number): Truncation {
   const bytes = encoder.encode(text);

@@ -11,7 +11,7 @@ class CountingStore extends MemoryTokenStore {
   }
 }
 
-describe('VaultOAuthProvider entry cache (issue 9: no vault read per HTTP request)', () => {
+describe('VaultOAuthProvider entry cache (no vault read per HTTP request)', () => {
   const url = 'http://127.0.0.1:1/mcp';
 
   it('remembers that a server has no entry: one read, however many requests', async () => {

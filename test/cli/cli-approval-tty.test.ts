@@ -7,7 +7,7 @@ import { fixtureCommand } from '../fixtures/spawn-http.js';
 import { cliBin, runCli } from './cli-process.js';
 
 /*
- * `mcptools call` asks a person on a real terminal (issue 28): the built CLI runs inside a
+ * `mcptools call` asks a person on a real terminal: the built CLI runs inside a
  * pseudo-terminal made by util-linux `script` (no native module), the test reads the prompt
  * from the terminal and types the answer. Without a terminal the approval is denied.
  */

@@ -139,7 +139,7 @@ describe('mcptools CLI commands (built binary)', { timeout: 120_000 }, () => {
     expect(unsaved.stdout).toMatch(/\[audio: audio\/wav, \d+ B\]/);
   });
 
-  it('call --format compact prints seed 002’s two lines', async () => {
+  it('call --format compact prints the compact format’s two lines', async () => {
     const result = await cli(['call', 'echo__echo', 'text=hi', '--format', 'compact', '--config', config]);
     expect(result.code).toBe(0);
     const lines = result.stdout.trimEnd().split('\n');
@@ -182,7 +182,7 @@ describe('mcptools CLI commands (built binary)', { timeout: 120_000 }, () => {
     expect(huge.stderr).toContain('2147483647');
   });
 
-  it('resources --json lists every server’s resources and templates; --format compact is seed 002', async () => {
+  it('resources --json lists every server’s resources and templates; --format compact is the compact format', async () => {
     const result = await cli(['resources', '--config', config, '--json']);
     expect(result.code).toBe(0);
     const parsed = JSON.parse(result.stdout) as {

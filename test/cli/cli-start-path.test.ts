@@ -28,7 +28,7 @@ function loaded(result: CliRun): string[] {
   return line === '' ? [] : line.split(',');
 }
 
-// What the start-up budget rests on (issue 11: `--help` and `config` ≤ 150 ms, bench/cli-start.mjs
+// What the start-up budget rests on (`--help` and `config` ≤ 150 ms, bench/cli-start.mjs
 // measures the time): the bundle loads neither zod for a valid file nor node:child_process.
 describe('CLI start-up path (the bundled bin, dist/cli/main.cjs)', () => {
   const dir = mkdtempSync(join(tmpdir(), 'mcptools-start-path-'));

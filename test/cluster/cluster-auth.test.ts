@@ -19,7 +19,7 @@ import { waitUntil } from '../helpers/wait-until.js';
 import { freePort, redisAvailable, scratchDir, startRedis, type TestRedis } from './cluster-harness.js';
 
 /*
- * Issue 27, case 2: an OAuth sign-in completed on replica B reaches a 2026 listener on replica A
+ * An OAuth sign-in completed on replica B reaches a 2026 listener on replica A
  * (`mcp_auth` gone, the server's tools there), through the shared vault (RedisTokenStore) and the
  * control channel. Two library gateways in this process, each with its own hub, one real Redis,
  * the test's OAuth provider. The control: a replica outside the cluster (its own vault) stays

@@ -14,7 +14,7 @@ import {
 } from './cluster-harness.js';
 
 /*
- * Issue 27, case 1: a tool change that only one replica's upstream session was told of (the
+ * A tool change that only one replica's upstream session was told of (the
  * shared upstream notifies only the session that made it) reaches a 2026 listener on the other
  * replica exactly once, over the control channel (Redis pub/sub), and that replica then serves
  * the new tool. The control: the change made through the listener's own replica.

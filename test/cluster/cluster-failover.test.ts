@@ -7,7 +7,7 @@ import { legacyClient, useCluster } from './cluster-fixture.js';
 import { type Replica, redisAvailable } from './cluster-harness.js';
 
 /*
- * Issue 27, cases 12, 10 and 8: Redis stopped and restarted, a replica owning a 2025 session
+ * Redis stopped and restarted, a replica owning a 2025 session
  * SIGKILLed (adoption), a replica with a 2026 call in flight SIGKILLed. Real Redis, replicas of
  * the built CLI, the test's balancer; each case has a control that avoids the cross-replica path.
  */

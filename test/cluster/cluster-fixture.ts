@@ -1,9 +1,9 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll } from 'vitest';
 import { deriveClusterKeys, parseClusterKey } from '../../src/cluster/cluster-key.js';
-import { ClusterSeal } from '../../src/cluster/cluster-seal.js';
 import { connectRedis, type RedisConnection } from '../../src/cluster/redis-connection.js';
 import { RedisKeys } from '../../src/cluster/redis-keys.js';
+import { ClusterSeal } from '../../src/crypto/cluster-seal.js';
 import {
   type Balancer,
   newClusterKey,

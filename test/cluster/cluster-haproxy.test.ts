@@ -21,7 +21,7 @@ import {
 } from './cluster-harness.js';
 
 /*
- * Issue 27, case 14: the HAProxy recipe of docs/cluster.md, run as written (only its addresses
+ * The HAProxy recipe of docs/cluster.md, run as written (only its addresses
  * replaced) with Debian's haproxy in front of two replicas: a 2025 session sticks to the replica
  * that answered `initialize`, and without the stick lines (the control) it still works, forwarded.
  */

@@ -7,7 +7,7 @@ import { useCluster } from './cluster-fixture.js';
 import { redisAvailable } from './cluster-harness.js';
 
 /*
- * Issue 27, cases 4 and 9: a 2026-07-28 call parked on a 2025 stdio upstream (it elicited, and
+ * A 2026-07-28 call parked on a 2025 stdio upstream (it elicited, and
  * waits for the answer on replica A). Its retry on B is forwarded to A and completes; a tampered,
  * another principal's or an expired state is refused on either replica; with A SIGKILLed, the
  * retry gets the re-issue error. Replicas of the built CLI, real Redis, the test's balancer; each

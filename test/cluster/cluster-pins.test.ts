@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deriveClusterKeys, parseClusterKey } from '../../src/cluster/cluster-key.js';
-import { ClusterSeal } from '../../src/cluster/cluster-seal.js';
 import { RedisKeys } from '../../src/cluster/redis-keys.js';
+import { ClusterSeal } from '../../src/crypto/cluster-seal.js';
 import { runCli } from '../cli/cli-process.js';
 import { type HttpFixture, startHttpFixture } from '../fixtures/spawn-http.js';
 import { connectClient, toolNames, watchToolChanges } from '../gateway/gateway-test-helpers.js';
@@ -77,8 +77,13 @@ describe.skipIf(!redisAvailable)('pin approvals across replicas (built CLI, real
     const onA = await connectClient(`${a.base}/mcp`, 'legacy');
     const onB = await connectClient(`${b.base}/mcp`, 'legacy');
     clients.push(onA, onB);
-    expect(await toolNames(onA)).toContain('dict__lookup');
-    expect(await toolNames(onB)).toContain('dict__lookup');
+    for (const [client, label] of [
+      [onA, 'A'],
+      [onB, 'B'],
+    ] as const)
+      await expect
+        .poll(() => toolNames(client), { message: `${label} serves the reviewed lookup`, timeout: 15_000 })
+        .toContain('dict__lookup');
     await expect
       .poll(() => readPins(pinFiles[1])?.servers.dict?.pins['tool:lookup'], {
         message: 'B pinned lookup on first use',
@@ -130,13 +135,21 @@ describe.skipIf(!redisAvailable)('pin approvals across replicas (built CLI, real
     const called = await onB.callTool({ name: 'dict__lookup', arguments: { word: 'pin' } });
     expect(textOf(called as never)).toBe('definition of pin');
 
-    // B's own file now pins A's approval; the forged approvals, published before it, pinned nothing.
+    // B's own file now pins A's approval (B serves it from memory as the write completes); the
+    // forged approvals, published before it, pinned nothing.
     const pinsA = readPins(pinFiles[0])?.servers.dict;
+    await expect
+      .poll(() => readPins(pinFiles[1])?.servers.dict?.pins['tool:lookup']?.fingerprint, {
+        message: "B's pin file holds A's approval",
+        timeout: 15_000,
+      })
+      .toBe(pinsA?.pins['tool:lookup']?.fingerprint);
     const pinsB = readPins(pinFiles[1])?.servers.dict;
-    expect(pinsB?.pins['tool:lookup']?.fingerprint).toBe(pinsA?.pins['tool:lookup']?.fingerprint);
     expect(pinsB?.pending['tool:lookup']).toBeUndefined();
     expect(pinsB?.pins['tool:forged']).toBeUndefined();
     expect(pinsA?.pins['tool:forged']).toBeUndefined();
-    expect(b.stderr()).toContain('dict/tool:lookup approved on replica a');
+    await expect
+      .poll(() => b.stderr(), { message: "B's log names the replica that approved", timeout: 15_000 })
+      .toContain('dict/tool:lookup approved on replica a');
   }, 90_000);
 });

@@ -17,7 +17,7 @@ import {
 } from './cluster-harness.js';
 
 /*
- * Configured rate limits in cluster mode (issue 28): the buckets live in Redis, so a limit of
+ * Configured rate limits in cluster mode: the buckets live in Redis, so a limit of
  * N calls holds across replicas (not N per replica); with Redis down, calls keep flowing,
  * limited by each replica's local bucket, and the replica says so once.
  */

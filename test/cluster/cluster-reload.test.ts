@@ -16,7 +16,7 @@ import {
 } from './cluster-harness.js';
 
 /*
- * Issue 30: a configuration reload on one replica (SIGHUP) is announced to the others over the
+ * A configuration reload on one replica (SIGHUP) is announced to the others over the
  * control channel, and each re-reads its own file: one signal, every replica converges, each
  * reloads once (an announced reload is not announced again).
  */

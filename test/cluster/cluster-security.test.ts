@@ -20,7 +20,7 @@ import {
 } from './cluster-harness.js';
 
 /*
- * Issue 27, case 13 and the start-up rules: a forged forwarding header and a session id used with
+ * A forged forwarding header and a session id used with
  * another principal's token are refused; cluster mode refuses a short or missing key and exits
  * clearly (the Redis URL redacted) when Redis cannot be reached. Library gateways in this process
  * (two principals: the access token and the owner token), a real Redis.

@@ -6,7 +6,7 @@ import { legacyClient, useCluster } from './cluster-fixture.js';
 import { redisAvailable } from './cluster-harness.js';
 
 /*
- * 2025-era sessions in a cluster (issue 27, case 5): a session initialized on replica A is
+ * 2025-era sessions in a cluster: a session initialized on replica A is
  * served through replica B — tools, the GET stream, logging/setLevel, DELETE — by forwarding,
  * and the same flow pinned to A is the control.
  */

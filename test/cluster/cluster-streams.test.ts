@@ -7,7 +7,7 @@ import { useCluster } from './cluster-fixture.js';
 import { redisAvailable } from './cluster-harness.js';
 
 /*
- * Issue 27, cases 6, 7 and 11, the streams of a cluster: a 2025 elicitation during a call on A
+ * The streams of a cluster: a 2025 elicitation during a call on A
  * answered through B; a 2025 response stream cut and resumed with Last-Event-ID through B; a
  * 2026 listen stream on A when A is SIGKILLed. Replicas of the built CLI, real Redis, the test's
  * balancer; each case also runs with routing that keeps to one replica (the control).

@@ -2,15 +2,15 @@ import { randomBytes } from 'node:crypto';
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { deriveClusterKeys } from '../../src/cluster/cluster-key.js';
-import { ClusterSeal } from '../../src/cluster/cluster-seal.js';
 import type { RedisConnection } from '../../src/cluster/redis-connection.js';
 import { RedisEventStores } from '../../src/cluster/redis-event-stores.js';
 import { RedisKeys } from '../../src/cluster/redis-keys.js';
+import { ClusterSeal } from '../../src/crypto/cluster-seal.js';
 import { useRedis } from './cluster-fixture.js';
 import { redisAvailable } from './cluster-harness.js';
 
 /*
- * The Redis event store (issue 27, resumable streams): one Redis stream per principal and
+ * The Redis event store: one Redis stream per principal and
  * session; a replay sends the rest of one response stream only; another session's event id names
  * nothing (the SDK's replay checks no owner, so the store is the boundary). The store does not
  * wait for Redis (it sends its events a few milliseconds later, together): `settled` waits past

@@ -7,7 +7,7 @@ import { useRedis } from './cluster-fixture.js';
 import { redisAvailable } from './cluster-harness.js';
 
 /*
- * The cluster's shared rate-limit buckets (issue 28): the GCRA script behaves as the local
+ * The cluster's shared rate-limit buckets: the GCRA script behaves as the local
  * token bucket (a burst of `limit`, one token back every `windowMs / limit`), one bucket per
  * key whoever takes from it, under the cluster's namespace, and survives Redis forgetting the
  * script. Two connections stand for two replicas.

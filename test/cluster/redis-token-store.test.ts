@@ -9,7 +9,7 @@ import { useRedis } from './cluster-fixture.js';
 import { redisAvailable } from './cluster-harness.js';
 
 /*
- * The OAuth vault shared by a cluster's replicas (issue 27): entries encrypted with the cluster
+ * The OAuth vault shared by a cluster's replicas: entries encrypted with the cluster
  * key, and a lock held across the whole update (the refresh request included) so two replicas
  * never spend the same rotating refresh token. Two stores on two connections stand for two replicas.
  */

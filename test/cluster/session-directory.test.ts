@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { deriveClusterKeys } from '../../src/cluster/cluster-key.js';
-import { ClusterSeal } from '../../src/cluster/cluster-seal.js';
 import { RedisKeys } from '../../src/cluster/redis-keys.js';
 import { SessionDirectory } from '../../src/cluster/session-directory.js';
+import { ClusterSeal } from '../../src/crypto/cluster-seal.js';
 import { useRedis } from './cluster-fixture.js';
 import { redisAvailable } from './cluster-harness.js';
 

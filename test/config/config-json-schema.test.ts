@@ -5,7 +5,7 @@ import { mcpToolsConfigJsonSchema } from '../../src/config/config-json-schema.js
 describe('mcpToolsConfigJsonSchema', () => {
   const validate = new Ajv2020({ strict: false }).compile(mcpToolsConfigJsonSchema());
 
-  it('accepts the DESIGN.md example and rejects a misspelt key', () => {
+  it('accepts the example configuration and rejects a misspelt key', () => {
     const example = {
       servers: {
         files: {

@@ -19,7 +19,7 @@ function failure(value: unknown, overrides: Partial<typeof options> = {}): McpTo
 }
 
 describe('mcptools.json', () => {
-  it('normalizes the DESIGN.md example', () => {
+  it('normalizes the example configuration', () => {
     const config = parseConfig(
       {
         servers: {

@@ -14,7 +14,7 @@ import { stdioFixture } from '../mcp/hub-test-helpers.js';
 import { connectClient, toolNames, watchToolChanges } from './gateway-test-helpers.js';
 
 /*
- * Issue 10, `mcp_auth` in full mode: it is served while an admitted server waits for OAuth
+ * `mcp_auth` in full mode: it is served while an admitted server waits for OAuth
  * sign-in, and the tool list follows the hub's state — signing the server in brings its tools
  * and takes `mcp_auth` away, a refused token brings `mcp_auth` back — each with a
  * `list_changed`, in both eras at once. A profile that denies the server hears none of it.

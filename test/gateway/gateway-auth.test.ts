@@ -15,7 +15,7 @@ import { stdioFixture } from '../mcp/hub-test-helpers.js';
 import { connectClient } from './gateway-test-helpers.js';
 
 /*
- * Issue 10 with seed 000's McpAuth: a server waiting for OAuth sign-in (`auth_required`) has
+ * McpAuth: a server waiting for OAuth sign-in (`auth_required`) has
  * no tools, so the gateway serves `mcp_auth` in every mode (full, router, hybrid), scoped to
  * the servers the profile admits, and a client signs the server in through it.
  */

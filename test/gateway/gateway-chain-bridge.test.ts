@@ -6,7 +6,7 @@ import { runCli } from '../cli/cli-process.js';
 import { fixtureCommand } from '../fixtures/spawn-http.js';
 import { byName, freePort, scratchFolder, startServe } from './recursion-processes.js';
 
-// Issue 26: the gateway chain survives a bridge that drops mcptools' header: the real
+// The gateway chain survives a bridge that drops mcptools' header: the real
 // mcp-remote (a dev dependency) forwards the client capabilities that carry it.
 
 const { folder } = scratchFolder('mcptools-bridge-');

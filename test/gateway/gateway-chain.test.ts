@@ -18,7 +18,7 @@ import {
   toolNames,
 } from './recursion-processes.js';
 
-// Issue 26: two gateways chained on purpose work; a chain that comes back (A → B → A) is
+// Two gateways chained on purpose work; a chain that comes back (A → B → A) is
 // refused, over HTTP, over stdio and mixed. Real processes: the built CLI and the echo fixture.
 
 const { folder } = scratchFolder('mcptools-chain-');

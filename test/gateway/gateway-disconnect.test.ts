@@ -11,7 +11,7 @@ import { httpServer, isAlive, stdioFixture } from '../mcp/hub-test-helpers.js';
 import { connectClient, eras, type RunningGateway, startGateway } from './gateway-test-helpers.js';
 
 /*
- * Issue 10: "a downstream session that ends or disconnects cancels its calls in flight". A
+ * "a downstream session that ends or disconnects cancels its calls in flight". A
  * client whose HTTP connection for a `tools/call` closes (no `notifications/cancelled`, no
  * DELETE) gets its call cancelled upstream, in both downstream eras and for upstreams of both
  * eras (a 2026-07-28 HTTP upstream and a 2025 stdio upstream).

@@ -11,7 +11,7 @@ import { httpServer, stdioFixture, textOf } from '../mcp/hub-test-helpers.js';
 import { connectClient, eras, type RunningGateway, startGateway } from './gateway-test-helpers.js';
 
 /*
- * Issue 10: resource updates reach a 2026-07-28 client that listens for them
+ * Resource updates reach a 2026-07-28 client that listens for them
  * (`subscriptions/listen` with `resourceSubscriptions`), subscribed upstream on its behalf and
  * counted together with 2025-era sessions' subscriptions. The notify fixture refuses `touch`
  * for a URI nobody subscribed to upstream, so each step shows the upstream subscription state.

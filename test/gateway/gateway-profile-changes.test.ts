@@ -13,7 +13,7 @@ import {
 } from './gateway-test-helpers.js';
 
 /*
- * Issue 10: a tool `list_changed` reaches exactly the profiles whose served tool list changed —
+ * A tool `list_changed` reaches exactly the profiles whose served tool list changed —
  * not a profile that denies the server (by server or by tool glob), not a router-mode profile
  * (its list is the router tools; `tool_index` answers from the live registry), and a hybrid
  * profile only for its pinned tools. Each negative case is proven with a later change that

@@ -13,7 +13,7 @@ import {
 } from './raw-legacy-session.js';
 
 /*
- * Issue 26: resumable 2025-era response streams. A client that loses a call's response stream
+ * Resumable 2025-era response streams. A client that loses a call's response stream
  * (the fetch cut mid-stream) gets the rest with `GET` + `Last-Event-ID`: the result arrives
  * once, and the call was not cancelled. Without a resumption the call is cancelled after the
  * grace period; an event id of another session is refused.

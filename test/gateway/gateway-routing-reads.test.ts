@@ -13,7 +13,7 @@ import {
 } from './gateway-test-helpers.js';
 
 /*
- * Issue 10, "Correct routing over shared upstreams", for the two other methods whose
+ * "Correct routing over shared upstreams" for the two other methods whose
  * 2026-07-28 results may be `input_required`: an elicitation an upstream makes during a
  * `resources/read` or a `prompts/get` goes to the downstream client whose read or get caused
  * it. Two concurrent downstream SDK clients of the same upstream, in both downstream eras,

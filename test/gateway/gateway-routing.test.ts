@@ -13,7 +13,7 @@ import {
 } from './gateway-test-helpers.js';
 
 /*
- * Issue 10, "Correct routing over shared upstreams": every case runs with two concurrent
+ * "Correct routing over shared upstreams": every case runs with two concurrent
  * downstream SDK clients calling the same upstream, for both downstream eras.
  */
 

@@ -9,7 +9,7 @@ import { stdioFixture } from '../mcp/hub-test-helpers.js';
 import { type RunningGateway, startGateway } from './gateway-test-helpers.js';
 
 /*
- * Issue 26: the 2024-11-05 HTTP+SSE transport beside /mcp (GET /sse + POST /messages), for the
+ * The 2024-11-05 HTTP+SSE transport beside /mcp (GET /sse + POST /messages), for the
  * clients that still default to it (OpenClaw's `mcp add --url`, the MCP Inspector in SSE mode,
  * the SDK v1 `SSEClientTransport`), behind the same front door as /mcp.
  */

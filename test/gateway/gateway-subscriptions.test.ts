@@ -8,7 +8,7 @@ import { type FaultProxy, startFaultProxy } from '../reliability/fault-proxy.js'
 import { connectClient, type RunningGateway, startGateway } from './gateway-test-helpers.js';
 
 /*
- * Issue 10: upstream resource subscriptions survive their upstream and fail loudly. A
+ * Upstream resource subscriptions survive their upstream and fail loudly. A
  * subscription made while its server is away is held and subscribed when the server returns;
  * one that fails for a passing reason is retried; after every reconnect the subscribers are
  * told to read again; an upstream that refuses is an error for a 2025 `resources/subscribe`

@@ -8,7 +8,7 @@ import { textOf } from '../mcp/hub-test-helpers.js';
 import { freePort, type ServeRun, scratchFolder, startServe } from './recursion-processes.js';
 
 /*
- * Issue 31: the host the `serve` banner sends Claude Desktop users to. Claude Desktop's config
+ * The host the `serve` banner sends Claude Desktop users to. Claude Desktop's config
  * takes only commands, so it starts `npx -y mcp-remote http://127.0.0.1:PORT/mcp` and speaks MCP
  * on that child's stdio. Here the real mcp-remote (a dev dependency) is started the same way, its
  * stdio driven by the SDK v2 client, against the built `mcptools serve --http`.

@@ -15,7 +15,7 @@ import {
 import { type ReplicaBalancer, startReplicaBalancer } from './replica-balancer.js';
 
 /*
- * Issue 27, the 2026-07-28 path of cluster mode without Redis: two gateway replicas sharing a
+ * The 2026-07-28 path of cluster mode without Redis: two gateway replicas sharing a
  * requestStateKey behind a round-robin balancer. A 2026 upstream's input_required is relayed
  * (its retry continues on either replica, nothing parked); a call parked on a 2025 stdio
  * upstream continues only on its replica, and elsewhere gets a -32602 that says to re-issue.

@@ -21,7 +21,7 @@ import {
   toolNames,
 } from './recursion-processes.js';
 
-// Issue 26: `serve` must never connect to itself, directly or through a chain of gateways.
+// `serve` must never connect to itself, directly or through a chain of gateways.
 // Every process here is real: the built CLI, the echo fixture, counted from /proc.
 
 const { root, folder } = scratchFolder('mcptools-recursion-');

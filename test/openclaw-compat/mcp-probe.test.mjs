@@ -1,7 +1,7 @@
 // Run by run.mjs under Node 24 (OpenClaw 2026.9 needs it). OpenClaw's own `openclaw mcp add`
 // (which probes before it saves) and `openclaw mcp probe`, with their default transport
 // (HTTP+SSE, 2024-11-05), against `mcptools serve --http` (the built CLI, under the Node that
-// runs run.mjs) at the URL its banner prints: issue 26, "OpenClaw's default transport cannot
+// runs run.mjs) at the URL its banner prints: "OpenClaw's default transport cannot
 // connect".
 import assert from 'node:assert/strict';
 import { execFile, spawn } from 'node:child_process';

@@ -13,7 +13,7 @@ import {
 import { stdioFixture, textOf } from '../mcp/hub-test-helpers.js';
 
 /*
- * Tool overrides per gateway profile (issue 28): declared under a profile, they change what
+ * Tool overrides per gateway profile: declared under a profile, they change what
  * that profile's clients see and call — tools/list, tool_index, call names, fixed arguments —
  * and nothing that clients of another profile see.
  */

@@ -3,7 +3,7 @@ import { formatCompact } from '../../src/router/compact-format.js';
 
 const ts = '2025-01-29T10:30:00Z';
 
-describe('formatCompact (seed 002)', () => {
+describe('formatCompact', () => {
   it('renders a success in two lines with bare keys and the meta block', () => {
     const text = formatCompact({
       state: 'success',

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { McpToolsError, type McpToolsErrorCode } from '../../src/errors/mcp-tools-error.js';
 import { classifyRouterError, routerError, routerErrorSummary } from '../../src/router/error-taxonomy.js';
 
-describe('router error taxonomy (seed 002, DESIGN.md error codes)', () => {
+describe('router error taxonomy (its types and the error codes)', () => {
   const table: [McpToolsErrorCode, string, boolean][] = [
     ['CONNECTION_FAILED', 'ConnectionFailed', true],
     ['SERVER_DISCONNECTED', 'ConnectionFailed', true],
@@ -45,7 +45,7 @@ describe('router error taxonomy (seed 002, DESIGN.md error codes)', () => {
     expect(classifyRouterError('weird').type).toBe('UpstreamError');
   });
 
-  it('writes seed 002 summaries naming the target', () => {
+  it('writes each type’s summary naming the target', () => {
     expect(routerErrorSummary(routerError('RESOURCE_NOT_FOUND', 'x'), 'file://missing.md')).toBe(
       'not found: file://missing.md',
     );

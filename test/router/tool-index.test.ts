@@ -236,7 +236,7 @@ describe('tool_index', () => {
 });
 
 describe('tool_index in the compact result format', () => {
-  it('renders seed 002 two lines and keeps the JSON in details', async () => {
+  it('renders the compact two lines and keeps the JSON in details', async () => {
     const tool = createToolIndexTool(corpusRegistry(), { format: 'compact', maxResponseBytes: 2048 });
     const result = await tool.execute('test', {});
     const text = result.content[0]?.type === 'text' ? result.content[0].text : '';

@@ -32,7 +32,7 @@ describe('truncateChars', () => {
 });
 
 describe('toOpenClawResult', () => {
-  it('keeps text and images and degrades audio, resources and links as seed 001 §7.5 says', () => {
+  it('keeps text and images and degrades audio, resources and links as OpenClaw’s blocks allow', () => {
     const result: ToolResult = {
       content: [
         { type: 'text', text: 'hello' },

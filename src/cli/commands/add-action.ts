@@ -8,8 +8,8 @@ import {
   missingInputs,
   planAdd,
 } from '../../catalog/add-server.js';
-import type { LockEntry } from '../../catalog/catalog-lock.js';
 import { configuredSources } from '../../catalog/configured-sources.js';
+import type { LockEntry } from '../../config/catalog-lock.js';
 import { McpToolsError } from '../../errors/mcp-tools-error.js';
 import { findOnPath } from '../doctor/find-on-path.js';
 import { printJson, printLine } from '../print.js';

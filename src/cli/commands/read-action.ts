@@ -35,7 +35,7 @@ export async function readAction(
       );
     }
     const contents = await session.provider.resources.read(server, uri, { signal });
-    // One byte budget across the text items, in order; blobs are never cut (seed 000).
+    // One byte budget across the text items, in order; blobs are never cut.
     let budget = commandOptions.maxBytes ?? Number.POSITIVE_INFINITY;
     let truncated = false;
     const items = contents.map((item) => {

@@ -7,7 +7,7 @@ import { printLine } from '../print.js';
 
 /**
  * `--format compact`: runs one router tool (`list_mcp_resources`, `read_mcp_resource`) built
- * with seed 002's compact format, prints its two lines and returns the exit code its error
+ * with the compact format, prints its two lines and returns the exit code its error
  * code maps to — the same text an agent sees.
  */
 export async function runCompactRouterTool(

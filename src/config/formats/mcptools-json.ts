@@ -1,5 +1,5 @@
-import { attachLocks } from '../../catalog/attach-locks.js';
 import { isPlainObject } from '../../json/is-plain-object.js';
+import { attachLocks } from '../attach-locks.js';
 import { configError } from '../config-error.js';
 import type { ConfigReadContext } from '../config-read-context.js';
 import type { McpToolsConfig, PluginEntryConfig, ServerConfig } from '../config-types.js';

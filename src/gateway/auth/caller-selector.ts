@@ -1,5 +1,5 @@
 import type { CallerSelector } from '../../config/gateway-auth-types.js';
-import type { RequestPrincipal } from './http-guard.js';
+import type { Caller } from '../../tool/call-context.js';
 
 /** Whether a claim's value is `expected`, or contains it (an array, or a space-separated string of scopes). */
 function claimHolds(value: unknown, expected: string | number | boolean): boolean {
@@ -12,7 +12,7 @@ function claimHolds(value: unknown, expected: string | number | boolean): boolea
  * listed, it has every scope, every claim equals or contains the value). An empty selector
  * matches every caller.
  */
-export function matchesCaller(selector: CallerSelector, caller: RequestPrincipal): boolean {
+export function matchesCaller(selector: CallerSelector, caller: Caller): boolean {
   if (selector.principals !== undefined && !selector.principals.includes(caller.principal)) return false;
   if (selector.scopes !== undefined) {
     const scopes = caller.scopes ?? [];

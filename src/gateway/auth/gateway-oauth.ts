@@ -10,8 +10,8 @@ import {
   verifyBearerToken,
 } from '@modelcontextprotocol/server';
 import type { GatewayOAuthConfig } from '../../config/gateway-auth-types.js';
+import type { Caller } from '../../tool/call-context.js';
 import { matchesCaller } from './caller-selector.js';
-import type { RequestPrincipal } from './http-guard.js';
 import {
   audiences,
   invalidToken,
@@ -57,7 +57,7 @@ export class GatewayOAuth {
    * Callers by the exact `Authorization` header that proved who they are, until the token
    * expires and at most `tokenCacheSeconds` (then the verifier is asked again).
    */
-  readonly #callers: VerifiedTokenCache<RequestPrincipal>;
+  readonly #callers: VerifiedTokenCache<Caller>;
   readonly #toleranceSeconds: number;
   /**
    * Each verified access token by its digest ({@link tokenDigest}) until it expires, kept only
@@ -66,7 +66,7 @@ export class GatewayOAuth {
    * came with, never from another token of the same user (another client, other scopes).
    */
   #subjects: Map<string, { authorization: string; exp: number }> | undefined;
-  #onVerified: ((who: RequestPrincipal) => void) | undefined;
+  #onVerified: ((who: Caller) => void) | undefined;
 
   /** Throws (a configuration mistake) when the issuer is not HTTPS outside loopback. */
   constructor(config: GatewayOAuthConfig) {
@@ -151,7 +151,7 @@ export class GatewayOAuth {
   authenticate(
     authorization: string | null,
     requestUrl: string,
-  ): Response | RequestPrincipal | Promise<Response | RequestPrincipal> {
+  ): Response | Caller | Promise<Response | Caller> {
     if (authorization !== null) {
       const known = this.#callers.get(authorization, Date.now() / 1000, this.#toleranceSeconds);
       if (known !== undefined) {
@@ -166,12 +166,12 @@ export class GatewayOAuth {
   }
 
   /** Whether the caller's token names the resource of the endpoint `requestUrl` is for (a profile's is good there only). */
-  #admits(who: RequestPrincipal, requestUrl: string): boolean {
+  #admits(who: Caller, requestUrl: string): boolean {
     return this.#resource.admits(audiences(who.claims ?? {}), profileOfUrl(requestUrl));
   }
 
   /** Told of each caller whose token was verified (once per token: a remembered token is not). */
-  onVerified(listener: (who: RequestPrincipal) => void): void {
+  onVerified(listener: (who: Caller) => void): void {
     this.#onVerified = listener;
   }
 
@@ -192,7 +192,7 @@ export class GatewayOAuth {
     return kept.authorization.replace(/^Bearer\s+/i, '');
   }
 
-  #keepSubject(who: RequestPrincipal, authorization: string, exp?: unknown): void {
+  #keepSubject(who: Caller, authorization: string, exp?: unknown): void {
     const subjects = this.#subjects!;
     const key = who.tokenDigest;
     if (key === undefined || subjects.has(key)) return;
@@ -206,7 +206,7 @@ export class GatewayOAuth {
     subjects.set(key, { authorization, exp: expiry });
   }
 
-  async #verify(authorization: string | null, requestUrl: string): Promise<Response | RequestPrincipal> {
+  async #verify(authorization: string | null, requestUrl: string): Promise<Response | Caller> {
     const options = {
       verifier: this.verifier,
       requiredScopes: this.#requiredScopes,
@@ -222,7 +222,7 @@ export class GatewayOAuth {
             ? `client:${clientId}`
             : undefined;
       if (principal === undefined) throw invalidToken();
-      const who: RequestPrincipal = {
+      const who: Caller = {
         principal,
         owner: false,
         via: 'oauth',

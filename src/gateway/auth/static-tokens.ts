@@ -1,11 +1,11 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { GatewayTokenConfig } from '../../config/gateway-auth-types.js';
-import type { RequestPrincipal } from './http-guard.js';
+import type { Caller } from '../../tool/call-context.js';
 
 /** A configured token: its digest (never the token) and who presents it. */
 interface TokenEntry {
   digest: Buffer;
-  who: RequestPrincipal;
+  who: Caller;
 }
 
 const digest = (value: string) => createHash('sha256').update(value).digest();
@@ -63,9 +63,9 @@ export class StaticTokens {
   }
 
   /** Who presents `presented`, or `undefined` when it is none of the tokens. */
-  match(presented: string): RequestPrincipal | undefined {
+  match(presented: string): Caller | undefined {
     const presentedDigest = digest(presented);
-    let found: RequestPrincipal | undefined;
+    let found: Caller | undefined;
     // Every entry is compared, whichever matches first.
     for (const entry of this.#entries)
       if (timingSafeEqual(presentedDigest, entry.digest) && found === undefined) found = entry.who;

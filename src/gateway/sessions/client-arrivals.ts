@@ -4,7 +4,7 @@ import { isPlainObject } from '../../json/is-plain-object.js';
 const MAX_REMEMBERED = 256;
 
 /**
- * One log line per client that arrives, with its name, version and era (issue 31: the log says
+ * One log line per client that arrives, with its name, version and era (the log says
  * what is worth knowing, never a line per request). A 2025-era client arrives with each session
  * it initializes; a 2026-07-28 client, which has no session, with the first request that names a
  * client (`_meta` `io.modelcontextprotocol/clientInfo`) not seen before.

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
-import type { ServerConfig } from '../config/config-types.js';
 import { LOCK_FILE_NAME, readCatalogLock } from './catalog-lock.js';
+import type { ServerConfig } from './config-types.js';
 
 /**
  * Gives each stdio server of a configuration file its lock entry (`mcptools-lock.json` beside the

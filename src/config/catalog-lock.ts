@@ -133,3 +133,12 @@ export async function updateCatalogLock(
   }
   return sorted;
 }
+
+/** A stdio server's lock, as the configuration reader attaches it (`StdioServerConfig.locked`). */
+export interface LockedStart {
+  /** The lock file it came from. */
+  file: string;
+  /** The entry's name in it. */
+  entry: string;
+  package: LockedPackage;
+}

@@ -1,7 +1,7 @@
 import { hkdfSync, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { ClusterSeal } from '../cluster/cluster-seal.js';
+import { ClusterSeal } from '../crypto/cluster-seal.js';
 import { McpToolsError } from '../errors/mcp-tools-error.js';
 import { stateDir } from '../paths/state-dir.js';
 
