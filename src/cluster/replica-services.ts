@@ -3,6 +3,7 @@ import { shareRateLimits } from '../policies/shared-rate-limits.js';
 import type { ToolRegistry } from '../registry/tool-registry.js';
 import { relayChanges } from './change-relay.js';
 import type { ClusterNode } from './cluster-node.js';
+import { relayPinApprovals } from './pin-relay.js';
 import { redisRateLimitStore } from './redis-rate-limits.js';
 import { type ReloadRelay, relayReloads } from './reload-relay.js';
 
@@ -15,7 +16,7 @@ export interface ReplicaServices {
 
 /**
  * Starts a joined replica's share of the cluster: upstream changes only it saw relayed to the
- * others, configured rate limits taken from Redis (local buckets while Redis is away), and
+ * others, pin approvals made on any replica applied on all, configured rate limits taken from Redis (local buckets while Redis is away), and
  * configuration reloads announced both ways (`onPeerReload` when another replica reloaded).
  */
 export async function startReplicaServices(
@@ -28,6 +29,10 @@ export async function startReplicaServices(
   },
 ): Promise<ReplicaServices> {
   const stopChanges = await relayChanges(node.redis, node.keys, node.replicaId, parts.provider, parts.log);
+  const pins = parts.provider.pins;
+  const stopPins = pins
+    ? await relayPinApprovals(node.redis, node.keys, node.replicaId, node.seal, pins, parts.log)
+    : () => {};
   const stopSharing = shareRateLimits(parts.registry, redisRateLimitStore(node.redis, node.keys));
   const reloads = await relayReloads(node.redis, node.keys, node.replicaId, (from) =>
     parts.onPeerReload?.(from),
@@ -36,6 +41,7 @@ export async function startReplicaServices(
     reloads,
     stop() {
       stopChanges();
+      stopPins();
       stopSharing();
       reloads.stop();
     },

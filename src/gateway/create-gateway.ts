@@ -565,7 +565,12 @@ export function createGateway(options: GatewayOptions): Gateway {
       const endpoints = [...core.profiles.keys()]
         .filter((name) => profileFor(core.profiles, name === '' ? undefined : name, checked) !== undefined)
         .map((name) => (name === '' ? '/mcp' : `/mcp/${name}`));
-      return statusPageResponse(statuses(), startedAt, endpoints, options.notices?.() ?? []);
+      // What pins hold back (and the approve command) is for the owner, of the servers it sees.
+      const seen = new Set(statuses().map((status) => status.name));
+      const quarantined = checked.owner
+        ? (options.provider.pins?.quarantined().filter((held) => seen.has(held.server)) ?? [])
+        : [];
+      return statusPageResponse(statuses(), startedAt, endpoints, options.notices?.() ?? [], quarantined);
     }
     if (pathname === '/metrics' && request.method === 'GET' && metricsEndpoint)
       return metricsEndpoint.serve(checked);

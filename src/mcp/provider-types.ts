@@ -1,4 +1,5 @@
 import type { McpToolsError, McpToolsErrorCode } from '../errors/mcp-tools-error.js';
+import type { PinGuard } from '../pins/pin-guard.js';
 import type { RegistryChange } from '../registry/tool-registry.js';
 import type { CallContext } from '../tool/call-context.js';
 
@@ -205,6 +206,8 @@ export interface MCPToolProvider extends AsyncDisposable {
   /** The tasks extension of the servers that offer it (absent: no server can). */
   readonly tasks?: TaskService;
   on<E extends keyof ProviderEvents>(event: E, listener: ProviderEvents[E]): () => void;
+  /** The pins of every server's definitions, when pins apply (a cluster shares their approvals). */
+  readonly pins?: PinGuard | undefined;
   /** Where an exposed tool name routes: its server and the tool's original name. */
   toolOrigin?(name: string): ToolOrigin | undefined;
   /**

@@ -35,6 +35,16 @@ export interface Quarantined {
   fingerprint: string;
 }
 
+/** A definition approved here (its pin now), as told to the other replicas of a cluster. */
+export interface PinApproval {
+  server: string;
+  /** Its pin key (`tool:search`). */
+  key: string;
+  fingerprint: string;
+  /** The pinned view (the definition's public text: what diffs show), never a secret. */
+  definition: Record<string, unknown>;
+}
+
 /** How often the pin file is looked at for approvals made by another process. */
 const WATCH_INTERVAL_MS = 500;
 
@@ -65,6 +75,9 @@ export class PinGuard {
   /** Edits made here, written to the file in order (each under the lock, over a fresh read). */
   #writes: Promise<void> = Promise.resolve();
   #watcher: StatWatcher | undefined;
+  readonly #approvalListeners = new Set<(approval: PinApproval) => void>();
+  /** Approvals taken from another replica: not told back as this one's own. */
+  readonly #adopted = new Set<string>();
 
   constructor(options: PinGuardOptions) {
     this.#options = options;
@@ -211,6 +224,36 @@ export class PinGuard {
     return this.#writes;
   }
 
+  /**
+   * Calls `listener` with each definition this guard held back that an approval released (made
+   * here, by `mcptools pins approve` on this file, or by the library), not with one adopted from
+   * another replica. Returns a function that stops it.
+   */
+  onApproval(listener: (approval: PinApproval) => void): () => void {
+    this.#approvalListeners.add(listener);
+    return () => this.#approvalListeners.delete(listener);
+  }
+
+  /**
+   * Makes an approval another replica made this one's pin too (in the file and here), and serves
+   * what it releases; nothing is written when the definition is pinned so already. The caller
+   * vouches for the approval (the cluster seals it with its key).
+   */
+  async adopt(approval: PinApproval): Promise<void> {
+    const { server, key, fingerprint, definition } = approval;
+    if (this.#content.servers[server]?.pins[key]?.fingerprint === fingerprint) return;
+    const mark = `${server}\u0000${key}\u0000${fingerprint}`;
+    this.#adopted.add(mark);
+    const now = new Date().toISOString();
+    this.#apply(server, (record) => {
+      record.pins[key] = { fingerprint, definition, pinnedAt: now };
+      if (record.pending[key]?.fingerprint === fingerprint) delete record.pending[key];
+    });
+    await this.#writes;
+    this.#reload();
+    this.#adopted.delete(mark);
+  }
+
   /** Reads the pin file again now (before servers connect after a reload), not at the next poll. */
   refresh(): void {
     this.#reload();
@@ -309,9 +352,14 @@ export class PinGuard {
     for (const [server, held] of this.#held) {
       let released = false;
       for (const [key, entry] of held) {
-        if (content.servers[server]?.pins[key]?.fingerprint !== entry.fingerprint) continue;
+        const pin = content.servers[server]?.pins[key];
+        if (pin?.fingerprint !== entry.fingerprint) continue;
         held.delete(key);
         released = true;
+        const adopted = `${server}\u0000${key}\u0000${entry.fingerprint}`;
+        if (this.#adopted.delete(adopted)) continue;
+        for (const listener of this.#approvalListeners)
+          listener({ server, key, fingerprint: pin.fingerprint, definition: pin.definition });
       }
       if (released) this.#options.approved?.(server);
     }

@@ -1,4 +1,5 @@
 import type { ServerStatus } from '../../mcp/provider-types.js';
+import type { Quarantined } from '../../pins/pin-guard.js';
 
 /** `GET /healthz`: per-server state as JSON. Status rows carry no secrets (the hub redacts errors). */
 export function healthJson(statuses: ServerStatus[], startedAt: number): Record<string, unknown> {
@@ -52,6 +53,7 @@ export function statusPage(
   startedAt: number,
   endpoints: string[],
   notices: string[] = [],
+  quarantined: readonly Quarantined[] = [],
 ): string {
   const uptime = duration(Math.floor((Date.now() - startedAt) / 1000));
   const rows = statuses
@@ -77,8 +79,30 @@ ${notices.map((notice) => `<p class="notice"><strong>${escapeHtml(notice)}</stro
 <tbody>
 ${rows}
 </tbody></table>
+${heldBack(quarantined)}
 </body></html>
 `;
+}
+
+/**
+ * The definitions pins hold back, with what changed and the command that approves each: shown
+ * to the owner only (a person), as the log shows them; empty when nothing is held back.
+ */
+function heldBack(quarantined: readonly Quarantined[]): string {
+  if (quarantined.length === 0) return '';
+  const rows = quarantined
+    .map(
+      (
+        held,
+      ) => `<tr><td>${escapeHtml(held.server)}</td><td>${escapeHtml(held.kind)}</td><td>${escapeHtml(held.name)}</td>
+<td>${escapeHtml(held.change)}</td><td><code>${escapeHtml(`mcptools pins approve ${held.server}/${held.name}`)}</code></td></tr>`,
+    )
+    .join('\n');
+  return `<h2>Held back by pins</h2>
+<table id="quarantined"><thead><tr><th>Server</th><th>Kind</th><th>Name</th><th>Changed</th><th>Approve with</th></tr></thead>
+<tbody>
+${rows}
+</tbody></table>`;
 }
 
 /** `GET /`'s response: the status page, with a policy that lets it run nothing but its own style. */
@@ -87,8 +111,9 @@ export function statusPageResponse(
   startedAt: number,
   endpoints: string[],
   notices: string[],
+  quarantined: readonly Quarantined[] = [],
 ): Response {
-  return new Response(statusPage(statuses, startedAt, endpoints, notices), {
+  return new Response(statusPage(statuses, startedAt, endpoints, notices, quarantined), {
     headers: {
       'content-type': 'text/html; charset=utf-8',
       'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'",
