@@ -80,8 +80,12 @@ describe('the docs', () => {
 
   it.each(of('json', 'jsonc').map((block) => [block.where, block] as const))('%s parses', (_where, block) => {
     const value = parseJsonc(block.text, block.where);
+    // A lock file (`lockfileVersion`) lists servers too, but is no configuration.
     const isConfig =
-      typeof value === 'object' && value !== null && ('servers' in value || 'mcpServers' in value);
+      typeof value === 'object' &&
+      value !== null &&
+      !('lockfileVersion' in value) &&
+      ('servers' in value || 'mcpServers' in value);
     if (isConfig && !hostPage(block)) {
       const config = parseConfig(value, { file: block.where, env: variablesOf(block.text) });
       expect(Object.keys(config.servers).length).toBeGreaterThan(0);
