@@ -1,7 +1,7 @@
-import { randomBytes } from 'node:crypto';
-import { chmod, mkdir, open, readFile, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, readFile, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { McpToolsError } from '../errors/mcp-tools-error.js';
+import { writeFileAtomically } from '../paths/write-file-atomically.js';
 import { defaultVaultPath } from './default-vault-path.js';
 import type { TokenStore, VaultEntry, VaultUpdate } from './token-store.js';
 
@@ -93,21 +93,11 @@ export class FileTokenStore implements TokenStore {
   }
 
   async #write(vault: VaultFile): Promise<void> {
-    const temporary = `${this.path}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
-    const handle = await open(temporary, 'wx', 0o600);
-    try {
-      await handle.writeFile(`${JSON.stringify(vault, null, 2)}\n`);
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    try {
-      // The umask may have narrowed the mode further; it must never be wider.
-      await chmod(temporary, 0o600);
-      await rename(temporary, this.path);
-    } catch (error) {
-      await rm(temporary, { force: true });
-      throw error;
-    }
+    await writeFileAtomically(
+      this.path,
+      `${JSON.stringify(vault, null, 2)}
+`,
+      0o600,
+    );
   }
 }

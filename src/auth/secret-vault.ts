@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { dirname } from 'node:path';
 import {
   defaultSecretVaultPath,
@@ -8,6 +7,7 @@ import {
   type VaultFileContent,
 } from '../config/vault-file.js';
 import { VAULT_KEY_ENV, type VaultSeal } from '../config/vault-seal.js';
+import { writeFileAtomically } from '../paths/write-file-atomically.js';
 
 export { defaultSecretVaultPath, VAULT_KEY_ENV };
 
@@ -92,7 +92,7 @@ export class SecretVault {
 
   async #update(change: (file: VaultFileContent) => void): Promise<void> {
     // Loaded by the first write: reading a configuration with vault references needs none of it.
-    const { chmod, mkdir, open, rename, rm } = await import('node:fs/promises');
+    const { mkdir } = await import('node:fs/promises');
     await mkdir(dirname(this.path), { recursive: true, mode: 0o700 });
     const { default: lockfile } = await import('proper-lockfile');
     const release = await lockfile.lock(this.path, {
@@ -104,21 +104,12 @@ export class SecretVault {
     try {
       const file = this.#read();
       change(file);
-      const temporary = `${this.path}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
-      const handle = await open(temporary, 'wx', 0o600);
-      try {
-        await handle.writeFile(`${JSON.stringify(file, null, 2)}\n`);
-        await handle.sync();
-      } finally {
-        await handle.close();
-      }
-      try {
-        await chmod(temporary, 0o600);
-        await rename(temporary, this.path);
-      } catch (error) {
-        await rm(temporary, { force: true });
-        throw error;
-      }
+      await writeFileAtomically(
+        this.path,
+        `${JSON.stringify(file, null, 2)}
+`,
+        0o600,
+      );
     } finally {
       await release().catch(() => undefined);
     }

@@ -1,8 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { LOCK_FILE_NAME } from '../config/attach-locks.js';
 import { McpToolsError } from '../errors/mcp-tools-error.js';
+import { writeFileAtomically } from '../paths/write-file-atomically.js';
 
 export { LOCK_FILE_NAME };
 
@@ -109,7 +109,7 @@ export async function updateCatalogLock(
   change: (lock: CatalogLock) => void,
 ): Promise<CatalogLock> {
   // Loaded by the first write: a configuration read with its lock needs none of it.
-  const { mkdir, open, rename, rm } = await import('node:fs/promises');
+  const { mkdir } = await import('node:fs/promises');
   const lock = readCatalogLock(path);
   change(lock);
   await mkdir(dirname(path), { recursive: true });
@@ -117,19 +117,11 @@ export async function updateCatalogLock(
     lockfileVersion: 1,
     servers: Object.fromEntries(Object.entries(lock.servers).sort(([a], [b]) => a.localeCompare(b))),
   };
-  const temporary = `${path}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
-  const handle = await open(temporary, 'wx', 0o644);
-  try {
-    await handle.writeFile(`${JSON.stringify(sorted, null, 2)}\n`);
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  try {
-    await rename(temporary, path);
-  } catch (error) {
-    await rm(temporary, { force: true });
-    throw error;
-  }
+  await writeFileAtomically(
+    path,
+    `${JSON.stringify(sorted, null, 2)}
+`,
+    0o644,
+  );
   return sorted;
 }

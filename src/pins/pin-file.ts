@@ -1,9 +1,9 @@
-import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { chmod, mkdir, open, rename, rm } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { PinnedKind } from '../config/pins-config.js';
 import { McpToolsError } from '../errors/mcp-tools-error.js';
+import { writeFileAtomically } from '../paths/write-file-atomically.js';
 
 /** One approved definition: its fingerprint and the pinned view it was computed over (for diffs). */
 export interface PinEntry {
@@ -108,28 +108,9 @@ export async function updatePinFile(
   try {
     const content = readPinFile(path);
     change(content);
-    await writeAtomically(path, `${JSON.stringify(content, null, 2)}\n`);
+    await writeFileAtomically(path, `${JSON.stringify(content, null, 2)}\n`, 0o600);
     return content;
   } finally {
     await release().catch(() => undefined);
-  }
-}
-
-/** Writes `text` to `path` through a temporary 0600 file renamed over it. */
-async function writeAtomically(path: string, text: string): Promise<void> {
-  const temporary = `${path}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
-  const handle = await open(temporary, 'wx', 0o600);
-  try {
-    await handle.writeFile(text);
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  try {
-    await chmod(temporary, 0o600);
-    await rename(temporary, path);
-  } catch (error) {
-    await rm(temporary, { force: true });
-    throw error;
   }
 }
