@@ -30,7 +30,8 @@ async function openclawHookRunnerFactory() {
 }
 
 const createHookRunner = await openclawHookRunnerFactory();
-const { ToolRegistry, loadOpenClawPlugins } = await import(`${mcptoolsDist}/index.js`);
+const { ToolRegistry } = await import(`${mcptoolsDist}/index.js`);
+const { loadOpenClawPlugins } = await import(`${mcptoolsDist}/plugins.js`);
 const { loadOnePlugin } = await import(`${mcptoolsDist}/plugins/load-one-plugin.js`);
 
 /** The plugin's `api.on` registrations (loaded by mcptools' loader) as OpenClaw's registry holds them. */

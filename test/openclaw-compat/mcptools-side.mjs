@@ -11,7 +11,8 @@ import {
 } from './compat-shared.mjs';
 
 const [openclawRoot, mcptoolsDist, outputFile] = process.argv.slice(2);
-const { loadOpenClawPlugins, ToolRegistry } = await import(`${mcptoolsDist}/index.js`);
+const { ToolRegistry } = await import(`${mcptoolsDist}/index.js`);
+const { loadOpenClawPlugins } = await import(`${mcptoolsDist}/plugins.js`);
 const plugins = bundledToolPlugins(openclawRoot);
 const report = {};
 for (const plugin of plugins) {

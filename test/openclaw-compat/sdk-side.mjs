@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const [mcptoolsDist, outputFile] = process.argv.slice(2);
-const { loadOpenClawPlugins, ToolRegistry } = await import(`${mcptoolsDist}/index.js`);
+const { ToolRegistry } = await import(`${mcptoolsDist}/index.js`);
+const { loadOpenClawPlugins } = await import(`${mcptoolsDist}/plugins.js`);
 const { pluginSdkAliases } = await import(`${mcptoolsDist}/plugins/import-plugin-entry.js`);
 const fixtures = fileURLToPath(new URL('../fixtures/plugins/', import.meta.url));
 const registry = new ToolRegistry();
