@@ -19,6 +19,11 @@ export interface ApprovalRequirement {
   allowedDecisions?: ApprovalDecision[];
   /** Stamped by the pipeline with the id of the plugin (or middleware) that asked. */
   pluginId?: string;
+  /**
+   * Beyond OpenClaw: the approval holds a result the tool already returned (a result guard),
+   * rather than a call about to run. Set by the pipeline.
+   */
+  onResult?: boolean;
   /** Display-only facts about the action (OpenClaw's `scope`). */
   scope?: Record<string, unknown>;
   onResolution?: (decision: ApprovalResolution) => void | Promise<void>;
