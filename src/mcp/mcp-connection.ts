@@ -19,6 +19,7 @@ import type { ServerState, ServerStatus, TransportKind, UpstreamNotification } f
 import { reconnectDelay } from './reconnect-policy.js';
 import { type ChangingList, changedListOf, refreshChangedList } from './refresh-changed-list.js';
 import { screenToolDefinitions } from './screen-tool-definitions.js';
+import { CallsInFlight } from './server-requests.js';
 import { StderrTail } from './stderr-tail.js';
 
 /** As the SDK's own `listChanged` handling is configured (a burst of changes costs one re-list). */
@@ -60,6 +61,8 @@ export class McpConnection implements ClientCallbacks {
   serverInfo: Implementation | undefined;
   resourceCount = 0;
   promptCount = 0;
+  /** The calls in flight on this connection (every client it connects), for server→client requests to name theirs. */
+  readonly calls = new CallsInFlight();
 
   readonly #options: McpConnectionOptions;
   /** This server's timeout and OAuth (one object shared by the servers that have the same). */
@@ -383,6 +386,7 @@ export class McpConnection implements ClientCallbacks {
       kind,
       clientInfo: this.#options.clientInfo,
       requests: this.#options.requests,
+      calls: this.calls,
       stderr,
       deadline,
       timeoutMs,
