@@ -32,9 +32,10 @@ const externalModules = new Set([
 ]);
 // `import.meta.url` becomes the chunk's URL: right only where the folder does not matter (load-ajv
 // resolves the `ajv` package from it, found the same from dist/ as from dist/json/; so does
-// code mode's QuickJS loader with its WebAssembly package).
+// code mode's QuickJS loader with its WebAssembly package, and a box's undici folder).
 const importMetaAllowed = new Set([
   resolve(src, 'json/load-ajv.ts'),
+  resolve(src, 'boxes/undici-folder.ts'),
   resolve(src, 'router/code-mode/quickjs-module.ts'),
   ...externalModules,
 ]);

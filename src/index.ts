@@ -117,7 +117,6 @@ export {
   type CallContext,
   type Caller,
   defaultCallContext,
-  executeWith,
   type InputRequest,
   type InputRequiredRelay,
   type UpstreamLogMessage,
@@ -134,6 +133,7 @@ export type {
   ResourceLinkContent,
   TextContent,
 } from './tool/content.js';
+export { executeWith } from './tool/execute-with.js';
 export {
   base64ByteLength,
   capResultText,

@@ -20,10 +20,10 @@ export {
 export { type OpenAIEmbeddingsOptions, openAIEmbeddings } from './router/search/openai-embeddings.js';
 export { DEFAULT_SEARCH_TUNING, type SearchTuning } from './router/search/search-tuning.js';
 export type { SearchableTool } from './router/search/searchable-tool.js';
+export type { EmbedTexts } from './router/search/embed-batches.js';
 export {
   DEFAULT_SEMANTIC_WAIT_MS,
   DEFAULT_SEMANTIC_WEIGHT,
-  type EmbedTexts,
   type SemanticSearchOptions,
 } from './router/search/semantic-search.js';
 export {

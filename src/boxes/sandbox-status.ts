@@ -1,6 +1,6 @@
 import type { ServerConfig } from '../config/config-types.js';
-import { sandboxGrants } from '../config/sandbox-settings.js';
-import { findBubblewrap } from './find-bubblewrap.js';
+import { networkGrant, sandboxGrants } from '../config/sandbox-settings.js';
+import { findBubblewrap, findExecutable } from './find-bubblewrap.js';
 
 /** Whether a server runs in a box, and why (or why not), for `mcptools doctor`. */
 export interface SandboxStatus {
@@ -29,8 +29,19 @@ export function sandboxStatus(server: ServerConfig, env: NodeJS.ProcessEnv = pro
       boxed: false,
       reason: 'a box is asked for but bubblewrap ("bwrap") is not on PATH: the server is refused',
     };
+  const network = networkGrant(grants.network);
+  if (typeof network === 'object' && findExecutable('socat', env) === undefined)
+    return {
+      boxed: false,
+      reason:
+        'a network allowlist is asked for but socat (the relay to the egress proxy) is not on PATH: the server is refused',
+    };
   const granted = [
-    grants.network === true ? 'network' : 'no network',
+    network === 'all'
+      ? 'the whole network'
+      : network === 'none'
+        ? 'no network'
+        : `network to ${network.allow.join(', ')} only (through the egress proxy)`,
     `${grants.read?.length ?? 0} read-only and ${grants.write?.length ?? 0} writable paths`,
     `${grants.env?.length ?? 0} passed variables`,
     ...(grants.maxMemoryBytes === undefined

@@ -1,4 +1,3 @@
-import type { LockedStart } from './attach-locks.js';
 import type {
   AccessRuleConfig,
   CallerSelector,
@@ -34,6 +33,16 @@ export interface ServerCommon {
  * era only.
  */
 export type ProtocolMode = 'initialize' | 'auto' | 'legacy' | '2026-07-28';
+
+/**
+ * A stdio server's lock as the reader attaches it (`StdioServerConfig.locked`): the lock file,
+ * the entry's name in it, and the locked package (its shape is the catalog's `LockedPackage`).
+ */
+export interface LockedStart {
+  file: string;
+  entry: string;
+  package: { registryType: string } & Record<string, unknown>;
+}
 
 /** A server spawned as a child process, speaking JSON-RPC over stdin/stdout. */
 export interface StdioServerConfig extends ServerCommon {

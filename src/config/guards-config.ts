@@ -14,8 +14,12 @@ export type ContentDetector =
  * arguments. A detector not named is not run.
  */
 export interface GuardsConfig {
-  /** On each tool result: `annotate`, `redact` or `block` (text, `structuredContent`, embedded resources). */
-  results?: Partial<Record<ContentDetector, Exclude<GuardAction, 'requireApproval'>>>;
+  /**
+   * On each tool result (text, `structuredContent`, embedded resources): `annotate`, `redact`,
+   * `block`, or `requireApproval` (held until the approval handler allows it once; a resource
+   * read or a prompt, which cannot ask, is refused instead).
+   */
+  results?: Partial<Record<ContentDetector, GuardAction>>;
   /** On each call's arguments, before it is sent: `redact`, `block` or `requireApproval`. */
   arguments?: Partial<Record<ContentDetector, Exclude<GuardAction, 'annotate'>>>;
 }

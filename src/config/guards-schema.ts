@@ -13,6 +13,6 @@ function perDetector<T extends z.ZodType>(action: T) {
 
 /** `policies.guards`: per detector, the action on tool results and on call arguments. */
 export const guardsSchema = z.strictObject({
-  results: perDetector(z.enum(['annotate', 'redact', 'block'])).optional(),
+  results: perDetector(z.enum(['annotate', 'redact', 'block', 'requireApproval'])).optional(),
   arguments: perDetector(z.enum(['redact', 'block', 'requireApproval'])).optional(),
 });

@@ -4,8 +4,13 @@
  * read-only run-time directories, no environment but the entry's own `env` and the names listed.
  */
 export interface SandboxSettings {
-  /** `true` shares the host's network (and `/etc/resolv.conf`, `/etc/hosts`, CA certificates). Default `false`: loopback only, inside the box. */
-  network?: boolean;
+  /**
+   * `"all"` (or `true`) shares the host's network (and `/etc/resolv.conf`, `/etc/hosts`, CA
+   * certificates); `"none"` (or `false`, the default) leaves the box only its own loopback;
+   * `{ allow: ["host:port", …] }` reaches those hosts only, through the gateway's egress proxy
+   * (see egress-allowlist.ts).
+   */
+  network?: SandboxNetwork;
   /** Absolute paths bound read-only at the same place in the box. */
   read?: string[];
   /** Absolute paths bound read-write at the same place in the box. */
@@ -25,6 +30,16 @@ export interface SandboxSettings {
    * of a gateway that runs as root (the box's user maps to root outside).
    */
   maxMemoryBytes?: number;
+}
+
+/** The `network` grant of a box: all, none, or an allowlist of `host:port` entries. */
+export type SandboxNetwork = boolean | 'all' | 'none' | { allow: string[] };
+
+/** What a `network` grant means: `'all'`, `'none'`, or the allowlist's entries. */
+export function networkGrant(network: SandboxNetwork | undefined): 'all' | 'none' | { allow: string[] } {
+  if (network === true || network === 'all') return 'all';
+  if (network === undefined || network === false || network === 'none') return 'none';
+  return network;
 }
 
 /**

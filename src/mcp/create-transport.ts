@@ -1,10 +1,15 @@
 import type { Transport } from '@modelcontextprotocol/client';
 import type { TransportAuth } from '../auth/transport-auth.js';
 import { bwrapCommand } from '../boxes/bwrap-command.js';
-import { bubblewrapMissingMessage, findBubblewrap } from '../boxes/find-bubblewrap.js';
+import {
+  bubblewrapMissingMessage,
+  findBubblewrap,
+  findExecutable,
+  socatMissingMessage,
+} from '../boxes/find-bubblewrap.js';
 import { CHAIN_ENV, chainEnvironment } from '../chain/gateway-chain.js';
 import type { ServerConfig } from '../config/config-types.js';
-import { sandboxGrants } from '../config/sandbox-settings.js';
+import { networkGrant, sandboxGrants } from '../config/sandbox-settings.js';
 import type { TransportKind } from './provider-types.js';
 import type { ReusableStdioParameters } from './reusable-stdio-transport.js';
 import type { SizeLimits } from './size-limited-fetch.js';
@@ -81,12 +86,32 @@ export async function createTransport(
       const bwrap = findBubblewrap();
       if (bwrap === undefined) throw new Error(bubblewrapMissingMessage(name));
       const { DEFAULT_INHERITED_ENV_VARS } = await import('@modelcontextprotocol/client/stdio');
-      const boxed = bwrapCommand(bwrap, parameters as BoxedParameters, grants, DEFAULT_INHERITED_ENV_VARS);
-      return new ReusableStdioTransport({ ...parameters, ...boxed }, stderr);
+      const network = networkGrant(grants.network);
+      // An allowlist: the box reaches the egress proxy this process runs, for as long as its child runs.
+      let egress: import('../boxes/egress-session.js').EgressSession | undefined;
+      if (typeof network === 'object') {
+        if (findExecutable('socat') === undefined) throw new Error(socatMissingMessage(name));
+        const { EgressSession } = await import('../boxes/egress-session.js');
+        egress = new EgressSession(name, network.allow, logEgressRefusal);
+      }
+      const boxed = bwrapCommand(
+        bwrap,
+        parameters as BoxedParameters,
+        grants,
+        DEFAULT_INHERITED_ENV_VARS,
+        process.env,
+        egress?.egress,
+      );
+      return new ReusableStdioTransport({ ...parameters, ...boxed }, stderr, egress);
     }
     return new ReusableStdioTransport(parameters, stderr);
   }
   httpModule ??= import('./create-http-transport.js');
   const { createHttpTransport } = await httpModule;
   return createHttpTransport(config, kind, auth, limits);
+}
+
+/** A refused egress request, one line on stderr (the gateway's log): method, host and port only. */
+function logEgressRefusal(message: string): void {
+  process.stderr.write(`mcptools: ${message}\n`);
 }

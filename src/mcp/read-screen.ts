@@ -122,7 +122,10 @@ export class ReadScreen {
     if (findings.length === 0) return undefined;
     const actionOf = (finding: Finding): GuardAction => actions[detectorClass(finding)] ?? 'annotate';
     const what = summary(findings);
-    if (findings.some((finding) => actionOf(finding) === 'block')) {
+    // A read has no approval handler to ask: what would be held until approved is refused.
+    if (
+      findings.some((finding) => actionOf(finding) === 'block' || actionOf(finding) === 'requireApproval')
+    ) {
       this.#report(`guards: block ${origin.what}: ${what}`, origin.server);
       throw new McpToolsError(
         'PERMISSION_DENIED',

@@ -96,7 +96,7 @@ describe.skipIf(unavailable !== undefined)('a stdio server in a bubblewrap box',
   });
 
   it('connects, lists its tools and answers a call', async () => {
-    expect(provider.status('boxed')).toMatchObject({ state: 'connected', toolCount: 5 });
+    expect(provider.status('boxed')).toMatchObject({ state: 'connected', toolCount: 8 });
     // The entry's env reaches the box; its value is a secret, so the result shows it redacted.
     expect(await call('boxed__env', { name: 'ENTRY_VARIABLE' })).toBe('***');
     expect(await call('boxed__env', { name: 'NOT_GIVEN' })).toBe('(unset)');

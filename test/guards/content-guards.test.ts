@@ -7,6 +7,7 @@ import type { GuardsConfig } from '../../src/config/guards-config.js';
 import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
 import type { MCPToolProvider } from '../../src/mcp/provider-types.js';
 import { ToolRegistry } from '../../src/registry/tool-registry.js';
+import type { ApprovalDecision, ApprovalRequest } from '../../src/tool/approval.js';
 import type { ToolResult } from '../../src/tool/tool.js';
 import { stdioFixture } from '../mcp/hub-test-helpers.js';
 
@@ -107,6 +108,65 @@ describe.each([
     });
     const plain = await registry.get('canary__echo_everywhere')!.execute('2', { text: 'opening hours' });
     expect(plain.content).toHaveLength(2);
+  });
+
+  it('holds a result with a secret until the approval handler allows it; refused, the caller gets a refusal without the value', async () => {
+    const { registry, provider, audit } = await open({ results: { secrets: 'requireApproval' } });
+    opened.push(provider);
+    const asked: ApprovalRequest[] = [];
+    let answer: ApprovalDecision = 'deny';
+    registry.onApproval((request) => {
+      asked.push(request);
+      return answer;
+    });
+    const echo = registry.get('canary__echo_everywhere')!;
+    const refused = await echo.execute('1', { text: `key ${CANARY}` });
+    expect(refused.isError).toBe(true);
+    expect(everything(refused)).not.toContain(CANARY);
+    expect(everything(refused)).toContain('Denied: Result of canary__echo_everywhere');
+    expect(everything(refused)).toContain('its result was withheld');
+    expect(asked).toHaveLength(1);
+    expect(asked[0]).toMatchObject({
+      pluginId: 'guards',
+      onResult: true,
+      allowedDecisions: ['allow-once', 'deny'],
+      description: expect.stringContaining('secret:GITHUB_TOKEN at content[0].text'),
+    });
+    expect(JSON.stringify(asked[0])).not.toContain(CANARY);
+    answer = 'allow-once';
+    const approved = await echo.execute('2', { text: `key ${CANARY}` });
+    expect(approved.isError).toBeFalsy();
+    expect(approved.content[0]).toEqual({ type: 'text', text: `echo: key ${CANARY}` });
+    // Once only: the next flagged result is asked about again.
+    answer = 'deny';
+    expect((await echo.execute('3', { text: CANARY })).isError).toBe(true);
+    expect(asked).toHaveLength(3);
+    // The control: a result without a finding is not held, and nobody is asked.
+    const plain = await echo.execute('4', { text: 'nothing secret' });
+    expect(plain.content[0]).toEqual({ type: 'text', text: 'echo: nothing secret' });
+    expect(asked).toHaveLength(3);
+    await provider.close();
+    const records = readFileSync(audit, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(records[0].outcome).toBe('denied');
+    expect(records[0].decisions).toContainEqual({
+      by: 'guards',
+      decision: 'requireApproval',
+      reason: 'secret:GITHUB_TOKEN at content[0].text',
+    });
+    expect(records[0].decisions).toContainEqual({ by: 'guards', decision: 'deny' });
+    expect(records[1].decisions).toContainEqual({ by: 'guards', decision: 'allow-once' });
+  });
+
+  it('refuses a held result when no approval handler can be asked', async () => {
+    const { registry, provider } = await open({ results: { secrets: 'requireApproval' } });
+    opened.push(provider);
+    const result = await registry.get('canary__echo_everywhere')!.execute('1', { text: CANARY });
+    expect(result.isError).toBe(true);
+    expect(everything(result)).not.toContain(CANARY);
+    expect(everything(result)).toContain('Approval unavailable: nobody could be asked');
   });
 
   it('blocks a secret in the arguments before the call is sent', async () => {

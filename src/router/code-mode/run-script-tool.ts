@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { ToolRegistry } from '../../registry/tool-registry.js';
 import { validateArguments } from '../../tool/argument-validator.js';
-import { type CallContext, contextOf, executeWith } from '../../tool/call-context.js';
+import { type CallContext, contextOf } from '../../tool/call-context.js';
+import { executeWith } from '../../tool/execute-with.js';
 import type { JsonSchemaObject, Tool, ToolResult } from '../../tool/tool.js';
 import type { RouteToolCall } from '../call-tool-tool.js';
 import { routerError } from '../error-taxonomy.js';
