@@ -68,6 +68,7 @@ import {
   type ProfileChanges,
   reconfigureProfiles,
 } from './profiles/reconfigure-profiles.js';
+import { servedProfiles } from './profiles/server-profiles.js';
 import { BatchedStdioServerTransport } from './sessions/batched-stdio-server-transport.js';
 import { ClientArrivals } from './sessions/client-arrivals.js';
 import { createSession, type DownstreamSession } from './sessions/downstream-session.js';
@@ -239,9 +240,22 @@ export function createGateway(options: GatewayOptions): Gateway {
     log,
   };
   core.profiles.set('', new GatewayProfile('', defaultProfileSettings(gatewayConfig, options), parts));
-  for (const [name, profile] of Object.entries(options.profiles ?? gatewayConfig.profiles ?? {})) {
+  for (const [name, profile] of Object.entries(servedProfiles(options.config, options.profiles))) {
     core.profiles.set(name, new GatewayProfile(name, profile, parts));
   }
+  /**
+   * The profile `/mcp` or `/mcp/<name>` serves `who` (see `profileFor`); a server's own endpoint
+   * (`gateway.serverEndpoints`) only to a caller who may see that server, else it is not there.
+   */
+  const profileOf = (name: string | undefined, who: RequestPrincipal): GatewayProfile | undefined => {
+    const profile = profileFor(core.profiles, name, who);
+    if (
+      profile?.endpointOf !== undefined &&
+      !visibility.seesServer({ owner: who.owner, caller: who }, profile.endpointOf)
+    )
+      return undefined;
+    return profile;
+  };
 
   // The first listing of every profile: the baseline later changes are announced against.
   core.toolsChanged();
@@ -468,7 +482,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       });
       return sseSessions.post(url, who, body);
     }
-    const profile = profileFor(core.profiles, route.profile === '' ? undefined : route.profile, who);
+    const profile = profileOf(route.profile === '' ? undefined : route.profile, who);
     if (profile === undefined) return new Response('Not Found\n', { status: 404 });
     const full = await makeRoom(who.principal);
     if (full) return full;
@@ -650,7 +664,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     if (pathname === '/' && request.method === 'GET') {
       // Only the endpoints that serve this caller: a `who`-restricted profile is not named to others.
       const endpoints = [...core.profiles.keys()]
-        .filter((name) => profileFor(core.profiles, name === '' ? undefined : name, checked) !== undefined)
+        .filter((name) => profileOf(name === '' ? undefined : name, checked) !== undefined)
         .map((name) => (name === '' ? '/mcp' : `/mcp/${name}`));
       // What pins hold back (and the approve command) is for the owner, of the servers it sees.
       const seen = new Set(statuses().map((status) => status.name));
@@ -678,7 +692,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     const legacySse = sseRoute(request.method, pathname, request.headers);
     if (legacySse) return sse(legacySse, request, checked, parsedBody);
     const match = /^\/mcp(?:\/([A-Za-z0-9_-]{1,64}))?\/?$/.exec(pathname);
-    const profile = match ? profileFor(core.profiles, match[1], checked) : undefined;
+    const profile = match ? profileOf(match[1], checked) : undefined;
     if (profile === undefined) return new Response('Not Found\n', { status: 404 });
     return mcp(profile, request, checked, parsedBody, forwarded);
   };
@@ -691,7 +705,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     const reachable = new Set<GatewayProfile>();
     for (const name of core.profiles.keys()) {
       if (retiredProfiles.has(name)) continue;
-      const profile = profileFor(core.profiles, name === '' ? undefined : name, checked);
+      const profile = profileOf(name === '' ? undefined : name, checked);
       if (profile !== undefined && !retiredProfiles.has(profile.name)) reachable.add(profile);
     }
     return serveCatalog(request, {
