@@ -212,6 +212,10 @@ export function createGateway(options: GatewayOptions): Gateway {
     inputTimeoutMs: options.inputTimeoutMs ?? 300_000,
     unlinkedParkMs: limits.unlinkedParkMs,
     parkedCalls: { total: limits.parkedCalls, perPrincipal: limits.parkedCallsPerPrincipal },
+    parkedScriptBytes: {
+      total: limits.parkedScriptBytes,
+      perPrincipal: limits.parkedScriptBytesPerPrincipal,
+    },
     log,
     // In a cluster the state is sealed with the cluster key and names the cluster's replica id.
     requestStateKey: options.requestStateKey ?? clusterSettings?.key,
@@ -505,6 +509,8 @@ export function createGateway(options: GatewayOptions): Gateway {
     // where it drops our header (src/mcp/gateway-chain.ts).
     const loop = requestLoop(body);
     if (loop !== undefined) return loopRefusal(loop);
+    const parked = parkedScriptRefusal(profile, who, body);
+    if (parked !== undefined) return parked;
     // A call of a tool served already goes at once; one whose server still connects waits for
     // that server only, and a profile's list for the servers it admits.
     await upstreams.wait(body, () => ownUpstreams(waitScope(), profile, who, body));
@@ -549,6 +555,27 @@ export function createGateway(options: GatewayOptions): Gateway {
       if (parked !== undefined) return parked;
     }
     return respond(request);
+  };
+
+  /**
+   * A new `run_script` call of a principal whose scripts waiting for answers already hold its
+   * quota of memory (or all of them the total): 429 with `Retry-After`, before anything runs.
+   * Every other call of that principal, and every other principal's scripts, go on.
+   */
+  const parkedScriptRefusal = (
+    profile: GatewayProfile,
+    who: RequestPrincipal,
+    body: unknown,
+  ): Response | undefined => {
+    const call = body as
+      | { method?: unknown; params?: { name?: unknown; requestState?: unknown; inputResponses?: unknown } }
+      | undefined;
+    if (call?.method !== 'tools/call' || typeof call.params?.name !== 'string') return undefined;
+    if (!profile.runsScripts(call.params.name)) return undefined;
+    // A 2026-07-28 retry bringing answers continues a parked script (it frees its bytes): never refused.
+    if (call.params.requestState !== undefined || call.params.inputResponses !== undefined) return undefined;
+    const refused = core.parkedScripts.refusal(who.principal);
+    return refused === undefined ? undefined : quotaRefusal(refused.kind, refused.message);
   };
 
   /** SEP-2243: a 2026-07-28 `tools/call`'s `Mcp-Param-*` headers agree with its arguments (else 400). */
