@@ -72,6 +72,11 @@ export class RedisKeys {
     return `${this.#prefix}forward-nonce:${nonce}`;
   }
 
+  /** The approvals of pinned definitions, each sealed (a capped list, newest last). */
+  pinApprovals(): string {
+    return `${this.#prefix}pin-approvals`;
+  }
+
   /** The lock held across one server's token refresh. */
   tokenLock(server: string): string {
     return `${this.#prefix}token-lock:${server}`;
