@@ -8,6 +8,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, describe, expect, it } from 'vitest';
 import { bwrapCommand } from '../../src/boxes/bwrap-command.js';
 import { findBubblewrap } from '../../src/boxes/find-bubblewrap.js';
+import { findCgroups } from '../../src/boxes/find-cgroups.js';
 import { cliBin, runCli } from '../cli/cli-process.js';
 import { fixtureCommand } from '../fixtures/spawn-http.js';
 import { hasBinary } from '../helpers/system-binaries.js';
@@ -87,10 +88,30 @@ describe.skipIf(!(hasBinary('bwrap') && boxesWork()))('boxes under the built CLI
       await expect
         .poll(() => sleepers(seconds).length, { message: 'the boxed grandchild is running' })
         .toBe(1);
-      process.kill(transport.pid!, 'SIGKILL');
+      const gateway = transport.pid!;
+      const cgroups = findCgroups();
+      const abandoned = () =>
+        cgroups.available
+          ? readdirSync(cgroups.parents.pids).filter((entry) => entry.startsWith(`mcptools-${gateway}-`))
+          : [];
+      // With cgroups, the box has one, named after the gateway.
+      if (cgroups.available) expect(abandoned()).toHaveLength(1);
+      process.kill(gateway, 'SIGKILL');
       await expect
         .poll(() => sleepers(seconds), { message: 'no boxed process outlives the gateway', timeout: 10_000 })
         .toEqual([]);
+      // The killed gateway could not remove its box's cgroup; the next mcptools process that
+      // looks for cgroups (doctor here) removes it.
+      if (cgroups.available) {
+        expect(abandoned()).toHaveLength(1);
+        const boxedByDefault = join(dir, 'kill-doctor.json');
+        writeFileSync(
+          boxedByDefault,
+          JSON.stringify({ servers: { boxed: probe }, sandbox: { read: [ROOT] } }),
+        );
+        await runCli(['doctor', '--config', boxedByDefault, '--json'], dir);
+        expect(abandoned()).toEqual([]);
+      }
     } finally {
       await client.close();
     }
