@@ -8,7 +8,8 @@ import {
 } from 'node:http';
 import { connect, isIP, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { type AllowEntry, addressPermitted, matchAllowEntry, normalizeHost } from './egress-allowlist.js';
+import type { AllowEntry } from '../config/allow-entry.js';
+import { addressPermitted, matchAllowEntry, normalizeHost } from './egress-allowlist.js';
 
 /** Resolves a host name to its addresses (the proxy's resolver: the host's, through `dns.lookup`). */
 export type ResolveHost = (host: string) => Promise<string[]>;

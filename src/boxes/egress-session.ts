@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { type AllowEntry, parseAllowEntry } from '../config/allow-entry.js';
 import { type BoxEgress, EGRESS_PRELOAD, EGRESS_PRELOAD_SOURCE, EGRESS_SOCKET } from './box-egress.js';
-import { type AllowEntry, parseAllowEntry } from './egress-allowlist.js';
 import { EgressProxy } from './egress-proxy.js';
 import { undiciFolder } from './undici-folder.js';
 

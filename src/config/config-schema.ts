@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { parseAllowEntry } from '../boxes/egress-allowlist.js';
+import { parseAllowEntry } from './allow-entry.js';
 import { clampDurationMs } from './duration.js';
 import {
   accessRulesSchema,

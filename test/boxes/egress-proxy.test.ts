@@ -5,8 +5,9 @@ import { connect, createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addressPermitted, isPublicAddress, parseAllowEntry } from '../../src/boxes/egress-allowlist.js';
+import { addressPermitted, isPublicAddress } from '../../src/boxes/egress-allowlist.js';
 import { EgressProxy } from '../../src/boxes/egress-proxy.js';
+import { parseAllowEntry } from '../../src/config/allow-entry.js';
 import { sandboxSchema } from '../../src/config/config-schema.js';
 
 describe('the egress allowlist', () => {
