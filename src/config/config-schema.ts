@@ -82,6 +82,7 @@ export const sandboxSchema = z.union([
       .int()
       .min(16 * 1024 * 1024, 'must be at least 16 MiB (16777216)')
       .optional(),
+    maxProcesses: z.number().int().min(8, 'must be at least 8').optional(),
   }),
 ]);
 
