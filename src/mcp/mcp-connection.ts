@@ -20,7 +20,7 @@ import type { ServerState, ServerStatus, TransportKind, UpstreamNotification } f
 import { type ReconnectPolicy, reconnectDelay } from './reconnect-policy.js';
 import { type ChangingList, changedListOf, refreshChangedList } from './refresh-changed-list.js';
 import { screenToolDefinitions } from './screen-tool-definitions.js';
-import type { ServerRequestOptions } from './server-requests.js';
+import { CallsInFlight, type ServerRequestOptions } from './server-requests.js';
 import type { SizeLimits } from './size-limited-fetch.js';
 import { StderrTail } from './stderr-tail.js';
 
@@ -103,6 +103,8 @@ export class McpConnection implements ClientCallbacks {
   serverInfo: Implementation | undefined;
   resourceCount = 0;
   promptCount = 0;
+  /** The calls in flight on this connection (every client it connects), for server→client requests to name theirs. */
+  readonly calls = new CallsInFlight();
 
   readonly #options: McpConnectionOptions;
   /** This server's timeout and OAuth (one object shared by the servers that have the same). */
@@ -446,6 +448,7 @@ export class McpConnection implements ClientCallbacks {
       kind,
       clientInfo: this.#options.clientInfo,
       requests: this.#options.requests,
+      calls: this.calls,
       stderr,
       deadline,
       timeoutMs,
@@ -469,6 +472,7 @@ export class McpConnection implements ClientCallbacks {
     this.client = client;
     if (this.#options.listeners.wantsNotifications()) forwardNotifications(client, this);
     this.transportKind = kind;
+    this.calls.perRequestStreams = kind !== 'stdio';
     this.protocolVersion = client.getNegotiatedProtocolVersion();
     this.era = client.getProtocolEra();
     this.#era = this.era;
