@@ -27,14 +27,15 @@ export {
 } from './errors/mcp-tools-error.js';
 // The hub of MCP servers
 export { loadMCPServers } from './mcp/load-mcp-servers.js';
-export type { LoadMcpServersOptions } from './mcp/mcp-tool-hub.js';
+export type { LoadMCPServersOptions } from './mcp/mcp-tool-hub.js';
 export type {
   CallOptions,
+  MCPToolHub,
+  MCPToolHubEvents,
   MCPToolProvider,
   PromptEntry,
   PromptService,
   ProtocolEra,
-  ProviderEvents,
   ResourceEntry,
   ResourceService,
   ServerState,
@@ -54,7 +55,7 @@ export {
 } from './registry/tool-registry.js';
 // The call context
 export { type CallContext, type Caller, defaultCallContext } from './tool/call-context.js';
-// The Tool model and its results
+// The Tool model, its results, and calling a tool with its context
 export type { ContentBlock } from './tool/content.js';
 export { executeWith } from './tool/execute-with.js';
 export { errorResult, jsonResult, textResult, toOpenClawResult } from './tool/result.js';

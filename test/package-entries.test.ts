@@ -27,7 +27,7 @@ const INTERNAL = [
   'GatewayCore',
   'ToolPipeline',
   'McpConnection',
-  'McpToolHub',
+  'MCPToolHubImpl',
   'RequestStateSeal',
 ];
 

@@ -1,8 +1,8 @@
 import type { McpToolsConfig } from '../config/config-types.js';
 import type { PinsConfig } from '../config/pins-config.js';
 import { startMCPServers } from '../mcp/load-mcp-servers.js';
-import type { LoadMcpServersOptions } from '../mcp/mcp-tool-hub.js';
-import type { MCPToolProvider, ServerStatus } from '../mcp/provider-types.js';
+import type { LoadMCPServersOptions } from '../mcp/mcp-tool-hub.js';
+import type { MCPToolHub, ServerStatus } from '../mcp/provider-types.js';
 import { cliPins } from '../pins/cli-pins.js';
 import { loadOpenClawPlugins } from '../plugins/load-openclaw-plugins.js';
 import type { PluginLoadResult } from '../plugins/plugin-types.js';
@@ -33,7 +33,7 @@ export interface SessionOptions {
    * and where OAuth tokens live (a cluster's shared vault; default the vault file).
    */
   requests?: Pick<
-    LoadMcpServersOptions,
+    LoadMCPServersOptions,
     'onElicitation' | 'onSamplingRequest' | 'onRootsRequest' | 'tokenStore'
   >;
   /** Runs once the configuration is read, before any server connects (`serve` sets up telemetry there). */
@@ -60,7 +60,7 @@ export interface Session extends AsyncDisposable {
   /** `true` when no configuration was found and the built-in default runs. */
   builtIn: boolean;
   registry: ToolRegistry;
-  provider: MCPToolProvider;
+  provider: MCPToolHub;
   /** The OpenClaw plugins the configuration named, loaded or not. */
   plugins: PluginLoadResult[];
   /**

@@ -4,14 +4,14 @@ import { createFindServerTool } from '../agent-catalog/find-server-tool.js';
 import { registryAgentCatalog } from '../agent-catalog/registry-agent-catalog.js';
 import { catalogSources } from '../catalog/catalog-source.js';
 import type { McpToolsConfig } from '../config/config-types.js';
-import type { McpToolHub } from '../mcp/mcp-tool-hub.js';
+import type { MCPToolHubImpl } from '../mcp/mcp-tool-hub.js';
 import type { ToolRegistry } from '../registry/tool-registry.js';
 import { findOnPath } from './doctor/find-on-path.js';
 
 /** What `serve` hands to {@link serveCatalogTools}. */
 export interface ServeCatalogToolsOptions {
   config: McpToolsConfig;
-  hub: McpToolHub;
+  hub: MCPToolHubImpl;
   registry: ToolRegistry;
   /** Re-reads and applies the configuration file, announced to a cluster's other replicas. */
   reload: () => Promise<void>;

@@ -1,4 +1,4 @@
-import type { MCPToolProvider } from '../mcp/provider-types.js';
+import type { MCPToolHub } from '../mcp/provider-types.js';
 import type { RedisConnection } from './redis-connection.js';
 import type { RedisKeys } from './redis-keys.js';
 
@@ -26,7 +26,7 @@ export async function relayChanges(
   redis: RedisConnection,
   keys: RedisKeys,
   replicaId: string,
-  provider: MCPToolProvider,
+  provider: MCPToolHub,
   log: (line: string) => void,
 ): Promise<() => void> {
   const channel = keys.control();

@@ -1,4 +1,4 @@
-import type { MCPToolProvider } from '../mcp/provider-types.js';
+import type { MCPToolHub } from '../mcp/provider-types.js';
 import { shareRateLimits } from '../policies/shared-rate-limits.js';
 import type { ToolRegistry } from '../registry/tool-registry.js';
 import { relayChanges } from './change-relay.js';
@@ -22,7 +22,7 @@ export interface ReplicaServices {
 export async function startReplicaServices(
   node: ClusterNode,
   parts: {
-    provider: MCPToolProvider;
+    provider: MCPToolHub;
     registry: ToolRegistry;
     onPeerReload?: ((from: string) => void) | undefined;
     log: (line: string) => void;

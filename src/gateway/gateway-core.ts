@@ -5,7 +5,7 @@ import {
   type RequestStatePayload,
   RequestStateSeal,
 } from '../cluster/request-state-seal.js';
-import type { MCPToolProvider, UpstreamNotification } from '../mcp/provider-types.js';
+import type { MCPToolHub, UpstreamNotification } from '../mcp/provider-types.js';
 import type { DownstreamCall } from './calls/downstream-call.js';
 import { ParkedScriptBytes } from './calls/parked-script-bytes.js';
 import { routeUpstreamLog, sendToSession } from './calls/upstream-log.js';
@@ -24,7 +24,7 @@ import { type DownstreamSession, stateBinding } from './sessions/downstream-sess
  * however many sessions asked).
  */
 export class GatewayCore {
-  readonly provider: MCPToolProvider;
+  readonly provider: MCPToolHub;
   readonly separator: string;
   readonly profiles = new Map<string, GatewayProfile>();
   /** Sessions that receive notifications: 2025-era HTTP sessions and stdio connections. */
@@ -51,7 +51,7 @@ export class GatewayCore {
   readonly #log: (line: string) => void;
 
   constructor(
-    provider: MCPToolProvider,
+    provider: MCPToolHub,
     options: {
       separator: string;
       inputTimeoutMs: number;
@@ -302,7 +302,7 @@ export class GatewayCore {
    * or takes `mcp_auth` (full mode); one that (re)connected may bring other resources and
    * prompts, and has forgotten the subscriptions of its last connection. Returns the unsubscriber.
    */
-  followUpstreamStates(provider: MCPToolProvider): () => void {
+  followUpstreamStates(provider: MCPToolHub): () => void {
     const lastState = new Map(provider.status().map((status) => [status.name, status.state]));
     return provider.on('status', (status) => {
       const was = lastState.get(status.name);

@@ -4,7 +4,7 @@ import type { GatewayMode, GatewayProfileConfig, McpToolsConfig } from '../confi
 import type { GatewayOAuthConfig } from '../config/gateway-auth-types.js';
 import type { GatewayLimitsConfig } from '../config/gateway-limits-types.js';
 import type { ToolFilter } from '../config/tool-filter.js';
-import type { MCPToolProvider } from '../mcp/provider-types.js';
+import type { MCPToolHub } from '../mcp/provider-types.js';
 import type { ToolRegistry } from '../registry/tool-registry.js';
 import type { ToolContext } from '../tool/tool.js';
 import type { SessionEventStores } from './sessions/session-event-stores.js';
@@ -18,7 +18,7 @@ export interface GatewayOptions {
   /** Every native, plugin and MCP tool the gateway may serve. */
   registry: ToolRegistry;
   /** The MCP hub: resources, prompts, status and change events of the upstream servers. */
-  provider: MCPToolProvider;
+  provider: MCPToolHub;
   /** What `/mcp` serves. Default: `config.gateway.mode`, else `full`. */
   mode?: GatewayMode;
   /** Tools served beside the router tools in `hybrid` mode (globs). */

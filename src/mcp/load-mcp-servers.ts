@@ -3,8 +3,8 @@ import { inferServerType } from '../config/normalize-server.js';
 import { withSandboxDefault } from '../config/sandbox-default.js';
 import { McpToolsError } from '../errors/mcp-tools-error.js';
 import type { ToolRegistry } from '../registry/tool-registry.js';
-import type { LoadMcpServersOptions } from './mcp-tool-hub.js';
-import type { MCPToolProvider } from './provider-types.js';
+import type { LoadMCPServersOptions } from './mcp-tool-hub.js';
+import type { MCPToolHub } from './provider-types.js';
 
 /** The hub module, imported by the first call (a later `import()` would still go through the module loader). */
 let hubModule: Promise<typeof import('./mcp-tool-hub.js')> | undefined;
@@ -30,8 +30,8 @@ let hubModule: Promise<typeof import('./mcp-tool-hub.js')> | undefined;
 export async function loadMCPServers(
   config: McpToolsConfig,
   registry: ToolRegistry,
-  options: LoadMcpServersOptions = {},
-): Promise<MCPToolProvider> {
+  options: LoadMCPServersOptions = {},
+): Promise<MCPToolHub> {
   const { provider, connected } = await startMCPServers(config, registry, options);
   await connected;
   return provider;
@@ -45,11 +45,11 @@ export async function loadMCPServers(
 export async function startMCPServers(
   config: McpToolsConfig,
   registry: ToolRegistry,
-  options: LoadMcpServersOptions = {},
-): Promise<{ provider: MCPToolProvider; connected: Promise<void> }> {
+  options: LoadMCPServersOptions = {},
+): Promise<{ provider: MCPToolHub; connected: Promise<void> }> {
   hubModule ??= import('./mcp-tool-hub.js');
-  const { McpToolHub } = await hubModule;
-  const hub = new McpToolHub(withServerTypes(config), registry, options);
+  const { MCPToolHubImpl } = await hubModule;
+  const hub = new MCPToolHubImpl(withServerTypes(config), registry, options);
   const connected = hub.start(options.signal).then(async () => {
     if (!options.signal?.aborted) return;
     await hub.close();

@@ -40,8 +40,8 @@ import type { CallerIdentity } from './principal-connections.js';
 import { McpPromptService } from './prompt-service.js';
 import type {
   CallOptions,
-  MCPToolProvider,
-  ProviderEvents,
+  MCPToolHub,
+  MCPToolHubEvents,
   ServerStatus,
   ToolOrigin,
 } from './provider-types.js';
@@ -61,7 +61,7 @@ import { McpTaskService } from './task-service.js';
 import { keepTimerList } from './timer-list-keeper.js';
 
 /** Options of `loadMCPServers`; each overrides the matching configuration value. */
-export interface LoadMcpServersOptions extends OAuthHostOptions {
+export interface LoadMCPServersOptions extends OAuthHostOptions {
   /** Aborts the initial connects; `loadMCPServers` then closes everything and rejects with `ABORTED`. */
   signal?: AbortSignal;
   /** Connect timeout of every server, in ms. Default: the server's `connectTimeoutMs`, else 30 000. */
@@ -120,14 +120,14 @@ const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
 const DEFAULT_CALL_TIMEOUT_MS = 60_000;
 const DEFAULT_MAX_ARGUMENT_BYTES = 10 * 1024 * 1024;
 
-type Listeners = { [E in keyof ProviderEvents]: Set<ProviderEvents[E]> };
+type Listeners = { [E in keyof MCPToolHubEvents]: Set<MCPToolHubEvents[E]> };
 
 /**
  * The hub over every configured MCP server: one {@link McpConnection} each, their tools
  * registered into the registry under `mcp:<server>`, resources, prompts, status and events.
  * Built and started by `loadMCPServers`.
  */
-export class McpToolHub implements MCPToolProvider {
+export class MCPToolHubImpl implements MCPToolHub {
   readonly resources: McpResourceService;
   readonly prompts: McpPromptService;
   readonly tasks: McpTaskService;
@@ -170,7 +170,7 @@ export class McpToolHub implements MCPToolProvider {
   /** `policies.guards`, read by the screen of resource reads and prompt gets. */
   #guards: GuardsConfig | undefined;
 
-  constructor(config: McpToolsConfig, registry: ToolRegistry, options: LoadMcpServersOptions = {}) {
+  constructor(config: McpToolsConfig, registry: ToolRegistry, options: LoadMCPServersOptions = {}) {
     this.#registry = registry;
     this.#redactor = SecretRedactor.forConfig(config);
     this.#overrides = config.policies?.overrides ?? {};
@@ -493,8 +493,8 @@ export class McpToolHub implements MCPToolProvider {
     return undefined;
   }
 
-  on<E extends keyof ProviderEvents>(event: E, listener: ProviderEvents[E]): () => void {
-    const set = this.#listeners[event] as Set<ProviderEvents[E]>;
+  on<E extends keyof MCPToolHubEvents>(event: E, listener: MCPToolHubEvents[E]): () => void {
+    const set = this.#listeners[event] as Set<MCPToolHubEvents[E]>;
     set.add(listener);
     // Logs and resource updates are asked of the clients only once someone listens for them.
     if (event === 'notification' && set.size === 1)
@@ -612,14 +612,14 @@ export class McpToolHub implements MCPToolProvider {
     }
   }
 
-  #emit<E extends keyof ProviderEvents>(event: E, ...args: Parameters<ProviderEvents[E]>): void {
+  #emit<E extends keyof MCPToolHubEvents>(event: E, ...args: Parameters<MCPToolHubEvents[E]>): void {
     const listeners = this.#listeners[event];
     if (listeners.size === 0) return;
     // Warnings quote upstream text; status rows carry error messages: both leave the library here.
     args = this.#redactor.value(args);
     for (const listener of listeners) {
       try {
-        (listener as (...values: Parameters<ProviderEvents[E]>) => void)(...args);
+        (listener as (...values: Parameters<MCPToolHubEvents[E]>) => void)(...args);
       } catch {
         // A listener's failure must not break the hub.
       }

@@ -13,7 +13,7 @@ import type { HttpServerConfig, ServerConfig } from '../config/config-types.js';
 import { McpToolsError } from '../errors/mcp-tools-error.js';
 import { McpConnection, type McpConnectionOptions } from './mcp-connection.js';
 
-/** Who is calling, as the gateway tells the hub (see `McpToolHub.servePerCaller`). */
+/** Who is calling, as the gateway tells the hub (see `MCPToolHubImpl.servePerCaller`). */
 export interface CallerIdentity {
   principal: string;
   /**

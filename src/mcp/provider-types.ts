@@ -188,7 +188,7 @@ export type UpstreamNotification =
   | { method: 'notifications/prompts/list_changed' };
 
 /** Events the provider emits. */
-export interface ProviderEvents {
+export interface MCPToolHubEvents {
   /** The tools of a server changed in the registry (connect, list_changed, disconnect). */
   toolsChanged: (server: string, change: RegistryChange) => void;
   /** A server changed state. */
@@ -200,7 +200,7 @@ export interface ProviderEvents {
 }
 
 /** The hub over every configured MCP server, returned by `loadMCPServers`. */
-export interface MCPToolProvider extends AsyncDisposable {
+export interface MCPToolHub extends AsyncDisposable {
   /** Names of every configured server, enabled or not. */
   servers(): string[];
   status(): ServerStatus[];
@@ -213,7 +213,7 @@ export interface MCPToolProvider extends AsyncDisposable {
   readonly prompts: PromptService;
   /** The tasks extension of the servers that offer it (absent: no server can). */
   readonly tasks?: TaskService;
-  on<E extends keyof ProviderEvents>(event: E, listener: ProviderEvents[E]): () => void;
+  on<E extends keyof MCPToolHubEvents>(event: E, listener: MCPToolHubEvents[E]): () => void;
   /** The pins of every server's definitions, when pins apply (a cluster shares their approvals). */
   readonly pins?: PinGuard | undefined;
   /** Where an exposed tool name routes: its server and the tool's original name. */
@@ -268,3 +268,9 @@ export interface ToolOrigin {
   server: string;
   originalName: string;
 }
+
+/**
+ * @deprecated Renamed {@link MCPToolHub}: the hub of MCP servers is never called a provider
+ * (that word names the LLM adapters of `mcptools/providers`). Removed in the next release.
+ */
+export type MCPToolProvider = MCPToolHub;

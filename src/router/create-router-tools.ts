@@ -1,4 +1,4 @@
-import type { MCPToolProvider } from '../mcp/provider-types.js';
+import type { MCPToolHub } from '../mcp/provider-types.js';
 import { namespacedName, uniqueName } from '../registry/tool-name.js';
 import type { ToolRegistry } from '../registry/tool-registry.js';
 import type { Tool } from '../tool/tool.js';
@@ -19,11 +19,7 @@ import { activeServers } from './server-availability.js';
 import { createToolIndexTool, type ToolIndexToolOptions } from './tool-index-tool.js';
 
 /** The per-server surface: `mcp__<server>__list_resources` and `mcp__<server>__read_resource`. */
-function perServerTools(
-  provider: MCPToolProvider,
-  settings: ResolvedRouterOptions,
-  taken: Set<string>,
-): Tool[] {
+function perServerTools(provider: MCPToolHub, settings: ResolvedRouterOptions, taken: Set<string>): Tool[] {
   const separator = settings.naming.separator ?? '__';
   const maxLength = settings.naming.maxLength ?? 64;
   const tools: Tool[] = [];
@@ -61,7 +57,7 @@ function perServerTools(
  * const tools = createRouterTools(provider, registry, { planMode: () => agent.planning });
  */
 export function createRouterTools(
-  provider: MCPToolProvider,
+  provider: MCPToolHub,
   registry: ToolRegistry,
   options: RouterToolsOptions = {},
 ): Tool[] {

@@ -1,4 +1,4 @@
-import type { CallOptions, MCPToolProvider } from '../mcp/provider-types.js';
+import type { CallOptions, MCPToolHub } from '../mcp/provider-types.js';
 import { classifyRouterError, type RouterError } from './error-taxonomy.js';
 import { serverProblem } from './server-availability.js';
 
@@ -45,7 +45,7 @@ function isUnsupported(error: RouterError): boolean {
 }
 
 async function gatherOne(
-  provider: MCPToolProvider,
+  provider: MCPToolHub,
   server: string,
   options: CallOptions,
 ): Promise<GatheredResources> {
@@ -96,7 +96,7 @@ async function gatherOne(
  * disconnected or failing lands in `errors`; it never fails the whole listing.
  */
 export async function gatherResources(
-  provider: MCPToolProvider,
+  provider: MCPToolHub,
   servers: string[],
   options: CallOptions = {},
 ): Promise<GatheredResources> {

@@ -1,4 +1,4 @@
-import type { CallOptions, MCPToolProvider } from '../mcp/provider-types.js';
+import type { CallOptions, MCPToolHub } from '../mcp/provider-types.js';
 import type { CallContext } from '../tool/call-context.js';
 import type { JsonSchemaObject, Tool } from '../tool/tool.js';
 import { defineRouterTool } from './define-router-tool.js';
@@ -17,7 +17,7 @@ const parameters: JsonSchemaObject = {
   required: ['server', 'name'],
 };
 
-async function availablePrompts(provider: MCPToolProvider, server: string, options: CallOptions) {
+async function availablePrompts(provider: MCPToolHub, server: string, options: CallOptions) {
   try {
     const prompts = await provider.prompts.list(server, options);
     return { available: prompts.map((prompt) => prompt.name) };
@@ -30,11 +30,7 @@ async function availablePrompts(provider: MCPToolProvider, server: string, optio
  * `get_mcp_prompt { server, name, arguments? }`: expands one prompt into its messages.
  * An unknown prompt is a `ResourceNotFound` error listing the server's prompts. Read-only.
  */
-export function createGetPromptTool(
-  base: MCPToolProvider,
-  settings: ResolvedRouterOptions,
-  name: string,
-): Tool {
+export function createGetPromptTool(base: MCPToolHub, settings: ResolvedRouterOptions, name: string): Tool {
   const run = async (params: Record<string, unknown>, call: CallContext): Promise<RouterOutcome> => {
     const { signal } = call;
     // What this caller may reach: the view of the provider for them (a gateway profile's).

@@ -1,4 +1,4 @@
-import type { CallOptions, MCPToolProvider, ResourceContents } from '../mcp/provider-types.js';
+import type { CallOptions, MCPToolHub, ResourceContents } from '../mcp/provider-types.js';
 import type { CallContext } from '../tool/call-context.js';
 import { base64ByteLength, formatBytes } from '../tool/result.js';
 import type { JsonSchemaObject, Tool } from '../tool/tool.js';
@@ -92,7 +92,7 @@ function capContents(contents: ResourceContents[], maxBytes: number) {
   return { items, truncated, originalSize, shown };
 }
 
-async function availableResources(provider: MCPToolProvider, server: string, options: CallOptions) {
+async function availableResources(provider: MCPToolHub, server: string, options: CallOptions) {
   const [resources, templates] = await Promise.allSettled([
     provider.resources.list(server, options),
     provider.resources.listTemplates(server, options),
@@ -112,7 +112,7 @@ async function availableResources(provider: MCPToolProvider, server: string, opt
  * decoded length, and reports failures with the router's error taxonomy. Read-only.
  */
 export function createReadResourceTool(
-  base: MCPToolProvider,
+  base: MCPToolHub,
   settings: ResolvedRouterOptions,
   target: ReadResourceToolTarget,
 ): Tool {

@@ -1,4 +1,4 @@
-import type { MCPToolProvider } from '../mcp/provider-types.js';
+import type { MCPToolHub } from '../mcp/provider-types.js';
 import { type RouterError, routerError, routerErrorType } from './error-taxonomy.js';
 
 /**
@@ -6,7 +6,7 @@ import { type RouterError, routerError, routerErrorType } from './error-taxonomy
  * name lists the configured servers; a disconnected one carries its last error (it fails
  * fast instead of waiting for a timeout).
  */
-export function serverProblem(provider: MCPToolProvider, server: string): RouterError | undefined {
+export function serverProblem(provider: MCPToolHub, server: string): RouterError | undefined {
   const status = provider.status(server);
   if (!status) {
     const known = provider.servers();
@@ -35,7 +35,7 @@ export function serverProblem(provider: MCPToolProvider, server: string): Router
 }
 
 /** Servers a call without `server` covers: every configured server that is not disabled or skipped. */
-export function activeServers(provider: MCPToolProvider): string[] {
+export function activeServers(provider: MCPToolHub): string[] {
   return provider.servers().filter((server) => {
     const state = provider.status(server)?.state;
     return state !== 'disabled' && state !== 'skipped';

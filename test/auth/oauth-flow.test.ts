@@ -6,7 +6,7 @@ import { FileTokenStore } from '../../src/auth/file-token-store.js';
 import { MemoryTokenStore } from '../../src/auth/memory-token-store.js';
 import type { McpToolsConfig } from '../../src/config/config-types.js';
 import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
-import type { MCPToolProvider } from '../../src/mcp/provider-types.js';
+import type { MCPToolHub } from '../../src/mcp/provider-types.js';
 import { ToolRegistry } from '../../src/registry/tool-registry.js';
 import {
   followAuthorizationUrl,
@@ -17,7 +17,7 @@ import {
 const canary = 'CANARYq7x';
 let fixture: OAuthFixture;
 let dir: string;
-const open: MCPToolProvider[] = [];
+const open: MCPToolHub[] = [];
 
 beforeAll(async () => {
   fixture = await startOAuthFixture({ canary, clients: { machine: 'machine-secret' } });
@@ -45,7 +45,7 @@ const config = (auth?: Record<string, unknown>, headers?: Record<string, string>
 async function load(
   configuration: McpToolsConfig,
   options: Parameters<typeof loadMCPServers>[2] = {},
-): Promise<{ provider: MCPToolProvider; registry: ToolRegistry; output: string[] }> {
+): Promise<{ provider: MCPToolHub; registry: ToolRegistry; output: string[] }> {
   const registry = new ToolRegistry();
   const output: string[] = [];
   const provider = await loadMCPServers(configuration, registry, {

@@ -12,7 +12,7 @@ import { sandboxStatus } from '../../src/boxes/sandbox-status.js';
 import { checkServerConfig, suggestFix } from '../../src/cli/doctor/suggest-fix.js';
 import type { StdioServerConfig } from '../../src/config/config-types.js';
 import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
-import type { MCPToolProvider } from '../../src/mcp/provider-types.js';
+import type { MCPToolHub } from '../../src/mcp/provider-types.js';
 import { ToolRegistry } from '../../src/registry/tool-registry.js';
 import { hasBinary } from '../helpers/system-binaries.js';
 import { publishedServers, stdioFixture, stdioPackage, textOf } from '../mcp/hub-test-helpers.js';
@@ -54,7 +54,7 @@ describe.skipIf(unavailable !== undefined)('a stdio server in a bubblewrap box',
   let shared: string;
   let listener: Server;
   let port: number;
-  let provider: MCPToolProvider;
+  let provider: MCPToolHub;
   const registry = new ToolRegistry();
   const call = async (tool: string, args: Record<string, unknown>) =>
     textOf(await registry.get(tool)!.execute('1', args));
@@ -277,7 +277,7 @@ describe('a box asked for without bubblewrap', () => {
     const empty = mkdtempSync(join(tmpdir(), 'mcptools-no-bwrap-'));
     process.env.PATH = empty;
     const registry = new ToolRegistry();
-    let provider: MCPToolProvider | undefined;
+    let provider: MCPToolHub | undefined;
     const boxed = stdioFixture('box-probe', [], { sandbox: true });
     try {
       provider = await loadMCPServers(

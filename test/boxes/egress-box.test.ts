@@ -9,7 +9,7 @@ import { findBubblewrap } from '../../src/boxes/find-bubblewrap.js';
 import { sandboxStatus } from '../../src/boxes/sandbox-status.js';
 import type { StdioServerConfig } from '../../src/config/config-types.js';
 import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
-import type { MCPToolProvider } from '../../src/mcp/provider-types.js';
+import type { MCPToolHub } from '../../src/mcp/provider-types.js';
 import { ToolRegistry } from '../../src/registry/tool-registry.js';
 import { hasBinary } from '../helpers/system-binaries.js';
 import { stdioFixture, textOf } from '../mcp/hub-test-helpers.js';
@@ -62,7 +62,7 @@ async function listen(label: string): Promise<{ server: Server; port: number }> 
 describe.skipIf(unavailable !== undefined)('a box with a network allowlist', () => {
   let target: { server: Server; port: number };
   let other: { server: Server; port: number };
-  let provider: MCPToolProvider;
+  let provider: MCPToolHub;
   const logged: string[] = [];
   const registry = new ToolRegistry();
   const call = async (tool: string, args: Record<string, unknown>) =>

@@ -7,7 +7,7 @@ import { RedisTokenStore } from '../../src/cluster/redis-token-store.js';
 import { gatewayServerRequests } from '../../src/gateway/calls/gateway-server-requests.js';
 import { createGateway, type Gateway } from '../../src/gateway/create-gateway.js';
 import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
-import type { MCPToolProvider } from '../../src/mcp/provider-types.js';
+import type { MCPToolHub } from '../../src/mcp/provider-types.js';
 import { ToolRegistry } from '../../src/registry/tool-registry.js';
 import {
   followAuthorizationUrl,
@@ -30,7 +30,7 @@ const dir = scratchDir();
 const key = randomBytes(32);
 let redis: TestRedis;
 let fixture: OAuthFixture;
-const running: { gateway: Gateway; provider: MCPToolProvider; url: string }[] = [];
+const running: { gateway: Gateway; provider: MCPToolHub; url: string }[] = [];
 const connections: RedisConnection[] = [];
 
 async function replica(name: string, clustered: boolean) {

@@ -8,7 +8,7 @@ import { RedisTokenStore } from '../../src/cluster/redis-token-store.js';
 import { gatewayServerRequests } from '../../src/gateway/calls/gateway-server-requests.js';
 import { createGateway, type Gateway } from '../../src/gateway/create-gateway.js';
 import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
-import type { MCPToolProvider } from '../../src/mcp/provider-types.js';
+import type { MCPToolHub } from '../../src/mcp/provider-types.js';
 import { ToolRegistry } from '../../src/registry/tool-registry.js';
 import { type OAuthFixture, startOAuthFixture } from '../fixtures/oauth/oauth-fixture.js';
 import { CookieBrowser } from '../fixtures/oidc/cookie-browser.js';
@@ -42,7 +42,7 @@ let oidc: OidcFixture;
 let notes: OAuthFixture;
 let balancer: Balancer;
 const bases = [{ base: '' }, { base: '' }];
-const running: { gateway: Gateway; provider: MCPToolProvider; url: string }[] = [];
+const running: { gateway: Gateway; provider: MCPToolHub; url: string }[] = [];
 const connections: RedisConnection[] = [];
 
 async function replica(name: string, audience: string) {

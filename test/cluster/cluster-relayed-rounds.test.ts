@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gatewayServerRequests } from '../../src/gateway/calls/gateway-server-requests.js';
 import { createGateway, type Gateway } from '../../src/gateway/create-gateway.js';
 import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
-import type { MCPToolProvider } from '../../src/mcp/provider-types.js';
+import type { MCPToolHub } from '../../src/mcp/provider-types.js';
 import { ToolRegistry } from '../../src/registry/tool-registry.js';
 import { type HttpFixture, startHttpFixture } from '../fixtures/spawn-http.js';
 import { cityClient } from '../gateway/gateway-test-helpers.js';
@@ -22,7 +22,7 @@ const dir = scratchDir();
 const key = randomBytes(32);
 let redis: TestRedis;
 let upstream: HttpFixture;
-const replicas: { gateway: Gateway; provider: MCPToolProvider; url: string }[] = [];
+const replicas: { gateway: Gateway; provider: MCPToolHub; url: string }[] = [];
 const clients: Client[] = [];
 
 interface Round {

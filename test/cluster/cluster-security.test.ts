@@ -5,7 +5,7 @@ import { FORWARD_HEADER, signForward } from '../../src/cluster/forward-signature
 import { gatewayServerRequests } from '../../src/gateway/calls/gateway-server-requests.js';
 import { createGateway, type Gateway } from '../../src/gateway/create-gateway.js';
 import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
-import type { MCPToolProvider } from '../../src/mcp/provider-types.js';
+import type { MCPToolHub } from '../../src/mcp/provider-types.js';
 import { ToolRegistry } from '../../src/registry/tool-registry.js';
 import { runCli } from '../cli/cli-process.js';
 import { sseEvents, ssePayload } from '../gateway/raw-legacy-session.js';
@@ -31,7 +31,7 @@ const ACCESS = 'access-token-1111';
 const OWNER = 'owner-token-2222';
 const key = randomBytes(32);
 let redis: TestRedis;
-const gateways: { gateway: Gateway; provider: MCPToolProvider; url: string }[] = [];
+const gateways: { gateway: Gateway; provider: MCPToolHub; url: string }[] = [];
 /** What the replicas logged (a dropped record or event is reported). */
 const logs: string[] = [];
 

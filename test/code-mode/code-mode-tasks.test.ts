@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CODE_MODE_TASKS } from '../../bench/code-mode/code-mode-tasks.js';
 import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
-import type { MCPToolProvider } from '../../src/mcp/provider-types.js';
+import type { MCPToolHub } from '../../src/mcp/provider-types.js';
 import { ToolRegistry } from '../../src/registry/tool-registry.js';
 import { createRouterTools } from '../../src/router/create-router-tools.js';
 import type { Tool } from '../../src/tool/tool.js';
 import { stdioFixture } from '../mcp/hub-test-helpers.js';
 
 const registry = new ToolRegistry();
-let provider: MCPToolProvider;
+let provider: MCPToolHub;
 let runScript: Tool;
 
 beforeAll(async () => {

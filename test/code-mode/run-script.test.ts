@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { McpToolsConfig } from '../../src/config/config-types.js';
 import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
-import type { MCPToolProvider } from '../../src/mcp/provider-types.js';
+import type { MCPToolHub } from '../../src/mcp/provider-types.js';
 import type { ApprovalRequest } from '../../src/pipeline/tool-call-hooks.js';
 import { ToolRegistry } from '../../src/registry/tool-registry.js';
 import { createRouterTools } from '../../src/router/create-router-tools.js';
@@ -58,7 +58,7 @@ const nativeTools: Tool[] = [
 
 const requests: ApprovalRequest[] = [];
 const registry = new ToolRegistry();
-let provider: MCPToolProvider;
+let provider: MCPToolHub;
 
 function runScript(options: RouterToolsOptions = {}): Tool {
   return createRouterTools(provider, registry, options).find((tool) => tool.name === 'run_script')!;

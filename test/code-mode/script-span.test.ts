@@ -3,7 +3,7 @@ import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-ho
 import { InMemorySpanExporter, SimpleSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
-import type { MCPToolProvider } from '../../src/mcp/provider-types.js';
+import type { MCPToolHub } from '../../src/mcp/provider-types.js';
 import { ToolRegistry } from '../../src/registry/tool-registry.js';
 import { createRouterTools } from '../../src/router/create-router-tools.js';
 import { stdioFixture } from '../mcp/hub-test-helpers.js';
@@ -12,7 +12,7 @@ import { stdioFixture } from '../mcp/hub-test-helpers.js';
 const exporter = new InMemorySpanExporter();
 const tracerProvider = new TracerProvider({ spanProcessors: [new SimpleSpanProcessor({ exporter })] });
 const registry = new ToolRegistry();
-let provider: MCPToolProvider;
+let provider: MCPToolHub;
 
 beforeAll(async () => {
   context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());

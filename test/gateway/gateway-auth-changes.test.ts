@@ -3,7 +3,7 @@ import { MemoryTokenStore } from '../../src/auth/memory-token-store.js';
 import { gatewayServerRequests } from '../../src/gateway/calls/gateway-server-requests.js';
 import { createGateway, type Gateway } from '../../src/gateway/create-gateway.js';
 import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
-import type { MCPToolProvider } from '../../src/mcp/provider-types.js';
+import type { MCPToolHub } from '../../src/mcp/provider-types.js';
 import { ToolRegistry } from '../../src/registry/tool-registry.js';
 import {
   followAuthorizationUrl,
@@ -22,7 +22,7 @@ import { connectClient, toolNames, watchGetStream, watchToolChanges } from './ga
  */
 
 let fixture: OAuthFixture;
-let provider: MCPToolProvider;
+let provider: MCPToolHub;
 let registry: ToolRegistry;
 let gateway: Gateway;
 let url: string;

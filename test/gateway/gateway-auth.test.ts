@@ -4,7 +4,7 @@ import { MemoryTokenStore } from '../../src/auth/memory-token-store.js';
 import { gatewayServerRequests } from '../../src/gateway/calls/gateway-server-requests.js';
 import { createGateway, type Gateway } from '../../src/gateway/create-gateway.js';
 import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
-import type { MCPToolProvider } from '../../src/mcp/provider-types.js';
+import type { MCPToolHub } from '../../src/mcp/provider-types.js';
 import { ToolRegistry } from '../../src/registry/tool-registry.js';
 import {
   followAuthorizationUrl,
@@ -22,7 +22,7 @@ import { connectClient } from './gateway-test-helpers.js';
 
 const canary = 'CANARYgw4';
 let fixture: OAuthFixture;
-let provider: MCPToolProvider;
+let provider: MCPToolHub;
 let gateway: Gateway;
 let url: string;
 

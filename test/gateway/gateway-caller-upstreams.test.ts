@@ -4,7 +4,7 @@ import { MemoryTokenStore } from '../../src/auth/memory-token-store.js';
 import { gatewayServerRequests } from '../../src/gateway/calls/gateway-server-requests.js';
 import { createGateway, type Gateway } from '../../src/gateway/create-gateway.js';
 import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
-import type { MCPToolProvider } from '../../src/mcp/provider-types.js';
+import type { MCPToolHub } from '../../src/mcp/provider-types.js';
 import { ToolRegistry } from '../../src/registry/tool-registry.js';
 import {
   followAuthorizationUrl,
@@ -29,7 +29,7 @@ let oidc: OidcFixture;
 let notes: OAuthFixture;
 let audienceServer: Awaited<ReturnType<typeof startAudienceServer>>;
 let gateway: Gateway;
-let provider: MCPToolProvider;
+let provider: MCPToolHub;
 let url: string;
 let gatewayOrigin: string;
 const tokens: Record<'alice' | 'bob', string> = { alice: '', bob: '' };
@@ -219,7 +219,7 @@ describe.each(eras)(
     // gateway with static tokens. `plain` is a server that takes no per-caller credentials.
     const CAROL = 'carol-static-token-0123456789abcdef';
     const DAVE = 'dave-static-token-0123456789abcdef';
-    let shared: { gateway: Gateway; provider: MCPToolProvider; url: string } | undefined;
+    let shared: { gateway: Gateway; provider: MCPToolHub; url: string } | undefined;
     const warnings: string[] = [];
 
     beforeAll(async () => {

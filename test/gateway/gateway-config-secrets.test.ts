@@ -7,7 +7,7 @@ import { loadConfig } from '../../src/config/load-config.js';
 import { McpToolsError } from '../../src/errors/mcp-tools-error.js';
 import { createGateway, type Gateway } from '../../src/gateway/create-gateway.js';
 import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
-import type { MCPToolProvider } from '../../src/mcp/provider-types.js';
+import type { MCPToolHub } from '../../src/mcp/provider-types.js';
 import { ToolRegistry } from '../../src/registry/tool-registry.js';
 import { type OidcFixture, startOidcProvider } from '../fixtures/oidc/oidc-fixture.js';
 import { freePort } from '../helpers/free-port.js';
@@ -25,7 +25,7 @@ const GATEWAY_SECRET = 'gateway-secret-0123456789';
 let dir: string;
 let oidc: OidcFixture;
 let gateway: Gateway;
-let provider: MCPToolProvider;
+let provider: MCPToolHub;
 let url: string;
 let opaqueAudience: string;
 

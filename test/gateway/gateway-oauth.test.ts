@@ -5,7 +5,7 @@ import type { GatewayOAuthConfig } from '../../src/config/gateway-auth-types.js'
 import { GatewayOAuth } from '../../src/gateway/auth/gateway-oauth.js';
 import { createGateway, type Gateway } from '../../src/gateway/create-gateway.js';
 import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
-import type { MCPToolProvider } from '../../src/mcp/provider-types.js';
+import type { MCPToolHub } from '../../src/mcp/provider-types.js';
 import { ToolRegistry } from '../../src/registry/tool-registry.js';
 import type { Tool } from '../../src/tool/tool.js';
 import {
@@ -43,7 +43,7 @@ const whoami: Tool = {
 
 interface Running {
   gateway: Gateway;
-  provider: MCPToolProvider;
+  provider: MCPToolHub;
   url: string;
 }
 

@@ -9,7 +9,7 @@ import { parseConfig } from '../../src/config/parse-config.js';
 import { gatewayServerRequests } from '../../src/gateway/calls/gateway-server-requests.js';
 import { createGateway, type Gateway } from '../../src/gateway/create-gateway.js';
 import { startMCPServers } from '../../src/mcp/load-mcp-servers.js';
-import type { MCPToolProvider } from '../../src/mcp/provider-types.js';
+import type { MCPToolHub } from '../../src/mcp/provider-types.js';
 import { ToolRegistry } from '../../src/registry/tool-registry.js';
 import { stdioFixture } from '../mcp/hub-test-helpers.js';
 import { connectClient, toolNames } from './gateway-test-helpers.js';
@@ -24,7 +24,7 @@ import { connectClient, toolNames } from './gateway-test-helpers.js';
  */
 
 let dir: string;
-let provider: MCPToolProvider;
+let provider: MCPToolHub;
 let gateway: Gateway;
 let url: string;
 const start = (server: 'late' | 'slow') => writeFileSync(join(dir, server), '');

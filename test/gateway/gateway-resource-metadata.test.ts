@@ -3,7 +3,7 @@ import { MemoryTokenStore } from '../../src/auth/memory-token-store.js';
 import type { GatewayOAuthConfig } from '../../src/config/gateway-auth-types.js';
 import { createGateway, type Gateway } from '../../src/gateway/create-gateway.js';
 import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
-import type { MCPToolProvider } from '../../src/mcp/provider-types.js';
+import type { MCPToolHub } from '../../src/mcp/provider-types.js';
 import { ToolRegistry } from '../../src/registry/tool-registry.js';
 import type { Tool } from '../../src/tool/tool.js';
 import { followWithCookies, type OidcFixture, startOidcProvider } from '../fixtures/oidc/oidc-fixture.js';
@@ -26,7 +26,7 @@ const hello: Tool = {
 };
 
 let oidc: OidcFixture;
-let provider: MCPToolProvider;
+let provider: MCPToolHub;
 const running: Gateway[] = [];
 let audience: string;
 let profileResource: string;

@@ -4,7 +4,7 @@ import { MemoryTokenStore } from '../../src/auth/memory-token-store.js';
 import { gatewayServerRequests } from '../../src/gateway/calls/gateway-server-requests.js';
 import { createGateway, type Gateway } from '../../src/gateway/create-gateway.js';
 import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
-import type { MCPToolProvider } from '../../src/mcp/provider-types.js';
+import type { MCPToolHub } from '../../src/mcp/provider-types.js';
 import { ToolRegistry } from '../../src/registry/tool-registry.js';
 import { type OAuthFixture, startOAuthFixture } from '../fixtures/oauth/oauth-fixture.js';
 import { connectClient } from './gateway-test-helpers.js';
@@ -22,7 +22,7 @@ const BOB = 'bob-static-token-0123456789';
 
 let notes: OAuthFixture;
 let gateway: Gateway;
-let provider: MCPToolProvider;
+let provider: MCPToolHub;
 let url: string;
 
 beforeAll(async () => {

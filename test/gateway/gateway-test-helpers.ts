@@ -10,14 +10,14 @@ import { gatewayServerRequests } from '../../src/gateway/calls/gateway-server-re
 import { createGateway, type Gateway } from '../../src/gateway/create-gateway.js';
 import type { GatewayOptions } from '../../src/gateway/gateway-options.js';
 import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
-import type { MCPToolProvider } from '../../src/mcp/provider-types.js';
+import type { MCPToolHub } from '../../src/mcp/provider-types.js';
 import { ToolRegistry } from '../../src/registry/tool-registry.js';
 
 /** A gateway over `config`'s servers, listening on 127.0.0.1 (any port unless `port` is given). */
 export interface RunningGateway {
   gateway: Gateway;
   registry: ToolRegistry;
-  provider: MCPToolProvider;
+  provider: MCPToolHub;
   url: string;
   close(): Promise<void>;
 }
@@ -49,7 +49,7 @@ export async function startGateway(
 }
 
 /** Asserts that every server of `provider` is connected, naming any that is not and why. */
-export function expectAllConnected(provider: MCPToolProvider): void {
+export function expectAllConnected(provider: MCPToolHub): void {
   expect(provider.status().map((status) => [status.name, status.state, status.lastError?.message])).toEqual(
     provider.status().map((status) => [status.name, 'connected', undefined]),
   );

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GatewayOAuthConfig } from '../../src/config/gateway-auth-types.js';
 import { createGateway, type Gateway } from '../../src/gateway/create-gateway.js';
 import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
-import type { MCPToolProvider } from '../../src/mcp/provider-types.js';
+import type { MCPToolHub } from '../../src/mcp/provider-types.js';
 import { ToolRegistry } from '../../src/registry/tool-registry.js';
 import { type OidcFixture, startOidcProvider } from '../fixtures/oidc/oidc-fixture.js';
 import { freePort } from '../helpers/free-port.js';
@@ -21,7 +21,7 @@ const clients = {
 const MAX_CONCURRENT = 3;
 
 let oidc: OidcFixture;
-let provider: MCPToolProvider;
+let provider: MCPToolHub;
 const running: Gateway[] = [];
 let opaqueUrl: string;
 let opaqueAudience: string;

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gatewayServerRequests } from '../../src/gateway/calls/gateway-server-requests.js';
 import { createGateway, type Gateway } from '../../src/gateway/create-gateway.js';
 import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
-import type { MCPToolProvider } from '../../src/mcp/provider-types.js';
+import type { MCPToolHub } from '../../src/mcp/provider-types.js';
 import { ToolRegistry } from '../../src/registry/tool-registry.js';
 import type { Tool } from '../../src/tool/tool.js';
 import { type OidcFixture, startOidcProvider } from '../fixtures/oidc/oidc-fixture.js';
@@ -29,7 +29,7 @@ const native = (name: string, extra: Partial<Tool> = {}): Tool => ({
 
 let oidc: OidcFixture;
 let gateway: Gateway;
-let provider: MCPToolProvider;
+let provider: MCPToolHub;
 let url: string;
 const tokens: Record<'alice' | 'bob', string> = { alice: '', bob: '' };
 
@@ -239,7 +239,7 @@ describe('a 2025 session opened with a high-scope token', () => {
   // One principal, two static tokens: `purge` needs the `tools:admin` scope, which only one has.
   const HIGH = 'high-scope-token-0123456789abcdef';
   const LOW = 'low-scope-token-0123456789abcdefgh';
-  let own: { gateway: Gateway; provider: MCPToolProvider; url: string } | undefined;
+  let own: { gateway: Gateway; provider: MCPToolHub; url: string } | undefined;
 
   beforeAll(async () => {
     const registry = new ToolRegistry();

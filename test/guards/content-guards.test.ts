@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GuardsConfig } from '../../src/config/guards-config.js';
 import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
-import type { MCPToolProvider } from '../../src/mcp/provider-types.js';
+import type { MCPToolHub } from '../../src/mcp/provider-types.js';
 import { ToolRegistry } from '../../src/registry/tool-registry.js';
 import type { ApprovalDecision, ApprovalRequest } from '../../src/tool/approval.js';
 import type { ToolResult } from '../../src/tool/tool.js';
@@ -35,7 +35,7 @@ describe.each([
     );
     return { registry, provider, audit };
   };
-  const opened: MCPToolProvider[] = [];
+  const opened: MCPToolHub[] = [];
 
   beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), 'mcptools-guards-'));
@@ -185,7 +185,7 @@ describe.each([
   { label: 'stdio, 2025 era', args: ['--era', 'legacy'], protocol: undefined },
   { label: 'stdio, 2026-07-28', args: [], protocol: '2026-07-28' as const },
 ])('content guards on resources/read and prompts/get over $label', (variant) => {
-  const opened: MCPToolProvider[] = [];
+  const opened: MCPToolHub[] = [];
   const open = async (guards: GuardsConfig) => {
     const server = stdioFixture(
       'canary',
@@ -253,7 +253,7 @@ describe.each([
 });
 
 describe('personal data guards', () => {
-  let provider: MCPToolProvider;
+  let provider: MCPToolHub;
   const registry = new ToolRegistry();
   beforeAll(async () => {
     provider = await loadMCPServers(
@@ -294,7 +294,7 @@ describe('personal data guards', () => {
 });
 
 describe('personal data guards with a default region', () => {
-  let provider: MCPToolProvider;
+  let provider: MCPToolHub;
   const registry = new ToolRegistry();
   beforeAll(async () => {
     provider = await loadMCPServers(

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GuardsConfig } from '../../src/config/guards-config.js';
 import { parseConfig } from '../../src/config/parse-config.js';
 import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
-import type { MCPToolProvider } from '../../src/mcp/provider-types.js';
+import type { MCPToolHub } from '../../src/mcp/provider-types.js';
 import { ToolRegistry } from '../../src/registry/tool-registry.js';
 import type { ToolResult } from '../../src/tool/tool.js';
 import { caughtMcpToolsError } from '../caught-error.js';
@@ -76,7 +76,7 @@ afterAll(async () => {
 const everything = (result: ToolResult) => JSON.stringify(result);
 
 describe('the http detector', () => {
-  const opened: MCPToolProvider[] = [];
+  const opened: MCPToolHub[] = [];
   let dir: string;
   beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), 'mcptools-http-detector-'));

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ServerConfig } from '../../src/config/config-types.js';
 import { McpToolsError } from '../../src/errors/mcp-tools-error.js';
 import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
-import type { MCPToolProvider } from '../../src/mcp/provider-types.js';
+import type { MCPToolHub } from '../../src/mcp/provider-types.js';
 import { ToolRegistry } from '../../src/registry/tool-registry.js';
 import type { ToolUpdate } from '../../src/tool/tool.js';
 import { type HttpFixture, startHttpFixture } from '../fixtures/spawn-http.js';
@@ -52,7 +52,7 @@ const variants: Variant[] = [
 
 describe.each(variants)('MCP hub contract over $label', (variant) => {
   let registry: ToolRegistry;
-  let provider: MCPToolProvider;
+  let provider: MCPToolHub;
   let closeServer: () => Promise<void>;
 
   beforeAll(async () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
-import type { MCPToolProvider } from '../../src/mcp/provider-types.js';
+import type { MCPToolHub } from '../../src/mcp/provider-types.js';
 import { toGeminiToolResult } from '../../src/providers/gemini-tool-result.js';
 import { ToolRegistry } from '../../src/registry/tool-registry.js';
 import { toOpenClawResult } from '../../src/tool/result.js';
@@ -8,7 +8,7 @@ import { stdioFixture, textOf } from './hub-test-helpers.js';
 
 describe('hostile results from an upstream', () => {
   const registry = new ToolRegistry();
-  let provider: MCPToolProvider;
+  let provider: MCPToolHub;
 
   beforeAll(async () => {
     provider = await loadMCPServers(

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
-import type { MCPToolProvider } from '../../src/mcp/provider-types.js';
+import type { MCPToolHub } from '../../src/mcp/provider-types.js';
 import { MAX_SCHEMA_DEPTH, oversize, screenToolDefinitions } from '../../src/mcp/screen-tool-definitions.js';
 import { ToolRegistry } from '../../src/registry/tool-registry.js';
 import { createRouterTools } from '../../src/router/create-router-tools.js';
@@ -10,7 +10,7 @@ import { stdioFixture, textOf } from './hub-test-helpers.js';
 describe('one hostile tool definition costs only that tool', () => {
   const registry = new ToolRegistry();
   const warnings: string[] = [];
-  let provider: MCPToolProvider;
+  let provider: MCPToolHub;
 
   beforeAll(async () => {
     provider = await loadMCPServers(

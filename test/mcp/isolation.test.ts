@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
-import type { MCPToolProvider, ServerStatus } from '../../src/mcp/provider-types.js';
+import type { MCPToolHub, ServerStatus } from '../../src/mcp/provider-types.js';
 import { ToolRegistry } from '../../src/registry/tool-registry.js';
 import { fixtureEntry, type HttpFixture, startHttpFixture } from '../fixtures/spawn-http.js';
 import { waitUntil } from '../helpers/wait-until.js';
@@ -18,7 +18,7 @@ import {
 
 describe('a failing server is isolated at load time', () => {
   let registry: ToolRegistry;
-  let provider: MCPToolProvider;
+  let provider: MCPToolHub;
   let garbageHttp: HttpFixture;
 
   beforeAll(async () => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ServerConfig } from '../../src/config/config-types.js';
 import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
-import type { MCPToolProvider } from '../../src/mcp/provider-types.js';
+import type { MCPToolHub } from '../../src/mcp/provider-types.js';
 import { ToolRegistry } from '../../src/registry/tool-registry.js';
 import { type HttpFixture, startHttpFixture } from '../fixtures/spawn-http.js';
 import { waitUntil } from '../helpers/wait-until.js';
@@ -44,7 +44,7 @@ const variants: Variant[] = [
 
 describe.each(variants)('live tool list changes over $label', (variant) => {
   let registry: ToolRegistry;
-  let provider: MCPToolProvider;
+  let provider: MCPToolHub;
   let fixture: HttpFixture | undefined;
 
   beforeAll(async () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
-import type { MCPToolProvider } from '../../src/mcp/provider-types.js';
+import type { MCPToolHub } from '../../src/mcp/provider-types.js';
 import { TOOL_NAME_PATTERN } from '../../src/registry/tool-name.js';
 import { ToolRegistry } from '../../src/registry/tool-registry.js';
 import { AWKWARD_TOOL_NAMES, MANY_TOOL_NAMES } from '../fixtures/servers/many-tools-names.js';
@@ -8,7 +8,7 @@ import { stdioFixture, textOf } from './hub-test-helpers.js';
 
 describe('200 tools with awkward, long and colliding names', () => {
   let registry: ToolRegistry;
-  let provider: MCPToolProvider;
+  let provider: MCPToolHub;
 
   beforeAll(async () => {
     registry = new ToolRegistry();

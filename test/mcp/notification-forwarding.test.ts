@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
-import type { MCPToolProvider, UpstreamNotification } from '../../src/mcp/provider-types.js';
+import type { MCPToolHub, UpstreamNotification } from '../../src/mcp/provider-types.js';
 import { ToolRegistry } from '../../src/registry/tool-registry.js';
 import { waitUntil } from '../helpers/wait-until.js';
 import { eventually, stdioFixture } from './hub-test-helpers.js';
@@ -10,7 +10,7 @@ import { eventually, stdioFixture } from './hub-test-helpers.js';
 // the client a reconnect opens.
 describe('the hub forwards server logs to a notification listener added after connect', () => {
   let registry: ToolRegistry;
-  let provider: MCPToolProvider;
+  let provider: MCPToolHub;
   const received: Array<{ server: string; notification: UpstreamNotification }> = [];
 
   beforeAll(async () => {

@@ -5,7 +5,7 @@ import type { HttpServerConfig } from '../../src/config/config-types.js';
 import { SecretRedactor } from '../../src/config/secret-redactor.js';
 import { McpToolsError } from '../../src/errors/mcp-tools-error.js';
 import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
-import type { McpToolHub } from '../../src/mcp/mcp-tool-hub.js';
+import type { MCPToolHubImpl } from '../../src/mcp/mcp-tool-hub.js';
 import { PrincipalConnections } from '../../src/mcp/principal-connections.js';
 import { reconnectPolicy } from '../../src/mcp/reconnect-policy.js';
 import { ToolRegistry } from '../../src/registry/tool-registry.js';
@@ -127,7 +127,7 @@ describe('a hub serving per caller', () => {
       eraCache: false,
       // The operator signed the shared connection in: it is connected, with their access.
       onAuthorizationUrl: (url) => followAuthorizationUrl(url),
-    })) as McpToolHub;
+    })) as MCPToolHubImpl;
     expect(hub.status('notes')?.state).toBe('connected');
     const stop = hub.servePerCaller({
       caller: (context) => {

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
-import type { MCPToolProvider } from '../../src/mcp/provider-types.js';
+import type { MCPToolHub } from '../../src/mcp/provider-types.js';
 import { ToolRegistry } from '../../src/registry/tool-registry.js';
 import { killChild } from '../fixtures/spawn-http.js';
 import { isAlive, publishedServers, stdioPackage, textOf } from './hub-test-helpers.js';
@@ -50,7 +50,7 @@ async function startEverything(
 
 describe('published MCP servers', () => {
   let registry: ToolRegistry;
-  let provider: MCPToolProvider;
+  let provider: MCPToolHub;
   let workspace: string;
   let streamable: { port: number; child: ChildProcess };
   let sse: { port: number; child: ChildProcess };

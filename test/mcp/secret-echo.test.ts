@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config/parse-config.js';
 import { McpToolsError } from '../../src/errors/mcp-tools-error.js';
 import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
-import type { MCPToolProvider } from '../../src/mcp/provider-types.js';
+import type { MCPToolHub } from '../../src/mcp/provider-types.js';
 import { ToolRegistry } from '../../src/registry/tool-registry.js';
 import { fixtureCommand, type HttpFixture, startHttpFixture } from '../fixtures/spawn-http.js';
 import { textOf } from './hub-test-helpers.js';
@@ -28,7 +28,7 @@ function everything(error: unknown): string {
 
 describe('a canary secret echoed back by upstreams never leaves mcptools', () => {
   let http: HttpFixture;
-  let provider: MCPToolProvider;
+  let provider: MCPToolHub;
   const registry = new ToolRegistry();
   const warnings: string[] = [];
   const events: unknown[] = [];

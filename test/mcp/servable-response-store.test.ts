@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
-import type { MCPToolProvider } from '../../src/mcp/provider-types.js';
+import type { MCPToolHub } from '../../src/mcp/provider-types.js';
 import { ServableResponseStore } from '../../src/mcp/servable-response-store.js';
 import { ToolRegistry } from '../../src/registry/tool-registry.js';
 import { type HttpFixture, startHttpFixture } from '../fixtures/spawn-http.js';
@@ -44,7 +44,7 @@ describe('ServableResponseStore', () => {
 
 describe('a hub’s clients keep no tool lists, and lose nothing by it', () => {
   const registry = new ToolRegistry();
-  let provider: MCPToolProvider;
+  let provider: MCPToolHub;
   let cached: HttpFixture;
   let uncached: HttpFixture;
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ServerConfig } from '../../src/config/config-types.js';
 import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
-import type { MCPToolProvider } from '../../src/mcp/provider-types.js';
+import type { MCPToolHub } from '../../src/mcp/provider-types.js';
 import type { ElicitationRequest, SamplingRequest } from '../../src/mcp/server-requests.js';
 import { ToolRegistry } from '../../src/registry/tool-registry.js';
 import { type HttpFixture, startHttpFixture } from '../fixtures/spawn-http.js';
@@ -47,8 +47,8 @@ const variants: Variant[] = [
 describe.each(variants)('server→client requests over $label', (variant) => {
   let fixture: HttpFixture | undefined;
   let config: ServerConfig;
-  let withHandlers: { provider: MCPToolProvider; registry: ToolRegistry };
-  let without: { provider: MCPToolProvider; registry: ToolRegistry };
+  let withHandlers: { provider: MCPToolHub; registry: ToolRegistry };
+  let without: { provider: MCPToolHub; registry: ToolRegistry };
   const seen: {
     sampling: { request: SamplingRequest; server: string }[];
     elicitation: ElicitationRequest[];

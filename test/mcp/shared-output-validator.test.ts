@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
-import type { MCPToolProvider } from '../../src/mcp/provider-types.js';
+import type { MCPToolHub } from '../../src/mcp/provider-types.js';
 import { SharedOutputValidator, sharedOutputValidator } from '../../src/mcp/shared-output-validator.js';
 import { ToolRegistry } from '../../src/registry/tool-registry.js';
 import { stdioFixture, textOf } from './hub-test-helpers.js';
@@ -51,7 +51,7 @@ describe('SharedOutputValidator', () => {
 
 describe('the clients of a hub share one output validator', () => {
   const registry = new ToolRegistry();
-  let provider: MCPToolProvider;
+  let provider: MCPToolHub;
 
   beforeAll(async () => {
     const typed = (type: string, id?: string) =>

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
-import type { MCPToolProvider } from '../../src/mcp/provider-types.js';
+import type { MCPToolHub } from '../../src/mcp/provider-types.js';
 import { limitSseEvents } from '../../src/mcp/sse-event-limiter.js';
 import { ToolRegistry } from '../../src/registry/tool-registry.js';
 import { type HttpFixture, startHttpFixture } from '../fixtures/spawn-http.js';
@@ -10,7 +10,7 @@ describe('size limits, enforced before the bytes are buffered', () => {
   const registry = new ToolRegistry();
   let http: HttpFixture;
   let httpBoth: HttpFixture;
-  let provider: MCPToolProvider;
+  let provider: MCPToolHub;
 
   beforeAll(async () => {
     // Sessions answer over SSE; the stateless handler (2026-07-28) answers with JSON bodies.

@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
-import type { MCPToolProvider } from '../../src/mcp/provider-types.js';
+import type { MCPToolHub } from '../../src/mcp/provider-types.js';
 import type { ApprovalDecision, ApprovalRequest } from '../../src/pipeline/tool-call-hooks.js';
 import { loadOpenClawPlugins } from '../../src/plugins/load-openclaw-plugins.js';
 import { ToolRegistry } from '../../src/registry/tool-registry.js';
@@ -19,7 +19,7 @@ describe("a plugin's tool hooks over an MCP server's tools", () => {
       return answer;
     },
   });
-  let provider: MCPToolProvider;
+  let provider: MCPToolHub;
   let unload: () => void;
   const tool = (name: string): Tool => registry.get(name)!;
   const log = async () => JSON.parse(textOf(await tool('policy_log').execute('log', {})));

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { McpToolsConfig } from '../../src/config/config-types.js';
 import { parseConfig } from '../../src/config/parse-config.js';
 import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
-import type { MCPToolProvider } from '../../src/mcp/provider-types.js';
+import type { MCPToolHub } from '../../src/mcp/provider-types.js';
 import type { ApprovalRequest } from '../../src/pipeline/tool-call-hooks.js';
 import { policyWarnings } from '../../src/policies/policy-warnings.js';
 import { ToolRegistry } from '../../src/registry/tool-registry.js';
@@ -64,7 +64,7 @@ describe('policies from the configuration', () => {
       audit: { file: auditFile },
     },
   };
-  let provider: MCPToolProvider;
+  let provider: MCPToolHub;
 
   beforeAll(async () => {
     provider = await loadMCPServers(config, registry);

@@ -5,7 +5,7 @@ import { generateText, jsonSchema, stepCountIs } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
-import type { MCPToolProvider } from '../../src/mcp/provider-types.js';
+import type { MCPToolHub } from '../../src/mcp/provider-types.js';
 import { loadOpenClawPlugins } from '../../src/plugins/load-openclaw-plugins.js';
 import { toAISDKTools } from '../../src/providers/ai-sdk-tools.js';
 import { toOpenAIToolResult } from '../../src/providers/openai-tool-result.js';
@@ -23,7 +23,7 @@ const usage = {
 describe('an AI SDK generateText loop over MCP and OpenClaw plugin tools', () => {
   const realHome = process.env.HOME;
   const home = mkdtempSync(join(tmpdir(), 'mcptools-providers-home-'));
-  let provider: MCPToolProvider;
+  let provider: MCPToolHub;
   let tools: Tool[] = [];
 
   beforeAll(async () => {

@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { McpToolsError } from '../../src/errors/mcp-tools-error.js';
 import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
-import type { MCPToolProvider } from '../../src/mcp/provider-types.js';
+import type { MCPToolHub } from '../../src/mcp/provider-types.js';
 import { ToolRegistry } from '../../src/registry/tool-registry.js';
 import { stdioFixture, textOf } from '../mcp/hub-test-helpers.js';
 
 describe('hostile tool arguments and resource URIs never reach an upstream', () => {
   const registry = new ToolRegistry();
-  let provider: MCPToolProvider;
+  let provider: MCPToolHub;
 
   beforeAll(async () => {
     provider = await loadMCPServers(

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mib, rssPeakSampler } from '../../bench/lib/process-stats.js';
 import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
-import type { MCPToolProvider } from '../../src/mcp/provider-types.js';
+import type { MCPToolHub } from '../../src/mcp/provider-types.js';
 import { ToolRegistry } from '../../src/registry/tool-registry.js';
 import { type HttpFixture, startHttpFixture } from '../fixtures/spawn-http.js';
 import { eventually, httpServer, stdioFixture, textOf } from '../mcp/hub-test-helpers.js';
@@ -10,7 +10,7 @@ import { type FaultProxy, startFaultProxy } from './fault-proxy.js';
 describe('a 200 MB Streamable HTTP response', () => {
   const registry = new ToolRegistry();
   let big: HttpFixture;
-  let provider: MCPToolProvider;
+  let provider: MCPToolHub;
 
   beforeAll(async () => {
     // 2025 sessions: the result comes as one SSE event.
@@ -51,7 +51,7 @@ describe('upstreams answering HTTP 500 and 404, and one breaking its SSE stream 
   let failing500: FaultProxy;
   let failing404: FaultProxy;
   let breaking: FaultProxy;
-  let provider: MCPToolProvider;
+  let provider: MCPToolHub;
 
   beforeAll(async () => {
     echo = await startHttpFixture('echo', ['--era', 'legacy'], { timeoutMs: 60_000 });

@@ -1,7 +1,7 @@
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
-import type { MCPToolProvider } from '../../src/mcp/provider-types.js';
+import type { MCPToolHub } from '../../src/mcp/provider-types.js';
 import { TOOL_NAME_PATTERN } from '../../src/registry/tool-name.js';
 import { ToolRegistry } from '../../src/registry/tool-registry.js';
 import { createRouterTools } from '../../src/router/create-router-tools.js';
@@ -11,7 +11,7 @@ import type { Tool, ToolUpdate } from '../../src/tool/tool.js';
 import { waitUntil } from '../helpers/wait-until.js';
 import { everythingServer, firstText, fixtureServer, jsonOf } from './router-test-helpers.js';
 
-let provider: MCPToolProvider;
+let provider: MCPToolHub;
 let registry: ToolRegistry;
 
 function routerTools(options: RouterToolsOptions = {}): Record<string, Tool> {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
-import type { MCPToolProvider } from '../../src/mcp/provider-types.js';
+import type { MCPToolHub } from '../../src/mcp/provider-types.js';
 import { ToolRegistry } from '../../src/registry/tool-registry.js';
 import { createToolIndexTool } from '../../src/router/tool-index-tool.js';
 import type { Tool } from '../../src/tool/tool.js';
@@ -28,7 +28,7 @@ async function call(tool: Tool, params: Record<string, unknown> = {}) {
 
 describe('tool_index over real MCP servers and a native tool', () => {
   let registry: ToolRegistry;
-  let provider: MCPToolProvider;
+  let provider: MCPToolHub;
   let workspace: string;
 
   beforeAll(async () => {

@@ -3,7 +3,7 @@ import { type DataPoint, MeterProvider, MetricReader } from '@opentelemetry/sdk-
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { McpToolsConfig } from '../../src/config/config-types.js';
 import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
-import type { MCPToolProvider } from '../../src/mcp/provider-types.js';
+import type { MCPToolHub } from '../../src/mcp/provider-types.js';
 import { ToolRegistry } from '../../src/registry/tool-registry.js';
 import { stdioFixture } from '../mcp/hub-test-helpers.js';
 
@@ -45,7 +45,7 @@ describe('the tool pipeline counts its policy decisions (mcptools.policy.decisio
       requireApproval: [{ match: { tools: ['echo__echo'] } }],
     },
   };
-  let provider: MCPToolProvider;
+  let provider: MCPToolHub;
 
   beforeAll(async () => {
     metrics.setGlobalMeterProvider(meterProvider);

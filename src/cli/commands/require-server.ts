@@ -1,9 +1,9 @@
 import { McpToolsError } from '../../errors/mcp-tools-error.js';
-import type { MCPToolProvider } from '../../mcp/provider-types.js';
+import type { MCPToolHub } from '../../mcp/provider-types.js';
 import { suggestToolNames } from '../../registry/suggest-tool-names.js';
 
 /** Throws a usage error (exit 2) naming the configured servers when `name` is not one of them. */
-export function requireServer(provider: MCPToolProvider, name: string): void {
+export function requireServer(provider: MCPToolHub, name: string): void {
   const servers = provider.servers();
   if (servers.includes(name)) return;
   const close = suggestToolNames(name, servers);

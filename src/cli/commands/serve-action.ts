@@ -10,7 +10,7 @@ import { createGateway } from '../../gateway/create-gateway.js';
 import { assertBindAllowed } from '../../gateway/http/loopback.js';
 import { DEFAULT_LIST_WAIT_MS } from '../../gateway/http/upstreams-ready.js';
 import { loadMCPServers } from '../../mcp/load-mcp-servers.js';
-import { McpToolHub } from '../../mcp/mcp-tool-hub.js';
+import { MCPToolHubImpl } from '../../mcp/mcp-tool-hub.js';
 import { endProcessGroups } from '../../mcp/process-groups.js';
 import { ToolRegistry } from '../../registry/tool-registry.js';
 import type { TelemetryHandle } from '../../telemetry/setup-telemetry.js';
@@ -374,7 +374,7 @@ export async function serveAction(_options: unknown, command: Command): Promise<
     throw error;
   }
   // SIGHUP (and --watch) re-read the configuration and apply the difference without a restart.
-  if (provider instanceof McpToolHub) {
+  if (provider instanceof MCPToolHubImpl) {
     const reloads = watchServeReloads({
       config,
       hub: provider,

@@ -1,8 +1,8 @@
 import { CallbackRedirects, type CallerOfToken, OAUTH_CALLBACK_PATH } from '../../auth/callback-redirects.js';
 import type { McpToolsConfig } from '../../config/config-types.js';
-import type { McpToolHub } from '../../mcp/mcp-tool-hub.js';
+import type { MCPToolHubImpl } from '../../mcp/mcp-tool-hub.js';
 import { usesCallerCredentials } from '../../mcp/principal-connections.js';
-import type { MCPToolProvider } from '../../mcp/provider-types.js';
+import type { MCPToolHub } from '../../mcp/provider-types.js';
 import type { GatewayOAuth } from './gateway-oauth.js';
 
 /** What {@link serveCallerUpstreams} set up: the `/oauth/callback` endpoint, and how to stop. */
@@ -25,7 +25,7 @@ export interface CallerUpstreams {
  * Upstream calls as the caller: when the configuration has servers that take each caller's own
  * credentials (`auth: { type: "oauth", perUser: true }`, `auth: { type: "tokenExchange" }`) and
  * the provider is the hub, the hub routes their calls to each principal's own connection
- * (`McpToolHub.servePerCaller`), and sign-ins come back to the gateway's `/oauth/callback`.
+ * (`MCPToolHubImpl.servePerCaller`), and sign-ins come back to the gateway's `/oauth/callback`.
  * `baseUrl` is read when a sign-in starts: the gateway's public origin. `callerOf` tells whose a
  * gateway token is: a sign-in completes only for the caller who started it. Stdio callers (the
  * owner) keep the shared connection. `link`, with a browser login at the front door: the
@@ -33,7 +33,7 @@ export interface CallerUpstreams {
  * `/oauth/callback` (through `settleFor`). `undefined` when nothing is configured so.
  */
 export function serveCallerUpstreams(
-  provider: MCPToolProvider,
+  provider: MCPToolHub,
   config: McpToolsConfig | undefined,
   oauth: GatewayOAuth | undefined,
   baseUrl: () => string | undefined,
@@ -42,7 +42,7 @@ export function serveCallerUpstreams(
   link?: (authorizationUrl: URL, owner: string) => URL,
 ): CallerUpstreams | undefined {
   const servers = Object.values(config?.servers ?? {}).filter(usesCallerCredentials);
-  const hub = provider as Partial<Pick<McpToolHub, 'servePerCaller' | 'warmCaller'>>;
+  const hub = provider as Partial<Pick<MCPToolHubImpl, 'servePerCaller' | 'warmCaller'>>;
   if (servers.length === 0) return undefined;
   if (typeof hub.servePerCaller !== 'function') {
     // Never silently: a wrapped provider cannot route, and these servers then act as shared.

@@ -1,6 +1,6 @@
 import type { CreateMessageResult, ElicitResult, ListRootsResult } from '@modelcontextprotocol/client';
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
-import type { LoadMcpServersOptions } from '../../mcp/mcp-tool-hub.js';
+import type { LoadMCPServersOptions } from '../../mcp/mcp-tool-hub.js';
 import type { ServerRequestContext } from '../../mcp/server-requests.js';
 import type { UpstreamRequestContext } from '../../tool/call-context.js';
 import type { ForwardedRequest } from './downstream-call.js';
@@ -39,7 +39,7 @@ async function forward(request: ForwardedRequest, context: ServerRequestContext,
  * const gateway = createGateway({ registry, provider });
  */
 export function gatewayServerRequests(): Pick<
-  LoadMcpServersOptions,
+  LoadMCPServersOptions,
   'onElicitation' | 'onSamplingRequest' | 'onRootsRequest'
 > {
   return {

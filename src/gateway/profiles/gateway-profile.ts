@@ -1,7 +1,7 @@
 import type { GatewayMode, GatewayProfileConfig, McpToolsConfig } from '../../config/config-types.js';
 import type { CallerSelector } from '../../config/gateway-auth-types.js';
 import { compileToolFilter } from '../../config/tool-filter.js';
-import type { MCPToolProvider } from '../../mcp/provider-types.js';
+import type { MCPToolHub } from '../../mcp/provider-types.js';
 import { ToolRegistry } from '../../registry/tool-registry.js';
 import { createRouterTools } from '../../router/create-router-tools.js';
 import { createMcpAuthTool } from '../../router/mcp-auth-tool.js';
@@ -19,7 +19,7 @@ import { DEFAULT_SERVED_NAME_LENGTH, type ServedNaming, servedUnder } from './se
 /** What one profile needs from the gateway. */
 export interface ProfileParts {
   registry: ToolRegistry;
-  provider: MCPToolProvider;
+  provider: MCPToolHub;
   config: McpToolsConfig | undefined;
   context: ToolContext;
   /** Whether `caller` (a call's, absent when the call names none) is the owner. */
@@ -83,7 +83,7 @@ function aliases(tool: Tool): string[] {
 }
 
 /** Whether `server` waits for a person to sign it in (`auth_required`, a sign-in under way or not). */
-function waitsForSignIn(provider: MCPToolProvider, server: string): boolean {
+function waitsForSignIn(provider: MCPToolHub, server: string): boolean {
   return provider.status(server)?.state === 'auth_required';
 }
 
@@ -171,7 +171,7 @@ export class GatewayProfile {
         const viewer = viewerOf(caller);
         return viewer === undefined || this.#visibility.seesTool(viewer, tool);
       },
-      view: (_provider: MCPToolProvider, caller: Caller | undefined) => {
+      view: (_provider: MCPToolHub, caller: Caller | undefined) => {
         const viewer = viewerOf(caller);
         return viewer === undefined
           ? scoped

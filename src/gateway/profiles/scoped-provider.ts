@@ -1,6 +1,6 @@
 import { McpToolsError } from '../../errors/mcp-tools-error.js';
 import type {
-  MCPToolProvider,
+  MCPToolHub,
   MultiServerList,
   PromptService,
   ResourceService,
@@ -24,10 +24,7 @@ function only<T extends { server: string }>(
  * server the profile denies. A denied server reads as unknown. OAuth sign-in (`authorize`,
  * `oauthServers`) is passed through for the admitted servers, so `mcp_auth` is served too.
  */
-export function scopedProvider(
-  provider: MCPToolProvider,
-  allows: (server: string) => boolean,
-): MCPToolProvider {
+export function scopedProvider(provider: MCPToolHub, allows: (server: string) => boolean): MCPToolHub {
   const check = (server: string) => {
     if (!allows(server)) {
       throw new McpToolsError('CONNECTION_FAILED', `unknown server "${server}"`, {
@@ -85,7 +82,7 @@ export function scopedProvider(
     // OAuth sign-in (`mcp_auth`) for the admitted servers only.
     ...(provider.authorize
       ? {
-          authorize: guarded((server, options?: Parameters<NonNullable<MCPToolProvider['authorize']>>[1]) =>
+          authorize: guarded((server, options?: Parameters<NonNullable<MCPToolHub['authorize']>>[1]) =>
             provider.authorize!(server, options),
           ),
         }

@@ -1,4 +1,4 @@
-import type { MCPToolProvider } from '../../mcp/provider-types.js';
+import type { MCPToolHub } from '../../mcp/provider-types.js';
 import type { ResourceUriRouting } from '../../router/router-options.js';
 import type { ResourceIndex } from './resource-index.js';
 import { locateResource, presentUri, type ResourceScope } from './resource-routing.js';
@@ -11,7 +11,7 @@ import { locateResource, presentUri, type ResourceScope } from './resource-routi
  */
 export function routerResourceUris(
   index: ResourceIndex,
-  provider: MCPToolProvider,
+  provider: MCPToolHub,
   allows: (server: string) => boolean,
 ): ResourceUriRouting {
   const scope = (): ResourceScope => ({ index, provider, servers: provider.servers().filter(allows) });
