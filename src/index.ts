@@ -33,6 +33,7 @@ export type {
   MCPToolProvider,
   PromptEntry,
   PromptService,
+  ProtocolEra,
   ProviderEvents,
   ResourceEntry,
   ResourceService,

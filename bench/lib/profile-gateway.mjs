@@ -42,7 +42,7 @@ const config = {
   servers: {
     e0: { type: 'stdio', ...echoStdioCommand() },
     e1: { type: 'stdio', ...echoStdioCommand() },
-    m0: { type: 'stdio', ...echoStdioCommand(), protocol: 'auto' },
+    m0: { type: 'stdio', ...echoStdioCommand(), protocol: '2026-07-28-first' },
   },
   ...(process.argv.includes('--policies') ? { policies } : {}),
 };

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { parseAllowEntry } from './allow-entry.js';
+import type { ProtocolMode } from './config-types.js';
 import { clampDurationMs } from './duration.js';
 import {
   accessRulesSchema,
@@ -10,6 +11,7 @@ import {
 import { gatewayLimitsSchema } from './gateway-limits-schema.js';
 import { pinsSchema } from './pins-schema.js';
 import { policiesSchema, toolOverridesSchema } from './policies-schema.js';
+import { ACCEPTED_PROTOCOL_VALUES } from './protocol-mode.js';
 
 /** The zod schema of a duration field in a configuration file: positive, clamped to a timer's range. */
 const durationSchema = z
@@ -35,7 +37,8 @@ const serverCommonShape = {
   callTimeoutMs: durationSchema.optional(),
   tools: toolFilterSchema.optional(),
   prefix: z.string().min(1, 'must not be empty').optional(),
-  protocol: z.enum(['initialize', 'auto', 'legacy', '2026-07-28']).optional(),
+  // Typed as the modes: a deprecated name read here is replaced by its mode before the reader returns.
+  protocol: z.enum(ACCEPTED_PROTOCOL_VALUES as [ProtocolMode, ...ProtocolMode[]]).optional(),
 };
 
 const stringMapSchema = z.record(z.string(), z.string());

@@ -12,7 +12,7 @@ import { classifyError, describeError, errorInfo } from './classify-error.js';
 import type { ClientCallbacks } from './client-callbacks.js';
 import { type ConnectionDiagnostics, connectError, exitError } from './connection-diagnostics.js';
 import { transportKindsFor } from './create-transport.js';
-import { type Era, type EraMemory, eraKey } from './era-memory.js';
+import { type Era, type EraMemory, eraKey, protocolEraOf } from './era-memory.js';
 import { forwardNotifications } from './forward-notifications.js';
 import { isToolListContentFailure, listToolsLeniently } from './list-tools-leniently.js';
 import { closeMcpClient, isHttpNotFound, openMcpClient } from './open-mcp-client.js';
@@ -287,7 +287,7 @@ export class McpConnection implements ClientCallbacks {
       state: this.state,
       ...(this.transportKind === undefined ? {} : { transport: this.transportKind }),
       ...(this.protocolVersion === undefined ? {} : { protocolVersion: this.protocolVersion }),
-      ...(this.era === undefined ? {} : { era: this.era }),
+      ...(this.era === undefined ? {} : { protocolEra: protocolEraOf(this.era), era: this.era }),
       ...(this.serverInfo === undefined
         ? {}
         : { serverInfo: { name: this.serverInfo.name, version: this.serverInfo.version } }),
@@ -498,7 +498,7 @@ export class McpConnection implements ClientCallbacks {
 
   /** How the era is chosen: the server's `protocol`, else the hub's (worked out when needed, not kept). */
   get #mode(): ProtocolMode {
-    return this.config.protocol ?? this.#options.protocol ?? 'initialize';
+    return this.config.protocol ?? this.#options.protocol ?? '2025-first';
   }
 
   /** The key of this server's era in the era memory (a hash of its command line or URL: kept by no one). */

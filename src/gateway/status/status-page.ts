@@ -6,6 +6,8 @@ export function healthJson(statuses: ServerStatus[], startedAt: number): Record<
   const servers = statuses.map((status) => ({
     name: status.name,
     state: status.state,
+    ...(status.protocolEra === undefined ? {} : { protocolEra: status.protocolEra }),
+    // Deprecated: the era by its earlier name, kept one release for scripts that read it.
     ...(status.era === undefined ? {} : { era: status.era }),
     ...(status.protocolVersion === undefined ? {} : { protocolVersion: status.protocolVersion }),
     ...(status.transport === undefined ? {} : { transport: status.transport }),
@@ -60,7 +62,7 @@ export function statusPage(
   const rows = statuses
     .map(
       (status) => `<tr class="${escapeHtml(status.state)}">
-<td>${escapeHtml(status.name)}</td><td>${escapeHtml(status.state)}</td><td>${escapeHtml(status.era ?? '—')}</td>
+<td>${escapeHtml(status.name)}</td><td>${escapeHtml(status.state)}</td><td>${escapeHtml(status.protocolEra ?? '—')}</td>
 <td>${escapeHtml(status.transport ?? '—')}</td><td>${status.toolCount}</td><td>${status.resourceCount}</td><td>${status.promptCount}</td>
 <td>${escapeHtml(status.lastError?.message ?? '')}</td></tr>`,
     )
