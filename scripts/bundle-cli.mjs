@@ -27,6 +27,7 @@ const bundledActions = new Set([resolve(srcCli, 'commands/config-action.ts')]);
 // (resolving a package). A module that needs its own location must stay out of the bundle.
 // package-version.ts reads ../../package.json: the bundle sits in dist/cli/ beside its tsc build.
 const importMetaAllowed = new Set([
+  resolve(root, 'src/boxes/undici-folder.ts'),
   resolve(root, 'src/cli/demo/resolve-package-bin.ts'),
   resolve(root, 'src/cli/package-version.ts'),
 ]);
