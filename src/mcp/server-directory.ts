@@ -6,9 +6,9 @@ import { McpToolsError } from '../errors/mcp-tools-error.js';
 import type { PinGuard } from '../pins/pin-guard.js';
 import { observeUpstreamRequest } from '../telemetry/upstream-request-telemetry.js';
 import type { CallContext } from '../tool/call-context.js';
-import { classifyError, type ErrorContext } from './classify-error.js';
+import { classifyError, type ErrorContext, errorInfo } from './classify-error.js';
 import type { McpConnection } from './mcp-connection.js';
-import type { CallOptions, ErrorInfo, MultiServerList, ServerError } from './provider-types.js';
+import type { CallOptions, MultiServerList, ServerError } from './provider-types.js';
 import type { CallsInFlight } from './server-requests.js';
 
 /**
@@ -202,10 +202,4 @@ export class ServerDirectory {
     });
     return { items, errors };
   }
-}
-
-/** The JSON-safe view of any error for status and multi-server results. */
-export function errorInfo(error: unknown): ErrorInfo {
-  const { code, message, recoverable } = classifyError(error);
-  return { code, message, recoverable };
 }
