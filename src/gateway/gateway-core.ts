@@ -283,10 +283,11 @@ export class GatewayCore {
     if (session.ended) return;
     session.ended = true;
     this.sessions.delete(session);
-    for (const call of [...session.calls]) {
-      call.cancel('the downstream session ended');
-      this.endCall(call);
-    }
+    for (const call of [...this.calls])
+      if (call.session === session) {
+        call.cancel('the downstream session ended');
+        this.endCall(call);
+      }
     for (const key of [...session.subscriptions]) void this.unsubscribe(session, key);
   }
 

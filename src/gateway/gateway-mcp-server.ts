@@ -8,7 +8,7 @@ import {
   Server,
   type ServerContext,
 } from '@modelcontextprotocol/server';
-import { executeWith } from '../tool/call-context.js';
+import { executeWith } from '../tool/execute-with.js';
 import type { Tool, ToolUpdate } from '../tool/tool.js';
 import { requestSession } from './auth/request-caller.js';
 import { approvalThroughCaller } from './calls/gateway-approval.js';

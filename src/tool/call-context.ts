@@ -1,7 +1,7 @@
 // Types only from the SDK: `import 'mcptools'` loads no SDK, and these are erased.
 import type { ClientCapabilities, InputRequiredResult } from '@modelcontextprotocol/client';
 import type { ApprovalHandler } from './approval.js';
-import type { Tool, ToolResult, ToolUpdateCallback } from './tool.js';
+import type { ToolUpdateCallback } from './tool-result.js';
 
 /**
  * Who calls: what the code that received the request (the gateway's front door, the CLI)
@@ -166,13 +166,4 @@ export function contextOf(
   context: CallContext | undefined,
 ): CallContext {
   return context ?? defaultCallContext(toolCallId, signal, onUpdate);
-}
-
-/** Calls `tool` with `context` (its OpenClaw arguments taken from it). */
-export function executeWith(
-  tool: Pick<Tool, 'execute'>,
-  params: Record<string, unknown>,
-  context: CallContext,
-): Promise<ToolResult> {
-  return tool.execute(context.toolCallId, params, context.signal, context.onUpdate, context);
 }

@@ -99,6 +99,8 @@ export class GatewayProfile {
   mode!: GatewayMode;
   /** Only callers who match may use this profile. */
   who: CallerSelector | undefined;
+  /** The one server this profile serves as its endpoint (`gateway.serverEndpoints`), else `undefined`. */
+  endpointOf: string | undefined;
   allowsServer!: (server: string) => boolean;
   #allowsTool!: (...names: string[]) => boolean;
   #pinned!: (...names: string[]) => boolean;
@@ -140,6 +142,7 @@ export class GatewayProfile {
     const parts = this.#parts;
     this.mode = settings.mode ?? 'full';
     this.who = settings.who;
+    this.endpointOf = settings.endpointOf;
     this.#naming = {
       maxLength: settings.maxNameLength ?? DEFAULT_SERVED_NAME_LENGTH,
       separator: parts.config?.namespace?.separator ?? '__',
