@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parseAllowEntry } from './allow-entry.js';
 import { clampDurationMs } from './duration.js';
 import {
   accessRulesSchema,
@@ -51,11 +52,25 @@ const grantedPathSchema = z
   .min(1, 'must not be empty')
   .refine((path) => path.startsWith('/'), 'must be an absolute path');
 
+/** An egress allowlist entry: `host:port`, a `*.` wildcard, an IPv4 or bracketed IPv6 address. */
+const allowEntrySchema = z
+  .string()
+  .refine(
+    (entry) => parseAllowEntry(entry) !== undefined,
+    'must be host:port (a host name, *.domain, an IPv4 address or [IPv6]), e.g. api.example.com:443',
+  );
+
 /** `sandbox`: `true`, `false` or the grants of a box (see `SandboxSettings`). */
 export const sandboxSchema = z.union([
   z.boolean(),
   z.strictObject({
-    network: z.boolean().optional(),
+    network: z
+      .union([
+        z.boolean(),
+        z.enum(['all', 'none']),
+        z.strictObject({ allow: z.array(allowEntrySchema).min(1, 'must name at least one host:port') }),
+      ])
+      .optional(),
     read: z.array(grantedPathSchema).optional(),
     write: z.array(grantedPathSchema).optional(),
     env: z
@@ -67,6 +82,7 @@ export const sandboxSchema = z.union([
       .int()
       .min(16 * 1024 * 1024, 'must be at least 16 MiB (16777216)')
       .optional(),
+    maxProcesses: z.number().int().min(8, 'must be at least 8').optional(),
   }),
 ]);
 
@@ -175,6 +191,7 @@ export const gatewaySchema = z.strictObject({
   maxNameLength: maxNameLengthSchema.optional(),
   codeMode: z.boolean().optional(),
   overrides: toolOverridesSchema.optional(),
+  serverEndpoints: z.boolean().optional(),
   profiles: z
     .record(
       z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'profile names may use letters, digits, "_" and "-" only'),

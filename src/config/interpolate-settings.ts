@@ -86,6 +86,14 @@ export function interpolateSettings(
           interpolate,
           true,
         );
+      if (isPlainObject(auth.login))
+        auth.login = interpolateKeys(
+          auth.login,
+          ['clientId', 'clientSecret'],
+          ['gateway', 'auth', 'login'],
+          interpolate,
+          true,
+        );
       next.auth = auth;
     }
     copy.gateway = next;

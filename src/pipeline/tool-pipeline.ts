@@ -1,7 +1,8 @@
 import { messageOf } from '../errors/message-of.js';
 import { recordPolicyDecision } from '../telemetry/mcptools-metrics.js';
 import { argumentIssues, argumentProblemOf } from '../tool/argument-validator.js';
-import { type CallContext, contextOf, executeWith } from '../tool/call-context.js';
+import { type CallContext, contextOf } from '../tool/call-context.js';
+import { executeWith } from '../tool/execute-with.js';
 import type { Tool, ToolContext, ToolResult } from '../tool/tool.js';
 import { approvalRequestOf, notifyResolution, resolveApproval } from './resolve-approval.js';
 import { runBeforeHooks } from './run-before-hooks.js';

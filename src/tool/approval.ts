@@ -1,4 +1,4 @@
-import type { Tool } from './tool.js';
+import type { ToolDescription } from './tool-description.js';
 
 /** A decision on an approval request (OpenClaw's plugin approval resolutions). */
 export type ApprovalDecision = 'allow-once' | 'allow-always' | 'deny';
@@ -48,5 +48,5 @@ export interface ApprovalRequest extends Omit<ApprovalRequirement, 'onResolution
  */
 export type ApprovalHandler = (
   request: ApprovalRequest,
-  options: { tool: Tool; signal: AbortSignal },
+  options: { tool: ToolDescription; signal: AbortSignal },
 ) => ApprovalDecision | undefined | Promise<ApprovalDecision | undefined>;
