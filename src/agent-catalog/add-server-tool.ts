@@ -16,6 +16,8 @@ export interface AddServerToolOptions {
   reload(): Promise<void>;
   /** The operator's log: the approve and configure commands go here, never to the model. */
   log(line: string): void;
+  /** The configuration file added to, named in the configure command the log shows. */
+  configFile?: string;
   name?: string;
 }
 
@@ -58,8 +60,8 @@ const describe = (variable: CatalogVariable) =>
   `${variable.name} (${variable.where}${variable.secret ? ', secret' : ''})`;
 
 /**
- * `add_server`: adds a server from the registry to the configuration `serve` runs, at a resolved
- * version, and applies it. Owner-only; every call asks the person first (the pipeline's
+ * `add_server`: adds a server from the registry to the configuration `serve` runs (a package or
+ * a remote, as `mcptools add` would, locked), at a resolved version, and applies it. Owner-only; every call asks the person first (the pipeline's
  * approval). It never takes a secret from the model: a value the registry marks secret is
  * refused as an argument, and an entry still missing one is written disabled until the person
  * provides it. The new server is not trusted on first use: its tools are held (pins) until an
@@ -118,11 +120,18 @@ export function createAddServerTool(options: AddServerToolOptions): Tool {
         options.log(
           `add_server: ${added.name}@${added.version} added as "${added.entry}"; its tools are held until approved: mcptools pins diff ${added.entry}, then mcptools pins approve ${added.entry}`,
         );
-        const lines = [`added "${added.entry}": ${added.name}@${added.version}.`];
+        const lines = [`added "${added.entry}": ${added.name}@${added.version} (${added.kind}).`];
         if (added.warning) lines.push(`deprecated: ${added.warning}`);
+        if (added.runtimeMissing)
+          lines.push(
+            `It runs with ${added.runtimeMissing}, which is not installed on the gateway's machine: it starts once ${added.runtimeMissing} is installed.`,
+          );
         if (added.needs.length > 0) {
+          // Names only: the person types the values into the CLI's prompt (or --env NAME from
+          // their environment), which keeps secrets in the vault and out of this log.
+          const config = options.configFile ? ` --config ${options.configFile}` : '';
           options.log(
-            `add_server: "${added.entry}" needs configuration (${added.needs.map(describe).join(', ')}): mcptools add ${added.name}@${added.version} --as ${added.entry}`,
+            `add_server: "${added.entry}" needs configuration (${added.needs.map(describe).join(', ')}): mcptools add ${added.name}@${added.version} --as ${added.entry}${config}`,
           );
           lines.push(
             `It needs configuration and stays disabled until the person provides: ${added.needs.map(describe).join(', ')}. Ask them to do so outside this conversation.`,

@@ -9,10 +9,10 @@ export interface CatalogServerSummary {
   kinds: string[];
 }
 
-/** A value an entry needs (a header, an environment variable, an argument, a URL variable). */
+/** A value an entry needs (a header, an environment variable, an argument, a `{name}` inside a URL or value). */
 export interface CatalogVariable {
   name: string;
-  where: 'header' | 'env' | 'argument' | 'url';
+  where: 'header' | 'env' | 'argument' | 'variable';
   required: boolean;
   /** The registry marks it secret: it is never taken from a model. */
   secret: boolean;
@@ -36,6 +36,10 @@ export interface AddServerOutcome {
   entry: string;
   name: string;
   version: string;
+  /** What it runs as: its package type (`npm`, `pypi`, `oci`, `nuget`, `mcpb`) or `remote`. */
+  kind: string;
+  /** The program it runs with when this machine lacks it (`uvx`, `docker`, `dnx`): it starts once installed. */
+  runtimeMissing?: string;
   /**
    * Values it still needs from the person (a secret, or a required value not given): the entry
    * is written disabled and waits for them ("needs configuration").

@@ -14,12 +14,13 @@ import {
 import { type CatalogLookupOptions, type FoundEntry, findCatalogEntry } from './catalog-lookup.js';
 import type { CatalogSource } from './catalog-source.js';
 import { checkCatalogStatus } from './catalog-status.js';
-import { readConfigJson, writeConfigJson } from './config-file-entries.js';
+import { setConfigEntry } from './config-file-entries.js';
 import { chooseTarget, type InstallTarget, targetRuntime, targetType } from './install-target.js';
 import { packagesDir } from './locked-start.js';
 import { downloadBundle, unpackBundle } from './mcpb-bundle.js';
 import { resolveNpmTree } from './npm-lock-tree.js';
 import { installLockedNpm } from './npm-locked-install.js';
+import { resolveOciDigest } from './oci-digest.js';
 import { type InputSlot, inputsOf } from './server-inputs.js';
 
 /** What {@link planAdd} found and decided, before anything is written. */
@@ -101,6 +102,12 @@ export interface ApplyAddOptions {
   values: Readonly<Record<string, string>>;
   /** The environment (state folder, vault key, npm's settings). */
   env?: NodeJS.ProcessEnv;
+  /**
+   * A required input without a value does not refuse the add: the entry is written disabled
+   * (`"enabled": false`) without it, and waits until a person provides it ("needs
+   * configuration"). An agent's `add_server` adds this way; the CLI asks or refuses instead.
+   */
+  waitForInputs?: boolean;
 }
 
 /** What {@link applyAdd} wrote. */
@@ -113,6 +120,8 @@ export interface AddResult {
   secrets: string[];
   /** The entry existed and was replaced. */
   replaced: boolean;
+  /** The required inputs it still waits for (only with `waitForInputs`; the entry is disabled). */
+  missing: InputSlot[];
 }
 
 /** The required inputs of `plan` that `values` and the defaults leave without a value. */
@@ -132,7 +141,7 @@ export function missingInputs(plan: AddPlan, values: Readonly<Record<string, str
 export async function applyAdd(plan: AddPlan, options: ApplyAddOptions): Promise<AddResult> {
   const env = options.env ?? process.env;
   const missing = missingInputs(plan, options.values);
-  if (missing.length > 0)
+  if (missing.length > 0 && options.waitForInputs !== true)
     throw new McpToolsError(
       'INVALID_ARGUMENTS',
       `${plan.found.entry.server.name} needs ${missing.map((slot) => `${slot.key} (${flagOf(slot)})`).join(', ')}`,
@@ -180,14 +189,10 @@ export async function applyAdd(plan: AddPlan, options: ApplyAddOptions): Promise
         break;
       }
       case 'oci': {
-        const digest = /@(sha256:[a-f0-9]{64})$/.exec(pkg.identifier)?.[1];
-        if (digest === undefined)
-          throw new McpToolsError(
-            'INVALID_ARGUMENTS',
-            `${record.name}: its image ${pkg.identifier} names no digest, and mcptools runs images only by digest (ask its publisher to add @sha256:…)`,
-            { recoverable: false },
-          );
-        context.image = pkg.identifier;
+        // An image runs only by digest: a record's digest as it is, a tag resolved now, once.
+        const named = /@(sha256:[a-f0-9]{64})$/.exec(pkg.identifier)?.[1];
+        const digest = named ?? (await resolveOciDigest(pkg.identifier));
+        context.image = named ? pkg.identifier : `${pkg.identifier}@${digest}`;
         locked = { registryType: 'oci', identifier: pkg.identifier, digest, integrity: digest };
         break;
       }
@@ -216,10 +221,9 @@ export async function applyAdd(plan: AddPlan, options: ApplyAddOptions): Promise
     .map(([, value]) => value.slice(value.indexOf('/') + 1, -1));
   await vault.retain(plan.entry, referenced);
   if (Object.keys(built.secrets).length > 0) await vault.set(plan.entry, built.secrets);
-  const config = readConfigJson(options.configFile);
-  const replaced = config.servers[plan.entry] !== undefined;
-  config.servers[plan.entry] = built.server;
-  await writeConfigJson(options.configFile, config);
+  // Waits for what the person must provide rather than failing to start.
+  const server = missing.length > 0 ? { ...built.server, enabled: false } : built.server;
+  const replaced = await setConfigEntry(options.configFile, plan.entry, server);
   const lock: LockEntry = {
     registry: plan.found.source.url,
     name: record.name,
@@ -234,11 +238,12 @@ export async function applyAdd(plan: AddPlan, options: ApplyAddOptions): Promise
   });
   return {
     entry: plan.entry,
-    server: built.server,
+    server,
     lock,
     lockFile,
     secrets: Object.keys(built.secrets),
     replaced,
+    missing,
   };
 }
 

@@ -51,10 +51,19 @@ export function buildEntry(
     } else inputs[key] = value;
     return inputs[key];
   };
-  /** A value of the record: fixed, a template over variables, or the input itself. */
+  /**
+   * A value of the record: fixed, a template over variables, or the input itself. A template
+   * with a variable left without a value is left out whole (never a literal `{name}`).
+   */
   const recordValue = (key: string, input: CatalogInput): string | undefined => {
     if (input.value === undefined) return render(key);
-    return input.value.replace(/\{([A-Za-z0-9_.-]+)\}/g, (whole, name: string) => render(name) ?? whole);
+    let complete = true;
+    const filled = input.value.replace(/\{([A-Za-z0-9_.-]+)\}/g, (_whole, name: string) => {
+      const value = render(name);
+      if (value === undefined) complete = false;
+      return value ?? '';
+    });
+    return complete ? filled : undefined;
   };
   if (target.kind === 'remote') {
     const { remote } = target;

@@ -1,28 +1,29 @@
-import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { readFileSync, statSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { parseJsonc } from '../config/parse-jsonc.js';
 import { McpToolsError } from '../errors/mcp-tools-error.js';
+import { jsoncServersDocument } from '../hosts/jsonc-servers-document.js';
 import { isPlainObject } from '../json/is-plain-object.js';
+import { writeFileAtomically } from '../paths/write-file-atomically.js';
 
-/** The parsed `mcptools.json` a command edits (an absent file is an empty one). */
-export function readConfigJson(file: string): Record<string, unknown> & { servers: Record<string, unknown> } {
-  let text: string;
+function readText(file: string): string | undefined {
   try {
-    text = readFileSync(file, 'utf8');
+    return readFileSync(file, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { servers: {} };
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
   }
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    throw new McpToolsError(
-      'CONFIG_INVALID',
-      `${file} is not plain JSON; mcptools add, remove and update edit mcptools.json files (comments are not kept, so they refuse)`,
-    );
-  }
+}
+
+/**
+ * The parsed `mcptools.json` (JSON or JSONC) a command reads (an absent file is an empty one).
+ * A file whose `servers` is not an object is refused, naming it.
+ */
+export function readConfigJson(file: string): Record<string, unknown> & { servers: Record<string, unknown> } {
+  const text = readText(file);
+  if (text === undefined || text.trim() === '') return { servers: {} };
+  const parsed = parseJsonc(text, file);
   if (!isPlainObject(parsed) || (parsed.servers !== undefined && !isPlainObject(parsed.servers)))
     throw new McpToolsError(
       'CONFIG_INVALID',
@@ -31,15 +32,27 @@ export function readConfigJson(file: string): Record<string, unknown> & { server
   return { ...parsed, servers: { ...(parsed.servers as Record<string, unknown> | undefined) } };
 }
 
-/** Writes `config` to `file` (two-space JSON) through a temporary file renamed over it. */
-export async function writeConfigJson(file: string, config: Record<string, unknown>): Promise<void> {
-  await mkdir(dirname(file), { recursive: true });
-  const temporary = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
-  await writeFile(temporary, `${JSON.stringify(config, null, 2)}\n`);
-  try {
-    await rename(temporary, file);
-  } catch (error) {
-    await rm(temporary, { force: true });
-    throw error;
-  }
+/**
+ * Sets (or, with `undefined`, removes) the server entry `name` of `file`, changing only that
+ * entry's text: comments, order and formatting of the rest stay (add, remove, update and an
+ * agent's `add_server` all edit a file a person also edits). Written through a temporary file
+ * renamed over it, keeping the file's permissions (one holding tokens may be owner-only).
+ * Resolves with whether the entry existed.
+ */
+export async function setConfigEntry(
+  file: string,
+  name: string,
+  entry: Record<string, unknown> | undefined,
+): Promise<boolean> {
+  const text = readText(file);
+  readConfigJson(file);
+  const document = jsoncServersDocument(text, ['servers'], file);
+  const existed = Object.hasOwn(document.servers(), name);
+  if (entry === undefined) document.remove(name);
+  else document.set(name, entry);
+  let mode = 0o644;
+  if (text !== undefined) mode = statSync(file).mode & 0o777;
+  else await mkdir(dirname(file), { recursive: true });
+  await writeFileAtomically(file, document.text(), mode);
+  return existed;
 }

@@ -1,7 +1,7 @@
 import { SecretVault } from '../auth/secret-vault.js';
 import { McpToolsError } from '../errors/mcp-tools-error.js';
 import { lockFileFor, readCatalogLock, updateCatalogLock } from './catalog-lock.js';
-import { readConfigJson, writeConfigJson } from './config-file-entries.js';
+import { readConfigJson, setConfigEntry } from './config-file-entries.js';
 
 /** What {@link removeServer} removed. */
 export interface RemoveResult {
@@ -39,10 +39,7 @@ export async function removeServer(options: {
     throw new McpToolsError('INVALID_ARGUMENTS', `${configFile} has no server "${entry}"`, {
       recoverable: false,
     });
-  if (inConfig) {
-    delete config.servers[entry];
-    await writeConfigJson(configFile, config);
-  }
+  if (inConfig) await setConfigEntry(configFile, entry, undefined);
   if (inLock)
     await updateCatalogLock(lockFile, (lock) => {
       delete lock.servers[entry];

@@ -6,6 +6,7 @@ import { catalogSources } from '../catalog/catalog-source.js';
 import type { McpToolsConfig } from '../config/config-types.js';
 import type { McpToolHub } from '../mcp/mcp-tool-hub.js';
 import type { ToolRegistry } from '../registry/tool-registry.js';
+import { findOnPath } from './doctor/find-on-path.js';
 
 /** What `serve` hands to {@link serveCatalogTools}. */
 export interface ServeCatalogToolsOptions {
@@ -42,7 +43,9 @@ export function serveCatalogTools(options: ServeCatalogToolsOptions): void {
     );
     return;
   }
-  const catalog = registryAgentCatalog(catalogSources(config.registries), file);
+  const catalog = registryAgentCatalog(catalogSources(config.registries), file, {
+    canRun: (runtime) => findOnPath(runtime) !== undefined,
+  });
   registry.use(catalogApprovals({ findServer: 'find_server', addServer: 'add_server' }));
   registry.register(createFindServerTool(catalog));
   registry.register(
@@ -52,6 +55,7 @@ export function serveCatalogTools(options: ServeCatalogToolsOptions): void {
       held: (entry) => pins.modeOf(entry) === 'enforce',
       reload: options.reload,
       log: (line) => log(line, 'warn'),
+      configFile: file,
     }),
   );
 }

@@ -191,6 +191,7 @@ export const gatewaySchema = z.strictObject({
   maxNameLength: maxNameLengthSchema.optional(),
   codeMode: z.boolean().optional(),
   overrides: toolOverridesSchema.optional(),
+  serverEndpoints: z.boolean().optional(),
   profiles: z
     .record(
       z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'profile names may use letters, digits, "_" and "-" only'),

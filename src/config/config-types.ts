@@ -1,4 +1,3 @@
-import type { LockedStart } from './attach-locks.js';
 import type {
   AccessRuleConfig,
   CallerSelector,
@@ -34,6 +33,16 @@ export interface ServerCommon {
  * era only.
  */
 export type ProtocolMode = 'initialize' | 'auto' | 'legacy' | '2026-07-28';
+
+/**
+ * A stdio server's lock as the reader attaches it (`StdioServerConfig.locked`): the lock file,
+ * the entry's name in it, and the locked package (its shape is the catalog's `LockedPackage`).
+ */
+export interface LockedStart {
+  file: string;
+  entry: string;
+  package: { registryType: string } & Record<string, unknown>;
+}
 
 /** A server spawned as a child process, speaking JSON-RPC over stdin/stdout. */
 export interface StdioServerConfig extends ServerCommon {
@@ -186,11 +195,22 @@ export interface GatewayProfileConfig {
    * shape of `policies.overrides`), applied over what the registry holds (docs/tool-policies.md).
    */
   overrides?: Record<string, Record<string, ToolOverrideConfig>>;
+  /**
+   * The one server this profile serves as its own endpoint (`gateway.serverEndpoints` makes
+   * these profiles; it is not a configuration key).
+   */
+  endpointOf?: string;
 }
 
 /** `gateway` in `mcptools.json`: the default endpoint's profile plus named profiles at `/mcp/<name>`. */
 export interface GatewayConfig extends GatewayProfileConfig {
   profiles?: Record<string, GatewayProfileConfig>;
+  /**
+   * Serve each configured server alone at `/mcp/<server>` too (a profile of its own, `full`
+   * mode, under the default profile's `who`, tool filter and overrides), and list it as a record
+   * of the gateway's registry, so a team's hosts can add one server through the gateway.
+   */
+  serverEndpoints?: boolean;
   /** The gateway as an OAuth 2.1 resource server (docs/identity.md). */
   auth?: GatewayOAuthConfig;
   /** Named static bearer tokens, each mapped to a principal (and a profile). */

@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -32,6 +32,8 @@ const OWNER_TOKEN = 'owner-token-for-the-gateway-0123';
 const GUEST_TOKEN = 'guest-token-for-the-gateway-4567';
 const REGISTRY_TOKEN = 'registry-token-0123456789abcdef';
 const MODEL_SECRET = 'model-passed-secret-6e1f0a';
+/** The probe package's API key, which the person gives the CLI; no project file may hold it. */
+const PROBE_KEY = 'probe-person-secret-91c4d2';
 
 let open: RunningGateway;
 let catalog: CatalogFixture;
@@ -230,7 +232,7 @@ describe('find_server and add_server through serve', () => {
     expect(served.stderr()).not.toContain(MODEL_SECRET);
   });
 
-  it("shows the registry's status, refuses a deleted record and a package-only one, and keeps a remote's secret header out", async () => {
+  it("shows the registry's status, refuses a deleted record, and keeps a remote's secret header out", async () => {
     decision = 'allow-once';
     const found = await client.callTool({ name: 'find_server', arguments: { query: 'io.github.fixture/' } });
     const servers = (
@@ -250,12 +252,6 @@ describe('find_server and add_server through serve', () => {
     });
     expect(deleted.isError).toBe(true);
     expect(textOf(deleted)).toContain('is deleted in its registry');
-    const packaged = await client.callTool({
-      name: 'add_server',
-      arguments: { name: 'io.github.fixture/probe' },
-    });
-    expect(packaged.isError).toBe(true);
-    expect(textOf(packaged)).toContain('mcptools add');
 
     const withKey = await client.callTool({
       name: 'add_server',
@@ -275,5 +271,105 @@ describe('find_server and add_server through serve', () => {
     });
     for (const text of [readFileSync(configFile, 'utf8'), served.stderr(), textOf(withKey)])
       expect(text).not.toContain(REMOTE_API_KEY);
+  });
+
+  it('adds an npm package by name: locked and installed, waiting for its secret, which the person gives the CLI into the vault', async () => {
+    decision = 'allow-once';
+    const withKey = await client.callTool({
+      name: 'add_server',
+      arguments: { name: 'io.github.fixture/probe', values: { PROBE_API_KEY: MODEL_SECRET } },
+    });
+    expect(withKey.isError).toBe(true);
+    expect(textOf(withKey)).toContain('PROBE_API_KEY is a secret');
+    expect(readConfig().servers.probe).toBeUndefined();
+
+    decision = 'deny';
+    const denied = await client.callTool({
+      name: 'add_server',
+      arguments: { name: 'io.github.fixture/probe', values: { PROBE_REGION: 'us' } },
+    });
+    expect(denied.isError).toBe(true);
+    expect(readConfig().servers.probe).toBeUndefined();
+
+    decision = 'allow-once';
+    const added = await client.callTool({
+      name: 'add_server',
+      arguments: { name: 'io.github.fixture/probe', values: { PROBE_REGION: 'us' } },
+    });
+    expect(added.isError, textOf(added)).toBeFalsy();
+    expect(textOf(added)).toContain('added "probe": io.github.fixture/probe@1.0.1 (npm)');
+    expect(textOf(added)).toContain('needs configuration');
+    expect(textOf(added)).toContain('PROBE_API_KEY (env, secret)');
+    // The entry npx would run, disabled until the secret is there; the lock holds the version and integrity.
+    expect(readConfig().servers.probe).toEqual({
+      command: 'npx',
+      args: ['-y', '@fixture/probe-server@1.0.1'],
+      env: { PROBE_REGION: 'us' },
+      enabled: false,
+    });
+    const lockFile = join(scratch.dir, 'mcptools-lock.json');
+    const lock = JSON.parse(readFileSync(lockFile, 'utf8')).servers.probe;
+    expect(lock).toMatchObject({
+      registry: catalog.url,
+      name: 'io.github.fixture/probe',
+      version: '1.0.1',
+      package: { registryType: 'npm', identifier: '@fixture/probe-server', version: '1.0.1' },
+    });
+    expect(lock.package.integrity).toBe(catalog.artifacts.tarballs.get('1.0.1')!.integrity);
+    // The configure command names the value, never holds one, and goes to the operator's log.
+    expect(served.stderr()).toContain(
+      `mcptools add io.github.fixture/probe@1.0.1 --as probe --config ${configFile}`,
+    );
+    expect(textOf(added)).not.toContain('mcptools add');
+
+    // The person gives the secret to the CLI (from their environment): it goes to the vault.
+    const configure = await runCli(
+      [
+        'add',
+        'io.github.fixture/probe@1.0.1',
+        '--as',
+        'probe',
+        '--env',
+        'PROBE_API_KEY',
+        '--yes',
+        '--config',
+        configFile,
+      ],
+      scratch.dir,
+      { ...scratch.env, PROBE_API_KEY: PROBE_KEY },
+    );
+    expect(configure.code, configure.stderr).toBe(0);
+    expect(readFileSync(configFile, 'utf8')).toContain(COMMENT);
+    expect(readConfig().servers.probe).toEqual({
+      command: 'npx',
+      args: ['-y', '@fixture/probe-server@1.0.1'],
+      env: { PROBE_API_KEY: '${vault:probe/PROBE_API_KEY}', PROBE_REGION: 'us' },
+    });
+    const before = listChanges;
+    served.child.kill('SIGHUP');
+    await expect
+      .poll(() => served.stderr(), { message: 'until the reload connected the probe', timeout: 60_000 })
+      .toMatch(/server probe: connected/);
+    // Not trusted on first use: held until an operator approves its tools.
+    expect((await toolNames(client)).some((name) => name.startsWith('probe'))).toBe(false);
+    const approve = await runCli(['pins', 'approve', 'probe', '--file', pinsFile], scratch.dir, scratch.env);
+    expect(approve.code, approve.stderr).toBe(0);
+    await expect
+      .poll(() => listChanges, { message: 'until tools/list_changed arrived', timeout: 20_000 })
+      .toBeGreaterThan(before);
+    const live = await toolNames(client);
+    const envTool = live.find((name) => name.startsWith('probe') && name.endsWith('env'));
+    expect(envTool, live.join(' ')).toBeDefined();
+    // The locked package runs with the vault's secret and the model's plain value.
+    const region = await client.callTool({ name: envTool!, arguments: { name: 'PROBE_REGION' } });
+    expect(textOf(region)).toBe('us');
+    const key = await client.callTool({ name: envTool!, arguments: { name: 'PROBE_API_KEY' } });
+    // The server got the vault's value: the gateway masks a configured secret in results, so
+    // exactly that value comes back masked (another value, or none, would come back as it is).
+    expect(textOf(key)).toBe('***');
+    for (const file of readdirSync(scratch.dir).filter((name) => name.endsWith('.json')))
+      expect(readFileSync(join(scratch.dir, file), 'utf8'), file).not.toContain(PROBE_KEY);
+    expect(served.stderr()).not.toContain(PROBE_KEY);
+    expect(served.stderr()).not.toContain(MODEL_SECRET);
   });
 });

@@ -103,12 +103,27 @@ function report(result: AddResult, configFile: string, json: boolean | undefined
     );
 }
 
+/**
+ * An add over an entry locked for the same server keeps the values it was added with (plain
+ * ones, and vault references for secrets) unless given again: configuring the one value an
+ * agent's add left missing does not lose the others.
+ */
+function keepLockedValues(plan: AddPlan, values: Record<string, string>, configFile: string): void {
+  const locked = lockedEntries(configFile)[plan.entry];
+  if (locked?.name !== plan.found.entry.server.name) return;
+  for (const slot of plan.inputs) {
+    const kept = locked.inputs[slot.key];
+    if (values[slot.key] === undefined && kept !== undefined) values[slot.key] = kept;
+  }
+}
+
 /** Runs `mcptools add <name>[@version]`. */
 export async function addAction(spec: string, options: AddOptions, command: Command): Promise<void> {
   const configFile = catalogConfigFile(command);
   const sources = configuredSources(configFile);
   const values = flagValues(options);
   const plan = await planAdd({ spec, sources, as: options.as, use: options.use, canRun, ...lookupOptions() });
+  keepLockedValues(plan, values, configFile);
   warnAbout(plan);
   showPlan(plan);
   await askMissing(plan, values, options.yes);
