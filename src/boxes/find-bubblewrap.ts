@@ -38,3 +38,8 @@ export function bubblewrapMissingMessage(server: string): string {
 export function socatMissingMessage(server: string): string {
   return `server "${server}" has a "sandbox.network" allowlist but socat (the relay from the box to the egress proxy) was not found on PATH: install it (Debian and Ubuntu: apt-get install socat) or change the server's "network"`;
 }
+
+/** The message of a server whose box asks for `maxProcesses` where this process cannot make cgroups. */
+export function cgroupsMissingMessage(server: string, reason: string): string {
+  return `server "${server}" asks for "sandbox.maxProcesses" but boxes get no cgroup here (${reason}): run the gateway where it may create cgroups (a writable cgroup v1 "pids" hierarchy, or a cgroup v2 that delegates "pids"), or remove "maxProcesses"`;
+}

@@ -20,6 +20,7 @@ import { packagesDir } from './locked-start.js';
 import { downloadBundle, unpackBundle } from './mcpb-bundle.js';
 import { resolveNpmTree } from './npm-lock-tree.js';
 import { installLockedNpm } from './npm-locked-install.js';
+import { resolveOciDigest } from './oci-digest.js';
 import { type InputSlot, inputsOf } from './server-inputs.js';
 
 /** What {@link planAdd} found and decided, before anything is written. */
@@ -188,14 +189,10 @@ export async function applyAdd(plan: AddPlan, options: ApplyAddOptions): Promise
         break;
       }
       case 'oci': {
-        const digest = /@(sha256:[a-f0-9]{64})$/.exec(pkg.identifier)?.[1];
-        if (digest === undefined)
-          throw new McpToolsError(
-            'INVALID_ARGUMENTS',
-            `${record.name}: its image ${pkg.identifier} names no digest, and mcptools runs images only by digest (ask its publisher to add @sha256:…)`,
-            { recoverable: false },
-          );
-        context.image = pkg.identifier;
+        // An image runs only by digest: a record's digest as it is, a tag resolved now, once.
+        const named = /@(sha256:[a-f0-9]{64})$/.exec(pkg.identifier)?.[1];
+        const digest = named ?? (await resolveOciDigest(pkg.identifier));
+        context.image = named ? pkg.identifier : `${pkg.identifier}@${digest}`;
         locked = { registryType: 'oci', identifier: pkg.identifier, digest, integrity: digest };
         break;
       }

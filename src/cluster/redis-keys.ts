@@ -77,6 +77,11 @@ export class RedisKeys {
     return `${this.#prefix}browser-nonce:${nonce}`;
   }
 
+  /** The approvals of pinned definitions, each sealed (a capped list, newest last). */
+  pinApprovals(): string {
+    return `${this.#prefix}pin-approvals`;
+  }
+
   /** The lock held across one server's token refresh. */
   tokenLock(server: string): string {
     return `${this.#prefix}token-lock:${server}`;

@@ -82,6 +82,7 @@ export const sandboxSchema = z.union([
       .int()
       .min(16 * 1024 * 1024, 'must be at least 16 MiB (16777216)')
       .optional(),
+    maxProcesses: z.number().int().min(8, 'must be at least 8').optional(),
   }),
 ]);
 
@@ -190,6 +191,7 @@ export const gatewaySchema = z.strictObject({
   maxNameLength: maxNameLengthSchema.optional(),
   codeMode: z.boolean().optional(),
   overrides: toolOverridesSchema.optional(),
+  serverEndpoints: z.boolean().optional(),
   profiles: z
     .record(
       z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'profile names may use letters, digits, "_" and "-" only'),

@@ -195,11 +195,22 @@ export interface GatewayProfileConfig {
    * shape of `policies.overrides`), applied over what the registry holds (docs/tool-policies.md).
    */
   overrides?: Record<string, Record<string, ToolOverrideConfig>>;
+  /**
+   * The one server this profile serves as its own endpoint (`gateway.serverEndpoints` makes
+   * these profiles; it is not a configuration key).
+   */
+  endpointOf?: string;
 }
 
 /** `gateway` in `mcptools.json`: the default endpoint's profile plus named profiles at `/mcp/<name>`. */
 export interface GatewayConfig extends GatewayProfileConfig {
   profiles?: Record<string, GatewayProfileConfig>;
+  /**
+   * Serve each configured server alone at `/mcp/<server>` too (a profile of its own, `full`
+   * mode, under the default profile's `who`, tool filter and overrides), and list it as a record
+   * of the gateway's registry, so a team's hosts can add one server through the gateway.
+   */
+  serverEndpoints?: boolean;
   /** The gateway as an OAuth 2.1 resource server (docs/identity.md). */
   auth?: GatewayOAuthConfig;
   /** Named static bearer tokens, each mapped to a principal (and a profile). */

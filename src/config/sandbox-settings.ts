@@ -24,13 +24,23 @@ export interface SandboxSettings {
   /**
    * At most this many bytes of data per process of the box (heap, `malloc` and writable private
    * mappings: `RLIMIT_DATA`, set by `prlimit`): past it an allocation fails, and a Node server
-   * aborts (the gateway restarts it with its backoff). Per process, not for the box as a whole,
-   * which needs cgroups. `RLIMIT_AS` is not used: Node and WebAssembly reserve far more address
-   * space than they use. A process limit is not built: `RLIMIT_NPROC` is not enforced for a box
-   * of a gateway that runs as root (the box's user maps to root outside).
+   * aborts (the gateway restarts it with its backoff). Where the box has a cgroup (find-cgroups.ts),
+   * also the memory of the box as a whole (`memory.max`): past it the kernel kills a process of
+   * the box. `RLIMIT_AS` is not used: Node and WebAssembly reserve far more address space than
+   * they use.
    */
   maxMemoryBytes?: number;
+  /**
+   * At most this many processes and threads in the box together (`pids.max` of its cgroup;
+   * default {@link DEFAULT_MAX_PROCESSES} where cgroups are usable). Set, it needs cgroups: a
+   * server asking for it where there are none is refused. `RLIMIT_NPROC` is not used: it is not
+   * enforced for a box of a gateway that runs as root (the box's user maps to root outside).
+   */
+  maxProcesses?: number;
 }
+
+/** The process limit of a box with a cgroup and no `maxProcesses` (threads count: Node has about ten). */
+export const DEFAULT_MAX_PROCESSES = 1024;
 
 /** The `network` grant of a box: all, none, or an allowlist of `host:port` entries. */
 export type SandboxNetwork = boolean | 'all' | 'none' | { allow: string[] };

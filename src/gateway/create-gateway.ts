@@ -68,6 +68,7 @@ import {
   type ProfileChanges,
   reconfigureProfiles,
 } from './profiles/reconfigure-profiles.js';
+import { servedProfiles } from './profiles/server-profiles.js';
 import { BatchedStdioServerTransport } from './sessions/batched-stdio-server-transport.js';
 import { ClientArrivals } from './sessions/client-arrivals.js';
 import { createSession, type DownstreamSession } from './sessions/downstream-session.js';
@@ -211,6 +212,10 @@ export function createGateway(options: GatewayOptions): Gateway {
     inputTimeoutMs: options.inputTimeoutMs ?? 300_000,
     unlinkedParkMs: limits.unlinkedParkMs,
     parkedCalls: { total: limits.parkedCalls, perPrincipal: limits.parkedCallsPerPrincipal },
+    parkedScriptBytes: {
+      total: limits.parkedScriptBytes,
+      perPrincipal: limits.parkedScriptBytesPerPrincipal,
+    },
     log,
     // In a cluster the state is sealed with the cluster key and names the cluster's replica id.
     requestStateKey: options.requestStateKey ?? clusterSettings?.key,
@@ -239,9 +244,22 @@ export function createGateway(options: GatewayOptions): Gateway {
     log,
   };
   core.profiles.set('', new GatewayProfile('', defaultProfileSettings(gatewayConfig, options), parts));
-  for (const [name, profile] of Object.entries(options.profiles ?? gatewayConfig.profiles ?? {})) {
+  for (const [name, profile] of Object.entries(servedProfiles(options.config, options.profiles))) {
     core.profiles.set(name, new GatewayProfile(name, profile, parts));
   }
+  /**
+   * The profile `/mcp` or `/mcp/<name>` serves `who` (see `profileFor`); a server's own endpoint
+   * (`gateway.serverEndpoints`) only to a caller who may see that server, else it is not there.
+   */
+  const profileOf = (name: string | undefined, who: RequestPrincipal): GatewayProfile | undefined => {
+    const profile = profileFor(core.profiles, name, who);
+    if (
+      profile?.endpointOf !== undefined &&
+      !visibility.seesServer({ owner: who.owner, caller: who }, profile.endpointOf)
+    )
+      return undefined;
+    return profile;
+  };
 
   // The first listing of every profile: the baseline later changes are announced against.
   core.toolsChanged();
@@ -469,7 +487,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       });
       return sseSessions.post(url, who, body);
     }
-    const profile = profileFor(core.profiles, route.profile === '' ? undefined : route.profile, who);
+    const profile = profileOf(route.profile === '' ? undefined : route.profile, who);
     if (profile === undefined) return new Response('Not Found\n', { status: 404 });
     const full = await makeRoom(who.principal);
     if (full) return full;
@@ -492,6 +510,8 @@ export function createGateway(options: GatewayOptions): Gateway {
     // where it drops our header (src/mcp/gateway-chain.ts).
     const loop = requestLoop(body);
     if (loop !== undefined) return loopRefusal(loop);
+    const parked = parkedScriptRefusal(profile, who, body);
+    if (parked !== undefined) return parked;
     // A call of a tool served already goes at once; one whose server still connects waits for
     // that server only, and a profile's list for the servers it admits.
     await upstreams.wait(body, () => ownUpstreams(waitScope(), profile, who, body));
@@ -536,6 +556,27 @@ export function createGateway(options: GatewayOptions): Gateway {
       if (parked !== undefined) return parked;
     }
     return respond(request);
+  };
+
+  /**
+   * A new `run_script` call of a principal whose scripts waiting for answers already hold its
+   * quota of memory (or all of them the total): 429 with `Retry-After`, before anything runs.
+   * Every other call of that principal, and every other principal's scripts, go on.
+   */
+  const parkedScriptRefusal = (
+    profile: GatewayProfile,
+    who: RequestPrincipal,
+    body: unknown,
+  ): Response | undefined => {
+    const call = body as
+      | { method?: unknown; params?: { name?: unknown; requestState?: unknown; inputResponses?: unknown } }
+      | undefined;
+    if (call?.method !== 'tools/call' || typeof call.params?.name !== 'string') return undefined;
+    if (!profile.runsScripts(call.params.name)) return undefined;
+    // A 2026-07-28 retry bringing answers continues a parked script (it frees its bytes): never refused.
+    if (call.params.requestState !== undefined || call.params.inputResponses !== undefined) return undefined;
+    const refused = core.parkedScripts.refusal(who.principal);
+    return refused === undefined ? undefined : quotaRefusal(refused.kind, refused.message);
   };
 
   /** SEP-2243: a 2026-07-28 `tools/call`'s `Mcp-Param-*` headers agree with its arguments (else 400). */
@@ -651,7 +692,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     if (pathname === '/' && request.method === 'GET') {
       // Only the endpoints that serve this caller: a `who`-restricted profile is not named to others.
       const endpoints = [...core.profiles.keys()]
-        .filter((name) => profileFor(core.profiles, name === '' ? undefined : name, checked) !== undefined)
+        .filter((name) => profileOf(name === '' ? undefined : name, checked) !== undefined)
         .map((name) => (name === '' ? '/mcp' : `/mcp/${name}`));
       // What pins hold back (and the approve command) is for the owner, of the servers it sees.
       const seen = new Set(statuses().map((status) => status.name));
@@ -679,7 +720,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     const legacySse = sseRoute(request.method, pathname, request.headers);
     if (legacySse) return sse(legacySse, request, checked, parsedBody);
     const match = /^\/mcp(?:\/([A-Za-z0-9_-]{1,64}))?\/?$/.exec(pathname);
-    const profile = match ? profileFor(core.profiles, match[1], checked) : undefined;
+    const profile = match ? profileOf(match[1], checked) : undefined;
     if (profile === undefined) return new Response('Not Found\n', { status: 404 });
     return mcp(profile, request, checked, parsedBody, forwarded);
   };
@@ -692,7 +733,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     const reachable = new Set<GatewayProfile>();
     for (const name of core.profiles.keys()) {
       if (retiredProfiles.has(name)) continue;
-      const profile = profileFor(core.profiles, name === '' ? undefined : name, checked);
+      const profile = profileOf(name === '' ? undefined : name, checked);
       if (profile !== undefined && !retiredProfiles.has(profile.name)) reachable.add(profile);
     }
     return serveCatalog(request, {

@@ -106,6 +106,8 @@ export function buildGatewayServer(
       const result = await executeWith(tool, args, {
         ...call.context(),
         onApproval: approvalThroughCaller(call),
+        // A script of this call waiting for an approval holds its sandbox: counted per principal.
+        parkScript: (bytes) => core.parkedScripts.hold(call.caller.principal, bytes),
         ...(onUpdate === undefined ? {} : { onUpdate }),
       });
       if (progressSent !== undefined) await progressSent;

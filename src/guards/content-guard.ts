@@ -1,4 +1,5 @@
 import type { ContentDetector, GuardAction, GuardsConfig } from '../config/guards-config.js';
+import { messageOf } from '../errors/message-of.js';
 import type {
   BeforeToolCallResult,
   ScreenedResult,
@@ -8,6 +9,7 @@ import type {
 import type { ToolResult } from '../tool/tool.js';
 import { detectorClass, redactRanges, scanText } from './content-scan.js';
 import { describeFinding, type Finding } from './finding.js';
+import { askHttpDetector } from './http-detector.js';
 
 /** The name the guards decide under (block reasons, approvals, the audit log). */
 export const GUARDS_NAME = 'guards';
@@ -29,7 +31,10 @@ export interface Slot {
  * caller, the other hooks and the audit log see it. Decisions name the detector and the place,
  * never the value.
  */
-export function contentGuard(config: GuardsConfig): ToolMiddleware {
+export function contentGuard(
+  config: GuardsConfig,
+  options: { onError?: (message: string, error: unknown) => void } = {},
+): ToolMiddleware {
   const onArguments = new Set(Object.keys(config.arguments ?? {}) as ContentDetector[]);
   const onResults = new Set(Object.keys(config.results ?? {}) as ContentDetector[]);
   const middleware: ToolMiddleware = { name: GUARDS_NAME, priority: GUARDS_PRIORITY };
@@ -38,7 +43,8 @@ export function contentGuard(config: GuardsConfig): ToolMiddleware {
       const params = structuredClone(event.params);
       const slots: Slot[] = [];
       collect(params, 'arguments', slots);
-      const findings = await scanSlots(slots, onArguments);
+      const { findings, failures } = await scanSlots(slots, onArguments, config, config.arguments?.http);
+      for (const failure of failures) options.onError?.(`guards on ${event.toolName}: ${failure}`, undefined);
       if (findings.length === 0) return undefined;
       const actionOf = (finding: Finding) => config.arguments![detectorClass(finding)] ?? 'redact';
       const what = summary(findings);
@@ -97,10 +103,12 @@ async function screenResult(
     screened.structuredContent = structuredClone(screened.structuredContent);
     collect(screened.structuredContent, 'structuredContent', slots);
   }
-  const findings = await scanSlots(slots, detectors);
-  if (findings.length === 0) return undefined;
+  const { findings, failures } = await scanSlots(slots, detectors, config, config.results?.http);
+  // A detector that failed open is recorded with the call (the audit log), never silently.
+  const failed = failures.map((reason): ToolCallDecision => ({ by: GUARDS_NAME, decision: 'error', reason }));
+  if (findings.length === 0) return failed.length === 0 ? undefined : { result, decisions: failed };
   const actionOf = (finding: Finding): GuardAction => config.results![detectorClass(finding)] ?? 'annotate';
-  const decisions = decide(findings, actionOf);
+  const decisions = [...failed, ...decide(findings, actionOf)];
   if (findings.some((finding) => actionOf(finding) === 'block'))
     return {
       result: {
@@ -168,13 +176,44 @@ export function collect(value: unknown, path: string, slots: Slot[]): void {
   }
 }
 
-/** The findings of `detectors` in every slot. */
+/** What `scanSlots` found, and the failures of a detector that failed open (reported, not fatal). */
+export interface SlotScan {
+  findings: Finding[];
+  failures: string[];
+}
+
+/**
+ * The findings of `detectors` in every slot. The `http` detector is asked once for all the
+ * slots; when it fails, `httpAction` (what its findings would do) decides by `onFailure`:
+ * closed throws (the result is withheld, the call stopped), open reports the failure in
+ * `failures` and goes on without it.
+ */
 export async function scanSlots(
   slots: readonly Slot[],
   detectors: ReadonlySet<ContentDetector>,
-): Promise<Finding[]> {
-  const found = await Promise.all(slots.map((slot) => scanText(slot.text, slot.location, detectors)));
-  return found.flat();
+  settings: Pick<GuardsConfig, 'personalData' | 'http'> = {},
+  httpAction?: GuardAction,
+): Promise<SlotScan> {
+  const local = Promise.all(slots.map((slot) => scanText(slot.text, slot.location, detectors, settings)));
+  const failures: string[] = [];
+  let remote: Finding[] = [];
+  if (detectors.has('http') && settings.http !== undefined) {
+    const http = settings.http;
+    try {
+      remote = await askHttpDetector(
+        http,
+        slots.map((slot) => ({ location: slot.location, text: slot.text })),
+      );
+    } catch (error) {
+      const closed =
+        (http.onFailure ??
+          (httpAction === 'block' || httpAction === 'requireApproval' ? 'closed' : 'open')) === 'closed';
+      const why = `the http detector failed: ${messageOf(error)}`;
+      if (closed) throw new Error(`${why} (onFailure: closed)`);
+      failures.push(`${why}; passed without it (onFailure: open)`);
+    }
+  }
+  return { findings: [...(await local).flat(), ...remote], failures };
 }
 
 /** Each slot with its findings replaced by `[redacted: <detector>]`. */

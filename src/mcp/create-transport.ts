@@ -3,15 +3,16 @@ import type { TransportAuth } from '../auth/transport-auth.js';
 import { bwrapCommand } from '../boxes/bwrap-command.js';
 import {
   bubblewrapMissingMessage,
+  cgroupsMissingMessage,
   findBubblewrap,
   findExecutable,
   socatMissingMessage,
 } from '../boxes/find-bubblewrap.js';
 import { CHAIN_ENV, chainEnvironment } from '../chain/gateway-chain.js';
 import type { ServerConfig } from '../config/config-types.js';
-import { networkGrant, sandboxGrants } from '../config/sandbox-settings.js';
+import { DEFAULT_MAX_PROCESSES, networkGrant, sandboxGrants } from '../config/sandbox-settings.js';
 import type { TransportKind } from './provider-types.js';
-import type { ReusableStdioParameters } from './reusable-stdio-transport.js';
+import type { ChildResources, ReusableStdioParameters } from './reusable-stdio-transport.js';
 import type { SizeLimits } from './size-limited-fetch.js';
 import type { StderrTail } from './stderr-tail.js';
 
@@ -92,9 +93,9 @@ export async function createTransport(
       if (typeof network === 'object') {
         if (findExecutable('socat') === undefined) throw new Error(socatMissingMessage(name));
         const { EgressSession } = await import('../boxes/egress-session.js');
-        egress = new EgressSession(name, network.allow, logEgressRefusal);
+        egress = new EgressSession(name, network.allow, logBoxEvent);
       }
-      const boxed = bwrapCommand(
+      let boxed = bwrapCommand(
         bwrap,
         parameters as BoxedParameters,
         grants,
@@ -102,7 +103,28 @@ export async function createTransport(
         process.env,
         egress?.egress,
       );
-      return new ReusableStdioTransport({ ...parameters, ...boxed }, stderr, egress);
+      // A cgroup of its own where this process can make one: the process limit (and the box's
+      // total memory) hold for root too, where RLIMIT_NPROC does not.
+      const { findCgroups } = await import('../boxes/find-cgroups.js');
+      const cgroups = findCgroups();
+      let cgroup: import('../boxes/box-cgroup.js').BoxCgroup | undefined;
+      if (cgroups.available) {
+        const { BoxCgroup } = await import('../boxes/box-cgroup.js');
+        cgroup = new BoxCgroup(
+          name,
+          cgroups.parents,
+          {
+            maxProcesses: grants.maxProcesses ?? DEFAULT_MAX_PROCESSES,
+            ...(grants.maxMemoryBytes === undefined ? {} : { maxMemoryBytes: grants.maxMemoryBytes }),
+          },
+          logBoxEvent,
+        );
+        boxed = cgroup.wrap(boxed);
+      } else if (grants.maxProcesses !== undefined) {
+        await egress?.close();
+        throw new Error(cgroupsMissingMessage(name, cgroups.reason));
+      }
+      return new ReusableStdioTransport({ ...parameters, ...boxed }, stderr, together(cgroup, egress));
     }
     return new ReusableStdioTransport(parameters, stderr);
   }
@@ -111,7 +133,29 @@ export async function createTransport(
   return createHttpTransport(config, kind, auth, limits);
 }
 
-/** A refused egress request, one line on stderr (the gateway's log): method, host and port only. */
-function logEgressRefusal(message: string): void {
+/**
+ * What a box reports (a refused egress request: method, host and port only; a limit it hit), one
+ * line on stderr, the gateway's log.
+ */
+function logBoxEvent(message: string): void {
   process.stderr.write(`mcptools: ${message}\n`);
+}
+
+/** `first` and `second` as one: opened in that order, both closed. */
+function together(first?: ChildResources, second?: ChildResources): ChildResources | undefined {
+  if (first === undefined || second === undefined) return first ?? second;
+  return {
+    async open() {
+      await first.open();
+      try {
+        await second.open();
+      } catch (error) {
+        await first.close().catch(() => {});
+        throw error;
+      }
+    },
+    async close() {
+      await Promise.allSettled([second.close(), first.close()]);
+    },
+  };
 }

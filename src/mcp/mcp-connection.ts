@@ -472,6 +472,7 @@ export class McpConnection implements ClientCallbacks {
     this.client = client;
     if (this.#options.listeners.wantsNotifications()) forwardNotifications(client, this);
     this.transportKind = kind;
+    this.calls.perRequestStreams = kind !== 'stdio';
     this.protocolVersion = client.getNegotiatedProtocolVersion();
     this.era = client.getProtocolEra();
     this.#era = this.era;

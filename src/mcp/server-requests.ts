@@ -54,6 +54,12 @@ export interface ServerRequestContext {
 
 /** The calls in flight on one connection, each with its context: whom a server→client request is attributed to. */
 export class CallsInFlight {
+  /**
+   * Whether the connection's transport gives each request a response stream of its own (HTTP),
+   * whose messages the SDK handles in that request's async context; a stdio pipe carries every
+   * request's at once, in no call's context.
+   */
+  perRequestStreams = false;
   /** Each call's context and how many of its requests are in flight (made by the first call). */
   #calls: Map<CallContext, number> | undefined;
 

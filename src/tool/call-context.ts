@@ -131,6 +131,13 @@ export interface CallContext {
   continuation?: boolean;
   /** What requests to upstream servers made for this call need (a gateway's downstream call). */
   upstream?: UpstreamRequestContext;
+  /**
+   * Counts a code-mode script of this call, about to wait for the caller's answer (an
+   * approval), by the `bytes` its sandbox holds, against the caller's quota of parked scripts
+   * (a gateway's): the release when it stops waiting, or `undefined` when the quota is full
+   * and the question must not be asked. Absent: nothing is counted.
+   */
+  parkScript?: (bytes: number) => (() => void) | undefined;
 }
 
 /**

@@ -16,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliScratch, runCli } from '../cli/cli-process.js';
 import {
   type CatalogFixture,
+  OCI_DIGEST,
   REMOTE_API_KEY,
   startCatalogFixture,
 } from '../fixtures/registry/catalog-fixture.js';
@@ -361,6 +362,47 @@ describe('mcptools add, locked start, update, doctor and remove', () => {
     expect(start.code).not.toBe(0);
     expect(start.stderr).toMatch(/uvx/);
     expectNoSecretIn(project, CANARY);
+  });
+
+  it('locks an OCI tag to the digest its registry serves, refuses a tag it lacks, and a start whose digest differs', async () => {
+    const bin = join(scratch.dir, 'bin');
+    const onlyNode = { PATH: bin };
+    const image = `${new URL(fixture.url).host}/fixture/mcp-tool:2.1.0`;
+    const seen = fixture.requests.length;
+    const run = await cli(['add', 'io.github.fixture/oci-tagged', '--yes'], project, onlyNode);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toContain('docker is not installed here');
+    const asked = fixture.requests.slice(seen).map((request) => `${request.method} ${request.path}`);
+    // The anonymous pull token the registry's challenge named, then the manifest's digest with it.
+    expect(asked).toContain('GET /oci-token?service=fixture&scope=repository%3Afixture%2Fmcp-tool%3Apull');
+    expect(asked).toContain('HEAD /v2/fixture/mcp-tool/manifests/2.1.0');
+    expect(readJson(join(project, 'mcptools.json')).servers['oci-tagged']).toEqual({
+      command: 'docker',
+      args: ['run', '-i', '--rm', `${image}@${OCI_DIGEST}`],
+    });
+    expect(readJson(join(project, 'mcptools-lock.json')).servers['oci-tagged'].package).toEqual({
+      registryType: 'oci',
+      identifier: image,
+      digest: OCI_DIGEST,
+      integrity: OCI_DIGEST,
+    });
+
+    const missing = await cli(['add', 'io.github.fixture/oci-untagged', '--yes'], project, onlyNode);
+    expect(missing.code).not.toBe(0);
+    expect(missing.stderr).toContain('the registry has no image');
+    expect(readJson(join(project, 'mcptools.json')).servers['oci-untagged']).toBeUndefined();
+
+    // An entry whose image names another digest than its lock does not start, naming both.
+    const copy = join(scratch.dir, 'oci-moved');
+    cpSync(project, copy, { recursive: true });
+    const config = readJson(join(copy, 'mcptools.json'));
+    const other = `sha256:${'0d'.repeat(32)}`;
+    config.servers['oci-tagged'].args[3] = `${image}@${other}`;
+    writeFileSync(join(copy, 'mcptools.json'), JSON.stringify(config));
+    const moved = await cli(['call', 'oci-tagged__anything'], copy, onlyNode);
+    expect(moved.code).not.toBe(0);
+    expect(moved.stderr).toContain(`runs ${image}@${other}`);
+    expect(moved.stderr).toContain(`locks ${image}`);
   });
 
   it('doctor flags an installed server its registry has since deleted', async () => {

@@ -292,3 +292,48 @@ describe('personal data guards', () => {
     expect(await echo(benign)).toBe(`echo: ${benign}`);
   });
 });
+
+describe('personal data guards with a default region', () => {
+  let provider: MCPToolProvider;
+  const registry = new ToolRegistry();
+  beforeAll(async () => {
+    provider = await loadMCPServers(
+      {
+        servers: { canary: stdioFixture('canary') },
+        policies: { guards: { results: { personalData: 'redact' }, personalData: { defaultRegion: 'US' } } },
+      },
+      registry,
+    );
+  });
+  afterAll(async () => {
+    await provider?.close();
+  });
+  const echo = async (text: string) =>
+    ((await registry.get('canary__echo_everywhere')!.execute('p', { text })).content[0] as { text: string })
+      .text;
+
+  it.each([
+    ['(212) 555-0142', 'call (212) 555-0142 today'],
+    ['212-456-7890', 'or 212-456-7890, ask for Sam'],
+    ['+44 20 7946 0958 (international, still found)', 'London: +44 20 7946 0958.'],
+  ])('redacts a number written %s', async (_label, text) => {
+    const echoed = await echo(text);
+    expect(echoed.split('[redacted: personal-data:phone]')).toHaveLength(2);
+  });
+
+  it('leaves a national number of another region, dates, versions, order numbers and ports alone', async () => {
+    const benign =
+      'order 4111 1111 1111 1112, 020 7946 0958, 2026-11-29, v10.20.30, 1.2.3456789, 127.0.0.1:8080, id 123456, build 20261129';
+    expect(await echo(benign)).toBe(`echo: ${benign}`);
+  });
+
+  it('refuses a configuration whose region is not a code', async () => {
+    const { parseConfig } = await import('../../src/config/parse-config.js');
+    expect(() =>
+      parseConfig(
+        { servers: {}, policies: { guards: { personalData: { defaultRegion: 'usa' } } } },
+        { file: 'mcptools.json' },
+      ),
+    ).toThrow(/policies\.guards\.personalData\.defaultRegion.*ISO 3166-1 alpha-2/);
+  });
+});

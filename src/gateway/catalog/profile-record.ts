@@ -63,7 +63,10 @@ export function catalogNamespace(origin: string): string {
   return host.split('.').reverse().join('.');
 }
 
-/** A record's name for a profile: `<namespace>/mcptools` for `/mcp`, `<namespace>/mcptools-<profile>` else. */
+/**
+ * A record's name for a profile: `<namespace>/mcptools` for `/mcp`, `<namespace>/mcptools-<profile>`
+ * else (a server's own endpoint is a profile named as the server).
+ */
 export function recordName(namespace: string, profile: string): string {
   return `${namespace}/${profile === '' ? 'mcptools' : `mcptools-${profile}`}`;
 }
@@ -98,7 +101,12 @@ export async function profileRecord(profile: GatewayProfile, view: CatalogView):
         },
       },
     ];
-  const where = profile.name === '' ? 'mcptools gateway' : `mcptools gateway, profile ${profile.name}`;
+  const where =
+    profile.name === ''
+      ? 'mcptools gateway'
+      : profile.endpointOf !== undefined
+        ? `server ${profile.endpointOf} through the mcptools gateway`
+        : `mcptools gateway, profile ${profile.name}`;
   const updatedAt = view.updatedAt.toISOString();
   return {
     server: {
@@ -111,7 +119,15 @@ export async function profileRecord(profile: GatewayProfile, view: CatalogView):
       ),
       version: view.version,
       remotes: [remote],
-      _meta: { [PUBLISHER_META]: { tool: 'mcptools', profile: profile.name, mode: profile.mode, servers } },
+      _meta: {
+        [PUBLISHER_META]: {
+          tool: 'mcptools',
+          profile: profile.name,
+          mode: profile.mode,
+          servers,
+          ...(profile.endpointOf !== undefined ? { server: profile.endpointOf } : {}),
+        },
+      },
     },
     _meta: {
       [OFFICIAL_META]: {

@@ -99,10 +99,14 @@ export class GatewayProfile {
   mode!: GatewayMode;
   /** Only callers who match may use this profile. */
   who: CallerSelector | undefined;
+  /** The one server this profile serves as its endpoint (`gateway.serverEndpoints`), else `undefined`. */
+  endpointOf: string | undefined;
   allowsServer!: (server: string) => boolean;
   #allowsTool!: (...names: string[]) => boolean;
   #pinned!: (...names: string[]) => boolean;
   readonly #parts: ProfileParts;
+  /** The name `run_script` is served by here, when code mode is on. */
+  #runScript: string | undefined;
   readonly #visibility: Visibility;
   /** How the tools it serves directly are named (a host adds its own prefix: see served-tool-names). */
   #naming!: ServedNaming;
@@ -138,6 +142,7 @@ export class GatewayProfile {
     const parts = this.#parts;
     this.mode = settings.mode ?? 'full';
     this.who = settings.who;
+    this.endpointOf = settings.endpointOf;
     this.#naming = {
       maxLength: settings.maxNameLength ?? DEFAULT_SERVED_NAME_LENGTH,
       separator: parts.config?.namespace?.separator ?? '__',
@@ -194,6 +199,7 @@ export class GatewayProfile {
             }
           : undefined;
       this.#routerTools = [];
+      this.#runScript = undefined;
       this.#scoped = undefined;
       if (settings.codeMode === true) {
         // run_script and describe_tools beside every tool, over what the profile admits.
@@ -222,9 +228,15 @@ export class GatewayProfile {
    * tools already take through the pipeline; the other router tools reach tools that do.
    */
   #scriptsThroughPipeline(tools: Tool[], runScript: string): Tool[] {
+    this.#runScript = tools.some((tool) => tool.name === runScript) ? runScript : undefined;
     return tools.map((tool) =>
       tool.name === runScript ? this.#parts.registry.throughPipeline(tool, this.#parts.context) : tool,
     );
+  }
+
+  /** Whether `name` is this profile's `run_script` (code mode is on here and serves it by that name). */
+  runsScripts(name: string): boolean {
+    return this.#runScript !== undefined && name === this.#runScript;
   }
 
   /** Forgets the cached tool list; the next call lists afresh. */

@@ -1,6 +1,7 @@
 import type { GatewayConfig, GatewayProfileConfig, McpToolsConfig } from '../../config/config-types.js';
 import type { GatewayCore } from '../gateway-core.js';
 import { GatewayProfile, type ProfileParts } from './gateway-profile.js';
+import { servedProfiles } from './server-profiles.js';
 
 /** What the default profile (`/mcp`, stdio) takes from a host beside `gateway` of the configuration. */
 export type DefaultProfileOverrides = Pick<GatewayProfileConfig, 'mode' | 'pin' | 'tools' | 'servers'>;
@@ -58,7 +59,7 @@ export function reconfigureProfiles(
   parts.config = config;
   const gateway = config.gateway ?? {};
   core.profiles.get('')?.reconfigure(defaultProfileSettings(gateway, defaults));
-  const wanted = gateway.profiles ?? {};
+  const wanted = servedProfiles(config, undefined);
   for (const [name, profile] of core.profiles) {
     if (name === '' || Object.hasOwn(wanted, name)) continue;
     if (retired.has(name)) {

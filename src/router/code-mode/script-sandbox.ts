@@ -18,6 +18,14 @@ export interface ScriptHost {
   tools: readonly ScriptToolName[];
   /** A request of the script: `call` (a tool), `index` (`tool_index`), `describe` (`describe_tools`). */
   request(op: 'call' | 'index' | 'describe', payload: unknown, signal: AbortSignal): Promise<HostAnswer>;
+  /** Told when the script starts how to read the bytes its sandbox holds now. */
+  started?(heldBytes: () => number): void;
+}
+
+/** The bytes a QuickJS runtime holds, from its own memory report (`limit` when it cannot be read). */
+function runtimeBytes(report: string, limit: number): number {
+  const used = /memory used\s+\d+\s+(\d+)/.exec(report);
+  return used === null ? limit : Number(used[1]);
 }
 
 /** Where in the script an error was thrown (1-based, as the script was written). */
@@ -230,6 +238,7 @@ export async function runSandboxedScript(
     output.push(text);
   };
   sandbox.port = { request, print };
+  host.started?.(() => (closed ? 0 : runtimeBytes(runtime.dumpMemoryUsage(), limits.memoryBytes)));
 
   const handles: QuickJSHandle[] = [];
   let broken = false;
