@@ -214,12 +214,19 @@ function statusOf(error: unknown): number {
   return typeof status === 'number' ? status : 502;
 }
 
-/** A TCP connection to `address:port`, once it is established. */
+/** How long the proxy waits for an upstream to accept a connection before trying the next address. */
+const CONNECT_TIMEOUT_MS = 10_000;
+
+/** A TCP connection to `address:port`, once it is established (or an error after {@link CONNECT_TIMEOUT_MS}). */
 function connectTo(address: string, port: number): Promise<Socket> {
   return new Promise((resolve, reject) => {
-    const socket = connect({ host: address, port });
+    const socket = connect({ host: address, port, timeout: CONNECT_TIMEOUT_MS });
+    const timedOut = () => socket.destroy(new Error(`connecting to ${address}:${port} timed out`));
+    socket.once('timeout', timedOut);
     socket.once('connect', () => {
       socket.off('error', reject);
+      socket.off('timeout', timedOut);
+      socket.setTimeout(0);
       resolve(socket);
     });
     socket.once('error', reject);

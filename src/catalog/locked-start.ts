@@ -6,6 +6,7 @@ import { stateDir } from '../paths/state-dir.js';
 import type { LockedPackage } from './catalog-lock.js';
 import { bundleFile, downloadBundle, unpackBundle } from './mcpb-bundle.js';
 import { installLockedNpm } from './npm-locked-install.js';
+import { missingRuntime } from './package-runtime.js';
 
 /** A stdio server's lock, as the configuration reader attaches it (`StdioServerConfig.locked`). */
 export type { LockedStart } from '../config/config-types.js';
@@ -77,6 +78,14 @@ export async function lockedCommand(
     case 'nuget': {
       const spec = `${pkg.identifier}@${pkg.version}`;
       if (!command.args.includes(spec)) return refuse(named(`${pkg.identifier}@`), spec);
+      // Said here, where the package is known, rather than as a bare "command not found".
+      const missing = command.command === 'dnx' ? missingRuntime('dnx', env) : undefined;
+      if (missing !== undefined)
+        throw new McpToolsError(
+          'CONFIG_INVALID',
+          `server "${serverName}" runs the NuGet package ${spec} with dnx, and ${missing}`,
+          { recoverable: false },
+        );
       return command;
     }
     case 'remote':

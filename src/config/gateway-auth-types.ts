@@ -62,7 +62,7 @@ export interface GatewayLoginConfig {
   clientId: string;
   /** Its secret (use `${VAR}`); none for a public client (PKCE alone). */
   clientSecret?: string;
-  /** Seconds a sign-in link and a login under way stay valid. Default 600. */
+  /** Seconds a sign-in link and a login under way stay valid. Default 300 (as long as an upstream flow waits). */
   flowSeconds?: number;
   /** Seconds a browser session lasts. Default 900. */
   sessionSeconds?: number;

@@ -333,7 +333,8 @@ export function createGateway(options: GatewayOptions): Gateway {
               return (await node.redis.command(['SET', name, '1', 'NX', 'PX', String(ttlMs)])) === 'OK';
             },
           }),
-          flowSeconds: loginConfig.flowSeconds ?? 600,
+          // As long as an upstream flow waits for its person (5 minutes): a link outliving it leads nowhere.
+          flowSeconds: loginConfig.flowSeconds ?? 300,
           publicOrigin: () => guard.oauth?.publicOrigin() ?? clusterSettings?.advertiseUrl.origin,
           settleFor: (params, principal) => callerUpstreams?.settleFor(params, principal) ?? 'unknown',
           relay: () => signInRelay,

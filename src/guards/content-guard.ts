@@ -1,5 +1,4 @@
 import type { ContentDetector, GuardAction, GuardsConfig } from '../config/guards-config.js';
-import { messageOf } from '../errors/message-of.js';
 import type {
   BeforeToolCallResult,
   ScreenedResult,
@@ -208,7 +207,7 @@ export async function scanSlots(
       const closed =
         (http.onFailure ??
           (httpAction === 'block' || httpAction === 'requireApproval' ? 'closed' : 'open')) === 'closed';
-      const why = `the http detector failed: ${messageOf(error)}`;
+      const why = `the http detector failed: ${String((error as { message?: unknown } | null)?.message ?? error)}`;
       if (closed) throw new Error(`${why} (onFailure: closed)`);
       failures.push(`${why}; passed without it (onFailure: open)`);
     }

@@ -47,6 +47,8 @@ const LOCAL_PART = /[A-Za-z0-9._%+-]{1,64}$/;
 const DOMAIN = /^[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+/;
 /** A `+`, a digit and what a written number holds; each one is handed to the phone parser alone. */
 const PHONE_CANDIDATE = /\+\d[\d ().-]{5,22}\d/g;
+/** A version (`53.0.2785.143`) or a decimal fraction (`0.8164965809`), not a phone number. */
+const DOTTED_NUMBER = /\d\.\d+\.\d+\.\d|\d\.\d{5,}/;
 /** With a region: a national number too (`(212) 555-0142`, `020 7946 0958`), not inside a word or a version. */
 const NATIONAL_CANDIDATE = /(?<![\w.+-])\+?(?:\(\d{1,5}\)|\d)[\d ().-]{5,22}\d(?![\w-]|\.\d)/g;
 /** 13 to 19 digits, in groups or not; `isCreditCard` checks the issuer's prefix and length and the Luhn digit. */
@@ -121,13 +123,28 @@ export async function findPersonalData(
       : text.includes('+')
         ? text.matchAll(PHONE_CANDIDATE)
         : [];
-  for (const match of candidates)
+  for (const match of candidates) {
+    if (region !== undefined && DOTTED_NUMBER.test(match[0])) continue;
     for (const phone of findPhones(match[0], region)) {
       const start = match.index + phone.startsAt;
       const end = match.index + phone.endsAt;
+      if (region !== undefined && !writtenAsPhone(text, start, end)) continue;
       // A card's or an IBAN's digits are not a phone number as well.
       const inside = findings.some((other) => other.range![0] <= start && end <= other.range![1]);
       if (!inside) findings.push(found('phone', location, start, end));
     }
+  }
   return findings;
+}
+
+/**
+ * Whether a national number found at `start`..`end` is written as one: grouped or in
+ * parentheses (a bare run of ten digits is a timestamp or an id as often), and not part of a
+ * dotted number (`1.4.15 199175352`, `0.8164965809`).
+ */
+function writtenAsPhone(text: string, start: number, end: number): boolean {
+  const number = text.slice(start, end);
+  if (/^\+?\d+$/.test(number)) return false;
+  if (text[start - 1] === '.' || (text[end] === '.' && /\d/.test(text[end + 1] ?? ''))) return false;
+  return true;
 }

@@ -138,8 +138,8 @@ describe.skipIf(!(hasBinary('bwrap') && boxesWork()))('boxes under the built CLI
         .toEqual([]);
       // The killed gateway could not remove its box's cgroup; the next mcptools process that
       // looks for cgroups (doctor here) removes it.
+      // (Not asserted left over in between: another test process's first look may remove it first.)
       if (cgroups.available) {
-        expect(abandoned()).toHaveLength(1);
         const boxedByDefault = join(dir, 'kill-doctor.json');
         writeFileSync(
           boxedByDefault,

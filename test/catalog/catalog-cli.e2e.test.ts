@@ -20,6 +20,7 @@ import {
   REMOTE_API_KEY,
   startCatalogFixture,
 } from '../fixtures/registry/catalog-fixture.js';
+import { stdioFixture } from '../mcp/hub-test-helpers.js';
 
 /** A secret given to `add`; no file of the project may hold it in any common encoding. */
 const CANARY = 'canary-probe-key-5d1f0e9a';
@@ -403,6 +404,41 @@ describe('mcptools add, locked start, update, doctor and remove', () => {
     expect(moved.code).not.toBe(0);
     expect(moved.stderr).toContain(`runs ${image}@${other}`);
     expect(moved.stderr).toContain(`locks ${image}`);
+  });
+
+  it('runs a NuGet server with dnx as the entry says, and says what is missing when dnx or dotnet is not there', async () => {
+    const bin = join(scratch.dir, 'bin');
+    const onlyNode = { PATH: bin };
+    const none = await cli(['call', 'nuget-tool__echo', 'text=hi'], project, onlyNode);
+    expect(none.code).not.toBe(0);
+    expect(none.stderr).toContain(
+      'runs the NuGet package Fixture.Mcp.Server@1.2.0 with dnx, and neither dnx nor dotnet is installed',
+    );
+    // A .NET SDK older than 10: dotnet without dnx.
+    const older = join(scratch.dir, 'dotnet-only');
+    mkdirSync(older, { recursive: true });
+    writeFileSync(join(older, 'dotnet'), '#!/bin/sh\nexit 0\n', { mode: 0o755 });
+    const old = await cli(['call', 'nuget-tool__echo', 'text=hi'], project, { PATH: `${bin}:${older}` });
+    expect(old.code).not.toBe(0);
+    expect(old.stderr).toContain(
+      'dnx is not on PATH, but dotnet is: dnx comes with the .NET SDK 10 or later',
+    );
+    // The control: a dnx that checks its command line is exactly the entry's, then runs the
+    // echo fixture as the package would.
+    const withDnx = join(scratch.dir, 'with-dnx');
+    mkdirSync(withDnx, { recursive: true });
+    const echo = stdioFixture('echo');
+    const quoted = [echo.command, ...(echo.args ?? [])].map((part) => `'${part}'`).join(' ');
+    writeFileSync(
+      join(withDnx, 'dnx'),
+      `#!/bin/sh\n[ "$*" = "Fixture.Mcp.Server@1.2.0 --yes" ] || { echo "dnx got: $*" >&2; exit 2; }\nexec ${quoted}\n`,
+      { mode: 0o755 },
+    );
+    const ran = await cli(['call', 'nuget-tool__echo', 'text=through-dnx'], project, {
+      PATH: `${bin}:${withDnx}`,
+    });
+    expect(ran.code, ran.stderr).toBe(0);
+    expect(ran.stdout).toContain('through-dnx');
   });
 
   it('doctor flags an installed server its registry has since deleted', async () => {

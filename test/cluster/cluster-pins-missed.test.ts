@@ -1,4 +1,5 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { connect, createServer, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -50,17 +51,54 @@ type PinFile = {
 const readPins = (file: string): PinFile | undefined =>
   existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as PinFile) : undefined;
 
-async function start(name: 'a' | 'b'): Promise<{ replica: Replica; client: Client }> {
+async function start(name: 'a' | 'b', redisUrl = redis.url): Promise<{ replica: Replica; client: Client }> {
   const replica = await startReplica({
     name,
     config: config[name === 'a' ? 0 : 1],
-    redis: redis.url,
+    redis: redisUrl,
     key,
   });
   running.push(replica);
   const client = await connectClient(`${replica.base}/mcp`, 'legacy');
   clients.push(client);
   return { replica, client };
+}
+
+/**
+ * A unix-socket path in front of Redis that can be cut (every connection through it ended, no
+ * new one taken) and restored: a network partition between one replica and Redis.
+ */
+function cuttableRedis(target: string, path: string) {
+  const open = new Set<Socket>();
+  let server: Server | undefined;
+  const listen = () =>
+    new Promise<void>((resolve) => {
+      server = createServer((client) => {
+        const upstream = connect(target);
+        open.add(client).add(upstream);
+        for (const socket of [client, upstream]) {
+          socket.on('error', () => undefined);
+          socket.on('close', () => {
+            open.delete(socket);
+            client.destroy();
+            upstream.destroy();
+          });
+        }
+        client.pipe(upstream).pipe(client);
+      });
+      server.listen(path, resolve);
+    });
+  return {
+    url: `unix://${path}`,
+    listen,
+    cut: async () => {
+      await new Promise((resolve) => {
+        server?.close(resolve);
+        for (const socket of open) socket.destroy();
+      });
+      rmSync(path, { force: true });
+    },
+  };
 }
 
 describe.skipIf(!redisAvailable)('pin approvals a replica missed (built CLI, real Redis)', () => {
@@ -175,5 +213,50 @@ describe.skipIf(!redisAvailable)('pin approvals a replica missed (built CLI, rea
     // Nothing of the record shows in clear in Redis: the list holds sealed values only.
     const stored = await redis.cli('LRANGE', list, '-1', '-1');
     expect(stored).not.toContain('lookup');
+    await b.client.close();
+    await b.replica.stop();
   }, 180_000);
+
+  it('a replica cut off from Redis during an approval applies it when its connection comes back', async () => {
+    const a = { client: clients[0]! };
+    const path = cuttableRedis(redis.socket, join(dir.path, 'b-redis.sock'));
+    await path.listen();
+    const b = await start('b', path.url);
+    await expect
+      .poll(() => toolNames(b.client), { message: 'B serves lookup', timeout: 15_000 })
+      .toContain('dict__lookup');
+    await a.client.callTool({ name: 'dict__shift', arguments: { change: 'add' } });
+    for (const [file, label] of [
+      [pinFiles[0], 'A'],
+      [pinFiles[1], 'B'],
+    ] as const)
+      await expect
+        .poll(() => readPins(file)?.servers.dict?.pending['tool:export_all'], {
+          message: `${label} holds the added tool back`,
+          timeout: 15_000,
+        })
+        .toBeDefined();
+
+    await path.cut();
+    const approve = await runCli(['pins', 'approve', 'dict/export_all', '--file', pinFiles[0]], dir.path);
+    expect(approve.stdout).toContain('approved dict/tool:export_all');
+    await expect
+      .poll(() => toolNames(a.client), { message: 'A serves the approved tool', timeout: 15_000 })
+      .toContain('dict__export_all');
+    // B heard nothing (its subscription was cut): the added tool is still held back there.
+    expect(readPins(pinFiles[1])?.servers.dict?.pins['tool:export_all']).toBeUndefined();
+    expect(await toolNames(b.client)).not.toContain('dict__export_all');
+
+    await path.listen();
+    await expect
+      .poll(() => toolNames(b.client), {
+        message: 'B, reconnected, applies the recorded approval and serves the tool',
+        timeout: 20_000,
+      })
+      .toContain('dict__export_all');
+    expect(readPins(pinFiles[1])?.servers.dict?.pins['tool:export_all']?.fingerprint).toBe(
+      readPins(pinFiles[0])?.servers.dict?.pins['tool:export_all']?.fingerprint,
+    );
+    expect(b.replica.stderr()).toContain('dict/tool:export_all approved on replica a (recorded)');
+  }, 120_000);
 });

@@ -190,8 +190,8 @@ describe('a per-user sign-in bound to its starter by the browser login', () => {
     try {
       const link = signInLink(await text(alice, 'mcp_auth', { server: 'notes' }));
       const browser = new CookieBrowser('alice');
-      // Eleven minutes on (a link lives ten): the link no longer opens.
-      vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 11 * 60_000 });
+      // Six minutes on (a link lives five): the link no longer opens.
+      vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 6 * 60_000 });
       const expired = await browser.request(link);
       vi.useRealTimers();
       expect(expired.status).toBe(403);

@@ -321,9 +321,9 @@ describe('personal data guards with a default region', () => {
     expect(echoed.split('[redacted: personal-data:phone]')).toHaveLength(2);
   });
 
-  it('leaves a national number of another region, dates, versions, order numbers and ports alone', async () => {
+  it('leaves a national number of another region, dates, versions, decimals, timestamps, order numbers and ports alone', async () => {
     const benign =
-      'order 4111 1111 1111 1112, 020 7946 0958, 2026-11-29, v10.20.30, 1.2.3456789, 127.0.0.1:8080, id 123456, build 20261129';
+      'order 4111 1111 1111 1112, 020 7946 0958, 2026-11-29, v10.20.30, 1.2.3456789, 127.0.0.1:8080, id 123456, build 20261129, Chrome 53.0.2785.143, ratio 0.8164965809, expires 1620499962, 1.4.15   199175352 bytes';
     expect(await echo(benign)).toBe(`echo: ${benign}`);
   });
 

@@ -196,6 +196,27 @@ describe('the http detector', () => {
     });
   });
 
+  it('screens resource reads and prompts too: redacts what it finds, and refuses the read when it fails closed', async () => {
+    mode = 'ok';
+    const { provider } = await open({ results: { http: 'redact' } });
+    const read = await provider.resources.read('canary', `canary://echo/${encodeURIComponent(CODE_NAME)}`);
+    expect(read[0]!.text).toBe('resource: [redacted: http:code-name]');
+    const prompt = await provider.prompts.get('canary', 'echo_prompt', { text: CODE_NAME });
+    expect(JSON.stringify(prompt)).not.toContain(CODE_NAME);
+    expect((await provider.resources.read('canary', 'canary://echo/hello'))[0]!.text).toBe('resource: hello');
+    mode = 'status';
+    const closed = await open({ results: { http: 'block' } });
+    const warnings: string[] = [];
+    closed.provider.on('warning', (message) => warnings.push(message));
+    const refused = await caughtMcpToolsError(() =>
+      closed.provider.resources.read('canary', 'canary://echo/hello'),
+    );
+    expect(refused.code).toBe('PERMISSION_DENIED');
+    expect(refused.message).toContain('withheld by mcptools guards: a detector failed');
+    expect(warnings.join('\n')).toContain('it answered HTTP 503 (onFailure: closed)');
+    expect(warnings.join('\n')).not.toContain(TOKEN);
+  });
+
   it('refuses a configuration that names the http detector without configuring it, or an unset header variable', async () => {
     const missing = await caughtMcpToolsError(() =>
       parseConfig(

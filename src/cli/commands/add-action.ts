@@ -10,6 +10,7 @@ import {
 } from '../../catalog/add-server.js';
 import type { LockEntry } from '../../catalog/catalog-lock.js';
 import { configuredSources } from '../../catalog/configured-sources.js';
+import { missingRuntime } from '../../catalog/package-runtime.js';
 import { McpToolsError } from '../../errors/mcp-tools-error.js';
 import { findOnPath } from '../doctor/find-on-path.js';
 import { printJson, printLine } from '../print.js';
@@ -60,7 +61,7 @@ function warnAbout(plan: AddPlan): void {
   if (plan.warning) warnOnStderr(plan.warning);
   if (!plan.runnable && plan.runtime)
     warnOnStderr(
-      `${plan.runtime} is not installed here (${describeTarget(plan.target)} runs with it): the entry is written and starts once ${plan.runtime} is on PATH`,
+      `${plan.runtime} is not installed here (${describeTarget(plan.target)} runs with it): the entry is written and starts once ${plan.runtime} is on PATH; ${missingRuntime(plan.runtime) ?? ''}`,
     );
 }
 
