@@ -12,7 +12,7 @@ const exclude = [
   // multi-replica cluster files (each starts Redis, replicas and a balancer) and the browser.
   'test/reliability/**',
   'test/cluster/cluster-*.test.ts',
-  'test/gateway/status-page-browser.test.ts',
+  'test/gateway/status-page-browser*.test.ts',
   // The packed package (npm pack, install, npx) runs with `npm run test:package`.
   'test/package/**',
   // Published servers installed from npm run with `npm run test:registry`.

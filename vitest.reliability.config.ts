@@ -9,7 +9,7 @@ export default defineConfig({
     include: [
       'test/reliability/**/*.test.ts',
       'test/cluster/cluster-*.test.ts',
-      'test/gateway/status-page-browser.test.ts',
+      'test/gateway/status-page-browser*.test.ts',
     ],
     globalSetup: [
       'test/no-orphan-processes.ts',

@@ -164,7 +164,7 @@ function writeGatewayConfig(dir) {
   const servers = Object.fromEntries(
     Array.from({ length: UPSTREAMS }, (_unused, index) => [`e${index}`, echoStdioCommand()]),
   );
-  servers.m0 = { ...echoStdioCommand(), protocol: 'auto' };
+  servers.m0 = { ...echoStdioCommand(), protocol: '2026-07-28-first' };
   writeFileSync(path, JSON.stringify({ servers }));
   return path;
 }

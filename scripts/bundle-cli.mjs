@@ -5,13 +5,14 @@
 //
 // In the bundle: src/cli/main.ts, the command table, commander, and — initialised only when they
 // run — the `config` command with the configuration reader, and the failure report. Every other
-// command's action stays a dynamic import of its tsc-built module (dist/cli/commands/*-action.js),
-// loaded only when that command runs, so one command never pays for another's dependencies.
+// command's action stays a dynamic import of its own ES module bundle (dist/cli-*-action.js, made
+// by scripts/bundle-library.mjs), loaded only when that command runs, so one command never pays
+// for another's dependencies.
 // zod and smol-toml stay external (the configuration reader loads zod only for an unusual or
 // invalid file, see src/config/quick-config-validator.ts).
 //   node scripts/bundle-cli.mjs      (run by `npm run build`; BUNDLE_SIZES=1 lists the largest inputs)
 import { readFileSync } from 'node:fs';
-import { relative, resolve, sep } from 'node:path';
+import { basename, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
@@ -26,6 +27,7 @@ const bundledActions = new Set([resolve(srcCli, 'commands/config-action.ts')]);
 // (resolving a package). A module that needs its own location must stay out of the bundle.
 // package-version.ts reads ../../package.json: the bundle sits in dist/cli/ beside its tsc build.
 const importMetaAllowed = new Set([
+  resolve(root, 'src/boxes/undici-folder.ts'),
   resolve(root, 'src/cli/demo/resolve-package-bin.ts'),
   resolve(root, 'src/cli/package-version.ts'),
 ]);
@@ -38,8 +40,9 @@ const externalActions = {
       if (args.kind !== 'dynamic-import' || !args.path.startsWith('.')) return undefined;
       const source = resolve(args.resolveDir, args.path).replace(/\.js$/, '.ts');
       if (!source.startsWith(srcCli + sep) || bundledActions.has(source)) return undefined;
-      // The bundle sits in dist/cli/, where src/cli/ is built: the same relative path from there.
-      const path = `./${relative(srcCli, source).split(sep).join('/').replace(/\.ts$/, '.js')}`;
+      // scripts/bundle-library.mjs bundles each action as dist/cli-<name>-action.js; the bundle
+      // sits in dist/cli/.
+      const path = `../cli-${basename(source).replace(/\.ts$/, '.js')}`;
       return { path, external: true };
     });
   },

@@ -1,5 +1,5 @@
-// Bundles the library entries, dist/index.js and its subpaths dist/gateway.js, dist/router.js,
-// dist/providers.js, dist/policies.js and dist/plugins.js (the package's `exports`), after `tsc` has built dist/
+// Bundles the library entries, dist/index.js and one dist/<name>.js per subpath of the package's
+// `exports` (dist/gateway.js, dist/router.js, …), after `tsc` has built dist/
 // (issue 31: RSS after import + one connected server within 5 MiB of the SDK client's). Node 20
 // keeps a record, the source text and a namespace per ES module: tsc's ~190 modules for an import
 // and a stdio connect cost about 5 MiB more than the same code in a few files.
@@ -28,14 +28,19 @@ const outdir = resolve(root, 'dist');
 /** Kept as imports of their tsc-built module: they locate files beside themselves. */
 const externalModules = new Set([
   resolve(src, 'plugins/plugin-module-url.ts'),
+  // Reads ../../package.json from dist/cli/, where the bundled binary sits too.
+  resolve(src, 'cli/package-version.ts'),
   resolve(src, 'router/search/thesaurus.ts'),
 ]);
 // `import.meta.url` becomes the chunk's URL: right only where the folder does not matter (load-ajv
 // resolves the `ajv` package from it, found the same from dist/ as from dist/json/; so does
-// code mode's QuickJS loader with its WebAssembly package).
+// code mode's QuickJS loader with its WebAssembly package, and a box's undici folder).
 const importMetaAllowed = new Set([
   resolve(src, 'json/load-ajv.ts'),
+  resolve(src, 'boxes/undici-folder.ts'),
   resolve(src, 'router/code-mode/quickjs-module.ts'),
+  // Resolves an installed package's binary: found the same from dist/ as from dist/cli/demo/.
+  resolve(src, 'cli/demo/resolve-package-bin.ts'),
   ...externalModules,
 ]);
 
@@ -57,14 +62,29 @@ const externalOwnModules = {
 for (const file of readdirSync(outdir))
   if (/^index-[A-Z0-9]+\.js(?:\.map)?$/.test(file)) rmSync(resolve(outdir, file));
 
+/** `index` for the root, else the subpath's name: `./gateway` → `gateway` (src/gateway.ts). */
+const entryNames = Object.keys(JSON.parse(readFileSync(resolve(root, 'package.json'), 'utf8')).exports)
+  .filter((subpath) => subpath !== './package.json')
+  .map((subpath) => (subpath === '.' ? 'index' : subpath.slice(2)));
+
+/**
+ * The CLI's command actions, which dist/cli/main.cjs imports when their command runs: entries
+ * `dist/cli-<name>-action.js` beside the library's, so they share its chunks (one copy of each
+ * module when a command loads both) and every relative path to a kept-out module holds. An
+ * action as tsc's ~250 modules cost about a second of CPU per command on Node 20's ES module
+ * loader, paid by every `call`, `serve` and `tools`.
+ */
+const actions = readdirSync(resolve(src, 'cli/commands')).filter((file) => file.endsWith('-action.ts'));
+
 const result = await build({
-  // The package root and its subpaths (package.json `exports`): code they share goes to chunks.
-  entryPoints: Object.fromEntries(
-    ['index', 'gateway', 'router', 'providers', 'policies', 'plugins'].map((name) => [
-      name,
-      resolve(src, `${name}.ts`),
-    ]),
-  ),
+  // The package root and its subpaths (package.json `exports`), and the CLI's command actions:
+  // code they share goes to chunks.
+  entryPoints: {
+    ...Object.fromEntries(entryNames.map((name) => [name, resolve(src, `${name}.ts`)])),
+    ...Object.fromEntries(
+      actions.map((file) => [`cli-${file.replace(/\.ts$/, '')}`, resolve(src, 'cli/commands', file)]),
+    ),
+  },
   outdir,
   bundle: true,
   splitting: true,

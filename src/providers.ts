@@ -39,3 +39,4 @@ export { toolConversionReports } from './providers/tool-conversion-reports.js';
 export { validateAnthropicTool } from './providers/validate/validate-anthropic-tool.js';
 export { validateGeminiDeclaration } from './providers/validate/validate-gemini-declaration.js';
 export { validateOpenAITool } from './providers/validate/validate-openai-tool.js';
+export { legalizeName, type NamingOptions, TOOL_NAME_PATTERN } from './registry/tool-name.js';

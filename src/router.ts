@@ -2,6 +2,8 @@
  * `mcptools/router`: the router meta-tools (`tool_index`, `call_tool`, resources, prompts, code
  * mode) over a hub and a registry, and the tool search they use.
  */
+
+export type { SemanticSearchConfig } from './config/config-types.js';
 export { type CompactResult, type CompactState, formatCompact } from './router/compact-format.js';
 export { createRouterTools } from './router/create-router-tools.js';
 export {
@@ -12,6 +14,7 @@ export {
   type RouterToolsOptions,
 } from './router/router-options.js';
 export type { RouterFormat } from './router/router-result.js';
+export type { EmbedTexts } from './router/search/embed-batches.js';
 export { type EmbeddingCache, embeddingKey } from './router/search/embedding-cache.js';
 export {
   type FileEmbeddingCacheOptions,
@@ -23,7 +26,6 @@ export type { SearchableTool } from './router/search/searchable-tool.js';
 export {
   DEFAULT_SEMANTIC_WAIT_MS,
   DEFAULT_SEMANTIC_WEIGHT,
-  type EmbedTexts,
   type SemanticSearchOptions,
 } from './router/search/semantic-search.js';
 export {

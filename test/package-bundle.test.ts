@@ -10,8 +10,12 @@ const DIST = resolve(dirname(fileURLToPath(import.meta.url)), '../dist');
 const FIXTURES = resolve(dirname(fileURLToPath(import.meta.url)), 'fixtures/plugins');
 const KEPT_OUT = ['./plugins/plugin-module-url.js', './router/search/thesaurus.js'];
 
-/** The package's entries: the root and its subpaths (package.json `exports`). */
-const ENTRIES = ['index', 'gateway', 'router', 'providers', 'policies', 'plugins'];
+/** The package's entries: the root and its subpaths (package.json `exports`), as dist/ names them. */
+const ENTRIES = Object.keys(
+  (JSON.parse(readFileSync(resolve(DIST, '../package.json'), 'utf8')) as { exports: object }).exports,
+)
+  .filter((subpath) => subpath !== './package.json')
+  .map((subpath) => (subpath === '.' ? 'index' : subpath.slice(2)));
 const load = <T>(name: string): Promise<T> => import(pathToFileURL(resolve(DIST, `${name}.js`)).href);
 
 describe('the bundled package entry', () => {

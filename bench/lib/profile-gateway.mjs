@@ -29,9 +29,8 @@ if (flag('telemetry') === 'on') {
     },
   });
 }
-const { createGateway, gatewayServerRequests, loadMCPServers, ToolRegistry } = await import(
-  new URL('index.js', dist).href
-);
+const { loadMCPServers, ToolRegistry } = await import(new URL('index.js', dist).href);
+const { createGateway, gatewayServerRequests } = await import(new URL('gateway.js', dist).href);
 const policies = {
   deny: [{ match: { tools: ['*__delete_repo'] }, reason: 'Deleting repositories is not allowed' }],
   requireApproval: [{ match: { annotations: ['destructiveHint'] }, reason: 'This changes data' }],
@@ -43,7 +42,7 @@ const config = {
   servers: {
     e0: { type: 'stdio', ...echoStdioCommand() },
     e1: { type: 'stdio', ...echoStdioCommand() },
-    m0: { type: 'stdio', ...echoStdioCommand(), protocol: 'auto' },
+    m0: { type: 'stdio', ...echoStdioCommand(), protocol: '2026-07-28-first' },
   },
   ...(process.argv.includes('--policies') ? { policies } : {}),
 };

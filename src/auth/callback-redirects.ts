@@ -37,10 +37,16 @@ const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${cha
 export class CallbackRedirects {
   readonly #waiting = new Set<Waiting>();
   readonly #redirectUrl: () => string;
+  readonly #link: ((authorizationUrl: URL, owner: string) => URL) | undefined;
 
-  /** `redirectUrl` is read when a flow starts (the gateway's address may be known only once it listens). */
-  constructor(redirectUrl: () => string) {
+  /**
+   * `redirectUrl` is read when a flow starts (the gateway's address may be known only once it
+   * listens). `link`, when the gateway has a browser login: the link a caller is handed for
+   * their flow's authorization URL (then {@link settleFor} completes flows, not the token page).
+   */
+  constructor(redirectUrl: () => string, link?: (authorizationUrl: URL, owner: string) => URL) {
     this.#redirectUrl = redirectUrl;
+    this.#link = link;
   }
 
   /** Flows waiting for their redirect. */
@@ -56,9 +62,11 @@ export class CallbackRedirects {
     });
     callback.catch(() => undefined);
     this.#waiting.add(waiting);
+    const link = this.#link;
     const redirect: LoopbackRedirect = {
       redirectUrl: this.#redirectUrl(),
       callback,
+      ...(link === undefined || owner === undefined ? {} : { present: (url: URL) => link(url, owner) }),
       close: async () => {
         this.#waiting.delete(waiting);
         waiting.reject(new McpToolsError('ABORTED', 'the authorization flow ended'));
@@ -108,6 +116,34 @@ export class CallbackRedirects {
       );
     }
     return this.#settle(waiting, params, state);
+  }
+
+  /**
+   * Completes the flow whose state `params` carries for `principal`, whom a browser login proved
+   * to be the browser's user: `settled` when they started it; `refused` when someone else did
+   * (the flow ends, and the upstream account signed in to is never used) or the redirect holds
+   * an error; `unknown` when no flow here waits for that state (another replica's, or none).
+   */
+  settleFor(params: URLSearchParams, principal: string): 'settled' | 'refused' | 'unknown' {
+    const state = params.get('state');
+    const waiting = this.#find(state);
+    if (waiting === undefined) return 'unknown';
+    if (waiting.owner !== principal) {
+      this.#waiting.delete(waiting);
+      waiting.reject(
+        new McpToolsError('PERMISSION_DENIED', 'the sign-in was completed by someone other than its starter'),
+      );
+      return 'refused';
+    }
+    const answer = answerCallback(params, state!);
+    if (answer.outcome === undefined) return 'refused';
+    this.#waiting.delete(waiting);
+    if ('error' in answer.outcome) {
+      waiting.reject(answer.outcome.error);
+      return 'refused';
+    }
+    waiting.resolve(answer.outcome.params);
+    return 'settled';
   }
 
   #find(state: string | null): Waiting | undefined {

@@ -8,6 +8,11 @@ export interface LoopbackRedirect {
   readonly redirectUrl: string;
   /** Resolves with the callback's query parameters once a request with the expected `state` arrives. */
   readonly callback: Promise<URLSearchParams>;
+  /**
+   * The link a person is handed for the authorization URL `url` (default `url` itself): the
+   * gateway hands a link of its own that starts with a login, so that only its starter completes it.
+   */
+  present?(url: URL): URL;
   close(): Promise<void>;
 }
 

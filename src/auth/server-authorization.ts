@@ -230,7 +230,8 @@ export class ServerAuthorization {
       const stored = await this.provider.entry(true);
       const loopback = await this.#openRedirect(stored);
       try {
-        this.provider.setInteractive(loopback.redirectUrl, async (url) => {
+        this.provider.setInteractive(loopback.redirectUrl, async (authorizationUrl) => {
+          const url = loopback.present?.(authorizationUrl) ?? authorizationUrl;
           this.#pendingUrl = url.href;
           announce(url);
           await handler?.(url, { server });

@@ -1,6 +1,7 @@
 import { lstatSync, readlinkSync } from 'node:fs';
 import { isAbsolute, relative } from 'node:path';
-import type { SandboxSettings } from '../config/sandbox-settings.js';
+import { networkGrant, type SandboxSettings } from '../config/sandbox-settings.js';
+import { type BoxEgress, egressBinds, egressEnvironment, relayCommand } from './box-egress.js';
 
 /** What a stdio server runs: its command, arguments, environment and working directory. */
 export interface StdioLaunch {
@@ -42,20 +43,15 @@ const ETC_BASE = [
   '/etc/nsswitch.conf',
   '/etc/localtime',
 ];
-/** `/etc` files only a server with network needs: name resolution and CA certificates. */
-const ETC_NETWORK = [
-  '/etc/resolv.conf',
-  '/etc/hosts',
-  '/etc/host.conf',
-  '/etc/gai.conf',
-  '/etc/ssl',
-  '/etc/ca-certificates',
-  '/etc/pki',
-];
+/** `/etc` files a server with the whole network needs to resolve names. */
+const ETC_RESOLVER = ['/etc/resolv.conf', '/etc/hosts', '/etc/host.conf', '/etc/gai.conf'];
+/** CA certificates: for TLS, directly or through the egress proxy's tunnels. */
+const ETC_CERTIFICATES = ['/etc/ssl', '/etc/ca-certificates', '/etc/pki'];
 
 /**
  * The bubblewrap (`bwrap`) command line that runs `launch` with only what `grants` allow: every
- * namespace new (network shared only when granted), a PID namespace whose processes all end with
+ * namespace new (network shared only when granted, or reached through `egress`'s proxy and
+ * an in-box relay for an allowlist, without a resolver), a PID namespace whose processes all end with
  * the box (`--die-with-parent`), no controlling terminal (`--new-session`), uid and gid 65534 with
  * no capabilities, a read-only root of the system directories, a private `/proc`, `/dev` and
  * `/tmp` (the home), the working directory read-only and the granted paths, and an environment
@@ -70,9 +66,13 @@ export function bwrapCommand(
   grants: SandboxSettings,
   inherited: readonly string[] = [],
   hostEnv: NodeJS.ProcessEnv = process.env,
+  egress?: BoxEgress,
 ): BoxedLaunch {
+  const network = networkGrant(grants.network);
+  if (typeof network === 'object' && egress === undefined)
+    throw new Error('a sandbox network allowlist needs the egress proxy');
   const args = ['--unshare-all', '--unshare-user'];
-  if (grants.network === true) args.push('--share-net');
+  if (network === 'all') args.push('--share-net');
   args.push('--die-with-parent', '--new-session', '--uid', BOX_ID, '--gid', BOX_ID, '--cap-drop', 'ALL');
   args.push('--ro-bind', '/usr', '/usr');
   for (const dir of SYSTEM_DIRS) {
@@ -80,8 +80,13 @@ export function bwrapCommand(
     if (link !== undefined) args.push('--symlink', link, dir);
     else args.push('--ro-bind-try', dir, dir);
   }
-  for (const path of grants.network === true ? [...ETC_BASE, ...ETC_NETWORK] : ETC_BASE)
-    args.push('--ro-bind-try', path, path);
+  const etc =
+    network === 'all'
+      ? [...ETC_BASE, ...ETC_RESOLVER, ...ETC_CERTIFICATES]
+      : network === 'none'
+        ? ETC_BASE
+        : [...ETC_BASE, ...ETC_CERTIFICATES];
+  for (const path of etc) args.push('--ro-bind-try', path, path);
   args.push('--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp', '--dir', BOX_HOME);
   // Granted paths after the private /tmp, so a grant under /tmp is bound over it, not hidden by it.
   const written = new Set(grants.write ?? []);
@@ -93,6 +98,7 @@ export function bwrapCommand(
   for (const path of grants.read ?? [])
     if (!written.has(path)) args.push('--ro-bind', requireAbsolute(path, 'read'), path);
   for (const path of written) args.push('--bind', requireAbsolute(path, 'write'), path);
+  if (egress !== undefined && typeof network === 'object') args.push(...egressBinds(egress));
   // The box's own root (where bubblewrap made the mount points) read-only too: a write outside
   // the grants and /tmp fails at once instead of landing in memory that vanishes with the box.
   args.push('--remount-ro', '/');
@@ -103,10 +109,13 @@ export function bwrapCommand(
     if (value !== undefined) env[name] = value;
   }
   Object.assign(env, launch.env);
+  // The proxy variables win over the entry's: the box has no other way out anyway.
+  if (typeof network === 'object') Object.assign(env, egressEnvironment(env.NODE_OPTIONS));
   for (const name of inherited) if (!Object.hasOwn(env, name)) args.push('--unsetenv', name);
   if (!Object.hasOwn(env, 'PATH')) args.push('--setenv', 'PATH', BOX_PATH);
   if (!Object.hasOwn(env, 'HOME')) args.push('--setenv', 'HOME', BOX_HOME);
   args.push('--');
+  if (typeof network === 'object') args.push(...relayCommand());
   // Limits set in the box by util-linux's prlimit, inherited by every process the server starts.
   const limits: string[] = [];
   if (grants.maxOpenFiles !== undefined)

@@ -7,9 +7,14 @@ import { delimiter, join } from 'node:path';
  */
 export function findBubblewrap(env: NodeJS.ProcessEnv = process.env): string | undefined {
   if (process.platform !== 'linux') return undefined;
+  return findExecutable('bwrap', env);
+}
+
+/** The absolute path of the executable `name` on `PATH` (of `env`), or `undefined`. */
+export function findExecutable(name: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
   for (const dir of (env.PATH ?? '').split(delimiter)) {
     if (dir === '') continue;
-    const candidate = join(dir, 'bwrap');
+    const candidate = join(dir, name);
     try {
       if (!statSync(candidate).isFile()) continue;
       accessSync(candidate, constants.X_OK);
@@ -24,4 +29,17 @@ export function bubblewrapMissingMessage(server: string): string {
   return process.platform === 'linux'
     ? `server "${server}" is configured with "sandbox" but bubblewrap ("bwrap") was not found on PATH: install it (Debian and Ubuntu: apt-get install bubblewrap) or set "sandbox": false on this server`
     : `server "${server}" is configured with "sandbox" but boxes are built only on Linux (bubblewrap); set "sandbox": false on this server`;
+}
+
+/**
+ * The message of a server whose box has a network allowlist when socat (the relay from the box
+ * to the egress proxy) is missing: the server is refused, never given more network or none.
+ */
+export function socatMissingMessage(server: string): string {
+  return `server "${server}" has a "sandbox.network" allowlist but socat (the relay from the box to the egress proxy) was not found on PATH: install it (Debian and Ubuntu: apt-get install socat) or change the server's "network"`;
+}
+
+/** The message of a server whose box asks for `maxProcesses` where this process cannot make cgroups. */
+export function cgroupsMissingMessage(server: string, reason: string): string {
+  return `server "${server}" asks for "sandbox.maxProcesses" but boxes get no cgroup here (${reason}): run the gateway where it may create cgroups (a writable cgroup v1 "pids" hierarchy, or a cgroup v2 that delegates "pids"), or remove "maxProcesses"`;
 }

@@ -1,6 +1,7 @@
 import type { ServerConfig } from '../config/config-types.js';
-import { sandboxGrants } from '../config/sandbox-settings.js';
-import { findBubblewrap } from './find-bubblewrap.js';
+import { DEFAULT_MAX_PROCESSES, networkGrant, sandboxGrants } from '../config/sandbox-settings.js';
+import { findBubblewrap, findExecutable } from './find-bubblewrap.js';
+import { findCgroups } from './find-cgroups.js';
 
 /** Whether a server runs in a box, and why (or why not), for `mcptools doctor`. */
 export interface SandboxStatus {
@@ -29,15 +30,39 @@ export function sandboxStatus(server: ServerConfig, env: NodeJS.ProcessEnv = pro
       boxed: false,
       reason: 'a box is asked for but bubblewrap ("bwrap") is not on PATH: the server is refused',
     };
+  const network = networkGrant(grants.network);
+  if (typeof network === 'object' && findExecutable('socat', env) === undefined)
+    return {
+      boxed: false,
+      reason:
+        'a network allowlist is asked for but socat (the relay to the egress proxy) is not on PATH: the server is refused',
+    };
+  const cgroups = findCgroups();
+  if (!cgroups.available && grants.maxProcesses !== undefined)
+    return {
+      boxed: false,
+      reason: `"maxProcesses" is asked for but boxes get no cgroup here (${cgroups.reason}): the server is refused`,
+    };
   const granted = [
-    grants.network === true ? 'network' : 'no network',
+    network === 'all'
+      ? 'the whole network'
+      : network === 'none'
+        ? 'no network'
+        : `network to ${network.allow.join(', ')} only (through the egress proxy)`,
     `${grants.read?.length ?? 0} read-only and ${grants.write?.length ?? 0} writable paths`,
     `${grants.env?.length ?? 0} passed variables`,
     ...(grants.maxMemoryBytes === undefined
       ? []
       : [`at most ${grants.maxMemoryBytes} bytes of data per process`]),
     ...(grants.maxOpenFiles === undefined ? [] : [`at most ${grants.maxOpenFiles} open files per process`]),
-    'no process limit (needs cgroups)',
+    ...(cgroups.available
+      ? [
+          `at most ${grants.maxProcesses ?? DEFAULT_MAX_PROCESSES} processes in the box (cgroup v${cgroups.parents.version})`,
+          ...(grants.maxMemoryBytes !== undefined && cgroups.parents.memory !== undefined
+            ? [`at most ${grants.maxMemoryBytes} bytes of memory in the box`]
+            : []),
+        ]
+      : [`no process limit (no cgroup here: ${cgroups.reason})`]),
   ];
   return { boxed: true, reason: `bubblewrap (${bwrap}): ${granted.join(', ')}` };
 }

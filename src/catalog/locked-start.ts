@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { LockedStart } from '../config/attach-locks.js';
+import type { LockedStart } from '../config/config-types.js';
 import { McpToolsError } from '../errors/mcp-tools-error.js';
 import { stateDir } from '../paths/state-dir.js';
 import type { LockedPackage } from './catalog-lock.js';
@@ -9,7 +9,7 @@ import { installLockedNpm } from './npm-locked-install.js';
 import { missingRuntime } from './package-runtime.js';
 
 /** A stdio server's lock, as the configuration reader attaches it (`StdioServerConfig.locked`). */
-export type { LockedStart } from '../config/attach-locks.js';
+export type { LockedStart } from '../config/config-types.js';
 
 /** The command line of a stdio server. */
 export interface StdioCommand {

@@ -43,7 +43,9 @@ export function formatStatusTable(
       status.name,
       status.state,
       status.transport ?? '-',
-      status.protocolVersion ? `${status.protocolVersion}${status.era ? ` (${status.era})` : ''}` : '-',
+      status.protocolVersion
+        ? `${status.protocolVersion}${status.protocolEra ? ` (${status.protocolEra})` : ''}`
+        : '-',
       String(status.toolCount),
       String(status.resourceCount),
       String(status.promptCount),

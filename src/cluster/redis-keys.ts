@@ -72,6 +72,16 @@ export class RedisKeys {
     return `${this.#prefix}forward-nonce:${nonce}`;
   }
 
+  /** A browser sign-in's nonce, used once in the whole cluster (a random value already). */
+  browserNonce(nonce: string): string {
+    return `${this.#prefix}browser-nonce:${nonce}`;
+  }
+
+  /** The approvals of pinned definitions, each sealed (a capped list, newest last). */
+  pinApprovals(): string {
+    return `${this.#prefix}pin-approvals`;
+  }
+
   /** The lock held across one server's token refresh. */
   tokenLock(server: string): string {
     return `${this.#prefix}token-lock:${server}`;

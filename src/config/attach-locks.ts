@@ -1,20 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { McpToolsError } from '../errors/mcp-tools-error.js';
-import type { ServerConfig } from './config-types.js';
+import type { LockedStart, ServerConfig } from './config-types.js';
 
 /** The lock file's name, beside the configuration file it locks (`mcptools add` writes it). */
 export const LOCK_FILE_NAME = 'mcptools-lock.json';
-
-/**
- * A stdio server's lock as the reader attaches it (`StdioServerConfig.locked`): the lock file,
- * the entry's name in it, and the locked package (its shape is the catalog's `LockedPackage`).
- */
-export interface LockedStart {
-  file: string;
-  entry: string;
-  package: { registryType: string } & Record<string, unknown>;
-}
 
 /**
  * Gives each stdio server of a configuration file its lock entry (`mcptools-lock.json` beside the

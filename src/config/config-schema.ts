@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { parseAllowEntry } from './allow-entry.js';
+import type { ProtocolMode } from './config-types.js';
 import { clampDurationMs } from './duration.js';
 import {
   accessRulesSchema,
@@ -9,6 +11,7 @@ import {
 import { gatewayLimitsSchema } from './gateway-limits-schema.js';
 import { pinsSchema } from './pins-schema.js';
 import { policiesSchema, toolOverridesSchema } from './policies-schema.js';
+import { ACCEPTED_PROTOCOL_VALUES } from './protocol-mode.js';
 
 /** The zod schema of a duration field in a configuration file: positive, clamped to a timer's range. */
 const durationSchema = z
@@ -34,7 +37,8 @@ const serverCommonShape = {
   callTimeoutMs: durationSchema.optional(),
   tools: toolFilterSchema.optional(),
   prefix: z.string().min(1, 'must not be empty').optional(),
-  protocol: z.enum(['initialize', 'auto', 'legacy', '2026-07-28']).optional(),
+  // Typed as the modes: a deprecated name read here is replaced by its mode before the reader returns.
+  protocol: z.enum(ACCEPTED_PROTOCOL_VALUES as [ProtocolMode, ...ProtocolMode[]]).optional(),
 };
 
 const stringMapSchema = z.record(z.string(), z.string());
@@ -51,11 +55,25 @@ const grantedPathSchema = z
   .min(1, 'must not be empty')
   .refine((path) => path.startsWith('/'), 'must be an absolute path');
 
+/** An egress allowlist entry: `host:port`, a `*.` wildcard, an IPv4 or bracketed IPv6 address. */
+const allowEntrySchema = z
+  .string()
+  .refine(
+    (entry) => parseAllowEntry(entry) !== undefined,
+    'must be host:port (a host name, *.domain, an IPv4 address or [IPv6]), e.g. api.example.com:443',
+  );
+
 /** `sandbox`: `true`, `false` or the grants of a box (see `SandboxSettings`). */
 export const sandboxSchema = z.union([
   z.boolean(),
   z.strictObject({
-    network: z.boolean().optional(),
+    network: z
+      .union([
+        z.boolean(),
+        z.enum(['all', 'none']),
+        z.strictObject({ allow: z.array(allowEntrySchema).min(1, 'must name at least one host:port') }),
+      ])
+      .optional(),
     read: z.array(grantedPathSchema).optional(),
     write: z.array(grantedPathSchema).optional(),
     env: z
@@ -67,6 +85,7 @@ export const sandboxSchema = z.union([
       .int()
       .min(16 * 1024 * 1024, 'must be at least 16 MiB (16777216)')
       .optional(),
+    maxProcesses: z.number().int().min(8, 'must be at least 8').optional(),
   }),
 ]);
 

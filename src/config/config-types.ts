@@ -1,4 +1,3 @@
-import type { LockedStart } from './attach-locks.js';
 import type {
   AccessRuleConfig,
   CallerSelector,
@@ -23,17 +22,29 @@ export interface ServerCommon {
   tools?: ToolFilter;
   /** Replaces the server name as the namespace prefix of its tools. */
   prefix?: string;
-  /** How the protocol era is chosen; default: the configuration's `protocol`, else `initialize`. */
+  /** How the protocol era is chosen; default: the configuration's `protocol`, else `2025-first`. */
   protocol?: ProtocolMode;
 }
 
 /**
- * How a connect chooses the protocol era. `initialize` (the default): the 2025 handshake,
- * moving to 2026-07-28 only when the server refuses it. `auto`: ask `server/discover` first
- * (on the server's one process), falling back to `initialize`. `legacy` / `2026-07-28`: that
- * era only.
+ * How a connect chooses the protocol era (`2025`: the revisions 2024-11-05 to 2025-06-18, with
+ * `initialize` and sessions; `2026-07-28`: stateless). `2025-first` (the default): the 2025
+ * handshake, moving to 2026-07-28 only when the server refuses it. `2026-07-28-first`: ask
+ * `server/discover` first (on the server's one process), falling back to the 2025 handshake.
+ * `2025` / `2026-07-28`: that era only. The configuration still reads the earlier names
+ * `initialize`, `auto`, `legacy` and `modern`, with a warning.
  */
-export type ProtocolMode = 'initialize' | 'auto' | 'legacy' | '2026-07-28';
+export type ProtocolMode = '2025-first' | '2026-07-28-first' | '2025' | '2026-07-28';
+
+/**
+ * A stdio server's lock as the reader attaches it (`StdioServerConfig.locked`): the lock file,
+ * the entry's name in it, and the locked package (its shape is the catalog's `LockedPackage`).
+ */
+export interface LockedStart {
+  file: string;
+  entry: string;
+  package: { registryType: string } & Record<string, unknown>;
+}
 
 /** A server spawned as a child process, speaking JSON-RPC over stdin/stdout. */
 export interface StdioServerConfig extends ServerCommon {
@@ -277,7 +288,7 @@ export interface McpToolsConfig {
   policies?: PoliciesConfig;
   /** Definitions pinned and changed ones quarantined (`mcptools.json` only; docs/pins-and-guards.md). */
   pins?: PinsConfig;
-  /** The `protocol` of every server that sets none. Default `initialize`. */
+  /** The `protocol` of every server that sets none. Default `2025-first`. */
   protocol?: ProtocolMode;
   /** Filesystem roots offered to servers (2025-era `roots/list`). */
   workspaceDir?: string;

@@ -33,6 +33,14 @@ export const gatewayOAuthSchema = z.strictObject({
   tokenCacheSeconds: z.number().min(0).max(3600).optional(),
   failureCacheSeconds: z.number().min(0).max(300).optional(),
   owner: callerSelectorSchema.optional(),
+  login: z
+    .strictObject({
+      clientId: nonEmpty,
+      clientSecret: nonEmpty.optional(),
+      flowSeconds: z.number().int().min(1).max(3600).optional(),
+      sessionSeconds: z.number().int().min(1).max(86_400).optional(),
+    })
+    .optional(),
 });
 
 /** `gateway.tokens`: named static bearer tokens. */

@@ -47,6 +47,25 @@ export interface GatewayOAuthConfig {
   failureCacheSeconds?: number;
   /** Callers who match are the owner (they see `ownerOnly` tools). Default: no OAuth caller is. */
   owner?: CallerSelector;
+  /**
+   * A browser login at the issuer (OpenID Connect, authorization code with PKCE) as this client:
+   * a caller's upstream sign-in link then completes only in a browser signed in as that caller,
+   * and the owner's status page can approve held-back definitions. Default: none (the page that
+   * finishes an upstream sign-in asks for the caller's token).
+   */
+  login?: GatewayLoginConfig;
+}
+
+/** `gateway.auth.login`: the gateway as an OpenID client of its own issuer, for browsers. */
+export interface GatewayLoginConfig {
+  /** The client registered at the issuer, with redirect URI `<gateway origin>/oauth/login`. */
+  clientId: string;
+  /** Its secret (use `${VAR}`); none for a public client (PKCE alone). */
+  clientSecret?: string;
+  /** Seconds a sign-in link and a login under way stay valid. Default 300 (as long as an upstream flow waits). */
+  flowSeconds?: number;
+  /** Seconds a browser session lasts. Default 900. */
+  sessionSeconds?: number;
 }
 
 /** One named static bearer token of `gateway.tokens`. */

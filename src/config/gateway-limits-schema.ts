@@ -20,4 +20,6 @@ export const gatewayLimitsSchema = z.strictObject({
   unlinkedParkMs: duration.optional(),
   parkedCalls: count.optional(),
   parkedCallsPerPrincipal: count.optional(),
+  parkedScriptBytes: count.optional(),
+  parkedScriptBytesPerPrincipal: count.optional(),
 });

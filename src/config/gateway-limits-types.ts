@@ -37,4 +37,12 @@ export interface GatewayLimitsConfig {
   parkedCalls?: number;
   /** Parked calls of one principal; beyond it, its own oldest is cancelled. Default 100 with a front door, else `parkedCalls`. */
   parkedCallsPerPrincipal?: number;
+  /**
+   * Bytes held by code-mode scripts waiting for their callers' answers (an approval), each
+   * counted by what its sandbox holds when it starts waiting. At it, new scripts are refused
+   * (429, `Retry-After`) and none parks. Default 512 MiB.
+   */
+  parkedScriptBytes?: number;
+  /** The same for one principal's scripts. Default 128 MiB with a front door, else `parkedScriptBytes`. */
+  parkedScriptBytesPerPrincipal?: number;
 }

@@ -11,12 +11,12 @@ type Field = (string | number)[];
  * A copy of a raw `mcptools.json` value with `${VAR}` and `${VAR:-default}` replaced, before
  * validation, in every setting outside `servers` a secret or an address may be written into:
  * `router.semanticSearch` (`url`, `apiKey`, header values), `gateway.tokens.<name>.token`,
- * `gateway.auth` (`issuer`, `audience`, `jwksUrl`, `introspection.*`), `telemetry.endpoint` and
- * `registries[]` (`url`, header values).
+ * `gateway.auth` (`issuer`, `audience`, `jwksUrl`, `introspection.*`), `telemetry.endpoint`,
+ * `registries[]` (`url`, header values) and `policies.guards.http` (`url`, header values).
  * Server entries are interpolated by `normalizeServer` with the same rule. Every unset variable
- * is reported at once, naming the file, the field and the variable. In the gateway, telemetry and registries
- * sections a value still holding `${` afterwards (`${input:…}`, a typo) is refused: a token
- * compared as its placeholder text would let in whoever read the file.
+ * is reported at once, naming the file, the field and the variable. In the gateway, telemetry,
+ * registries and guards' http sections a value still holding `${` afterwards (`${input:…}`, a
+ * typo) is refused: a token compared as its placeholder text would let in whoever read the file.
  */
 export function interpolateSettings(
   file: Record<string, unknown>,
@@ -86,6 +86,14 @@ export function interpolateSettings(
           interpolate,
           true,
         );
+      if (isPlainObject(auth.login))
+        auth.login = interpolateKeys(
+          auth.login,
+          ['clientId', 'clientSecret'],
+          ['gateway', 'auth', 'login'],
+          interpolate,
+          true,
+        );
       next.auth = auth;
     }
     copy.gateway = next;
@@ -99,6 +107,14 @@ export function interpolateSettings(
         next.headers = interpolateMap(next.headers, [...base, 'headers'], interpolate, true);
       return next;
     });
+  const policies = copy.policies;
+  if (isPlainObject(policies) && isPlainObject(policies.guards) && isPlainObject(policies.guards.http)) {
+    const base = ['policies', 'guards', 'http'];
+    const http = interpolateKeys(policies.guards.http, ['url'], base, interpolate, true);
+    if (isPlainObject(http.headers))
+      http.headers = interpolateMap(http.headers, [...base, 'headers'], interpolate, true);
+    copy.policies = { ...policies, guards: { ...policies.guards, http } };
+  }
   if (isPlainObject(copy.telemetry))
     copy.telemetry = interpolateKeys(copy.telemetry, ['endpoint'], ['telemetry'], interpolate, true);
   if (issues.length > 0) throw settingsError(context.file, issues, unset);

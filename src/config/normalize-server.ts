@@ -8,6 +8,7 @@ import type { ConfigReadContext } from './config-read-context.js';
 import type { ServerConfig } from './config-types.js';
 import { displayFieldName } from './display-field-name.js';
 import { interpolateEnv } from './interpolate-env.js';
+import { protocolMode } from './protocol-mode.js';
 import { rememberInterpolatedValues } from './server-secrets.js';
 
 /** Options of {@link normalizeServer}. */
@@ -100,6 +101,8 @@ export function normalizeServer(
     basePath,
     fieldNames: options.fieldNames,
   });
+  if (server.protocol !== undefined)
+    server.protocol = protocolMode(server.protocol, locate(['protocol']), context.warn);
   if (server.type === 'stdio' && server.cwd !== undefined) server.cwd = resolvePath(server.cwd, context);
   rememberInterpolatedValues(server, values);
   return server;

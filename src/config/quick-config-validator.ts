@@ -1,6 +1,7 @@
 import type { ServerConfig } from './config-types.js';
 import type { ConfigValidator, McpToolsFileData, ServerEntryLocation } from './config-validator.js';
 import { clampDurationMs } from './duration.js';
+import { ACCEPTED_PROTOCOL_VALUES } from './protocol-mode.js';
 
 /**
  * Thrown by {@link quickConfigValidator} without a fallback when a value is not one of the common
@@ -111,7 +112,7 @@ const serverCommon = {
   callTimeoutMs: duration,
   tools: toolFilter,
   prefix: text(1),
-  protocol: literal('initialize', 'auto', 'legacy', '2026-07-28'),
+  protocol: literal(...ACCEPTED_PROTOCOL_VALUES),
 };
 const headers = record(
   (name) => /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name),

@@ -81,6 +81,11 @@ function redactGateway(gateway: McpToolsConfig['gateway']): McpToolsConfig['gate
       ...gateway.auth,
       introspection: { ...gateway.auth.introspection, clientSecret: REDACTED },
     };
+  if (gateway.auth?.login?.clientSecret !== undefined)
+    hidden.auth = {
+      ...(hidden.auth ?? gateway.auth),
+      login: { ...gateway.auth.login, clientSecret: REDACTED },
+    };
   return hidden;
 }
 

@@ -4,8 +4,13 @@
  * read-only run-time directories, no environment but the entry's own `env` and the names listed.
  */
 export interface SandboxSettings {
-  /** `true` shares the host's network (and `/etc/resolv.conf`, `/etc/hosts`, CA certificates). Default `false`: loopback only, inside the box. */
-  network?: boolean;
+  /**
+   * `"all"` (or `true`) shares the host's network (and `/etc/resolv.conf`, `/etc/hosts`, CA
+   * certificates); `"none"` (or `false`, the default) leaves the box only its own loopback;
+   * `{ allow: ["host:port", …] }` reaches those hosts only, through the gateway's egress proxy
+   * (see egress-allowlist.ts).
+   */
+  network?: SandboxNetwork;
   /** Absolute paths bound read-only at the same place in the box. */
   read?: string[];
   /** Absolute paths bound read-write at the same place in the box. */
@@ -19,12 +24,32 @@ export interface SandboxSettings {
   /**
    * At most this many bytes of data per process of the box (heap, `malloc` and writable private
    * mappings: `RLIMIT_DATA`, set by `prlimit`): past it an allocation fails, and a Node server
-   * aborts (the gateway restarts it with its backoff). Per process, not for the box as a whole,
-   * which needs cgroups. `RLIMIT_AS` is not used: Node and WebAssembly reserve far more address
-   * space than they use. A process limit is not built: `RLIMIT_NPROC` is not enforced for a box
-   * of a gateway that runs as root (the box's user maps to root outside).
+   * aborts (the gateway restarts it with its backoff). Where the box has a cgroup (find-cgroups.ts),
+   * also the memory of the box as a whole (`memory.max`): past it the kernel kills a process of
+   * the box. `RLIMIT_AS` is not used: Node and WebAssembly reserve far more address space than
+   * they use.
    */
   maxMemoryBytes?: number;
+  /**
+   * At most this many processes and threads in the box together (`pids.max` of its cgroup;
+   * default {@link DEFAULT_MAX_PROCESSES} where cgroups are usable). Set, it needs cgroups: a
+   * server asking for it where there are none is refused. `RLIMIT_NPROC` is not used: it is not
+   * enforced for a box of a gateway that runs as root (the box's user maps to root outside).
+   */
+  maxProcesses?: number;
+}
+
+/** The process limit of a box with a cgroup and no `maxProcesses` (threads count: Node has about ten). */
+export const DEFAULT_MAX_PROCESSES = 1024;
+
+/** The `network` grant of a box: all, none, or an allowlist of `host:port` entries. */
+export type SandboxNetwork = boolean | 'all' | 'none' | { allow: string[] };
+
+/** What a `network` grant means: `'all'`, `'none'`, or the allowlist's entries. */
+export function networkGrant(network: SandboxNetwork | undefined): 'all' | 'none' | { allow: string[] } {
+  if (network === true || network === 'all') return 'all';
+  if (network === undefined || network === false || network === 'none') return 'none';
+  return network;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import {
   createServer,
   type Server as HttpServer,
@@ -23,6 +23,7 @@ import { forwardParkedRetry } from '../cluster/parked-retry.js';
 import { clusterEventStores } from '../cluster/redis-event-stores.js';
 import { sharedRelayRounds } from '../cluster/relay-rounds.js';
 import { type ReplicaServices, startReplicaServices } from '../cluster/replica-services.js';
+import { relaySignIns, type SignInRelay } from '../cluster/sign-in-relay.js';
 import type { McpToolsConfig } from '../config/config-types.js';
 import { McpToolsError } from '../errors/mcp-tools-error.js';
 import type { HeaderSource } from '../http/header-source.js';
@@ -32,8 +33,11 @@ import { nodeHeaders, readNodeBody, sendResponse } from '../http/node-request.js
 import { usesCallerCredentials } from '../mcp/principal-connections.js';
 import { countListenStream } from '../telemetry/listen-stream-telemetry.js';
 import { observeGatewaySessions } from '../telemetry/state-gauges.js';
+import { BrowserRoutes } from './auth/browser-routes.js';
+import { BrowserSessions, memoryNonces } from './auth/browser-session.js';
 import { serveCallerUpstreams } from './auth/caller-upstreams.js';
 import { frontDoor, profileFor } from './auth/front-door.js';
+import { FrontDoorLogin } from './auth/front-door-login.js';
 import {
   authenticateRequest,
   guardRequest,
@@ -174,6 +178,18 @@ export function createGateway(options: GatewayOptions): Gateway {
       relayContinuationsOf(core).shareWith(sharedRelayRounds(node.redis, node.keys));
       services = await startReplicaServices(node, { ...options, log });
       unsubscribers.push(() => services?.stop());
+      // A sign-in's redirect that reaches another replica is completed by the one holding its flow.
+      if (browser !== undefined) {
+        const relayed = await relaySignIns(
+          node.redis,
+          node.keys,
+          node.settings.replicaId,
+          node.seal,
+          (params, principal) => callerUpstreams?.settleFor(params, principal),
+        );
+        signInRelay = relayed.relay;
+        unsubscribers.push(relayed.stop);
+      }
       cluster = node;
       return node;
     }));
@@ -196,6 +212,10 @@ export function createGateway(options: GatewayOptions): Gateway {
     inputTimeoutMs: options.inputTimeoutMs ?? 300_000,
     unlinkedParkMs: limits.unlinkedParkMs,
     parkedCalls: { total: limits.parkedCalls, perPrincipal: limits.parkedCallsPerPrincipal },
+    parkedScriptBytes: {
+      total: limits.parkedScriptBytes,
+      perPrincipal: limits.parkedScriptBytesPerPrincipal,
+    },
     log,
     // In a cluster the state is sealed with the cluster key and names the cluster's replica id.
     requestStateKey: options.requestStateKey ?? clusterSettings?.key,
@@ -292,11 +312,40 @@ export function createGateway(options: GatewayOptions): Gateway {
         });
   // Upstreams that take each caller's own credentials; sign-ins return to `/oauth/callback` here.
   let listenUrl: string | undefined;
+  const publicBase = () => guard.oauth?.publicOrigin() ?? clusterSettings?.advertiseUrl.origin ?? listenUrl;
+  // With `gateway.auth.login`: browsers log in at the front door's issuer (sign-in links, the owner's page).
+  const loginConfig = guard.oauth?.config.login;
+  let signInRelay: SignInRelay | undefined;
+  const usedNonces = memoryNonces();
+  const browser =
+    loginConfig === undefined
+      ? undefined
+      : new BrowserRoutes({
+          login: new FrontDoorLogin({ ...guard.oauth!.config, login: loginConfig }),
+          sessions: new BrowserSessions({
+            // In a cluster every replica opens what another sealed; alone, the state key or a random one.
+            key: clusterSettings?.key ?? options.requestStateKey ?? randomBytes(32),
+            sessionSeconds: loginConfig.sessionSeconds ?? 900,
+            claimOnce: async (nonce, ttlMs) => {
+              if (clusterSettings === undefined) return usedNonces(nonce, ttlMs);
+              const node = await joinCluster(clusterSettings);
+              const name = node.keys.browserNonce(createHash('sha256').update(nonce).digest('base64url'));
+              return (await node.redis.command(['SET', name, '1', 'NX', 'PX', String(ttlMs)])) === 'OK';
+            },
+          }),
+          // As long as an upstream flow waits for its person (5 minutes): a link outliving it leads nowhere.
+          flowSeconds: loginConfig.flowSeconds ?? 300,
+          publicOrigin: () => guard.oauth?.publicOrigin() ?? clusterSettings?.advertiseUrl.origin,
+          settleFor: (params, principal) => callerUpstreams?.settleFor(params, principal) ?? 'unknown',
+          relay: () => signInRelay,
+          pins: () => options.provider.pins,
+          log,
+        });
   const callerUpstreams = serveCallerUpstreams(
     options.provider,
     options.config,
     guard.oauth,
-    () => guard.oauth?.publicOrigin() ?? clusterSettings?.advertiseUrl.origin ?? listenUrl,
+    publicBase,
     log,
     // Whose a gateway token is, for the page that finishes a caller's upstream sign-in.
     async (token) => {
@@ -306,7 +355,40 @@ export function createGateway(options: GatewayOptions): Gateway {
       const answer = await guard.oauth?.authenticate(`Bearer ${token}`, new URL('/mcp', base).href);
       return answer === undefined || answer instanceof Response ? undefined : answer.principal;
     },
+    browser === undefined
+      ? undefined
+      : (authorizationUrl, owner) => {
+          const base = publicBase();
+          if (base === undefined)
+            throw new Error('the gateway does not know its own URL yet: per-user sign-in needs it to listen');
+          return browser.link(authorizationUrl, owner, base);
+        },
   );
+
+  /** Host and Origin checked as at every door, for the routes a browser uses without a token. */
+  const browserGuard = (request: HeaderSource) =>
+    guardRequest(request, {
+      maxBodyBytes: MAX_CALLBACK_FORM_BYTES,
+      ...(guard.allowedHostnames === undefined ? {} : { allowedHostnames: guard.allowedHostnames }),
+    });
+
+  /**
+   * The status page's caller from a browser session (`GET /` without a token), a redirect to the
+   * login for a browser that has none, or `undefined` (the ordinary front door decides). Only
+   * `GET /` reads the session: `/mcp` and every other endpoint never accept a cookie.
+   */
+  const statusPageVisitor = (request: HeaderSource, method: string, target: string) => {
+    if (browser === undefined || method !== 'GET' || request.headers.get('authorization') !== null)
+      return undefined;
+    if (new URL(target, 'http://gateway.invalid').pathname !== '/') return undefined;
+    const session = browser.sessionOf(request);
+    if (session !== undefined) return browser.callerOf(session);
+    if (!(request.headers.get('accept') ?? '').includes('text/html')) return undefined;
+    return new Response(null, {
+      status: 303,
+      headers: { location: '/oauth/signin', 'cache-control': 'no-store' },
+    });
+  };
 
   const unsubscribers = [
     observeGatewaySessions(() => core.sessions),
@@ -428,6 +510,8 @@ export function createGateway(options: GatewayOptions): Gateway {
     // where it drops our header (src/mcp/gateway-chain.ts).
     const loop = requestLoop(body);
     if (loop !== undefined) return loopRefusal(loop);
+    const parked = parkedScriptRefusal(profile, who, body);
+    if (parked !== undefined) return parked;
     // A call of a tool served already goes at once; one whose server still connects waits for
     // that server only, and a profile's list for the servers it admits.
     await upstreams.wait(body, () => ownUpstreams(waitScope(), profile, who, body));
@@ -474,6 +558,27 @@ export function createGateway(options: GatewayOptions): Gateway {
     return respond(request);
   };
 
+  /**
+   * A new `run_script` call of a principal whose scripts waiting for answers already hold its
+   * quota of memory (or all of them the total): 429 with `Retry-After`, before anything runs.
+   * Every other call of that principal, and every other principal's scripts, go on.
+   */
+  const parkedScriptRefusal = (
+    profile: GatewayProfile,
+    who: RequestPrincipal,
+    body: unknown,
+  ): Response | undefined => {
+    const call = body as
+      | { method?: unknown; params?: { name?: unknown; requestState?: unknown; inputResponses?: unknown } }
+      | undefined;
+    if (call?.method !== 'tools/call' || typeof call.params?.name !== 'string') return undefined;
+    if (!profile.runsScripts(call.params.name)) return undefined;
+    // A 2026-07-28 retry bringing answers continues a parked script (it frees its bytes): never refused.
+    if (call.params.requestState !== undefined || call.params.inputResponses !== undefined) return undefined;
+    const refused = core.parkedScripts.refusal(who.principal);
+    return refused === undefined ? undefined : quotaRefusal(refused.kind, refused.message);
+  };
+
   /** SEP-2243: a 2026-07-28 `tools/call`'s `Mcp-Param-*` headers agree with its arguments (else 400). */
   const paramHeaderCheck = async (
     profile: GatewayProfile,
@@ -490,6 +595,16 @@ export function createGateway(options: GatewayOptions): Gateway {
   const fetch = async (request: Request): Promise<Response> => {
     // A load balancer's probe carries no token; the answer says nothing but ready or not.
     if (request.method === 'GET' && new URL(request.url).pathname === '/readyz') return readyz();
+    if (browser?.handles(request.method, new URL(request.url).pathname)) {
+      const door = browserGuard(request);
+      return door instanceof Response ? door : browser.serve(request);
+    }
+    const visitor = statusPageVisitor(request, request.method, request.url);
+    if (visitor !== undefined) {
+      const door = browserGuard(request);
+      if (door instanceof Response) return door;
+      return visitor instanceof Response ? visitor : route(request, visitor);
+    }
     const metadata =
       guard.oauth?.metadataResponse(request) ??
       callerUpstreams?.callback({
@@ -584,7 +699,20 @@ export function createGateway(options: GatewayOptions): Gateway {
       const quarantined = checked.owner
         ? (options.provider.pins?.quarantined().filter((held) => seen.has(held.server)) ?? [])
         : [];
-      return statusPageResponse(statuses(), startedAt, endpoints, options.notices?.() ?? [], quarantined);
+      // A browser session of the owner gets approve buttons (a form with the session's CSRF token).
+      const session = request.headers.get('authorization') === null ? browser?.sessionOf(request) : undefined;
+      const csrf =
+        session?.owner === true && session.principal === checked.principal && quarantined.length > 0
+          ? browser?.csrfToken(session)
+          : undefined;
+      return statusPageResponse(
+        statuses(),
+        startedAt,
+        endpoints,
+        options.notices?.() ?? [],
+        quarantined,
+        csrf,
+      );
     }
     if (pathname === '/metrics' && request.method === 'GET' && metricsEndpoint)
       return metricsEndpoint.serve(checked);
@@ -651,6 +779,24 @@ export function createGateway(options: GatewayOptions): Gateway {
         );
         if (metadata !== undefined) return sendResponse(res, metadata);
       }
+      const path = new URL(req.url ?? '/', 'http://gateway.invalid').pathname;
+      if (browser?.handles(req.method ?? 'GET', path)) {
+        const door = browserGuard(nodeHeaders(req));
+        if (door instanceof Response) return sendResponse(res, door, { drain: req });
+        const body = req.method === 'POST' ? await readNodeBody(req, MAX_CALLBACK_FORM_BYTES) : undefined;
+        if (body !== undefined && !('text' in body))
+          return sendResponse(res, tooLarge(MAX_CALLBACK_FORM_BYTES), { close: true });
+        const headers = new Headers();
+        for (const [name, value] of Object.entries(req.headers))
+          if (typeof value === 'string') headers.set(name, value);
+          else if (Array.isArray(value)) headers.set(name, value.join(name === 'cookie' ? '; ' : ', '));
+        const web = new Request(new URL(req.url ?? '/', `http://${req.headers.host ?? '127.0.0.1'}`), {
+          method: req.method ?? 'GET',
+          headers,
+          ...(body === undefined ? {} : { body: body.text }),
+        });
+        return sendResponse(res, await browser.serve(web));
+      }
       // A browser coming back from signing in to an upstream carries no token of ours.
       const signedIn = callerUpstreams?.callback({
         method: req.method ?? 'GET',
@@ -671,7 +817,14 @@ export function createGateway(options: GatewayOptions): Gateway {
           ? undefined
           : await forwardedCaller(headers, req.method ?? 'GET', req.url ?? '/', guard);
       if (forwarded instanceof Response) return sendResponse(res, forwarded, { drain: req });
-      const authenticated = forwarded?.who ?? authenticateRequest(headers, guard);
+      const visitor =
+        forwarded === undefined ? statusPageVisitor(headers, req.method ?? 'GET', req.url ?? '/') : undefined;
+      if (visitor instanceof Response) return sendResponse(res, visitor);
+      if (visitor !== undefined) {
+        const door = browserGuard(headers);
+        if (door instanceof Response) return sendResponse(res, door);
+      }
+      const authenticated = visitor ?? forwarded?.who ?? authenticateRequest(headers, guard);
       const checked = authenticated instanceof Promise ? await authenticated : authenticated;
       if (checked instanceof Response) return sendResponse(res, checked, { drain: req });
       // Which gateways are reachable through this one (told to callers that passed the door):

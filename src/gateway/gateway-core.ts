@@ -7,6 +7,7 @@ import {
 } from '../cluster/request-state-seal.js';
 import type { MCPToolProvider, UpstreamNotification } from '../mcp/provider-types.js';
 import type { DownstreamCall } from './calls/downstream-call.js';
+import { ParkedScriptBytes } from './calls/parked-script-bytes.js';
 import { routeUpstreamLog, sendToSession } from './calls/upstream-log.js';
 import type { GatewayProfile } from './profiles/gateway-profile.js';
 import { ToolListAnnouncer, type ToolListChange } from './profiles/tool-list-announcer.js';
@@ -38,6 +39,8 @@ export class GatewayCore {
   readonly requestStates: RequestStateSeal;
   /** Names this process among replicas sharing a `requestStateKey` (a parked call's state names it). */
   readonly replicaId: string;
+  /** The memory of code-mode scripts waiting for their callers' answers, per principal. */
+  readonly parkedScripts: ParkedScriptBytes;
   readonly #parked = new Map<string, { call: DownstreamCall; timer: NodeJS.Timeout }>();
   readonly #subscriptions: UpstreamSubscriptions;
   /** Per session: the URI it named each subscription by, where that is not the qualified key. */
@@ -56,6 +59,8 @@ export class GatewayCore {
       unlinkedParkMs?: number;
       /** Calls parked at once, in all and per principal (default: unbounded). */
       parkedCalls?: { total: number; perPrincipal: number };
+      /** Bytes of parked code-mode scripts, in all and per principal (default: unbounded). */
+      parkedScriptBytes?: { total: number; perPrincipal: number };
       log: (line: string) => void;
       requestStateKey?: Uint8Array | undefined;
       replicaId?: string | undefined;
@@ -72,6 +77,9 @@ export class GatewayCore {
     this.separator = options.separator;
     this.#inputTimeoutMs = options.inputTimeoutMs;
     this.#parkedCalls = options.parkedCalls ?? { total: Infinity, perPrincipal: Infinity };
+    this.parkedScripts = new ParkedScriptBytes(
+      options.parkedScriptBytes ?? { total: Infinity, perPrincipal: Infinity },
+    );
     this.#unlinkedParkMs = Math.min(options.unlinkedParkMs ?? options.inputTimeoutMs, options.inputTimeoutMs);
     this.#log = options.log;
     this.resources = new ResourceIndex(provider, options.perCaller);
@@ -275,10 +283,11 @@ export class GatewayCore {
     if (session.ended) return;
     session.ended = true;
     this.sessions.delete(session);
-    for (const call of [...session.calls]) {
-      call.cancel('the downstream session ended');
-      this.endCall(call);
-    }
+    for (const call of [...this.calls])
+      if (call.session === session) {
+        call.cancel('the downstream session ended');
+        this.endCall(call);
+      }
     for (const key of [...session.subscriptions]) void this.unsubscribe(session, key);
   }
 

@@ -13,6 +13,7 @@ export function resolveGatewayLimits(limits: GatewayLimitsConfig, principals: bo
   const listenStreams = limits.listenStreams ?? 1000;
   const eventBytes = limits.eventBytes ?? 256 * 1024 * 1024;
   const parkedCalls = limits.parkedCalls ?? 1000;
+  const parkedScriptBytes = limits.parkedScriptBytes ?? 512 * 1024 * 1024;
   const share = (total: number, fraction: number) =>
     principals ? Math.max(1, Math.floor(total * fraction)) : total;
   return {
@@ -30,5 +31,10 @@ export function resolveGatewayLimits(limits: GatewayLimitsConfig, principals: bo
     unlinkedParkMs: limits.unlinkedParkMs ?? 30_000,
     parkedCalls,
     parkedCallsPerPrincipal: Math.min(limits.parkedCallsPerPrincipal ?? share(parkedCalls, 0.1), parkedCalls),
+    parkedScriptBytes,
+    parkedScriptBytesPerPrincipal: Math.min(
+      limits.parkedScriptBytesPerPrincipal ?? share(parkedScriptBytes, 0.25),
+      parkedScriptBytes,
+    ),
   };
 }

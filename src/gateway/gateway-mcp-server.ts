@@ -8,7 +8,7 @@ import {
   Server,
   type ServerContext,
 } from '@modelcontextprotocol/server';
-import { executeWith } from '../tool/call-context.js';
+import { executeWith } from '../tool/execute-with.js';
 import type { Tool, ToolUpdate } from '../tool/tool.js';
 import { requestSession } from './auth/request-caller.js';
 import { approvalThroughCaller } from './calls/gateway-approval.js';
@@ -106,6 +106,8 @@ export function buildGatewayServer(
       const result = await executeWith(tool, args, {
         ...call.context(),
         onApproval: approvalThroughCaller(call),
+        // A script of this call waiting for an approval holds its sandbox: counted per principal.
+        parkScript: (bytes) => core.parkedScripts.hold(call.caller.principal, bytes),
         ...(onUpdate === undefined ? {} : { onUpdate }),
       });
       if (progressSent !== undefined) await progressSent;

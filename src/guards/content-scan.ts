@@ -1,4 +1,4 @@
-import type { ContentDetector } from '../config/guards-config.js';
+import type { ContentDetector, GuardsConfig } from '../config/guards-config.js';
 import type { Finding } from './finding.js';
 import { findHiddenCharacters } from './hidden-characters.js';
 import { findModelInstructions } from './model-instructions.js';
@@ -13,21 +13,27 @@ export function detectorClass(finding: Finding): ContentDetector {
   if (prefix === 'personal-data') return 'personalData';
   if (prefix === 'instructions') return 'injection';
   if (prefix === 'hidden-characters') return 'hiddenCharacters';
+  if (prefix === 'http') return 'http';
   return 'terminalEscapes';
 }
 
-/** The findings of the `detectors` in one string at `location`. */
+/**
+ * The findings of the built-in `detectors` in one string at `location` (the `http` detector is
+ * asked once for all the strings of a result, by `scanSlots`).
+ */
 export async function scanText(
   text: string,
   location: string,
   detectors: ReadonlySet<ContentDetector>,
+  settings: Pick<GuardsConfig, 'personalData'> = {},
 ): Promise<Finding[]> {
   const findings: Finding[] = [];
   if (detectors.has('hiddenCharacters')) findings.push(...findHiddenCharacters(text, location));
   if (detectors.has('terminalEscapes')) findings.push(...findTerminalEscapes(text, location));
   if (detectors.has('injection')) findings.push(...findModelInstructions(text, location));
   if (detectors.has('secrets')) findings.push(...(await findSecrets(text, location)));
-  if (detectors.has('personalData')) findings.push(...(await findPersonalData(text, location)));
+  if (detectors.has('personalData'))
+    findings.push(...(await findPersonalData(text, location, settings.personalData)));
   return findings;
 }
 

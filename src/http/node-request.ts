@@ -88,10 +88,13 @@ export async function sendResponse(
   response: Response,
   options: { drain?: IncomingMessage; close?: boolean } = {},
 ): Promise<void> {
-  const headers: Record<string, string> = {};
+  const headers: Record<string, string | string[]> = {};
   response.headers.forEach((value, name) => {
     headers[name] = value;
   });
+  // Each cookie is a header of its own (iterating `Headers` yields them one by one, under one name).
+  const cookies = response.headers.getSetCookie();
+  if (cookies.length > 0) headers['set-cookie'] = cookies;
   if (options.close) headers.connection = 'close';
   const drained = options.drain ? dropBody(options.drain) : undefined;
   const text = await response.text();

@@ -6,6 +6,7 @@ import {
   readSdkErrorsWith,
 } from '../errors/classify-foreign-error.js';
 import { McpToolsError } from '../errors/mcp-tools-error.js';
+import type { ErrorInfo } from './provider-types.js';
 
 export { describeError, type ErrorContext };
 
@@ -105,3 +106,9 @@ readSdkErrorsWith((error, context) => {
  * Importing this module is what teaches {@link classifyForeignError} the SDK's errors.
  */
 export const classifyError: typeof classifyForeignError = classifyForeignError;
+
+/** The JSON-safe view of any error for status and multi-server results. */
+export function errorInfo(error: unknown): ErrorInfo {
+  const { code, message, recoverable } = classifyError(error);
+  return { code, message, recoverable };
+}

@@ -1,12 +1,18 @@
 import type { Transport } from '@modelcontextprotocol/client';
 import type { TransportAuth } from '../auth/transport-auth.js';
 import { bwrapCommand } from '../boxes/bwrap-command.js';
-import { bubblewrapMissingMessage, findBubblewrap } from '../boxes/find-bubblewrap.js';
+import {
+  bubblewrapMissingMessage,
+  cgroupsMissingMessage,
+  findBubblewrap,
+  findExecutable,
+  socatMissingMessage,
+} from '../boxes/find-bubblewrap.js';
 import { CHAIN_ENV, chainEnvironment } from '../chain/gateway-chain.js';
 import type { ServerConfig } from '../config/config-types.js';
-import { sandboxGrants } from '../config/sandbox-settings.js';
+import { DEFAULT_MAX_PROCESSES, networkGrant, sandboxGrants } from '../config/sandbox-settings.js';
 import type { TransportKind } from './provider-types.js';
-import type { ReusableStdioParameters } from './reusable-stdio-transport.js';
+import type { ChildResources, ReusableStdioParameters } from './reusable-stdio-transport.js';
 import type { SizeLimits } from './size-limited-fetch.js';
 import type { StderrTail } from './stderr-tail.js';
 
@@ -81,12 +87,75 @@ export async function createTransport(
       const bwrap = findBubblewrap();
       if (bwrap === undefined) throw new Error(bubblewrapMissingMessage(name));
       const { DEFAULT_INHERITED_ENV_VARS } = await import('@modelcontextprotocol/client/stdio');
-      const boxed = bwrapCommand(bwrap, parameters as BoxedParameters, grants, DEFAULT_INHERITED_ENV_VARS);
-      return new ReusableStdioTransport({ ...parameters, ...boxed }, stderr);
+      const network = networkGrant(grants.network);
+      // An allowlist: the box reaches the egress proxy this process runs, for as long as its child runs.
+      let egress: import('../boxes/egress-session.js').EgressSession | undefined;
+      if (typeof network === 'object') {
+        if (findExecutable('socat') === undefined) throw new Error(socatMissingMessage(name));
+        const { EgressSession } = await import('../boxes/egress-session.js');
+        egress = new EgressSession(name, network.allow, logBoxEvent);
+      }
+      let boxed = bwrapCommand(
+        bwrap,
+        parameters as BoxedParameters,
+        grants,
+        DEFAULT_INHERITED_ENV_VARS,
+        process.env,
+        egress?.egress,
+      );
+      // A cgroup of its own where this process can make one: the process limit (and the box's
+      // total memory) hold for root too, where RLIMIT_NPROC does not.
+      const { findCgroups } = await import('../boxes/find-cgroups.js');
+      const cgroups = findCgroups();
+      let cgroup: import('../boxes/box-cgroup.js').BoxCgroup | undefined;
+      if (cgroups.available) {
+        const { BoxCgroup } = await import('../boxes/box-cgroup.js');
+        cgroup = new BoxCgroup(
+          name,
+          cgroups.parents,
+          {
+            maxProcesses: grants.maxProcesses ?? DEFAULT_MAX_PROCESSES,
+            ...(grants.maxMemoryBytes === undefined ? {} : { maxMemoryBytes: grants.maxMemoryBytes }),
+          },
+          logBoxEvent,
+        );
+        boxed = cgroup.wrap(boxed);
+      } else if (grants.maxProcesses !== undefined) {
+        await egress?.close();
+        throw new Error(cgroupsMissingMessage(name, cgroups.reason));
+      }
+      return new ReusableStdioTransport({ ...parameters, ...boxed }, stderr, together(cgroup, egress));
     }
     return new ReusableStdioTransport(parameters, stderr);
   }
   httpModule ??= import('./create-http-transport.js');
   const { createHttpTransport } = await httpModule;
   return createHttpTransport(config, kind, auth, limits);
+}
+
+/**
+ * What a box reports (a refused egress request: method, host and port only; a limit it hit), one
+ * line on stderr, the gateway's log.
+ */
+function logBoxEvent(message: string): void {
+  process.stderr.write(`mcptools: ${message}\n`);
+}
+
+/** `first` and `second` as one: opened in that order, both closed. */
+function together(first?: ChildResources, second?: ChildResources): ChildResources | undefined {
+  if (first === undefined || second === undefined) return first ?? second;
+  return {
+    async open() {
+      await first.open();
+      try {
+        await second.open();
+      } catch (error) {
+        await first.close().catch(() => {});
+        throw error;
+      }
+    },
+    async close() {
+      await Promise.allSettled([second.close(), first.close()]);
+    },
+  };
 }

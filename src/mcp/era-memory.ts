@@ -3,9 +3,15 @@ import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { ProtocolMode, ServerConfig } from '../config/config-types.js';
+import type { ProtocolEra } from './provider-types.js';
 
 /** A protocol era: `legacy` (2025, `initialize`) or `modern` (2026-07-28, `server/discover`). */
 export type Era = 'legacy' | 'modern';
+
+/** The name an era is shown by (status, `/healthz`, the CLI): `2025` or `2026-07-28`. */
+export function protocolEraOf(era: Era): ProtocolEra {
+  return era === 'legacy' ? '2025' : '2026-07-28';
+}
 
 interface EraFile {
   version: 1;

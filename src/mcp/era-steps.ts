@@ -1,5 +1,6 @@
 import { ProtocolError, SdkError, SdkErrorCode, SdkHttpError } from '@modelcontextprotocol/client';
 import type { ProtocolMode } from '../config/config-types.js';
+import { DEPRECATED_PROTOCOL_MODES } from '../config/protocol-mode.js';
 import type { Era } from './era-memory.js';
 import type { TransportKind } from './provider-types.js';
 
@@ -15,11 +16,13 @@ export type EraStep = 'legacy' | 'modern' | 'auto';
  * refused the one before ({@link refusedEra}). A remembered era goes first; a pinned mode
  * has a single step. HTTP+SSE predates 2026-07-28, so it is always `legacy`.
  */
-export function eraSteps(mode: ProtocolMode, kind: TransportKind, remembered?: Era): EraStep[] {
-  if (kind === 'sse' || mode === 'legacy') return ['legacy'];
+export function eraSteps(given: ProtocolMode, kind: TransportKind, remembered?: Era): EraStep[] {
+  // A caller of the library in JavaScript may still pass a deprecated name (`legacy`, …).
+  const mode = DEPRECATED_PROTOCOL_MODES[given] ?? given;
+  if (kind === 'sse' || mode === '2025') return ['legacy'];
   if (mode === '2026-07-28') return ['modern'];
   if (remembered === 'modern') return ['modern', 'legacy'];
-  if (mode === 'initialize' || remembered === 'legacy') return ['legacy', 'modern'];
+  if (mode === '2025-first' || remembered === 'legacy') return ['legacy', 'modern'];
   return ['auto', 'legacy'];
 }
 

@@ -1,28 +1,71 @@
 import type { Client, Implementation, Tool as McpToolDefinition } from '@modelcontextprotocol/client';
 import { authRequiredError, findAuthRequired } from '../auth/auth-required-error.js';
+import type { TransportAuth } from '../auth/transport-auth.js';
 import { gatewayLoopReason } from '../chain/gateway-chain.js';
 import type { ProtocolMode, ServerConfig } from '../config/config-types.js';
+import type { SecretRedactor } from '../config/secret-redactor.js';
 import { McpToolsError } from '../errors/mcp-tools-error.js';
+import type { PinGuard } from '../pins/pin-guard.js';
 import { observeConnect } from '../telemetry/connect-telemetry.js';
 import type { CallContext } from '../tool/call-context.js';
-import { classifyError, describeError } from './classify-error.js';
+import { classifyError, describeError, errorInfo } from './classify-error.js';
 import type { ClientCallbacks } from './client-callbacks.js';
 import { type ConnectionDiagnostics, connectError, exitError } from './connection-diagnostics.js';
-import type { McpConnectionOptions, McpServerSettings } from './connection-settings.js';
-import { connectionStatus } from './connection-status.js';
 import { transportKindsFor } from './create-transport.js';
-import { type Era, eraKey } from './era-memory.js';
+import { type Era, type EraMemory, eraKey, protocolEraOf } from './era-memory.js';
 import { forwardNotifications } from './forward-notifications.js';
 import { isToolListContentFailure, listToolsLeniently } from './list-tools-leniently.js';
 import { closeMcpClient, isHttpNotFound, openMcpClient } from './open-mcp-client.js';
 import type { ServerState, ServerStatus, TransportKind, UpstreamNotification } from './provider-types.js';
-import { reconnectDelay } from './reconnect-policy.js';
+import { type ReconnectPolicy, reconnectDelay } from './reconnect-policy.js';
 import { type ChangingList, changedListOf, refreshChangedList } from './refresh-changed-list.js';
 import { screenToolDefinitions } from './screen-tool-definitions.js';
+import { CallsInFlight, type ServerRequestOptions } from './server-requests.js';
+import type { SizeLimits } from './size-limited-fetch.js';
 import { StderrTail } from './stderr-tail.js';
 
 /** As the SDK's own `listChanged` handling is configured (a burst of changes costs one re-list). */
 const LIST_CHANGE_DEBOUNCE_MS = 50;
+
+/** What a connection tells its hub. */
+export interface ConnectionListeners {
+  /** Connected (first time or again), with the server's tools (a connection does not keep them). */
+  connected(connection: McpConnection, tools: McpToolDefinition[]): void;
+  /** The server's tool list changed while connected (or was listed again). */
+  toolsChanged(connection: McpConnection, tools: McpToolDefinition[]): void;
+  /** State, counts or error changed. */
+  stateChanged(connection: McpConnection): void;
+  warning(message: string, connection: McpConnection): void;
+  /** A notification a gateway forwards (logs, resource updates, resource/prompt list changes). */
+  notification(connection: McpConnection, notification: UpstreamNotification): void;
+  /** `true` once someone listens for logs and resource updates (see {@link McpConnection.forwardNotifications}). */
+  wantsNotifications(): boolean;
+}
+
+/** Settings of {@link McpConnection}s: one object, shared by every connection of a hub. */
+export interface McpConnectionOptions {
+  clientInfo: Implementation;
+  reconnect: ReconnectPolicy;
+  requests: ServerRequestOptions;
+  listeners: ConnectionListeners;
+  /** The `protocol` of a server that sets none. Default `initialize`. */
+  protocol?: ProtocolMode;
+  /** Where the era of each server is remembered between connects and runs. */
+  eras?: EraMemory;
+  /** Hides configured secrets in every error and message this connection produces. */
+  redactor: SecretRedactor;
+  /** HTTP size limits. */
+  limits?: SizeLimits;
+  /** Holds back tool definitions that differ from their pins, before anything else reads them. */
+  pins?: PinGuard;
+}
+
+/** Settings of one server's {@link McpConnection}. */
+export interface McpServerSettings {
+  connectTimeoutMs: number;
+  /** OAuth for an HTTP server. */
+  auth?: TransportAuth;
+}
 
 /** What a connection keeps while it fails: made by the first failure, dropped by the next connect. */
 interface Failure {
@@ -60,6 +103,8 @@ export class McpConnection implements ClientCallbacks {
   serverInfo: Implementation | undefined;
   resourceCount = 0;
   promptCount = 0;
+  /** The calls in flight on this connection (every client it connects), for server→client requests to name theirs. */
+  readonly calls = new CallsInFlight();
 
   readonly #options: McpConnectionOptions;
   /** This server's timeout and OAuth (one object shared by the servers that have the same). */
@@ -237,7 +282,27 @@ export class McpConnection implements ClientCallbacks {
 
   /** The status row of this server. */
   status(): ServerStatus {
-    return connectionStatus(this);
+    return {
+      name: this.name,
+      state: this.state,
+      ...(this.transportKind === undefined ? {} : { transport: this.transportKind }),
+      ...(this.protocolVersion === undefined ? {} : { protocolVersion: this.protocolVersion }),
+      ...(this.era === undefined ? {} : { protocolEra: protocolEraOf(this.era), era: this.era }),
+      ...(this.serverInfo === undefined
+        ? {}
+        : { serverInfo: { name: this.serverInfo.name, version: this.serverInfo.version } }),
+      toolCount: this.toolCount,
+      resourceCount: this.resourceCount,
+      promptCount: this.promptCount,
+      ...(this.lastError === undefined
+        ? {}
+        : {
+            lastError: errorInfo(this.lastError),
+          }),
+      reconnectAttempts: this.reconnectAttempts,
+      ...(this.nextRetryAt === undefined ? {} : { nextRetryAt: this.nextRetryAt }),
+      ...(this.pid === undefined ? {} : { pid: this.pid }),
+    };
   }
 
   /**
@@ -383,6 +448,7 @@ export class McpConnection implements ClientCallbacks {
       kind,
       clientInfo: this.#options.clientInfo,
       requests: this.#options.requests,
+      calls: this.calls,
       stderr,
       deadline,
       timeoutMs,
@@ -406,6 +472,7 @@ export class McpConnection implements ClientCallbacks {
     this.client = client;
     if (this.#options.listeners.wantsNotifications()) forwardNotifications(client, this);
     this.transportKind = kind;
+    this.calls.perRequestStreams = kind !== 'stdio';
     this.protocolVersion = client.getNegotiatedProtocolVersion();
     this.era = client.getProtocolEra();
     this.#era = this.era;
@@ -431,7 +498,7 @@ export class McpConnection implements ClientCallbacks {
 
   /** How the era is chosen: the server's `protocol`, else the hub's (worked out when needed, not kept). */
   get #mode(): ProtocolMode {
-    return this.config.protocol ?? this.#options.protocol ?? 'initialize';
+    return this.config.protocol ?? this.#options.protocol ?? '2025-first';
   }
 
   /** The key of this server's era in the era memory (a hash of its command line or URL: kept by no one). */

@@ -247,6 +247,7 @@ async function runMcpTool(
     // trace and capabilities in `_meta`, and its relay of input_required.
     const sent = await sendForCaller(
       client,
+      connection.calls,
       server,
       originalName,
       context,

@@ -28,9 +28,13 @@ import type { CallContext } from '../tool/call-context.js';
 import { DEFAULT_MAX_RESULT_CHARS } from '../tool/result.js';
 import type { Tool } from '../tool/tool.js';
 import { CallerRouting, type ServePerCallerOptions } from './caller-routing.js';
-import type { ConnectionListeners, McpConnectionOptions, McpServerSettings } from './connection-settings.js';
 import { defaultEraCacheFile, type EraMemory, eraMemoryFor } from './era-memory.js';
-import { McpConnection } from './mcp-connection.js';
+import {
+  type ConnectionListeners,
+  McpConnection,
+  type McpConnectionOptions,
+  type McpServerSettings,
+} from './mcp-connection.js';
 import { createMcpTool, type McpToolAdapterOptions } from './mcp-tool-adapter.js';
 import type { CallerIdentity } from './principal-connections.js';
 import { McpPromptService } from './prompt-service.js';

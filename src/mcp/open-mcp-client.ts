@@ -22,6 +22,7 @@ import type { TransportKind } from './provider-types.js';
 import type { ReusableStdioTransport } from './reusable-stdio-transport.js';
 import { ServableResponseStore } from './servable-response-store.js';
 import {
+  type CallsInFlight,
   clientCapabilities,
   installServerRequestHandlers,
   linkResponsesToCallers,
@@ -38,6 +39,8 @@ export interface OpenClientParameters {
   kind: TransportKind;
   clientInfo: Implementation;
   requests: ServerRequestOptions;
+  /** The connection's calls in flight, to which the server-request handlers attribute each request. */
+  calls: CallsInFlight;
   stderr: StderrTail;
   /** HTTP size limits (stdio has the SDK's own 10 MiB line buffer). */
   limits?: SizeLimits;
@@ -217,7 +220,7 @@ function createClient(parameters: OpenClientParameters, step: EraStep): Client {
     };
   }
   const client = new ReportingClient(parameters.clientInfo, options, callbacks);
-  installServerRequestHandlers(client, parameters.server, parameters.requests);
+  installServerRequestHandlers(client, parameters.server, parameters.requests, parameters.calls);
   client.onerror = reportError;
   client.onclose = reportClosed;
   if (step === 'legacy') client.fallbackNotificationHandler = reportListChanges.bind(client);

@@ -11,8 +11,7 @@ import type { TokenStore } from '../auth/token-store.js';
 import type { TransportAuth } from '../auth/transport-auth.js';
 import type { HttpServerConfig, ServerConfig } from '../config/config-types.js';
 import { McpToolsError } from '../errors/mcp-tools-error.js';
-import type { McpConnectionOptions } from './connection-settings.js';
-import { McpConnection } from './mcp-connection.js';
+import { McpConnection, type McpConnectionOptions } from './mcp-connection.js';
 
 /** Who is calling, as the gateway tells the hub (see `McpToolHub.servePerCaller`). */
 export interface CallerIdentity {

@@ -66,7 +66,7 @@ export class McpPromptService implements PromptService {
     args?: Record<string, string>,
     options?: CallOptions,
   ): Promise<PromptResult> {
-    const client = await this.#servers.client(server, options?.context, { signIn: true });
+    const { client, calls } = await this.#servers.connected(server, options?.context, { signIn: true });
     this.#servers.checkPinned(server, 'prompt', name);
     const sent = await this.#servers.request(
       server,
@@ -76,6 +76,7 @@ export class McpPromptService implements PromptService {
         // For the caller: in flight on the client, linked, and a 2026-07-28 get's input_required relayed.
         sendForCaller(
           client,
+          calls,
           server,
           name,
           options?.context,

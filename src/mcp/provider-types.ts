@@ -40,6 +40,9 @@ export interface ErrorInfo {
   recoverable: boolean;
 }
 
+/** A protocol era by its name: `2025` (2024-11-05 to 2025-06-18) or `2026-07-28`. */
+export type ProtocolEra = '2025' | '2026-07-28';
+
 /** What `status()` reports for one server. */
 export interface ServerStatus {
   name: string;
@@ -47,7 +50,12 @@ export interface ServerStatus {
   transport?: TransportKind;
   /** The negotiated protocol version, e.g. `2025-11-25` or `2026-07-28`. */
   protocolVersion?: string;
-  /** `legacy` (2025 era, initialize + sessions) or `modern` (2026-07-28, stateless). */
+  /**
+   * The era: `2025` (the revisions 2024-11-05 to 2025-06-18: `initialize` and sessions) or
+   * `2026-07-28` (stateless).
+   */
+  protocolEra?: ProtocolEra;
+  /** @deprecated The era by its earlier name, `legacy` (`2025`) or `modern` (`2026-07-28`): read {@link protocolEra}. */
   era?: 'legacy' | 'modern';
   serverInfo?: { name: string; version: string };
   toolCount: number;

@@ -1,5 +1,6 @@
 import type { ContentDetector, GuardAction, GuardsConfig } from '../config/guards-config.js';
 import { McpToolsError } from '../errors/mcp-tools-error.js';
+import { messageOf } from '../errors/message-of.js';
 import { redactSlots, type Slot, scanSlots, summary } from '../guards/content-guard.js';
 import { detectorClass } from '../guards/content-scan.js';
 import type { Finding } from '../guards/finding.js';
@@ -118,11 +119,28 @@ export class ReadScreen {
     actions: NonNullable<GuardsConfig['results']>,
   ): Promise<string | undefined> {
     const detectors = new Set(Object.keys(actions) as ContentDetector[]);
-    const findings = await scanSlots(slots, detectors);
+    const config = this.#config() ?? {};
+    let scan: Awaited<ReturnType<typeof scanSlots>>;
+    try {
+      scan = await scanSlots(slots, detectors, config, actions.http);
+    } catch (error) {
+      // A detector that failed closed: the read is refused, as a block would.
+      this.#report(`guards: ${origin.what} withheld: ${messageOf(error)}`, origin.server);
+      throw new McpToolsError(
+        'PERMISSION_DENIED',
+        `The ${origin.what.split(' ')[0]} was withheld by mcptools guards: a detector failed`,
+        { data: { server: origin.server } },
+      );
+    }
+    for (const failure of scan.failures) this.#report(`guards: ${origin.what}: ${failure}`, origin.server);
+    const findings = scan.findings;
     if (findings.length === 0) return undefined;
     const actionOf = (finding: Finding): GuardAction => actions[detectorClass(finding)] ?? 'annotate';
     const what = summary(findings);
-    if (findings.some((finding) => actionOf(finding) === 'block')) {
+    // A read has no approval handler to ask: what would be held until approved is refused.
+    if (
+      findings.some((finding) => actionOf(finding) === 'block' || actionOf(finding) === 'requireApproval')
+    ) {
       this.#report(`guards: block ${origin.what}: ${what}`, origin.server);
       throw new McpToolsError(
         'PERMISSION_DENIED',

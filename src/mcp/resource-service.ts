@@ -78,7 +78,7 @@ export class McpResourceService implements ResourceService {
 
   async read(server: string, uri: string, options?: CallOptions): Promise<ResourceContents[]> {
     checkResourceUri(uri, server);
-    const client = await this.#servers.client(server, options?.context, { signIn: true });
+    const { client, calls } = await this.#servers.connected(server, options?.context, { signIn: true });
     const sent = await this.#servers.request(
       server,
       client,
@@ -87,6 +87,7 @@ export class McpResourceService implements ResourceService {
         // For the caller: in flight on the client, linked, and a 2026-07-28 read's input_required relayed.
         sendForCaller(
           client,
+          calls,
           server,
           uri,
           options?.context,

@@ -24,6 +24,15 @@ interface SdkStdioInternals {
   processReadBuffer(): void;
 }
 
+/**
+ * What a child needs from before it starts until it ends (a box's egress proxy and cgroup):
+ * `open()` before each spawn, `close()` once that child has ended (or failed to start).
+ */
+export interface ChildResources {
+  open(): Promise<void>;
+  close(): Promise<void>;
+}
+
 /** How long a closing child gets for its stdin's end, then for SIGTERM (the SDK's own times). */
 const CLOSE_GRACE_MS = 2000;
 
@@ -61,9 +70,13 @@ export class ReusableStdioTransport extends StdioClientTransport {
   readonly #tail: StderrTail | undefined;
   /** Made by the first request a caller sends (see {@link linkToCaller}). */
   #links: ResponseLinks | undefined;
+  readonly #resources: ChildResources | undefined;
 
-  /** `stderr` collects the child's stderr for error messages; without it stderr is ignored. */
-  constructor(parameters: ReusableStdioParameters, stderr?: StderrTail) {
+  /**
+   * `stderr` collects the child's stderr for error messages; without it stderr is ignored.
+   * `resources` are opened before each child starts and closed when it has ended.
+   */
+  constructor(parameters: ReusableStdioParameters, stderr?: StderrTail, resources?: ChildResources) {
     // Built with `stderr: 'ignore'` so that the SDK makes no `PassThrough` to pipe stderr
     // into (a stream and a dozen pipe listeners per server); `start()` then sets what the
     // child gets (the SDK reads these parameters when it spawns). Copied with `Object.assign`
@@ -73,6 +86,7 @@ export class ReusableStdioTransport extends StdioClientTransport {
     own.stderr = 'ignore';
     super(own);
     this.#tail = stderr;
+    this.#resources = resources;
   }
 
   /** While `true`, `close()` detaches the client instead of ending the child. */
@@ -92,8 +106,21 @@ export class ReusableStdioTransport extends StdioClientTransport {
     }
     const stderr = this.#tail?.childStderr() ?? 'ignore';
     (this as unknown as SdkStdioInternals)._serverParams.stderr = stderr;
-    if (PROCESS_GROUPS) await this.#startInGroup();
-    else await super.start();
+    const resources = this.#resources;
+    if (resources !== undefined) await resources.open();
+    try {
+      if (PROCESS_GROUPS) await this.#startInGroup();
+      else await super.start();
+    } catch (error) {
+      await resources?.close().catch(() => {});
+      throw error;
+    }
+    const child = (this as unknown as SdkStdioInternals)._process;
+    if (resources !== undefined) {
+      if (child === undefined || child.exitCode !== null || child.signalCode !== null)
+        await resources.close().catch(() => {});
+      else child.once('close', () => void resources.close().catch(() => {}));
+    }
     // The pipe holds what the child wrote before this (nothing reads it yet): nothing is lost.
     if (stderr === 'pipe') this.#tail?.attach(this.stderr);
   }

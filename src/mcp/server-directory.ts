@@ -6,9 +6,10 @@ import { McpToolsError } from '../errors/mcp-tools-error.js';
 import type { PinGuard } from '../pins/pin-guard.js';
 import { observeUpstreamRequest } from '../telemetry/upstream-request-telemetry.js';
 import type { CallContext } from '../tool/call-context.js';
-import { classifyError, type ErrorContext } from './classify-error.js';
+import { classifyError, type ErrorContext, errorInfo } from './classify-error.js';
 import type { McpConnection } from './mcp-connection.js';
-import type { CallOptions, ErrorInfo, MultiServerList, ServerError } from './provider-types.js';
+import type { CallOptions, MultiServerList, ServerError } from './provider-types.js';
+import type { CallsInFlight } from './server-requests.js';
 
 /**
  * The hub's routing decision for a request to `server` made for the call `context`: `undefined`
@@ -86,9 +87,18 @@ export class ServerDirectory {
     context: CallContext | undefined,
     options: { signIn?: boolean } = {},
   ): Promise<Client> {
+    return (await this.connected(server, context, options)).client;
+  }
+
+  /** The same, with the calls in flight of the connection the client belongs to (what `sendForCaller` takes). */
+  async connected(
+    server: string,
+    context: CallContext | undefined,
+    options: { signIn?: boolean } = {},
+  ): Promise<{ client: Client; calls: CallsInFlight }> {
     const connection = await this.connection(server, context, options);
     if (connection.client === undefined) throw connection.unavailableError();
-    return connection.client;
+    return { client: connection.client, calls: connection.calls };
   }
 
   /** Whether `client` is `server`'s shared connection's (not a caller's own): what it lists is the server's. */
@@ -192,10 +202,4 @@ export class ServerDirectory {
     });
     return { items, errors };
   }
-}
-
-/** The JSON-safe view of any error for status and multi-server results. */
-export function errorInfo(error: unknown): ErrorInfo {
-  const { code, message, recoverable } = classifyError(error);
-  return { code, message, recoverable };
 }

@@ -42,16 +42,53 @@ export interface ServerRequestContext {
 }
 
 /*
- * The calls in flight on each client: whoever sends a request for a call passes its context
- * (`trackCall`), and a server→client request is handed the call whose async context it arrived
- * in (see caller-scope.ts). The SDK runs a 2026-07-28 `input_required` round and reads a
- * 2025-era HTTP call's response stream inside that call's async context, so the link holds
- * exactly where the protocol carries one; a 2025-era stdio server's requests arrive from the
- * pipe, whose context belongs to no call (responses are re-linked to their sender by
+ * Whoever sends a request for a call records the call on the connection while it runs
+ * (`CallsInFlight.track`), and a server→client request is handed the call whose async context
+ * it arrived in (see caller-scope.ts). The SDK runs a 2026-07-28 `input_required` round and
+ * reads a 2025-era HTTP call's response stream inside that call's async context, so the link
+ * holds exactly where the protocol carries one; a 2025-era stdio server's requests arrive from
+ * the pipe, whose context belongs to no call (responses are re-linked to their sender by
  * `linkResponsesToCallers`, requests cannot be) — and a stale call (one that already ended) is
  * never reported, because only calls in flight count.
  */
-const inFlight = new WeakMap<Client, Map<CallContext, number>>();
+
+/** The calls in flight on one connection, each with its context: whom a server→client request is attributed to. */
+export class CallsInFlight {
+  /**
+   * Whether the connection's transport gives each request a response stream of its own (HTTP),
+   * whose messages the SDK handles in that request's async context; a stdio pipe carries every
+   * request's at once, in no call's context.
+   */
+  perRequestStreams = false;
+  /** Each call's context and how many of its requests are in flight (made by the first call). */
+  #calls: Map<CallContext, number> | undefined;
+
+  /** Records the call `context` as in flight; returns the release function (call it once its request settled). */
+  track(context: CallContext): () => void {
+    this.#calls ??= new Map();
+    const calls = this.#calls;
+    calls.set(context, (calls.get(context) ?? 0) + 1);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const count = (calls.get(context) ?? 1) - 1;
+      if (count <= 0) calls.delete(context);
+      else calls.set(context, count);
+    };
+  }
+
+  /** What a server→client request of `server` is handed: the call it belongs to (when in flight) and every call in flight. */
+  requestContext(server: string, signal: AbortSignal): ServerRequestContext {
+    const calls = this.#calls;
+    const callersInFlight = calls ? [...calls.keys()] : [];
+    const store = currentCaller();
+    const caller = store !== undefined && calls?.has(store) ? store : undefined;
+    return caller === undefined
+      ? { server, signal, callersInFlight }
+      : { server, signal, caller, callersInFlight };
+  }
+}
 
 /**
  * The `_meta` to put in a request to `client` for the call `context`: the current span
@@ -76,25 +113,6 @@ export function callerMeta(
     meta[CLIENT_CAPABILITIES_META_KEY] = chain ? { ...declared, experimental: chain } : declared;
   }
   return meta;
-}
-
-/** Records the call `context` as in flight on `client`; returns the release function. */
-export function trackCall(client: Client, context: CallContext | undefined): () => void {
-  if (context?.upstream === undefined) return () => {};
-  let calls = inFlight.get(client);
-  if (calls === undefined) {
-    calls = new Map();
-    inFlight.set(client, calls);
-  }
-  calls.set(context, (calls.get(context) ?? 0) + 1);
-  let released = false;
-  return () => {
-    if (released) return;
-    released = true;
-    const count = (calls.get(context) ?? 1) - 1;
-    if (count <= 0) calls.delete(context);
-    else calls.set(context, count);
-  };
 }
 
 const MAX_LINKED = 10_000;
@@ -170,16 +188,6 @@ export class ResponseLinks {
   }
 }
 
-function requestContext(client: Client, server: string, signal: AbortSignal): ServerRequestContext {
-  const calls = inFlight.get(client);
-  const callersInFlight = calls ? [...calls.keys()] : [];
-  const store = currentCaller();
-  const caller = store !== undefined && calls?.has(store) ? store : undefined;
-  return caller === undefined
-    ? { server, signal, callersInFlight }
-    : { server, signal, caller, callersInFlight };
-}
-
 /** Answers a server's sampling request with a completion from a model the host controls. */
 export type SamplingHandler = (
   request: SamplingRequest,
@@ -250,7 +258,8 @@ const notEnabled: Record<string, string> = {
 };
 
 /**
- * Registers the configured handlers on `client` and a fallback that answers anything else
+ * Registers the configured handlers on `client` (attributing each request to a call of
+ * `calls`, the connection's calls in flight) and a fallback that answers anything else
  * with a JSON-RPC error saying what to configure. The same handlers serve 2025-era
  * server→client requests and 2026-era `input_required` rounds (the SDK routes both).
  */
@@ -258,21 +267,22 @@ export function installServerRequestHandlers(
   client: Client,
   server: string,
   options: ServerRequestOptions,
+  calls: CallsInFlight,
 ): void {
   const { onSamplingRequest, onElicitation, onRootsRequest, roots } = options;
   if (onSamplingRequest) {
     client.setRequestHandler('sampling/createMessage', (request, context) =>
-      onSamplingRequest(request.params, requestContext(client, server, context.mcpReq.signal)),
+      onSamplingRequest(request.params, calls.requestContext(server, context.mcpReq.signal)),
     );
   }
   if (onElicitation) {
     client.setRequestHandler('elicitation/create', (request, context) =>
-      onElicitation(request.params, requestContext(client, server, context.mcpReq.signal)),
+      onElicitation(request.params, calls.requestContext(server, context.mcpReq.signal)),
     );
   }
   if (onRootsRequest) {
     client.setRequestHandler('roots/list', (_request, context) =>
-      onRootsRequest(requestContext(client, server, context.mcpReq.signal)),
+      onRootsRequest(calls.requestContext(server, context.mcpReq.signal)),
     );
   } else if (roots) {
     client.setRequestHandler('roots/list', async () => ({ roots }));

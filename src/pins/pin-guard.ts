@@ -236,12 +236,21 @@ export class PinGuard {
 
   /**
    * Makes an approval another replica made this one's pin too (in the file and here), and serves
-   * what it releases; nothing is written when the definition is pinned so already. The caller
-   * vouches for the approval (the cluster seals it with its key).
+   * what it releases; nothing is written when the definition is pinned so already, nor, given
+   * `approvedAt` (ms since the epoch), when the definition's pin was made after it. Resolves
+   * `true` when it pinned. The caller vouches for the approval (the cluster seals it with its key).
    */
-  async adopt(approval: PinApproval): Promise<void> {
+  async adopt(approval: PinApproval, options: { approvedAt?: number } = {}): Promise<boolean> {
     const { server, key, fingerprint, definition } = approval;
-    if (this.#content.servers[server]?.pins[key]?.fingerprint === fingerprint) return;
+    const pin = this.#content.servers[server]?.pins[key];
+    if (pin?.fingerprint === fingerprint) return false;
+    // An approval replayed from the cluster's record never undoes a pin made after it.
+    if (
+      options.approvedAt !== undefined &&
+      pin !== undefined &&
+      Date.parse(pin.pinnedAt) > options.approvedAt
+    )
+      return false;
     const mark = `${server}\u0000${key}\u0000${fingerprint}`;
     this.#adopted.add(mark);
     const now = new Date().toISOString();
@@ -252,6 +261,7 @@ export class PinGuard {
     await this.#writes;
     this.#reload();
     this.#adopted.delete(mark);
+    return true;
   }
 
   /** Reads the pin file again now (before servers connect after a reload), not at the next poll. */

@@ -36,6 +36,7 @@ export function approvalRequestOf(
     ...(call.toolCallId === undefined ? {} : { toolCallId: call.toolCallId }),
     ...(call.principal === undefined ? {} : { principal: call.principal }),
     ...(requirement.scope === undefined ? {} : { scope: requirement.scope }),
+    ...(requirement.onResult === true ? { onResult: true } : {}),
   };
 }
 

@@ -181,4 +181,9 @@ export interface ToolMiddleware {
 export interface ScreenedResult {
   result: ToolResult;
   decisions: ToolCallDecision[];
+  /**
+   * Hold `result` until the call's approval handler (or the host's) approves it: approved, the
+   * caller gets `result`; denied, timed out or unanswerable, a refusal that carries none of it.
+   */
+  requireApproval?: Omit<ApprovalRequirement, 'pluginId' | 'onResult'>;
 }

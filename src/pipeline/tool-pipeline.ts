@@ -1,13 +1,16 @@
 import { messageOf } from '../errors/message-of.js';
 import { recordPolicyDecision } from '../telemetry/mcptools-metrics.js';
 import { argumentIssues, argumentProblemOf } from '../tool/argument-validator.js';
-import { type CallContext, contextOf, executeWith } from '../tool/call-context.js';
+import { type CallContext, contextOf } from '../tool/call-context.js';
+import { executeWith } from '../tool/execute-with.js';
 import type { Tool, ToolContext, ToolResult } from '../tool/tool.js';
 import { approvalRequestOf, notifyResolution, resolveApproval } from './resolve-approval.js';
 import { runBeforeHooks } from './run-before-hooks.js';
 import type {
   AfterToolCallEvent,
   ApprovalHandler,
+  ApprovalRequirement,
+  ApprovalResolution,
   BeforeToolCallEvent,
   PersistedToolResultMessage,
   ToolCallDecision,
@@ -261,25 +264,8 @@ export class ToolPipeline {
         );
       } else if (merged.requireApproval) {
         const requirement = merged.requireApproval;
-        const key = `${requirement.pluginId}\u0000${tool.name}\u0000${principal ?? ''}`;
-        const request = approvalRequestOf(requirement, {
-          toolName: tool.name,
-          toolCallId,
-          ...(principal === undefined ? {} : { principal }),
-        });
-        const resolution =
-          this.#alwaysAllowed.has(key) && request.allowedDecisions.includes('allow-always')
-            ? 'allow-always'
-            : await resolveApproval(request, call.onApproval ?? this.#onApproval, tool, signal);
-        notifyResolution(requirement, resolution, this.#onError);
+        const resolution = await this.#ask(requirement, tool, call, principal);
         decisions.push({ by: requirement.pluginId, decision: resolution });
-        recordPolicyDecision({
-          server: tool.server,
-          tool: tool.name,
-          decision: resolution === 'allow-once' || resolution === 'allow-always' ? 'approved' : 'denied',
-          reason: 'approval',
-        });
-        if (resolution === 'allow-always') this.#alwaysAllowed.add(key);
         if (resolution === 'allow-once' || resolution === 'allow-always') {
           if (merged.params !== undefined) finalParams = { ...original, ...merged.params };
         } else if (resolution === 'deny') {
@@ -341,8 +327,33 @@ export class ToolPipeline {
         try {
           const screened = await middleware.screenResult(result, context);
           if (screened === undefined) continue;
-          result = screened.result;
           decisions.push(...screened.decisions);
+          const held = screened.requireApproval;
+          if (held !== undefined) {
+            // The result is held: the caller gets it only on an approval, and on anything else a
+            // refusal that carries none of it (the tool did run).
+            const requirement = { ...held, pluginId: middleware.name, onResult: true };
+            const resolution = await this.#ask(requirement, tool, call, principal);
+            decisions.push({ by: middleware.name, decision: resolution });
+            if (resolution !== 'allow-once' && resolution !== 'allow-always') {
+              const why =
+                resolution === 'deny'
+                  ? 'Denied'
+                  : resolution === 'timeout'
+                    ? 'Approval timed out'
+                    : signal?.aborted
+                      ? 'Approval cancelled (call aborted)'
+                      : 'Approval unavailable: nobody could be asked';
+              stop(
+                `${why}: ${held.title}. The tool ran, but its result was withheld; do not retry it unless the user asks.`,
+                'denied',
+                middleware.name,
+                'denied',
+              );
+              break;
+            }
+          }
+          result = screened.result;
           if (screened.decisions.some((decision) => decision.decision === 'block')) outcome = 'blocked';
         } catch (error) {
           this.#onError(`result screening by ${middleware.name} failed: ${messageOf(error)}`, error);
@@ -378,6 +389,38 @@ export class ToolPipeline {
     }
     if (threw) throw thrown;
     return result!;
+  }
+
+  /**
+   * Asks the call's (or the host's) approval handler to decide `requirement`, unless an
+   * `allow-always` answer from the same asker, tool and principal stands; tells the hook and
+   * the metrics how it ended.
+   */
+  async #ask(
+    requirement: ApprovalRequirement & { pluginId: string },
+    tool: Tool,
+    call: CallContext,
+    principal: string | undefined,
+  ): Promise<ApprovalResolution> {
+    const key = `${requirement.pluginId}\u0000${tool.name}\u0000${principal ?? ''}`;
+    const request = approvalRequestOf(requirement, {
+      toolName: tool.name,
+      toolCallId: call.toolCallId,
+      ...(principal === undefined ? {} : { principal }),
+    });
+    const resolution =
+      this.#alwaysAllowed.has(key) && request.allowedDecisions.includes('allow-always')
+        ? 'allow-always'
+        : await resolveApproval(request, call.onApproval ?? this.#onApproval, tool, call.signal);
+    notifyResolution(requirement, resolution, this.#onError);
+    recordPolicyDecision({
+      server: tool.server,
+      tool: tool.name,
+      decision: resolution === 'allow-once' || resolution === 'allow-always' ? 'approved' : 'denied',
+      reason: 'approval',
+    });
+    if (resolution === 'allow-always') this.#alwaysAllowed.add(key);
+    return resolution;
   }
 
   #observe(middleware: ToolMiddleware, event: AfterToolCallEvent, context: ToolHookContext): void {

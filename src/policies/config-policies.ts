@@ -105,7 +105,8 @@ export function configPolicies(
     });
   }
   // The content guards: one middleware (arguments before the call, the result after it).
-  if (policies?.guards) middlewares.push(contentGuard(policies.guards));
+  if (policies?.guards)
+    middlewares.push(contentGuard(policies.guards, options.onError ? { onError: options.onError } : {}));
   const audit = policies?.audit
     ? new AuditLog(policies.audit, {
         // The guards' reasons name a detector and a place, never a value: safe to record.

@@ -1,7 +1,8 @@
 import { suggestToolNames } from '../registry/suggest-tool-names.js';
 import type { ToolRegistry } from '../registry/tool-registry.js';
 import { validateArguments } from '../tool/argument-validator.js';
-import { type CallContext, contextOf, executeWith } from '../tool/call-context.js';
+import { type CallContext, contextOf } from '../tool/call-context.js';
+import { executeWith } from '../tool/execute-with.js';
 import type { JsonSchemaObject, Tool, ToolResult } from '../tool/tool.js';
 import { classifyRouterError, routerError } from './error-taxonomy.js';
 import type { ResolvedRouterOptions } from './router-options.js';

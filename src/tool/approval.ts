@@ -1,4 +1,4 @@
-import type { Tool } from './tool.js';
+import type { ToolDescription } from './tool-description.js';
 
 /** A decision on an approval request (OpenClaw's plugin approval resolutions). */
 export type ApprovalDecision = 'allow-once' | 'allow-always' | 'deny';
@@ -19,6 +19,11 @@ export interface ApprovalRequirement {
   allowedDecisions?: ApprovalDecision[];
   /** Stamped by the pipeline with the id of the plugin (or middleware) that asked. */
   pluginId?: string;
+  /**
+   * Beyond OpenClaw: the approval holds a result the tool already returned (a result guard),
+   * rather than a call about to run. Set by the pipeline.
+   */
+  onResult?: boolean;
   /** Display-only facts about the action (OpenClaw's `scope`). */
   scope?: Record<string, unknown>;
   onResolution?: (decision: ApprovalResolution) => void | Promise<void>;
@@ -43,5 +48,5 @@ export interface ApprovalRequest extends Omit<ApprovalRequirement, 'onResolution
  */
 export type ApprovalHandler = (
   request: ApprovalRequest,
-  options: { tool: Tool; signal: AbortSignal },
+  options: { tool: ToolDescription; signal: AbortSignal },
 ) => ApprovalDecision | undefined | Promise<ApprovalDecision | undefined>;

@@ -1,7 +1,7 @@
 // Types only from the SDK: `import 'mcptools'` loads no SDK, and these are erased.
 import type { ClientCapabilities, InputRequiredResult } from '@modelcontextprotocol/client';
 import type { ApprovalHandler } from './approval.js';
-import type { Tool, ToolResult, ToolUpdateCallback } from './tool.js';
+import type { ToolUpdateCallback } from './tool-result.js';
 
 /**
  * Who calls: what the code that received the request (the gateway's front door, the CLI)
@@ -131,6 +131,13 @@ export interface CallContext {
   continuation?: boolean;
   /** What requests to upstream servers made for this call need (a gateway's downstream call). */
   upstream?: UpstreamRequestContext;
+  /**
+   * Counts a code-mode script of this call, about to wait for the caller's answer (an
+   * approval), by the `bytes` its sandbox holds, against the caller's quota of parked scripts
+   * (a gateway's): the release when it stops waiting, or `undefined` when the quota is full
+   * and the question must not be asked. Absent: nothing is counted.
+   */
+  parkScript?: (bytes: number) => (() => void) | undefined;
 }
 
 /**
@@ -159,13 +166,4 @@ export function contextOf(
   context: CallContext | undefined,
 ): CallContext {
   return context ?? defaultCallContext(toolCallId, signal, onUpdate);
-}
-
-/** Calls `tool` with `context` (its OpenClaw arguments taken from it). */
-export function executeWith(
-  tool: Pick<Tool, 'execute'>,
-  params: Record<string, unknown>,
-  context: CallContext,
-): Promise<ToolResult> {
-  return tool.execute(context.toolCallId, params, context.signal, context.onUpdate, context);
 }

@@ -1,53 +1,9 @@
 import type { CallContext } from './call-context.js';
-import type { ContentBlock } from './content.js';
+import type { ToolDescription } from './tool-description.js';
+import type { ToolResult, ToolUpdateCallback } from './tool-result.js';
 
-/** A JSON Schema object whose top level is `type: "object"`. */
-export type JsonSchemaObject = {
-  type: 'object';
-  properties?: Record<string, unknown>;
-  required?: string[];
-  [keyword: string]: unknown;
-};
-
-/**
- * The result of one tool call. Lossless: MCP audio, embedded resources, resource links,
- * `structuredContent` and `_meta` survive; {@link toOpenClawResult} gives the degraded view.
- */
-export interface ToolResult {
-  content: ContentBlock[];
-  /** Free-form data for the host, never shown to the model by default. */
-  details?: unknown;
-  /** `true` when the tool failed; the content then explains why. */
-  isError?: boolean;
-  /** MCP `structuredContent`, when the tool declared an output schema. */
-  structuredContent?: Record<string, unknown>;
-  /** MCP result `_meta`. */
-  _meta?: Record<string, unknown>;
-}
-
-/** A partial result pushed while a call runs (OpenClaw `onUpdate`, MCP progress). */
-export interface ToolUpdate {
-  content: ContentBlock[];
-  details?: unknown;
-  /** MCP progress, when the update came from `notifications/progress`. */
-  progress?: { progress: number; total?: number; message?: string };
-}
-
-/** OpenClaw's progressive-update callback. */
-export type ToolUpdateCallback = (update: ToolUpdate) => void;
-
-/** MCP tool annotations (behaviour hints). */
-export interface ToolAnnotations {
-  title?: string;
-  readOnlyHint?: boolean;
-  destructiveHint?: boolean;
-  idempotentHint?: boolean;
-  openWorldHint?: boolean;
-  [hint: string]: unknown;
-}
-
-/** Where a tool came from. */
-export type ToolSource = 'native' | 'plugin' | 'mcp' | 'router';
+export type { JsonSchemaObject, ToolAnnotations, ToolDescription, ToolSource } from './tool-description.js';
+export type { ToolResult, ToolUpdate, ToolUpdateCallback } from './tool-result.js';
 
 /**
  * A tool an agent can call: OpenClaw's `AgentTool` shape plus metadata
@@ -60,11 +16,7 @@ export type ToolSource = 'native' | 'plugin' | 'mcp' | 'router';
  *   execute: async (_id, params) => ({ content: [{ type: 'text', text: String(params.text) }] }),
  * };
  */
-export interface Tool {
-  name: string;
-  label?: string;
-  description: string;
-  parameters: JsonSchemaObject;
+export interface Tool extends ToolDescription {
   /**
    * OpenClaw's signature, plus the call's {@link CallContext} as a fifth argument: whoever
    * received the call (the gateway) passes it, and wrappers hand it on unchanged. A tool called
@@ -78,21 +30,6 @@ export interface Tool {
     onUpdate?: ToolUpdateCallback,
     context?: CallContext,
   ): Promise<ToolResult>;
-  ownerOnly?: boolean;
-  /** Where the tool came from; `native` when absent. */
-  source?: ToolSource;
-  /** The MCP server (or plugin id) that provides the tool. */
-  server?: string;
-  /** The tool's name at its origin, before namespacing. */
-  originalName?: string;
-  /** MCP behaviour hints. */
-  annotations?: ToolAnnotations;
-  /** `true` when calling the tool never changes anything (plan mode keeps it). */
-  readOnly?: boolean;
-  /** Group used by `tool_index` category filters (server, plugin id or native group). */
-  category?: string;
-  /** MCP output schema, when declared. */
-  outputSchema?: Record<string, unknown>;
 }
 
 /** Context handed to tool factories, OpenClaw style. */

@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bwrapCommand } from '../../src/boxes/bwrap-command.js';
 import { findBubblewrap } from '../../src/boxes/find-bubblewrap.js';
+import { findCgroups } from '../../src/boxes/find-cgroups.js';
 import { sandboxStatus } from '../../src/boxes/sandbox-status.js';
 import { checkServerConfig, suggestFix } from '../../src/cli/doctor/suggest-fix.js';
 import type { StdioServerConfig } from '../../src/config/config-types.js';
@@ -96,7 +97,7 @@ describe.skipIf(unavailable !== undefined)('a stdio server in a bubblewrap box',
   });
 
   it('connects, lists its tools and answers a call', async () => {
-    expect(provider.status('boxed')).toMatchObject({ state: 'connected', toolCount: 5 });
+    expect(provider.status('boxed')).toMatchObject({ state: 'connected', toolCount: 9 });
     // The entry's env reaches the box; its value is a secret, so the result shows it redacted.
     expect(await call('boxed__env', { name: 'ENTRY_VARIABLE' })).toBe('***');
     expect(await call('boxed__env', { name: 'NOT_GIVEN' })).toBe('(unset)');
@@ -190,7 +191,10 @@ describe.skipIf(unavailable !== undefined)('a box with a memory limit', () => {
     ]);
     const status = sandboxStatus({ type: 'stdio', command: 'node', sandbox: { maxMemoryBytes: 268435456 } });
     expect(status.reason).toContain('at most 268435456 bytes of data per process');
-    expect(status.reason).toContain('no process limit');
+    // The process limit is the cgroup's, by default, where this process can make cgroups.
+    expect(status.reason).toContain(
+      findCgroups().available ? 'at most 1024 processes in the box' : 'no process limit (no cgroup here',
+    );
   });
 });
 

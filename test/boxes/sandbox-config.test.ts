@@ -50,7 +50,11 @@ describe('the sandbox setting', () => {
       parseConfig({ servers: { box: { ...entry, sandbox } } }, { file: 'mcptools.json' });
     expect(bad({ read: ['data'] })).toThrow(/mcptools\.json.*box.*sandbox\.read.*must be an absolute path/s);
     expect(bad({ env: ['NOT A NAME'] })).toThrow(/sandbox\.env.*environment variable names/s);
-    expect(bad({ network: 'all' })).toThrow(/box.*sandbox/s);
+    expect(bad({ network: 'some' })).toThrow(/box.*sandbox/s);
+    expect(bad({ network: { allow: ['api.example.com'] } })).toThrow(
+      /mcptools\.json.*box.*sandbox\.network\.allow.*must be host:port/s,
+    );
+    expect(bad({ network: { allow: [] } })).toThrow(/sandbox\.network\.allow.*at least one/s);
     expect(bad({ netwrok: true })).toThrow(/box.*sandbox/s);
   });
 

@@ -78,7 +78,7 @@ describe.skipIf(!existsSync(SCRIPT))(
       writeFileSync(
         config,
         JSON.stringify({
-          servers: { echo: { ...fixtureCommand('echo'), protocol: 'legacy' } },
+          servers: { echo: { ...fixtureCommand('echo'), protocol: '2025' } },
           policies: {
             requireApproval: [{ match: { tools: ['echo__echo'] }, reason: 'Echoing needs a yes' }],
           },

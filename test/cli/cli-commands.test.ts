@@ -29,10 +29,10 @@ describe('mcptools CLI commands (built binary)', { timeout: 120_000 }, () => {
       config,
       JSON.stringify({
         servers: {
-          echo: { ...fixtureCommand('echo'), protocol: 'legacy' },
+          echo: { ...fixtureCommand('echo'), protocol: '2025' },
           typed: {
             ...serverCommand(typedArgsServer),
-            protocol: 'legacy',
+            protocol: '2025',
           },
         },
       }),
@@ -354,7 +354,7 @@ describe('mcptools CLI commands (built binary)', { timeout: 120_000 }, () => {
         doctorConfig,
         JSON.stringify({
           servers: {
-            good: { ...fixtureCommand('echo'), protocol: 'legacy' },
+            good: { ...fixtureCommand('echo'), protocol: '2025' },
             missing: { command: 'mcptools-no-such-command-xyz', args: [] },
             wrongpath: { command: process.execPath, args: ['./no/such/server.js'] },
             refused: { type: 'streamable-http', url: 'http://127.0.0.1:9/mcp', connectTimeoutMs: 5000 },

@@ -21,7 +21,7 @@ describe('mcptools CLI: the errors a newcomer meets (built binary)', { timeout: 
       config,
       JSON.stringify({
         servers: {
-          echo: { ...fixtureCommand('echo'), protocol: 'legacy' },
+          echo: { ...fixtureCommand('echo'), protocol: '2025' },
           ghost: { command: 'mcptools-no-such-command-xyz', args: [] },
           memory: {
             command: process.execPath,

@@ -16,7 +16,7 @@ describe('mcptools call under configured policies (built binary)', { timeout: 12
     writeFileSync(
       config,
       JSON.stringify({
-        servers: { echo: { ...fixtureCommand('echo'), protocol: 'legacy' } },
+        servers: { echo: { ...fixtureCommand('echo'), protocol: '2025' } },
         policies: {
           deny: [{ match: { tools: ['echo__fail'] }, reason: 'failing is not allowed here' }],
           requireApproval: [

@@ -32,8 +32,8 @@ describe('mcptools CLI under SIGINT and SIGTERM (built binary)', { timeout: 120_
 
   it('Ctrl-C during a slow call cancels it upstream, exits 130 and leaves no child process', async () => {
     const config = writeConfig('sigint-call.json', {
-      remote: { type: 'streamable-http', url: remote.url, protocol: 'legacy' },
-      local: { ...fixtureCommand('echo'), protocol: 'legacy' },
+      remote: { type: 'streamable-http', url: remote.url, protocol: '2025' },
+      local: { ...fixtureCommand('echo'), protocol: '2025' },
     });
     const before = await runCli(['call', 'remote__cancelled_count', '--config', config, '--json'], dir);
     expect(before.code).toBe(0);
@@ -71,7 +71,7 @@ describe('mcptools CLI under SIGINT and SIGTERM (built binary)', { timeout: 120_
     const ready = join(dir, 'stuck-ready');
     const config = writeConfig('sigint-connect.json', {
       stuck: { ...fixtureCommand('hang', ['--stubborn', '--ready-file', ready]), connectTimeoutMs: 120_000 },
-      quick: { ...fixtureCommand('echo'), protocol: 'legacy' },
+      quick: { ...fixtureCommand('echo'), protocol: '2025' },
     });
     const cli = startCli(['servers', '--config', config], dir);
     const children = await waitForChildren(cli.pid, 2);

@@ -19,7 +19,7 @@ describe('mcptools CLI (built binary)', { timeout: 120_000 }, () => {
       config,
       JSON.stringify({
         servers: {
-          echo: { ...fixtureCommand('echo'), protocol: 'legacy' },
+          echo: { ...fixtureCommand('echo'), protocol: '2025' },
           broken: { ...fixtureCommand('exit-at-start') },
           remote: {
             type: 'streamable-http',
@@ -76,7 +76,7 @@ describe('mcptools CLI (built binary)', { timeout: 120_000 }, () => {
     writeFileSync(
       semantic,
       JSON.stringify({
-        servers: { echo: { ...fixtureCommand('echo'), protocol: 'legacy' } },
+        servers: { echo: { ...fixtureCommand('echo'), protocol: '2025' } },
         router: {
           semanticSearch: { url: 'http://127.0.0.1:9/v1/embeddings', model: 'm', apiKey: 'SECRET-KEY-456' },
         },
@@ -152,7 +152,7 @@ describe('mcptools CLI (built binary)', { timeout: 120_000 }, () => {
     writeFileSync(
       withPlugins,
       JSON.stringify({
-        servers: { echo: { ...fixtureCommand('echo'), protocol: 'legacy' } },
+        servers: { echo: { ...fixtureCommand('echo'), protocol: '2025' } },
         plugins: ['./esm-plugin.mjs', join(pluginDir, 'throwing-plugin.mjs')],
       }),
     );

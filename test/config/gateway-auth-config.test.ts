@@ -14,6 +14,7 @@ const good = {
       audience: 'https://mcp.example.com/mcp',
       introspection: { clientId: 'gateway', clientSecret: 'introspection-SECRET-1' },
       owner: { claims: { groups: 'ops' } },
+      login: { clientId: 'gateway-login', clientSecret: 'login-SECRET-1', flowSeconds: 300 },
     },
     tokens: { ci: { token: 'static-SECRET-token-0123', principal: 'ci-bot', profile: 'small' } },
     access: [{ servers: ['prod*'], who: { scopes: ['prod'] } }],
@@ -25,6 +26,7 @@ describe('the identity sections of the gateway configuration', () => {
   it('accepts OAuth, named tokens, access rules and profile selectors', () => {
     const config = parseConfig(structuredClone(good), { file: 'mcptools.json' });
     expect(config.gateway?.auth?.issuer).toBe('https://id.example.com');
+    expect(config.gateway?.auth?.login?.clientId).toBe('gateway-login');
     expect(config.gateway?.tokens?.ci?.principal).toBe('ci-bot');
     expect(config.gateway?.access?.[0]?.who.scopes).toEqual(['prod']);
   });
@@ -48,9 +50,38 @@ describe('the identity sections of the gateway configuration', () => {
     expect(() => frontDoor({ config })).toThrow(/gateway\.tokens\.ci\.token: must be at least 16 characters/);
   });
 
-  it('hides the static tokens and the introspection secret when the configuration is shown', () => {
+  it('hides the static tokens, the introspection and the login secrets when the configuration is shown', () => {
     const shown = JSON.stringify(redactConfig(parseConfig(structuredClone(good), { file: 'mcptools.json' })));
     expect(shown).not.toContain('SECRET');
     expect(shown).toContain('ci-bot');
+    expect(shown).toContain('gateway-login');
+  });
+
+  it('reads the login secret from the environment, and refuses a login without a client', () => {
+    const config = parseConfig(
+      {
+        servers: {},
+        gateway: {
+          auth: {
+            type: 'oauth',
+            issuer: 'https://id.example.com',
+            audience: 'https://mcp.example.com/mcp',
+            // biome-ignore lint/suspicious/noTemplateCurlyInString: the config's own ${VAR} syntax, read by parseConfig
+            login: { clientId: 'gateway-login', clientSecret: '${LOGIN_SECRET}' },
+          },
+        },
+      },
+      { file: 'mcptools.json', env: { LOGIN_SECRET: 'from-the-environment' } },
+    );
+    expect(config.gateway?.auth?.login?.clientSecret).toBe('from-the-environment');
+    expect(() =>
+      parseConfig(
+        {
+          servers: {},
+          gateway: { auth: { ...good.gateway.auth, login: { clientSecret: 'x' } } },
+        },
+        { file: 'mcptools.json' },
+      ),
+    ).toThrow(/gateway\.auth\.login\.clientId/);
   });
 });

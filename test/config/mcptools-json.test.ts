@@ -84,7 +84,7 @@ describe('mcptools.json', () => {
             callTimeoutMs: 9000,
             tools: { allow: ['read_*'], deny: ['read_secret'] },
             prefix: 'alpha',
-            protocol: 'legacy',
+            protocol: '2025',
           },
           b: {
             type: 'http',
@@ -103,7 +103,7 @@ describe('mcptools.json', () => {
       callTimeoutMs: 9000,
       tools: { allow: ['read_*'], deny: ['read_secret'] },
       prefix: 'alpha',
-      protocol: 'legacy',
+      protocol: '2025',
     });
     expect(config.servers.b).toMatchObject({
       type: 'http',

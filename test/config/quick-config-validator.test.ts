@@ -222,7 +222,7 @@ describe('quick configuration validator (no zod on the common path)', () => {
         callTimeoutMs: 3e9,
         tools: { allow: ['read_*'], deny: ['write'] },
         prefix: 'fs',
-        protocol: 'auto',
+        protocol: '2026-07-28-first',
       },
     ];
     for (const entry of entries) {
@@ -235,7 +235,7 @@ describe('quick configuration validator (no zod on the common path)', () => {
       namespace: { separator: '.', maxLength: 64 },
       tools: { deny: ['x'] },
       maxResultChars: 1000,
-      protocol: 'auto',
+      protocol: '2026-07-28-first',
       workspaceDir: '.',
     };
     expectSameAsZod(quick.mcpToolsFile(file, 'mcptools.json'), () =>

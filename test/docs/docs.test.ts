@@ -18,9 +18,9 @@ import { type DocBlock, docBlocks, docPages } from './doc-blocks.js';
  * No page lies: every code block of the README and docs/ is checked by what it is.
  * - JSON and TOML parse; outside docs/hosts/ (whose blocks are the hosts' own formats) each
  *   configuration is read by mcptools' own reader.
- * - TypeScript type-checks against the source, then runs (with `tsx`) in a folder whose
- *   `mcptools.json` names a fixture server; a block that listens on 8808 listens on any port.
- *   A block that cannot run here says why on the line before it
+ * - TypeScript type-checks against the source, then runs (with `tsx`, importing the built package
+ *   as users do) in a folder whose `mcptools.json` names a fixture server; a block that listens
+ *   on 8808 listens on any port. A block that cannot run here says why on the line before it
  *   (`<!-- doc-test: type-check only: it calls OpenAI's embeddings API -->`).
  * - Shell: every `mcptools` command and option exists in the built CLI's help, every
  *   `npm run` script in package.json, every `node <file>` file in the repository. Host CLIs
@@ -162,12 +162,9 @@ describe('the TypeScript blocks', () => {
         join(project, 'mcptools.json'),
         JSON.stringify({ servers: { echo: { command: echo.command, args: echo.args } } }),
       );
-      const source = block.text
-        .replaceAll(
-          /from 'mcptools(?:\/([a-z]+))?'/g,
-          (_, subpath) => `from '${join(root, 'src', `${subpath ?? 'index'}.ts`)}'`,
-        )
-        .replaceAll('port: 8808', 'port: 0');
+      // `mcptools` and its subpaths resolve as a user's import does: the package's own name, from
+      // inside it, is its `exports` in dist/ (built by `npm test` first), not tsc's source.
+      const source = block.text.replaceAll('port: 8808', 'port: 0');
       const file = join(project, 'block.mts');
       writeFileSync(file, source);
       const { stderr } = await run(process.execPath, ['--import', tsxLoader, file], {

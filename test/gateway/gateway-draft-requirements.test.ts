@@ -14,7 +14,11 @@ beforeAll(async () => {
   running = await startGateway({
     namespace: { separator: '_' },
     servers: {
-      test: { type: 'stdio', ...fixtureCommand('conformance', ['--no-resources']), protocol: 'auto' },
+      test: {
+        type: 'stdio',
+        ...fixtureCommand('conformance', ['--no-resources']),
+        protocol: '2026-07-28-first',
+      },
     },
   });
   expectAllConnected(running.provider);

@@ -95,7 +95,7 @@ describe('a gateway with idle 2025 sessions holding large results', () => {
 
   beforeAll(async () => {
     running = await startGateway(
-      { servers: { echo: stdioFixture('echo', [], { protocol: 'legacy' }) } },
+      { servers: { echo: stdioFixture('echo', [], { protocol: '2025' }) } },
       { eventStore: stores },
     );
   });
@@ -133,7 +133,7 @@ describe('a gateway ending 2025 sessions unused for gateway.limits.sessionIdleMs
   beforeAll(async () => {
     running = await startGateway(
       {
-        servers: { echo: stdioFixture('echo', [], { protocol: 'legacy' }) },
+        servers: { echo: stdioFixture('echo', [], { protocol: '2025' }) },
         gateway: { limits: { sessionIdleMs: 400 } },
       },
       { log: (line) => lines.push(line) },

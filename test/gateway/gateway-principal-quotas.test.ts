@@ -114,7 +114,7 @@ async function busyClient(url: string, who: Who) {
 }
 
 const config = (limits: Record<string, number>) => ({
-  servers: { echo: stdioFixture('echo', [], { protocol: 'legacy' as const }) },
+  servers: { echo: stdioFixture('echo', [], { protocol: '2025' as const }) },
   gateway: {
     tokens: Object.fromEntries(
       Object.entries(TOKENS).map(([name, token]) => [name, { token, principal: name }]),

@@ -26,7 +26,7 @@ beforeAll(async () => {
   const fixture = {
     type: 'stdio' as const,
     ...fixtureCommand('conformance', ['--no-resources']),
-    protocol: 'auto' as const,
+    protocol: '2026-07-28-first' as const,
   };
   [running, plain] = await Promise.all([
     startGateway({

@@ -26,12 +26,11 @@ let provider: MCPToolProvider;
 let url: string;
 let wide: string;
 let narrow: string;
-let sameScopesA: string;
-let sameScopesB: string;
+let audience: string;
 
 beforeAll(async () => {
   const [port, audiencePort] = [await freePort(), await freePort()];
-  const audience = `http://127.0.0.1:${port}/mcp`;
+  audience = `http://127.0.0.1:${port}/mcp`;
   const upstreamAudience = `http://127.0.0.1:${audiencePort}/mcp`;
   oidc = await startOidcProvider({
     jwtResources: [audience, upstreamAudience],
@@ -69,9 +68,6 @@ beforeAll(async () => {
   ({ url } = await gateway.listen({ host: '127.0.0.1', port }));
   wide = await oidc.userToken('alice', 'app-a', audience, 'openid mcp tools:read tools:ops');
   narrow = await oidc.userToken('alice', 'app-b', audience, 'openid mcp');
-  // Two tokens of one user with one scope set, from two clients.
-  sameScopesA = await oidc.userToken('alice', 'app-a', audience, 'openid mcp tools:read');
-  sameScopesB = await oidc.userToken('alice', 'app-b', audience, 'openid mcp tools:read');
 }, 90_000);
 
 afterAll(async () => {
@@ -113,27 +109,37 @@ describe.each(eras)('token exchange with two tokens of one user ($label)', ({ er
   }, 60_000);
 
   it('sends a call with the token exchanged for its own token when another client of the user has the same scopes', async () => {
+    // Fresh tokens for each era: a token seen before has its exchanged token kept already.
+    const sameScopesA = await oidc.userToken('alice', 'app-a', audience, 'openid mcp tools:read');
+    const sameScopesB = await oidc.userToken('alice', 'app-b', audience, 'openid mcp tools:read');
     const withA = await connectClient(url, era, { headers: { authorization: `Bearer ${sameScopesA}` } });
     const withB = await connectClient(url, era, { headers: { authorization: `Bearer ${sameScopesB}` } });
     const withWide = await connectClient(url, era, { headers: { authorization: `Bearer ${wide}` } });
+    let gate: ReturnType<OidcFixture['holdExchanges']> | undefined;
     try {
       // The catalog, through another token: the connection of these two is not opened yet.
       await expect
         .poll(async () => toolNames(withWide), { message: 'the catalog of aud', timeout: 20_000 })
         .toContain('aud__subject');
-      // First calls of both at once (while their upstream connection opens): each goes upstream
-      // exchanged from its own token (a token chosen per principal and scope set was whichever
-      // of the two came last).
-      const together = await Promise.all(
-        [withA, withB, withA, withB].map((client) => text(client, 'aud__subject')),
-      );
-      expect(together).toEqual(['a', 'b', 'a', 'b'].map((client) => `subject client app-${client}`));
+      // First calls of both in flight at once, each one's exchange held at the provider until
+      // both were asked for: each token gets an exchange of its own (one connection per token).
+      // A connection shared by the two (one per principal and scope set) asks once, so this
+      // never reaches two, and its one token would answer both calls with one subject.
+      const exchanges = oidc.holdExchanges();
+      gate = exchanges;
+      const together = Promise.all([text(withA, 'aud__subject'), text(withB, 'aud__subject')]);
+      await expect
+        .poll(() => exchanges.held, { message: 'an exchange asked for each token', timeout: 20_000 })
+        .toBe(2);
+      exchanges.release();
+      expect(await together).toEqual(['subject client app-a', 'subject client app-b']);
       // One after the other too; app-a's is the control.
       expect(await text(withA, 'aud__subject')).toBe('subject client app-a');
       expect(await text(withB, 'aud__subject')).toBe('subject client app-b');
       expect(await text(withA, 'aud__subject')).toBe('subject client app-a');
       expect(await text(withB, 'aud__scopes')).toBe('scope mcp tools:read');
     } finally {
+      gate?.release();
       await Promise.all([withA.close(), withB.close(), withWide.close()]);
     }
   }, 60_000);

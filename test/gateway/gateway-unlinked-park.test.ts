@@ -105,7 +105,7 @@ describe('a call parked on a 2025 stdio upstream that cannot link its requests',
   it('the way out: the same server spoken to in 2026-07-28 (protocol "auto") parks nothing, and another principal is asked at once', async () => {
     running = await startGateway({
       ...config(1000),
-      servers: { ask25: { ...stdioFixture('sampling'), protocol: 'auto' as const } },
+      servers: { ask25: { ...stdioFixture('sampling'), protocol: '2026-07-28-first' as const } },
     });
     expect(running.provider.status('ask25')?.era).toBe('modern');
     const [alice, bob] = await Promise.all([

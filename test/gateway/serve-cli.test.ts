@@ -110,6 +110,7 @@ describe('mcptools serve --http (built binary)', () => {
       expect(healthBody).toMatchObject({ status: 'degraded', uptimeSeconds: expect.any(Number) });
       expect(healthBody.servers.find((server) => server.name === 'echo')).toMatchObject({
         state: 'connected',
+        protocolEra: expect.stringMatching(/^(2025|2026-07-28)$/),
         era: expect.any(String),
         protocolVersion: expect.any(String),
         transport: expect.any(String),

@@ -29,9 +29,9 @@ beforeAll(() => {
     config,
     JSON.stringify({
       servers: {
-        echo: { ...fixtureCommand('echo'), protocol: 'legacy' },
+        echo: { ...fixtureCommand('echo'), protocol: '2025' },
         // Ignores SIGTERM and stays up after its stdin ends: only SIGKILL ends it.
-        stubborn: { ...serverCommand(stubbornEcho), protocol: 'legacy' },
+        stubborn: { ...serverCommand(stubbornEcho), protocol: '2025' },
       },
     }),
   );

@@ -7,6 +7,7 @@ import type { GuardsConfig } from '../../src/config/guards-config.js';
 import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
 import type { MCPToolProvider } from '../../src/mcp/provider-types.js';
 import { ToolRegistry } from '../../src/registry/tool-registry.js';
+import type { ApprovalDecision, ApprovalRequest } from '../../src/tool/approval.js';
 import type { ToolResult } from '../../src/tool/tool.js';
 import { stdioFixture } from '../mcp/hub-test-helpers.js';
 
@@ -107,6 +108,65 @@ describe.each([
     });
     const plain = await registry.get('canary__echo_everywhere')!.execute('2', { text: 'opening hours' });
     expect(plain.content).toHaveLength(2);
+  });
+
+  it('holds a result with a secret until the approval handler allows it; refused, the caller gets a refusal without the value', async () => {
+    const { registry, provider, audit } = await open({ results: { secrets: 'requireApproval' } });
+    opened.push(provider);
+    const asked: ApprovalRequest[] = [];
+    let answer: ApprovalDecision = 'deny';
+    registry.onApproval((request) => {
+      asked.push(request);
+      return answer;
+    });
+    const echo = registry.get('canary__echo_everywhere')!;
+    const refused = await echo.execute('1', { text: `key ${CANARY}` });
+    expect(refused.isError).toBe(true);
+    expect(everything(refused)).not.toContain(CANARY);
+    expect(everything(refused)).toContain('Denied: Result of canary__echo_everywhere');
+    expect(everything(refused)).toContain('its result was withheld');
+    expect(asked).toHaveLength(1);
+    expect(asked[0]).toMatchObject({
+      pluginId: 'guards',
+      onResult: true,
+      allowedDecisions: ['allow-once', 'deny'],
+      description: expect.stringContaining('secret:GITHUB_TOKEN at content[0].text'),
+    });
+    expect(JSON.stringify(asked[0])).not.toContain(CANARY);
+    answer = 'allow-once';
+    const approved = await echo.execute('2', { text: `key ${CANARY}` });
+    expect(approved.isError).toBeFalsy();
+    expect(approved.content[0]).toEqual({ type: 'text', text: `echo: key ${CANARY}` });
+    // Once only: the next flagged result is asked about again.
+    answer = 'deny';
+    expect((await echo.execute('3', { text: CANARY })).isError).toBe(true);
+    expect(asked).toHaveLength(3);
+    // The control: a result without a finding is not held, and nobody is asked.
+    const plain = await echo.execute('4', { text: 'nothing secret' });
+    expect(plain.content[0]).toEqual({ type: 'text', text: 'echo: nothing secret' });
+    expect(asked).toHaveLength(3);
+    await provider.close();
+    const records = readFileSync(audit, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(records[0].outcome).toBe('denied');
+    expect(records[0].decisions).toContainEqual({
+      by: 'guards',
+      decision: 'requireApproval',
+      reason: 'secret:GITHUB_TOKEN at content[0].text',
+    });
+    expect(records[0].decisions).toContainEqual({ by: 'guards', decision: 'deny' });
+    expect(records[1].decisions).toContainEqual({ by: 'guards', decision: 'allow-once' });
+  });
+
+  it('refuses a held result when no approval handler can be asked', async () => {
+    const { registry, provider } = await open({ results: { secrets: 'requireApproval' } });
+    opened.push(provider);
+    const result = await registry.get('canary__echo_everywhere')!.execute('1', { text: CANARY });
+    expect(result.isError).toBe(true);
+    expect(everything(result)).not.toContain(CANARY);
+    expect(everything(result)).toContain('Approval unavailable: nobody could be asked');
   });
 
   it('blocks a secret in the arguments before the call is sent', async () => {
@@ -230,5 +290,50 @@ describe('personal data guards', () => {
     const benign =
       'order 4111 1111 1111 1112, ref DE89 3704 0044 0532 0130 01, git@github.com:owner/repo, pkg@1.2.3, v10.20.30, 2026-11-29, 020 7946 0958';
     expect(await echo(benign)).toBe(`echo: ${benign}`);
+  });
+});
+
+describe('personal data guards with a default region', () => {
+  let provider: MCPToolProvider;
+  const registry = new ToolRegistry();
+  beforeAll(async () => {
+    provider = await loadMCPServers(
+      {
+        servers: { canary: stdioFixture('canary') },
+        policies: { guards: { results: { personalData: 'redact' }, personalData: { defaultRegion: 'US' } } },
+      },
+      registry,
+    );
+  });
+  afterAll(async () => {
+    await provider?.close();
+  });
+  const echo = async (text: string) =>
+    ((await registry.get('canary__echo_everywhere')!.execute('p', { text })).content[0] as { text: string })
+      .text;
+
+  it.each([
+    ['(212) 555-0142', 'call (212) 555-0142 today'],
+    ['212-456-7890', 'or 212-456-7890, ask for Sam'],
+    ['+44 20 7946 0958 (international, still found)', 'London: +44 20 7946 0958.'],
+  ])('redacts a number written %s', async (_label, text) => {
+    const echoed = await echo(text);
+    expect(echoed.split('[redacted: personal-data:phone]')).toHaveLength(2);
+  });
+
+  it('leaves a national number of another region, dates, versions, decimals, timestamps, order numbers and ports alone', async () => {
+    const benign =
+      'order 4111 1111 1111 1112, 020 7946 0958, 2026-11-29, v10.20.30, 1.2.3456789, 127.0.0.1:8080, id 123456, build 20261129, Chrome 53.0.2785.143, ratio 0.8164965809, expires 1620499962, 1.4.15   199175352 bytes';
+    expect(await echo(benign)).toBe(`echo: ${benign}`);
+  });
+
+  it('refuses a configuration whose region is not a code', async () => {
+    const { parseConfig } = await import('../../src/config/parse-config.js');
+    expect(() =>
+      parseConfig(
+        { servers: {}, policies: { guards: { personalData: { defaultRegion: 'usa' } } } },
+        { file: 'mcptools.json' },
+      ),
+    ).toThrow(/policies\.guards\.personalData\.defaultRegion.*ISO 3166-1 alpha-2/);
   });
 });

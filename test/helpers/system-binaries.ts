@@ -16,6 +16,8 @@ export const SYSTEM_BINARIES = {
     candidates: () => [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'],
   },
   bwrap: { package: 'bubblewrap', candidates: () => ['/usr/bin/bwrap'] },
+  // The relay from a box to its egress proxy (a network allowlist).
+  socat: { package: 'socat', candidates: () => ['/usr/bin/socat'] },
 } as const satisfies Record<string, { package: string; candidates: () => (string | undefined)[] }>;
 
 /** A program of `SYSTEM_BINARIES`. */

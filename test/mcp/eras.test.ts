@@ -41,10 +41,20 @@ const cases: { label: string; args: string[]; protocol?: ProtocolMode; era: 'leg
     args: ['--era', 'modern'],
     era: 'modern',
   },
-  { label: 'a server of both eras, protocol auto', args: [], protocol: 'auto', era: 'modern' },
-  { label: 'a 2025-only server, protocol auto', args: ['--era', 'legacy'], protocol: 'auto', era: 'legacy' },
+  {
+    label: 'a server of both eras, protocol 2026-07-28-first',
+    args: [],
+    protocol: '2026-07-28-first',
+    era: 'modern',
+  },
+  {
+    label: 'a 2025-only server, protocol 2026-07-28-first',
+    args: ['--era', 'legacy'],
+    protocol: '2026-07-28-first',
+    era: 'legacy',
+  },
   { label: 'a server of both eras pinned to 2026-07-28', args: [], protocol: '2026-07-28', era: 'modern' },
-  { label: 'a server of both eras pinned to legacy', args: [], protocol: 'legacy', era: 'legacy' },
+  { label: 'a server of both eras pinned to 2025', args: [], protocol: '2025', era: 'legacy' },
 ];
 
 describe('one process per stdio server', { timeout: 120_000 }, () => {
@@ -52,7 +62,9 @@ describe('one process per stdio server', { timeout: 120_000 }, () => {
     const server = countedServer(args, protocol === undefined ? {} : { protocol });
     const { registry, provider } = await connectOnce(server.config);
     try {
-      expect(provider.status('s')).toMatchObject({ state: 'connected', era });
+      // The era by its name, and by its deprecated one (kept one release).
+      const protocolEra = era === 'legacy' ? '2025' : '2026-07-28';
+      expect(provider.status('s')).toMatchObject({ state: 'connected', protocolEra, era });
       expect(server.starts()).toBe(1);
       expect(textOf(await registry.get('s__ok')!.execute('1', {}))).toBe('ok');
     } finally {
@@ -84,7 +96,7 @@ describe('one process per stdio server', { timeout: 120_000 }, () => {
 
   it('starts a server that exits on the server/discover probe once more, in the 2025 era, and remembers it', async () => {
     const cache = join(directory, 'exit-on-discover.json');
-    const server = countedServer(['--era', 'legacy', '--exit-on-discover'], { protocol: 'auto' });
+    const server = countedServer(['--era', 'legacy', '--exit-on-discover'], { protocol: '2026-07-28-first' });
     const first = await connectOnce(server.config, cache);
     try {
       expect(first.provider.status('s')).toMatchObject({ state: 'connected', era: 'legacy' });
@@ -112,13 +124,13 @@ describe('the era cache file', { timeout: 120_000 }, () => {
     expect(text).not.toContain('sk-secret-value');
     expect(text).not.toContain('crash');
     const file = JSON.parse(text) as { servers: Record<string, { era: string }> };
-    expect(file.servers[eraKey(server.config, 'initialize')]?.era).toBe('modern');
+    expect(file.servers[eraKey(server.config, '2025-first')]?.era).toBe('modern');
   });
 
   it('drops a remembered era the server no longer speaks, on the same process', async () => {
     const cache = join(directory, 'stale.json');
     const server = countedServer(['--era', 'legacy']);
-    const key = eraKey(server.config, 'initialize');
+    const key = eraKey(server.config, '2025-first');
     writeFileSync(
       cache,
       JSON.stringify({ version: 1, servers: { [key]: { era: 'modern', at: Date.now() } } }),
@@ -151,14 +163,18 @@ describe('eras over HTTP', { timeout: 120_000 }, () => {
       { reconnect: { enabled: false }, eraCache: false },
     );
     try {
-      expect(provider.status('modern')).toMatchObject({ state: 'connected', era: 'modern' });
+      expect(provider.status('modern')).toMatchObject({
+        state: 'connected',
+        protocolEra: '2026-07-28',
+        era: 'modern',
+      });
       expect(provider.status('both')).toMatchObject({ state: 'connected', era: 'legacy' });
     } finally {
       await provider.close();
     }
   });
 
-  it.each(['initialize', 'auto'] as const)(
+  it.each(['2025-first', '2026-07-28-first'] as const)(
     'names the network cause when a %s connect cannot reach the server',
     async (protocol) => {
       const port = await new Promise<number>((resolve) => {

@@ -12,7 +12,7 @@ describe('hostile results from an upstream', () => {
 
   beforeAll(async () => {
     provider = await loadMCPServers(
-      { servers: { bad: stdioFixture('hostile'), good: stdioFixture('echo', [], { protocol: 'legacy' }) } },
+      { servers: { bad: stdioFixture('hostile'), good: stdioFixture('echo', [], { protocol: '2025' }) } },
       registry,
       { connectTimeoutMs: 30_000, callTimeoutMs: 20_000 },
     );

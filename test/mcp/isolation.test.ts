@@ -258,7 +258,7 @@ describe('close()', () => {
   it('kills a child that ignores SIGTERM and stdin close', async () => {
     const registry = new ToolRegistry();
     const provider = await loadMCPServers(
-      { servers: { stubborn: stdioFixture('hang', ['--stubborn'], { protocol: 'legacy' }) } },
+      { servers: { stubborn: stdioFixture('hang', ['--stubborn'], { protocol: '2025' }) } },
       registry,
       { connectTimeoutMs: 1500, reconnect: { enabled: false } },
     );

@@ -87,7 +87,7 @@ describe('list_changed from a server that never declared listChanged (Python SDK
   it('is accepted anyway: tools, prompt and resource counts refresh', async () => {
     const registry = new ToolRegistry();
     const provider = await loadMCPServers(
-      { servers: { lax: stdioFixture('undeclared-changes', [], { protocol: 'legacy' }) } },
+      { servers: { lax: stdioFixture('undeclared-changes', [], { protocol: '2025' }) } },
       registry,
     );
     try {

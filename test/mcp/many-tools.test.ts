@@ -16,9 +16,9 @@ describe('200 tools with awkward, long and colliding names', () => {
     provider = await loadMCPServers(
       {
         servers: {
-          many: stdioFixture('many-tools', [], { protocol: 'legacy' }),
+          many: stdioFixture('many-tools', [], { protocol: '2025' }),
           twin: stdioFixture('many-tools', [], {
-            protocol: 'legacy',
+            protocol: '2025',
             prefix: 'many',
             tools: { deny: ['music_*'] },
           }),

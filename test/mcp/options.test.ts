@@ -10,7 +10,7 @@ describe('loadMCPServers options', () => {
   it('times a call out with TIMEOUT, cancels it upstream, and keeps the server usable', async () => {
     const registry = new ToolRegistry();
     const provider = await loadMCPServers(
-      { servers: { echo: stdioFixture('echo', [], { protocol: 'legacy' }) } },
+      { servers: { echo: stdioFixture('echo', [], { protocol: '2025' }) } },
       registry,
       {
         callTimeoutMs: 300,
@@ -38,9 +38,9 @@ describe('loadMCPServers options', () => {
     const provider = await loadMCPServers(
       {
         servers: {
-          quick: stdioFixture('echo', [], { protocol: 'legacy', callTimeoutMs: 300 }),
-          patient: stdioFixture('echo', [], { protocol: 'legacy' }),
-          alsoQuick: stdioFixture('echo', [], { protocol: 'legacy', callTimeoutMs: 300 }),
+          quick: stdioFixture('echo', [], { protocol: '2025', callTimeoutMs: 300 }),
+          patient: stdioFixture('echo', [], { protocol: '2025' }),
+          alsoQuick: stdioFixture('echo', [], { protocol: '2025', callTimeoutMs: 300 }),
         },
       },
       registry,
@@ -62,7 +62,7 @@ describe('loadMCPServers options', () => {
   it("names the caller's AbortSignal.timeout as the timeout that fired, not the call timeout", async () => {
     const registry = new ToolRegistry();
     const provider = await loadMCPServers(
-      { servers: { echo: stdioFixture('echo', [], { protocol: 'legacy' }) } },
+      { servers: { echo: stdioFixture('echo', [], { protocol: '2025' }) } },
       registry,
     );
     try {
@@ -79,7 +79,7 @@ describe('loadMCPServers options', () => {
   it('clamps a call timeout above 2^31-1 ms instead of failing every call at once', async () => {
     const registry = new ToolRegistry();
     const provider = await loadMCPServers(
-      { servers: { echo: stdioFixture('echo', [], { protocol: 'legacy', callTimeoutMs: 3e9 }) } },
+      { servers: { echo: stdioFixture('echo', [], { protocol: '2025', callTimeoutMs: 3e9 }) } },
       registry,
     );
     try {
@@ -97,7 +97,7 @@ describe('loadMCPServers options', () => {
   it('returns ABORTED at once for a signal that is already aborted', async () => {
     const registry = new ToolRegistry();
     const provider = await loadMCPServers(
-      { servers: { echo: stdioFixture('echo', [], { protocol: 'legacy' }) } },
+      { servers: { echo: stdioFixture('echo', [], { protocol: '2025' }) } },
       registry,
     );
     try {
@@ -111,7 +111,7 @@ describe('loadMCPServers options', () => {
   it('caps long text results with a truncation notice', async () => {
     const registry = new ToolRegistry();
     const provider = await loadMCPServers(
-      { servers: { echo: stdioFixture('echo', [], { protocol: 'legacy' }) } },
+      { servers: { echo: stdioFixture('echo', [], { protocol: '2025' }) } },
       registry,
       {
         maxResultChars: 10,
@@ -131,7 +131,7 @@ describe('loadMCPServers options', () => {
     const provider = await loadMCPServers(
       {
         servers: {
-          plain: stdioFixture('echo', [], { protocol: 'legacy' }),
+          plain: stdioFixture('echo', [], { protocol: '2025' }),
           pinned: stdioFixture('echo', ['--era', 'legacy'], { protocol: '2026-07-28' }),
         },
       },
@@ -155,7 +155,7 @@ describe('loadMCPServers options', () => {
     const provider = await loadMCPServers(
       {
         servers: {
-          echo: stdioFixture('echo', [], { protocol: 'legacy', tools: { allow: ['echo', 'add'] } }),
+          echo: stdioFixture('echo', [], { protocol: '2025', tools: { allow: ['echo', 'add'] } }),
         },
       },
       registry,

@@ -4,6 +4,7 @@ import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
 import type { MCPToolProvider } from '../../src/mcp/provider-types.js';
 import type { ElicitationRequest, SamplingRequest } from '../../src/mcp/server-requests.js';
 import { ToolRegistry } from '../../src/registry/tool-registry.js';
+import type { CallContext } from '../../src/tool/call-context.js';
 import { type HttpFixture, startHttpFixture } from '../fixtures/spawn-http.js';
 import { httpServer, stdioFixture, textOf } from './hub-test-helpers.js';
 
@@ -50,7 +51,7 @@ describe.each(variants)('server→client requests over $label', (variant) => {
   let withHandlers: { provider: MCPToolProvider; registry: ToolRegistry };
   let without: { provider: MCPToolProvider; registry: ToolRegistry };
   const seen: {
-    sampling: { request: SamplingRequest; server: string }[];
+    sampling: { request: SamplingRequest; server: string; caller?: CallContext; inFlight: CallContext[] }[];
     elicitation: ElicitationRequest[];
   } = {
     sampling: [],
@@ -66,7 +67,12 @@ describe.each(variants)('server→client requests over $label', (variant) => {
       workspaceDir: '/tmp/mcptools-workspace',
       roots: ['/tmp/other-root'],
       onSamplingRequest: async (request, context) => {
-        seen.sampling.push({ request, server: context.server });
+        seen.sampling.push({
+          request,
+          server: context.server,
+          ...(context.caller === undefined ? {} : { caller: context.caller }),
+          inFlight: context.callersInFlight,
+        });
         expect(context.signal).toBeInstanceOf(AbortSignal);
         return { model: 'test-model', role: 'assistant', content: { type: 'text', text: 'forty-two' } };
       },
@@ -97,6 +103,32 @@ describe.each(variants)('server→client requests over $label', (variant) => {
     expect(textOf(result)).toBe('forty-two');
     expect(seen.sampling.at(-1)?.server).toBe('s');
     expect(JSON.stringify(seen.sampling.at(-1)?.request.messages)).toContain('meaning of life?');
+  });
+
+  it('hands a request the call that caused it where the transport links the two, and the calls in flight always', async () => {
+    const caller: CallContext = {
+      toolCallId: 'linked',
+      upstream: {
+        logLevel: undefined,
+        capabilities: { sampling: {} },
+        sessionId: 'session-1',
+        ask: () => Promise.reject(new Error('not asked in this test')),
+        log: () => {},
+      },
+    };
+    const result = await withHandlers.registry
+      .get('s__ask_llm')!
+      .execute('6', { prompt: 'who asks?' }, undefined, undefined, caller);
+    expect(textOf(result)).toBe('forty-two');
+    const seenNow = seen.sampling.at(-1)!;
+    expect(JSON.stringify(seenNow.request.messages)).toContain('who asks?');
+    expect(seenNow.inFlight).toEqual([caller]);
+    // A 2026-07-28 round runs in the context of the request that caused it (over stdio, its
+    // response re-linked to the caller); a 2025-era stdio server's requests come from its pipe,
+    // which no call's context reaches. (Over 2025-era HTTP it depends on the stream the server
+    // picks; the gateway's tests cover the call's own stream.)
+    if (variant.era === 'modern') expect(seenNow.caller).toBe(caller);
+    else if (variant.label.startsWith('stdio')) expect(seenNow.caller).toBeUndefined();
   });
 
   it('routes elicitation to onElicitation', async () => {

@@ -25,7 +25,7 @@ describe('kill -9 of one of five upstreams with calls in flight on all', () => {
     const provider = await loadMCPServers(
       {
         servers: Object.fromEntries(
-          names.map((name) => [name, stdioFixture('echo', [], { protocol: 'legacy' })]),
+          names.map((name) => [name, stdioFixture('echo', [], { protocol: '2025' })]),
         ),
       },
       registry,
@@ -79,7 +79,7 @@ describe('hostile upstreams beside a healthy one', () => {
     const provider = await loadMCPServers(
       {
         servers: {
-          good: stdioFixture('echo', [], { protocol: 'legacy' }),
+          good: stdioFixture('echo', [], { protocol: '2025' }),
           bad: stdioFixture('hostile'),
           // 20,000 tools and a 4.8 MB schema: listed, screened, never reconnected here.
           wide: stdioFixture('hostile', ['--tools', '20000', '--huge-schema', '4.8']),

@@ -402,7 +402,7 @@ describe('fuzzing mcptools serve --http at /mcp: always an answer, never a 5xx, 
     const config = join(dir, 'mcptools.json');
     writeFileSync(
       config,
-      JSON.stringify({ servers: { echo: { ...fixtureCommand('echo'), protocol: 'legacy' } } }),
+      JSON.stringify({ servers: { echo: { ...fixtureCommand('echo'), protocol: '2025' } } }),
     );
     served = await startServeHttp(['--config', config]);
     origin = new URL(served.url).origin;

@@ -24,7 +24,7 @@ describe('a client opening 2025 sessions without end cannot grow the gateway wit
 
   beforeAll(async () => {
     running = await startGateway(
-      { servers: { echo: stdioFixture('echo', [], { protocol: 'legacy' }) } },
+      { servers: { echo: stdioFixture('echo', [], { protocol: '2025' }) } },
       { maxSessions: 3 },
     );
   });

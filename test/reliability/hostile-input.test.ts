@@ -14,7 +14,7 @@ describe('hostile tool arguments and resource URIs never reach an upstream', () 
       {
         servers: {
           big: stdioFixture('big', ['--era', 'legacy']),
-          echo: stdioFixture('echo', [], { protocol: 'legacy' }),
+          echo: stdioFixture('echo', [], { protocol: '2025' }),
         },
       },
       registry,

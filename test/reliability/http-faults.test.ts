@@ -16,7 +16,7 @@ describe('a 200 MB Streamable HTTP response', () => {
     // 2025 sessions: the result comes as one SSE event.
     big = await startHttpFixture('big', ['--era', 'legacy'], { timeoutMs: 60_000 });
     provider = await loadMCPServers(
-      { servers: { web: httpServer(big.url), local: stdioFixture('echo', [], { protocol: 'legacy' }) } },
+      { servers: { web: httpServer(big.url), local: stdioFixture('echo', [], { protocol: '2025' }) } },
       registry,
       { connectTimeoutMs: 60_000, callTimeoutMs: 90_000 },
     );
@@ -68,7 +68,7 @@ describe('upstreams answering HTTP 500 and 404, and one breaking its SSE stream 
           e500: httpServer(failing500.url),
           e404: httpServer(failing404.url),
           broken: httpServer(breaking.url),
-          local: stdioFixture('echo', [], { protocol: 'legacy' }),
+          local: stdioFixture('echo', [], { protocol: '2025' }),
         },
       },
       registry,

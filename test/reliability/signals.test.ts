@@ -36,7 +36,7 @@ beforeAll(() => {
     JSON.stringify({
       servers: {
         stuck: { ...fixtureCommand('hang', ['--stubborn']), connectTimeoutMs: 120_000 },
-        quick: { ...fixtureCommand('echo'), protocol: 'legacy' },
+        quick: { ...fixtureCommand('echo'), protocol: '2025' },
       },
     }),
   );
@@ -45,7 +45,7 @@ beforeAll(() => {
     serving,
     JSON.stringify({
       servers: {
-        echo: { ...fixtureCommand('echo'), protocol: 'legacy' },
+        echo: { ...fixtureCommand('echo'), protocol: '2025' },
         stubborn: {
           ...tsxCommand(stubbornEcho),
         },
@@ -62,7 +62,7 @@ beforeAll(() => {
   writeFileSync(
     servingPlain,
     JSON.stringify({
-      servers: { echo: { ...fixtureCommand('echo'), protocol: 'legacy' }, other: fixtureCommand('echo') },
+      servers: { echo: { ...fixtureCommand('echo'), protocol: '2025' }, other: fixtureCommand('echo') },
     }),
   );
   // `slow` never answers: the gateway connects for 6 s (the sibling's probe waits as long).
@@ -71,7 +71,7 @@ beforeAll(() => {
     slowStart,
     JSON.stringify({
       servers: {
-        quick: { ...fixtureCommand('echo'), protocol: 'legacy' },
+        quick: { ...fixtureCommand('echo'), protocol: '2025' },
         slow: { ...fixtureCommand('hang'), connectTimeoutMs: 6_000 },
       },
     }),

@@ -1,4 +1,4 @@
-import type { EmbedTexts } from '../../src/router/search/semantic-search.js';
+import type { EmbedTexts } from '../../src/router/search/embed-batches.js';
 
 /**
  * A stand-in for an embedding model: one dimension per concept, counted from the words that

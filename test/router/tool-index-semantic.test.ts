@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ToolRegistry } from '../../src/registry/tool-registry.js';
 import { createRouterTools } from '../../src/router/create-router-tools.js';
-import { type EmbedTexts, embeddingText } from '../../src/router/search/semantic-search.js';
+import type { EmbedTexts } from '../../src/router/search/embed-batches.js';
+import { embeddingText } from '../../src/router/search/semantic-search.js';
 import { createToolIndexTool } from '../../src/router/tool-index-tool.js';
 import type { Tool } from '../../src/tool/tool.js';
 import { waitUntil } from '../helpers/wait-until.js';

@@ -55,6 +55,7 @@ export async function doctorAction(
         ...(check.commandFound === undefined ? {} : { commandFound: check.commandFound }),
         ...(check.missingPaths.length > 0 ? { missingPaths: check.missingPaths } : {}),
         state: status?.state ?? 'disabled',
+        protocolEra: status?.protocolEra,
         era: status?.era,
         protocolVersion: status?.protocolVersion,
         // Tools are listed as part of the connect, so this is the time to the first tools/list answer.
@@ -100,7 +101,9 @@ export async function doctorAction(
           continue;
         }
         if (report.state === 'connected') {
-          printLine(`    starts: yes, ${report.era ?? '?'} era, protocol ${report.protocolVersion ?? '?'}`);
+          printLine(
+            `    starts: yes, ${report.protocolEra ?? '?'} era, protocol ${report.protocolVersion ?? '?'}`,
+          );
           printLine(`    first tools/list: ${report.readyMs ?? '?'} ms, ${report.toolCount} tools`);
         } else {
           printLine(

@@ -55,9 +55,11 @@ export function suggestFix(
       return `"${server.command}" is not on PATH: install it, or put its absolute path in "command"`;
     if (/bubblewrap \("bwrap"\) was not found/.test(message))
       return 'install bubblewrap (apt-get install bubblewrap), or set "sandbox": false on this server';
+    if (/socat \(the relay from the box to the egress proxy\) was not found/.test(message))
+      return 'install socat (apt-get install socat), or change "sandbox.network" on this server';
     if (sandboxGrants(server.sandbox) !== undefined) {
       if (/ENOTFOUND|EAI_AGAIN|ENETUNREACH|ECONNREFUSED|fetch failed/.test(message))
-        return 'the box has no network: add "network": true to "sandbox" (docs/sandbox.md)';
+        return 'the box has no network: add the hosts it needs to "sandbox.network": { "allow": ["host:443"] }, or "network": "all" (docs/sandbox.md)';
       return `the box may hide what it needs: add the folders of "command" and of the files in "args" to "sandbox.read" (or "write"), or "network": true for npx and uvx (docs/sandbox.md)`;
     }
     if (check.missingPaths.length > 0)

@@ -5,6 +5,7 @@ import type { ConfigReadContext } from '../config-read-context.js';
 import type { McpToolsConfig, PluginEntryConfig, ServerConfig } from '../config-types.js';
 import { interpolateSettings } from '../interpolate-settings.js';
 import { normalizeServer, resolvePath } from '../normalize-server.js';
+import { protocolMode } from '../protocol-mode.js';
 import { applySandboxDefault } from '../sandbox-default.js';
 
 /**
@@ -22,6 +23,8 @@ export function readMcpToolsJson(value: unknown, context: ConfigReadContext): Mc
     normalized[name] = normalizeServer(name, entry, context);
   }
   const config: McpToolsConfig = { servers: normalized, ...settings };
+  if (config.protocol !== undefined)
+    config.protocol = protocolMode(config.protocol, { file: context.file, field: 'protocol' }, context.warn);
   applySandboxDefault(normalized, config.sandbox);
   if (context.baseDir !== undefined) attachLocks(normalized, context.baseDir);
   if (workspaceDir !== undefined) config.workspaceDir = resolvePath(workspaceDir, context);

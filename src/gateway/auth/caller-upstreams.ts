@@ -16,6 +16,8 @@ export interface CallerUpstreams {
     url: string;
     form?: () => Promise<string | undefined>;
   }): Response | Promise<Response> | undefined;
+  /** With a browser login: completes the flow `params` names for the browser's proven `principal` (see `CallbackRedirects.settleFor`). */
+  settleFor(params: URLSearchParams, principal: string): 'settled' | 'refused' | 'unknown';
   close(): Promise<void>;
 }
 
@@ -26,7 +28,9 @@ export interface CallerUpstreams {
  * (`McpToolHub.servePerCaller`), and sign-ins come back to the gateway's `/oauth/callback`.
  * `baseUrl` is read when a sign-in starts: the gateway's public origin. `callerOf` tells whose a
  * gateway token is: a sign-in completes only for the caller who started it. Stdio callers (the
- * owner) keep the shared connection. `undefined` when nothing is configured so.
+ * owner) keep the shared connection. `link`, with a browser login at the front door: the
+ * link a caller is handed instead of the authorization URL, and the browser routes then own
+ * `/oauth/callback` (through `settleFor`). `undefined` when nothing is configured so.
  */
 export function serveCallerUpstreams(
   provider: MCPToolProvider,
@@ -35,6 +39,7 @@ export function serveCallerUpstreams(
   baseUrl: () => string | undefined,
   log: (line: string) => void = () => {},
   callerOf: CallerOfToken = async () => undefined,
+  link?: (authorizationUrl: URL, owner: string) => URL,
 ): CallerUpstreams | undefined {
   const servers = Object.values(config?.servers ?? {}).filter(usesCallerCredentials);
   const hub = provider as Partial<Pick<McpToolHub, 'servePerCaller' | 'warmCaller'>>;
@@ -52,7 +57,7 @@ export function serveCallerUpstreams(
     if (base === undefined)
       throw new Error('the gateway does not know its own URL yet: per-user sign-in needs it to listen');
     return new URL(OAUTH_CALLBACK_PATH, base).href;
-  });
+  }, link);
   const serve = hub.servePerCaller.bind(hub);
   let stop: () => Promise<void>;
   try {
@@ -94,9 +99,11 @@ export function serveCallerUpstreams(
     });
   });
   return {
+    settleFor: (params, principal) => redirects.settleFor(params, principal),
     callback: (request) => {
       const url = new URL(request.url, 'http://gateway.invalid');
-      if (url.pathname !== OAUTH_CALLBACK_PATH) return undefined;
+      // With a browser login, the browser routes answer the callback (the browser's identity decides).
+      if (url.pathname !== OAUTH_CALLBACK_PATH || link !== undefined) return undefined;
       if (request.method === 'GET') return redirects.answer(url);
       if (request.method !== 'POST' || request.form === undefined) return undefined;
       return request

@@ -47,6 +47,8 @@ export function frontDoor(options: Pick<GatewayOptions, 'token' | 'ownerToken' |
   if (auth?.introspection !== undefined)
     for (const key of ['clientId', 'clientSecret'] as const)
       refusePlaceholder(auth.introspection[key], `gateway.auth.introspection.${key}`);
+  if (auth?.login?.clientSecret !== undefined)
+    refusePlaceholder(auth.login.clientSecret, 'gateway.auth.login.clientSecret');
   let oauth: GatewayOAuth | undefined;
   try {
     oauth = auth === undefined ? undefined : new GatewayOAuth(auth);

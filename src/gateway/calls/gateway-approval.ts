@@ -15,7 +15,7 @@ export function approvalThroughCaller(call: DownstreamCall): ApprovalHandler {
         method: 'elicitation/create',
         params: {
           mode: 'form',
-          message: `${request.title}: ${request.description} (asked by ${request.pluginId} before ${request.toolName})`,
+          message: `${request.title}: ${request.description} (asked by ${request.pluginId} ${request.onResult === true ? 'after' : 'before'} ${request.toolName})`,
           requestedSchema: {
             type: 'object',
             properties: {

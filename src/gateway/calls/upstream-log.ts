@@ -1,7 +1,6 @@
 import type { LoggingLevel } from '@modelcontextprotocol/server';
 import { currentCaller } from '../../mcp/caller-scope.js';
 import type { DownstreamSession } from '../sessions/downstream-session.js';
-import type { DownstreamCall } from './downstream-call.js';
 
 const SEVERITY: Record<LoggingLevel, number> = {
   debug: 0,
@@ -21,12 +20,21 @@ export interface UpstreamLog {
   data: unknown;
 }
 
+/**
+ * A call in flight as a log reaches it: its session, and its own request's stream while the
+ * call runs (the gateway's `DownstreamCall`).
+ */
+export interface LoggedCall {
+  readonly session: DownstreamSession;
+  logTo: ((level: LoggingLevel, data: unknown, logger: string) => Promise<void>) | undefined;
+}
+
 /** Sends to a 2025-era session at or above its level: on `call`'s own stream when given, else unsolicited. */
 export function sendToSession(
   session: DownstreamSession,
   server: string,
   log: UpstreamLog,
-  call?: DownstreamCall,
+  call?: LoggedCall,
 ): void {
   if (session.allowsServer?.(server) === false) return;
   if (session.logLevel === undefined || (SEVERITY[log.level] ?? 0) < SEVERITY[session.logLevel]) return;
@@ -35,7 +43,7 @@ export function sendToSession(
 }
 
 /** Sends to a 2026-07-28 call's own request, at the level its envelope asked for. */
-export function sendToCall(call: DownstreamCall, server: string, log: UpstreamLog): void {
+export function sendToCall(call: LoggedCall, server: string, log: UpstreamLog): void {
   if (call.session.allowsServer?.(server) === false) return;
   // The request's own envelope level (`io.modelcontextprotocol/logLevel`) decides; none, no logs.
   void call.logTo?.(log.level, log.data, log.logger).catch(() => {});
@@ -53,7 +61,7 @@ export function routeUpstreamLog(
   server: string,
   log: UpstreamLog,
   sessions: Iterable<DownstreamSession>,
-  calls: Iterable<DownstreamCall>,
+  calls: Iterable<LoggedCall>,
 ): void {
   // Read from the async context of the upstream's message (the SDK's, not ours to choose).
   const upstream = currentCaller()?.upstream;

@@ -8,7 +8,9 @@ export type QuotaKind =
   | 'sessions'
   | 'sessions_per_principal'
   | 'listen_streams'
-  | 'listen_streams_per_principal';
+  | 'listen_streams_per_principal'
+  | 'parked_script_bytes'
+  | 'parked_script_bytes_per_principal';
 
 /**
  * The answer to a request a quota refused: 429 with `Retry-After` and a JSON-RPC error that

@@ -105,6 +105,8 @@ export class GatewayProfile {
   #allowsTool!: (...names: string[]) => boolean;
   #pinned!: (...names: string[]) => boolean;
   readonly #parts: ProfileParts;
+  /** The name `run_script` is served by here, when code mode is on. */
+  #runScript: string | undefined;
   readonly #visibility: Visibility;
   /** How the tools it serves directly are named (a host adds its own prefix: see served-tool-names). */
   #naming!: ServedNaming;
@@ -197,6 +199,7 @@ export class GatewayProfile {
             }
           : undefined;
       this.#routerTools = [];
+      this.#runScript = undefined;
       this.#scoped = undefined;
       if (settings.codeMode === true) {
         // run_script and describe_tools beside every tool, over what the profile admits.
@@ -225,9 +228,15 @@ export class GatewayProfile {
    * tools already take through the pipeline; the other router tools reach tools that do.
    */
   #scriptsThroughPipeline(tools: Tool[], runScript: string): Tool[] {
+    this.#runScript = tools.some((tool) => tool.name === runScript) ? runScript : undefined;
     return tools.map((tool) =>
       tool.name === runScript ? this.#parts.registry.throughPipeline(tool, this.#parts.context) : tool,
     );
+  }
+
+  /** Whether `name` is this profile's `run_script` (code mode is on here and serves it by that name). */
+  runsScripts(name: string): boolean {
+    return this.#runScript !== undefined && name === this.#runScript;
   }
 
   /** Forgets the cached tool list; the next call lists afresh. */

@@ -2,8 +2,15 @@ import type { LoggingLevel, Server } from '@modelcontextprotocol/server';
 import type { RequestStateBinding } from '../../cluster/request-state-seal.js';
 import type { CallContext, Caller } from '../../tool/call-context.js';
 import type { RequestPrincipal } from '../auth/http-guard.js';
-import type { DownstreamCall } from '../calls/downstream-call.js';
 import type { GatewayProfile } from '../profiles/gateway-profile.js';
+
+/**
+ * A call in flight on a session, as the session holds it: counted, and cancelled when the
+ * session ends (the gateway's `DownstreamCall`).
+ */
+export interface SessionCall {
+  cancel(reason: string): void;
+}
 
 /**
  * One downstream client as the gateway sees it: a 2025-era session (HTTP `Mcp-Session-Id` or a
@@ -20,7 +27,7 @@ export interface DownstreamSession {
   /** Everything the front door learned about the caller (scopes, claims); absent over stdio. */
   readonly caller?: RequestPrincipal;
   /** Calls in flight from this session. */
-  readonly calls: Set<DownstreamCall>;
+  readonly calls: Set<SessionCall>;
   /** The server instance serving it (2025 era and stdio), for notifications. */
   server?: Server;
   /** The level the client asked for with `logging/setLevel`; no upstream logs without one. */

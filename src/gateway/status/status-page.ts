@@ -6,6 +6,8 @@ export function healthJson(statuses: ServerStatus[], startedAt: number): Record<
   const servers = statuses.map((status) => ({
     name: status.name,
     state: status.state,
+    ...(status.protocolEra === undefined ? {} : { protocolEra: status.protocolEra }),
+    // Deprecated: the era by its earlier name, kept one release for scripts that read it.
     ...(status.era === undefined ? {} : { era: status.era }),
     ...(status.protocolVersion === undefined ? {} : { protocolVersion: status.protocolVersion }),
     ...(status.transport === undefined ? {} : { transport: status.transport }),
@@ -54,12 +56,13 @@ export function statusPage(
   endpoints: string[],
   notices: string[] = [],
   quarantined: readonly Quarantined[] = [],
+  csrf?: string,
 ): string {
   const uptime = duration(Math.floor((Date.now() - startedAt) / 1000));
   const rows = statuses
     .map(
       (status) => `<tr class="${escapeHtml(status.state)}">
-<td>${escapeHtml(status.name)}</td><td>${escapeHtml(status.state)}</td><td>${escapeHtml(status.era ?? '—')}</td>
+<td>${escapeHtml(status.name)}</td><td>${escapeHtml(status.state)}</td><td>${escapeHtml(status.protocolEra ?? '—')}</td>
 <td>${escapeHtml(status.transport ?? '—')}</td><td>${status.toolCount}</td><td>${status.resourceCount}</td><td>${status.promptCount}</td>
 <td>${escapeHtml(status.lastError?.message ?? '')}</td></tr>`,
     )
@@ -79,23 +82,25 @@ ${notices.map((notice) => `<p class="notice"><strong>${escapeHtml(notice)}</stro
 <tbody>
 ${rows}
 </tbody></table>
-${heldBack(quarantined)}
+${heldBack(quarantined, csrf)}
 </body></html>
 `;
 }
 
 /**
  * The definitions pins hold back, with what changed and the command that approves each: shown
- * to the owner only (a person), as the log shows them; empty when nothing is held back.
+ * to the owner only (a person), as the log shows them; empty when nothing is held back. With
+ * `csrf` (the owner came with a browser session), each row has an approve button: a form posted
+ * to `/pins/approve` carrying the session's CSRF token.
  */
-function heldBack(quarantined: readonly Quarantined[]): string {
+function heldBack(quarantined: readonly Quarantined[], csrf?: string): string {
   if (quarantined.length === 0) return '';
   const rows = quarantined
     .map(
       (
         held,
       ) => `<tr><td>${escapeHtml(held.server)}</td><td>${escapeHtml(held.kind)}</td><td>${escapeHtml(held.name)}</td>
-<td>${escapeHtml(held.change)}</td><td><code>${escapeHtml(`mcptools pins approve ${held.server}/${held.name}`)}</code></td></tr>`,
+<td>${escapeHtml(held.change)}</td><td><code>${escapeHtml(`mcptools pins approve ${held.server}/${held.name}`)}</code>${approveForm(held, csrf)}</td></tr>`,
     )
     .join('\n');
   return `<h2>Held back by pins</h2>
@@ -105,18 +110,30 @@ ${rows}
 </tbody></table>`;
 }
 
-/** `GET /`'s response: the status page, with a policy that lets it run nothing but its own style. */
+/** The approve button of one held-back definition, when the page has a CSRF token to post with. */
+function approveForm(held: Quarantined, csrf: string | undefined): string {
+  if (csrf === undefined) return '';
+  return ` <form method="post" action="/pins/approve" class="approve"><input type="hidden" name="server" value="${escapeHtml(held.server)}"><input type="hidden" name="name" value="${escapeHtml(held.name)}"><input type="hidden" name="csrf" value="${escapeHtml(csrf)}"><button type="submit">Approve</button></form>`;
+}
+
+/**
+ * `GET /`'s response: the status page, with a policy that lets it run nothing but its own style
+ * and post forms only to the gateway; never framed, never cached (its forms carry a CSRF token).
+ */
 export function statusPageResponse(
   statuses: ServerStatus[],
   startedAt: number,
   endpoints: string[],
   notices: string[],
   quarantined: readonly Quarantined[] = [],
+  csrf?: string,
 ): Response {
-  return new Response(statusPage(statuses, startedAt, endpoints, notices, quarantined), {
+  return new Response(statusPage(statuses, startedAt, endpoints, notices, quarantined, csrf), {
     headers: {
       'content-type': 'text/html; charset=utf-8',
-      'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'",
+      'content-security-policy':
+        "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'",
+      'cache-control': 'no-store',
     },
   });
 }

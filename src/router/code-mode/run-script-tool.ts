@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import type { ApprovalHandler } from '../../pipeline/tool-call-hooks.js';
 import type { ToolRegistry } from '../../registry/tool-registry.js';
 import { validateArguments } from '../../tool/argument-validator.js';
-import { type CallContext, contextOf, executeWith } from '../../tool/call-context.js';
+import { type CallContext, contextOf } from '../../tool/call-context.js';
+import { executeWith } from '../../tool/execute-with.js';
 import type { JsonSchemaObject, Tool, ToolResult } from '../../tool/tool.js';
 import type { RouteToolCall } from '../call-tool-tool.js';
 import { routerError } from '../error-taxonomy.js';
@@ -10,7 +12,12 @@ import { errorOutcome, renderRouterResult } from '../router-result.js';
 import type { ScriptToolName } from './sandbox-prelude.js';
 import { scriptApprovals } from './script-approvals.js';
 import type { ScriptLimits } from './script-limits.js';
-import { type HostAnswer, runSandboxedScript, type ScriptOutcome } from './script-sandbox.js';
+import {
+  type HostAnswer,
+  runSandboxedScript,
+  type ScriptHost,
+  type ScriptOutcome,
+} from './script-sandbox.js';
 import { observeScript } from './script-span.js';
 import { scriptToolView } from './script-tool-view.js';
 import { stripTypes } from './strip-types.js';
@@ -66,6 +73,29 @@ function renderOutcome(outcome: ScriptOutcome, scriptId: string): ToolResult {
   return { content: [{ type: 'text', text: shown }], details, isError: true };
 }
 
+/**
+ * `ask` (the caller's approval handler), with the script counted as parked while each question
+ * is open (`park`, a gateway's quota of parked scripts, by the bytes its sandbox holds): a
+ * question the quota has no room for is not asked, and the approval fails as unavailable.
+ */
+function parkedWhileAsking(
+  ask: ApprovalHandler,
+  park: CallContext['parkScript'],
+  heldBytes: () => number,
+): ApprovalHandler {
+  if (park === undefined) return ask;
+  return async (request, options) => {
+    const release = park(heldBytes());
+    if (release === undefined)
+      throw new Error("this caller's scripts waiting for answers hold all the memory they may");
+    try {
+      return await ask(request, options);
+    } finally {
+      release();
+    }
+  };
+}
+
 /** What `run_script` needs besides the registry: the one call path and `tool_index`. */
 export interface RunScriptParts {
   registry: ToolRegistry;
@@ -112,13 +142,16 @@ export function createRunScriptTool(parts: RunScriptParts): Tool {
       // The caller's approvals, asked once per tool for the whole script; without a caller's
       // own handler the host's is asked as for any call. Inner calls are many: none of them
       // relays an upstream's input_required to the caller as the script's own answer.
+      let heldBytes = () => limits.memoryBytes;
       const innerContext: CallContext = {
         ...caller,
         ...(caller.onApproval === undefined
           ? {}
           : {
-              onApproval: scriptApprovals(scriptId, caller.onApproval, (id) =>
-                id === undefined ? undefined : argumentsByCall.get(id),
+              onApproval: scriptApprovals(
+                scriptId,
+                parkedWhileAsking(caller.onApproval, caller.parkScript, () => heldBytes()),
+                (id) => (id === undefined ? undefined : argumentsByCall.get(id)),
               ),
             }),
       };
@@ -144,8 +177,11 @@ export function createRunScriptTool(parts: RunScriptParts): Tool {
           argumentsByCall.delete(id);
         }
       };
-      const host = {
+      const host: ScriptHost = {
         tools: scriptNames(view),
+        started(read) {
+          heldBytes = read;
+        },
         async request(
           op: 'call' | 'index' | 'describe',
           payload: unknown,

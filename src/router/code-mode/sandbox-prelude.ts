@@ -77,7 +77,8 @@ export const SANDBOX_PRELUDE = `(() => {
       return Promise.reject(new TypeError('arguments must be JSON: ' + error.message));
     }
     return host(op, text).then((answer) => {
-      const parsed = JSON.parse(answer);
+      // The host's answer object itself, or its JSON text.
+      const parsed = typeof answer === 'string' ? JSON.parse(answer) : answer;
       if (parsed.error === undefined) return parsed.value;
       const failure = new ToolError(parsed.error.message, parsed.error.code, tool);
       failure.stack = site.stack;

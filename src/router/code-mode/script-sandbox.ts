@@ -1,4 +1,5 @@
 import type { QuickJSContext, QuickJSDeferredPromise, QuickJSHandle } from 'quickjs-emscripten-core';
+import { encodeBinaryJson, NotJsonError } from './binary-json.js';
 import {
   INSTALL_GLOBAL,
   SCRIPT_FILE,
@@ -17,6 +18,14 @@ export interface ScriptHost {
   tools: readonly ScriptToolName[];
   /** A request of the script: `call` (a tool), `index` (`tool_index`), `describe` (`describe_tools`). */
   request(op: 'call' | 'index' | 'describe', payload: unknown, signal: AbortSignal): Promise<HostAnswer>;
+  /** Told when the script starts how to read the bytes its sandbox holds now. */
+  started?(heldBytes: () => number): void;
+}
+
+/** The bytes a QuickJS runtime holds, from its own memory report (`limit` when it cannot be read). */
+function runtimeBytes(report: string, limit: number): number {
+  const used = /memory used\s+\d+\s+(\d+)/.exec(report);
+  return used === null ? limit : Number(used[1]);
 }
 
 /** Where in the script an error was thrown (1-based, as the script was written). */
@@ -156,6 +165,30 @@ export async function runSandboxedScript(
     waiting.shift()?.();
   };
 
+  /**
+   * The answer as the prelude reads it: the object itself, read from QuickJS's binary format
+   * (several times cheaper than parsing its JSON text inside the sandbox), or its JSON text
+   * when it is no plain JSON or this QuickJS reads another format. `undefined` when the
+   * sandbox could not hold it.
+   */
+  const answerHandle = (answer: HostAnswer): QuickJSHandle | undefined => {
+    let bytes: Uint8Array | undefined;
+    if (sandbox.binaryJson)
+      try {
+        bytes = encodeBinaryJson(answer);
+      } catch (error) {
+        if (!(error instanceof NotJsonError)) throw error;
+      }
+    if (bytes === undefined) return context.newString(JSON.stringify(answer));
+    const buffer = context.newArrayBuffer(bytes.buffer as ArrayBuffer);
+    const value = context.decodeBinaryJSON(buffer);
+    buffer.dispose();
+    // A failed read (out of memory) leaves an exception, not an object.
+    if (context.typeof(value) === 'object') return value;
+    value.dispose();
+    return undefined;
+  };
+
   const request = (opHandle: QuickJSHandle, payloadHandle: QuickJSHandle): QuickJSHandle => {
     const op = context.getString(opHandle) as 'call' | 'index' | 'describe';
     const payloadText = context.getString(payloadHandle);
@@ -163,9 +196,14 @@ export async function runSandboxedScript(
     deferreds.add(deferred);
     const settle = (answer: HostAnswer) => {
       if (closed) return;
-      const text = context.newString(JSON.stringify(answer));
-      deferred.resolve(text);
-      text.dispose();
+      const handle = answerHandle(answer);
+      if (handle === undefined) {
+        // The answer does not fit in the script's memory: the script stops at its limit.
+        stop('memoryBytes');
+        return;
+      }
+      deferred.resolve(handle);
+      handle.dispose();
       deferreds.delete(deferred);
       deferred.dispose();
       drain();
@@ -200,6 +238,7 @@ export async function runSandboxedScript(
     output.push(text);
   };
   sandbox.port = { request, print };
+  host.started?.(() => (closed ? 0 : runtimeBytes(runtime.dumpMemoryUsage(), limits.memoryBytes)));
 
   const handles: QuickJSHandle[] = [];
   let broken = false;

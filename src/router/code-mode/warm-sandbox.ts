@@ -4,6 +4,7 @@ import type {
   QuickJSRuntime,
   QuickJSWASMModule,
 } from 'quickjs-emscripten-core';
+import { BINARY_JSON_PROBE, binaryJsonMatches } from './binary-json.js';
 import { quickJsInstance, retireQuickJsInstance } from './quickjs-module.js';
 import { SANDBOX_PRELUDE } from './sandbox-prelude.js';
 
@@ -26,6 +27,31 @@ export interface WarmSandbox {
   readonly context: QuickJSContext;
   /** Set once by the script that takes the sandbox; the prelude's functions fail before. */
   port: SandboxPort | undefined;
+  /** Whether answers may enter as QuickJS's binary object format (see {@link binaryJsonMatches}). */
+  readonly binaryJson: boolean;
+}
+
+/** Whether this QuickJS build reads the host's binary JSON; checked once, on the first sandbox. */
+let binaryJson: boolean | undefined;
+
+/** Has `context` write the probe in its own binary format, and compares the host's with it. */
+function probeBinaryJson(context: QuickJSContext): boolean {
+  try {
+    const parse = context.unwrapResult(context.evalCode('JSON.parse', 'probe.js'));
+    const text = context.newString(BINARY_JSON_PROBE);
+    const value = context.unwrapResult(context.callFunction(parse, context.undefined, text));
+    parse.dispose();
+    text.dispose();
+    const encoded = context.encodeBinaryJSON(value);
+    value.dispose();
+    const bytes = context.getArrayBuffer(encoded);
+    encoded.dispose();
+    const matches = binaryJsonMatches(bytes.value);
+    bytes.dispose();
+    return matches;
+  } catch {
+    return false;
+  }
 }
 
 /**
@@ -40,7 +66,14 @@ let filling = false;
 function prepareSandbox(quickjs: QuickJSWASMModule): WarmSandbox {
   const runtime = quickjs.newRuntime();
   const context = runtime.newContext();
-  const sandbox: WarmSandbox = { quickjs, runtime, context, port: undefined };
+  // Probed in a context no script will use (the probe leaves nothing behind, but a script's
+  // context holds only what the prelude made).
+  if (binaryJson === undefined) {
+    const probe = runtime.newContext();
+    binaryJson = probeBinaryJson(probe);
+    probe.dispose();
+  }
+  const sandbox: WarmSandbox = { quickjs, runtime, context, port: undefined, binaryJson };
   const unbound = () => {
     throw new Error('the sandbox has no script');
   };

@@ -1,4 +1,16 @@
-import type { SemanticSearchOptions } from './semantic-search.js';
+/**
+ * Turns texts into vectors with any embedding model: one vector per text, all of one
+ * length. `kind` lets models that embed queries and documents differently (`query:` /
+ * `passage:` prefixes, input types) do so.
+ */
+export type EmbedTexts = (texts: string[], kind: 'query' | 'document') => Promise<ArrayLike<number>[]>;
+
+/** What embedding in batches needs of the semantic search options. */
+export interface EmbedBatchOptions {
+  embed: EmbedTexts;
+  /** Most texts per `embed` call. Default 64. */
+  batchSize?: number;
+}
 
 /** `values` scaled to length 1, checked: not empty, `dimensions` long, finite. */
 export function unitVector(values: ArrayLike<number>, dimensions: number): Float32Array {
@@ -18,7 +30,7 @@ export function unitVector(values: ArrayLike<number>, dimensions: number): Float
 export async function embedAll(
   texts: string[],
   kind: 'query' | 'document',
-  options: SemanticSearchOptions,
+  options: EmbedBatchOptions,
   dimensions: number | undefined,
 ): Promise<Float32Array[]> {
   const batchSize = Math.max(1, options.batchSize ?? 64);

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
-import { embedAll } from './embed-batches.js';
-import type { SemanticSearchOptions } from './semantic-search.js';
+import { type EmbedBatchOptions, embedAll } from './embed-batches.js';
 
 /** Where tool vectors outlive the process, looked up by {@link embeddingKey} of the embedded text. */
 export interface EmbeddingCache {
@@ -22,7 +21,7 @@ export function embeddingKey(text: string): string {
  */
 export async function embedDocuments(
   texts: string[],
-  options: SemanticSearchOptions,
+  options: EmbedBatchOptions & { cache?: EmbeddingCache },
   dimensions: number | undefined,
 ): Promise<Float32Array[]> {
   const cache = options.cache;

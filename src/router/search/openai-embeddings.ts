@@ -1,6 +1,6 @@
 import { REDACTED, redactUrl } from '../../config/redact-url.js';
 import { McpToolsError } from '../../errors/mcp-tools-error.js';
-import type { EmbedTexts } from './semantic-search.js';
+import type { EmbedTexts } from './embed-batches.js';
 
 /** Where and how to reach an OpenAI-compatible `/v1/embeddings` endpoint. */
 export interface OpenAIEmbeddingsOptions {

@@ -1,14 +1,7 @@
-import { embedAll } from './embed-batches.js';
+import { type EmbedTexts, embedAll } from './embed-batches.js';
 import { type EmbeddingCache, embedDocuments } from './embedding-cache.js';
 import type { SearchableTool } from './searchable-tool.js';
 import type { ToolSearchHit, ToolSearchOptions } from './tool-search-index.js';
-
-/**
- * Turns texts into vectors with any embedding model: one vector per text, all of one
- * length. `kind` lets models that embed queries and documents differently (`query:` /
- * `passage:` prefixes, input types) do so.
- */
-export type EmbedTexts = (texts: string[], kind: 'query' | 'document') => Promise<ArrayLike<number>[]>;
 
 /** Semantic ranking fused with the lexical one. */
 export interface SemanticSearchOptions {

@@ -130,7 +130,7 @@ const runs = [
   {
     label: 'upstream fixture in both eras (auto negotiation)',
     args: [],
-    protocol: 'auto',
+    protocol: '2026-07-28-first',
     select: () => ['--suite', 'all'],
   },
   {

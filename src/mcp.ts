@@ -1,0 +1,17 @@
+/**
+ * `mcptools/mcp`: the hub's services in detail, types only: resource contents and templates,
+ * prompt results, tasks, results across servers, server→client requests and the notifications
+ * a gateway forwards. The hub itself (`loadMCPServers`) is the package root's.
+ */
+export type {
+  ErrorInfo,
+  MultiServerList,
+  PromptResult,
+  ResourceContents,
+  ResourceTemplateEntry,
+  ServerError,
+  TaskService,
+  ToolOrigin,
+  UpstreamNotification,
+} from './mcp/provider-types.js';
+export type { ElicitationRequest, SamplingRequest, ServerRequestContext } from './mcp/server-requests.js';
