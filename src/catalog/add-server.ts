@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { SecretVault } from '../auth/secret-vault.js';
 import { vaultReference } from '../config/vault-reference.js';
@@ -17,11 +18,11 @@ import { checkCatalogStatus } from './catalog-status.js';
 import { setConfigEntry } from './config-file-entries.js';
 import { chooseTarget, type InstallTarget, targetRuntime, targetType } from './install-target.js';
 import { packagesDir } from './locked-start.js';
-import { downloadBundle, unpackBundle } from './mcpb-bundle.js';
+import { type BundleCommand, bundleFile, downloadBundle, unpackBundle } from './mcpb-bundle.js';
 import { resolveNpmTree } from './npm-lock-tree.js';
 import { installLockedNpm } from './npm-locked-install.js';
 import { resolveOciDigest } from './oci-digest.js';
-import { type InputSlot, inputsOf } from './server-inputs.js';
+import { bundleInputs, type InputSlot, inputsOf } from './server-inputs.js';
 
 /** What {@link planAdd} found and decided, before anything is written. */
 export interface AddPlan {
@@ -33,8 +34,10 @@ export interface AddPlan {
   runnable: boolean;
   /** The runtime it needs (`undefined` for a remote). */
   runtime?: string;
-  /** Every input of the target. */
+  /** Every input of the target (an MCPB bundle's `user_config` too). */
   inputs: InputSlot[];
+  /** An MCPB target's bundle, downloaded, verified and unpacked to read its `user_config`. */
+  bundle?: BundleCommand;
   /** The registry's deprecation notice, if any. */
   warning?: string;
 }
@@ -50,6 +53,8 @@ export interface PlanAddOptions extends CatalogLookupOptions {
   use?: string;
   /** Whether this machine has a runtime (`npx`, `uvx`, `docker`, `dnx`, `node`). */
   canRun: (runtime: string) => boolean;
+  /** The environment (the state folder an MCPB bundle is kept in). */
+  env?: NodeJS.ProcessEnv;
 }
 
 /** Splits `name@version` (a server name holds no `@`). */
@@ -69,8 +74,8 @@ export function defaultEntryName(serverName: string): string {
 /**
  * Looks a server up (`name[@version]`, `latest` resolved to the version it is now), refuses a
  * deleted one, notes a deprecated one, and picks the target to install and the inputs it needs.
- * Nothing is downloaded or written: this is what `mcptools add` shows, and what a router tool
- * can show an approver.
+ * Nothing is written (an MCPB bundle is fetched and verified, to read what it asks): this is
+ * what `mcptools add` shows, and what a router tool can show an approver.
  */
 export async function planAdd(options: PlanAddOptions): Promise<AddPlan> {
   const { name, version } = parseServerSpec(options.spec);
@@ -83,15 +88,42 @@ export async function planAdd(options: PlanAddOptions): Promise<AddPlan> {
       `${name}@${found.entry.server.version} has ${options.use ? `no ${options.use} package or remote` : 'no stdio package of a type mcptools installs (npm, pypi, oci, nuget, mcpb) and no remote'}`,
       { recoverable: false },
     );
+  const inputs = inputsOf(chosen.target);
+  let bundle: BundleCommand | undefined;
+  if (chosen.target.kind === 'package' && chosen.target.pkg.registryType === 'mcpb') {
+    // What the bundle asks the person is in its manifest: fetched and verified by its hash now
+    // (kept in the state folder by that hash), never unpacked or read unverified.
+    bundle = await fetchBundle(found.entry.server.name, chosen.target.pkg, options.env ?? process.env);
+    for (const slot of bundleInputs(bundle.userConfig))
+      if (!inputs.some((known) => known.key === slot.key)) inputs.push(slot);
+  }
   return {
     entry: options.as ?? defaultEntryName(name),
     found,
     target: chosen.target,
     runnable: chosen.runnable,
     ...(targetRuntime(chosen.target) ? { runtime: targetRuntime(chosen.target) } : {}),
-    inputs: inputsOf(chosen.target),
+    inputs,
+    ...(bundle ? { bundle } : {}),
     ...(warning ? { warning } : {}),
   };
+}
+
+/** An MCPB package's bundle: downloaded unless kept, its hash checked, unpacked. */
+async function fetchBundle(
+  serverName: string,
+  pkg: { identifier: string; fileSha256?: string },
+  env: NodeJS.ProcessEnv,
+): Promise<BundleCommand> {
+  if (pkg.fileSha256 === undefined)
+    throw new McpToolsError(
+      'CONFIG_INVALID',
+      `${serverName}: its MCPB package has no fileSha256; not installed`,
+    );
+  const bundles = join(packagesDir(env), 'mcpb');
+  if (!existsSync(bundleFile(bundles, pkg.fileSha256)))
+    await downloadBundle(pkg.identifier, pkg.fileSha256, bundles);
+  return unpackBundle(pkg.fileSha256, bundles);
 }
 
 /** Options of {@link applyAdd}. */
@@ -178,8 +210,8 @@ export async function applyAdd(plan: AddPlan, options: ApplyAddOptions): Promise
             `${record.name}: its MCPB package has no fileSha256; not installed`,
           );
         const bundles = join(packagesDir(env), 'mcpb');
-        await downloadBundle(pkg.identifier, pkg.fileSha256, bundles);
-        context.bundle = await unpackBundle(pkg.fileSha256, bundles);
+        if (plan.bundle === undefined) await downloadBundle(pkg.identifier, pkg.fileSha256, bundles);
+        context.bundle = plan.bundle ?? (await unpackBundle(pkg.fileSha256, bundles));
         locked = {
           registryType: 'mcpb',
           identifier: pkg.identifier,

@@ -2,7 +2,7 @@ import { vaultReference } from '../config/vault-reference.js';
 import type { CatalogArgument, CatalogInput, CatalogKeyValue } from './catalog-records.js';
 import type { InstallTarget } from './install-target.js';
 import type { BundleCommand } from './mcpb-bundle.js';
-import { argumentKey, type InputSlot, inputsOf } from './server-inputs.js';
+import { argumentKey, bundleInputs, type InputSlot, inputsOf } from './server-inputs.js';
 
 /** A server entry ready to write, and what goes elsewhere. */
 export interface BuiltEntry {
@@ -38,7 +38,12 @@ export function buildEntry(
   values: Readonly<Record<string, string>>,
   context: BuildContext = {},
 ): BuiltEntry {
-  const slots = new Map(inputsOf(target).map((slot) => [slot.key, slot] as const));
+  // A bundle's `user_config` inputs too: a sensitive one must be known as secret here.
+  const slots = new Map(
+    [...inputsOf(target), ...bundleInputs(context.bundle?.userConfig ?? {})].map(
+      (slot) => [slot.key, slot] as const,
+    ),
+  );
   const secrets: Record<string, string> = {};
   const inputs: Record<string, string> = {};
   const render = (key: string): string | undefined => {
@@ -144,10 +149,20 @@ export function buildEntry(
     }
     case 'mcpb': {
       const bundle = context.bundle;
-      server = withEnv(
-        { command: bundle?.command ?? 'node', args: [...(bundle?.args ?? []), ...packageArgs] },
-        bundle?.env,
-      );
+      // `${user_config.<key>}` of the manifest: the value (a vault reference for a sensitive
+      // one); an argument that is only a reference without a value is left out, as MCPB hosts do.
+      const USER_CONFIG = /\$\{user_config\.([A-Za-z0-9_.-]+)\}/g;
+      const configured = (text: string) =>
+        text.replace(USER_CONFIG, (_whole, key: string) => render(key) ?? '');
+      const args = (bundle?.args ?? [])
+        .filter((arg) => !/^\$\{user_config\.[A-Za-z0-9_.-]+\}$/.test(arg) || configured(arg) !== '')
+        .map(configured);
+      const bundleEnv: Record<string, string> = {};
+      for (const [name, value] of Object.entries(bundle?.env ?? {})) {
+        const filled = configured(value);
+        if (filled !== '' || value === '') bundleEnv[name] = filled;
+      }
+      server = withEnv({ command: bundle?.command ?? 'node', args: [...args, ...packageArgs] }, bundleEnv);
       break;
     }
     default:

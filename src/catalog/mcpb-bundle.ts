@@ -11,6 +11,19 @@ export interface BundleCommand {
   env: Record<string, string>;
   /** The folder the bundle was unpacked into. */
   dir: string;
+  /** The manifest's `user_config`: what the person configures, referred to as `${user_config.<key>}`. */
+  userConfig: Record<string, BundleUserConfig>;
+}
+
+/** One `user_config` field of an MCPB manifest. */
+export interface BundleUserConfig {
+  type?: string;
+  title?: string;
+  description?: string;
+  required?: boolean;
+  /** A secret (an API key): kept in the vault. */
+  sensitive?: boolean;
+  default?: unknown;
 }
 
 /** The largest bundle downloaded (a server with its node_modules is tens of MiB). */
@@ -94,7 +107,10 @@ export async function unpackBundle(fileSha256: string, bundlesDir: string): Prom
     await mkdir(dirname(target), { recursive: true, mode: 0o700 });
     await writeFile(target, content, { mode: 0o700 });
   }
-  let manifest: { server?: { mcp_config?: { command?: unknown; args?: unknown; env?: unknown } } };
+  let manifest: {
+    server?: { mcp_config?: { command?: unknown; args?: unknown; env?: unknown } };
+    user_config?: unknown;
+  };
   try {
     manifest = JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8'));
   } catch {
@@ -114,5 +130,10 @@ export async function unpackBundle(fileSha256: string, bundlesDir: string): Prom
   if (typeof config.env === 'object' && config.env !== null)
     for (const [key, value] of Object.entries(config.env))
       if (typeof value === 'string') env[key] = expand(value);
-  return { command: expand(config.command), args, env, dir };
+  const userConfig: Record<string, BundleUserConfig> = {};
+  if (typeof manifest.user_config === 'object' && manifest.user_config !== null)
+    for (const [key, field] of Object.entries(manifest.user_config))
+      if (/^[A-Za-z0-9_.-]+$/.test(key) && typeof field === 'object' && field !== null)
+        userConfig[key] = field as BundleUserConfig;
+  return { command: expand(config.command), args, env, dir, userConfig };
 }

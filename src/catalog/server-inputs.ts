@@ -1,5 +1,6 @@
 import type { CatalogArgument, CatalogInput, CatalogKeyValue } from './catalog-records.js';
 import type { InstallTarget } from './install-target.js';
+import type { BundleUserConfig } from './mcpb-bundle.js';
 
 /** Where a value goes: an argument, an environment variable, a header, or a `{name}` inside one. */
 export type InputKind = 'argument' | 'env' | 'header' | 'variable';
@@ -86,4 +87,26 @@ export function inputsOf(target: InstallTarget): InputSlot[] {
       ]);
   }
   return slots;
+}
+
+/**
+ * The inputs of an MCPB bundle's `user_config` (each a `${user_config.<key>}` of its command):
+ * `sensitive` ones secret (kept in the vault), a `default` that is a string, number or boolean
+ * its default.
+ */
+export function bundleInputs(userConfig: Readonly<Record<string, BundleUserConfig>>): InputSlot[] {
+  return Object.entries(userConfig).map(([key, field]) => {
+    const fallback = field.default;
+    const scalar = ['string', 'number', 'boolean'].includes(typeof fallback);
+    const description = field.description ?? field.title;
+    return {
+      key,
+      kind: 'variable' as const,
+      ...(description ? { description } : {}),
+      required: field.required === true,
+      secret: field.sensitive === true,
+      ...(scalar ? { default: String(fallback) } : {}),
+      ...(field.type === 'directory' || field.type === 'file' ? { format: 'filepath' } : {}),
+    };
+  });
 }

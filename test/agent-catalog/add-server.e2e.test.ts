@@ -234,7 +234,10 @@ describe('find_server and add_server through serve', () => {
 
   it("shows the registry's status, refuses a deleted record, and keeps a remote's secret header out", async () => {
     decision = 'allow-once';
-    const found = await client.callTool({ name: 'find_server', arguments: { query: 'io.github.fixture/' } });
+    const found = await client.callTool({
+      name: 'find_server',
+      arguments: { query: 'io.github.fixture/', limit: 25 },
+    });
     const servers = (
       JSON.parse(textOf(found)) as { servers: { name: string; status: string; statusMessage?: string }[] }
     ).servers;

@@ -288,6 +288,35 @@ describe('mcptools add, locked start, update, doctor and remove', () => {
     writeFileSync(kept, original);
   });
 
+  it("asks for an MCPB bundle's user_config, the sensitive value into the vault", async () => {
+    const refused = await cli(['add', 'io.github.fixture/configured-bundle', '--yes']);
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain('needs api_key (--arg api_key=…)');
+    const run = await cli(
+      ['add', 'io.github.fixture/configured-bundle', '--arg', 'api_key', '--yes'],
+      project,
+      {
+        api_key: CANARY,
+      },
+    );
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain('${vault:configured-bundle/api_key}');
+    const entry = readJson(join(project, 'mcptools.json')).servers['configured-bundle'];
+    const sha = fixture.artifacts.bundles.get('probe.mcpb')!.sha256;
+    // The optional argument without a value is left out; the default fills the region.
+    expect(entry.args).toEqual([expect.stringMatching(new RegExp(`${sha}/server/index\\.mjs$`))]);
+    expect(entry.env).toEqual({
+      PROBE_API_KEY: '${vault:configured-bundle/api_key}',
+      PROBE_REGION: 'eu',
+    });
+    const region = await cli(['call', 'configured-bundle__env', 'name=PROBE_REGION']);
+    expect(region.stdout.trim(), region.stderr).toBe('eu');
+    // The bundle's server received the vault's value: masked as a configured secret is.
+    const key = await cli(['call', 'configured-bundle__env', 'name=PROBE_API_KEY']);
+    expect(key.stdout.trim(), key.stderr).toBe('***');
+    expectNoSecretIn(project, CANARY);
+  });
+
   it('refuses a deleted server and warns of a deprecated one with its message', async () => {
     const deleted = await cli(['add', 'io.github.fixture/withdrawn', '--yes']);
     expect(deleted.code).not.toBe(0);

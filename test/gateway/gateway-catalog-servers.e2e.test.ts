@@ -158,4 +158,22 @@ describe('the gateway as a registry, one record per server', () => {
       await all.close();
     }
   });
+
+  it('follows a reload: a server entry removed loses its record, one added gets its own', async () => {
+    const before = (await searchCatalogs([sourceOf('alice')], '')).map(({ entry }) => entry.server.name);
+    expect(before).toContain('127.0.0.1/mcptools-secretbox');
+    await gateway.gateway.reconfigure({
+      servers: { echo: stdioFixture('echo'), later: stdioFixture('echo') },
+      gateway: {
+        serverEndpoints: true,
+        tokens: { alice: { token: TOKENS.alice, owner: true }, bob: { token: TOKENS.bob } },
+      },
+    });
+    const after = (await searchCatalogs([sourceOf('alice')], '')).map(({ entry }) => entry.server.name);
+    expect(after.sort()).toEqual([
+      '127.0.0.1/mcptools',
+      '127.0.0.1/mcptools-echo',
+      '127.0.0.1/mcptools-later',
+    ]);
+  });
 });
