@@ -1,5 +1,4 @@
-import { accessSync, constants, statSync } from 'node:fs';
-import { delimiter, join } from 'node:path';
+import { findOnPath } from '../paths/find-on-path.js';
 
 /**
  * The absolute path of bubblewrap's `bwrap` on `PATH` (of `env`), or `undefined` when it is not
@@ -7,21 +6,7 @@ import { delimiter, join } from 'node:path';
  */
 export function findBubblewrap(env: NodeJS.ProcessEnv = process.env): string | undefined {
   if (process.platform !== 'linux') return undefined;
-  return findExecutable('bwrap', env);
-}
-
-/** The absolute path of the executable `name` on `PATH` (of `env`), or `undefined`. */
-export function findExecutable(name: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
-  for (const dir of (env.PATH ?? '').split(delimiter)) {
-    if (dir === '') continue;
-    const candidate = join(dir, name);
-    try {
-      if (!statSync(candidate).isFile()) continue;
-      accessSync(candidate, constants.X_OK);
-      return candidate;
-    } catch {}
-  }
-  return undefined;
+  return findOnPath('bwrap', { env });
 }
 
 /** The message of a server whose setting demands a box when bubblewrap is missing. */

@@ -1,6 +1,7 @@
 import type { ServerConfig } from '../config/config-types.js';
 import { DEFAULT_MAX_PROCESSES, networkGrant, sandboxGrants } from '../config/sandbox-settings.js';
-import { findBubblewrap, findExecutable } from './find-bubblewrap.js';
+import { findOnPath } from '../paths/find-on-path.js';
+import { findBubblewrap } from './find-bubblewrap.js';
 import { findCgroups } from './find-cgroups.js';
 
 /** Whether a server runs in a box, and why (or why not), for `mcptools doctor`. */
@@ -31,7 +32,7 @@ export function sandboxStatus(server: ServerConfig, env: NodeJS.ProcessEnv = pro
       reason: 'a box is asked for but bubblewrap ("bwrap") is not on PATH: the server is refused',
     };
   const network = networkGrant(grants.network);
-  if (typeof network === 'object' && findExecutable('socat', env) === undefined)
+  if (typeof network === 'object' && findOnPath('socat', { env }) === undefined)
     return {
       boxed: false,
       reason:

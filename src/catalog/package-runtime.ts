@@ -1,5 +1,4 @@
-import { accessSync, constants, statSync } from 'node:fs';
-import { delimiter, join } from 'node:path';
+import { findOnPath } from '../paths/find-on-path.js';
 
 /** How each runtime a package needs is installed, for the message that says it is missing. */
 const INSTALL_HINTS: Record<string, string> = {
@@ -10,32 +9,14 @@ const INSTALL_HINTS: Record<string, string> = {
   npm: 'npm comes with Node.js',
 };
 
-function executable(path: string): boolean {
-  try {
-    if (!statSync(path).isFile()) return false;
-    accessSync(path, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** Whether `command` (a bare name) is an executable on `env.PATH` (with `PATHEXT` on Windows). */
-export function onPath(command: string, env: NodeJS.ProcessEnv = process.env): boolean {
-  const extensions = process.platform === 'win32' ? (env.PATHEXT ?? '.EXE;.CMD;.BAT').split(';') : [''];
-  return (env.PATH ?? '')
-    .split(delimiter)
-    .some((dir) => dir !== '' && extensions.some((extension) => executable(join(dir, command + extension))));
-}
-
 /**
  * Why `runtime` cannot run here, in one sentence with how to get it; `undefined` when it is on
  * PATH. For `dnx` it tells an installed `dotnet` too old to have it from no .NET SDK at all.
  */
 export function missingRuntime(runtime: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
-  if (onPath(runtime, env)) return undefined;
+  if (findOnPath(runtime, { env }) !== undefined) return undefined;
   if (runtime === 'dnx')
-    return onPath('dotnet', env)
+    return findOnPath('dotnet', { env }) !== undefined
       ? 'dnx is not on PATH, but dotnet is: dnx comes with the .NET SDK 10 or later (see `dotnet --list-sdks`); install that SDK'
       : 'neither dnx nor dotnet is installed: dnx is the package runner of the .NET SDK 10 or later; install that SDK';
   return `${runtime} is not installed (${INSTALL_HINTS[runtime] ?? 'install it'})`;

@@ -5,8 +5,8 @@ import { registryAgentCatalog } from '../agent-catalog/registry-agent-catalog.js
 import { catalogSources } from '../catalog/catalog-source.js';
 import type { McpToolsConfig } from '../config/config-types.js';
 import type { MCPToolHubImpl } from '../mcp/mcp-tool-hub.js';
+import { findOnPath } from '../paths/find-on-path.js';
 import type { ToolRegistry } from '../registry/tool-registry.js';
-import { findOnPath } from './doctor/find-on-path.js';
 
 /** What `serve` hands to {@link serveCatalogTools}. */
 export interface ServeCatalogToolsOptions {

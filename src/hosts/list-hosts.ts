@@ -1,5 +1,6 @@
 import { accessSync, constants, existsSync, readFileSync } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
+import { findOnPath } from '../paths/find-on-path.js';
 import { HOSTS } from './host-definitions.js';
 import type { HostEnvironment } from './host-environment.js';
 import { isMcptoolsEntry } from './is-mcptools-entry.js';
@@ -30,7 +31,7 @@ export function listHosts(environment: HostEnvironment, cliEntry?: string): Host
     const file = host.configFile(environment);
     const fileExists = existsSync(file);
     const binary = host.binaries
-      .map((name) => onPath(name, environment))
+      .map((name) => findOnPath(name, environment))
       .find((found) => found !== undefined);
     const status: HostStatus = {
       host: host.id,
@@ -55,18 +56,4 @@ export function listHosts(environment: HostEnvironment, cliEntry?: string): Host
     }
     return status;
   });
-}
-
-/** The first executable `name` on `PATH`. */
-function onPath(name: string, { env, platform }: HostEnvironment): string | undefined {
-  const suffixes = platform === 'win32' ? ['.exe', '.cmd', ''] : [''];
-  for (const dir of (env.PATH ?? '').split(delimiter).filter(Boolean))
-    for (const suffix of suffixes) {
-      const candidate = join(dir, `${name}${suffix}`);
-      try {
-        accessSync(candidate, constants.X_OK);
-        return candidate;
-      } catch {}
-    }
-  return undefined;
 }

@@ -5,12 +5,12 @@ import {
   bubblewrapMissingMessage,
   cgroupsMissingMessage,
   findBubblewrap,
-  findExecutable,
   socatMissingMessage,
 } from '../boxes/find-bubblewrap.js';
 import { CHAIN_ENV, chainEnvironment } from '../chain/gateway-chain.js';
 import type { ServerConfig } from '../config/config-types.js';
 import { DEFAULT_MAX_PROCESSES, networkGrant, sandboxGrants } from '../config/sandbox-settings.js';
+import { findOnPath } from '../paths/find-on-path.js';
 import type { TransportKind } from './provider-types.js';
 import type { ChildResources, ReusableStdioParameters } from './reusable-stdio-transport.js';
 import type { SizeLimits } from './size-limited-fetch.js';
@@ -91,7 +91,7 @@ export async function createTransport(
       // An allowlist: the box reaches the egress proxy this process runs, for as long as its child runs.
       let egress: import('../boxes/egress-session.js').EgressSession | undefined;
       if (typeof network === 'object') {
-        if (findExecutable('socat') === undefined) throw new Error(socatMissingMessage(name));
+        if (findOnPath('socat') === undefined) throw new Error(socatMissingMessage(name));
         const { EgressSession } = await import('../boxes/egress-session.js');
         egress = new EgressSession(name, network.allow, logBoxEvent);
       }

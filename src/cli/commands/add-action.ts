@@ -12,7 +12,7 @@ import type { LockEntry } from '../../catalog/catalog-lock.js';
 import { configuredSources } from '../../catalog/configured-sources.js';
 import { missingRuntime } from '../../catalog/package-runtime.js';
 import { McpToolsError } from '../../errors/mcp-tools-error.js';
-import { findOnPath } from '../doctor/find-on-path.js';
+import { findOnPath } from '../../paths/find-on-path.js';
 import { printJson, printLine } from '../print.js';
 import { warnOnStderr } from '../warn-on-stderr.js';
 import { askInput, canAsk, confirm } from './ask-input.js';

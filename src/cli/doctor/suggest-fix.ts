@@ -3,7 +3,7 @@ import { isAbsolute, resolve } from 'node:path';
 import type { ServerConfig } from '../../config/config-types.js';
 import { sandboxGrants } from '../../config/sandbox-settings.js';
 import type { ServerStatus } from '../../mcp/provider-types.js';
-import { findOnPath } from './find-on-path.js';
+import { findOnPath } from '../../paths/find-on-path.js';
 
 /** What `doctor` found about one server's configuration before starting it. */
 export interface ServerCheck {
@@ -32,7 +32,7 @@ export function checkServerConfig(server: ServerConfig): ServerCheck {
       !existsSync(isAbsolute(arg) ? arg : resolve(cwd, arg)),
   );
   return {
-    commandFound: findOnPath(server.command, cwd) !== undefined,
+    commandFound: findOnPath(server.command, { cwd }) !== undefined,
     missingPaths,
     ...(npxPackage ? { npxPackage } : {}),
   };

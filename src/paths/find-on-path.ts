@@ -11,17 +11,29 @@ function isExecutableFile(path: string): boolean {
   }
 }
 
+/** Where and for which platform {@link findOnPath} looks: this process's by default. */
+export interface PathLookup {
+  /** The folder a relative path is resolved against. */
+  cwd?: string;
+  /** Whose `PATH` (and `PATHEXT`) is searched. */
+  env?: Readonly<Record<string, string | undefined>>;
+  platform?: NodeJS.Platform;
+}
+
 /**
  * Where `command` resolves the way a shell would: a path (absolute or with a slash) as is,
  * relative to `cwd`; a bare name through `PATH` (and `PATHEXT` on Windows). `undefined`
  * when nothing executable is found.
  */
-export function findOnPath(command: string, cwd = process.cwd(), env = process.env): string | undefined {
+export function findOnPath(
+  command: string,
+  { cwd = process.cwd(), env = process.env, platform = process.platform }: PathLookup = {},
+): string | undefined {
   if (isAbsolute(command) || command.includes('/') || command.includes('\\')) {
     const path = resolve(cwd, command);
     return isExecutableFile(path) ? path : undefined;
   }
-  const extensions = process.platform === 'win32' ? (env.PATHEXT ?? '.EXE;.CMD;.BAT').split(';') : [''];
+  const extensions = platform === 'win32' ? (env.PATHEXT ?? '.EXE;.CMD;.BAT').split(';') : [''];
   for (const dir of (env.PATH ?? '').split(delimiter)) {
     if (dir === '') continue;
     for (const extension of extensions) {
