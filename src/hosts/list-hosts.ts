@@ -1,5 +1,5 @@
-import { accessSync, constants, existsSync, readFileSync } from 'node:fs';
-import { delimiter, dirname, join } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { findOnPath } from '../paths/find-on-path.js';
 import { HOSTS } from './host-definitions.js';
 import type { HostEnvironment } from './host-environment.js';
