@@ -54,7 +54,7 @@ describe('mcptools CLI commands (built binary)', { timeout: 120_000 }, () => {
     for (const server of servers) expect(server.connectMs).toBeGreaterThan(0);
     const table = await cli(['servers', '--config', config]);
     expect(table.stdout).toMatch(/^SERVER\s+STATE\s+TRANSPORT\s+PROTOCOL.*CONNECT\s+LAST ERROR$/m);
-    expect(table.stdout).toMatch(/^echo\s+connected\s+stdio\s+\S+ \(legacy\)\s+\d+\s+\d+\s+\d+\s+\d+ ms/m);
+    expect(table.stdout).toMatch(/^echo\s+connected\s+stdio\s+\S+ \(2025\)\s+\d+\s+\d+\s+\d+\s+\d+ ms/m);
     expect(table.stdout + table.stderr).not.toContain(ESCAPE);
   });
 
