@@ -14,13 +14,23 @@ interface ControlMessage {
   server: string;
 }
 
+/** The control channel as a replica runs it: stop it, and whether a server is re-listed because another replica said so. */
+export interface ChangeRelay {
+  /**
+   * True while `server` is re-listed because another replica saw its tools change: what that
+   * re-list reports counts as a change here only where this replica's own list differs.
+   */
+  relisting(server: string): boolean;
+  stop(): void;
+}
+
 /**
  * The control channel (Redis pub/sub): relays what only one replica can see — an upstream that
  * told only the session that made a change, so every replica re-lists that server; an OAuth
  * sign-in completed on one replica, so the others connect with the tokens of the shared vault. A replica
  * then announces to its own clients only if its own list really changed (the tool list announcer
  * compares), so no client hears a change twice or before its replica can serve it. Downstream
- * notifications never go on the bus. Returns a function that stops relaying.
+ * notifications never go on the bus.
  */
 export async function relayChanges(
   redis: RedisConnection,
@@ -28,7 +38,7 @@ export async function relayChanges(
   replicaId: string,
   provider: MCPToolHub,
   log: (line: string) => void,
-): Promise<() => void> {
+): Promise<ChangeRelay> {
   const channel = keys.control();
   /** Servers being re-listed because another replica said so: their change is not relayed back. */
   const relaying = new Map<string, number>();
@@ -42,8 +52,10 @@ export async function relayChanges(
     }
     if (message.from === replicaId || !provider.servers().includes(message.server)) return;
     if (message.kind === 'auth') {
-      // Signed in on another replica: the shared vault has the tokens; connecting with them needs no person.
-      if (provider.status(message.server)?.state === 'auth_required')
+      // Signed in on another replica: the shared vault has the tokens; connecting with them needs no
+      // person. A re-list already under way (the same sign-in's tool change) connects with them too,
+      // and a second connect would be a second announcement of the same tools.
+      if (provider.status(message.server)?.state === 'auth_required' && !relaying.has(message.server))
         provider
           .authorize?.(message.server)
           .catch((error: unknown) =>
@@ -78,9 +90,12 @@ export async function relayChanges(
     const message: ControlMessage = { from: replicaId, kind: 'auth', server: status.name };
     redis.command(['PUBLISH', channel, JSON.stringify(message)]).catch(() => {});
   });
-  return () => {
-    stopped = true;
-    unsubscribe();
-    unsubscribeStatus();
+  return {
+    relisting: (server) => relaying.has(server),
+    stop() {
+      stopped = true;
+      unsubscribe();
+      unsubscribeStatus();
+    },
   };
 }

@@ -11,6 +11,8 @@ import { type ReloadRelay, relayReloads } from './reload-relay.js';
 export interface ReplicaServices {
   /** Announces this replica's configuration reload to the others. */
   reloads: ReloadRelay;
+  /** True while `server` is re-listed because another replica saw its tools change. */
+  relisting(server: string): boolean;
   stop(): void;
 }
 
@@ -28,7 +30,7 @@ export async function startReplicaServices(
     log: (line: string) => void;
   },
 ): Promise<ReplicaServices> {
-  const stopChanges = await relayChanges(node.redis, node.keys, node.replicaId, parts.provider, parts.log);
+  const changes = await relayChanges(node.redis, node.keys, node.replicaId, parts.provider, parts.log);
   const pins = parts.provider.pins;
   const stopPins = pins
     ? await relayPinApprovals(node.redis, node.keys, node.replicaId, node.seal, pins, parts.log)
@@ -39,8 +41,9 @@ export async function startReplicaServices(
   );
   return {
     reloads,
+    relisting: (server) => changes.relisting(server),
     stop() {
-      stopChanges();
+      changes.stop();
       stopPins();
       stopSharing();
       reloads.stop();

@@ -394,7 +394,10 @@ export function createGateway(options: GatewayOptions): Gateway {
     observeGatewaySessions(() => core.sessions),
     options.registry.onChange(() => core.toolsChanged()),
     // Fired on every (re)connect and list_changed, even when no name changed (schemas may have).
-    options.provider.on('toolsChanged', (server) => core.toolsChanged(server)),
+    // A re-list another replica asked for is announced only where this replica's list differs.
+    options.provider.on('toolsChanged', (server) =>
+      core.toolsChanged(services?.relisting(server) ? undefined : server),
+    ),
     options.provider.on('notification', (server, notification) =>
       core.upstreamNotification(server, notification),
     ),
