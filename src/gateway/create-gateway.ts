@@ -1,4 +1,4 @@
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import {
   createServer,
   type Server as HttpServer,
@@ -33,11 +33,9 @@ import { nodeHeaders, readNodeBody, sendResponse } from '../http/node-request.js
 import { usesCallerCredentials } from '../mcp/principal-connections.js';
 import { countListenStream } from '../telemetry/listen-stream-telemetry.js';
 import { observeGatewaySessions } from '../telemetry/state-gauges.js';
-import { BrowserRoutes } from './auth/browser-routes.js';
-import { BrowserSessions, memoryNonces } from './auth/browser-session.js';
 import { serveCallerUpstreams } from './auth/caller-upstreams.js';
 import { frontDoor, profileFor } from './auth/front-door.js';
-import { FrontDoorLogin } from './auth/front-door-login.js';
+import { gatewayBrowserLogin } from './auth/gateway-browser-login.js';
 import {
   authenticateRequest,
   guardRequest,
@@ -314,33 +312,17 @@ export function createGateway(options: GatewayOptions): Gateway {
   let listenUrl: string | undefined;
   const publicBase = () => guard.oauth?.publicOrigin() ?? clusterSettings?.advertiseUrl.origin ?? listenUrl;
   // With `gateway.auth.login`: browsers log in at the front door's issuer (sign-in links, the owner's page).
-  const loginConfig = guard.oauth?.config.login;
   let signInRelay: SignInRelay | undefined;
-  const usedNonces = memoryNonces();
-  const browser =
-    loginConfig === undefined
-      ? undefined
-      : new BrowserRoutes({
-          login: new FrontDoorLogin({ ...guard.oauth!.config, login: loginConfig }),
-          sessions: new BrowserSessions({
-            // In a cluster every replica opens what another sealed; alone, the state key or a random one.
-            key: clusterSettings?.key ?? options.requestStateKey ?? randomBytes(32),
-            sessionSeconds: loginConfig.sessionSeconds ?? 900,
-            claimOnce: async (nonce, ttlMs) => {
-              if (clusterSettings === undefined) return usedNonces(nonce, ttlMs);
-              const node = await joinCluster(clusterSettings);
-              const name = node.keys.browserNonce(createHash('sha256').update(nonce).digest('base64url'));
-              return (await node.redis.command(['SET', name, '1', 'NX', 'PX', String(ttlMs)])) === 'OK';
-            },
-          }),
-          // As long as an upstream flow waits for its person (5 minutes): a link outliving it leads nowhere.
-          flowSeconds: loginConfig.flowSeconds ?? 300,
-          publicOrigin: () => guard.oauth?.publicOrigin() ?? clusterSettings?.advertiseUrl.origin,
-          settleFor: (params, principal) => callerUpstreams?.settleFor(params, principal) ?? 'unknown',
-          relay: () => signInRelay,
-          pins: () => options.provider.pins,
-          log,
-        });
+  const browser = gatewayBrowserLogin(guard.oauth?.config, {
+    // In a cluster every replica opens what another sealed; alone, the state key or a random one.
+    key: clusterSettings?.key ?? options.requestStateKey,
+    cluster: clusterSettings === undefined ? undefined : () => joinCluster(clusterSettings),
+    publicOrigin: () => guard.oauth?.publicOrigin() ?? clusterSettings?.advertiseUrl.origin,
+    settleFor: (params, principal) => callerUpstreams?.settleFor(params, principal) ?? 'unknown',
+    relay: () => signInRelay,
+    pins: () => options.provider.pins,
+    log,
+  });
   const callerUpstreams = serveCallerUpstreams(
     options.provider,
     options.config,
@@ -372,23 +354,9 @@ export function createGateway(options: GatewayOptions): Gateway {
       ...(guard.allowedHostnames === undefined ? {} : { allowedHostnames: guard.allowedHostnames }),
     });
 
-  /**
-   * The status page's caller from a browser session (`GET /` without a token), a redirect to the
-   * login for a browser that has none, or `undefined` (the ordinary front door decides). Only
-   * `GET /` reads the session: `/mcp` and every other endpoint never accept a cookie.
-   */
-  const statusPageVisitor = (request: HeaderSource, method: string, target: string) => {
-    if (browser === undefined || method !== 'GET' || request.headers.get('authorization') !== null)
-      return undefined;
-    if (new URL(target, 'http://gateway.invalid').pathname !== '/') return undefined;
-    const session = browser.sessionOf(request);
-    if (session !== undefined) return browser.callerOf(session);
-    if (!(request.headers.get('accept') ?? '').includes('text/html')) return undefined;
-    return new Response(null, {
-      status: 303,
-      headers: { location: '/oauth/signin', 'cache-control': 'no-store' },
-    });
-  };
+  /** The status page's caller from a browser session, a redirect to the login, or `undefined`. */
+  const statusPageVisitor = (request: HeaderSource, method: string, target: string) =>
+    browser?.statusPageVisitor(request, method, target);
 
   const unsubscribers = [
     observeGatewaySessions(() => core.sessions),

@@ -121,6 +121,23 @@ export class BrowserRoutes {
     return this.#options.sessions.callerOf(session);
   }
 
+  /**
+   * The status page's caller from a browser session (`GET /` without a token), a redirect to the
+   * login for a browser that has none, or `undefined` (the ordinary front door decides). Only
+   * `GET /` reads the session: `/mcp` and every other endpoint never accept a cookie.
+   */
+  statusPageVisitor(request: HeaderSource, method: string, target: string): Caller | Response | undefined {
+    if (method !== 'GET' || request.headers.get('authorization') !== null) return undefined;
+    if (new URL(target, 'http://gateway.invalid').pathname !== '/') return undefined;
+    const session = this.sessionOf(request);
+    if (session !== undefined) return this.callerOf(session);
+    if (!(request.headers.get('accept') ?? '').includes('text/html')) return undefined;
+    return new Response(null, {
+      status: 303,
+      headers: { location: SIGN_IN_PATH, 'cache-control': 'no-store' },
+    });
+  }
+
   /** The CSRF token the status page's forms carry for `session`. */
   csrfToken(session: BrowserSession): string {
     return this.#options.sessions.csrfToken(session);
