@@ -65,21 +65,11 @@ export function serveCallerUpstreams(
       redirect: redirects.receiver,
       caller: (context) => {
         const caller = context?.caller;
-        // A request that names no caller is refused such a server (never the shared connection).
-        if (caller === undefined) return undefined;
         // Over stdio the client started this process: the owner, on the shared connection.
-        if (caller.via === 'stdio') return 'operator';
-        const { principal, tokenDigest } = caller;
-        const scopes = caller.scopes ?? [];
-        return oauth === undefined
-          ? { principal, scopes }
-          : {
-              principal,
-              scopes,
-              ...(tokenDigest === undefined ? {} : { subjectDigest: tokenDigest }),
-              subjectToken: () => oauth.subjectToken(tokenDigest),
-            };
+        // A request that names no caller (`undefined`) is refused such a server, never shared.
+        return caller?.via === 'stdio' ? 'operator' : caller;
       },
+      ...(oauth === undefined ? {} : { subjectToken: (caller) => oauth.subjectToken(caller.tokenDigest) }),
     });
   } catch {
     // One hub routes for its first gateway: sign-ins then return to that gateway's callback.
@@ -89,15 +79,7 @@ export function serveCallerUpstreams(
     return undefined;
   }
   // A caller arriving with a new token may bring the catalog of servers no caller opened yet.
-  oauth?.onVerified((who) => {
-    const scopes = who.scopes ?? [];
-    hub.warmCaller?.({
-      principal: who.principal,
-      scopes,
-      ...(who.tokenDigest === undefined ? {} : { subjectDigest: who.tokenDigest }),
-      subjectToken: () => oauth.subjectToken(who.tokenDigest),
-    });
-  });
+  oauth?.onVerified((who) => hub.warmCaller?.(who));
   return {
     settleFor: (params, principal) => redirects.settleFor(params, principal),
     callback: (request) => {
