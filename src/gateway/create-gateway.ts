@@ -30,6 +30,7 @@ import type { HeaderSource } from '../http/header-source.js';
 import { jsonRpcError } from '../http/json-rpc-error-response.js';
 import { serveNodeExchange } from '../http/node-exchange.js';
 import { nodeHeaders, readNodeBody, sendResponse } from '../http/node-request.js';
+import { protocolEraOf } from '../mcp/era-memory.js';
 import { usesCallerCredentials } from '../mcp/principal-connections.js';
 import { countListenStream } from '../telemetry/listen-stream-telemetry.js';
 import { observeGatewaySessions } from '../telemetry/state-gauges.js';
@@ -359,7 +360,9 @@ export function createGateway(options: GatewayOptions): Gateway {
     browser?.statusPageVisitor(request, method, target);
 
   const unsubscribers = [
-    observeGatewaySessions(() => core.sessions),
+    observeGatewaySessions(function* () {
+      for (const session of core.sessions) yield { era: protocolEraOf(session.era) };
+    }),
     options.registry.onChange(() => core.toolsChanged()),
     // Fired on every (re)connect and list_changed, even when no name changed (schemas may have).
     // A re-list another replica asked for is announced only where this replica's list differs.
