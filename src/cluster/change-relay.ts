@@ -1,4 +1,4 @@
-import type { MCPToolHub } from '../mcp/provider-types.js';
+import type { MCPToolHub } from '../mcp/hub-types.js';
 import type { RedisConnection } from './redis-connection.js';
 import type { RedisKeys } from './redis-keys.js';
 

@@ -1,4 +1,4 @@
-import type { MCPToolHub } from '../mcp/provider-types.js';
+import type { MCPToolHub } from '../mcp/hub-types.js';
 import { shareRateLimits } from '../policies/shared-rate-limits.js';
 import type { ToolRegistry } from '../registry/tool-registry.js';
 import { relayChanges } from './change-relay.js';

@@ -5,7 +5,7 @@ import {
   type RequestStatePayload,
   RequestStateSeal,
 } from '../cluster/request-state-seal.js';
-import type { MCPToolHub, UpstreamNotification } from '../mcp/provider-types.js';
+import type { MCPToolHub, UpstreamNotification } from '../mcp/hub-types.js';
 import type { DownstreamCall } from './calls/downstream-call.js';
 import { ParkedScriptBytes } from './calls/parked-script-bytes.js';
 import { routeUpstreamLog, sendToSession } from './calls/upstream-log.js';

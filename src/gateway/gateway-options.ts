@@ -4,7 +4,7 @@ import type { GatewayMode, GatewayProfileConfig, McpToolsConfig } from '../confi
 import type { GatewayOAuthConfig } from '../config/gateway-auth-types.js';
 import type { GatewayLimitsConfig } from '../config/gateway-limits-types.js';
 import type { ToolFilter } from '../config/tool-filter.js';
-import type { MCPToolHub } from '../mcp/provider-types.js';
+import type { MCPToolHub } from '../mcp/hub-types.js';
 import type { ToolRegistry } from '../registry/tool-registry.js';
 import type { ToolContext } from '../tool/tool.js';
 import type { SessionEventStores } from './sessions/session-event-stores.js';

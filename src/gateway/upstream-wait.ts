@@ -1,4 +1,4 @@
-import type { MCPToolHub, ServerState } from '../mcp/provider-types.js';
+import type { MCPToolHub, ServerState } from '../mcp/hub-types.js';
 import type { Caller } from '../tool/call-context.js';
 import { LISTS } from './http/upstreams-ready.js';
 import type { GatewayProfile } from './profiles/gateway-profile.js';

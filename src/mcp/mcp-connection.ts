@@ -14,15 +14,15 @@ import { type ConnectionDiagnostics, connectError, exitError } from './connectio
 import { transportKindsFor } from './create-transport.js';
 import { type Era, type EraMemory, eraKey, protocolEraOf } from './era-memory.js';
 import { forwardNotifications } from './forward-notifications.js';
-import { isToolListContentFailure, listToolsLeniently } from './list-tools-leniently.js';
-import { closeMcpClient, isHttpNotFound, openMcpClient } from './open-mcp-client.js';
 import type {
   ProtocolEra,
   ServerState,
   ServerStatus,
   TransportKind,
   UpstreamNotification,
-} from './provider-types.js';
+} from './hub-types.js';
+import { isToolListContentFailure, listToolsLeniently } from './list-tools-leniently.js';
+import { closeMcpClient, isHttpNotFound, openMcpClient } from './open-mcp-client.js';
 import { type ReconnectPolicy, reconnectDelay } from './reconnect-policy.js';
 import { type ChangingList, changedListOf, refreshChangedList } from './refresh-changed-list.js';
 import { screenToolDefinitions } from './screen-tool-definitions.js';

@@ -29,6 +29,7 @@ import { DEFAULT_MAX_RESULT_CHARS } from '../tool/result.js';
 import type { Tool } from '../tool/tool.js';
 import { CallerRouting, type ServePerCallerOptions } from './caller-routing.js';
 import { defaultEraCacheFile, type EraMemory, eraMemoryFor } from './era-memory.js';
+import type { CallOptions, MCPToolHub, MCPToolHubEvents, ServerStatus, ToolOrigin } from './hub-types.js';
 import {
   type ConnectionListeners,
   McpConnection,
@@ -37,13 +38,6 @@ import {
 } from './mcp-connection.js';
 import { createMcpTool, type McpToolAdapterOptions } from './mcp-tool-adapter.js';
 import { McpPromptService } from './prompt-service.js';
-import type {
-  CallOptions,
-  MCPToolHub,
-  MCPToolHubEvents,
-  ServerStatus,
-  ToolOrigin,
-} from './provider-types.js';
 import { ReadScreen } from './read-screen.js';
 import { type ReconnectOptions, reconnectPolicy } from './reconnect-policy.js';
 import { McpResourceService } from './resource-service.js';

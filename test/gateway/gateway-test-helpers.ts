@@ -9,8 +9,8 @@ import type { McpToolsConfig } from '../../src/config/config-types.js';
 import { gatewayServerRequests } from '../../src/gateway/calls/gateway-server-requests.js';
 import { createGateway, type Gateway } from '../../src/gateway/create-gateway.js';
 import type { GatewayOptions } from '../../src/gateway/gateway-options.js';
+import type { MCPToolHub } from '../../src/mcp/hub-types.js';
 import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
-import type { MCPToolHub } from '../../src/mcp/provider-types.js';
 import { ToolRegistry } from '../../src/registry/tool-registry.js';
 
 /** A gateway over `config`'s servers, listening on 127.0.0.1 (any port unless `port` is given). */

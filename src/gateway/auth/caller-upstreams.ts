@@ -1,8 +1,8 @@
 import { CallbackRedirects, type CallerOfToken, OAUTH_CALLBACK_PATH } from '../../auth/callback-redirects.js';
 import type { McpToolsConfig } from '../../config/config-types.js';
+import type { MCPToolHub } from '../../mcp/hub-types.js';
 import type { MCPToolHubImpl } from '../../mcp/mcp-tool-hub.js';
 import { usesCallerCredentials } from '../../mcp/principal-connections.js';
-import type { MCPToolHub } from '../../mcp/provider-types.js';
 import type { GatewayOAuth } from './gateway-oauth.js';
 
 /** What {@link serveCallerUpstreams} set up: the `/oauth/callback` endpoint, and how to stop. */

@@ -1,4 +1,4 @@
-import type { MCPToolHub } from '../../mcp/provider-types.js';
+import type { MCPToolHub } from '../../mcp/hub-types.js';
 import type { RequestPrincipal } from '../auth/http-guard.js';
 import type { GatewayProfile } from '../profiles/gateway-profile.js';
 

@@ -1,7 +1,7 @@
 import type { GatewayMode, GatewayProfileConfig, McpToolsConfig } from '../../config/config-types.js';
 import type { CallerSelector } from '../../config/gateway-auth-types.js';
 import { compileToolFilter } from '../../config/tool-filter.js';
-import type { MCPToolHub } from '../../mcp/provider-types.js';
+import type { MCPToolHub } from '../../mcp/hub-types.js';
 import { ToolRegistry } from '../../registry/tool-registry.js';
 import { createRouterTools } from '../../router/create-router-tools.js';
 import { createMcpAuthTool } from '../../router/mcp-auth-tool.js';

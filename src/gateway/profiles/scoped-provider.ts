@@ -5,7 +5,7 @@ import type {
   PromptService,
   ResourceService,
   ServerStatus,
-} from '../../mcp/provider-types.js';
+} from '../../mcp/hub-types.js';
 import type { CallContext } from '../../tool/call-context.js';
 
 function only<T extends { server: string }>(

@@ -1,5 +1,5 @@
 import { UriTemplate } from '@modelcontextprotocol/server';
-import type { MCPToolHub } from '../../mcp/provider-types.js';
+import type { MCPToolHub } from '../../mcp/hub-types.js';
 
 /** How many URIs the index remembers per server from tool results and prompt messages. */
 export const SEEN_URIS_PER_SERVER = 1000;

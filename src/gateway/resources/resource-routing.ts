@@ -1,5 +1,5 @@
 import { McpToolsError } from '../../errors/mcp-tools-error.js';
-import type { MCPToolHub } from '../../mcp/provider-types.js';
+import type { MCPToolHub } from '../../mcp/hub-types.js';
 import type { ResourceIndex } from './resource-index.js';
 import { unwrapResourceUri, wrapResourceUri } from './resource-uri.js';
 

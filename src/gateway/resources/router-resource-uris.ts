@@ -1,4 +1,4 @@
-import type { MCPToolHub } from '../../mcp/provider-types.js';
+import type { MCPToolHub } from '../../mcp/hub-types.js';
 import type { ResourceUriRouting } from '../../router/router-options.js';
 import type { ResourceIndex } from './resource-index.js';
 import { locateResource, presentUri, type ResourceScope } from './resource-routing.js';

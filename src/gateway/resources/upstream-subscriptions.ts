@@ -1,5 +1,5 @@
 import { McpToolsError } from '../../errors/mcp-tools-error.js';
-import type { MCPToolHub } from '../../mcp/provider-types.js';
+import type { MCPToolHub } from '../../mcp/hub-types.js';
 import type { CallContext } from '../../tool/call-context.js';
 import type { DownstreamSession } from '../sessions/downstream-session.js';
 import { sessionContext } from '../sessions/downstream-session.js';
