@@ -24,14 +24,14 @@ export interface ReplicaServices {
 export async function startReplicaServices(
   node: ClusterNode,
   parts: {
-    provider: MCPToolHub;
+    hub: MCPToolHub;
     registry: ToolRegistry;
     onPeerReload?: ((from: string) => void) | undefined;
     log: (line: string) => void;
   },
 ): Promise<ReplicaServices> {
-  const changes = await relayChanges(node.redis, node.keys, node.replicaId, parts.provider, parts.log);
-  const pins = parts.provider.pins;
+  const changes = await relayChanges(node.redis, node.keys, node.replicaId, parts.hub, parts.log);
+  const pins = parts.hub.pins;
   const stopPins = pins
     ? await relayPinApprovals(node.redis, node.keys, node.replicaId, node.seal, pins, parts.log)
     : () => {};

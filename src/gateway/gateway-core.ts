@@ -24,7 +24,7 @@ import { type DownstreamSession, stateBinding } from './sessions/downstream-sess
  * however many sessions asked).
  */
 export class GatewayCore {
-  readonly provider: MCPToolHub;
+  readonly hub: MCPToolHub;
   readonly separator: string;
   readonly profiles = new Map<string, GatewayProfile>();
   /** Sessions that receive notifications: 2025-era HTTP sessions and stdio connections. */
@@ -51,7 +51,7 @@ export class GatewayCore {
   readonly #log: (line: string) => void;
 
   constructor(
-    provider: MCPToolHub,
+    hub: MCPToolHub,
     options: {
       separator: string;
       inputTimeoutMs: number;
@@ -68,7 +68,7 @@ export class GatewayCore {
       perCaller?: (server: string) => boolean;
     },
   ) {
-    this.provider = provider;
+    this.hub = hub;
     this.requestStates = new RequestStateSeal({
       ...(options.requestStateKey === undefined ? {} : { key: options.requestStateKey }),
       ttlMs: options.inputTimeoutMs,
@@ -82,9 +82,9 @@ export class GatewayCore {
     );
     this.#unlinkedParkMs = Math.min(options.unlinkedParkMs ?? options.inputTimeoutMs, options.inputTimeoutMs);
     this.#log = options.log;
-    this.resources = new ResourceIndex(provider, options.perCaller);
+    this.resources = new ResourceIndex(hub, options.perCaller);
     this.#subscriptions = new UpstreamSubscriptions(
-      provider,
+      hub,
       {
         restored: (wrapped, server, subscribers) => this.#sendUpdated(server, wrapped, subscribers),
         lost: (wrapped, server, subscribers, reason) => {
@@ -302,9 +302,9 @@ export class GatewayCore {
    * or takes `mcp_auth` (full mode); one that (re)connected may bring other resources and
    * prompts, and has forgotten the subscriptions of its last connection. Returns the unsubscriber.
    */
-  followUpstreamStates(provider: MCPToolHub): () => void {
-    const lastState = new Map(provider.status().map((status) => [status.name, status.state]));
-    return provider.on('status', (status) => {
+  followUpstreamStates(hub: MCPToolHub): () => void {
+    const lastState = new Map(hub.status().map((status) => [status.name, status.state]));
+    return hub.on('status', (status) => {
       const was = lastState.get(status.name);
       lastState.set(status.name, status.state);
       if (was !== status.state && (was === 'auth_required' || status.state === 'auth_required'))

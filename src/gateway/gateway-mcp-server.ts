@@ -56,7 +56,7 @@ export function buildGatewayServer(
   session.server ??= server;
   session.allowsServer ??= profile.allowsServer;
   session.profile ??= profile;
-  const provider = core.provider;
+  const hub = core.hub;
   const separator = core.separator;
 
   // Each request is seen with the token presented on it (its scopes, claims, owner flag).
@@ -78,7 +78,7 @@ export function buildGatewayServer(
       throw new ProtocolError(
         ProtocolErrorCode.InvalidParams,
         // A tool held back by its pins is named as such (without the approve command: that is for an operator).
-        provider.toolRefusal?.(params.name)?.message ?? `Unknown tool: ${params.name}`,
+        hub.toolRefusal?.(params.name)?.message ?? `Unknown tool: ${params.name}`,
       );
     const progressToken = context.mcpReq._meta?.progressToken;
     // Progress is sent in order and before the result, never after it: each notification
@@ -100,7 +100,7 @@ export function buildGatewayServer(
       if (tool.source === 'mcp' && tool.server !== undefined) {
         call.relayFor(tool.server);
         // …and, when it offers tasks and the client declared the extension, it may answer a task.
-        if (provider.tasks?.offers(tool.server)) call.passTasks();
+        if (hub.tasks?.offers(tool.server)) call.passTasks();
       }
       // Approvals asked by hooks and policies go to this call's client, attributed to its principal.
       const result = await executeWith(tool, args, {
@@ -150,7 +150,7 @@ export function buildGatewayServer(
   server.setRequestHandler('prompts/list', async (_request, context) => {
     // Listed for this session's caller: a per-caller server lists theirs, or nothing.
     const viewer = seen(context);
-    const { items } = await provider.prompts.listAll({
+    const { items } = await hub.prompts.listAll({
       context: sessionContext(viewer, context.mcpReq.signal),
     });
     return {
@@ -164,7 +164,7 @@ export function buildGatewayServer(
   });
 
   const promptTarget = (name: string, viewer: DownstreamSession) => {
-    const servers = provider.servers().filter((server) => profile.serves(server, viewer));
+    const servers = hub.servers().filter((server) => profile.serves(server, viewer));
     const origin = splitPromptName(name, servers, separator);
     if (origin === undefined)
       throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown prompt: ${name}`);
@@ -180,12 +180,10 @@ export function buildGatewayServer(
         return async (call): Promise<GetPromptResult> => {
           call.relayFor(origin.server);
           try {
-            const result = await provider.prompts.get(
-              origin.server,
-              origin.prompt,
-              request.params.arguments,
-              { signal: call.signal, context: call.context() },
-            );
+            const result = await hub.prompts.get(origin.server, origin.prompt, request.params.arguments, {
+              signal: call.signal,
+              context: call.context(),
+            });
             const contents = await presentLinks(
               resourceScope(core, profile, seen(context)),
               origin.server,
@@ -209,7 +207,7 @@ export function buildGatewayServer(
 
   server.setRequestHandler('completion/complete', async (request, context) => {
     const { ref, argument } = request.params;
-    const complete = provider.prompts.complete?.bind(provider.prompts);
+    const complete = hub.prompts.complete?.bind(hub.prompts);
     if (complete === undefined) return { completion: { values: [] } };
     let origin: {
       server: string;

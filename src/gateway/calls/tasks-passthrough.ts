@@ -39,10 +39,10 @@ const taskParams: StandardSchemaV1<unknown, Record<string, unknown> & { taskId: 
 
 /** Whether some upstream a 2026-07-28 `session` may use offers the tasks extension (then the gateway advertises it). */
 function tasksOffered(core: GatewayCore, profile: GatewayProfile, session: DownstreamSession): boolean {
-  const tasks = core.provider.tasks;
+  const tasks = core.hub.tasks;
   // A 2026-07-28 extension: a 2025-era session is offered nothing new.
   if (tasks === undefined || session.era !== 'modern') return false;
-  return core.provider.servers().some((server) => profile.serves(server, session) && tasks.offers(server));
+  return core.hub.servers().some((server) => profile.serves(server, session) && tasks.offers(server));
 }
 
 function refuseUndeclared(server: Server, context: ServerContext, what: string): void {
@@ -68,7 +68,7 @@ export function registerTasksPassthrough(
   session: DownstreamSession,
 ): void {
   if (!tasksOffered(core, profile, session)) return;
-  const tasks = core.provider.tasks!;
+  const tasks = core.hub.tasks!;
   server.registerCapabilities({ extensions: { [TASKS_EXTENSION]: {} } } as never);
   for (const method of METHODS)
     server.setRequestHandler(method as never, { params: taskParams }, (async (

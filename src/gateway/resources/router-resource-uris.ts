@@ -11,10 +11,10 @@ import { locateResource, presentUri, type ResourceScope } from './resource-routi
  */
 export function routerResourceUris(
   index: ResourceIndex,
-  provider: MCPToolHub,
+  hub: MCPToolHub,
   allows: (server: string) => boolean,
 ): ResourceUriRouting {
-  const scope = (): ResourceScope => ({ index, provider, servers: provider.servers().filter(allows) });
+  const scope = (): ResourceScope => ({ index, hub, servers: hub.servers().filter(allows) });
   return {
     locate: (uri, signal) => locateResource(scope(), uri, signal),
     present: async (entries) => {
