@@ -13,7 +13,7 @@ import { toMcpTool } from '../calls/tool-result-wire.js';
 import type { ResourceIndex } from '../resources/resource-index.js';
 import { routerResourceUris } from '../resources/router-resource-uris.js';
 import { ProfileOverrides } from './profile-overrides.js';
-import { scopedProvider } from './scoped-provider.js';
+import { scopedHub } from './scoped-hub.js';
 import { DEFAULT_SERVED_NAME_LENGTH, type ServedNaming, servedUnder } from './served-tool-names.js';
 
 /** What one profile needs from the gateway. */
@@ -162,7 +162,7 @@ export class GatewayProfile {
     const pin = settings.pin ?? [];
     this.#pinned = pin.length > 0 ? compileToolFilter({ allow: pin }) : () => false;
     // Router tools run for a call: what they reach is what the caller of that call may see.
-    const scoped = scopedProvider(parts.hub, (server) => this.allowsServer(server));
+    const scoped = scopedHub(parts.hub, (server) => this.allowsServer(server));
     const routerOptions = {
       ...(parts.config ? { config: parts.config } : {}),
       context: parts.context,
@@ -175,7 +175,7 @@ export class GatewayProfile {
         const viewer = viewerOf(caller);
         return viewer === undefined
           ? scoped
-          : scopedProvider(
+          : scopedHub(
               parts.hub,
               (server) => this.allowsServer(server) && this.#visibility.seesServer(viewer, server),
             );
