@@ -205,6 +205,27 @@ export class PinGuard {
     return `${kind} "${name}" of server "${server}" is quarantined: ${what} the server's definitions were reviewed; an operator must approve it before it is served`;
   }
 
+  /** Whether definitions of `kind` of `server` are held back when they differ: `enforce` mode, and the kind listed before. */
+  enforces(server: string, kind: PinnedKind): boolean {
+    return this.modeOf(server) === 'enforce' && (this.#content.servers[server]?.seen.includes(kind) ?? false);
+  }
+
+  /**
+   * The resource templates of `server` waiting for an operator's approval (recorded as pending,
+   * by this process or another sharing the file), with the URI template each one lists now.
+   */
+  pendingTemplates(server: string): { name: string; uriTemplate: string }[] {
+    if (this.modeOf(server) !== 'enforce') return [];
+    const pending = this.#content.servers[server]?.pending ?? {};
+    const templates: { name: string; uriTemplate: string }[] = [];
+    for (const [key, entry] of Object.entries(pending)) {
+      const { kind, name } = splitPinKey(key);
+      const uriTemplate = entry.definition.uriTemplate;
+      if (kind === 'template' && typeof uriTemplate === 'string') templates.push({ name, uriTemplate });
+    }
+    return templates;
+  }
+
   /** What this process holds back now (of one server, or all). */
   quarantined(server?: string): Quarantined[] {
     const servers = server === undefined ? [...this.#held.keys()] : [server];
