@@ -23,9 +23,9 @@ import {
 /*
  * Two replicas, each with its own pin file, over one upstream that changes a tool's definition
  * (a rug pull): both quarantine it; `mcptools pins approve` on replica A's file alone serves it
- * on B too (the approval travels sealed on the control channel, and B pins it in its own file).
- * The controls: approvals published without the cluster key (clear, or sealed under another
- * key) pin nothing.
+ * on B too (the approval is written to the pins in Redis, sealed, and B, told on the control
+ * channel, pins it in its own file). The controls: notices published without the cluster key
+ * (clear, or sealed under another key) change nothing.
  */
 
 const dir = scratchDir();
@@ -110,14 +110,15 @@ describe.skipIf(!redisAvailable)('pin approvals across replicas (built CLI, real
       })
       .toBeDefined();
 
-    // Forged approvals of a definition nobody listed: in clear, and sealed under another cluster's key.
+    // Forged notices that dict's pins changed: in clear, and sealed under another cluster's key
+    // (a notice only makes a replica read the sealed records again; these are not even read).
     const derived = deriveClusterKeys(parseClusterKey(key));
     const channel = new RedisKeys(derived.namespace, derived.names).control();
-    const forged = { server: 'dict', key: 'tool:forged', fingerprint: 'f', definition: {}, at: Date.now() };
+    const forged = { server: 'dict', at: Date.now() };
     const otherKey = deriveClusterKeys(parseClusterKey(newClusterKey()));
     const elsewhere = new ClusterSeal(otherKey.records, derived.keyId);
-    for (const sealed of [JSON.stringify(forged), elsewhere.seal(JSON.stringify(forged), `${channel}\npin`)])
-      await redis.cli('PUBLISH', channel, JSON.stringify({ from: 'intruder', kind: 'pin', sealed }));
+    for (const sealed of [JSON.stringify(forged), elsewhere.seal(JSON.stringify(forged), `${channel}\npins`)])
+      await redis.cli('PUBLISH', channel, JSON.stringify({ from: 'intruder', kind: 'pins', sealed }));
 
     const before = changesOnB();
     const approve = await runCli(['pins', 'approve', 'dict/lookup', '--file', pinFiles[0]], dir.path);
@@ -135,8 +136,7 @@ describe.skipIf(!redisAvailable)('pin approvals across replicas (built CLI, real
     const called = await onB.callTool({ name: 'dict__lookup', arguments: { word: 'pin' } });
     expect(textOf(called as never)).toBe('definition of pin');
 
-    // B's own file now pins A's approval (B serves it from memory as the write completes); the
-    // forged approvals, published before it, pinned nothing.
+    // B's own file now pins A's approval (B serves it from memory as the write completes).
     const pinsA = readPins(pinFiles[0])?.servers.dict;
     await expect
       .poll(() => readPins(pinFiles[1])?.servers.dict?.pins['tool:lookup']?.fingerprint, {
@@ -146,8 +146,6 @@ describe.skipIf(!redisAvailable)('pin approvals across replicas (built CLI, real
       .toBe(pinsA?.pins['tool:lookup']?.fingerprint);
     const pinsB = readPins(pinFiles[1])?.servers.dict;
     expect(pinsB?.pending['tool:lookup']).toBeUndefined();
-    expect(pinsB?.pins['tool:forged']).toBeUndefined();
-    expect(pinsA?.pins['tool:forged']).toBeUndefined();
     await expect
       .poll(() => b.stderr(), { message: "B's log names the replica that approved", timeout: 15_000 })
       .toContain('dict/tool:lookup approved on replica a');
