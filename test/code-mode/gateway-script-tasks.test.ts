@@ -1,7 +1,11 @@
 import type { Client } from '@modelcontextprotocol/client';
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolResultSchema,
+  type ClientCapabilities,
+  ElicitRequestSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectClient, type RunningGateway, startGateway } from '../gateway/gateway-test-helpers.js';
 import { stdioFixture } from '../mcp/hub-test-helpers.js';
@@ -22,6 +26,7 @@ const TOKENS = {
   bob: 'bob-token-0123456789abcdef',
   carol: 'carol-token-0123456789abcdef',
   dave: 'dave-token-0123456789abcdef',
+  erin: 'erin-token-0123456789abcdef',
 } as const;
 type Who = keyof typeof TOKENS;
 const auth = (who: Who) => ({ authorization: `Bearer ${TOKENS[who]}` });
@@ -38,6 +43,7 @@ let observer: Client;
 beforeAll(async () => {
   running = await startGateway({
     servers: { echo: stdioFixture('echo') },
+    policies: { requireApproval: [{ match: { tools: ['echo__add'] }, reason: 'Adding needs a yes' }] },
     gateway: {
       mode: 'router',
       tokens: Object.fromEntries(
@@ -71,9 +77,16 @@ async function slowCounts(): Promise<{ started: number; cancelled: number; compl
 
 describe('run_script as a task, 2025-era caller (task param)', () => {
   const clients: V1Client[] = [];
+  const asked: string[] = [];
   /** A 2025-11-25 client of `who`: the v1 SDK's, whose experimental tasks API is the protocol's. */
-  const client = async (who: Who) => {
-    const connected = new V1Client({ name: 'script-tasks-test', version: '1.0.0' });
+  const client = async (who: Who, capabilities: ClientCapabilities = {}) => {
+    const connected = new V1Client({ name: 'script-tasks-test', version: '1.0.0' }, { capabilities });
+    // Approvals are answered with "allow-once", and noted.
+    if (capabilities.elicitation !== undefined)
+      connected.setRequestHandler(ElicitRequestSchema, async (request) => {
+        asked.push(String(request.params.message));
+        return { action: 'accept', content: { decision: 'allow-once' } };
+      });
     await connected.connect(
       new StreamableHTTPClientTransport(new URL(running.url), { requestInit: { headers: auth(who) } }),
     );
@@ -172,6 +185,22 @@ describe('run_script as a task, 2025-era caller (task param)', () => {
     // A task that ended cannot be cancelled again (-32602).
     expect((await failure(alice.experimental.tasks.cancelTask(taskId)))?.code).toBe(-32602);
     expect((await slowCounts()).completed).toBe(before.completed);
+  });
+
+  it('refuses an approval inside a task (nobody can be asked), and the script can tell', async () => {
+    const erin = await client('erin', { elicitation: {} });
+    const script = `
+      try { return (await tools.echo.add({ a: 1, b: 2 })).sum; }
+      catch (error) { return "refused: " + error.message; }`;
+    const { taskId } = await startTask(erin, script);
+    const result = await erin.experimental.tasks.getTaskResult(taskId, CallToolResultSchema);
+    expect(textOf(result)).toMatch(/^"refused: /);
+    expect(asked).toEqual([]);
+    // Control: the same script called synchronously asks the caller, who approves.
+    const sync = await erin.callTool({ name: 'run_script', arguments: { script } });
+    expect(textOf(sync as { content?: unknown })).toBe('3');
+    expect(asked).toHaveLength(1);
+    expect(asked[0]).toContain('Adding needs a yes');
   });
 
   it('hides a task from another principal: not found, not listed, not cancellable; its owner still has it', async () => {
