@@ -203,6 +203,35 @@ describe('run_script as a task, 2025-era caller (task param)', () => {
     expect(asked[0]).toContain('Adding needs a yes');
   });
 
+  it('expires a task after its ttl: a running script is stopped (its inner call cancelled upstream), a result forgotten', async () => {
+    const erin = await client('erin');
+    const before = await slowCounts();
+    const running = await startTask(erin, WAITS, 1500);
+    const finished = await startTask(erin, 'return "kept a while"', 1500);
+    expect(textOf(await erin.experimental.tasks.getTaskResult(finished.taskId, CallToolResultSchema))).toBe(
+      '"kept a while"',
+    );
+    for (const { taskId } of [running, finished])
+      await expect
+        .poll(async () => (await failure(erin.experimental.tasks.getTask(taskId)))?.code, {
+          message: 'the task is forgotten once its ttl passed',
+          timeout: 15_000,
+        })
+        .toBe(-32602);
+    await expect
+      .poll(async () => (await slowCounts()).cancelled, {
+        message: 'the expired script’s inner call was cancelled',
+        timeout: 15_000,
+      })
+      .toBe(before.cancelled + 1);
+    expect((await erin.experimental.tasks.listTasks()).tasks.map((task) => task.taskId)).not.toContain(
+      running.taskId,
+    );
+    // A ttl beyond the gateway's scriptTaskTtlMs (1 hour by default) is cut to it.
+    const long = await startTask(erin, 'return 1', 2 * 60 * 60_000);
+    expect(long.ttl).toBe(60 * 60_000);
+  });
+
   it('hides a task from another principal: not found, not listed, not cancellable; its owner still has it', async () => {
     const alice = await client('alice');
     const bob = await client('bob');
