@@ -1,8 +1,7 @@
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { connect, createServer, type Server, type Socket } from 'node:net';
-import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { deriveClusterKeys, parseClusterKey } from '../../src/cluster/cluster-key.js';
 import { RedisKeys } from '../../src/cluster/redis-keys.js';
 import { ClusterSeal } from '../../src/crypto/cluster-seal.js';
@@ -10,16 +9,8 @@ import { runCli } from '../cli/cli-process.js';
 import { type HttpFixture, startHttpFixture } from '../fixtures/spawn-http.js';
 import { connectClient, toolNames } from '../gateway/gateway-test-helpers.js';
 import { textOf } from '../mcp/hub-test-helpers.js';
-import {
-  newClusterKey,
-  type Replica,
-  redisAvailable,
-  scratchDir,
-  startRedis,
-  startReplica,
-  type TestRedis,
-  writeConfig,
-} from './cluster-harness.js';
+import { useClusterBench } from './cluster-fixture.js';
+import { newClusterKey, type Replica, redisAvailable } from './cluster-harness.js';
 
 /*
  * A replica that is down when a pin approval is made applies it when it starts: the approval is
@@ -30,14 +21,10 @@ import {
  * again serves it, with no approval of its own.
  */
 
-const dir = scratchDir();
-const key = newClusterKey();
-const pinFiles = [join(dir.path, 'pins-a.json'), join(dir.path, 'pins-b.json')] as const;
-let redis: TestRedis;
+const bench = useClusterBench();
+const pinFiles = [bench.file('pins-a.json'), bench.file('pins-b.json')] as const;
 let upstream: HttpFixture;
 let config: [string, string];
-const running: Replica[] = [];
-const clients: Client[] = [];
 
 type PinFile = {
   servers: Record<
@@ -51,16 +38,13 @@ type PinFile = {
 const readPins = (file: string): PinFile | undefined =>
   existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as PinFile) : undefined;
 
-async function start(name: 'a' | 'b', redisUrl = redis.url): Promise<{ replica: Replica; client: Client }> {
-  const replica = await startReplica({
-    name,
-    config: config[name === 'a' ? 0 : 1],
-    redis: redisUrl,
-    key,
-  });
-  running.push(replica);
+async function start(
+  name: 'a' | 'b',
+  redisUrl = bench.redis.url,
+): Promise<{ replica: Replica; client: Client }> {
+  const replica = await bench.replica({ name, config: config[name === 'a' ? 0 : 1], redis: redisUrl });
   const client = await connectClient(`${replica.base}/mcp`, 'legacy');
-  clients.push(client);
+  bench.clients.push(client);
   return { replica, client };
 }
 
@@ -103,22 +87,14 @@ function cuttableRedis(target: string, path: string) {
 
 describe.skipIf(!redisAvailable)('pin approvals a replica missed (built CLI, real Redis)', () => {
   beforeAll(async () => {
-    redis = await startRedis(dir.path);
     upstream = await startHttpFixture('shifting', ['--era', 'legacy']);
+    bench.onClose(() => upstream.close());
     const servers = { dict: { type: 'streamable-http', url: upstream.url } };
     config = [
-      writeConfig(dir.path, servers, { pins: { file: pinFiles[0] } }),
-      writeConfig(dir.path, servers, { pins: { file: pinFiles[1] } }),
+      bench.config(servers, { pins: { file: pinFiles[0] } }),
+      bench.config(servers, { pins: { file: pinFiles[1] } }),
     ];
   }, 120_000);
-
-  afterAll(async () => {
-    await Promise.allSettled(clients.map((client) => client.close()));
-    await Promise.all(running.map((replica) => replica.stop()));
-    await upstream?.close();
-    await redis?.stop();
-    dir.remove();
-  });
 
   it('a replica down during an approval applies it at start; forged records approve nothing', async () => {
     const a = await start('a');
@@ -153,7 +129,7 @@ describe.skipIf(!redisAvailable)('pin approvals a replica missed (built CLI, rea
     const changed = readPins(pinFiles[0])!.servers.dict!.pending['tool:lookup']!;
 
     // Forged records of exactly that approval, pushed where the real ones are kept.
-    const derived = deriveClusterKeys(parseClusterKey(key));
+    const derived = deriveClusterKeys(parseClusterKey(bench.key));
     const keys = new RedisKeys(derived.namespace, derived.names);
     const list = keys.pinApprovals();
     const approval = { server: 'dict', key: 'tool:lookup', ...changed, from: 'intruder' };
@@ -171,7 +147,7 @@ describe.skipIf(!redisAvailable)('pin approvals a replica missed (built CLI, rea
       // Under the key, in its place, but older than a recorded approval may be.
       ours.seal(JSON.stringify({ ...approval, at: now - 8 * 24 * 60 * 60_000 }), `${list}\napproval`),
     ];
-    for (const record of forged) await redis.cli('RPUSH', list, record);
+    for (const record of forged) await bench.redis.cli('RPUSH', list, record);
 
     b = await start('b');
     await expect
@@ -187,13 +163,13 @@ describe.skipIf(!redisAvailable)('pin approvals a replica missed (built CLI, rea
     await b.client.close();
     await b.replica.stop();
 
-    const approve = await runCli(['pins', 'approve', 'dict/lookup', '--file', pinFiles[0]], dir.path);
+    const approve = await runCli(['pins', 'approve', 'dict/lookup', '--file', pinFiles[0]], bench.dir);
     expect(approve.stdout).toContain('approved dict/tool:lookup');
     await expect
       .poll(() => toolNames(a.client), { message: 'A serves the approved lookup', timeout: 15_000 })
       .toContain('dict__lookup');
     await expect
-      .poll(async () => Number(await redis.cli('LLEN', list)), {
+      .poll(async () => Number(await bench.redis.cli('LLEN', list)), {
         message: 'A recorded its approval in Redis beside the forged ones',
         timeout: 15_000,
       })
@@ -211,15 +187,15 @@ describe.skipIf(!redisAvailable)('pin approvals a replica missed (built CLI, rea
     expect(readPins(pinFiles[1])!.servers.dict!.pins['tool:lookup']!.fingerprint).toBe(changed.fingerprint);
     expect(b.replica.stderr()).toContain('dict/tool:lookup approved on replica a (recorded)');
     // Nothing of the record shows in clear in Redis: the list holds sealed values only.
-    const stored = await redis.cli('LRANGE', list, '-1', '-1');
+    const stored = await bench.redis.cli('LRANGE', list, '-1', '-1');
     expect(stored).not.toContain('lookup');
     await b.client.close();
     await b.replica.stop();
   }, 180_000);
 
   it('a replica cut off from Redis during an approval applies it when its connection comes back', async () => {
-    const a = { client: clients[0]! };
-    const path = cuttableRedis(redis.socket, join(dir.path, 'b-redis.sock'));
+    const a = { client: bench.clients[0]! };
+    const path = cuttableRedis(bench.redis.socket, bench.file('b-redis.sock'));
     await path.listen();
     const b = await start('b', path.url);
     await expect
@@ -238,7 +214,7 @@ describe.skipIf(!redisAvailable)('pin approvals a replica missed (built CLI, rea
         .toBeDefined();
 
     await path.cut();
-    const approve = await runCli(['pins', 'approve', 'dict/export_all', '--file', pinFiles[0]], dir.path);
+    const approve = await runCli(['pins', 'approve', 'dict/export_all', '--file', pinFiles[0]], bench.dir);
     expect(approve.stdout).toContain('approved dict/tool:export_all');
     await expect
       .poll(() => toolNames(a.client), { message: 'A serves the approved tool', timeout: 15_000 })
