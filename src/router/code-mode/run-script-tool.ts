@@ -44,6 +44,23 @@ function descriptionOf(settings: ResolvedRouterOptions, limits: ScriptLimits): s
   ].join(' ');
 }
 
+/**
+ * The tools a script sees, named as it calls them; the list of the previous script when its
+ * view held the same tools, so that what is made of the list once per configuration (the text
+ * the sandbox's `tools` is installed from) is not made again per script.
+ */
+function scriptNamesCache(): (tools: readonly Tool[]) => readonly ScriptToolName[] {
+  let lastView: readonly Tool[] = [];
+  let lastNames: readonly ScriptToolName[] = [];
+  return (tools) => {
+    if (tools.length === lastView.length && tools.every((tool, index) => tool === lastView[index]))
+      return lastNames;
+    lastView = tools;
+    lastNames = scriptNames(tools);
+    return lastNames;
+  };
+}
+
 /** The tools a script sees, named as it calls them. */
 function scriptNames(tools: readonly Tool[]): ScriptToolName[] {
   return tools.map((tool) => ({
@@ -117,6 +134,7 @@ export interface RunScriptParts {
  */
 export function createRunScriptTool(parts: RunScriptParts): Tool {
   const { registry, settings, routerNames, route, toolIndex, describeTools, limits } = parts;
+  const namesOf = scriptNamesCache();
   return {
     name: settings.names.runScript,
     label: 'Run script',
@@ -178,7 +196,7 @@ export function createRunScriptTool(parts: RunScriptParts): Tool {
         }
       };
       const host: ScriptHost = {
-        tools: scriptNames(view),
+        tools: namesOf(view),
         started(read) {
           heldBytes = read;
         },
