@@ -45,19 +45,25 @@ function descriptionOf(settings: ResolvedRouterOptions, limits: ScriptLimits): s
 }
 
 /**
- * The tools a script sees, named as it calls them; the list of the previous script when its
- * view held the same tools, so that what is made of the list once per configuration (the text
- * the sandbox's `tools` is installed from) is not made again per script.
+ * The tools a script sees, named as it calls them; the previous script's list when its view
+ * named the same tools the same way (the registry may hand out new wrappers of the same tools),
+ * so that what is made of the list once per configuration (the text the sandbox's `tools` is
+ * installed from) is not made again per script.
  */
 function scriptNamesCache(): (tools: readonly Tool[]) => readonly ScriptToolName[] {
-  let lastView: readonly Tool[] = [];
-  let lastNames: readonly ScriptToolName[] = [];
+  let last: readonly ScriptToolName[] = [];
   return (tools) => {
-    if (tools.length === lastView.length && tools.every((tool, index) => tool === lastView[index]))
-      return lastNames;
-    lastView = tools;
-    lastNames = scriptNames(tools);
-    return lastNames;
+    const names = scriptNames(tools);
+    const same =
+      names.length === last.length &&
+      names.every(
+        (name, index) =>
+          name.name === last[index]!.name &&
+          name.server === last[index]!.server &&
+          name.originalName === last[index]!.originalName,
+      );
+    if (!same) last = names;
+    return last;
   };
 }
 
