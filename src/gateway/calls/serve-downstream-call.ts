@@ -11,6 +11,7 @@ import {
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import type { RequestStatePayload } from '../../cluster/request-state-seal.js';
+import { protocolEraOf } from '../../mcp/era-memory.js';
 import { observeDownstreamRequest } from '../../telemetry/downstream-request-telemetry.js';
 import { requestSession } from '../auth/request-caller.js';
 import type { GatewayCore } from '../gateway-core.js';
@@ -95,7 +96,7 @@ export function serveDownstreamCall<T extends Result>(
         : { meta: context.mcpReq._meta as Record<string, unknown> }),
       ...(context.http?.req === undefined ? {} : { headers: context.http.req.headers }),
       ...(session.era === 'legacy' ? { sessionId: session.id } : {}),
-      era: session.era,
+      era: protocolEraOf(session.era),
       principal: session.principal,
     },
     () => serveCall(scope, method, prepare, request),
