@@ -10,7 +10,7 @@ import { findCgroups } from '../../src/boxes/find-cgroups.js';
 import { sandboxStatus } from '../../src/boxes/sandbox-status.js';
 import { parseConfig } from '../../src/config/parse-config.js';
 import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
-import type { MCPToolHub, ServerStatus } from '../../src/mcp/provider-types.js';
+import type { MCPToolHub, ServerStatus } from '../../src/mcp/hub-types.js';
 import { ToolRegistry } from '../../src/registry/tool-registry.js';
 import { hasBinary } from '../helpers/system-binaries.js';
 import { waitUntil } from '../helpers/wait-until.js';
