@@ -56,9 +56,9 @@ import { DEFAULT_MAX_BODY_BYTES, type GatewayOptions, hubOf } from './gateway-op
 import { carriesEnvelopeClaim } from './http/envelope-claim.js';
 import { forwardedCaller, joinBeforeServing } from './http/forwarded-caller.js';
 import { assertBindAllowed, isLoopbackHost, loopbackHostnames } from './http/loopback.js';
-import { paramHeaderRefusal } from './http/param-headers.js';
+import { toolCallParamRefusal } from './http/param-headers.js';
+import { parkedScriptRefusal } from './http/parked-script-refusal.js';
 import { PrincipalQuota } from './http/principal-quota.js';
-import { quotaRefusal } from './http/quota-refusal.js';
 import { releasedWithBody } from './http/released-with-body.js';
 import { parseRequestBody, tooLarge } from './http/request-body.js';
 import { makeSessionRoom } from './http/session-room.js';
@@ -465,7 +465,11 @@ export function createGateway(options: GatewayOptions): Gateway {
     // where it drops our header (src/mcp/gateway-chain.ts).
     const loop = requestLoop(body);
     if (loop !== undefined) return loopRefusal(loop);
-    const parked = parkedScriptRefusal(profile, who, body);
+    const parked = parkedScriptRefusal(
+      body,
+      (tool) => profile.runsScripts(tool),
+      () => core.parkedScripts.refusal(who.principal),
+    );
     if (parked !== undefined) return parked;
     // A call of a tool served already goes at once; one whose server still connects waits for
     // that server only, and a profile's list for the servers it admits.
@@ -482,7 +486,9 @@ export function createGateway(options: GatewayOptions): Gateway {
     )
       return legacySessions.serve(profile, request, who, body, forwarded === 'valid');
     arrivals.request(body);
-    const mismatch = await paramHeaderCheck(profile, request, who, body);
+    const mismatch = await toolCallParamRefusal(body, request.headers, (name) =>
+      profile.tool(name, { owner: who.owner, caller: who }),
+    );
     if (mismatch !== undefined) return mismatch;
     const respond = (modern: Request, parsed: unknown = body) =>
       modernHandler(profile).fetch(modern, {
@@ -511,40 +517,6 @@ export function createGateway(options: GatewayOptions): Gateway {
       if (parked !== undefined) return parked;
     }
     return respond(request);
-  };
-
-  /**
-   * A new `run_script` call of a principal whose scripts waiting for answers already hold its
-   * quota of memory (or all of them the total): 429 with `Retry-After`, before anything runs.
-   * Every other call of that principal, and every other principal's scripts, go on.
-   */
-  const parkedScriptRefusal = (
-    profile: GatewayProfile,
-    who: RequestPrincipal,
-    body: unknown,
-  ): Response | undefined => {
-    const call = body as
-      | { method?: unknown; params?: { name?: unknown; requestState?: unknown; inputResponses?: unknown } }
-      | undefined;
-    if (call?.method !== 'tools/call' || typeof call.params?.name !== 'string') return undefined;
-    if (!profile.runsScripts(call.params.name)) return undefined;
-    // A 2026-07-28 retry bringing answers continues a parked script (it frees its bytes): never refused.
-    if (call.params.requestState !== undefined || call.params.inputResponses !== undefined) return undefined;
-    const refused = core.parkedScripts.refusal(who.principal);
-    return refused === undefined ? undefined : quotaRefusal(refused.kind, refused.message);
-  };
-
-  /** SEP-2243: a 2026-07-28 `tools/call`'s `Mcp-Param-*` headers agree with its arguments (else 400). */
-  const paramHeaderCheck = async (
-    profile: GatewayProfile,
-    request: Request,
-    who: RequestPrincipal,
-    body: unknown,
-  ): Promise<Response | undefined> => {
-    const call = body as { method?: unknown; id?: unknown; params?: { name?: unknown; arguments?: unknown } };
-    if (call?.method !== 'tools/call' || typeof call.params?.name !== 'string') return undefined;
-    const tool = await profile.tool(call.params.name, { owner: who.owner, caller: who });
-    return tool && paramHeaderRefusal(tool.parameters, call.params.arguments, request.headers, call.id);
   };
 
   const fetch = async (request: Request): Promise<Response> => {
