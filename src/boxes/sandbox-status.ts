@@ -1,6 +1,7 @@
 import type { ServerConfig } from '../config/config-types.js';
 import { DEFAULT_MAX_PROCESSES, networkGrant, sandboxGrants } from '../config/sandbox-settings.js';
 import { findOnPath } from '../paths/find-on-path.js';
+import { cgroupLimitsMissing } from './cgroup-limits-missing.js';
 import { findBubblewrap } from './find-bubblewrap.js';
 import { findCgroups } from './find-cgroups.js';
 
@@ -39,11 +40,13 @@ export function sandboxStatus(server: ServerConfig, env: NodeJS.ProcessEnv = pro
         'a network allowlist is asked for but socat (the relay to the egress proxy) is not on PATH: the server is refused',
     };
   const cgroups = findCgroups();
-  if (!cgroups.available && grants.maxProcesses !== undefined)
+  const missing = cgroupLimitsMissing(grants, cgroups);
+  if (missing !== undefined)
     return {
       boxed: false,
-      reason: `"maxProcesses" is asked for but boxes get no cgroup here (${cgroups.reason}): the server is refused`,
+      reason: `"${missing.setting}" is asked for but boxes get no cgroup for it here (${missing.reason}): the server is refused`,
     };
+  const memoryCgroup = cgroups.available && cgroups.parents.memory !== undefined;
   const granted = [
     network === 'all'
       ? 'the whole network'
@@ -52,16 +55,20 @@ export function sandboxStatus(server: ServerConfig, env: NodeJS.ProcessEnv = pro
         : `network to ${network.allow.join(', ')} only (through the egress proxy)`,
     `${grants.read?.length ?? 0} read-only and ${grants.write?.length ?? 0} writable paths`,
     `${grants.env?.length ?? 0} passed variables`,
-    ...(grants.maxMemoryBytes === undefined
+    ...(grants.maxMemoryBytes === undefined || memoryCgroup
       ? []
-      : [`at most ${grants.maxMemoryBytes} bytes of data per process`]),
+      : [`at most ${grants.maxMemoryBytes} bytes of data per process (no memory cgroup here)`]),
     ...(grants.maxOpenFiles === undefined ? [] : [`at most ${grants.maxOpenFiles} open files per process`]),
+    ...(grants.maxCpuSeconds === undefined
+      ? []
+      : [`at most ${grants.maxCpuSeconds} s of CPU time per process`]),
     ...(cgroups.available
       ? [
           `at most ${grants.maxProcesses ?? DEFAULT_MAX_PROCESSES} processes in the box (cgroup v${cgroups.parents.version})`,
-          ...(grants.maxMemoryBytes !== undefined && cgroups.parents.memory !== undefined
+          ...(grants.maxMemoryBytes !== undefined && memoryCgroup
             ? [`at most ${grants.maxMemoryBytes} bytes of memory in the box`]
             : []),
+          ...(grants.maxCpus === undefined ? [] : [`at most ${grants.maxCpus} CPUs for the box (CPU quota)`]),
         ]
       : [`no process limit (no cgroup here: ${cgroups.reason})`]),
   ];

@@ -1,4 +1,4 @@
-import type { MCPToolHub } from '../mcp/provider-types.js';
+import type { MCPToolHub } from '../mcp/hub-types.js';
 import { shareRateLimits } from '../policies/shared-rate-limits.js';
 import type { ToolRegistry } from '../registry/tool-registry.js';
 import { relayChanges } from './change-relay.js';
@@ -24,14 +24,14 @@ export interface ReplicaServices {
 export async function startReplicaServices(
   node: ClusterNode,
   parts: {
-    provider: MCPToolHub;
+    hub: MCPToolHub;
     registry: ToolRegistry;
     onPeerReload?: ((from: string) => void) | undefined;
     log: (line: string) => void;
   },
 ): Promise<ReplicaServices> {
-  const changes = await relayChanges(node.redis, node.keys, node.replicaId, parts.provider, parts.log);
-  const pins = parts.provider.pins;
+  const changes = await relayChanges(node.redis, node.keys, node.replicaId, parts.hub, parts.log);
+  const pins = parts.hub.pins;
   const stopPins = pins
     ? await sharePinsInRedis(node.redis, node.keys, node.replicaId, node.seal, pins, parts.log)
     : () => {};

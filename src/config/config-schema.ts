@@ -86,6 +86,8 @@ export const sandboxSchema = z.union([
       .min(16 * 1024 * 1024, 'must be at least 16 MiB (16777216)')
       .optional(),
     maxProcesses: z.number().int().min(8, 'must be at least 8').optional(),
+    maxCpus: z.number().min(0.01, 'must be at least 0.01').max(1024, 'must be at most 1024').optional(),
+    maxCpuSeconds: z.number().int().min(1, 'must be at least 1').optional(),
   }),
 ]);
 

@@ -37,6 +37,19 @@ export interface SandboxSettings {
    * enforced for a box of a gateway that runs as root (the box's user maps to root outside).
    */
   maxProcesses?: number;
+  /**
+   * At most this many CPUs' worth of time for the box as a whole (`0.5` is half a core): a
+   * cgroup quota over each 100 ms period (`cpu.max`, v1 `cpu.cfs_quota_us`); past it the box's
+   * processes wait for the next period (throttled, not killed). Set, it needs a cgroup `cpu`
+   * controller: a server asking for it where there is none is refused.
+   */
+  maxCpus?: number;
+  /**
+   * Opt-in: at most this many seconds of CPU time per process (`RLIMIT_CPU`, set by `prlimit` in
+   * the box); past it the process gets `SIGXCPU` and ends. A long-lived server reaches any such
+   * limit in time, so it is off unless asked for; {@link maxCpus} is the limit that throttles.
+   */
+  maxCpuSeconds?: number;
 }
 
 /** The process limit of a box with a cgroup and no `maxProcesses` (threads count: Node has about ten). */

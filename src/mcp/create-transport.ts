@@ -1,6 +1,7 @@
 import type { Transport } from '@modelcontextprotocol/client';
 import type { TransportAuth } from '../auth/transport-auth.js';
 import { bwrapCommand } from '../boxes/bwrap-command.js';
+import { cgroupLimitsMissing } from '../boxes/cgroup-limits-missing.js';
 import {
   bubblewrapMissingMessage,
   cgroupsMissingMessage,
@@ -11,7 +12,7 @@ import { CHAIN_ENV, chainEnvironment } from '../chain/gateway-chain.js';
 import type { ServerConfig } from '../config/config-types.js';
 import { DEFAULT_MAX_PROCESSES, networkGrant, sandboxGrants } from '../config/sandbox-settings.js';
 import { findOnPath } from '../paths/find-on-path.js';
-import type { TransportKind } from './provider-types.js';
+import type { TransportKind } from './hub-types.js';
 import type { ChildResources, ReusableStdioParameters } from './reusable-stdio-transport.js';
 import type { SizeLimits } from './size-limited-fetch.js';
 import type { StderrTail } from './stderr-tail.js';
@@ -95,18 +96,27 @@ export async function createTransport(
         const { EgressSession } = await import('../boxes/egress-session.js');
         egress = new EgressSession(name, network.allow, logBoxEvent);
       }
+      // A cgroup of its own where this process can make one: the process limit (and the box's
+      // total memory and CPU quota) hold for root too, where RLIMIT_NPROC does not.
+      const { findCgroups } = await import('../boxes/find-cgroups.js');
+      const cgroups = findCgroups();
+      const missing = cgroupLimitsMissing(grants, cgroups);
+      if (missing !== undefined) {
+        await egress?.close();
+        throw new Error(cgroupsMissingMessage(name, missing.setting, missing.reason));
+      }
+      // With a memory cgroup the box's memory is the cgroup's (a kill the kernel counts and the
+      // report names); the per-process RLIMIT_DATA stands in only where there is none.
+      const memoryCgroup = cgroups.available && cgroups.parents.memory !== undefined;
+      const { maxMemoryBytes, ...rest } = grants;
       let boxed = bwrapCommand(
         bwrap,
         parameters as BoxedParameters,
-        grants,
+        memoryCgroup ? rest : grants,
         DEFAULT_INHERITED_ENV_VARS,
         process.env,
         egress?.egress,
       );
-      // A cgroup of its own where this process can make one: the process limit (and the box's
-      // total memory) hold for root too, where RLIMIT_NPROC does not.
-      const { findCgroups } = await import('../boxes/find-cgroups.js');
-      const cgroups = findCgroups();
       let cgroup: import('../boxes/box-cgroup.js').BoxCgroup | undefined;
       if (cgroups.available) {
         const { BoxCgroup } = await import('../boxes/box-cgroup.js');
@@ -115,14 +125,17 @@ export async function createTransport(
           cgroups.parents,
           {
             maxProcesses: grants.maxProcesses ?? DEFAULT_MAX_PROCESSES,
-            ...(grants.maxMemoryBytes === undefined ? {} : { maxMemoryBytes: grants.maxMemoryBytes }),
+            ...(maxMemoryBytes === undefined ? {} : { maxMemoryBytes }),
+            ...(grants.maxCpus === undefined ? {} : { maxCpus: grants.maxCpus }),
           },
-          logBoxEvent,
+          // The gateway's log, and the server's stderr tail: the error of a server that a limit
+          // stopped names the limit.
+          (message) => {
+            logBoxEvent(message);
+            stderr.note(`mcptools: ${message}\n`);
+          },
         );
         boxed = cgroup.wrap(boxed);
-      } else if (grants.maxProcesses !== undefined) {
-        await egress?.close();
-        throw new Error(cgroupsMissingMessage(name, cgroups.reason));
       }
       return new ReusableStdioTransport({ ...parameters, ...boxed }, stderr, together(cgroup, egress));
     }
@@ -145,6 +158,10 @@ function logBoxEvent(message: string): void {
 function together(first?: ChildResources, second?: ChildResources): ChildResources | undefined {
   if (first === undefined || second === undefined) return first ?? second;
   return {
+    exited() {
+      first.exited?.();
+      second.exited?.();
+    },
     async open() {
       await first.open();
       try {

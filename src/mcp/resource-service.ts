@@ -15,7 +15,7 @@ import type {
   ResourceEntry,
   ResourceService,
   ResourceTemplateEntry,
-} from './provider-types.js';
+} from './hub-types.js';
 import type { ReadScreen } from './read-screen.js';
 import type { ServerDirectory } from './server-directory.js';
 import { serverOffers } from './server-offers.js';

@@ -7,8 +7,8 @@ import type { PinGuard } from '../pins/pin-guard.js';
 import { observeUpstreamRequest } from '../telemetry/upstream-request-telemetry.js';
 import type { CallContext } from '../tool/call-context.js';
 import { classifyError, type ErrorContext, errorInfo } from './classify-error.js';
+import type { CallOptions, MultiServerList, ServerError } from './hub-types.js';
 import type { McpConnection } from './mcp-connection.js';
-import type { CallOptions, MultiServerList, ServerError } from './provider-types.js';
 import type { CallsInFlight } from './server-requests.js';
 
 /**
