@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { containerCommand } from '../../src/boxes/container-command.js';
 import { findContainerEngine, findContainerEngineSync } from '../../src/boxes/find-container-engine.js';
 import { sandboxStatus } from '../../src/boxes/sandbox-status.js';
+import { checkServerConfig, suggestFix } from '../../src/cli/doctor/suggest-fix.js';
 import { parseConfig } from '../../src/config/parse-config.js';
 import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
 import { findOnPath } from '../../src/paths/find-on-path.js';
@@ -209,6 +210,15 @@ describe('no container engine available', () => {
           );
           // Refused before anything ran: no process was started for it.
           expect(status.pid).toBeUndefined();
+          // doctor's fix: the engine, not the command (it runs inside the image, not on the host).
+          const entry = {
+            type: 'stdio' as const,
+            command: 'python3-only-in-the-image',
+            sandbox: { image: 'node:20-slim' },
+          };
+          expect(suggestFix(entry, checkServerConfig(entry), status)).toBe(
+            'start the Docker daemon or install Podman, or remove "sandbox.image" to box it with bubblewrap (docs/sandbox.md)',
+          );
         } finally {
           await hub.close();
         }
