@@ -7,6 +7,10 @@ import { spawn } from 'node:child_process';
 
 const at = process.argv.indexOf('--grandchildren');
 const grandchildren = at === -1 ? 0 : Number(process.argv[at + 1]);
+// Unreferenced: the server exits when its stdin ends (as servers do), leaving its sh and the
+// sleepers to whatever ends them (a box's PID namespace, the gateway's process group).
 if (grandchildren > 0)
-  spawn('sh', ['-c', `for i in $(seq ${grandchildren}); do sleep 3600 & done; wait`], { stdio: 'ignore' });
+  spawn('sh', ['-c', `for i in $(seq ${grandchildren}); do sleep 3600 & done; wait`], {
+    stdio: 'ignore',
+  }).unref();
 await import('./echo-server.mjs');
