@@ -21,12 +21,12 @@ const calls = flag('calls', 500);
 
 async function start(eventStore) {
   const registry = new ToolRegistry();
-  const provider = await loadMCPServers(
+  const hub = await loadMCPServers(
     { servers: { echo: { type: 'stdio', ...echoStdioCommand() } } },
     registry,
     gatewayServerRequests(),
   );
-  const gateway = createGateway({ registry, provider, ...(eventStore === false ? { eventStore } : {}) });
+  const gateway = createGateway({ registry, hub, ...(eventStore === false ? { eventStore } : {}) });
   const { url } = await gateway.listen({ host: '127.0.0.1', port: 0 });
   const { client, era } = await connectSdk({ url, mode: 'default' });
   if (era !== 'legacy') throw new Error(`expected a 2025-era session, got ${era}`);
@@ -35,7 +35,7 @@ async function start(eventStore) {
     close: async () => {
       await client.close();
       await gateway.close();
-      await provider.close();
+      await hub.close();
     },
   };
 }

@@ -125,7 +125,7 @@ registry.register({
   parameters: { type: 'object', properties: {} },
   execute: async () => ({ content: [{ type: 'text', text: 'hello' }] }),
 });
-const provider = await loadMCPServers({ servers: {} }, registry);
+const hub = await loadMCPServers({ servers: {} }, registry);
 const probe = createServer();
 await new Promise((resolve) => probe.listen(0, '127.0.0.1', resolve));
 const port = probe.address().port;
@@ -133,7 +133,7 @@ await new Promise((resolve) => probe.close(resolve));
 const gatewayAudience = `http://127.0.0.1:${port}/mcp`;
 const gateway = createGateway({
   registry,
-  provider,
+  hub,
   config: { servers: {}, gateway: { tokens: { ci: { token: STATIC } } } },
   auth: { ...oauth, audience: gatewayAudience },
 });
@@ -202,6 +202,6 @@ console.log(
 );
 console.log(`JWKS fetched ${counts.jwks} time(s) in the whole run`);
 
-await provider.close();
+await hub.close();
 as.closeAllConnections();
 await new Promise((resolve) => as.close(resolve));

@@ -37,13 +37,13 @@ const memory = () => {
 const mib = (bytes) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 
 const registry = new ToolRegistry();
-const provider = await loadMCPServers(
+const hub = await loadMCPServers(
   { servers: { echo: { type: 'stdio', ...echoStdioCommand() } } },
   registry,
   gatewayServerRequests(),
 );
 const stores = new MemoryEventStores({ ttlMs });
-const gateway = createGateway({ registry, provider, eventStore: stores });
+const gateway = createGateway({ registry, hub, eventStore: stores });
 const { url } = await gateway.listen({ host: '127.0.0.1', port: 0 });
 const clients = [];
 for (let index = 0; index < sessions; index++) {
@@ -69,4 +69,4 @@ printTable(
 for (const client of clients) await client.close();
 stores.close();
 await gateway.close();
-await provider.close();
+await hub.close();

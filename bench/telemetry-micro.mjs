@@ -40,7 +40,7 @@ const SPAN_ATTRIBUTES = {
   'mcptools.arguments.size': 13,
   'mcptools.transport': 'stdio',
   'network.transport': 'pipe',
-  'mcptools.era': 'legacy',
+  'mcptools.era': '2025',
   'mcp.protocol.version': '2025-11-25',
 };
 

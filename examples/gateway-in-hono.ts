@@ -17,7 +17,7 @@ import { createGateway, gatewayServerRequests } from 'mcptools/gateway';
 
 const require = createRequire(import.meta.url);
 const registry = new ToolRegistry();
-const provider = await loadMCPServers(
+const hub = await loadMCPServers(
   {
     servers: {
       everything: {
@@ -31,7 +31,7 @@ const provider = await loadMCPServers(
   gatewayServerRequests(),
 );
 // allowedHosts: the Host header the gateway accepts besides loopback names (DNS rebinding guard).
-const gateway = createGateway({ registry, provider });
+const gateway = createGateway({ registry, hub });
 
 const app = new Hono();
 app.get('/', (context) => context.text('my app'));
@@ -52,6 +52,6 @@ try {
 } finally {
   await client.close();
   await gateway.close();
-  await provider.close();
+  await hub.close();
   server.close();
 }

@@ -25,9 +25,6 @@ export {
   type McpToolsErrorCode,
   type McpToolsErrorOptions,
 } from './errors/mcp-tools-error.js';
-// The hub of MCP servers
-export { loadMCPServers } from './mcp/load-mcp-servers.js';
-export type { LoadMCPServersOptions } from './mcp/mcp-tool-hub.js';
 export type {
   CallOptions,
   MCPToolHub,
@@ -41,7 +38,10 @@ export type {
   ServerState,
   ServerStatus,
   TransportKind,
-} from './mcp/provider-types.js';
+} from './mcp/hub-types.js';
+// The hub of MCP servers
+export { loadMCPServers } from './mcp/load-mcp-servers.js';
+export type { LoadMCPServersOptions } from './mcp/mcp-tool-hub.js';
 export type { ReconnectOptions } from './mcp/reconnect-policy.js';
 export type { ElicitationHandler, RootInput, RootsHandler, SamplingHandler } from './mcp/server-requests.js';
 // The registry

@@ -13,5 +13,5 @@ export type {
   TaskService,
   ToolOrigin,
   UpstreamNotification,
-} from './mcp/provider-types.js';
+} from './mcp/hub-types.js';
 export type { ElicitationRequest, SamplingRequest, ServerRequestContext } from './mcp/server-requests.js';

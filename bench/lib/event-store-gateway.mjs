@@ -10,10 +10,10 @@ import { echoStdioCommand } from './servers.mjs';
 const [redis, port, name, store] = process.argv.slice(2);
 const registry = new ToolRegistry();
 const config = { servers: { echo: { type: 'stdio', ...echoStdioCommand() } } };
-const provider = await loadMCPServers(config, registry, gatewayServerRequests());
+const hub = await loadMCPServers(config, registry, gatewayServerRequests());
 const gateway = createGateway({
   registry,
-  provider,
+  hub,
   config,
   cluster: {
     redis,
@@ -28,6 +28,6 @@ process.stdout.write(`ready ${url}\n`);
 process.stdin.resume();
 process.stdin.once('end', async () => {
   await gateway.close();
-  await provider.close();
+  await hub.close();
   process.exit(0);
 });

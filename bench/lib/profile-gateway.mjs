@@ -47,10 +47,10 @@ const config = {
   ...(process.argv.includes('--policies') ? { policies } : {}),
 };
 const registry = new ToolRegistry();
-const provider = await loadMCPServers(config, registry, gatewayServerRequests());
+const hub = await loadMCPServers(config, registry, gatewayServerRequests());
 const gateway = createGateway({
   registry,
-  provider,
+  hub,
   config,
   ...(flag('store') === 'off' ? { eventStore: false } : {}),
 });
@@ -85,5 +85,5 @@ for await (const line of createInterface({ input: process.stdin })) {
   } else break;
 }
 await gateway.close();
-await provider.close();
+await hub.close();
 process.exit(0);

@@ -1,4 +1,4 @@
-import type { ServerStatus } from '../mcp/provider-types.js';
+import type { ServerStatus } from '../mcp/hub-types.js';
 import { createPainter } from './painter.js';
 
 /** Live per-server progress while a command's servers connect. */

@@ -1,4 +1,4 @@
-import type { ServerStatus } from '../mcp/provider-types.js';
+import type { ServerStatus } from '../mcp/hub-types.js';
 import { formatStatusTable } from './print.js';
 
 /** What {@link formatGatewayBanner} prints about a running gateway. */

@@ -1,8 +1,8 @@
 import type { McpToolsConfig } from '../config/config-types.js';
 import type { PinsConfig } from '../config/pins-config.js';
+import type { MCPToolHub, ServerStatus } from '../mcp/hub-types.js';
 import { startMCPServers } from '../mcp/load-mcp-servers.js';
 import type { LoadMCPServersOptions } from '../mcp/mcp-tool-hub.js';
-import type { MCPToolHub, ServerStatus } from '../mcp/provider-types.js';
 import { cliPins } from '../pins/cli-pins.js';
 import { loadOpenClawPlugins } from '../plugins/load-openclaw-plugins.js';
 import type { PluginLoadResult } from '../plugins/plugin-types.js';

@@ -1,4 +1,4 @@
-import type { ServerStatus } from '../mcp/provider-types.js';
+import type { ServerStatus } from '../mcp/hub-types.js';
 import { base64ByteLength, formatBytes } from '../tool/result.js';
 import type { Tool, ToolResult } from '../tool/tool.js';
 import { cutAtWord, readableError } from './readable-error.js';

@@ -1,4 +1,4 @@
-import type { ErrorInfo } from '../mcp/provider-types.js';
+import type { ErrorInfo } from '../mcp/hub-types.js';
 
 /** System error codes as a person would say them, for the few a newcomer meets first. */
 const plainWords: ReadonlyArray<[RegExp, (subject: string) => string]> = [

@@ -1,4 +1,4 @@
-import type { MCPToolHub } from '../mcp/provider-types.js';
+import type { MCPToolHub } from '../mcp/hub-types.js';
 import type { RedisConnection } from './redis-connection.js';
 import type { RedisKeys } from './redis-keys.js';
 
@@ -36,7 +36,7 @@ export async function relayChanges(
   redis: RedisConnection,
   keys: RedisKeys,
   replicaId: string,
-  provider: MCPToolHub,
+  hub: MCPToolHub,
   log: (line: string) => void,
 ): Promise<ChangeRelay> {
   const channel = keys.control();
@@ -50,13 +50,13 @@ export async function relayChanges(
     } catch {
       return;
     }
-    if (message.from === replicaId || !provider.servers().includes(message.server)) return;
+    if (message.from === replicaId || !hub.servers().includes(message.server)) return;
     if (message.kind === 'auth') {
       // Signed in on another replica: the shared vault has the tokens; connecting with them needs no
       // person. A re-list already under way (the same sign-in's tool change) connects with them too,
       // and a second connect would be a second announcement of the same tools.
-      if (provider.status(message.server)?.state === 'auth_required' && !relaying.has(message.server))
-        provider
+      if (hub.status(message.server)?.state === 'auth_required' && !relaying.has(message.server))
+        hub
           .authorize?.(message.server)
           .catch((error: unknown) =>
             log(`cluster: using another replica's sign-in to ${message.server} failed: ${String(error)}`),
@@ -65,7 +65,7 @@ export async function relayChanges(
     }
     if (message.kind !== 'tools') return;
     relaying.set(message.server, (relaying.get(message.server) ?? 0) + 1);
-    provider
+    hub
       .refresh(message.server)
       .catch((error: unknown) =>
         log(`cluster: re-listing ${message.server} after another replica's change failed: ${String(error)}`),
@@ -77,13 +77,13 @@ export async function relayChanges(
       });
   });
   let stopped = false;
-  const unsubscribe = provider.on('toolsChanged', (server) => {
+  const unsubscribe = hub.on('toolsChanged', (server) => {
     if (stopped || relaying.has(server)) return;
     const message: ControlMessage = { from: replicaId, kind: 'tools', server };
     redis.command(['PUBLISH', channel, JSON.stringify(message)]).catch(() => {});
   });
-  const states = new Map(provider.status().map((status) => [status.name, status.state]));
-  const unsubscribeStatus = provider.on('status', (status) => {
+  const states = new Map(hub.status().map((status) => [status.name, status.state]));
+  const unsubscribeStatus = hub.on('status', (status) => {
     const was = states.get(status.name);
     states.set(status.name, status.state);
     if (stopped || was !== 'auth_required' || status.state !== 'connected') return;

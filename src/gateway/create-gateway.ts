@@ -30,6 +30,7 @@ import type { HeaderSource } from '../http/header-source.js';
 import { jsonRpcError } from '../http/json-rpc-error-response.js';
 import { serveNodeExchange } from '../http/node-exchange.js';
 import { nodeHeaders, readNodeBody, sendResponse } from '../http/node-request.js';
+import { protocolEraOf } from '../mcp/era-memory.js';
 import { usesCallerCredentials } from '../mcp/principal-connections.js';
 import { countListenStream } from '../telemetry/listen-stream-telemetry.js';
 import { observeGatewaySessions } from '../telemetry/state-gauges.js';
@@ -50,7 +51,7 @@ import { isCatalogPath, serveCatalog } from './catalog/catalog-endpoint.js';
 import { GatewayCore } from './gateway-core.js';
 import { resolveGatewayLimits } from './gateway-limits.js';
 import { buildGatewayServer } from './gateway-mcp-server.js';
-import { DEFAULT_MAX_BODY_BYTES, type GatewayOptions } from './gateway-options.js';
+import { DEFAULT_MAX_BODY_BYTES, type GatewayOptions, hubOf } from './gateway-options.js';
 import { carriesEnvelopeClaim } from './http/envelope-claim.js';
 import { assertBindAllowed, isLoopbackHost, loopbackHostnames } from './http/loopback.js';
 import { paramHeaderRefusal } from './http/param-headers.js';
@@ -135,11 +136,12 @@ export interface Gateway extends AsyncDisposable {
  *
  * @example
  * const registry = new ToolRegistry();
- * const provider = await loadMCPServers(config, registry, gatewayServerRequests());
- * const gateway = createGateway({ registry, provider, config });
+ * const hub = await loadMCPServers(config, registry, gatewayServerRequests());
+ * const gateway = createGateway({ registry, hub, config });
  * const { url } = await gateway.listen({ port: 8808 });
  */
 export function createGateway(options: GatewayOptions): Gateway {
+  const hub = hubOf(options);
   const gatewayConfig = options.config?.gateway ?? {};
   const serverInfo: Implementation = options.serverInfo ?? { name: 'mcptools', version: '0.1.0' };
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
@@ -174,7 +176,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     (joining ??= ClusterNode.start(settings, log).then(async (node) => {
       // A relayed round's first retry is first in the whole cluster, not once per replica.
       relayContinuationsOf(core).shareWith(sharedRelayRounds(node.redis, node.keys));
-      services = await startReplicaServices(node, { ...options, log });
+      services = await startReplicaServices(node, { ...options, hub, log });
       unsubscribers.push(() => services?.stop());
       // A sign-in's redirect that reaches another replica is completed by the one holding its flow.
       if (browser !== undefined) {
@@ -205,7 +207,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       ? undefined
       : (options.eventStore ?? ownEventStores ?? clusterEventStores(() => cluster));
   const resumeGraceMs = options.resumeGraceMs ?? DEFAULT_RESUME_GRACE_MS;
-  const core = new GatewayCore(options.provider, {
+  const core = new GatewayCore(hub, {
     separator: options.config?.namespace?.separator ?? '__',
     inputTimeoutMs: options.inputTimeoutMs ?? 300_000,
     unlinkedParkMs: limits.unlinkedParkMs,
@@ -213,6 +215,11 @@ export function createGateway(options: GatewayOptions): Gateway {
     parkedScriptBytes: {
       total: limits.parkedScriptBytes,
       perPrincipal: limits.parkedScriptBytesPerPrincipal,
+    },
+    scriptTasks: {
+      total: limits.scriptTasks,
+      perPrincipal: limits.scriptTasksPerPrincipal,
+      ttlMs: limits.scriptTaskTtlMs,
     },
     log,
     // In a cluster the state is sealed with the cluster key and names the cluster's replica id.
@@ -225,14 +232,14 @@ export function createGateway(options: GatewayOptions): Gateway {
   });
   /** What a request's wait for its own servers reads (only while the first connect round runs). */
   const waitScope = () => ({
-    provider: options.provider,
+    hub,
     separator: core.separator,
     round: options.ready ?? Promise.resolve(),
   });
   const visibility = new Visibility(gatewayConfig.access);
   const parts: ProfileParts = {
     registry: options.registry,
-    provider: options.provider,
+    hub,
     config: options.config,
     context: options.context ?? {},
     // A call that names no caller is nobody's: not the owner's.
@@ -320,11 +327,11 @@ export function createGateway(options: GatewayOptions): Gateway {
     publicOrigin: () => guard.oauth?.publicOrigin() ?? clusterSettings?.advertiseUrl.origin,
     settleFor: (params, principal) => callerUpstreams?.settleFor(params, principal) ?? 'unknown',
     relay: () => signInRelay,
-    pins: () => options.provider.pins,
+    pins: () => hub.pins,
     log,
   });
   const callerUpstreams = serveCallerUpstreams(
-    options.provider,
+    hub,
     options.config,
     guard.oauth,
     publicBase,
@@ -359,17 +366,15 @@ export function createGateway(options: GatewayOptions): Gateway {
     browser?.statusPageVisitor(request, method, target);
 
   const unsubscribers = [
-    observeGatewaySessions(() => core.sessions),
+    observeGatewaySessions(function* () {
+      for (const session of core.sessions) yield { era: protocolEraOf(session.era) };
+    }),
     options.registry.onChange(() => core.toolsChanged()),
     // Fired on every (re)connect and list_changed, even when no name changed (schemas may have).
     // A re-list another replica asked for is announced only where this replica's list differs.
-    options.provider.on('toolsChanged', (server) =>
-      core.toolsChanged(services?.relisting(server) ? undefined : server),
-    ),
-    options.provider.on('notification', (server, notification) =>
-      core.upstreamNotification(server, notification),
-    ),
-    core.followUpstreamStates(options.provider),
+    hub.on('toolsChanged', (server) => core.toolsChanged(services?.relisting(server) ? undefined : server)),
+    hub.on('notification', (server, notification) => core.upstreamNotification(server, notification)),
+    core.followUpstreamStates(hub),
   ];
 
   const modernHandler = (profile: GatewayProfile): McpHttpHandler => {
@@ -655,7 +660,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     const { pathname } = new URL(request.url);
     // The status a caller is shown names only the servers it may see.
     const statuses = () =>
-      options.provider
+      hub
         .status()
         .filter((status) => visibility.seesServer({ owner: checked.owner, caller: checked }, status.name));
     if (pathname === '/healthz' && request.method === 'GET')
@@ -668,7 +673,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       // What pins hold back (and the approve command) is for the owner, of the servers it sees.
       const seen = new Set(statuses().map((status) => status.name));
       const quarantined = checked.owner
-        ? (options.provider.pins?.quarantined().filter((held) => seen.has(held.server)) ?? [])
+        ? (hub.pins?.quarantined().filter((held) => seen.has(held.server)) ?? [])
         : [];
       // A browser session of the owner gets approve buttons (a form with the session's CSRF token).
       const session = request.headers.get('authorization') === null ? browser?.sessionOf(request) : undefined;
@@ -717,7 +722,7 @@ export function createGateway(options: GatewayOptions): Gateway {
         publishedAt: new Date(startedAt),
         updatedAt: new Date(profilesChangedAt),
         bearer: guard.tokens === undefined ? 'none' : guard.oauth === undefined ? 'required' : 'optional',
-        provider: options.provider,
+        hub,
       },
     });
   };

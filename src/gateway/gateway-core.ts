@@ -5,9 +5,10 @@ import {
   type RequestStatePayload,
   RequestStateSeal,
 } from '../cluster/request-state-seal.js';
-import type { MCPToolHub, UpstreamNotification } from '../mcp/provider-types.js';
+import type { MCPToolHub, UpstreamNotification } from '../mcp/hub-types.js';
 import type { DownstreamCall } from './calls/downstream-call.js';
 import { ParkedScriptBytes } from './calls/parked-script-bytes.js';
+import { type ScriptTaskLimits, ScriptTasks } from './calls/script-tasks.js';
 import { routeUpstreamLog, sendToSession } from './calls/upstream-log.js';
 import type { GatewayProfile } from './profiles/gateway-profile.js';
 import { ToolListAnnouncer, type ToolListChange } from './profiles/tool-list-announcer.js';
@@ -24,7 +25,7 @@ import { type DownstreamSession, stateBinding } from './sessions/downstream-sess
  * however many sessions asked).
  */
 export class GatewayCore {
-  readonly provider: MCPToolHub;
+  readonly hub: MCPToolHub;
   readonly separator: string;
   readonly profiles = new Map<string, GatewayProfile>();
   /** Sessions that receive notifications: 2025-era HTTP sessions and stdio connections. */
@@ -41,6 +42,8 @@ export class GatewayCore {
   readonly replicaId: string;
   /** The memory of code-mode scripts waiting for their callers' answers, per principal. */
   readonly parkedScripts: ParkedScriptBytes;
+  /** The `run_script` calls this replica runs as tasks (see script-tasks.ts). */
+  readonly scriptTasks: ScriptTasks;
   readonly #parked = new Map<string, { call: DownstreamCall; timer: NodeJS.Timeout }>();
   readonly #subscriptions: UpstreamSubscriptions;
   /** Per session: the URI it named each subscription by, where that is not the qualified key. */
@@ -51,7 +54,7 @@ export class GatewayCore {
   readonly #log: (line: string) => void;
 
   constructor(
-    provider: MCPToolHub,
+    hub: MCPToolHub,
     options: {
       separator: string;
       inputTimeoutMs: number;
@@ -61,6 +64,8 @@ export class GatewayCore {
       parkedCalls?: { total: number; perPrincipal: number };
       /** Bytes of parked code-mode scripts, in all and per principal (default: unbounded). */
       parkedScriptBytes?: { total: number; perPrincipal: number };
+      /** `run_script` calls run as tasks: alive at once, in all and per principal, and their time to live. */
+      scriptTasks?: ScriptTaskLimits;
       log: (line: string) => void;
       requestStateKey?: Uint8Array | undefined;
       replicaId?: string | undefined;
@@ -68,7 +73,7 @@ export class GatewayCore {
       perCaller?: (server: string) => boolean;
     },
   ) {
-    this.provider = provider;
+    this.hub = hub;
     this.requestStates = new RequestStateSeal({
       ...(options.requestStateKey === undefined ? {} : { key: options.requestStateKey }),
       ttlMs: options.inputTimeoutMs,
@@ -80,11 +85,14 @@ export class GatewayCore {
     this.parkedScripts = new ParkedScriptBytes(
       options.parkedScriptBytes ?? { total: Infinity, perPrincipal: Infinity },
     );
+    this.scriptTasks = new ScriptTasks(
+      options.scriptTasks ?? { total: 200, perPrincipal: 200, ttlMs: 60 * 60_000 },
+    );
     this.#unlinkedParkMs = Math.min(options.unlinkedParkMs ?? options.inputTimeoutMs, options.inputTimeoutMs);
     this.#log = options.log;
-    this.resources = new ResourceIndex(provider, options.perCaller);
+    this.resources = new ResourceIndex(hub, options.perCaller);
     this.#subscriptions = new UpstreamSubscriptions(
-      provider,
+      hub,
       {
         restored: (wrapped, server, subscribers) => this.#sendUpdated(server, wrapped, subscribers),
         lost: (wrapped, server, subscribers, reason) => {
@@ -302,9 +310,9 @@ export class GatewayCore {
    * or takes `mcp_auth` (full mode); one that (re)connected may bring other resources and
    * prompts, and has forgotten the subscriptions of its last connection. Returns the unsubscriber.
    */
-  followUpstreamStates(provider: MCPToolHub): () => void {
-    const lastState = new Map(provider.status().map((status) => [status.name, status.state]));
-    return provider.on('status', (status) => {
+  followUpstreamStates(hub: MCPToolHub): () => void {
+    const lastState = new Map(hub.status().map((status) => [status.name, status.state]));
+    return hub.on('status', (status) => {
       const was = lastState.get(status.name);
       lastState.set(status.name, status.state);
       if (was !== status.state && (was === 'auth_required' || status.state === 'auth_required'))
@@ -404,5 +412,6 @@ export class GatewayCore {
     }
     this.#parked.clear();
     for (const call of this.calls) call.cancel('the gateway is shutting down');
+    this.scriptTasks.close();
   }
 }

@@ -5,7 +5,7 @@ import {
   type Implementation,
   ProtocolError,
   ProtocolErrorCode,
-  Server,
+  type Server,
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import { executeWith } from '../tool/execute-with.js';
@@ -13,6 +13,8 @@ import type { Tool, ToolUpdate } from '../tool/tool.js';
 import { requestSession } from './auth/request-caller.js';
 import { approvalThroughCaller } from './calls/gateway-approval.js';
 import { serveDownstreamCall, type UpstreamWork } from './calls/serve-downstream-call.js';
+import { registerLegacyScriptTasks, scriptTaskAsked, startScriptTask } from './calls/serve-script-tasks.js';
+import { TaskAnsweringServer } from './calls/task-answering-server.js';
 import { createdTaskAnswer, registerTasksPassthrough } from './calls/tasks-passthrough.js';
 import { toCallToolResult, toMcpTool } from './calls/tool-result-wire.js';
 import type { GatewayCore } from './gateway-core.js';
@@ -39,7 +41,7 @@ export function buildGatewayServer(
   session: DownstreamSession,
   serverInfo: Implementation,
 ): Server {
-  const server = new Server(serverInfo, {
+  const server = new TaskAnsweringServer(serverInfo, {
     capabilities: {
       tools: { listChanged: true },
       resources: { subscribe: true, listChanged: true },
@@ -56,14 +58,20 @@ export function buildGatewayServer(
   session.server ??= server;
   session.allowsServer ??= profile.allowsServer;
   session.profile ??= profile;
-  const provider = core.provider;
+  const hub = core.hub;
   const separator = core.separator;
 
   // Each request is seen with the token presented on it (its scopes, claims, owner flag).
   const seen = (context: ServerContext) => requestSession(session, context.http?.authInfo);
 
   server.setRequestHandler('tools/list', async (_request, context) => ({
-    tools: (await profile.tools(seen(context))).map(toMcpTool),
+    tools: (await profile.tools(seen(context))).map((tool) => {
+      const listed = toMcpTool(tool);
+      // A 2025-era caller may ask for run_script as a task (the 2026-07-28 extension needs no flag).
+      return session.era === 'legacy' && profile.runsScripts(listed.name)
+        ? { ...listed, execution: { taskSupport: 'optional' as const } }
+        : listed;
+    }),
   }));
 
   const scope = (context: ServerContext) => ({ core, server, session, context });
@@ -78,7 +86,7 @@ export function buildGatewayServer(
       throw new ProtocolError(
         ProtocolErrorCode.InvalidParams,
         // A tool held back by its pins is named as such (without the approve command: that is for an operator).
-        provider.toolRefusal?.(params.name)?.message ?? `Unknown tool: ${params.name}`,
+        hub.toolRefusal?.(params.name)?.message ?? `Unknown tool: ${params.name}`,
       );
     const progressToken = context.mcpReq._meta?.progressToken;
     // Progress is sent in order and before the result, never after it: each notification
@@ -100,7 +108,7 @@ export function buildGatewayServer(
       if (tool.source === 'mcp' && tool.server !== undefined) {
         call.relayFor(tool.server);
         // …and, when it offers tasks and the client declared the extension, it may answer a task.
-        if (provider.tasks?.offers(tool.server)) call.passTasks();
+        if (hub.tasks?.offers(tool.server)) call.passTasks();
       }
       // Approvals asked by hooks and policies go to this call's client, attributed to its principal.
       const result = await executeWith(tool, args, {
@@ -128,8 +136,17 @@ export function buildGatewayServer(
     };
   };
 
-  server.setRequestHandler('tools/call', (request, context) =>
-    serveDownstreamCall(
+  server.setRequestHandler('tools/call', async (request, context) => {
+    // A run_script the caller asked to run as a task: answered at once, the script runs on.
+    const task = scriptTaskAsked(server, session, profile, request.params, context);
+    if (task !== undefined) {
+      const viewer = seen(context);
+      const tool =
+        profile.listedTool(request.params.name, viewer)?.tool ??
+        (await profile.tool(request.params.name, viewer));
+      return startScriptTask(scope(context), callTool(request.params, context, tool), task.ttl) as never;
+    }
+    return serveDownstreamCall(
       scope(context),
       'tools/call',
       () => {
@@ -141,16 +158,17 @@ export function buildGatewayServer(
         return profile.tool(name, viewer).then((tool) => callTool(request.params, context, tool));
       },
       { name: request.params.name, arguments: request.params.arguments },
-    ),
-  );
+    );
+  });
 
   registerResourceHandlers(server, core, profile, session);
   registerTasksPassthrough(server, core, profile, session);
+  registerLegacyScriptTasks(server, core, profile, session);
 
   server.setRequestHandler('prompts/list', async (_request, context) => {
     // Listed for this session's caller: a per-caller server lists theirs, or nothing.
     const viewer = seen(context);
-    const { items } = await provider.prompts.listAll({
+    const { items } = await hub.prompts.listAll({
       context: sessionContext(viewer, context.mcpReq.signal),
     });
     return {
@@ -164,7 +182,7 @@ export function buildGatewayServer(
   });
 
   const promptTarget = (name: string, viewer: DownstreamSession) => {
-    const servers = provider.servers().filter((server) => profile.serves(server, viewer));
+    const servers = hub.servers().filter((server) => profile.serves(server, viewer));
     const origin = splitPromptName(name, servers, separator);
     if (origin === undefined)
       throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown prompt: ${name}`);
@@ -180,12 +198,10 @@ export function buildGatewayServer(
         return async (call): Promise<GetPromptResult> => {
           call.relayFor(origin.server);
           try {
-            const result = await provider.prompts.get(
-              origin.server,
-              origin.prompt,
-              request.params.arguments,
-              { signal: call.signal, context: call.context() },
-            );
+            const result = await hub.prompts.get(origin.server, origin.prompt, request.params.arguments, {
+              signal: call.signal,
+              context: call.context(),
+            });
             const contents = await presentLinks(
               resourceScope(core, profile, seen(context)),
               origin.server,
@@ -209,7 +225,7 @@ export function buildGatewayServer(
 
   server.setRequestHandler('completion/complete', async (request, context) => {
     const { ref, argument } = request.params;
-    const complete = provider.prompts.complete?.bind(provider.prompts);
+    const complete = hub.prompts.complete?.bind(hub.prompts);
     if (complete === undefined) return { completion: { values: [] } };
     let origin: {
       server: string;

@@ -4,7 +4,8 @@ import type { GatewayMode, GatewayProfileConfig, McpToolsConfig } from '../confi
 import type { GatewayOAuthConfig } from '../config/gateway-auth-types.js';
 import type { GatewayLimitsConfig } from '../config/gateway-limits-types.js';
 import type { ToolFilter } from '../config/tool-filter.js';
-import type { MCPToolHub } from '../mcp/provider-types.js';
+import { McpToolsError } from '../errors/mcp-tools-error.js';
+import type { MCPToolHub } from '../mcp/hub-types.js';
 import type { ToolRegistry } from '../registry/tool-registry.js';
 import type { ToolContext } from '../tool/tool.js';
 import type { SessionEventStores } from './sessions/session-event-stores.js';
@@ -13,12 +14,40 @@ import type { MetricsAccess } from './status/metrics-endpoint.js';
 /** The default cap on request bodies: 4 MiB. */
 export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
 
-/** Options of {@link createGateway}. */
-export interface GatewayOptions {
+/** Options of {@link createGateway}: the MCP hub it serves (`hub`) and its settings. */
+export type GatewayOptions = GatewaySettings & GatewayHubOption;
+
+/** The MCP hub the gateway serves, named `hub` (`provider`, its earlier name, is deprecated). */
+export type GatewayHubOption =
+  | {
+      /** The MCP hub: resources, prompts, status and change events of the upstream servers. */
+      hub: MCPToolHub;
+      provider?: undefined;
+    }
+  | {
+      /** @deprecated Renamed `hub` (a provider names an LLM adapter); removed in the next release. */
+      provider: MCPToolHub;
+      hub?: undefined;
+    };
+
+/**
+ * The hub `options` name: `hub`, else the deprecated `provider`. A JavaScript caller that gives
+ * neither is told which option is missing.
+ */
+export function hubOf(options: GatewayHubOption): MCPToolHub {
+  const hub = options.hub ?? options.provider;
+  if (hub === undefined)
+    throw new McpToolsError(
+      'INVALID_ARGUMENTS',
+      'createGateway needs `hub`: the MCP hub loadMCPServers returned',
+    );
+  return hub;
+}
+
+/** Everything {@link GatewayOptions} holds besides the hub. */
+export interface GatewaySettings {
   /** Every native, plugin and MCP tool the gateway may serve. */
   registry: ToolRegistry;
-  /** The MCP hub: resources, prompts, status and change events of the upstream servers. */
-  provider: MCPToolHub;
   /** What `/mcp` serves. Default: `config.gateway.mode`, else `full`. */
   mode?: GatewayMode;
   /** Tools served beside the router tools in `hybrid` mode (globs). */

@@ -1,4 +1,4 @@
-import type { MCPToolHub, ServerState } from '../mcp/provider-types.js';
+import type { MCPToolHub, ServerState } from '../mcp/hub-types.js';
 import type { Caller } from '../tool/call-context.js';
 import { LISTS } from './http/upstreams-ready.js';
 import type { GatewayProfile } from './profiles/gateway-profile.js';
@@ -14,7 +14,7 @@ const SETTLED: ReadonlySet<ServerState> = new Set([
 
 /** What {@link ownUpstreams} needs to know about the gateway. */
 export interface UpstreamWaitScope {
-  provider: MCPToolHub;
+  hub: MCPToolHub;
   /** The separator between a server's name and its tools' names (`__` by default). */
   separator: string;
   /** Settles with the first connect round: the watch ends then whatever it waited for. */
@@ -37,25 +37,25 @@ export function ownUpstreams(
 ): Promise<void> | undefined {
   const message = body as { method?: unknown; params?: { name?: unknown } } | null;
   if (typeof message !== 'object' || message === null || Array.isArray(message)) return undefined;
-  const { provider } = scope;
-  const state = (server: string) => provider.status(server)?.state;
+  const { hub } = scope;
+  const state = (server: string) => hub.status(server)?.state;
   if (message.method === 'tools/call' && typeof message.params?.name === 'string') {
     const name = message.params.name;
     // The servers whose namespaced tools this name could be (a prefix of its own may differ:
     // then the call waits for the round).
-    const candidates = provider.servers().filter((server) => name.startsWith(server + scope.separator));
+    const candidates = hub.servers().filter((server) => name.startsWith(server + scope.separator));
     const served = async () => (await profile.tool(name, { owner: who.owner, caller: who })) !== undefined;
     // Settled without serving the name (failed, or connected without such a tool): no wait helps.
     const gaveUp = () =>
       candidates.length > 0 && candidates.every((server) => SETTLED.has(state(server) as ServerState));
-    return whenever(provider, async () => gaveUp() || (await served()), scope.round);
+    return whenever(hub, async () => gaveUp() || (await served()), scope.round);
   }
   if (typeof message.method === 'string' && LISTS.has(message.method)) {
-    const all = provider.servers();
+    const all = hub.servers();
     const admitted = all.filter((server) => profile.allowsServer(server));
     if (admitted.length === all.length) return undefined;
     return whenever(
-      provider,
+      hub,
       () => admitted.every((server) => SETTLED.has(state(server) as ServerState)),
       scope.round,
     );
@@ -68,7 +68,7 @@ export function ownUpstreams(
  * or tools, until `round` settles (the gate answers then anyway, and the listeners go).
  */
 function whenever(
-  provider: MCPToolHub,
+  hub: MCPToolHub,
   holds: () => boolean | Promise<boolean>,
   round: Promise<unknown>,
 ): Promise<void> {
@@ -92,7 +92,7 @@ function whenever(
           () => finish(),
         );
     };
-    unsubscribe.push(provider.on('status', check), provider.on('toolsChanged', check));
+    unsubscribe.push(hub.on('status', check), hub.on('toolsChanged', check));
     void round.then(finish, finish);
     check();
   });

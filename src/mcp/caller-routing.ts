@@ -1,9 +1,8 @@
 import type { AuthorizationStart } from '../auth/server-authorization.js';
 import { McpToolsError } from '../errors/mcp-tools-error.js';
-import type { CallContext } from '../tool/call-context.js';
+import type { CallContext, Caller } from '../tool/call-context.js';
 import type { McpConnection } from './mcp-connection.js';
 import {
-  type CallerIdentity,
   PrincipalConnections,
   type PrincipalConnectionsOptions,
   usesCallerCredentials,
@@ -27,8 +26,10 @@ export interface ServePerCallerOptions {
    * one who uses the shared connection (the client that started the process over stdio), or
    * `undefined` when the request names no caller (refused for such a server).
    */
-  caller: (context: CallContext | undefined) => CallerIdentity | 'operator' | undefined;
+  caller: (context: CallContext | undefined) => Caller | 'operator' | undefined;
   redirect: PrincipalConnectionsOptions['redirect'];
+  /** See {@link PrincipalConnectionsOptions.subjectToken}. */
+  subjectToken?: PrincipalConnectionsOptions['subjectToken'];
   /** See {@link PrincipalConnectionsOptions.idleMs}. */
   idleMs?: number;
 }
@@ -56,6 +57,7 @@ export class CallerRouting {
       ...base,
       redirect: options.redirect,
       ...(options.idleMs === undefined ? {} : { idleMs: options.idleMs }),
+      ...(options.subjectToken === undefined ? {} : { subjectToken: options.subjectToken }),
       routeOf: (server) => this.#routeOf(server),
     });
     this.#active = { pool, caller: options.caller };
@@ -133,7 +135,7 @@ export class CallerRouting {
    * any sign-in: the first caller with credentials (an exchangeable token, or a stored sign-in)
    * brings the tool list.
    */
-  warm(caller: CallerIdentity): void {
+  warm(caller: Caller): void {
     const active = this.#active;
     if (active === undefined) return;
     for (const [name, connection] of this.#options.connections) {

@@ -6,7 +6,7 @@ import {
   readSdkErrorsWith,
 } from '../errors/classify-foreign-error.js';
 import { McpToolsError } from '../errors/mcp-tools-error.js';
-import type { ErrorInfo } from './provider-types.js';
+import type { ErrorInfo } from './hub-types.js';
 
 export { describeError, type ErrorContext };
 

@@ -1,5 +1,5 @@
 import type { Client, Tool as McpToolDefinition } from '@modelcontextprotocol/client';
-import type { UpstreamNotification } from './provider-types.js';
+import type { UpstreamNotification } from './hub-types.js';
 
 /**
  * What a freshly opened client reports to (its connection); each call names the client so that

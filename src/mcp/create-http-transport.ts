@@ -10,8 +10,8 @@ import { chainHeaders, learnReach, REACH_HEADER } from '../chain/gateway-chain.j
 import type { HttpServerConfig } from '../config/config-types.js';
 import { urlBasicCredentials } from '../config/url-basic-credentials.js';
 import { tracingFetch } from '../telemetry/trace-context.js';
+import type { TransportKind } from './hub-types.js';
 import { createPooledHttpFetch, type PooledHttpFetch } from './pooled-http-fetch.js';
-import type { TransportKind } from './provider-types.js';
 import { type SizeLimits, sizeLimitedFetch } from './size-limited-fetch.js';
 
 // The HTTP half of create-transport.ts, loaded by the first HTTP server only.

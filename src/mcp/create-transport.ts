@@ -12,7 +12,7 @@ import { CHAIN_ENV, chainEnvironment } from '../chain/gateway-chain.js';
 import type { ServerConfig } from '../config/config-types.js';
 import { DEFAULT_MAX_PROCESSES, networkGrant, sandboxGrants } from '../config/sandbox-settings.js';
 import { findOnPath } from '../paths/find-on-path.js';
-import type { TransportKind } from './provider-types.js';
+import type { TransportKind } from './hub-types.js';
 import type { ChildResources, ReusableStdioParameters } from './reusable-stdio-transport.js';
 import type { SizeLimits } from './size-limited-fetch.js';
 import type { StderrTail } from './stderr-tail.js';

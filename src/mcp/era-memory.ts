@@ -3,7 +3,7 @@ import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { ProtocolMode, ServerConfig } from '../config/config-types.js';
-import type { ProtocolEra } from './provider-types.js';
+import type { ProtocolEra } from './hub-types.js';
 
 /** A protocol era: `legacy` (2025, `initialize`) or `modern` (2026-07-28, `server/discover`). */
 export type Era = 'legacy' | 'modern';

@@ -2,7 +2,7 @@ import { ProtocolError, SdkError, SdkErrorCode, SdkHttpError } from '@modelconte
 import type { ProtocolMode } from '../config/config-types.js';
 import { DEPRECATED_PROTOCOL_MODES } from '../config/protocol-mode.js';
 import type { Era } from './era-memory.js';
-import type { TransportKind } from './provider-types.js';
+import type { TransportKind } from './hub-types.js';
 
 /**
  * One way of opening a connection: `legacy` sends `initialize` (2025 era), `modern` asks

@@ -3,8 +3,8 @@ import { inferServerType } from '../config/normalize-server.js';
 import { withSandboxDefault } from '../config/sandbox-default.js';
 import { McpToolsError } from '../errors/mcp-tools-error.js';
 import type { ToolRegistry } from '../registry/tool-registry.js';
+import type { MCPToolHub } from './hub-types.js';
 import type { LoadMCPServersOptions } from './mcp-tool-hub.js';
-import type { MCPToolHub } from './provider-types.js';
 
 /** The hub module, imported by the first call (a later `import()` would still go through the module loader). */
 let hubModule: Promise<typeof import('./mcp-tool-hub.js')> | undefined;

@@ -14,9 +14,15 @@ import { type ConnectionDiagnostics, connectError, exitError } from './connectio
 import { transportKindsFor } from './create-transport.js';
 import { type Era, type EraMemory, eraKey, protocolEraOf } from './era-memory.js';
 import { forwardNotifications } from './forward-notifications.js';
+import type {
+  ProtocolEra,
+  ServerState,
+  ServerStatus,
+  TransportKind,
+  UpstreamNotification,
+} from './hub-types.js';
 import { isToolListContentFailure, listToolsLeniently } from './list-tools-leniently.js';
 import { closeMcpClient, isHttpNotFound, openMcpClient } from './open-mcp-client.js';
-import type { ServerState, ServerStatus, TransportKind, UpstreamNotification } from './provider-types.js';
 import { type ReconnectPolicy, reconnectDelay } from './reconnect-policy.js';
 import { type ChangingList, changedListOf, refreshChangedList } from './refresh-changed-list.js';
 import { screenToolDefinitions } from './screen-tool-definitions.js';
@@ -99,6 +105,8 @@ export class McpConnection implements ClientCallbacks {
   transportKind: TransportKind | undefined;
   protocolVersion: string | undefined;
   era: 'legacy' | 'modern' | undefined;
+  /** The era by its public name (`2025` or `2026-07-28`): telemetry's `mcptools.era` label. */
+  protocolEra: ProtocolEra | undefined;
   /** The SDK's own object (status rows copy its name and version). */
   serverInfo: Implementation | undefined;
   resourceCount = 0;
@@ -287,7 +295,7 @@ export class McpConnection implements ClientCallbacks {
       state: this.state,
       ...(this.transportKind === undefined ? {} : { transport: this.transportKind }),
       ...(this.protocolVersion === undefined ? {} : { protocolVersion: this.protocolVersion }),
-      ...(this.era === undefined ? {} : { protocolEra: protocolEraOf(this.era), era: this.era }),
+      ...(this.era === undefined ? {} : { protocolEra: this.protocolEra, era: this.era }),
       ...(this.serverInfo === undefined
         ? {}
         : { serverInfo: { name: this.serverInfo.name, version: this.serverInfo.version } }),
@@ -475,6 +483,7 @@ export class McpConnection implements ClientCallbacks {
     this.calls.perRequestStreams = kind !== 'stdio';
     this.protocolVersion = client.getNegotiatedProtocolVersion();
     this.era = client.getProtocolEra();
+    this.protocolEra = this.era === undefined ? undefined : protocolEraOf(this.era);
     this.#era = this.era;
     if (this.era !== undefined) this.#options.eras?.set(this.#eraKey(), this.era);
     this.serverInfo = client.getServerVersion();

@@ -24,11 +24,12 @@ import { type NamingOptions, namespacedName, uniqueName } from '../registry/tool
 import type { ToolRegistry } from '../registry/tool-registry.js';
 import { observeServerStates } from '../telemetry/state-gauges.js';
 import { ArgumentValidator } from '../tool/argument-validator.js';
-import type { CallContext } from '../tool/call-context.js';
+import type { CallContext, Caller } from '../tool/call-context.js';
 import { DEFAULT_MAX_RESULT_CHARS } from '../tool/result.js';
 import type { Tool } from '../tool/tool.js';
 import { CallerRouting, type ServePerCallerOptions } from './caller-routing.js';
 import { defaultEraCacheFile, type EraMemory, eraMemoryFor } from './era-memory.js';
+import type { CallOptions, MCPToolHub, MCPToolHubEvents, ServerStatus, ToolOrigin } from './hub-types.js';
 import {
   type ConnectionListeners,
   McpConnection,
@@ -36,15 +37,7 @@ import {
   type McpServerSettings,
 } from './mcp-connection.js';
 import { createMcpTool, type McpToolAdapterOptions } from './mcp-tool-adapter.js';
-import type { CallerIdentity } from './principal-connections.js';
 import { McpPromptService } from './prompt-service.js';
-import type {
-  CallOptions,
-  MCPToolHub,
-  MCPToolHubEvents,
-  ServerStatus,
-  ToolOrigin,
-} from './provider-types.js';
 import { ReadScreen } from './read-screen.js';
 import { type ReconnectOptions, reconnectPolicy } from './reconnect-policy.js';
 import { McpResourceService } from './resource-service.js';
@@ -449,7 +442,7 @@ export class MCPToolHubImpl implements MCPToolHub {
   }
 
   /** Opens `caller`'s connections that bring a catalog not listed yet (see `CallerRouting.warm`). */
-  warmCaller(caller: CallerIdentity): void {
+  warmCaller(caller: Caller): void {
     if (!this.#closing) this.#callers.warm(caller);
   }
 

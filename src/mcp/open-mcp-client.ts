@@ -18,7 +18,7 @@ import { createTransport } from './create-transport.js';
 import { admitCreatedTasks } from './created-tasks.js';
 import type { Era } from './era-memory.js';
 import { type EraStep, eraSteps, refusedEra } from './era-steps.js';
-import type { TransportKind } from './provider-types.js';
+import type { TransportKind } from './hub-types.js';
 import type { ReusableStdioTransport } from './reusable-stdio-transport.js';
 import { ServableResponseStore } from './servable-response-store.js';
 import {

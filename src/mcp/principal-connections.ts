@@ -11,25 +11,8 @@ import type { TokenStore } from '../auth/token-store.js';
 import type { TransportAuth } from '../auth/transport-auth.js';
 import type { HttpServerConfig, ServerConfig } from '../config/config-types.js';
 import { McpToolsError } from '../errors/mcp-tools-error.js';
+import type { Caller } from '../tool/call-context.js';
 import { McpConnection, type McpConnectionOptions } from './mcp-connection.js';
-
-/** Who is calling, as the gateway tells the hub (see `MCPToolHubImpl.servePerCaller`). */
-export interface CallerIdentity {
-  principal: string;
-  /**
-   * The scopes of the token this request came with: a token-exchange connection is one per
-   * principal and scope set, so a call is never made with a token exchanged for a wider one.
-   */
-  scopes?: readonly string[];
-  /**
-   * The digest of the OAuth access token this request came with: a token-exchange connection
-   * is one per token, so two tokens of one principal (two clients, two scope sets) never share
-   * an exchanged token.
-   */
-  subjectDigest?: string;
-  /** The caller's own OAuth access token (the subject of a token exchange), while it is valid. */
-  subjectToken?: () => string | undefined;
-}
 
 /** Settings of {@link PrincipalConnections}. */
 export interface PrincipalConnectionsOptions {
@@ -47,6 +30,11 @@ export interface PrincipalConnectionsOptions {
   warn(message: string, server: string): void;
   /** The `route` every connection of `server` gets: a caller's connection routes calls too (see the hub). */
   routeOf(server: string): McpConnection['route'];
+  /**
+   * The caller's own OAuth access token (the subject of a token exchange, found by the caller's
+   * `tokenDigest`), while it is valid; absent when the gateway keeps no access tokens.
+   */
+  subjectToken?: (caller: Caller) => string | undefined;
 }
 
 interface Entry {
@@ -107,12 +95,13 @@ export class PrincipalConnections {
   async connection(
     server: string,
     config: HttpServerConfig,
-    caller: CallerIdentity,
+    caller: Caller,
     options: { signIn?: boolean } = {},
   ): Promise<McpConnection> {
     if (this.#closed) throw new McpToolsError('CONNECTION_FAILED', 'the hub is closed');
     const entry = this.#entry(server, config, caller);
-    if (caller.subjectToken) entry.subject = caller.subjectToken;
+    const subjectToken = this.#options.subjectToken;
+    if (subjectToken !== undefined) entry.subject = () => subjectToken(caller);
     if (entry.connection.client !== undefined) return entry.connection;
     if (entry.authorization !== undefined) {
       const stored = await entry.authorization.provider.entry(true);
@@ -134,7 +123,7 @@ export class PrincipalConnections {
   }
 
   /** Starts (or joins) `principal`'s sign-in to `server`: the URL is theirs alone. */
-  authorize(server: string, config: HttpServerConfig, caller: CallerIdentity): Promise<AuthorizationStart> {
+  authorize(server: string, config: HttpServerConfig, caller: Caller): Promise<AuthorizationStart> {
     const authorization = this.#entry(server, config, caller).authorization;
     if (authorization === undefined)
       return Promise.reject(
@@ -148,11 +137,11 @@ export class PrincipalConnections {
 
   /** The URL `principal`'s sign-in to `server` waits on, if one is under way. */
   pendingUrl(server: string, principal: string): string | undefined {
-    return this.#entries.get(key(server, { principal }))?.authorization?.pendingUrl;
+    return this.#entries.get(key(server, principal))?.authorization?.pendingUrl;
   }
 
   /** Whether `principal` holds tokens for `server` (signed in; they may still have expired). */
-  async signedIn(server: string, config: HttpServerConfig, caller: CallerIdentity): Promise<boolean> {
+  async signedIn(server: string, config: HttpServerConfig, caller: Caller): Promise<boolean> {
     const authorization = this.#entry(server, config, caller).authorization;
     if (authorization === undefined) return true;
     return (await authorization.provider.entry(true).catch(() => undefined))?.tokens !== undefined;
@@ -189,12 +178,9 @@ export class PrincipalConnections {
     }
   }
 
-  #entry(server: string, config: HttpServerConfig, caller: CallerIdentity): Entry {
+  #entry(server: string, config: HttpServerConfig, caller: Caller): Entry {
     // A sign-in is the principal's whatever token they came with; an exchange depends on the token's scopes.
-    const name = key(
-      server,
-      config.auth?.type === 'tokenExchange' ? caller : { principal: caller.principal },
-    );
+    const name = key(server, caller.principal, config.auth?.type === 'tokenExchange' ? caller : undefined);
     let entry = this.#entries.get(name);
     if (entry !== undefined) {
       this.#touch(name, entry);
@@ -263,13 +249,13 @@ export class PrincipalConnections {
 }
 
 /**
- * The entry of `server` for `caller`: by principal, and by the token's digest (else its scope
- * set) when `scopes` is given (a token exchange).
+ * The entry of `server` for `principal`, and for a token exchange also by the `token`'s digest
+ * (else its scope set): each token is exchanged for itself, never for a wider one.
  */
-function key(server: string, caller: Pick<CallerIdentity, 'principal' | 'scopes' | 'subjectDigest'>): string {
-  if (caller.scopes === undefined) return `${server}\n${caller.principal}`;
-  if (caller.subjectDigest !== undefined) return `${server}\n${caller.principal}\n#${caller.subjectDigest}`;
-  return `${server}\n${caller.principal}\n${[...new Set(caller.scopes)].sort().join(' ')}`;
+function key(server: string, principal: string, token?: Pick<Caller, 'scopes' | 'tokenDigest'>): string {
+  if (token === undefined) return `${server}\n${principal}`;
+  if (token.tokenDigest !== undefined) return `${server}\n${principal}\n#${token.tokenDigest}`;
+  return `${server}\n${principal}\n${[...new Set(token.scopes ?? [])].sort().join(' ')}`;
 }
 
 /** The transport auth of a token-exchange connection: the exchanged token, forgotten on a 401. */

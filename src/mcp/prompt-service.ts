@@ -8,7 +8,7 @@ import type {
   PromptEntry,
   PromptResult,
   PromptService,
-} from './provider-types.js';
+} from './hub-types.js';
 import type { ReadScreen } from './read-screen.js';
 import type { ServerDirectory } from './server-directory.js';
 import { serverOffers } from './server-offers.js';

@@ -4,7 +4,7 @@ import { messageOf } from '../errors/message-of.js';
 import { redactSlots, type Slot, scanSlots, summary } from '../guards/content-guard.js';
 import { detectorClass } from '../guards/content-scan.js';
 import type { Finding } from '../guards/finding.js';
-import type { PromptResult, ResourceContents } from './provider-types.js';
+import type { PromptResult, ResourceContents } from './hub-types.js';
 
 /** Where a screened read came from, for its refusal and the report of what was found. */
 export interface ReadOrigin {

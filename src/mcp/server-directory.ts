@@ -7,8 +7,8 @@ import type { PinGuard } from '../pins/pin-guard.js';
 import { observeUpstreamRequest } from '../telemetry/upstream-request-telemetry.js';
 import type { CallContext } from '../tool/call-context.js';
 import { classifyError, type ErrorContext, errorInfo } from './classify-error.js';
+import type { CallOptions, MultiServerList, ServerError } from './hub-types.js';
 import type { McpConnection } from './mcp-connection.js';
-import type { CallOptions, MultiServerList, ServerError } from './provider-types.js';
 import type { CallsInFlight } from './server-requests.js';
 
 /**
@@ -109,6 +109,16 @@ export class ServerDirectory {
   /** The prompts or resource templates of `server` that its pins let through (all, without pins). */
   pinned<T>(server: string, kind: PinnedKind, definitions: readonly T[]): T[] {
     return this.#pins ? this.#pins.screen(server, kind, definitions) : [...definitions];
+  }
+
+  /** Whether the pins hold back definitions of `kind` of `server` that differ from theirs. */
+  pinsEnforce(server: string, kind: PinnedKind): boolean {
+    return this.#pins?.enforces(server, kind) ?? false;
+  }
+
+  /** The resource templates of `server` waiting for approval under its pins, with their URI templates. */
+  pendingTemplates(server: string): { name: string; uriTemplate: string }[] {
+    return this.#pins?.pendingTemplates(server) ?? [];
   }
 
   /** Throws `PERMISSION_DENIED` when the prompt or template `name` of `server` is held back by its pins. */

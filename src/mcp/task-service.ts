@@ -1,9 +1,9 @@
 import { CLIENT_CAPABILITIES_META_KEY, type StandardSchemaV1 } from '@modelcontextprotocol/client';
 import { McpToolsError } from '../errors/mcp-tools-error.js';
 import { declaresTasks, TASKS_EXTENSION } from './created-tasks.js';
+import type { CallOptions, TaskService } from './hub-types.js';
 import type { McpConnection } from './mcp-connection.js';
 import { usesCallerCredentials } from './principal-connections.js';
-import type { CallOptions, TaskService } from './provider-types.js';
 import type { ServerDirectory } from './server-directory.js';
 import { callerMeta } from './server-requests.js';
 

@@ -1,4 +1,4 @@
-import type { CallOptions, MCPToolHub } from '../mcp/provider-types.js';
+import type { CallOptions, MCPToolHub } from '../mcp/hub-types.js';
 import { classifyRouterError, type RouterError } from './error-taxonomy.js';
 import { serverProblem } from './server-availability.js';
 

@@ -1,4 +1,4 @@
-import type { CallOptions, MCPToolHub } from '../mcp/provider-types.js';
+import type { CallOptions, MCPToolHub } from '../mcp/hub-types.js';
 import type { CallContext } from '../tool/call-context.js';
 import type { JsonSchemaObject, Tool } from '../tool/tool.js';
 import { defineRouterTool } from './define-router-tool.js';

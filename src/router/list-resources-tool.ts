@@ -1,4 +1,4 @@
-import type { MCPToolHub } from '../mcp/provider-types.js';
+import type { MCPToolHub } from '../mcp/hub-types.js';
 import type { CallContext } from '../tool/call-context.js';
 import type { JsonSchemaObject, Tool } from '../tool/tool.js';
 import { defineRouterTool } from './define-router-tool.js';

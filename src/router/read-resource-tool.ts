@@ -1,4 +1,4 @@
-import type { CallOptions, MCPToolHub, ResourceContents } from '../mcp/provider-types.js';
+import type { CallOptions, MCPToolHub, ResourceContents } from '../mcp/hub-types.js';
 import type { CallContext } from '../tool/call-context.js';
 import { base64ByteLength, formatBytes } from '../tool/result.js';
 import type { JsonSchemaObject, Tool } from '../tool/tool.js';

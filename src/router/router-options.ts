@@ -1,5 +1,5 @@
 import type { McpToolsConfig } from '../config/config-types.js';
-import type { MCPToolHub } from '../mcp/provider-types.js';
+import type { MCPToolHub } from '../mcp/hub-types.js';
 import type { NamingOptions } from '../registry/tool-name.js';
 import type { Caller } from '../tool/call-context.js';
 import type { Tool, ToolContext } from '../tool/tool.js';

@@ -1,4 +1,4 @@
-import type { MCPToolHub } from '../mcp/provider-types.js';
+import type { MCPToolHub } from '../mcp/hub-types.js';
 import { type RouterError, routerError, routerErrorType } from './error-taxonomy.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { ServerState } from '../mcp/provider-types.js';
+import type { ServerState } from '../mcp/hub-types.js';
 import type { Tool } from '../tool/tool.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { ServerState } from '../mcp/provider-types.js';
+import type { ServerState } from '../mcp/hub-types.js';
 import type { ToolRegistry } from '../registry/tool-registry.js';
 import type { Caller } from '../tool/call-context.js';
 import type { JsonSchemaObject, Tool, ToolContext } from '../tool/tool.js';

@@ -16,7 +16,7 @@ export interface DownstreamRequestInfo {
   meta?: Record<string, unknown>;
   /** The HTTP request's headers (`traceparent` there, when `_meta` has none). */
   headers?: HeaderReader;
-  /** The downstream session's id (2025 era) and era. */
+  /** The downstream session's id (2025 era) and era, by its public name (`2025` or `2026-07-28`). */
   sessionId?: string;
   era: string;
   /** Who sent it: a hash of the token presented (`token:<hex>`), `anonymous` or `stdio`. Never on a span. */

@@ -3,7 +3,7 @@ import { ATTR } from './telemetry-names.js';
 
 /** The servers of every open hub (each yields its connections' states). */
 const serverSources = new Set<() => Iterable<{ state: string }>>();
-/** The downstream sessions of every open gateway (each yields their eras). */
+/** The downstream sessions of every open gateway (each yields their eras: `2025` or `2026-07-28`). */
 const sessionSources = new Set<() => Iterable<{ era: string }>>();
 let watching = false;
 
@@ -23,10 +23,10 @@ function watch(): void {
     instruments.meter
       .createObservableGauge('mcptools.gateway.sessions', {
         description:
-          'Downstream sessions open (legacy: 2025-era sessions; modern: 2026-07-28 stdio connections)',
+          'Downstream sessions open (2025: 2025-era sessions; 2026-07-28: 2026-07-28 stdio connections)',
       })
       .addCallback((result) => {
-        const counts = new Map<string, number>([['legacy', 0]]);
+        const counts = new Map<string, number>([['2025', 0]]);
         for (const source of sessionSources)
           for (const { era } of source()) counts.set(era, (counts.get(era) ?? 0) + 1);
         for (const [era, count] of counts) result.observe(count, { [ATTR.era]: era });

@@ -10,7 +10,8 @@ import { errorType, failSpan, tracer, tracing } from './tracer.js';
 export interface ObservedServer {
   readonly name: string;
   readonly transportKind: string | undefined;
-  readonly era: string | undefined;
+  /** The era by its public name, `2025` or `2026-07-28` (the `mcptools.era` label). */
+  readonly protocolEra: string | undefined;
   readonly protocolVersion: string | undefined;
 }
 
@@ -40,7 +41,7 @@ function contentSize(result: ToolResult): number {
  */
 interface ToolLabels {
   transportKind: string | undefined;
-  era: string | undefined;
+  protocolEra: string | undefined;
   protocolVersion: string | undefined;
   spanName: string;
   spanAttributes: Attributes;
@@ -59,13 +60,13 @@ function labelsOf(server: ObservedServer, originalName: string, exposedName: str
   if (
     known !== undefined &&
     known.transportKind === server.transportKind &&
-    known.era === server.era &&
+    known.protocolEra === server.protocolEra &&
     known.protocolVersion === server.protocolVersion
   )
     return known;
   const labels: ToolLabels = {
     transportKind: server.transportKind,
-    era: server.era,
+    protocolEra: server.protocolEra,
     protocolVersion: server.protocolVersion,
     spanName: `tools/call ${originalName}`,
     spanAttributes: {
@@ -179,7 +180,7 @@ export function transportAttributes(server: ObservedServer): Attributes {
     attributes[ATTR.networkTransport] = server.transportKind === 'stdio' ? 'pipe' : 'tcp';
     if (server.transportKind !== 'stdio') attributes[ATTR.networkProtocol] = 'http';
   }
-  if (server.era !== undefined) attributes[ATTR.era] = server.era;
+  if (server.protocolEra !== undefined) attributes[ATTR.era] = server.protocolEra;
   if (server.protocolVersion !== undefined) attributes[ATTR.protocolVersion] = server.protocolVersion;
   return attributes;
 }

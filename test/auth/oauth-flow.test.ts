@@ -5,8 +5,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { FileTokenStore } from '../../src/auth/file-token-store.js';
 import { MemoryTokenStore } from '../../src/auth/memory-token-store.js';
 import type { McpToolsConfig } from '../../src/config/config-types.js';
+import type { MCPToolHub } from '../../src/mcp/hub-types.js';
 import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
-import type { MCPToolHub } from '../../src/mcp/provider-types.js';
 import { ToolRegistry } from '../../src/registry/tool-registry.js';
 import {
   followAuthorizationUrl,

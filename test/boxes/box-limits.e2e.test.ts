@@ -11,7 +11,7 @@ import { sandboxStatus } from '../../src/boxes/sandbox-status.js';
 import { checkServerConfig, suggestFix } from '../../src/cli/doctor/suggest-fix.js';
 import { parseConfig } from '../../src/config/parse-config.js';
 import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
-import type { MCPToolHub, ServerStatus } from '../../src/mcp/provider-types.js';
+import type { MCPToolHub, ServerStatus } from '../../src/mcp/hub-types.js';
 import { ToolRegistry } from '../../src/registry/tool-registry.js';
 import { hasBinary } from '../helpers/system-binaries.js';
 import { waitUntil } from '../helpers/wait-until.js';

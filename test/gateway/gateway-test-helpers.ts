@@ -8,9 +8,9 @@ import { expect } from 'vitest';
 import type { McpToolsConfig } from '../../src/config/config-types.js';
 import { gatewayServerRequests } from '../../src/gateway/calls/gateway-server-requests.js';
 import { createGateway, type Gateway } from '../../src/gateway/create-gateway.js';
-import type { GatewayOptions } from '../../src/gateway/gateway-options.js';
+import type { GatewaySettings } from '../../src/gateway/gateway-options.js';
+import type { MCPToolHub } from '../../src/mcp/hub-types.js';
 import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
-import type { MCPToolHub } from '../../src/mcp/provider-types.js';
 import { ToolRegistry } from '../../src/registry/tool-registry.js';
 
 /** A gateway over `config`'s servers, listening on 127.0.0.1 (any port unless `port` is given). */
@@ -24,7 +24,7 @@ export interface RunningGateway {
 
 export async function startGateway(
   config: McpToolsConfig,
-  options: Partial<GatewayOptions> = {},
+  options: Partial<GatewaySettings> = {},
   port = 0,
 ): Promise<RunningGateway> {
   const registry = options.registry ?? new ToolRegistry();
@@ -34,7 +34,7 @@ export async function startGateway(
     // Test files run in parallel on a shared machine: a fixture's start can take most of the default 30 s.
     connectTimeoutMs: 50_000,
   });
-  const gateway = createGateway({ registry, provider, config, ...options });
+  const gateway = createGateway({ registry, hub: provider, config, ...options });
   const { url } = await gateway.listen({ host: '127.0.0.1', port });
   return {
     gateway,

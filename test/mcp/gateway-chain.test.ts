@@ -16,8 +16,8 @@ import {
   resetGatewayChain,
 } from '../../src/chain/gateway-chain.js';
 import { McpToolsError } from '../../src/errors/mcp-tools-error.js';
+import type { ServerStatus } from '../../src/mcp/hub-types.js';
 import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
-import type { ServerStatus } from '../../src/mcp/provider-types.js';
 import { ToolRegistry } from '../../src/registry/tool-registry.js';
 import { stdioFixture } from './hub-test-helpers.js';
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { MCPToolHub } from '../../src/mcp/hub-types.js';
 import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
-import type { MCPToolHub } from '../../src/mcp/provider-types.js';
 import { toGeminiToolResult } from '../../src/providers/gemini-tool-result.js';
 import { ToolRegistry } from '../../src/registry/tool-registry.js';
 import { toOpenClawResult } from '../../src/tool/result.js';

@@ -69,7 +69,7 @@ const failure = (work: Promise<unknown>) =>
 
 describe('PrincipalConnections', () => {
   it('opens a signed-in principal’s connection, closes it when idle and opens it again', async () => {
-    const refused = await failure(pool.connection('notes', config, { principal: 'p1' }));
+    const refused = await failure(pool.connection('notes', config, { principal: 'p1', owner: false }));
     expect(McpToolsError.isInstance(refused)).toBe(true);
     expect(refused?.data?.url).toMatch(/\/authorize\?/);
     // The person signs in; the redirect is answered by the gateway's callback endpoint.
@@ -86,19 +86,19 @@ describe('PrincipalConnections', () => {
       await new Promise((resolve) => setTimeout(resolve, 20));
     expect(listed).toEqual(['notes']);
 
-    const first = await pool.connection('notes', config, { principal: 'p1' });
+    const first = await pool.connection('notes', config, { principal: 'p1', owner: false });
     expect(first.client).toBeDefined();
-    expect(await pool.connection('notes', config, { principal: 'p1' })).toBe(first);
+    expect(await pool.connection('notes', config, { principal: 'p1', owner: false })).toBe(first);
     // Closed once idle for `idleMs` (polled: a loaded machine fires timers late).
     for (let attempt = 0; attempt < 200 && first.client !== undefined; attempt++)
       await new Promise((resolve) => setTimeout(resolve, 50));
     expect(first.client).toBeUndefined();
-    const again = await pool.connection('notes', config, { principal: 'p1' });
+    const again = await pool.connection('notes', config, { principal: 'p1', owner: false });
     expect(again).not.toBe(first);
     expect(again.client).toBeDefined();
 
     // Another principal is not let in on p1's sign-in.
-    const other = await failure(pool.connection('notes', config, { principal: 'p2' }));
+    const other = await failure(pool.connection('notes', config, { principal: 'p2', owner: false }));
     expect(other?.message).toMatch(/needs you to sign in/);
     expect(new URL(String(other?.data?.url)).searchParams.get('state')).not.toBe(
       authorize.searchParams.get('state'),
@@ -132,8 +132,7 @@ describe('a hub serving per caller', () => {
     const stop = hub.servePerCaller({
       caller: (context) => {
         const caller = context?.caller;
-        if (caller === undefined) return undefined;
-        return caller.via === 'stdio' ? 'operator' : { principal: caller.principal };
+        return caller?.via === 'stdio' ? 'operator' : caller;
       },
       redirect: redirects.receiver,
     });

@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { MCPToolHub } from '../../src/mcp/hub-types.js';
 import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
-import type { MCPToolHub } from '../../src/mcp/provider-types.js';
 import type { ApprovalDecision, ApprovalRequest } from '../../src/pipeline/tool-call-hooks.js';
 import { loadOpenClawPlugins } from '../../src/plugins/load-openclaw-plugins.js';
 import { ToolRegistry } from '../../src/registry/tool-registry.js';

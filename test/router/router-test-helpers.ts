@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import type { ServerConfig } from '../../src/config/config-types.js';
-import type { MCPToolHub, ServerStatus } from '../../src/mcp/provider-types.js';
+import type { MCPToolHub, ServerStatus } from '../../src/mcp/hub-types.js';
 import type { ToolResult } from '../../src/tool/tool.js';
 import { publishedServers, stdioFixture, stdioPackage } from '../mcp/hub-test-helpers.js';
 

@@ -56,12 +56,12 @@ describe('serve --log-format', () => {
       (line) => lines.push(line),
     );
     await observeDownstreamRequest(
-      { method: 'tools/call', target: 'github__search', era: 'legacy', principal: 'token:0123456789abcdef' },
+      { method: 'tools/call', target: 'github__search', era: '2025', principal: 'token:0123456789abcdef' },
       async () => ({ content: [], isError: true }),
     );
     log.close();
     await observeDownstreamRequest(
-      { method: 'tools/call', target: 'github__search', era: 'legacy' },
+      { method: 'tools/call', target: 'github__search', era: '2025' },
       async () => ({}),
     );
     expect(lines).toHaveLength(1);

@@ -97,7 +97,9 @@ describe.each(eras)('traces through the gateway ($label)', ({ era }) => {
         'mcptools.outcome': 'ok',
         'mcptools.arguments.count': 1,
       });
-      expect(typeof tool!.attributes['mcptools.era']).toBe('string');
+      // The era by its public name: the downstream session's on the gateway span, the upstream's on the tool span.
+      expect(gateway!.attributes['mcptools.era']).toBe(era === 'modern' ? '2026-07-28' : '2025');
+      expect(['2025', '2026-07-28']).toContain(tool!.attributes['mcptools.era']);
       // The upstream got the tool span as its parent, in _meta (and as an HTTP header over HTTP).
       const expected = `00-${traceId}-${tool!.spanContext().spanId}-01`;
       expect(received.meta).toBe(expected);

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Command } from 'commander';
 import { McpToolsError } from '../../errors/mcp-tools-error.js';
-import type { ServerState } from '../../mcp/provider-types.js';
+import type { ServerState } from '../../mcp/hub-types.js';
 import { suggestToolNames } from '../../registry/suggest-tool-names.js';
 import { namespacePrefix } from '../../registry/tool-name.js';
 import { formatCompact } from '../../router/compact-format.js';

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { PromptEntry, ServerError } from '../../mcp/provider-types.js';
+import type { PromptEntry, ServerError } from '../../mcp/hub-types.js';
 import { ExitCode } from '../exit-codes.js';
 import { firstLine, printJson, printLine, table } from '../print.js';
 import { runSessionCommand } from '../run-session-command.js';

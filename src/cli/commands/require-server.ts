@@ -1,5 +1,5 @@
 import { McpToolsError } from '../../errors/mcp-tools-error.js';
-import type { MCPToolHub } from '../../mcp/provider-types.js';
+import type { MCPToolHub } from '../../mcp/hub-types.js';
 import { suggestToolNames } from '../../registry/suggest-tool-names.js';
 
 /** Throws a usage error (exit 2) naming the configured servers when `name` is not one of them. */

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { ResourceEntry, ResourceTemplateEntry, ServerError } from '../../mcp/provider-types.js';
+import type { ResourceEntry, ResourceTemplateEntry, ServerError } from '../../mcp/hub-types.js';
 import { formatBytes } from '../../tool/result.js';
 import { ExitCode } from '../exit-codes.js';
 import { firstLine, printJson, printLine, table } from '../print.js';

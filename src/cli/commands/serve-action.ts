@@ -149,7 +149,7 @@ function logStateChanges(provider: Session['provider'], write: (line: string) =>
 async function refuseStdioRequests(): Promise<void> {
   const registry = new ToolRegistry();
   const provider = await loadMCPServers({ servers: {} }, registry);
-  const gateway = createGateway({ registry, provider, log });
+  const gateway = createGateway({ registry, hub: provider, log });
   // close() refuses new calls at once, then reads and answers what is pending before it closes.
   gateway.serveStdio();
   await gateway.close();
@@ -304,7 +304,7 @@ export async function serveAction(_options: unknown, command: Command): Promise<
   try {
     gateway = createGateway({
       registry,
-      provider,
+      hub: provider,
       config,
       ...profileSettings(config, options),
       ...(token ? { token } : {}),

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import type { ServerConfig } from '../../config/config-types.js';
 import { sandboxGrants } from '../../config/sandbox-settings.js';
-import type { ServerStatus } from '../../mcp/provider-types.js';
+import type { ServerStatus } from '../../mcp/hub-types.js';
 import { findOnPath } from '../../paths/find-on-path.js';
 
 /** What `doctor` found about one server's configuration before starting it. */

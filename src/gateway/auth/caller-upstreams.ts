@@ -1,8 +1,8 @@
 import { CallbackRedirects, type CallerOfToken, OAUTH_CALLBACK_PATH } from '../../auth/callback-redirects.js';
 import type { McpToolsConfig } from '../../config/config-types.js';
+import type { MCPToolHub } from '../../mcp/hub-types.js';
 import type { MCPToolHubImpl } from '../../mcp/mcp-tool-hub.js';
 import { usesCallerCredentials } from '../../mcp/principal-connections.js';
-import type { MCPToolHub } from '../../mcp/provider-types.js';
 import type { GatewayOAuth } from './gateway-oauth.js';
 
 /** What {@link serveCallerUpstreams} set up: the `/oauth/callback` endpoint, and how to stop. */
@@ -24,7 +24,7 @@ export interface CallerUpstreams {
 /**
  * Upstream calls as the caller: when the configuration has servers that take each caller's own
  * credentials (`auth: { type: "oauth", perUser: true }`, `auth: { type: "tokenExchange" }`) and
- * the provider is the hub, the hub routes their calls to each principal's own connection
+ * the hub is `loadMCPServers`' own, the hub routes their calls to each principal's own connection
  * (`MCPToolHubImpl.servePerCaller`), and sign-ins come back to the gateway's `/oauth/callback`.
  * `baseUrl` is read when a sign-in starts: the gateway's public origin. `callerOf` tells whose a
  * gateway token is: a sign-in completes only for the caller who started it. Stdio callers (the
@@ -33,7 +33,7 @@ export interface CallerUpstreams {
  * `/oauth/callback` (through `settleFor`). `undefined` when nothing is configured so.
  */
 export function serveCallerUpstreams(
-  provider: MCPToolHub,
+  hub: MCPToolHub,
   config: McpToolsConfig | undefined,
   oauth: GatewayOAuth | undefined,
   baseUrl: () => string | undefined,
@@ -42,12 +42,12 @@ export function serveCallerUpstreams(
   link?: (authorizationUrl: URL, owner: string) => URL,
 ): CallerUpstreams | undefined {
   const servers = Object.values(config?.servers ?? {}).filter(usesCallerCredentials);
-  const hub = provider as Partial<Pick<MCPToolHubImpl, 'servePerCaller' | 'warmCaller'>>;
+  const routing = hub as Partial<Pick<MCPToolHubImpl, 'servePerCaller' | 'warmCaller'>>;
   if (servers.length === 0) return undefined;
-  if (typeof hub.servePerCaller !== 'function') {
-    // Never silently: a wrapped provider cannot route, and these servers then act as shared.
+  if (typeof routing.servePerCaller !== 'function') {
+    // Never silently: a wrapped hub cannot route, and these servers then act as shared.
     log(
-      'servers with perUser or tokenExchange auth need the hub of loadMCPServers as provider: calls stay shared',
+      'servers with perUser or tokenExchange auth need the hub of loadMCPServers itself: calls stay shared',
     );
     return undefined;
   }
@@ -58,28 +58,18 @@ export function serveCallerUpstreams(
       throw new Error('the gateway does not know its own URL yet: per-user sign-in needs it to listen');
     return new URL(OAUTH_CALLBACK_PATH, base).href;
   }, link);
-  const serve = hub.servePerCaller.bind(hub);
+  const serve = routing.servePerCaller.bind(routing);
   let stop: () => Promise<void>;
   try {
     stop = serve({
       redirect: redirects.receiver,
       caller: (context) => {
         const caller = context?.caller;
-        // A request that names no caller is refused such a server (never the shared connection).
-        if (caller === undefined) return undefined;
         // Over stdio the client started this process: the owner, on the shared connection.
-        if (caller.via === 'stdio') return 'operator';
-        const { principal, tokenDigest } = caller;
-        const scopes = caller.scopes ?? [];
-        return oauth === undefined
-          ? { principal, scopes }
-          : {
-              principal,
-              scopes,
-              ...(tokenDigest === undefined ? {} : { subjectDigest: tokenDigest }),
-              subjectToken: () => oauth.subjectToken(tokenDigest),
-            };
+        // A request that names no caller (`undefined`) is refused such a server, never shared.
+        return caller?.via === 'stdio' ? 'operator' : caller;
       },
+      ...(oauth === undefined ? {} : { subjectToken: (caller) => oauth.subjectToken(caller.tokenDigest) }),
     });
   } catch {
     // One hub routes for its first gateway: sign-ins then return to that gateway's callback.
@@ -89,15 +79,7 @@ export function serveCallerUpstreams(
     return undefined;
   }
   // A caller arriving with a new token may bring the catalog of servers no caller opened yet.
-  oauth?.onVerified((who) => {
-    const scopes = who.scopes ?? [];
-    hub.warmCaller?.({
-      principal: who.principal,
-      scopes,
-      ...(who.tokenDigest === undefined ? {} : { subjectDigest: who.tokenDigest }),
-      subjectToken: () => oauth.subjectToken(who.tokenDigest),
-    });
-  });
+  oauth?.onVerified((who) => routing.warmCaller?.(who));
   return {
     settleFor: (params, principal) => redirects.settleFor(params, principal),
     callback: (request) => {

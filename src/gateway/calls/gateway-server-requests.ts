@@ -35,8 +35,8 @@ async function forward(request: ForwardedRequest, context: ServerRequestContext,
  * request of an upstream to the gateway's downstream client whose call caused it.
  *
  * @example
- * const provider = await loadMCPServers(config, registry, gatewayServerRequests());
- * const gateway = createGateway({ registry, provider });
+ * const hub = await loadMCPServers(config, registry, gatewayServerRequests());
+ * const gateway = createGateway({ registry, hub });
  */
 export function gatewayServerRequests(): Pick<
   LoadMCPServersOptions,

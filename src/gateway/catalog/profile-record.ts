@@ -1,4 +1,4 @@
-import type { MCPToolHub } from '../../mcp/provider-types.js';
+import type { MCPToolHub } from '../../mcp/hub-types.js';
 import type { RequestPrincipal } from '../auth/http-guard.js';
 import type { GatewayProfile } from '../profiles/gateway-profile.js';
 
@@ -48,7 +48,7 @@ export interface CatalogView {
   updatedAt: Date;
   /** Whether a request must carry a static bearer token, or may (OAuth callers sign in instead). */
   bearer: 'required' | 'optional' | 'none';
-  provider: MCPToolHub;
+  hub: MCPToolHub;
 }
 
 /**
@@ -81,7 +81,7 @@ const clip = (text: string, max: number) => (text.length <= max ? text : `${text
 export async function profileRecord(profile: GatewayProfile, view: CatalogView): Promise<CatalogRecord> {
   const viewer = { owner: view.caller.owner, caller: view.caller };
   const tools = await profile.tools(viewer);
-  const servers = view.provider
+  const servers = view.hub
     .status()
     .map((status) => status.name)
     .filter((server) => profile.serves(server, viewer))

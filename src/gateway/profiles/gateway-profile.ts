@@ -1,7 +1,7 @@
 import type { GatewayMode, GatewayProfileConfig, McpToolsConfig } from '../../config/config-types.js';
 import type { CallerSelector } from '../../config/gateway-auth-types.js';
 import { compileToolFilter } from '../../config/tool-filter.js';
-import type { MCPToolHub } from '../../mcp/provider-types.js';
+import type { MCPToolHub } from '../../mcp/hub-types.js';
 import { ToolRegistry } from '../../registry/tool-registry.js';
 import { createRouterTools } from '../../router/create-router-tools.js';
 import { createMcpAuthTool } from '../../router/mcp-auth-tool.js';
@@ -13,13 +13,13 @@ import { toMcpTool } from '../calls/tool-result-wire.js';
 import type { ResourceIndex } from '../resources/resource-index.js';
 import { routerResourceUris } from '../resources/router-resource-uris.js';
 import { ProfileOverrides } from './profile-overrides.js';
-import { scopedProvider } from './scoped-provider.js';
+import { scopedHub } from './scoped-hub.js';
 import { DEFAULT_SERVED_NAME_LENGTH, type ServedNaming, servedUnder } from './served-tool-names.js';
 
 /** What one profile needs from the gateway. */
 export interface ProfileParts {
   registry: ToolRegistry;
-  provider: MCPToolHub;
+  hub: MCPToolHub;
   config: McpToolsConfig | undefined;
   context: ToolContext;
   /** Whether `caller` (a call's, absent when the call names none) is the owner. */
@@ -83,14 +83,14 @@ function aliases(tool: Tool): string[] {
 }
 
 /** Whether `server` waits for a person to sign it in (`auth_required`, a sign-in under way or not). */
-function waitsForSignIn(provider: MCPToolHub, server: string): boolean {
-  return provider.status(server)?.state === 'auth_required';
+function waitsForSignIn(hub: MCPToolHub, server: string): boolean {
+  return hub.status(server)?.state === 'auth_required';
 }
 
 /**
  * One endpoint's view of the registry (`/mcp` or `/mcp/<name>`): its mode, its allow/deny
  * globs over tools and servers, and — in `router` and `hybrid` modes — router tools of its
- * own that run over a registry and provider restricted to what the profile admits, so that
+ * own that run over a registry and hub restricted to what the profile admits, so that
  * `call_tool` cannot reach a tool the profile denies.
  */
 export class GatewayProfile {
@@ -162,7 +162,7 @@ export class GatewayProfile {
     const pin = settings.pin ?? [];
     this.#pinned = pin.length > 0 ? compileToolFilter({ allow: pin }) : () => false;
     // Router tools run for a call: what they reach is what the caller of that call may see.
-    const scoped = scopedProvider(parts.provider, (server) => this.allowsServer(server));
+    const scoped = scopedHub(parts.hub, (server) => this.allowsServer(server));
     const routerOptions = {
       ...(parts.config ? { config: parts.config } : {}),
       context: parts.context,
@@ -171,17 +171,17 @@ export class GatewayProfile {
         const viewer = viewerOf(caller);
         return viewer === undefined || this.#visibility.seesTool(viewer, tool);
       },
-      view: (_provider: MCPToolHub, caller: Caller | undefined) => {
+      view: (_hub: MCPToolHub, caller: Caller | undefined) => {
         const viewer = viewerOf(caller);
         return viewer === undefined
           ? scoped
-          : scopedProvider(
-              parts.provider,
+          : scopedHub(
+              parts.hub,
               (server) => this.allowsServer(server) && this.#visibility.seesServer(viewer, server),
             );
       },
       ...(parts.resources
-        ? { resourceUris: routerResourceUris(parts.resources, parts.provider, this.allowsServer) }
+        ? { resourceUris: routerResourceUris(parts.resources, parts.hub, this.allowsServer) }
         : {}),
       // Code mode: as `router.codeMode` says in router and hybrid modes; in full mode only when asked.
       ...(settings.codeMode === undefined ? {} : { codeMode: settings.codeMode }),
@@ -232,6 +232,11 @@ export class GatewayProfile {
     return tools.map((tool) =>
       tool.name === runScript ? this.#parts.registry.throughPipeline(tool, this.#parts.context) : tool,
     );
+  }
+
+  /** Whether this profile serves `run_script` (code mode is on here). */
+  get servesScripts(): boolean {
+    return this.#runScript !== undefined;
   }
 
   /** Whether `name` is this profile's `run_script` (code mode is on here and serves it by that name). */

@@ -19,8 +19,8 @@ export function resourceScope(
 ): ResourceScope {
   return {
     index: core.resources,
-    provider: core.provider,
-    servers: core.provider.servers().filter((name) => profile.serves(name, session)),
+    hub: core.hub,
+    servers: core.hub.servers().filter((name) => profile.serves(name, session)),
   };
 }
 
@@ -46,13 +46,13 @@ export function registerResourceHandlers(
   profile: GatewayProfile,
   session: DownstreamSession,
 ): void {
-  const provider = core.provider;
+  const hub = core.hub;
 
   server.setRequestHandler('resources/list', async (_request, context) => {
     // Seen with the token presented on this request; listed for its caller (a per-caller server
     // lists theirs, or nothing).
     const viewer = requestSession(session, context.http?.authInfo);
-    const { items, errors } = await provider.resources.listAll({
+    const { items, errors } = await hub.resources.listAll({
       context: sessionContext(viewer, context.mcpReq.signal),
     });
     for (const failure of errors) core.log(`resources of "${failure.server}": ${failure.error.message}`);
@@ -62,7 +62,7 @@ export function registerResourceHandlers(
     for (const item of admitted) byServer.set(item.server, [...(byServer.get(item.server) ?? []), item.uri]);
     const scope = resourceScope(core, profile, viewer);
     for (const name of scope.servers)
-      if (!failed.has(name) && provider.status(name)?.state === 'connected')
+      if (!failed.has(name) && hub.status(name)?.state === 'connected')
         core.resources.recordResources(name, byServer.get(name) ?? []);
     return {
       resources: admitted.map(({ server: origin, ...item }) => ({
@@ -74,7 +74,7 @@ export function registerResourceHandlers(
 
   server.setRequestHandler('resources/templates/list', async (_request, context) => {
     const viewer = requestSession(session, context.http?.authInfo);
-    const { items, errors } = await provider.resources.listAllTemplates({
+    const { items, errors } = await hub.resources.listAllTemplates({
       context: sessionContext(viewer, context.mcpReq.signal),
     });
     const admitted = items.filter((item) => profile.serves(item.server, viewer));
@@ -84,7 +84,7 @@ export function registerResourceHandlers(
       byServer.set(item.server, [...(byServer.get(item.server) ?? []), item.uriTemplate]);
     const scope = resourceScope(core, profile, viewer);
     for (const name of scope.servers)
-      if (!failed.has(name) && provider.status(name)?.state === 'connected')
+      if (!failed.has(name) && hub.status(name)?.state === 'connected')
         core.resources.recordTemplates(name, byServer.get(name) ?? []);
     const shared = (template: string) => admitted.filter((item) => item.uriTemplate === template).length > 1;
     return {
@@ -106,7 +106,7 @@ export function registerResourceHandlers(
         return async (call): Promise<ReadResourceResult> => {
           call.relayFor(target.server);
           const contents = await answering(() =>
-            provider.resources.read(target.server, target.uri, {
+            hub.resources.read(target.server, target.uri, {
               signal: call.signal,
               context: call.context(),
             }),

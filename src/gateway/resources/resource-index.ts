@@ -1,5 +1,5 @@
 import { UriTemplate } from '@modelcontextprotocol/server';
-import type { MCPToolHub } from '../../mcp/provider-types.js';
+import type { MCPToolHub } from '../../mcp/hub-types.js';
 
 /** How many URIs the index remembers per server from tool results and prompt messages. */
 export const SEEN_URIS_PER_SERVER = 1000;
@@ -28,7 +28,7 @@ function matcherOf(text: string): UriTemplate | undefined {
  * with it from outside.
  */
 export class ResourceIndex {
-  readonly #provider: MCPToolHub;
+  readonly #hub: MCPToolHub;
   readonly #listed = new Map<string, Promise<ReadonlySet<string>>>();
   readonly #templates = new Map<string, Promise<readonly ListedTemplate[]>>();
   /** Settled lists, read without waiting. */
@@ -44,8 +44,8 @@ export class ResourceIndex {
    * never lists those itself (a listing names no caller, and would be refused), and knows their
    * URIs from what was listed to callers and handed out ({@link recordResources}, {@link noteSeen}).
    */
-  constructor(provider: MCPToolHub, perCaller: (server: string) => boolean = () => false) {
-    this.#provider = provider;
+  constructor(hub: MCPToolHub, perCaller: (server: string) => boolean = () => false) {
+    this.#hub = hub;
     this.#perCaller = perCaller;
   }
 
@@ -94,7 +94,7 @@ export class ResourceIndex {
   async load(servers: readonly string[], signal?: AbortSignal): Promise<void> {
     const waits: Promise<unknown>[] = [];
     for (const server of servers) {
-      if (this.#provider.status(server)?.state !== 'connected' || this.#perCaller(server)) continue;
+      if (this.#hub.status(server)?.state !== 'connected' || this.#perCaller(server)) continue;
       if (!this.#listed.has(server) || !this.#templates.has(server)) this.#start(server);
       waits.push(this.#listed.get(server)!, this.#templates.get(server)!);
     }
@@ -125,7 +125,7 @@ export class ResourceIndex {
     const generation = (this.#generations.get(server) ?? 0) + 1;
     this.#generations.set(server, generation);
     const current = () => this.#generations.get(server) === generation;
-    const resources = this.#provider.resources
+    const resources = this.#hub.resources
       .list(server)
       .then((items) => new Set(items.map((item) => item.uri)) as ReadonlySet<string>)
       .catch(() => new Set<string>() as ReadonlySet<string>)
@@ -133,7 +133,7 @@ export class ResourceIndex {
         if (current()) this.#listedNow.set(server, set);
         return set;
       });
-    const templates = this.#provider.resources
+    const templates = this.#hub.resources
       .listTemplates(server)
       .then((items) =>
         items.map((item) => ({ text: item.uriTemplate, matcher: matcherOf(item.uriTemplate) })),

@@ -1,5 +1,5 @@
 import { McpToolsError } from '../../errors/mcp-tools-error.js';
-import type { MCPToolHub } from '../../mcp/provider-types.js';
+import type { MCPToolHub } from '../../mcp/hub-types.js';
 import type { ResourceIndex } from './resource-index.js';
 import { unwrapResourceUri, wrapResourceUri } from './resource-uri.js';
 
@@ -9,10 +9,10 @@ export interface ResourceTarget {
   uri: string;
 }
 
-/** What routing needs: the index, the provider, and the servers the asker may see. */
+/** What routing needs: the index, the hub, and the servers the asker may see. */
 export interface ResourceScope {
   index: ResourceIndex;
-  provider: MCPToolHub;
+  hub: MCPToolHub;
   /** The servers visible to the asker (a profile's, a caller's): nothing else is routed to. */
   servers: readonly string[];
 }

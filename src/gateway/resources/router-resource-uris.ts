@@ -1,4 +1,4 @@
-import type { MCPToolHub } from '../../mcp/provider-types.js';
+import type { MCPToolHub } from '../../mcp/hub-types.js';
 import type { ResourceUriRouting } from '../../router/router-options.js';
 import type { ResourceIndex } from './resource-index.js';
 import { locateResource, presentUri, type ResourceScope } from './resource-routing.js';
@@ -11,10 +11,10 @@ import { locateResource, presentUri, type ResourceScope } from './resource-routi
  */
 export function routerResourceUris(
   index: ResourceIndex,
-  provider: MCPToolHub,
+  hub: MCPToolHub,
   allows: (server: string) => boolean,
 ): ResourceUriRouting {
-  const scope = (): ResourceScope => ({ index, provider, servers: provider.servers().filter(allows) });
+  const scope = (): ResourceScope => ({ index, hub, servers: hub.servers().filter(allows) });
   return {
     locate: (uri, signal) => locateResource(scope(), uri, signal),
     present: async (entries) => {

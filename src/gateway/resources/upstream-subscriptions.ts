@@ -1,5 +1,5 @@
 import { McpToolsError } from '../../errors/mcp-tools-error.js';
-import type { MCPToolHub } from '../../mcp/provider-types.js';
+import type { MCPToolHub } from '../../mcp/hub-types.js';
 import type { CallContext } from '../../tool/call-context.js';
 import type { DownstreamSession } from '../sessions/downstream-session.js';
 import { sessionContext } from '../sessions/downstream-session.js';
@@ -51,7 +51,7 @@ function message(error: unknown): string {
  * the error, later ones `lost`.
  */
 export class UpstreamSubscriptions {
-  readonly #provider: MCPToolHub;
+  readonly #hub: MCPToolHub;
   readonly #events: SubscriptionEvents;
   readonly #log: (line: string) => void;
   readonly #delays: readonly number[];
@@ -60,12 +60,12 @@ export class UpstreamSubscriptions {
   readonly #first = new Map<Held, Promise<SubscriptionState>>();
 
   constructor(
-    provider: MCPToolHub,
+    hub: MCPToolHub,
     events: SubscriptionEvents,
     log: (line: string) => void,
     retryDelaysMs: readonly number[] = SUBSCRIBE_RETRY_DELAYS_MS,
   ) {
-    this.#provider = provider;
+    this.#hub = hub;
     this.#events = events;
     this.#log = log;
     this.#delays = retryDelaysMs;
@@ -123,7 +123,7 @@ export class UpstreamSubscriptions {
     if (held === undefined || !held.subscribers.delete(session) || held.subscribers.size > 0) return;
     this.#end(held);
     if (held.state === 'active')
-      await this.#provider.resources.unsubscribe?.(held.server, held.uri).catch(() => {});
+      await this.#hub.resources.unsubscribe?.(held.server, held.uri).catch(() => {});
   }
 
   /** `server` (re)connected: its upstream subscriptions died with the old connection; renews each one held. */
@@ -149,7 +149,7 @@ export class UpstreamSubscriptions {
 
   /** Whether `error` from subscribing on `server` will pass: the server is away, or the failure was transient. */
   #passing(server: string, error: unknown): boolean {
-    const state = this.#provider.status(server)?.state;
+    const state = this.#hub.status(server)?.state;
     if (state === undefined || state === 'disabled' || state === 'skipped') return false;
     if (state !== 'connected') return true;
     return (
@@ -163,15 +163,11 @@ export class UpstreamSubscriptions {
     const attempt = ++held.attempt;
     const live = () => held.attempt === attempt && this.#held.get(held.wrapped) === held;
     try {
-      if (this.#provider.resources.subscribe === undefined)
-        throw new McpToolsError('UPSTREAM_ERROR', 'the provider cannot subscribe to resources', {
+      if (this.#hub.resources.subscribe === undefined)
+        throw new McpToolsError('UPSTREAM_ERROR', 'the hub cannot subscribe to resources', {
           recoverable: false,
         });
-      await this.#provider.resources.subscribe(
-        held.server,
-        held.uri,
-        context === undefined ? {} : { context },
-      );
+      await this.#hub.resources.subscribe(held.server, held.uri, context === undefined ? {} : { context });
     } catch (error) {
       if (!live()) return 'pending';
       if (!this.#passing(held.server, error)) {
@@ -182,7 +178,7 @@ export class UpstreamSubscriptions {
         this.#end(held);
         throw error;
       }
-      const wasUp = this.#provider.status(held.server)?.state === 'connected';
+      const wasUp = this.#hub.status(held.server)?.state === 'connected';
       held.state = 'pending';
       // A server that is away gets everything renewed when it returns; one that is up, retries.
       if (wasUp) this.#retryLater(held, error);
@@ -191,7 +187,7 @@ export class UpstreamSubscriptions {
     if (!live()) {
       // Ended while it was being subscribed: nobody holds it now, unless a new subscription does.
       if (!this.#held.has(held.wrapped))
-        await this.#provider.resources.unsubscribe?.(held.server, held.uri).catch(() => {});
+        await this.#hub.resources.unsubscribe?.(held.server, held.uri).catch(() => {});
       return 'active';
     }
     held.state = 'active';

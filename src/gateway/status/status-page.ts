@@ -1,4 +1,4 @@
-import type { ServerStatus } from '../../mcp/provider-types.js';
+import type { ServerStatus } from '../../mcp/hub-types.js';
 import type { Quarantined } from '../../pins/pin-guard.js';
 
 /** `GET /healthz`: per-server state as JSON. Status rows carry no secrets (the hub redacts errors). */

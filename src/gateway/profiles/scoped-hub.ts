@@ -5,7 +5,7 @@ import type {
   PromptService,
   ResourceService,
   ServerStatus,
-} from '../../mcp/provider-types.js';
+} from '../../mcp/hub-types.js';
 import type { CallContext } from '../../tool/call-context.js';
 
 function only<T extends { server: string }>(
@@ -19,12 +19,12 @@ function only<T extends { server: string }>(
 }
 
 /**
- * A view of `provider` that sees only the servers `allows` admits: the router tools of a
+ * A view of `hub` that sees only the servers `allows` admits: the router tools of a
  * gateway profile run over it, so `list_mcp_resources` or `get_mcp_prompt` can never reach a
  * server the profile denies. A denied server reads as unknown. OAuth sign-in (`authorize`,
  * `oauthServers`) is passed through for the admitted servers, so `mcp_auth` is served too.
  */
-export function scopedProvider(provider: MCPToolHub, allows: (server: string) => boolean): MCPToolHub {
+export function scopedHub(hub: MCPToolHub, allows: (server: string) => boolean): MCPToolHub {
   const check = (server: string) => {
     if (!allows(server)) {
       throw new McpToolsError('CONNECTION_FAILED', `unknown server "${server}"`, {
@@ -40,66 +40,64 @@ export function scopedProvider(provider: MCPToolHub, allows: (server: string) =>
       return run(server, ...rest);
     };
   const resources: ResourceService = {
-    list: guarded((server, options) => provider.resources.list(server, options)),
-    listAll: async (options) => only(await provider.resources.listAll(options), allows),
-    listTemplates: guarded((server, options) => provider.resources.listTemplates(server, options)),
-    listAllTemplates: async (options) => only(await provider.resources.listAllTemplates(options), allows),
-    read: guarded((server, uri: string, options) => provider.resources.read(server, uri, options)),
+    list: guarded((server, options) => hub.resources.list(server, options)),
+    listAll: async (options) => only(await hub.resources.listAll(options), allows),
+    listTemplates: guarded((server, options) => hub.resources.listTemplates(server, options)),
+    listAllTemplates: async (options) => only(await hub.resources.listAllTemplates(options), allows),
+    read: guarded((server, uri: string, options) => hub.resources.read(server, uri, options)),
   };
   const prompts: PromptService = {
-    list: guarded((server, options) => provider.prompts.list(server, options)),
-    listAll: async (options) => only(await provider.prompts.listAll(options), allows),
-    get: guarded((server, name: string, args, options) => provider.prompts.get(server, name, args, options)),
+    list: guarded((server, options) => hub.prompts.list(server, options)),
+    listAll: async (options) => only(await hub.prompts.listAll(options), allows),
+    get: guarded((server, name: string, args, options) => hub.prompts.get(server, name, args, options)),
   };
   function status(): ServerStatus[];
   function status(server: string): ServerStatus | undefined;
   function status(server?: string): ServerStatus[] | ServerStatus | undefined {
-    if (server !== undefined) return allows(server) ? provider.status(server) : undefined;
-    return provider.status().filter((row) => allows(row.name));
+    if (server !== undefined) return allows(server) ? hub.status(server) : undefined;
+    return hub.status().filter((row) => allows(row.name));
   }
   return {
-    servers: () => provider.servers().filter(allows),
+    servers: () => hub.servers().filter(allows),
     status,
     refresh: async (server, options) => {
       if (server !== undefined) check(server);
-      await provider.refresh(server, options);
+      await hub.refresh(server, options);
     },
-    // The view owns nothing: closing it never closes the provider.
+    // The view owns nothing: closing it never closes the hub.
     close: async () => {},
     [Symbol.asyncDispose]: async () => {},
     resources,
     prompts,
-    on: (event, listener) => provider.on(event, listener),
-    ...(provider.toolOrigin ? { toolOrigin: (name: string) => provider.toolOrigin?.(name) } : {}),
-    ...(provider.toolRefusal
+    on: (event, listener) => hub.on(event, listener),
+    ...(hub.toolOrigin ? { toolOrigin: (name: string) => hub.toolOrigin?.(name) } : {}),
+    ...(hub.toolRefusal
       ? {
           toolRefusal: (name: string) => {
-            const refusal = provider.toolRefusal?.(name);
+            const refusal = hub.toolRefusal?.(name);
             return refusal !== undefined && allows(refusal.server) ? refusal : undefined;
           },
         }
       : {}),
     // OAuth sign-in (`mcp_auth`) for the admitted servers only.
-    ...(provider.authorize
+    ...(hub.authorize
       ? {
           authorize: guarded((server, options?: Parameters<NonNullable<MCPToolHub['authorize']>>[1]) =>
-            provider.authorize!(server, options),
+            hub.authorize!(server, options),
           ),
         }
       : {}),
-    ...(provider.pendingAuthorization
+    ...(hub.pendingAuthorization
       ? {
           pendingAuthorization: (server: string, context?: CallContext) =>
-            allows(server) ? provider.pendingAuthorization?.(server, context) : undefined,
+            allows(server) ? hub.pendingAuthorization?.(server, context) : undefined,
         }
       : {}),
-    ...(provider.oauthServers
-      ? { oauthServers: () => (provider.oauthServers?.() ?? []).filter(allows) }
-      : {}),
-    ...(provider.callerSignIn
+    ...(hub.oauthServers ? { oauthServers: () => (hub.oauthServers?.() ?? []).filter(allows) } : {}),
+    ...(hub.callerSignIn
       ? {
           callerSignIn: async (server: string, context?: CallContext) =>
-            allows(server) ? provider.callerSignIn?.(server, context) : undefined,
+            allows(server) ? hub.callerSignIn?.(server, context) : undefined,
         }
       : {}),
   };
