@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import canonicalize from 'canonicalize';
 import type { PinnedKind } from '../config/pins-config.js';
+import { sameJson } from './same-json.js';
 
 /**
  * The fields of each kind of definition that reach the model (and so may carry instructions to
@@ -42,7 +43,37 @@ export function definitionFingerprint(
   definition: object,
   ignore: readonly string[] = [],
 ): string {
-  const canonical = canonicalize(pinnedView(kind, definition, ignore)) ?? '{}';
+  return fingerprintOfCanonical(canonicalView(pinnedView(kind, definition, ignore)));
+}
+
+/**
+ * Whether `definition`'s {@link pinnedView} is the same JSON as `known` (a pinned view parsed
+ * from canonical JSON), compared field by field without building the view.
+ */
+export function sameView(
+  kind: PinnedKind,
+  definition: object,
+  ignore: readonly string[],
+  known: Record<string, unknown>,
+): boolean {
+  let count = 0;
+  for (const field of PINNED_FIELDS[kind]) {
+    if (ignore.includes(field) || !Object.hasOwn(definition, field)) continue;
+    const value = (definition as Record<string, unknown>)[field];
+    if (value === undefined) continue;
+    if (!Object.hasOwn(known, field) || !sameJson(value, known[field])) return false;
+    count++;
+  }
+  return count === Object.keys(known).length;
+}
+
+/** The RFC 8785 canonical JSON of a {@link pinnedView}. */
+export function canonicalView(view: Record<string, unknown>): string {
+  return canonicalize(view) ?? '{}';
+}
+
+/** The fingerprint (`sha256:<hex>`) of a pinned view's canonical JSON. */
+export function fingerprintOfCanonical(canonical: string): string {
   return `sha256:${createHash('sha256').update(canonical).digest('hex')}`;
 }
 

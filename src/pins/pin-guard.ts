@@ -2,7 +2,13 @@ import { type StatWatcher, unwatchFile, watchFile } from 'node:fs';
 import type { PinMode, PinnedKind, PinsConfig } from '../config/pins-config.js';
 import { scanDefinition } from '../guards/definition-scan.js';
 import { describeFinding } from '../guards/finding.js';
-import { changedFields, definitionFingerprint, pinnedView } from './definition-fingerprint.js';
+import {
+  canonicalView,
+  changedFields,
+  fingerprintOfCanonical,
+  pinnedView,
+  sameView,
+} from './definition-fingerprint.js';
 import {
   emptyServerPins,
   type PendingEntry,
@@ -78,12 +84,13 @@ export class PinGuard {
   /** Pins reported as no longer listed (once each). */
   readonly #reportedMissing = new Set<string>();
   /**
-   * The JSON each definition came as last, with its fingerprint: a server re-lists the same
-   * bytes in the same order, so an unchanged definition costs a `JSON.stringify` and a string
-   * comparison, not a canonicalization and a hash. Any difference (key order included) is
+   * The pinned view each definition had last (a copy parsed from its canonical JSON, so that no
+   * caller's later edit of the definition reaches it), with its fingerprint: a server re-lists
+   * the same definitions, so an unchanged one costs a structural comparison that stops at the
+   * first difference, not a serialisation, a canonicalization and a hash. Any difference is
    * fingerprinted canonically.
    */
-  readonly #lastSeen = new Map<string, { json: string; fingerprint: string }>();
+  readonly #lastSeen = new Map<string, { view: Record<string, unknown>; fingerprint: string }>();
   /** The tool names each server listed last, for the shadowing detector. */
   readonly #toolNames = new Map<string, Set<string>>();
   /** Edits made here, written to the file in order (each under the lock, over a fresh read). */
@@ -339,12 +346,12 @@ export class PinGuard {
     definition: object,
     ignore: readonly string[],
   ): string {
-    const json = JSON.stringify(pinnedView(kind, definition, ignore));
     const cacheKey = `${server}\u0000${key}`;
     const last = this.#lastSeen.get(cacheKey);
-    if (last?.json === json) return last.fingerprint;
-    const fingerprint = definitionFingerprint(kind, definition, ignore);
-    this.#lastSeen.set(cacheKey, { json, fingerprint });
+    if (last !== undefined && sameView(kind, definition, ignore, last.view)) return last.fingerprint;
+    const canonical = canonicalView(pinnedView(kind, definition, ignore));
+    const fingerprint = fingerprintOfCanonical(canonical);
+    this.#lastSeen.set(cacheKey, { view: JSON.parse(canonical), fingerprint });
     return fingerprint;
   }
 
