@@ -42,13 +42,15 @@ function load() {
 /**
  * Well-known formats the recommended rule set lacks, each one documented by its issuer and
  * anchored on its fixed prefix (no entropy guesses): GitLab personal tokens, Anthropic API keys,
- * Stripe live keys and Azure storage account keys.
+ * Stripe live keys and Azure storage account keys. Each comes with a literal every match
+ * contains: a text without it skips the pattern (a substring search is far cheaper than a
+ * regular expression over a large result).
  */
-const EXTRA_RULES: ReadonlyArray<[string, RegExp]> = [
-  ['GITLAB_TOKEN', /\bglpat-[0-9A-Za-z_-]{20,}/g],
-  ['ANTHROPIC_API_KEY', /\bsk-ant-(?:api|admin)\d{2}-[0-9A-Za-z_-]{80,}/g],
-  ['STRIPE_LIVE_KEY', /\b(?:sk|rk)_live_[0-9A-Za-z]{20,}/g],
-  ['AZURE_STORAGE_KEY', /\bAccountKey=[0-9A-Za-z+/]{80,}={0,2}/g],
+const EXTRA_RULES: ReadonlyArray<[string, string, RegExp]> = [
+  ['GITLAB_TOKEN', 'glpat-', /\bglpat-[0-9A-Za-z_-]{20,}/g],
+  ['ANTHROPIC_API_KEY', 'sk-ant-', /\bsk-ant-(?:api|admin)\d{2}-[0-9A-Za-z_-]{80,}/g],
+  ['STRIPE_LIVE_KEY', '_live_', /\b(?:sk|rk)_live_[0-9A-Za-z]{20,}/g],
+  ['AZURE_STORAGE_KEY', 'AccountKey=', /\bAccountKey=[0-9A-Za-z+/]{80,}={0,2}/g],
 ];
 
 /**
@@ -67,7 +69,8 @@ export async function findSecrets(text: string, location: string): Promise<Findi
     severity: 'high',
     range: [range[0], range[1]],
   }));
-  for (const [rule, pattern] of EXTRA_RULES)
+  for (const [rule, literal, pattern] of EXTRA_RULES) {
+    if (!text.includes(literal)) continue;
     for (const match of text.matchAll(pattern))
       findings.push({
         detector: `secret:${rule}`,
@@ -75,5 +78,6 @@ export async function findSecrets(text: string, location: string): Promise<Findi
         severity: 'high',
         range: [match.index, match.index + match[0].length],
       });
+  }
   return findings;
 }

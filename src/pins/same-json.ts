@@ -17,14 +17,14 @@ export function sameJson(fresh: unknown, known: unknown): boolean {
   if (Array.isArray(known)) return false;
   const prototype = Object.getPrototypeOf(fresh);
   if (prototype !== Object.prototype && prototype !== null) return false;
-  let count = 0;
-  for (const key in fresh) {
-    if (!Object.hasOwn(fresh, key)) return false;
+  const keys = Object.keys(fresh);
+  if (keys.length !== Object.keys(known).length) return false;
+  // With as many own enumerable keys, every key of `fresh` being one of `known`'s means the same
+  // key set (inherited ones are ruled out by the prototype check).
+  for (const key of keys) {
     if (!Object.hasOwn(known, key)) return false;
     if (!sameJson((fresh as Record<string, unknown>)[key], (known as Record<string, unknown>)[key]))
       return false;
-    count++;
   }
-  // Every key of `fresh` is one of `known`'s, so equal counts mean the same key set.
-  return count === Object.keys(known).length;
+  return true;
 }
