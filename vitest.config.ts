@@ -38,6 +38,8 @@ export default defineConfig({
       'test/helpers/missing-binaries.ts',
       'test/helpers/fixture-bundles.ts',
     ],
+    // MCPTOOLS_TEST_CPU_LOG=<file> logs each test file's CPU seconds (its worker's and children's).
+    setupFiles: process.env.MCPTOOLS_TEST_CPU_LOG ? ['test/helpers/file-cpu.ts'] : [],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',

@@ -122,6 +122,10 @@ export function bwrapCommand(
     limits.push(`--nofile=${grants.maxOpenFiles}:${grants.maxOpenFiles}`);
   if (grants.maxMemoryBytes !== undefined)
     limits.push(`--data=${grants.maxMemoryBytes}:${grants.maxMemoryBytes}`);
+  // The soft limit sends SIGXCPU (the process ends, by a signal that names the cause); the hard
+  // one a second later SIGKILL, for a process that catches SIGXCPU.
+  if (grants.maxCpuSeconds !== undefined)
+    limits.push(`--cpu=${grants.maxCpuSeconds}:${grants.maxCpuSeconds + 1}`);
   if (limits.length > 0) args.push('prlimit', ...limits, '--');
   args.push(launch.command, ...launch.args);
   return { command: bwrap, args, env };

@@ -24,7 +24,10 @@ export function socatMissingMessage(server: string): string {
   return `server "${server}" has a "sandbox.network" allowlist but socat (the relay from the box to the egress proxy) was not found on PATH: install it (Debian and Ubuntu: apt-get install socat) or change the server's "network"`;
 }
 
-/** The message of a server whose box asks for `maxProcesses` where this process cannot make cgroups. */
-export function cgroupsMissingMessage(server: string, reason: string): string {
-  return `server "${server}" asks for "sandbox.maxProcesses" but boxes get no cgroup here (${reason}): run the gateway where it may create cgroups (a writable cgroup v1 "pids" hierarchy, or a cgroup v2 that delegates "pids"), or remove "maxProcesses"`;
+/**
+ * The message of a server whose box asks for a limit only a cgroup holds (`maxProcesses`,
+ * `maxCpus`) where this process cannot make that cgroup.
+ */
+export function cgroupsMissingMessage(server: string, setting: string, reason: string): string {
+  return `server "${server}" asks for "sandbox.${setting}" but boxes get no cgroup for it here (${reason}): run the gateway where it may create cgroups (a writable cgroup v1 hierarchy, or a cgroup v2 that delegates the controller), or remove "${setting}"`;
 }

@@ -3,13 +3,17 @@ import { join } from 'node:path';
 
 /**
  * Where this process can make a child cgroup for each box: the folders (its own cgroups) under
- * which a box's cgroup is created, per controller. cgroup v2 has one folder for both; v1 one per
- * hierarchy. `memory` is absent where that controller cannot be used.
+ * which a box's cgroup is created, per controller. cgroup v2 has one folder for all; v1 one per
+ * hierarchy (`cpu` and `cpuacct` often share one). `memory` and `cpu` are absent where that
+ * controller cannot be used; `cpuacct` (v1 only: a v2 cgroup counts its CPU time in `cpu.stat`
+ * on its own) where the box's CPU time cannot be counted.
  */
 export interface CgroupParents {
   version: 1 | 2;
   pids: string;
   memory?: string;
+  cpu?: string;
+  cpuacct?: string;
 }
 
 /** Whether boxes get cgroups here: the parents, or why not (for `doctor` and the refusals). */
@@ -47,7 +51,7 @@ export function findCgroups(): CgroupSupport {
  * whose pid no longer runs. A cgroup still in use cannot be removed and stays.
  */
 function removeAbandoned(parents: CgroupParents): void {
-  for (const parent of new Set([parents.pids, parents.memory])) {
+  for (const parent of new Set([parents.pids, parents.memory, parents.cpu, parents.cpuacct])) {
     if (parent === undefined) continue;
     let entries: string[];
     try {
@@ -103,7 +107,12 @@ export function detect(
     if (delegated.includes('pids') && probe.writable(dir))
       return {
         available: true,
-        parents: { version: 2, pids: dir, ...(delegated.includes('memory') ? { memory: dir } : {}) },
+        parents: {
+          version: 2,
+          pids: dir,
+          ...(delegated.includes('memory') ? { memory: dir } : {}),
+          ...(delegated.includes('cpu') ? { cpu: dir } : {}),
+        },
       };
   }
   const v1 = (controller: string): string | undefined => {
@@ -115,8 +124,12 @@ export function detect(
   };
   const pids = v1('pids');
   if (pids !== undefined) {
-    const memory = v1('memory');
-    return { available: true, parents: { version: 1, pids, ...(memory === undefined ? {} : { memory }) } };
+    const parents: CgroupParents = { version: 1, pids };
+    for (const controller of ['memory', 'cpu', 'cpuacct'] as const) {
+      const dir = v1(controller);
+      if (dir !== undefined) parents[controller] = dir;
+    }
+    return { available: true, parents };
   }
   return {
     available: false,

@@ -77,9 +77,14 @@ export class RedisKeys {
     return `${this.#prefix}browser-nonce:${nonce}`;
   }
 
-  /** The approvals of pinned definitions, each sealed (a capped list, newest last). */
-  pinApprovals(): string {
-    return `${this.#prefix}pin-approvals`;
+  /** The cluster's pins of definitions (a hash of sealed records, one field per {@link pinField}). */
+  pins(): string {
+    return `${this.#prefix}pins`;
+  }
+
+  /** The field of {@link pins} that holds `server`'s record `entry` (a pin key or `seen:<kind>`), hashed. */
+  pinField(server: string, entry: string): string {
+    return this.#hash(JSON.stringify(['pin', server, entry]));
   }
 
   /** The lock held across one server's token refresh. */

@@ -3,7 +3,7 @@ import { shareRateLimits } from '../policies/shared-rate-limits.js';
 import type { ToolRegistry } from '../registry/tool-registry.js';
 import { relayChanges } from './change-relay.js';
 import type { ClusterNode } from './cluster-node.js';
-import { relayPinApprovals } from './pin-relay.js';
+import { sharePinsInRedis } from './redis-pins.js';
 import { redisRateLimitStore } from './redis-rate-limits.js';
 import { type ReloadRelay, relayReloads } from './reload-relay.js';
 
@@ -18,7 +18,7 @@ export interface ReplicaServices {
 
 /**
  * Starts a joined replica's share of the cluster: upstream changes only it saw relayed to the
- * others, pin approvals made on any replica applied on all, configured rate limits taken from Redis (local buckets while Redis is away), and
+ * others, the pins kept in Redis (first use and approvals on any replica enforced on all), configured rate limits taken from Redis (local buckets while Redis is away), and
  * configuration reloads announced both ways (`onPeerReload` when another replica reloaded).
  */
 export async function startReplicaServices(
@@ -33,7 +33,7 @@ export async function startReplicaServices(
   const changes = await relayChanges(node.redis, node.keys, node.replicaId, parts.hub, parts.log);
   const pins = parts.hub.pins;
   const stopPins = pins
-    ? await relayPinApprovals(node.redis, node.keys, node.replicaId, node.seal, pins, parts.log)
+    ? await sharePinsInRedis(node.redis, node.keys, node.replicaId, node.seal, pins, parts.log)
     : () => {};
   const stopSharing = shareRateLimits(parts.registry, redisRateLimitStore(node.redis, node.keys));
   const reloads = await relayReloads(node.redis, node.keys, node.replicaId, (from) =>

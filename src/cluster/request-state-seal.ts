@@ -30,7 +30,19 @@ export type RequestStatePayload =
       target?: string;
       digest?: string;
     }
-  | TaskIdPayload;
+  | TaskIdPayload
+  | ScriptTaskIdPayload;
+
+/**
+ * A task id the gateway hands out for a `run_script` it runs as a task itself: the replica
+ * running the script and the task's id there (a request for it on another replica is forwarded
+ * to that one).
+ */
+export interface ScriptTaskIdPayload {
+  kind: 'script';
+  replica: string;
+  task: string;
+}
 
 /**
  * A task id the gateway hands out for an upstream's task (tasks extension, SEP-2663): the
@@ -64,10 +76,12 @@ export const MIN_REQUEST_STATE_KEY_BYTES = 32;
 type Sealed =
   | { k: 'p'; r: string; c: string; n: number; e: number }
   | { k: 'r'; s: string; t: string; u?: string; i?: string; g?: string; d?: string; e: number }
-  | { k: 't'; s: string; t: string; e: number };
+  | { k: 't'; s: string; t: string; e: number }
+  | { k: 's'; r: string; t: string; e: number };
 
 function toSealed(payload: RequestStatePayload, expires: number): Sealed {
   if (payload.kind === 'task') return { k: 't', s: payload.server, t: payload.task, e: expires };
+  if (payload.kind === 'script') return { k: 's', r: payload.replica, t: payload.task, e: expires };
   if (payload.kind === 'parked')
     return { k: 'p', r: payload.replica, c: payload.call, n: payload.round, e: expires };
   return {
@@ -112,6 +126,8 @@ function fromSealed(value: unknown): RequestStatePayload | undefined {
     };
   if (sealed.k === 't' && typeof sealed.s === 'string' && typeof sealed.t === 'string')
     return { kind: 'task', server: sealed.s, task: sealed.t };
+  if (sealed.k === 's' && typeof sealed.r === 'string' && typeof sealed.t === 'string')
+    return { kind: 'script', replica: sealed.r, task: sealed.t };
   return undefined;
 }
 

@@ -22,4 +22,7 @@ export const gatewayLimitsSchema = z.strictObject({
   parkedCallsPerPrincipal: count.optional(),
   parkedScriptBytes: count.optional(),
   parkedScriptBytesPerPrincipal: count.optional(),
+  scriptTasks: count.optional(),
+  scriptTasksPerPrincipal: count.optional(),
+  scriptTaskTtlMs: duration.optional(),
 });

@@ -45,4 +45,13 @@ export interface GatewayLimitsConfig {
   parkedScriptBytes?: number;
   /** The same for one principal's scripts. Default 128 MiB with a front door, else `parkedScriptBytes`. */
   parkedScriptBytesPerPrincipal?: number;
+  /**
+   * `run_script` calls the gateway runs as tasks (a caller asked for one), alive at once until
+   * their results expire; at it, a new task is refused (`-32600` naming the limit). Default 200.
+   */
+  scriptTasks?: number;
+  /** The same for one principal. Default 20 with a front door, else `scriptTasks`. */
+  scriptTasksPerPrincipal?: number;
+  /** How long a script task and its result are kept after it was created (at most; a caller may ask for less). Default 1 hour. */
+  scriptTaskTtlMs?: number;
 }

@@ -37,7 +37,31 @@ export interface SandboxSettings {
    * enforced for a box of a gateway that runs as root (the box's user maps to root outside).
    */
   maxProcesses?: number;
+  /**
+   * At most this many CPUs' worth of time for the box as a whole (`0.5` is half a core): a
+   * cgroup quota over each 100 ms period (`cpu.max`, v1 `cpu.cfs_quota_us`); past it the box's
+   * processes wait for the next period (throttled, not killed). Set, it needs a cgroup `cpu`
+   * controller: a server asking for it where there is none is refused.
+   */
+  maxCpus?: number;
+  /**
+   * Opt-in: at most this many seconds of CPU time per process (`RLIMIT_CPU`, set by `prlimit` in
+   * the box); past it the process gets `SIGXCPU` and ends. A long-lived server reaches any such
+   * limit in time, so it is off unless asked for; {@link maxCpus} is the limit that throttles.
+   */
+  maxCpuSeconds?: number;
+  /**
+   * A container image to run the server in, with Docker or Podman instead of bubblewrap: the
+   * same grants as container flags (container-command.ts). The network is `"none"` or `"all"`
+   * (an allowlist needs the bubblewrap box's egress relay).
+   */
+  image?: string;
+  /** The engine for {@link image}: `docker` or `podman`; unset, the first of them that answers. */
+  engine?: ContainerEngineName;
 }
+
+/** The container engines a box with an `image` can run on. */
+export type ContainerEngineName = 'docker' | 'podman';
 
 /** The process limit of a box with a cgroup and no `maxProcesses` (threads count: Node has about ten). */
 export const DEFAULT_MAX_PROCESSES = 1024;

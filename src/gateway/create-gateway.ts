@@ -212,6 +212,11 @@ export function createGateway(options: GatewayOptions): Gateway {
       total: limits.parkedScriptBytes,
       perPrincipal: limits.parkedScriptBytesPerPrincipal,
     },
+    scriptTasks: {
+      total: limits.scriptTasks,
+      perPrincipal: limits.scriptTasksPerPrincipal,
+      ttlMs: limits.scriptTaskTtlMs,
+    },
     log,
     // In a cluster the state is sealed with the cluster key and names the cluster's replica id.
     requestStateKey: options.requestStateKey ?? clusterSettings?.key,

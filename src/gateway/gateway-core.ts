@@ -8,6 +8,7 @@ import {
 import type { MCPToolHub, UpstreamNotification } from '../mcp/hub-types.js';
 import type { DownstreamCall } from './calls/downstream-call.js';
 import { ParkedScriptBytes } from './calls/parked-script-bytes.js';
+import { type ScriptTaskLimits, ScriptTasks } from './calls/script-tasks.js';
 import { routeUpstreamLog, sendToSession } from './calls/upstream-log.js';
 import type { GatewayProfile } from './profiles/gateway-profile.js';
 import { ToolListAnnouncer, type ToolListChange } from './profiles/tool-list-announcer.js';
@@ -41,6 +42,8 @@ export class GatewayCore {
   readonly replicaId: string;
   /** The memory of code-mode scripts waiting for their callers' answers, per principal. */
   readonly parkedScripts: ParkedScriptBytes;
+  /** The `run_script` calls this replica runs as tasks (see script-tasks.ts). */
+  readonly scriptTasks: ScriptTasks;
   readonly #parked = new Map<string, { call: DownstreamCall; timer: NodeJS.Timeout }>();
   readonly #subscriptions: UpstreamSubscriptions;
   /** Per session: the URI it named each subscription by, where that is not the qualified key. */
@@ -61,6 +64,8 @@ export class GatewayCore {
       parkedCalls?: { total: number; perPrincipal: number };
       /** Bytes of parked code-mode scripts, in all and per principal (default: unbounded). */
       parkedScriptBytes?: { total: number; perPrincipal: number };
+      /** `run_script` calls run as tasks: alive at once, in all and per principal, and their time to live. */
+      scriptTasks?: ScriptTaskLimits;
       log: (line: string) => void;
       requestStateKey?: Uint8Array | undefined;
       replicaId?: string | undefined;
@@ -79,6 +84,9 @@ export class GatewayCore {
     this.#parkedCalls = options.parkedCalls ?? { total: Infinity, perPrincipal: Infinity };
     this.parkedScripts = new ParkedScriptBytes(
       options.parkedScriptBytes ?? { total: Infinity, perPrincipal: Infinity },
+    );
+    this.scriptTasks = new ScriptTasks(
+      options.scriptTasks ?? { total: 200, perPrincipal: 200, ttlMs: 60 * 60_000 },
     );
     this.#unlinkedParkMs = Math.min(options.unlinkedParkMs ?? options.inputTimeoutMs, options.inputTimeoutMs);
     this.#log = options.log;
@@ -404,5 +412,6 @@ export class GatewayCore {
     }
     this.#parked.clear();
     for (const call of this.calls) call.cancel('the gateway is shutting down');
+    this.scriptTasks.close();
   }
 }

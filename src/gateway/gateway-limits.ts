@@ -14,6 +14,7 @@ export function resolveGatewayLimits(limits: GatewayLimitsConfig, principals: bo
   const eventBytes = limits.eventBytes ?? 256 * 1024 * 1024;
   const parkedCalls = limits.parkedCalls ?? 1000;
   const parkedScriptBytes = limits.parkedScriptBytes ?? 512 * 1024 * 1024;
+  const scriptTasks = limits.scriptTasks ?? 200;
   const share = (total: number, fraction: number) =>
     principals ? Math.max(1, Math.floor(total * fraction)) : total;
   return {
@@ -36,5 +37,8 @@ export function resolveGatewayLimits(limits: GatewayLimitsConfig, principals: bo
       limits.parkedScriptBytesPerPrincipal ?? share(parkedScriptBytes, 0.25),
       parkedScriptBytes,
     ),
+    scriptTasks,
+    scriptTasksPerPrincipal: Math.min(limits.scriptTasksPerPrincipal ?? share(scriptTasks, 0.1), scriptTasks),
+    scriptTaskTtlMs: limits.scriptTaskTtlMs ?? 60 * 60_000,
   };
 }

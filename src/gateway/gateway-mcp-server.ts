@@ -5,7 +5,7 @@ import {
   type Implementation,
   ProtocolError,
   ProtocolErrorCode,
-  Server,
+  type Server,
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import { executeWith } from '../tool/execute-with.js';
@@ -13,6 +13,8 @@ import type { Tool, ToolUpdate } from '../tool/tool.js';
 import { requestSession } from './auth/request-caller.js';
 import { approvalThroughCaller } from './calls/gateway-approval.js';
 import { serveDownstreamCall, type UpstreamWork } from './calls/serve-downstream-call.js';
+import { registerLegacyScriptTasks, scriptTaskAsked, startScriptTask } from './calls/serve-script-tasks.js';
+import { TaskAnsweringServer } from './calls/task-answering-server.js';
 import { createdTaskAnswer, registerTasksPassthrough } from './calls/tasks-passthrough.js';
 import { toCallToolResult, toMcpTool } from './calls/tool-result-wire.js';
 import type { GatewayCore } from './gateway-core.js';
@@ -39,7 +41,7 @@ export function buildGatewayServer(
   session: DownstreamSession,
   serverInfo: Implementation,
 ): Server {
-  const server = new Server(serverInfo, {
+  const server = new TaskAnsweringServer(serverInfo, {
     capabilities: {
       tools: { listChanged: true },
       resources: { subscribe: true, listChanged: true },
@@ -63,7 +65,13 @@ export function buildGatewayServer(
   const seen = (context: ServerContext) => requestSession(session, context.http?.authInfo);
 
   server.setRequestHandler('tools/list', async (_request, context) => ({
-    tools: (await profile.tools(seen(context))).map(toMcpTool),
+    tools: (await profile.tools(seen(context))).map((tool) => {
+      const listed = toMcpTool(tool);
+      // A 2025-era caller may ask for run_script as a task (the 2026-07-28 extension needs no flag).
+      return session.era === 'legacy' && profile.runsScripts(listed.name)
+        ? { ...listed, execution: { taskSupport: 'optional' as const } }
+        : listed;
+    }),
   }));
 
   const scope = (context: ServerContext) => ({ core, server, session, context });
@@ -128,8 +136,17 @@ export function buildGatewayServer(
     };
   };
 
-  server.setRequestHandler('tools/call', (request, context) =>
-    serveDownstreamCall(
+  server.setRequestHandler('tools/call', async (request, context) => {
+    // A run_script the caller asked to run as a task: answered at once, the script runs on.
+    const task = scriptTaskAsked(server, session, profile, request.params, context);
+    if (task !== undefined) {
+      const viewer = seen(context);
+      const tool =
+        profile.listedTool(request.params.name, viewer)?.tool ??
+        (await profile.tool(request.params.name, viewer));
+      return startScriptTask(scope(context), callTool(request.params, context, tool), task.ttl) as never;
+    }
+    return serveDownstreamCall(
       scope(context),
       'tools/call',
       () => {
@@ -141,11 +158,12 @@ export function buildGatewayServer(
         return profile.tool(name, viewer).then((tool) => callTool(request.params, context, tool));
       },
       { name: request.params.name, arguments: request.params.arguments },
-    ),
-  );
+    );
+  });
 
   registerResourceHandlers(server, core, profile, session);
   registerTasksPassthrough(server, core, profile, session);
+  registerLegacyScriptTasks(server, core, profile, session);
 
   server.setRequestHandler('prompts/list', async (_request, context) => {
     // Listed for this session's caller: a per-caller server lists theirs, or nothing.

@@ -1,6 +1,7 @@
 import type { Transport } from '@modelcontextprotocol/client';
 import type { TransportAuth } from '../auth/transport-auth.js';
 import { bwrapCommand } from '../boxes/bwrap-command.js';
+import { cgroupLimitsMissing } from '../boxes/cgroup-limits-missing.js';
 import {
   bubblewrapMissingMessage,
   cgroupsMissingMessage,
@@ -83,6 +84,16 @@ export async function createTransport(
       parameters.env = { ...config.env, ...chain };
     if (config.cwd !== undefined) parameters.cwd = config.cwd;
     const grants = sandboxGrants(config.sandbox);
+    // An entry that names an image runs in a container of Docker or Podman, never elsewhere.
+    if (grants?.image !== undefined) {
+      const { containerTransport } = await import('./container-transport.js');
+      return containerTransport(
+        name,
+        { ...grants, image: grants.image },
+        parameters as BoxedParameters,
+        stderr,
+      );
+    }
     if (grants !== undefined) {
       const bwrap = findBubblewrap();
       if (bwrap === undefined) throw new Error(bubblewrapMissingMessage(name));
@@ -95,18 +106,27 @@ export async function createTransport(
         const { EgressSession } = await import('../boxes/egress-session.js');
         egress = new EgressSession(name, network.allow, logBoxEvent);
       }
+      // A cgroup of its own where this process can make one: the process limit (and the box's
+      // total memory and CPU quota) hold for root too, where RLIMIT_NPROC does not.
+      const { findCgroups } = await import('../boxes/find-cgroups.js');
+      const cgroups = findCgroups();
+      const missing = cgroupLimitsMissing(grants, cgroups);
+      if (missing !== undefined) {
+        await egress?.close();
+        throw new Error(cgroupsMissingMessage(name, missing.setting, missing.reason));
+      }
+      // With a memory cgroup the box's memory is the cgroup's (a kill the kernel counts and the
+      // report names); the per-process RLIMIT_DATA stands in only where there is none.
+      const memoryCgroup = cgroups.available && cgroups.parents.memory !== undefined;
+      const { maxMemoryBytes, ...rest } = grants;
       let boxed = bwrapCommand(
         bwrap,
         parameters as BoxedParameters,
-        grants,
+        memoryCgroup ? rest : grants,
         DEFAULT_INHERITED_ENV_VARS,
         process.env,
         egress?.egress,
       );
-      // A cgroup of its own where this process can make one: the process limit (and the box's
-      // total memory) hold for root too, where RLIMIT_NPROC does not.
-      const { findCgroups } = await import('../boxes/find-cgroups.js');
-      const cgroups = findCgroups();
       let cgroup: import('../boxes/box-cgroup.js').BoxCgroup | undefined;
       if (cgroups.available) {
         const { BoxCgroup } = await import('../boxes/box-cgroup.js');
@@ -115,14 +135,17 @@ export async function createTransport(
           cgroups.parents,
           {
             maxProcesses: grants.maxProcesses ?? DEFAULT_MAX_PROCESSES,
-            ...(grants.maxMemoryBytes === undefined ? {} : { maxMemoryBytes: grants.maxMemoryBytes }),
+            ...(maxMemoryBytes === undefined ? {} : { maxMemoryBytes }),
+            ...(grants.maxCpus === undefined ? {} : { maxCpus: grants.maxCpus }),
           },
-          logBoxEvent,
+          // The gateway's log, and the server's stderr tail: the error of a server that a limit
+          // stopped names the limit.
+          (message) => {
+            logBoxEvent(message);
+            stderr.note(`mcptools: ${message}\n`);
+          },
         );
         boxed = cgroup.wrap(boxed);
-      } else if (grants.maxProcesses !== undefined) {
-        await egress?.close();
-        throw new Error(cgroupsMissingMessage(name, cgroups.reason));
       }
       return new ReusableStdioTransport({ ...parameters, ...boxed }, stderr, together(cgroup, egress));
     }
@@ -145,6 +168,10 @@ function logBoxEvent(message: string): void {
 function together(first?: ChildResources, second?: ChildResources): ChildResources | undefined {
   if (first === undefined || second === undefined) return first ?? second;
   return {
+    exited() {
+      first.exited?.();
+      second.exited?.();
+    },
     async open() {
       await first.open();
       try {

@@ -1,4 +1,10 @@
-import type { Client, McpSubscription, Resource, ResourceTemplateType } from '@modelcontextprotocol/client';
+import {
+  type Client,
+  type McpSubscription,
+  type Resource,
+  type ResourceTemplateType,
+  UriTemplate,
+} from '@modelcontextprotocol/client';
 import { McpToolsError } from '../errors/mcp-tools-error.js';
 import { sendForCaller } from './caller-request.js';
 import { checkResourceUri } from './check-resource-uri.js';
@@ -44,6 +50,8 @@ export class McpResourceService implements ResourceService {
   readonly #wanted = new WeakMap<Client, Set<string>>();
   /** How many streams for `server\0uri` ended in a row within 30 s of opening (the backoff). */
   readonly #relistens = new Map<string, number>();
+  /** The servers whose resource templates this process listed (and its pins screened) once. */
+  readonly #screenedTemplates = new Set<string>();
 
   /** The guards over what a read returns (`undefined`: none configured). */
   readonly #screen: ReadScreen | undefined;
@@ -79,6 +87,7 @@ export class McpResourceService implements ResourceService {
   async read(server: string, uri: string, options?: CallOptions): Promise<ResourceContents[]> {
     checkResourceUri(uri, server);
     const { client, calls } = await this.#servers.connected(server, options?.context, { signIn: true });
+    await this.#refuseHeldTemplate(server, uri, client, options);
     const sent = await this.#servers.request(
       server,
       client,
@@ -253,9 +262,29 @@ export class McpResourceService implements ResourceService {
     const { resourceTemplates } = await this.#servers.request(server, client, options, (requestOptions) =>
       client.listResourceTemplates(undefined, requestOptions),
     );
+    this.#screenedTemplates.add(server);
     return this.#servers
       .pinned(server, 'template', resourceTemplates)
       .map((template) => templateEntry(server, template));
+  }
+
+  /**
+   * Refuses (`PERMISSION_DENIED`, as a call of a quarantined tool) a read of a URI that a resource
+   * template held back by its pins matches: the template's reads are what changed. A process
+   * that has not listed the server's templates yet (the CLI) lists them first, so that what the
+   * server lists now is screened; later reads use what the last list held back.
+   */
+  async #refuseHeldTemplate(
+    server: string,
+    uri: string,
+    client: Client,
+    options?: CallOptions,
+  ): Promise<void> {
+    if (!this.#servers.pinsEnforce(server, 'template')) return;
+    if (!this.#screenedTemplates.has(server)) await this.#templates(server, client, options);
+    for (const template of this.#servers.pendingTemplates(server))
+      if (templateMatches(template.uriTemplate, uri))
+        this.#servers.checkPinned(server, 'template', template.name);
   }
 
   /** The client serving `server` for the caller of `options`, or `undefined` after a warning (refused, not connected). */
@@ -268,5 +297,14 @@ export class McpResourceService implements ResourceService {
       this.#servers.warn(`${message}; listing no ${what}`, server);
       return undefined;
     }
+  }
+}
+
+/** Whether `uri` is one of the URIs `uriTemplate` (RFC 6570) describes; a template that does not parse matches nothing. */
+function templateMatches(uriTemplate: string, uri: string): boolean {
+  try {
+    return new UriTemplate(uriTemplate).match(uri) !== null;
+  } catch {
+    return false;
   }
 }

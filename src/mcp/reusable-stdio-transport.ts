@@ -26,10 +26,12 @@ interface SdkStdioInternals {
 
 /**
  * What a child needs from before it starts until it ends (a box's egress proxy and cgroup):
- * `open()` before each spawn, `close()` once that child has ended (or failed to start).
+ * `open()` before each spawn, `exited()` when that child has exited (before its exit is reported
+ * through `onclose`), `close()` once it has ended (or failed to start).
  */
 export interface ChildResources {
   open(): Promise<void>;
+  exited?(): void;
   close(): Promise<void>;
 }
 
@@ -119,7 +121,11 @@ export class ReusableStdioTransport extends StdioClientTransport {
     if (resources !== undefined) {
       if (child === undefined || child.exitCode !== null || child.signalCode !== null)
         await resources.close().catch(() => {});
-      else child.once('close', () => void resources.close().catch(() => {}));
+      else {
+        // 'exit' always comes before 'close', where the exit is reported.
+        if (resources.exited !== undefined) child.once('exit', () => resources.exited?.());
+        child.once('close', () => void resources.close().catch(() => {}));
+      }
     }
     // The pipe holds what the child wrote before this (nothing reads it yet): nothing is lost.
     if (stderr === 'pipe') this.#tail?.attach(this.stderr);

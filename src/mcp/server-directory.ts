@@ -111,6 +111,16 @@ export class ServerDirectory {
     return this.#pins ? this.#pins.screen(server, kind, definitions) : [...definitions];
   }
 
+  /** Whether the pins hold back definitions of `kind` of `server` that differ from theirs. */
+  pinsEnforce(server: string, kind: PinnedKind): boolean {
+    return this.#pins?.enforces(server, kind) ?? false;
+  }
+
+  /** The resource templates of `server` waiting for approval under its pins, with their URI templates. */
+  pendingTemplates(server: string): { name: string; uriTemplate: string }[] {
+    return this.#pins?.pendingTemplates(server) ?? [];
+  }
+
   /** Throws `PERMISSION_DENIED` when the prompt or template `name` of `server` is held back by its pins. */
   checkPinned(server: string, kind: PinnedKind, name: string): void {
     const refusal = this.#pins?.refusal(server, kind, name);

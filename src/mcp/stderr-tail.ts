@@ -1,4 +1,4 @@
-import { closeSync, fstatSync, ftruncateSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, ftruncateSync, readSync, writeSync } from 'node:fs';
 import type { Stream } from 'node:stream';
 import type { SecretRedactor } from '../config/secret-redactor.js';
 import { openUnlinkedFile } from './open-unlinked-file.js';
@@ -60,6 +60,23 @@ export class StderrTail {
   /** Adds raw stderr text. */
   push(text: string): void {
     this.#kept = keptEnd(this.#kept + text, false);
+  }
+
+  /**
+   * Adds a line of this process's own about the server (a box's limit it hit) after what the
+   * server wrote so far: into the file the child appends to, so the order holds.
+   */
+  note(line: string): void {
+    const fd = this.#fd;
+    if (fd === undefined || fd === -1) {
+      this.push(line);
+      return;
+    }
+    try {
+      writeSync(fd, line);
+    } catch {
+      this.push(line);
+    }
   }
 
   /** The last lines, with `redactor`'s secrets hidden, or `''` when the server wrote nothing. */

@@ -6,6 +6,7 @@ import { changedFields, definitionFingerprint, pinnedView } from './definition-f
 import {
   emptyServerPins,
   type PendingEntry,
+  type PinEntry,
   type PinFileContent,
   pinKey,
   readPinFile,
@@ -35,14 +36,27 @@ export interface Quarantined {
   fingerprint: string;
 }
 
-/** A definition approved here (its pin now), as told to the other replicas of a cluster. */
-export interface PinApproval {
-  server: string;
-  /** Its pin key (`tool:search`). */
-  key: string;
-  fingerprint: string;
-  /** The pinned view (the definition's public text: what diffs show), never a secret. */
-  definition: Record<string, unknown>;
+/**
+ * Pins this process made (on first use, or by an approval), the kinds it saw first, or a server
+ * it stopped trusting, as told to the other replicas of a cluster ({@link PinGuard.onChange}).
+ */
+export type PinChange =
+  | {
+      type: 'pinned';
+      server: string;
+      /** Pin key (`tool:search`) and entry of each definition pinned. */
+      pins: { key: string; entry: PinEntry }[];
+      /** The kinds this list was the first of. */
+      seen: PinnedKind[];
+      /** `true`: an operator approved them (they replace what the cluster pins); `false`: first use. */
+      approval: boolean;
+    }
+  | { type: 'distrusted'; server: string };
+
+/** What a cluster pins for one server: it replaces this process's pins of it ({@link PinGuard.replace}). */
+export interface ClusterPins {
+  pins: Record<string, PinEntry>;
+  seen: PinnedKind[];
 }
 
 /** How often the pin file is looked at for approvals made by another process. */
@@ -75,9 +89,7 @@ export class PinGuard {
   /** Edits made here, written to the file in order (each under the lock, over a fresh read). */
   #writes: Promise<void> = Promise.resolve();
   #watcher: StatWatcher | undefined;
-  readonly #approvalListeners = new Set<(approval: PinApproval) => void>();
-  /** Approvals taken from another replica: not told back as this one's own. */
-  readonly #adopted = new Set<string>();
+  readonly #changeListeners = new Set<(change: PinChange) => void>();
 
   constructor(options: PinGuardOptions) {
     this.#options = options;
@@ -178,6 +190,9 @@ export class PinGuard {
         for (const [key, entry] of Object.entries(pending)) target.pending[key] = entry;
         for (const key of settled) delete target.pending[key];
       });
+      const pinned = Object.entries(pins).map(([key, pin]) => ({ key, entry: { ...pin, pinnedAt: now } }));
+      if (pinned.length > 0 || firstSeen)
+        this.#tell({ type: 'pinned', server, pins: pinned, seen: firstSeen ? [kind] : [], approval: false });
     }
     return kept;
   }
@@ -188,6 +203,27 @@ export class PinGuard {
     if (held === undefined || this.modeOf(server) !== 'enforce') return undefined;
     const what = held.change === 'new' ? 'it is new since' : `its ${held.change} changed since`;
     return `${kind} "${name}" of server "${server}" is quarantined: ${what} the server's definitions were reviewed; an operator must approve it before it is served`;
+  }
+
+  /** Whether definitions of `kind` of `server` are held back when they differ: `enforce` mode, and the kind listed before. */
+  enforces(server: string, kind: PinnedKind): boolean {
+    return this.modeOf(server) === 'enforce' && (this.#content.servers[server]?.seen.includes(kind) ?? false);
+  }
+
+  /**
+   * The resource templates of `server` waiting for an operator's approval (recorded as pending,
+   * by this process or another sharing the file), with the URI template each one lists now.
+   */
+  pendingTemplates(server: string): { name: string; uriTemplate: string }[] {
+    if (this.modeOf(server) !== 'enforce') return [];
+    const pending = this.#content.servers[server]?.pending ?? {};
+    const templates: { name: string; uriTemplate: string }[] = [];
+    for (const [key, entry] of Object.entries(pending)) {
+      const { kind, name } = splitPinKey(key);
+      const uriTemplate = entry.definition.uriTemplate;
+      if (kind === 'template' && typeof uriTemplate === 'string') templates.push({ name, uriTemplate });
+    }
+    return templates;
   }
 
   /** What this process holds back now (of one server, or all). */
@@ -221,47 +257,62 @@ export class PinGuard {
       record.pending = {};
       record.seen = ['tool', 'prompt', 'template'];
     });
+    this.#tell({ type: 'distrusted', server });
     return this.#writes;
   }
 
   /**
-   * Calls `listener` with each definition this guard held back that an approval released (made
-   * here, by `mcptools pins approve` on this file, or by the library), not with one adopted from
-   * another replica. Returns a function that stops it.
+   * Calls `listener` with each change of the pins this process makes: definitions pinned on first
+   * use, kinds seen first, definitions this guard held back that an approval released (made here,
+   * by `mcptools pins approve` on this file, or by the library), a server distrusted; never with
+   * pins taken from a cluster ({@link replace}). Returns a function that stops it.
    */
-  onApproval(listener: (approval: PinApproval) => void): () => void {
-    this.#approvalListeners.add(listener);
-    return () => this.#approvalListeners.delete(listener);
+  onChange(listener: (change: PinChange) => void): () => void {
+    this.#changeListeners.add(listener);
+    return () => this.#changeListeners.delete(listener);
+  }
+
+  /** The pins and kinds seen of `server` here (copies), or `undefined` when it has none. */
+  pinsOf(server: string): ClusterPins | undefined {
+    const record = this.#content.servers[server];
+    if (record === undefined) return undefined;
+    return { pins: { ...record.pins }, seen: [...record.seen] };
+  }
+
+  /** The servers this process has pins or pending definitions of. */
+  servers(): string[] {
+    return Object.keys(this.#content.servers);
   }
 
   /**
-   * Makes an approval another replica made this one's pin too (in the file and here), and serves
-   * what it releases; nothing is written when the definition is pinned so already, nor, given
-   * `approvedAt` (ms since the epoch), when the definition's pin was made after it. Resolves
-   * `true` when it pinned. The caller vouches for the approval (the cluster seals it with its key).
+   * Makes what a cluster pins for `server` this process's pins of it (here and in the file): a
+   * pin it lacks is dropped, a different one replaced, and the pending definitions it now pins
+   * are settled. What it releases is served, and a definition served under a pin it replaced is
+   * screened again ({@link PinGuardOptions.approved}: the server is listed again). Resolves the
+   * keys whose pin changed (none: nothing written). The caller vouches for `cluster` (the cluster
+   * seals it with its key).
    */
-  async adopt(approval: PinApproval, options: { approvedAt?: number } = {}): Promise<boolean> {
-    const { server, key, fingerprint, definition } = approval;
-    const pin = this.#content.servers[server]?.pins[key];
-    if (pin?.fingerprint === fingerprint) return false;
-    // An approval replayed from the cluster's record never undoes a pin made after it.
-    if (
-      options.approvedAt !== undefined &&
-      pin !== undefined &&
-      Date.parse(pin.pinnedAt) > options.approvedAt
-    )
-      return false;
-    const mark = `${server}\u0000${key}\u0000${fingerprint}`;
-    this.#adopted.add(mark);
-    const now = new Date().toISOString();
-    this.#apply(server, (record) => {
-      record.pins[key] = { fingerprint, definition, pinnedAt: now };
-      if (record.pending[key]?.fingerprint === fingerprint) delete record.pending[key];
+  async replace(server: string, cluster: ClusterPins): Promise<string[]> {
+    const record = this.#content.servers[server] ?? emptyServerPins();
+    const changed = new Set<string>();
+    for (const [key, pin] of Object.entries(cluster.pins))
+      if (record.pins[key]?.fingerprint !== pin.fingerprint) changed.add(key);
+    for (const key of Object.keys(record.pins)) if (cluster.pins[key] === undefined) changed.add(key);
+    const seen = [...new Set(cluster.seen)].sort();
+    const seenChanged = seen.join() !== [...record.seen].sort().join();
+    if (changed.size === 0 && !seenChanged) return [];
+    this.#apply(server, (target) => {
+      target.pins = structuredClone(cluster.pins);
+      target.seen = [...seen];
+      for (const [key, entry] of Object.entries(target.pending))
+        if (target.pins[key]?.fingerprint === entry.fingerprint) delete target.pending[key];
     });
+    const held = this.#held.get(server);
+    for (const key of changed)
+      if (held?.get(key)?.fingerprint === cluster.pins[key]?.fingerprint) held?.delete(key);
     await this.#writes;
-    this.#reload();
-    this.#adopted.delete(mark);
-    return true;
+    if (changed.size > 0) this.#options.approved?.(server);
+    return [...changed];
   }
 
   /** Reads the pin file again now (before servers connect after a reload), not at the next poll. */
@@ -315,6 +366,10 @@ export class PinGuard {
     return scan === 'quarantine' && findings.some((finding) => finding.severity === 'high');
   }
 
+  #tell(change: PinChange): void {
+    for (const listener of this.#changeListeners) listener(change);
+  }
+
   #serverConfig(server: string) {
     const servers = this.#options.servers;
     return servers && Object.hasOwn(servers, server) ? servers[server] : undefined;
@@ -366,10 +421,7 @@ export class PinGuard {
         if (pin?.fingerprint !== entry.fingerprint) continue;
         held.delete(key);
         released = true;
-        const adopted = `${server}\u0000${key}\u0000${entry.fingerprint}`;
-        if (this.#adopted.delete(adopted)) continue;
-        for (const listener of this.#approvalListeners)
-          listener({ server, key, fingerprint: pin.fingerprint, definition: pin.definition });
+        this.#tell({ type: 'pinned', server, pins: [{ key, entry: pin }], seen: [], approval: true });
       }
       if (released) this.#options.approved?.(server);
     }

@@ -71,6 +71,7 @@ describe('finding cgroups', () => {
         version: 2,
         pids: '/sys/fs/cgroup/gateway.service',
         memory: '/sys/fs/cgroup/gateway.service',
+        cpu: '/sys/fs/cgroup/gateway.service',
       },
     });
     const readOnly = detect(lines, '0::/gateway.service\n', { ...delegating, writable: () => false });

@@ -1,7 +1,5 @@
 import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import type { Client } from '@modelcontextprotocol/client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../cli/cli-process.js';
 import {
   connectClient,
@@ -11,15 +9,8 @@ import {
   watchToolChanges,
 } from '../gateway/gateway-test-helpers.js';
 import { stdioFixture } from '../mcp/hub-test-helpers.js';
-import {
-  newClusterKey,
-  type Replica,
-  redisAvailable,
-  scratchDir,
-  startRedis,
-  startReplica,
-  type TestRedis,
-} from './cluster-harness.js';
+import { useClusterBench } from './cluster-fixture.js';
+import { type Replica, redisAvailable } from './cluster-harness.js';
 
 /*
  * A server an agent adds on one replica reaches every replica that shares the configuration
@@ -29,19 +20,17 @@ import {
  */
 
 const OWNER_TOKEN = 'cluster-owner-token-0123456789ab';
-const dir = scratchDir();
-const key = newClusterKey();
-const configFile = join(dir.path, 'mcptools.json');
-const pinsFile = join(dir.path, 'pins.json');
-let redis: TestRedis;
+const bench = useClusterBench();
+const configFile = bench.file('mcptools.json');
+const pinsFile = bench.file('pins.json');
 let registry: RunningGateway;
 const replicas: Replica[] = [];
-const clients: Client[] = [];
+const clients = bench.clients;
 
 describe.skipIf(!redisAvailable)('add_server in a cluster (built CLI, real Redis)', () => {
   beforeAll(async () => {
-    redis = await startRedis(dir.path);
     registry = await startGateway({ servers: { echo: stdioFixture('echo') } });
+    bench.onClose(() => registry.close());
     writeFileSync(
       configFile,
       `${JSON.stringify({
@@ -53,20 +42,10 @@ describe.skipIf(!redisAvailable)('add_server in a cluster (built CLI, real Redis
     );
     replicas.push(
       ...(await Promise.all(
-        (['a', 'b'] as const).map((name) =>
-          startReplica({ name, config: configFile, redis: redis.url, key, token: OWNER_TOKEN }),
-        ),
+        (['a', 'b'] as const).map((name) => bench.replica({ name, config: configFile, token: OWNER_TOKEN })),
       )),
     );
   }, 120_000);
-
-  afterAll(async () => {
-    await Promise.allSettled(clients.map((client) => client.close()));
-    await Promise.all(replicas.map((replica) => replica.stop()));
-    await registry?.close();
-    await redis?.stop();
-    dir.remove();
-  });
 
   it('every replica connects the added server, holds its tools, and serves them once approved', async () => {
     const [a, b] = replicas as [Replica, Replica];
@@ -98,7 +77,7 @@ describe.skipIf(!redisAvailable)('add_server in a cluster (built CLI, real Redis
     expect((await toolNames(onB)).some((name) => name.startsWith('found'))).toBe(false);
     expect((await toolNames(onA)).some((name) => name.startsWith('found'))).toBe(false);
 
-    const approve = await runCli(['pins', 'approve', 'found', '--file', pinsFile], dir.path);
+    const approve = await runCli(['pins', 'approve', 'found', '--file', pinsFile], bench.dir);
     expect(approve.code).toBe(0);
     await expect
       .poll(() => heardOnB(), { message: 'until replica b announced the approved tools', timeout: 20_000 })

@@ -1,17 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { type HttpFixture, startHttpFixture } from '../fixtures/spawn-http.js';
 import { connectClient, toolNames } from '../gateway/gateway-test-helpers.js';
 import { waitUntil } from '../helpers/wait-until.js';
-import {
-  newClusterKey,
-  type Replica,
-  redisAvailable,
-  scratchDir,
-  startRedis,
-  startReplica,
-  type TestRedis,
-  writeConfig,
-} from './cluster-harness.js';
+import { useClusterBench } from './cluster-fixture.js';
+import { type Replica, redisAvailable } from './cluster-harness.js';
 
 /*
  * A tool change that only one replica's upstream session was told of (the
@@ -20,28 +12,17 @@ import {
  * the new tool. The control: the change made through the listener's own replica.
  */
 
-const dir = scratchDir();
-const key = newClusterKey();
-let redis: TestRedis;
+const bench = useClusterBench();
 let upstream: HttpFixture;
 const replicas: Replica[] = [];
 
 describe.skipIf(!redisAvailable)('tool changes across replicas (built CLI, real Redis)', () => {
   beforeAll(async () => {
-    redis = await startRedis(dir.path);
     upstream = await startHttpFixture('changing', ['--era', 'legacy', '--notify-caller-only']);
-    const config = writeConfig(dir.path, { changing: { type: 'streamable-http', url: upstream.url } });
-    replicas.push(
-      ...(await Promise.all(['a', 'b'].map((name) => startReplica({ name, config, redis: redis.url, key })))),
-    );
+    bench.onClose(() => upstream.close());
+    const config = bench.config({ changing: { type: 'streamable-http', url: upstream.url } });
+    replicas.push(...(await Promise.all(['a', 'b'].map((name) => bench.replica({ name, config })))));
   }, 120_000);
-
-  afterAll(async () => {
-    await Promise.all(replicas.map((replica) => replica.stop()));
-    await upstream?.close();
-    await redis?.stop();
-    dir.remove();
-  });
 
   for (const { label, via } of [
     { label: 'case 1: a change only B saw reaches a listener on A once', via: 1 },

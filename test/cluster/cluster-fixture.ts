@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll } from 'vitest';
 import { deriveClusterKeys, parseClusterKey } from '../../src/cluster/cluster-key.js';
@@ -82,6 +83,85 @@ export function useCluster(
     dir.remove();
   });
   return fixture;
+}
+
+/** What a cluster test file that starts its own replicas sets up: see {@link useClusterBench}. */
+export interface ClusterBench {
+  /** The file's scratch folder (Redis' socket, configurations, pin files), removed after it. */
+  dir: string;
+  /** The cluster key, base64, as a replica of the CLI reads it from `MCPTOOLS_CLUSTER_KEY`. */
+  key: string;
+  /** The same key's bytes, as a library gateway's `cluster.key` takes it. */
+  keyBytes: Buffer;
+  /** The file's private Redis, started in `beforeAll`. */
+  redis: TestRedis;
+  /** A path in the scratch folder: `bench.file('pins-a.json')`. */
+  file(name: string): string;
+  /** Writes a configuration file with `servers` (and top-level `extra`) in the scratch folder: its path. */
+  config(servers: Record<string, unknown>, extra?: Record<string, unknown>): string;
+  /** Starts a replica of the built CLI in this cluster (this Redis unless `redis` is given, this key), stopped after the file. */
+  replica(options: {
+    name: string;
+    config: string;
+    redis?: string;
+    token?: string;
+    args?: string[];
+  }): Promise<Replica>;
+  /** Clients of the file, closed after it before anything else. */
+  clients: Client[];
+  /** Registers `close` to run after the file, once the clients are closed and the replicas stopped, before Redis stops. */
+  onClose(close: () => unknown): void;
+}
+
+/**
+ * Registers the `beforeAll`/`afterAll` that every cluster test file repeated: a scratch folder, a
+ * fresh cluster key, a private Redis (filled in `beforeAll`), and, after the file, its clients
+ * closed, its replicas stopped, what it registered with `onClose` closed, Redis stopped and the
+ * folder removed. Nothing starts where `redis-server` is missing (the file's tests skip there).
+ */
+export function useClusterBench(): ClusterBench {
+  const dir = scratchDir();
+  const key = newClusterKey();
+  const replicas: Replica[] = [];
+  const closers: (() => unknown)[] = [];
+  const bench = {
+    dir: dir.path,
+    key,
+    keyBytes: Buffer.from(key, 'base64'),
+    clients: [] as Client[],
+    file: (name: string) => join(dir.path, name),
+    config: (servers: Record<string, unknown>, extra?: Record<string, unknown>) =>
+      writeConfig(dir.path, servers, extra),
+    async replica(options: {
+      name: string;
+      config: string;
+      redis?: string;
+      token?: string;
+      args?: string[];
+    }) {
+      const replica = await startReplica({ redis: bench.redis.url, key, ...options });
+      replicas.push(replica);
+      return replica;
+    },
+    onClose(close: () => unknown) {
+      closers.push(close);
+    },
+  } as ClusterBench;
+  if (!redisAvailable) {
+    afterAll(() => dir.remove());
+    return bench;
+  }
+  beforeAll(async () => {
+    bench.redis = await startRedis(dir.path);
+  });
+  afterAll(async () => {
+    await Promise.allSettled(bench.clients.map((client) => client.close()));
+    await Promise.all(replicas.map((replica) => replica.stop()));
+    for (const close of closers) await close();
+    await bench.redis?.stop();
+    dir.remove();
+  });
+  return bench;
 }
 
 /** A private Redis of a test file, and connections to it (each standing for one replica's). */

@@ -3,22 +3,13 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { killChild } from '../fixtures/spawn-http.js';
 import { connectClient } from '../gateway/gateway-test-helpers.js';
 import { hasBinary } from '../helpers/system-binaries.js';
 import { eventually, stdioFixture, textOf } from '../mcp/hub-test-helpers.js';
-import {
-  freePort,
-  newClusterKey,
-  type Replica,
-  redisAvailable,
-  scratchDir,
-  startRedis,
-  startReplica,
-  type TestRedis,
-  writeConfig,
-} from './cluster-harness.js';
+import { useClusterBench } from './cluster-fixture.js';
+import { freePort, type Replica, redisAvailable } from './cluster-harness.js';
 
 /*
  * The HAProxy recipe of docs/cluster.md, run as written (only its addresses
@@ -28,9 +19,7 @@ import {
 
 const HAPROXY = '/usr/sbin/haproxy';
 const DOC = join(import.meta.dirname, '../../docs/cluster.md');
-const dir = scratchDir();
-const key = newClusterKey();
-let redis: TestRedis;
+const bench = useClusterBench();
 const replicas: Replica[] = [];
 
 /** The recipe block of the page, with its bind and server addresses made local. */
@@ -64,8 +53,8 @@ function stats(socket: string, command: string): Promise<string> {
 
 async function startHaproxy(stick: boolean) {
   const port = await freePort();
-  const socket = join(dir.path, `haproxy-${stick}.sock`);
-  const file = join(dir.path, `haproxy-${stick}.cfg`);
+  const socket = bench.file(`haproxy-${stick}.sock`);
+  const file = bench.file(`haproxy-${stick}.cfg`);
   writeFileSync(file, recipe(port, stick, socket));
   const child = spawn(HAPROXY, ['-f', file, '-db'], { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
@@ -87,20 +76,9 @@ describe.skipIf(!redisAvailable || !hasBinary('haproxy'))(
   'the documented HAProxy recipe (Debian haproxy)',
   () => {
     beforeAll(async () => {
-      redis = await startRedis(dir.path);
-      const config = writeConfig(dir.path, { echo: stdioFixture('echo') });
-      replicas.push(
-        ...(await Promise.all(
-          ['a', 'b'].map((name) => startReplica({ name, config, redis: redis.url, key })),
-        )),
-      );
+      const config = bench.config({ echo: stdioFixture('echo') });
+      replicas.push(...(await Promise.all(['a', 'b'].map((name) => bench.replica({ name, config })))));
     }, 120_000);
-
-    afterAll(async () => {
-      await Promise.all(replicas.map((replica) => replica.stop()));
-      await redis?.stop();
-      dir.remove();
-    });
 
     for (const stick of [true, false]) {
       it(`serves a 2025 session and 2026 calls ${stick ? 'with the session stuck to its owner' : '(control: no stick lines, forwarded)'}`, async () => {

@@ -22,12 +22,13 @@ import {
 } from './cluster-harness.js';
 
 /*
- * A replica that is down when a pin approval is made applies it when it starts: the approval is
- * kept in Redis, sealed with the cluster key. Replica B is stopped, the upstream changes a tool
- * (a rug pull), records approving the change are forged into Redis (in clear, under another
- * cluster's key, under this key but for the control channel, and too old): B started again
- * still holds the tool back. `mcptools pins approve` on A's file while B is down: B started
- * again serves it, with no approval of its own.
+ * The pins of a cluster live in Redis, sealed with the cluster key. Replica A pins a tool on
+ * first use; the upstream changes it (a rug pull); replica B, started afterwards with no pin
+ * file, holds the change back against A's pin instead of trusting it on first use. Records
+ * approving the change forged into Redis (in clear, under another cluster's key, under this key
+ * but sealed for another field) approve nothing. `mcptools pins approve` on A's file while B is
+ * down: B started again serves it, with no approval of its own; and a replica cut off from Redis
+ * during an approval applies it when its connection comes back.
  */
 
 const dir = scratchDir();
@@ -120,29 +121,32 @@ describe.skipIf(!redisAvailable)('pin approvals a replica missed (built CLI, rea
     dir.remove();
   });
 
-  it('a replica down during an approval applies it at start; forged records approve nothing', async () => {
+  it('a replica started later enforces the pins another made, and one down during an approval applies it at start; forged records pin nothing', async () => {
     const a = await start('a');
-    let b = await start('b');
-    for (const [side, label] of [
-      [a, 'A'],
-      [b, 'B'],
-    ] as const)
-      await expect
-        .poll(() => toolNames(side.client), {
-          message: `${label} serves the reviewed lookup`,
-          timeout: 15_000,
-        })
-        .toContain('dict__lookup');
     await expect
-      .poll(() => readPins(pinFiles[1])?.servers.dict?.pins['tool:lookup'], {
-        message: 'B pinned lookup on first use',
+      .poll(() => toolNames(a.client), { message: 'A serves the reviewed lookup', timeout: 15_000 })
+      .toContain('dict__lookup');
+    await expect
+      .poll(() => readPins(pinFiles[0])?.servers.dict?.pins['tool:lookup'], {
+        message: 'A pinned lookup on first use',
         timeout: 15_000,
       })
       .toBeDefined();
-    const firstUse = readPins(pinFiles[1])!.servers.dict!.pins['tool:lookup']!.fingerprint;
-    await b.client.close();
-    await b.replica.stop();
+    const firstUse = readPins(pinFiles[0])!.servers.dict!.pins['tool:lookup']!.fingerprint;
+    const derived = deriveClusterKeys(parseClusterKey(key));
+    const keys = new RedisKeys(derived.namespace, derived.names);
+    const hash = keys.pins();
+    const field = keys.pinField('dict', 'tool:lookup');
+    await expect
+      .poll(async () => (await redis.cli('HEXISTS', hash, field)).trim(), {
+        message: "A's first-use pin is recorded in Redis",
+        timeout: 15_000,
+      })
+      .toBe('1');
+    // Nothing of the records shows in clear in Redis: fields are HMACs, values sealed.
+    expect(await redis.cli('HGETALL', hash)).not.toContain('lookup');
 
+    // The upstream changes lookup (a rug pull) before replica B ever saw it.
     await a.client.callTool({ name: 'dict__shift', arguments: { change: 'parameter' } });
     await expect
       .poll(() => readPins(pinFiles[0])?.servers.dict?.pending['tool:lookup'], {
@@ -152,31 +156,11 @@ describe.skipIf(!redisAvailable)('pin approvals a replica missed (built CLI, rea
       .toBeDefined();
     const changed = readPins(pinFiles[0])!.servers.dict!.pending['tool:lookup']!;
 
-    // Forged records of exactly that approval, pushed where the real ones are kept.
-    const derived = deriveClusterKeys(parseClusterKey(key));
-    const keys = new RedisKeys(derived.namespace, derived.names);
-    const list = keys.pinApprovals();
-    const approval = { server: 'dict', key: 'tool:lookup', ...changed, from: 'intruder' };
-    const ours = new ClusterSeal(derived.records, derived.keyId);
-    const theirs = new ClusterSeal(
-      deriveClusterKeys(parseClusterKey(newClusterKey())).records,
-      derived.keyId,
-    );
-    const now = Date.now();
-    const forged = [
-      JSON.stringify({ ...approval, at: now }),
-      theirs.seal(JSON.stringify({ ...approval, at: now }), `${list}\napproval`),
-      // Sealed under the key, but for the control channel: a sealed value is bound to its place.
-      ours.seal(JSON.stringify({ ...approval, at: now }), `${keys.control()}\npin`),
-      // Under the key, in its place, but older than a recorded approval may be.
-      ours.seal(JSON.stringify({ ...approval, at: now - 8 * 24 * 60 * 60_000 }), `${list}\napproval`),
-    ];
-    for (const record of forged) await redis.cli('RPUSH', list, record);
-
-    b = await start('b');
+    // B starts with no pin file: the pin A made on first use is B's too, not the changed definition.
+    let b = await start('b');
     await expect
       .poll(() => readPins(pinFiles[1])?.servers.dict?.pending['tool:lookup']?.fingerprint, {
-        message: 'B, started again, holds the changed lookup back',
+        message: 'B, started after the change, holds the changed lookup back',
         timeout: 15_000,
       })
       .toBe(changed.fingerprint);
@@ -184,6 +168,37 @@ describe.skipIf(!redisAvailable)('pin approvals a replica missed (built CLI, rea
     expect(names).toContain('dict__shift');
     expect(names).not.toContain('dict__lookup');
     expect(readPins(pinFiles[1])!.servers.dict!.pins['tool:lookup']!.fingerprint).toBe(firstUse);
+
+    // Forged records approving exactly that change, written over the real one, and a sealed
+    // notice (the test holds the key) that makes B read them.
+    const record = { server: 'dict', entry: 'tool:lookup', from: 'intruder', approval: true };
+    const pin = { ...changed, pinnedAt: new Date().toISOString() };
+    const ours = new ClusterSeal(derived.records, derived.keyId);
+    const theirs = new ClusterSeal(
+      deriveClusterKeys(parseClusterKey(newClusterKey())).records,
+      derived.keyId,
+    );
+    const forged = [
+      JSON.stringify({ ...record, pin }),
+      theirs.seal(JSON.stringify({ ...record, pin }), `${hash}\n${field}`),
+      // Under the key, but sealed for another definition's field: a record is bound to its place.
+      ours.seal(JSON.stringify({ ...record, pin }), `${hash}\n${keys.pinField('dict', 'tool:shift')}`),
+    ];
+    const notice = JSON.stringify({
+      from: 'intruder',
+      kind: 'pins',
+      sealed: ours.seal(JSON.stringify({ server: 'dict', at: Date.now() }), `${keys.control()}\npins`),
+    });
+    for (const value of forged) {
+      await redis.cli('HSET', hash, field, value);
+      await redis.cli('PUBLISH', keys.control(), notice);
+    }
+    // B read them: the record it cannot open is no pin (the lookup waits as a new tool), never an approval.
+    await expect
+      .poll(() => b.replica.stderr(), { message: 'B read the forged records', timeout: 15_000 })
+      .toContain('cluster: dict/tool:lookup is no longer pinned in the cluster');
+    expect(await toolNames(b.client)).not.toContain('dict__lookup');
+    expect(readPins(pinFiles[1])!.servers.dict!.pins['tool:lookup']).toBeUndefined();
     await b.client.close();
     await b.replica.stop();
 
@@ -193,11 +208,11 @@ describe.skipIf(!redisAvailable)('pin approvals a replica missed (built CLI, rea
       .poll(() => toolNames(a.client), { message: 'A serves the approved lookup', timeout: 15_000 })
       .toContain('dict__lookup');
     await expect
-      .poll(async () => Number(await redis.cli('LLEN', list)), {
-        message: 'A recorded its approval in Redis beside the forged ones',
+      .poll(async () => ours.open(await redis.cli('HGET', hash, field), `${hash}\n${field}`), {
+        message: 'A recorded its approval in Redis over the forged record',
         timeout: 15_000,
       })
-      .toBe(forged.length + 1);
+      .toContain(changed.fingerprint);
 
     b = await start('b');
     await expect
@@ -209,10 +224,7 @@ describe.skipIf(!redisAvailable)('pin approvals a replica missed (built CLI, rea
     const called = await b.client.callTool({ name: 'dict__lookup', arguments: { word: 'pin' } });
     expect(textOf(called as never)).toBe('definition of pin');
     expect(readPins(pinFiles[1])!.servers.dict!.pins['tool:lookup']!.fingerprint).toBe(changed.fingerprint);
-    expect(b.replica.stderr()).toContain('dict/tool:lookup approved on replica a (recorded)');
-    // Nothing of the record shows in clear in Redis: the list holds sealed values only.
-    const stored = await redis.cli('LRANGE', list, '-1', '-1');
-    expect(stored).not.toContain('lookup');
+    expect(b.replica.stderr()).toContain('dict/tool:lookup approved on replica a');
     await b.client.close();
     await b.replica.stop();
   }, 180_000);
@@ -250,13 +262,13 @@ describe.skipIf(!redisAvailable)('pin approvals a replica missed (built CLI, rea
     await path.listen();
     await expect
       .poll(() => toolNames(b.client), {
-        message: 'B, reconnected, applies the recorded approval and serves the tool',
+        message: 'B, reconnected, reads the pins in Redis and serves the approved tool',
         timeout: 20_000,
       })
       .toContain('dict__export_all');
     expect(readPins(pinFiles[1])?.servers.dict?.pins['tool:export_all']?.fingerprint).toBe(
       readPins(pinFiles[0])?.servers.dict?.pins['tool:export_all']?.fingerprint,
     );
-    expect(b.replica.stderr()).toContain('dict/tool:export_all approved on replica a (recorded)');
+    expect(b.replica.stderr()).toContain('dict/tool:export_all approved on replica a');
   }, 120_000);
 });

@@ -1,7 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import type { Client } from '@modelcontextprotocol/client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { deriveClusterKeys, parseClusterKey } from '../../src/cluster/cluster-key.js';
 import { RedisKeys } from '../../src/cluster/redis-keys.js';
 import { ClusterSeal } from '../../src/crypto/cluster-seal.js';
@@ -9,32 +7,22 @@ import { runCli } from '../cli/cli-process.js';
 import { type HttpFixture, startHttpFixture } from '../fixtures/spawn-http.js';
 import { connectClient, toolNames, watchToolChanges } from '../gateway/gateway-test-helpers.js';
 import { textOf } from '../mcp/hub-test-helpers.js';
-import {
-  newClusterKey,
-  type Replica,
-  redisAvailable,
-  scratchDir,
-  startRedis,
-  startReplica,
-  type TestRedis,
-  writeConfig,
-} from './cluster-harness.js';
+import { useClusterBench } from './cluster-fixture.js';
+import { newClusterKey, type Replica, redisAvailable } from './cluster-harness.js';
 
 /*
  * Two replicas, each with its own pin file, over one upstream that changes a tool's definition
  * (a rug pull): both quarantine it; `mcptools pins approve` on replica A's file alone serves it
- * on B too (the approval travels sealed on the control channel, and B pins it in its own file).
- * The controls: approvals published without the cluster key (clear, or sealed under another
- * key) pin nothing.
+ * on B too (the approval is written to the pins in Redis, sealed, and B, told on the control
+ * channel, pins it in its own file). The controls: notices published without the cluster key
+ * (clear, or sealed under another key) change nothing.
  */
 
-const dir = scratchDir();
-const key = newClusterKey();
-const pinFiles = [join(dir.path, 'pins-a.json'), join(dir.path, 'pins-b.json')] as const;
-let redis: TestRedis;
+const bench = useClusterBench();
+const pinFiles = [bench.file('pins-a.json'), bench.file('pins-b.json')] as const;
 let upstream: HttpFixture;
 const replicas: Replica[] = [];
-const clients: Client[] = [];
+const clients = bench.clients;
 
 type PinFile = {
   servers: Record<
@@ -47,30 +35,17 @@ const readPins = (file: string): PinFile | undefined =>
 
 describe.skipIf(!redisAvailable)('pin approvals across replicas (built CLI, real Redis)', () => {
   beforeAll(async () => {
-    redis = await startRedis(dir.path);
     upstream = await startHttpFixture('shifting', ['--era', 'legacy']);
+    bench.onClose(() => upstream.close());
     const servers = { dict: { type: 'streamable-http', url: upstream.url } };
     replicas.push(
       ...(await Promise.all(
         (['a', 'b'] as const).map((name, index) =>
-          startReplica({
-            name,
-            config: writeConfig(dir.path, servers, { pins: { file: pinFiles[index] } }),
-            redis: redis.url,
-            key,
-          }),
+          bench.replica({ name, config: bench.config(servers, { pins: { file: pinFiles[index] } }) }),
         ),
       )),
     );
   }, 120_000);
-
-  afterAll(async () => {
-    await Promise.allSettled(clients.map((client) => client.close()));
-    await Promise.all(replicas.map((replica) => replica.stop()));
-    await upstream?.close();
-    await redis?.stop();
-    dir.remove();
-  });
 
   it('an approval on replica A serves the tool on replica B; forged approvals pin nothing', async () => {
     const [a, b] = replicas as [Replica, Replica];
@@ -110,17 +85,18 @@ describe.skipIf(!redisAvailable)('pin approvals across replicas (built CLI, real
       })
       .toBeDefined();
 
-    // Forged approvals of a definition nobody listed: in clear, and sealed under another cluster's key.
-    const derived = deriveClusterKeys(parseClusterKey(key));
+    // Forged notices that dict's pins changed: in clear, and sealed under another cluster's key
+    // (a notice only makes a replica read the sealed records again; these are not even read).
+    const derived = deriveClusterKeys(parseClusterKey(bench.key));
     const channel = new RedisKeys(derived.namespace, derived.names).control();
-    const forged = { server: 'dict', key: 'tool:forged', fingerprint: 'f', definition: {}, at: Date.now() };
+    const forged = { server: 'dict', at: Date.now() };
     const otherKey = deriveClusterKeys(parseClusterKey(newClusterKey()));
     const elsewhere = new ClusterSeal(otherKey.records, derived.keyId);
-    for (const sealed of [JSON.stringify(forged), elsewhere.seal(JSON.stringify(forged), `${channel}\npin`)])
-      await redis.cli('PUBLISH', channel, JSON.stringify({ from: 'intruder', kind: 'pin', sealed }));
+    for (const sealed of [JSON.stringify(forged), elsewhere.seal(JSON.stringify(forged), `${channel}\npins`)])
+      await bench.redis.cli('PUBLISH', channel, JSON.stringify({ from: 'intruder', kind: 'pins', sealed }));
 
     const before = changesOnB();
-    const approve = await runCli(['pins', 'approve', 'dict/lookup', '--file', pinFiles[0]], dir.path);
+    const approve = await runCli(['pins', 'approve', 'dict/lookup', '--file', pinFiles[0]], bench.dir);
     expect(approve.stdout).toContain('approved dict/tool:lookup');
     // A serves it from its own file (the control), B from the relayed approval.
     await expect
@@ -135,8 +111,7 @@ describe.skipIf(!redisAvailable)('pin approvals across replicas (built CLI, real
     const called = await onB.callTool({ name: 'dict__lookup', arguments: { word: 'pin' } });
     expect(textOf(called as never)).toBe('definition of pin');
 
-    // B's own file now pins A's approval (B serves it from memory as the write completes); the
-    // forged approvals, published before it, pinned nothing.
+    // B's own file now pins A's approval (B serves it from memory as the write completes).
     const pinsA = readPins(pinFiles[0])?.servers.dict;
     await expect
       .poll(() => readPins(pinFiles[1])?.servers.dict?.pins['tool:lookup']?.fingerprint, {
@@ -146,8 +121,6 @@ describe.skipIf(!redisAvailable)('pin approvals across replicas (built CLI, real
       .toBe(pinsA?.pins['tool:lookup']?.fingerprint);
     const pinsB = readPins(pinFiles[1])?.servers.dict;
     expect(pinsB?.pending['tool:lookup']).toBeUndefined();
-    expect(pinsB?.pins['tool:forged']).toBeUndefined();
-    expect(pinsA?.pins['tool:forged']).toBeUndefined();
     await expect
       .poll(() => b.stderr(), { message: "B's log names the replica that approved", timeout: 15_000 })
       .toContain('dict/tool:lookup approved on replica a');

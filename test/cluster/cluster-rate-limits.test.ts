@@ -1,20 +1,11 @@
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { fixtureCommand } from '../fixtures/spawn-http.js';
 import { connectClient } from '../gateway/gateway-test-helpers.js';
 import { waitUntil } from '../helpers/wait-until.js';
 import { textOf } from '../mcp/hub-test-helpers.js';
-import {
-  newClusterKey,
-  type Replica,
-  redisAvailable,
-  scratchDir,
-  startRedis,
-  startReplica,
-  type TestRedis,
-} from './cluster-harness.js';
+import { useClusterBench } from './cluster-fixture.js';
+import { type Replica, redisAvailable } from './cluster-harness.js';
 
 /*
  * Configured rate limits in cluster mode: the buckets live in Redis, so a limit of
@@ -23,11 +14,8 @@ import {
  */
 
 const LIMIT = 3;
-const dir = scratchDir();
-const key = newClusterKey();
-let redis: TestRedis;
+const bench = useClusterBench();
 let replicas: Replica[] = [];
-const clients: Client[] = [];
 
 /** A call's outcome: its text, and whether the pipeline refused it. */
 async function call(client: Client, tool: string, text: string): Promise<{ ok: boolean; text: string }> {
@@ -41,35 +29,23 @@ async function call(client: Client, tool: string, text: string): Promise<{ ok: b
 
 describe.skipIf(!redisAvailable)('rate limits across replicas (built CLI, real Redis)', () => {
   beforeAll(async () => {
-    redis = await startRedis(dir.path);
-    const config = join(dir.path, 'mcptools.json');
-    writeFileSync(
-      config,
-      JSON.stringify({
-        servers: { echo: fixtureCommand('echo') },
+    const config = bench.config(
+      { echo: fixtureCommand('echo') },
+      {
         policies: {
           rateLimits: [
             { match: { tools: ['echo__echo'] }, per: 'tool', limit: LIMIT, windowMs: 3_600_000 },
             { match: { tools: ['echo__fail'] }, per: 'tool', limit: LIMIT, windowMs: 3_600_000 },
           ],
         },
-      }),
+      },
     );
-    replicas = await Promise.all(
-      ['a', 'b'].map((name) => startReplica({ name, config, redis: redis.url, key })),
-    );
+    replicas = await Promise.all(['a', 'b'].map((name) => bench.replica({ name, config })));
   }, 120_000);
-
-  afterAll(async () => {
-    await Promise.all(clients.map((client) => client.close().catch(() => undefined)));
-    await Promise.all(replicas.map((replica) => replica.stop()));
-    await redis?.stop();
-    dir.remove();
-  });
 
   async function clientsOfBoth(era: 'modern' | 'legacy'): Promise<[Client, Client]> {
     const both = await Promise.all(replicas.map((replica) => connectClient(`${replica.base}/mcp`, era)));
-    clients.push(...both);
+    bench.clients.push(...both);
     return both as [Client, Client];
   }
 
@@ -89,7 +65,7 @@ describe.skipIf(!redisAvailable)('rate limits across replicas (built CLI, real R
       );
     }
     // The bucket is the cluster's, in its namespace, its name hashed (a bucket may name a principal).
-    const keys = (await redis.cli('--scan', '--pattern', 'mcptools:*:ratelimit:*'))
+    const keys = (await bench.redis.cli('--scan', '--pattern', 'mcptools:*:ratelimit:*'))
       .split('\n')
       .filter(Boolean);
     expect(keys.length).toBeGreaterThan(0);
@@ -98,7 +74,7 @@ describe.skipIf(!redisAvailable)('rate limits across replicas (built CLI, real R
 
   it('keeps serving with Redis down, limited per replica, says so once, and shares the limit again after', async () => {
     const [onA, onB] = await clientsOfBoth('modern');
-    await redis.stop();
+    await bench.redis.stop();
     // 2026 traffic does not need Redis: each replica's own bucket limits it meanwhile.
     for (const client of [onA, onB]) {
       const outcomes = [];
@@ -112,7 +88,7 @@ describe.skipIf(!redisAvailable)('rate limits across replicas (built CLI, real R
       expect(warnings).toHaveLength(1);
     }
 
-    await redis.start();
+    await bench.redis.start();
     // Back to one bucket for both once each has reconnected (this Redis kept nothing: a fresh one).
     for (const client of [onA, onB])
       await waitUntil(
@@ -140,12 +116,12 @@ describe.skipIf(!redisAvailable)('rate limits across replicas (built CLI, real R
     for (let index = 0; index <= LIMIT; index++) spending.push((await call(onA, 'echo__echo', 'spend')).ok);
     expect(spending).toEqual([...Array(LIMIT).fill(true), false]);
     // Every client but this one is paused for 3 s: the replica's EVALSHA gets no answer.
-    await redis.cli('CLIENT', 'PAUSE', '3000', 'ALL');
+    await bench.redis.cli('CLIENT', 'PAUSE', '3000', 'ALL');
     const paused = await call(onA, 'echo__echo', 'while redis hangs');
     expect(paused).toEqual({ ok: true, text: 'while redis hangs' });
     expect(replicas[0]!.stderr().match(/the shared store did not answer/g)?.length).toBe(warnedBefore + 1);
     expect(replicas[0]!.stderr()).toMatch(/did not answer \(Redis did not answer within 500 ms\)/);
     // (A new connection waits out the pause too: this returns when it ends.)
-    await redis.cli('CLIENT', 'UNPAUSE');
+    await bench.redis.cli('CLIENT', 'UNPAUSE');
   }, 60_000);
 });

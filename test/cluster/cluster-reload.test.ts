@@ -1,19 +1,10 @@
 import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import type { Client } from '@modelcontextprotocol/client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { fixtureCommand } from '../fixtures/spawn-http.js';
 import { connectClient, toolNames, watchToolChanges } from '../gateway/gateway-test-helpers.js';
 import { waitUntil } from '../helpers/wait-until.js';
-import {
-  newClusterKey,
-  type Replica,
-  redisAvailable,
-  scratchDir,
-  startRedis,
-  startReplica,
-  type TestRedis,
-} from './cluster-harness.js';
+import { useClusterBench } from './cluster-fixture.js';
+import { type Replica, redisAvailable } from './cluster-harness.js';
 
 /*
  * A configuration reload on one replica (SIGHUP) is announced to the others over the
@@ -21,12 +12,10 @@ import {
  * reloads once (an announced reload is not announced again).
  */
 
-const dir = scratchDir();
-const key = newClusterKey();
-const files = { a: join(dir.path, 'a.json'), b: join(dir.path, 'b.json') };
-let redis: TestRedis;
+const bench = useClusterBench();
+const files = { a: bench.file('a.json'), b: bench.file('b.json') };
 const replicas: Replica[] = [];
-const clients: Client[] = [];
+const clients = bench.clients;
 
 const echo = () => ({ type: 'stdio', ...fixtureCommand('echo') });
 function writeBoth(servers: Record<string, unknown>): void {
@@ -36,23 +25,13 @@ const reloads = (replica: Replica) => replica.stderr().match(/reloaded \/\S+: /g
 
 describe.skipIf(!redisAvailable)('configuration reload across replicas (built CLI, real Redis)', () => {
   beforeAll(async () => {
-    redis = await startRedis(dir.path);
     writeBoth({ first: echo() });
     replicas.push(
       ...(await Promise.all(
-        (['a', 'b'] as const).map((name) =>
-          startReplica({ name, config: files[name], redis: redis.url, key }),
-        ),
+        (['a', 'b'] as const).map((name) => bench.replica({ name, config: files[name] })),
       )),
     );
   }, 120_000);
-
-  afterAll(async () => {
-    await Promise.allSettled(clients.map((client) => client.close()));
-    await Promise.all(replicas.map((replica) => replica.stop()));
-    await redis?.stop();
-    dir.remove();
-  });
 
   it('a SIGHUP to one replica reloads every replica from its own file, once each', async () => {
     const [a, b] = replicas as [Replica, Replica];

@@ -141,6 +141,27 @@ describe.each(variants)('pinned definitions over $label', (variant) => {
     expect(got.messages).toHaveLength(1);
   });
 
+  it('refuses a read of a URI that a changed resource template matches until it is approved; an approved template is served', async () => {
+    const names = async () =>
+      (await hub.resources.listTemplates('dict')).map((template) => template.name).sort();
+    expect(await names()).toEqual(['entry', 'note']);
+    const read = async (uri: string) => (await hub.resources.read('dict', uri))[0]?.text;
+    expect(await read('dict://entry/pin')).toBe('entry of pin');
+    await shift('template');
+    await expect
+      .poll(names, { message: 'the changed template is left out of the list', timeout: 10_000 })
+      .toEqual(['note']);
+    await expect(read('dict://entry/pin')).rejects.toMatchObject({
+      code: 'PERMISSION_DENIED',
+      message: expect.stringContaining('template "entry" of server "dict" is quarantined'),
+    });
+    // The control: a URI of the unchanged template is served.
+    expect(await read('dict://note/7')).toBe('note 7');
+    await hub.pins!.approve('dict', 'template:entry');
+    expect(await read('dict://entry/pin')).toBe('entry of pin');
+    expect(await names()).toEqual(['entry', 'note']);
+  });
+
   it('a hub started again with the same pin file serves the approved definitions and quarantines nothing', async () => {
     const again = new ToolRegistry();
     const server = stdioFixture(

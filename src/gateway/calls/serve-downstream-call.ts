@@ -147,10 +147,15 @@ async function serveCall<T extends Result>(
   );
   // Its caller as the token presented on this request shows them (a 2025 session's may differ).
   call.caller = callerOf(requestSession(session, context.http?.authInfo));
-  const asked = { target: request.name, digest: argumentsDigest(request.arguments) };
+  // A 2025-era call is never relayed (only a 2026-07-28 round seals what it asked for): its
+  // arguments are not digested.
+  const asked =
+    session.era === 'modern'
+      ? { target: request.name, digest: argumentsDigest(request.arguments) }
+      : undefined;
   call.request = asked;
   // A relayed round's retry: a new call, which hands the upstream its own state and the answers.
-  if (state?.kind === 'relay') {
+  if (state?.kind === 'relay' && asked !== undefined) {
     const inputResponses = (context.mcpReq.inputResponses ?? {}) as Record<string, unknown>;
     // Its first retry continues the call (counted once) when it asks for what the round's call
     // asked for (the same tool, prompt or URI, the same arguments); anything else, and the same

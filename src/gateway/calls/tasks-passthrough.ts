@@ -12,6 +12,7 @@ import type { GatewayProfile } from '../profiles/gateway-profile.js';
 import { toProtocolError } from '../protocol-error.js';
 import { type DownstreamSession, sessionContext, stateBinding } from '../sessions/downstream-session.js';
 import { capabilitiesOf } from './serve-downstream-call.js';
+import { modernScriptTaskMethod, scriptTaskOf } from './serve-script-tasks.js';
 
 /** What a gateway task id is bound to besides the principal and client (never a call's method: a task id is no `requestState`). */
 const TASK_BINDING = 'tasks';
@@ -55,11 +56,13 @@ function refuseUndeclared(server: Server, context: ServerContext, what: string):
 
 /**
  * Tasks passthrough (the `io.modelcontextprotocol/tasks` extension, SEP-2663) on one gateway
- * `server`: when an upstream the session may use offers the extension, the gateway advertises
- * it and serves `tasks/get`, `tasks/update` and `tasks/cancel`, each routed by its task id to
- * the upstream that created the task — refused with -32021 to a client that did not declare the
- * extension (session-level or in the request's envelope), with -32602 for an id the gateway
- * did not hand out to this principal and client. Otherwise nothing is registered or advertised.
+ * `server`: when an upstream the session may use offers the extension, or the profile serves
+ * `run_script` (which the gateway runs as a task itself), the gateway advertises it and serves
+ * `tasks/get`, `tasks/update` and `tasks/cancel`, each routed by its task id to the upstream
+ * that created the task or to the script task of this replica — refused with -32021 to a client
+ * that did not declare the extension (session-level or in the request's envelope), with -32602
+ * for an id the gateway did not hand out to this principal and client. Otherwise nothing is
+ * registered or advertised (2025-era sessions: see `registerLegacyScriptTasks`).
  */
 export function registerTasksPassthrough(
   server: Server,
@@ -67,8 +70,9 @@ export function registerTasksPassthrough(
   profile: GatewayProfile,
   session: DownstreamSession,
 ): void {
-  if (!tasksOffered(core, profile, session)) return;
-  const tasks = core.hub.tasks!;
+  const upstream = tasksOffered(core, profile, session);
+  if (!upstream && !(session.era === 'modern' && profile.servesScripts)) return;
+  const tasks = core.hub.tasks;
   server.registerCapabilities({ extensions: { [TASKS_EXTENSION]: {} } } as never);
   for (const method of METHODS)
     server.setRequestHandler(method as never, { params: taskParams }, (async (
@@ -77,7 +81,9 @@ export function registerTasksPassthrough(
     ) => {
       refuseUndeclared(server, context, method);
       const opened = core.requestStates.open(params.taskId, stateBinding(session, TASK_BINDING));
-      if (opened?.kind !== 'task' || !profile.serves(opened.server, session))
+      if (opened?.kind === 'script')
+        return modernScriptTaskMethod(core, method, scriptTaskOf(core, session, params.taskId, opened));
+      if (tasks === undefined || opened?.kind !== 'task' || !profile.serves(opened.server, session))
         throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown taskId: ${params.taskId}`);
       const { _meta: _envelope, ...rest } = params;
       // The SDK lifts a request's `inputResponses` (tasks/update carries them) out of its params.

@@ -234,6 +234,11 @@ export class GatewayProfile {
     );
   }
 
+  /** Whether this profile serves `run_script` (code mode is on here). */
+  get servesScripts(): boolean {
+    return this.#runScript !== undefined;
+  }
+
   /** Whether `name` is this profile's `run_script` (code mode is on here and serves it by that name). */
   runsScripts(name: string): boolean {
     return this.#runScript !== undefined && name === this.#runScript;

@@ -1,5 +1,5 @@
 import { type EventStore, type StreamId, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/server';
-import { type BodyReader, readBodyWith } from '../../http/node-exchange.js';
+import { type BodyReader, type GoneSignal, readBodyWith } from '../../http/node-exchange.js';
 
 /** The SDK's stream id of a session's standalone GET stream. */
 const GET_STREAM = '_GET_stream';
@@ -81,7 +81,7 @@ function joined(first: Uint8Array, second: Uint8Array): Uint8Array {
  */
 function watchedReader(
   body: ReadableStream<Uint8Array>,
-  signal: AbortSignal,
+  signal: GoneSignal,
   ended: (cut: boolean) => void,
   onChunk?: (chunk: Uint8Array) => void,
 ): BodyReader {
