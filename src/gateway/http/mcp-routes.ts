@@ -12,13 +12,13 @@ import type { GatewayProfile } from '../profiles/gateway-profile.js';
 import type { ClientArrivals } from '../sessions/client-arrivals.js';
 import type { LegacySessions } from '../sessions/legacy-sessions.js';
 import { serveListen } from '../sessions/listen-subscriptions.js';
+import { releasedWithBody } from '../sessions/released-with-body.js';
 import type { SseSessions, sseRoute } from '../sessions/sse-endpoint.js';
 import { ownUpstreams, type UpstreamWaitScope } from '../upstream-wait.js';
 import { carriesEnvelopeClaim } from './envelope-claim.js';
 import { toolCallParamRefusal } from './param-headers.js';
 import { parkedScriptRefusal } from './parked-script-refusal.js';
 import type { PrincipalQuota } from './principal-quota.js';
-import { releasedWithBody } from './released-with-body.js';
 import { parseRequestBody, tooLarge } from './request-body.js';
 import type { UpstreamsGate } from './upstreams-ready.js';
 
