@@ -18,7 +18,8 @@ import { serveStdio as sdkServeStdio } from '@modelcontextprotocol/server/stdio'
 import { REACH_HEADER, reachHeaderValue, requestLoop } from '../chain/gateway-chain.js';
 import { drainCluster, readiness } from '../cluster/cluster-drain.js';
 import { ClusterNode, checkClusterOptions } from '../cluster/cluster-node.js';
-import { FORWARD_HEADER, type ForwardedCaller } from '../cluster/forward-signature.js';
+import type { ForwardedCaller } from '../cluster/forward-signature.js';
+import { FORWARD_HEADER } from '../cluster/forward-signature.js';
 import { forwardParkedRetry } from '../cluster/parked-retry.js';
 import { clusterEventStores } from '../cluster/redis-event-stores.js';
 import { sharedRelayRounds } from '../cluster/relay-rounds.js';
@@ -53,12 +54,14 @@ import { resolveGatewayLimits } from './gateway-limits.js';
 import { buildGatewayServer } from './gateway-mcp-server.js';
 import { DEFAULT_MAX_BODY_BYTES, type GatewayOptions, hubOf } from './gateway-options.js';
 import { carriesEnvelopeClaim } from './http/envelope-claim.js';
+import { forwardedCaller, joinBeforeServing } from './http/forwarded-caller.js';
 import { assertBindAllowed, isLoopbackHost, loopbackHostnames } from './http/loopback.js';
-import { paramHeaderRefusal } from './http/param-headers.js';
+import { toolCallParamRefusal } from './http/param-headers.js';
+import { parkedScriptRefusal } from './http/parked-script-refusal.js';
 import { PrincipalQuota } from './http/principal-quota.js';
-import { quotaRefusal } from './http/quota-refusal.js';
 import { releasedWithBody } from './http/released-with-body.js';
 import { parseRequestBody, tooLarge } from './http/request-body.js';
+import { makeSessionRoom } from './http/session-room.js';
 import { upstreamsGate } from './http/upstreams-ready.js';
 import { GatewayProfile, type ProfileParts } from './profiles/gateway-profile.js';
 import {
@@ -193,6 +196,10 @@ export function createGateway(options: GatewayOptions): Gateway {
       cluster = node;
       return node;
     }));
+  const membership =
+    clusterSettings === undefined
+      ? undefined
+      : { node: () => cluster, join: () => joinCluster(clusterSettings) };
   // In a cluster, the default store is Redis (a stream resumes on whichever replica holds the session).
   const ownEventStores =
     options.eventStore === undefined && !clusterSettings
@@ -403,37 +410,14 @@ export function createGateway(options: GatewayOptions): Gateway {
     return handler;
   };
 
-  /**
-   * Room for one more 2025-era session of `principal` (both 2025-era HTTP transports count), or
-   * the refusal. A principal at its quota makes room among its own sessions only; at the global
-   * cap, the principals holding the most sessions give up their least recently used idle one
-   * first. Either way a principal whose sessions all have calls in flight is refused, never
-   * anyone else.
-   */
-  const makeRoom = async (principal: string): Promise<Response | undefined> => {
-    if (legacySessions.count(principal) + sseSessions.count(principal) >= limits.sessionsPerPrincipal) {
-      if (!(await legacySessions.endIdle(principal)) && !(await sseSessions.endIdle(principal)))
-        return quotaRefusal(
-          'sessions_per_principal',
-          `Too many sessions with calls in flight for this caller (at most ${limits.sessionsPerPrincipal})`,
-        );
-      log(
-        `http: ended a caller's least recently used session: more than ${limits.sessionsPerPrincipal} of its own`,
-      );
-      return undefined;
-    }
-    if (legacySessions.size + sseSessions.size < maxSessions) return undefined;
-    const held = legacySessions.holders();
-    for (const [holder, count] of sseSessions.holders()) held.set(holder, (held.get(holder) ?? 0) + count);
-    for (const [holder] of [...held].sort((a, b) => b[1] - a[1]))
-      if ((await legacySessions.endIdle(holder)) || (await sseSessions.endIdle(holder))) {
-        log(
-          `http: ended the least recently used session of the largest holder: more than ${maxSessions} sessions`,
-        );
-        return undefined;
-      }
-    return quotaRefusal('sessions', 'Too many sessions with calls in flight');
-  };
+  /** Room for one more 2025-era session of `principal`, or the refusal (see http/session-room.ts). */
+  const makeRoom = (principal: string): Promise<Response | undefined> =>
+    makeSessionRoom(
+      principal,
+      [legacySessions, sseSessions],
+      { sessions: maxSessions, sessionsPerPrincipal: limits.sessionsPerPrincipal },
+      log,
+    );
 
   /** A web request's JSON body, read and parsed (capped, depth-checked), or the refusal. */
   const readBody = async (request: Request): Promise<unknown> => {
@@ -486,7 +470,11 @@ export function createGateway(options: GatewayOptions): Gateway {
     // where it drops our header (src/mcp/gateway-chain.ts).
     const loop = requestLoop(body);
     if (loop !== undefined) return loopRefusal(loop);
-    const parked = parkedScriptRefusal(profile, who, body);
+    const parked = parkedScriptRefusal(
+      body,
+      (tool) => profile.runsScripts(tool),
+      () => core.parkedScripts.refusal(who.principal),
+    );
     if (parked !== undefined) return parked;
     // A call of a tool served already goes at once; one whose server still connects waits for
     // that server only, and a profile's list for the servers it admits.
@@ -503,7 +491,9 @@ export function createGateway(options: GatewayOptions): Gateway {
     )
       return legacySessions.serve(profile, request, who, body, forwarded === 'valid');
     arrivals.request(body);
-    const mismatch = await paramHeaderCheck(profile, request, who, body);
+    const mismatch = await toolCallParamRefusal(body, request.headers, (name) =>
+      profile.tool(name, { owner: who.owner, caller: who }),
+    );
     if (mismatch !== undefined) return mismatch;
     const respond = (modern: Request, parsed: unknown = body) =>
       modernHandler(profile).fetch(modern, {
@@ -534,40 +524,6 @@ export function createGateway(options: GatewayOptions): Gateway {
     return respond(request);
   };
 
-  /**
-   * A new `run_script` call of a principal whose scripts waiting for answers already hold its
-   * quota of memory (or all of them the total): 429 with `Retry-After`, before anything runs.
-   * Every other call of that principal, and every other principal's scripts, go on.
-   */
-  const parkedScriptRefusal = (
-    profile: GatewayProfile,
-    who: RequestPrincipal,
-    body: unknown,
-  ): Response | undefined => {
-    const call = body as
-      | { method?: unknown; params?: { name?: unknown; requestState?: unknown; inputResponses?: unknown } }
-      | undefined;
-    if (call?.method !== 'tools/call' || typeof call.params?.name !== 'string') return undefined;
-    if (!profile.runsScripts(call.params.name)) return undefined;
-    // A 2026-07-28 retry bringing answers continues a parked script (it frees its bytes): never refused.
-    if (call.params.requestState !== undefined || call.params.inputResponses !== undefined) return undefined;
-    const refused = core.parkedScripts.refusal(who.principal);
-    return refused === undefined ? undefined : quotaRefusal(refused.kind, refused.message);
-  };
-
-  /** SEP-2243: a 2026-07-28 `tools/call`'s `Mcp-Param-*` headers agree with its arguments (else 400). */
-  const paramHeaderCheck = async (
-    profile: GatewayProfile,
-    request: Request,
-    who: RequestPrincipal,
-    body: unknown,
-  ): Promise<Response | undefined> => {
-    const call = body as { method?: unknown; id?: unknown; params?: { name?: unknown; arguments?: unknown } };
-    if (call?.method !== 'tools/call' || typeof call.params?.name !== 'string') return undefined;
-    const tool = await profile.tool(call.params.name, { owner: who.owner, caller: who });
-    return tool && paramHeaderRefusal(tool.parameters, call.params.arguments, request.headers, call.id);
-  };
-
   const fetch = async (request: Request): Promise<Response> => {
     // A load balancer's probe carries no token; the answer says nothing but ready or not.
     if (request.method === 'GET' && new URL(request.url).pathname === '/readyz') return readyz();
@@ -595,59 +551,13 @@ export function createGateway(options: GatewayOptions): Gateway {
     if (metadata !== undefined) return metadata;
     const scraped = metricsEndpoint?.scraperRequest(request, request.method, request.url, guard);
     if (scraped !== undefined) return scraped;
-    const forwarded = await forwardedCaller(request, request.method, request.url, guard);
+    const forwarded = await forwardedCaller(request, request.method, request.url, guard, membership);
     if (forwarded instanceof Response) return forwarded;
     const checked = forwarded?.who ?? (await authenticateRequest(request, guard));
     if (checked instanceof Response) return checked;
-    if (clusterSettings !== undefined && cluster === undefined) {
-      try {
-        await joinCluster(clusterSettings);
-      } catch {
-        return jsonRpcError(503, -32000, 'the cluster store (Redis) is unavailable');
-      }
-    }
+    const unavailable = membership === undefined ? undefined : await joinBeforeServing(membership);
+    if (unavailable !== undefined) return unavailable;
     return route(request, checked, undefined, forwarded);
-  };
-
-  /**
-   * A request another replica of the cluster forwarded: the caller its signed header vouches for
-   * (that replica's front door verified the client's token, which stays there), the refusal of a
-   * header that does not check out, or `undefined` for a request that carries none. Host, Origin,
-   * the gateway chain and the declared size are checked as for any request.
-   */
-  const forwardedCaller = async (
-    request: HeaderSource,
-    method: string,
-    target: string,
-    settings: HttpGuardSettings,
-  ): Promise<ForwardedCaller | Response | undefined> => {
-    const header = request.headers.get(FORWARD_HEADER);
-    if (header === null) return undefined;
-    const url = new URL(target, 'http://gateway.invalid');
-    const path = url.pathname + url.search;
-    const forged = () => jsonRpcError(403, -32000, 'Forbidden: invalid forwarding signature');
-    if (clusterSettings === undefined) return forged();
-    const checked = guardRequest(request, {
-      maxBodyBytes: settings.maxBodyBytes,
-      ...(settings.allowedHostnames === undefined ? {} : { allowedHostnames: settings.allowedHostnames }),
-    });
-    if (checked instanceof Response) return checked;
-    if (cluster === undefined) {
-      try {
-        await joinCluster(clusterSettings);
-      } catch {
-        return jsonRpcError(503, -32000, 'the cluster store (Redis) is unavailable');
-      }
-    }
-    // Forwarded requests are of sessions and parked calls: nothing but /mcp is served to one.
-    if (!/^\/mcp(?:\/|\?|$)/.test(path)) return forged();
-    return (
-      (await cluster?.acceptForwarded(header, {
-        method,
-        path,
-        sessionId: request.headers.get('mcp-session-id') ?? '',
-      })) ?? forged()
-    );
   };
 
   /** Serves a request whose headers passed the front door; `parsedBody` when it was read already. */
@@ -791,7 +701,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       const forwarded =
         headers.headers.get(FORWARD_HEADER) === null
           ? undefined
-          : await forwardedCaller(headers, req.method ?? 'GET', req.url ?? '/', guard);
+          : await forwardedCaller(headers, req.method ?? 'GET', req.url ?? '/', guard, membership);
       if (forwarded instanceof Response) return sendResponse(res, forwarded, { drain: req });
       const visitor =
         forwarded === undefined ? statusPageVisitor(headers, req.method ?? 'GET', req.url ?? '/') : undefined;
