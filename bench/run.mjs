@@ -138,6 +138,7 @@ const SCRIPTS = {
   'profile-call': 'profile-call.mjs',
   'profile-stdio': 'profile-stdio-call.mjs',
   'profile-throughput': 'profile-throughput.mjs',
+  sandbox: 'sandbox.mjs',
 };
 /** Scripts that import the TypeScript test harness (a real Redis and replicas), so run under tsx. */
 const UNDER_TSX = new Set(['cluster', 'code-mode']);

@@ -21,7 +21,7 @@ const require = createRequire(import.meta.url);
 const registry = new ToolRegistry();
 
 // 1. One Tool[]: an MCP server over stdio and an OpenClaw plugin, in the same registry.
-const provider = await loadMCPServers(
+const hub = await loadMCPServers(
   {
     servers: {
       everything: {
@@ -98,5 +98,5 @@ try {
   });
   console.log(`${result.steps.length} steps\n${result.text}`);
 } finally {
-  await provider.close();
+  await hub.close();
 }

@@ -13,7 +13,7 @@ import { scriptedAnthropic } from './scripted-models.js';
 
 const require = createRequire(import.meta.url);
 const registry = new ToolRegistry();
-const provider = await loadMCPServers(
+const hub = await loadMCPServers(
   {
     servers: {
       everything: {
@@ -55,5 +55,5 @@ try {
     messages.push({ role: 'user', content: results });
   }
 } finally {
-  await provider.close();
+  await hub.close();
 }

@@ -14,7 +14,7 @@ import { scriptedOpenAI } from './scripted-models.js';
 
 const require = createRequire(import.meta.url);
 const registry = new ToolRegistry();
-const provider = await loadMCPServers(
+const hub = await loadMCPServers(
   {
     servers: {
       everything: {
@@ -54,5 +54,5 @@ try {
     }
   }
 } finally {
-  await provider.close();
+  await hub.close();
 }

@@ -1,9 +1,15 @@
 import type { ServerConfig } from '../config/config-types.js';
-import { DEFAULT_MAX_PROCESSES, networkGrant, sandboxGrants } from '../config/sandbox-settings.js';
+import {
+  DEFAULT_MAX_PROCESSES,
+  networkGrant,
+  type SandboxSettings,
+  sandboxGrants,
+} from '../config/sandbox-settings.js';
 import { findOnPath } from '../paths/find-on-path.js';
 import { cgroupLimitsMissing } from './cgroup-limits-missing.js';
 import { findBubblewrap } from './find-bubblewrap.js';
 import { findCgroups } from './find-cgroups.js';
+import { findContainerEngineSync } from './find-container-engine.js';
 
 /** Whether a server runs in a box, and why (or why not), for `mcptools doctor`. */
 export interface SandboxStatus {
@@ -26,6 +32,7 @@ export function sandboxStatus(server: ServerConfig, env: NodeJS.ProcessEnv = pro
       reason: 'no "sandbox" setting (boxes are off unless "sandbox" or, under serve, "gateway.sandbox" asks)',
     };
   }
+  if (grants.image !== undefined) return containerStatus(grants.image, grants, env);
   const bwrap = findBubblewrap(env);
   if (bwrap === undefined)
     return {
@@ -73,4 +80,28 @@ export function sandboxStatus(server: ServerConfig, env: NodeJS.ProcessEnv = pro
       : [`no process limit (no cgroup here: ${cgroups.reason})`]),
   ];
   return { boxed: true, reason: `bubblewrap (${bwrap}): ${granted.join(', ')}` };
+}
+
+/** Whether a box that names an image runs, and on which engine, with its limits as flags. */
+function containerStatus(image: string, grants: SandboxSettings, env: NodeJS.ProcessEnv): SandboxStatus {
+  const found = findContainerEngineSync(grants.engine, env);
+  if (!found.available)
+    return {
+      boxed: false,
+      reason: `the image "${image}" is asked for but no container engine is available (${found.tried.join('; ')}): the server is refused`,
+    };
+  const network = networkGrant(grants.network);
+  const granted = [
+    network === 'all' ? 'the whole network' : 'no network',
+    `${grants.read?.length ?? 0} read-only and ${grants.write?.length ?? 0} writable paths`,
+    `${grants.env?.length ?? 0} passed variables`,
+    `at most ${grants.maxProcesses ?? DEFAULT_MAX_PROCESSES} processes`,
+    ...(grants.maxMemoryBytes === undefined ? [] : [`at most ${grants.maxMemoryBytes} bytes of memory`]),
+    ...(grants.maxCpus === undefined ? [] : [`at most ${grants.maxCpus} CPUs`]),
+    ...(grants.maxOpenFiles === undefined ? [] : [`at most ${grants.maxOpenFiles} open files per process`]),
+  ];
+  return {
+    boxed: true,
+    reason: `${found.engine.name} (${found.engine.path}), image "${image}": ${granted.join(', ')}`,
+  };
 }

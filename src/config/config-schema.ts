@@ -80,29 +80,43 @@ const allowEntrySchema = lazySchema(() =>
 export const sandboxSchema = lazySchema(() =>
   z.union([
     z.boolean(),
-    z.strictObject({
-      network: z
-        .union([
-          z.boolean(),
-          z.enum(['all', 'none']),
-          z.strictObject({ allow: z.array(allowEntrySchema()).min(1, 'must name at least one host:port') }),
-        ])
-        .optional(),
-      read: z.array(grantedPathSchema()).optional(),
-      write: z.array(grantedPathSchema()).optional(),
-      env: z
-        .array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be environment variable names'))
-        .optional(),
-      maxOpenFiles: z.number().int().min(16, 'must be at least 16').optional(),
-      maxMemoryBytes: z
-        .number()
-        .int()
-        .min(16 * 1024 * 1024, 'must be at least 16 MiB (16777216)')
-        .optional(),
-      maxProcesses: z.number().int().min(8, 'must be at least 8').optional(),
-      maxCpus: z.number().min(0.01, 'must be at least 0.01').max(1024, 'must be at most 1024').optional(),
-      maxCpuSeconds: z.number().int().min(1, 'must be at least 1').optional(),
-    }),
+    z
+      .strictObject({
+        network: z
+          .union([
+            z.boolean(),
+            z.enum(['all', 'none']),
+            z.strictObject({ allow: z.array(allowEntrySchema()).min(1, 'must name at least one host:port') }),
+          ])
+          .optional(),
+        read: z.array(grantedPathSchema()).optional(),
+        write: z.array(grantedPathSchema()).optional(),
+        env: z
+          .array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be environment variable names'))
+          .optional(),
+        maxOpenFiles: z.number().int().min(16, 'must be at least 16').optional(),
+        maxMemoryBytes: z
+          .number()
+          .int()
+          .min(16 * 1024 * 1024, 'must be at least 16 MiB (16777216)')
+          .optional(),
+        maxProcesses: z.number().int().min(8, 'must be at least 8').optional(),
+        maxCpus: z.number().min(0.01, 'must be at least 0.01').max(1024, 'must be at most 1024').optional(),
+        maxCpuSeconds: z.number().int().min(1, 'must be at least 1').optional(),
+        image: z
+          .string()
+          .regex(/^[A-Za-z0-9][A-Za-z0-9._/:@-]*$/, 'must be an image reference (name[:tag][@digest])')
+          .optional(),
+        engine: z.enum(['docker', 'podman']).optional(),
+      })
+      .refine((box) => box.engine === undefined || box.image !== undefined, {
+        path: ['engine'],
+        message: 'needs "image" (the engine runs an image)',
+      })
+      .refine((box) => box.image === undefined || typeof box.network !== 'object', {
+        path: ['network'],
+        message: 'with "image" must be "none" or "all" (an allowlist needs the bubblewrap box)',
+      }),
   ]),
 );
 

@@ -50,7 +50,18 @@ export interface SandboxSettings {
    * limit in time, so it is off unless asked for; {@link maxCpus} is the limit that throttles.
    */
   maxCpuSeconds?: number;
+  /**
+   * A container image to run the server in, with Docker or Podman instead of bubblewrap: the
+   * same grants as container flags (container-command.ts). The network is `"none"` or `"all"`
+   * (an allowlist needs the bubblewrap box's egress relay).
+   */
+  image?: string;
+  /** The engine for {@link image}: `docker` or `podman`; unset, the first of them that answers. */
+  engine?: ContainerEngineName;
 }
+
+/** The container engines a box with an `image` can run on. */
+export type ContainerEngineName = 'docker' | 'podman';
 
 /** The process limit of a box with a cgroup and no `maxProcesses` (threads count: Node has about ten). */
 export const DEFAULT_MAX_PROCESSES = 1024;

@@ -84,6 +84,16 @@ export async function createTransport(
       parameters.env = { ...config.env, ...chain };
     if (config.cwd !== undefined) parameters.cwd = config.cwd;
     const grants = sandboxGrants(config.sandbox);
+    // An entry that names an image runs in a container of Docker or Podman, never elsewhere.
+    if (grants?.image !== undefined) {
+      const { containerTransport } = await import('./container-transport.js');
+      return containerTransport(
+        name,
+        { ...grants, image: grants.image },
+        parameters as BoxedParameters,
+        stderr,
+      );
+    }
     if (grants !== undefined) {
       const bwrap = findBubblewrap();
       if (bwrap === undefined) throw new Error(bubblewrapMissingMessage(name));

@@ -19,7 +19,7 @@ import { activeServers } from './server-availability.js';
 import { createToolIndexTool, type ToolIndexToolOptions } from './tool-index-tool.js';
 
 /** The per-server surface: `mcp__<server>__list_resources` and `mcp__<server>__read_resource`. */
-function perServerTools(provider: MCPToolHub, settings: ResolvedRouterOptions, taken: Set<string>): Tool[] {
+function perServerTools(hub: MCPToolHub, settings: ResolvedRouterOptions, taken: Set<string>): Tool[] {
   const separator = settings.naming.separator ?? '__';
   const maxLength = settings.naming.maxLength ?? 64;
   const tools: Tool[] = [];
@@ -33,13 +33,9 @@ function perServerTools(provider: MCPToolHub, settings: ResolvedRouterOptions, t
     taken.add(name);
     return name;
   };
-  for (const server of activeServers(provider)) {
-    tools.push(
-      createListResourcesTool(provider, settings, { name: nameFor(server, 'list_resources'), server }),
-    );
-    tools.push(
-      createReadResourceTool(provider, settings, { name: nameFor(server, 'read_resource'), server }),
-    );
+  for (const server of activeServers(hub)) {
+    tools.push(createListResourcesTool(hub, settings, { name: nameFor(server, 'list_resources'), server }));
+    tools.push(createReadResourceTool(hub, settings, { name: nameFor(server, 'read_resource'), server }));
   }
   return tools;
 }
@@ -53,11 +49,11 @@ function perServerTools(provider: MCPToolHub, settings: ResolvedRouterOptions, t
  * `run_script` and `mcp_auth`.
  *
  * @example
- * const provider = await loadMCPServers(config, registry);
- * const tools = createRouterTools(provider, registry, { planMode: () => agent.planning });
+ * const hub = await loadMCPServers(config, registry);
+ * const tools = createRouterTools(hub, registry, { planMode: () => agent.planning });
  */
 export function createRouterTools(
-  provider: MCPToolHub,
+  hub: MCPToolHub,
   registry: ToolRegistry,
   options: RouterToolsOptions = {},
 ): Tool[] {
@@ -71,7 +67,7 @@ export function createRouterTools(
     planMode: settings.planMode,
     senderIsOwner: settings.senderIsOwner,
     ...(settings.toolVisible === undefined ? {} : { toolVisible: settings.toolVisible }),
-    serverState: (server) => provider.status(server)?.state,
+    serverState: (server) => hub.status(server)?.state,
     context: settings.context,
     ...(settings.maxResponseBytes === undefined ? {} : { maxResponseBytes: settings.maxResponseBytes }),
     ...(settings.semanticSearch === undefined ? {} : { semantic: settings.semanticSearch }),
@@ -82,13 +78,13 @@ export function createRouterTools(
     registry,
     settings,
     routerNames,
-    (target) => provider.toolRefusal?.(target)?.message,
+    (target) => hub.toolRefusal?.(target)?.message,
   );
   const tools: Tool[] = [
-    createListResourcesTool(provider, settings, { name: names.listResources }),
-    createReadResourceTool(provider, settings, { name: names.readResource }),
-    createListPromptsTool(provider, settings, names.listPrompts),
-    createGetPromptTool(provider, settings, names.getPrompt),
+    createListResourcesTool(hub, settings, { name: names.listResources }),
+    createReadResourceTool(hub, settings, { name: names.readResource }),
+    createListPromptsTool(hub, settings, names.listPrompts),
+    createGetPromptTool(hub, settings, names.getPrompt),
     toolIndex,
     createCallToolTool(registry, settings, routerNames, route),
   ];
@@ -108,8 +104,7 @@ export function createRouterTools(
     );
   }
   // McpAuth only where there is something to authorize.
-  if ((provider.oauthServers?.() ?? []).length > 0)
-    tools.push(createMcpAuthTool(provider, settings, names.mcpAuth));
-  if (settings.perServerResourceTools) tools.push(...perServerTools(provider, settings, routerNames));
+  if ((hub.oauthServers?.() ?? []).length > 0) tools.push(createMcpAuthTool(hub, settings, names.mcpAuth));
+  if (settings.perServerResourceTools) tools.push(...perServerTools(hub, settings, routerNames));
   return tools;
 }

@@ -44,17 +44,13 @@ function isUnsupported(error: RouterError): boolean {
   return /method not found|-32601|not supported|capabilit/i.test(error.msg);
 }
 
-async function gatherOne(
-  provider: MCPToolHub,
-  server: string,
-  options: CallOptions,
-): Promise<GatheredResources> {
+async function gatherOne(hub: MCPToolHub, server: string, options: CallOptions): Promise<GatheredResources> {
   const empty: GatheredResources = { resources: [], templates: [], errors: [] };
-  const problem = serverProblem(provider, server);
+  const problem = serverProblem(hub, server);
   if (problem) return { ...empty, errors: [listError(server, problem)] };
   const [resources, templates] = await Promise.allSettled([
-    provider.resources.list(server, options),
-    provider.resources.listTemplates(server, options),
+    hub.resources.list(server, options),
+    hub.resources.listTemplates(server, options),
   ]);
   if (resources.status === 'rejected') {
     return { ...empty, errors: [listError(server, classifyRouterError(resources.reason))] };
@@ -84,7 +80,7 @@ async function gatherOne(
   }
   // The hub lists a disconnected server as empty; the listing wants the failure
   // visible, so a server that died while we listed it is reported, not silently empty.
-  const after = serverProblem(provider, server);
+  const after = serverProblem(hub, server);
   if (after && gathered.resources.length === 0 && gathered.templates.length === 0) {
     gathered.errors = [listError(server, after)];
   }
@@ -96,11 +92,11 @@ async function gatherOne(
  * disconnected or failing lands in `errors`; it never fails the whole listing.
  */
 export async function gatherResources(
-  provider: MCPToolHub,
+  hub: MCPToolHub,
   servers: string[],
   options: CallOptions = {},
 ): Promise<GatheredResources> {
-  const parts = await Promise.all(servers.map((server) => gatherOne(provider, server, options)));
+  const parts = await Promise.all(servers.map((server) => gatherOne(hub, server, options)));
   return {
     resources: parts.flatMap((part) => part.resources),
     templates: parts.flatMap((part) => part.templates),

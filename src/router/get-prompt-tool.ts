@@ -17,9 +17,9 @@ const parameters: JsonSchemaObject = {
   required: ['server', 'name'],
 };
 
-async function availablePrompts(provider: MCPToolHub, server: string, options: CallOptions) {
+async function availablePrompts(hub: MCPToolHub, server: string, options: CallOptions) {
   try {
-    const prompts = await provider.prompts.list(server, options);
+    const prompts = await hub.prompts.list(server, options);
     return { available: prompts.map((prompt) => prompt.name) };
   } catch {
     return {};
@@ -33,15 +33,15 @@ async function availablePrompts(provider: MCPToolHub, server: string, options: C
 export function createGetPromptTool(base: MCPToolHub, settings: ResolvedRouterOptions, name: string): Tool {
   const run = async (params: Record<string, unknown>, call: CallContext): Promise<RouterOutcome> => {
     const { signal } = call;
-    // What this caller may reach: the view of the provider for them (a gateway profile's).
-    const provider = settings.view(base, call.caller);
+    // What this caller may reach: the view of the hub for them (a gateway profile's).
+    const hub = settings.view(base, call.caller);
     const server = String(params.server);
     const prompt = String(params.name);
     const context = { server, name: prompt };
-    const problem = serverProblem(provider, server);
+    const problem = serverProblem(hub, server);
     if (problem) return errorOutcome(problem, context, {}, prompt);
     try {
-      const result = await provider.prompts.get(
+      const result = await hub.prompts.get(
         server,
         prompt,
         params.arguments as Record<string, string> | undefined,
@@ -69,7 +69,7 @@ export function createGetPromptTool(base: MCPToolHub, settings: ResolvedRouterOp
       return errorOutcome(
         notFound,
         context,
-        await availablePrompts(provider, server, { ...(signal ? { signal } : {}), context: call }),
+        await availablePrompts(hub, server, { ...(signal ? { signal } : {}), context: call }),
         prompt,
       );
     }

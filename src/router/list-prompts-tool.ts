@@ -45,23 +45,23 @@ function toListed(entry: PromptEntry): ListedPrompt {
 export function createListPromptsTool(base: MCPToolHub, settings: ResolvedRouterOptions, name: string): Tool {
   const run = async (params: Record<string, unknown>, call: CallContext): Promise<RouterOutcome> => {
     const { signal } = call;
-    // What this caller may reach: the view of the provider for them (a gateway profile's).
-    const provider = settings.view(base, call.caller);
+    // What this caller may reach: the view of the hub for them (a gateway profile's).
+    const hub = settings.view(base, call.caller);
     const server = params.server as string | undefined;
-    if (server !== undefined && !provider.status(server))
-      return errorOutcome(serverProblem(provider, server)!, { server });
+    if (server !== undefined && !hub.status(server))
+      return errorOutcome(serverProblem(hub, server)!, { server });
     const options = {
       ...(signal ? { signal } : {}),
       context: call,
       ...(settings.timeoutMs === undefined ? {} : { timeoutMs: settings.timeoutMs }),
     };
     const parts = await Promise.all(
-      (server === undefined ? activeServers(provider) : [server]).map(async (each) => {
-        const problem = serverProblem(provider, each);
+      (server === undefined ? activeServers(hub) : [server]).map(async (each) => {
+        const problem = serverProblem(hub, each);
         if (problem) return { prompts: [], errors: [toListError(each, problem)] };
         try {
-          const prompts = (await provider.prompts.list(each, options)).map(toListed);
-          const after = serverProblem(provider, each);
+          const prompts = (await hub.prompts.list(each, options)).map(toListed);
+          const after = serverProblem(hub, each);
           return after && prompts.length === 0
             ? { prompts, errors: [toListError(each, after)] }
             : { prompts, errors: [] };

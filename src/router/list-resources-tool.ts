@@ -70,8 +70,8 @@ export function createListResourcesTool(
   const parameters = parametersFor(target.server !== undefined, settings.listMaxResources);
   const run = async (params: Record<string, unknown>, call: CallContext): Promise<RouterOutcome> => {
     const { signal } = call;
-    // What this caller may reach: the view of the provider for them (a gateway profile's).
-    const provider = settings.view(base, call.caller);
+    // What this caller may reach: the view of the hub for them (a gateway profile's).
+    const hub = settings.view(base, call.caller);
     const server = target.server ?? (params.server as string | undefined);
     const max = (params.max as number | undefined) ?? settings.listMaxResources;
     let offset = 0;
@@ -82,11 +82,11 @@ export function createListResourcesTool(
       }
       offset = cursor.offset;
     }
-    if (server !== undefined && !provider.status(server)) {
-      return errorOutcome(serverProblem(provider, server)!, { server });
+    if (server !== undefined && !hub.status(server)) {
+      return errorOutcome(serverProblem(hub, server)!, { server });
     }
-    const servers = server === undefined ? activeServers(provider) : [server];
-    const gathered = await gatherResources(provider, servers, {
+    const servers = server === undefined ? activeServers(hub) : [server];
+    const gathered = await gatherResources(hub, servers, {
       ...(signal ? { signal } : {}),
       context: call,
       ...(settings.timeoutMs === undefined ? {} : { timeoutMs: settings.timeoutMs }),

@@ -20,11 +20,11 @@ const parameters: JsonSchemaObject = {
  * read-only (it changes stored credentials), so plan mode hides it.
  */
 export function createMcpAuthTool(base: MCPToolHub, settings: ResolvedRouterOptions, name: string): Tool {
-  const describe = async (provider: MCPToolHub, call: CallContext, server: string) => {
-    const status = provider.status(server);
-    const pending = provider.pendingAuthorization?.(server, call);
+  const describe = async (hub: MCPToolHub, call: CallContext, server: string) => {
+    const status = hub.status(server);
+    const pending = hub.pendingAuthorization?.(server, call);
     // A server each gateway caller signs in to: this caller's own sign-in, not the shared state.
-    const own = await provider.callerSignIn?.(server, call);
+    const own = await hub.callerSignIn?.(server, call);
     return {
       server,
       state: status?.state ?? 'unknown',
@@ -36,11 +36,11 @@ export function createMcpAuthTool(base: MCPToolHub, settings: ResolvedRouterOpti
     };
   };
   const run = async (params: Record<string, unknown>, call: CallContext): Promise<RouterOutcome> => {
-    const provider = settings.view(base, call.caller);
-    const oauthServers = () => provider.oauthServers?.() ?? [];
+    const hub = settings.view(base, call.caller);
+    const oauthServers = () => hub.oauthServers?.() ?? [];
     const server = params.server as string | undefined;
     if (server === undefined) {
-      const servers = await Promise.all(oauthServers().map((each) => describe(provider, call, each)));
+      const servers = await Promise.all(oauthServers().map((each) => describe(hub, call, each)));
       const waiting = servers.filter((entry) => entry.status !== 'authorized').length;
       return {
         state: 'success',
@@ -58,7 +58,7 @@ export function createMcpAuthTool(base: MCPToolHub, settings: ResolvedRouterOpti
         { server },
       );
     }
-    const current = await describe(provider, call, server);
+    const current = await describe(hub, call, server);
     if (current.status === 'authorized' || current.status === 'pending') {
       return {
         state: 'success',
@@ -72,7 +72,7 @@ export function createMcpAuthTool(base: MCPToolHub, settings: ResolvedRouterOpti
       };
     }
     try {
-      const start = await provider.authorize?.(server, { context: call });
+      const start = await hub.authorize?.(server, { context: call });
       if (start?.status === 'pending') {
         return {
           state: 'success',
@@ -88,7 +88,7 @@ export function createMcpAuthTool(base: MCPToolHub, settings: ResolvedRouterOpti
       return {
         state: 'success',
         summary: `oauth ${server}: authorized`,
-        payload: await describe(provider, call, server),
+        payload: await describe(hub, call, server),
       };
     } catch (error) {
       return errorOutcome(classifyRouterError(error), { server });

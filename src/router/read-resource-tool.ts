@@ -92,10 +92,10 @@ function capContents(contents: ResourceContents[], maxBytes: number) {
   return { items, truncated, originalSize, shown };
 }
 
-async function availableResources(provider: MCPToolHub, server: string, options: CallOptions) {
+async function availableResources(hub: MCPToolHub, server: string, options: CallOptions) {
   const [resources, templates] = await Promise.allSettled([
-    provider.resources.list(server, options),
-    provider.resources.listTemplates(server, options),
+    hub.resources.list(server, options),
+    hub.resources.listTemplates(server, options),
   ]);
   const uris = resources.status === 'fulfilled' ? resources.value.map((entry) => entry.uri) : [];
   const patterns = templates.status === 'fulfilled' ? templates.value.map((entry) => entry.uriTemplate) : [];
@@ -123,8 +123,8 @@ export function createReadResourceTool(
   );
   const run = async (params: Record<string, unknown>, call: CallContext): Promise<RouterOutcome> => {
     const { signal } = call;
-    // What this caller may reach: the view of the provider for them (a gateway profile's).
-    const provider = settings.view(base, call.caller);
+    // What this caller may reach: the view of the hub for them (a gateway profile's).
+    const hub = settings.view(base, call.caller);
     const asked = String(params.uri);
     if (!URI_PATTERN.test(asked)) {
       const server = target.server ?? (params.server === undefined ? undefined : String(params.server));
@@ -156,11 +156,11 @@ export function createReadResourceTool(
         uri,
       );
     }
-    const problem = serverProblem(provider, server);
+    const problem = serverProblem(hub, server);
     if (problem) return errorOutcome(problem, context, {}, uri);
     let contents: ResourceContents[];
     try {
-      contents = await provider.resources.read(server, uri, {
+      contents = await hub.resources.read(server, uri, {
         ...(signal ? { signal } : {}),
         context: call,
         ...(settings.timeoutMs === undefined ? {} : { timeoutMs: settings.timeoutMs }),
@@ -173,7 +173,7 @@ export function createReadResourceTool(
       return errorOutcome(
         notFound,
         context,
-        await availableResources(provider, server, { ...(signal ? { signal } : {}), context: call }),
+        await availableResources(hub, server, { ...(signal ? { signal } : {}), context: call }),
         uri,
       );
     }

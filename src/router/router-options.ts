@@ -68,10 +68,10 @@ export interface RouterToolsOptions {
    */
   toolVisible?: (tool: Tool, caller?: Caller) => boolean;
   /**
-   * The view of the provider a caller's call reaches (a gateway profile's: only the servers
-   * that caller may see). Default: the provider itself.
+   * The view of the hub a caller's call reaches (a gateway profile's: only the servers
+   * that caller may see). Default: the hub itself.
    */
-  view?: (provider: MCPToolHub, caller: Caller | undefined) => MCPToolHub;
+  view?: (hub: MCPToolHub, caller: Caller | undefined) => MCPToolHub;
   /** `json` (default) or the `compact` two-line format. */
   format?: RouterFormat;
   /** The loaded configuration: `router.*` supplies defaults, `namespace` the naming rules. */
@@ -80,7 +80,7 @@ export interface RouterToolsOptions {
   naming?: NamingOptions;
   /** Context for registry factories when `call_tool` resolves a tool one produces. */
   context?: ToolContext;
-  /** Timeout of each provider request made by a router tool, in ms (the hub's own default otherwise). */
+  /** Timeout of each hub request made by a router tool, in ms (the hub's own default otherwise). */
   timeoutMs?: number;
   /**
    * `tool_index` search fused with an embedding model (`embed`, `weight`); defaults to the
@@ -106,7 +106,7 @@ export interface ResolvedRouterOptions {
   planMode: () => boolean;
   senderIsOwner: (caller?: Caller) => boolean;
   toolVisible: ((tool: Tool, caller?: Caller) => boolean) | undefined;
-  view: (provider: MCPToolHub, caller: Caller | undefined) => MCPToolHub;
+  view: (hub: MCPToolHub, caller: Caller | undefined) => MCPToolHub;
   format: RouterFormat;
   naming: NamingOptions;
   context: ToolContext;
@@ -179,7 +179,7 @@ export function resolveRouterOptions(options: RouterToolsOptions = {}): Resolved
     planMode: flagGetter(options.planMode, false),
     senderIsOwner: flagGetter(options.senderIsOwner, true),
     toolVisible: options.toolVisible,
-    view: options.view ?? ((provider) => provider),
+    view: options.view ?? ((hub) => hub),
     format: options.format ?? 'json',
     naming: options.naming ?? options.config?.namespace ?? {},
     context: options.context ?? {},

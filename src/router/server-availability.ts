@@ -6,10 +6,10 @@ import { type RouterError, routerError, routerErrorType } from './error-taxonomy
  * name lists the configured servers; a disconnected one carries its last error (it fails
  * fast instead of waiting for a timeout).
  */
-export function serverProblem(provider: MCPToolHub, server: string): RouterError | undefined {
-  const status = provider.status(server);
+export function serverProblem(hub: MCPToolHub, server: string): RouterError | undefined {
+  const status = hub.status(server);
   if (!status) {
-    const known = provider.servers();
+    const known = hub.servers();
     return routerError(
       'CONNECTION_FAILED',
       `unknown server "${server}"; configured servers: ${known.length > 0 ? known.join(', ') : '(none)'}`,
@@ -35,9 +35,9 @@ export function serverProblem(provider: MCPToolHub, server: string): RouterError
 }
 
 /** Servers a call without `server` covers: every configured server that is not disabled or skipped. */
-export function activeServers(provider: MCPToolHub): string[] {
-  return provider.servers().filter((server) => {
-    const state = provider.status(server)?.state;
+export function activeServers(hub: MCPToolHub): string[] {
+  return hub.servers().filter((server) => {
+    const state = hub.status(server)?.state;
     return state !== 'disabled' && state !== 'skipped';
   });
 }

@@ -8,9 +8,10 @@ import { cgroupLimitsMissing } from '../../src/boxes/cgroup-limits-missing.js';
 import { findBubblewrap } from '../../src/boxes/find-bubblewrap.js';
 import { findCgroups } from '../../src/boxes/find-cgroups.js';
 import { sandboxStatus } from '../../src/boxes/sandbox-status.js';
+import { checkServerConfig, suggestFix } from '../../src/cli/doctor/suggest-fix.js';
 import { parseConfig } from '../../src/config/parse-config.js';
-import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
 import type { MCPToolHub, ServerStatus } from '../../src/mcp/hub-types.js';
+import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
 import { ToolRegistry } from '../../src/registry/tool-registry.js';
 import { hasBinary } from '../helpers/system-binaries.js';
 import { waitUntil } from '../helpers/wait-until.js';
@@ -329,6 +330,14 @@ describe.skipIf(noCgroup !== undefined)('limit hits reported while the server ru
               (status) => status.lastError?.message.includes('maxMemoryBytes 268435456') === true,
             ),
           'until the lost server’s error names the memory limit',
+        );
+        // doctor's fix for it: raise the limit.
+        const lost = statuses.find(
+          (status) => status.lastError?.message.includes('maxMemoryBytes') === true,
+        )!;
+        const entry = stdioFixture('box-probe', [], { sandbox: { read: [ROOT], maxMemoryBytes: 268435456 } });
+        expect(suggestFix(entry, checkServerConfig(entry), { ...lost, state: 'disconnected' })).toBe(
+          'the box stopped it at its limit: raise "sandbox.maxMemoryBytes" (docs/sandbox.md)',
         );
         expect(await call(registry, 'other__env', { name: 'HOME' })).toBe('/tmp/home');
         await expect

@@ -11,7 +11,7 @@ import {
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliScratch, runCli } from '../cli/cli-process.js';
 import {
@@ -229,8 +229,25 @@ describe('mcptools add, locked start, update, doctor and remove', () => {
     const dry = await cli(['update', 'probe', '--dry-run']);
     expect(dry.stdout).toContain('version: 1.0.0 → 1.0.1');
     expect(readJson(join(project, 'mcptools-lock.json')).servers.probe.version).toBe('1.0.0');
+    // Pins in use (the default pin file exists): the definitions of 1.0.0 are pinned on first use.
+    const pinFile = join(scratch.env.XDG_CONFIG_HOME!, 'mcptools', 'pins.json');
+    mkdirSync(dirname(pinFile), { recursive: true });
+    writeFileSync(pinFile, JSON.stringify({ version: 1, servers: {} }));
+    expect((await cli(['call', 'probe__env', 'name=PROBE_REGION'])).code).toBe(0);
+    expect(readJson(pinFile).servers.probe.pins['tool:env'].definition.description).toBe(
+      'One environment variable',
+    );
     const run = await cli(['update', 'probe', '--yes']);
     expect(run.code, run.stderr).toBe(0);
+    // 1.0.1 describes its env tool differently: the diff against the pin is shown, and re-pinned.
+    expect(run.stdout).toContain('-  "description": "One environment variable",');
+    expect(run.stdout).toContain('+  "description": "One environment variable, read at call time",');
+    expect(run.stdout).toContain('re-pinned 1 definition(s) of probe');
+    const pinned = readJson(pinFile).servers.probe;
+    expect(pinned.pending).toEqual({});
+    expect(pinned.pins['tool:env'].definition.description).toBe(
+      'One environment variable, read at call time',
+    );
     expect(run.stdout).toContain(
       `integrity: ${fixture.artifacts.tarballs.get('1.0.0')!.integrity} → ${fixture.artifacts.tarballs.get('1.0.1')!.integrity}`,
     );
@@ -241,6 +258,7 @@ describe('mcptools add, locked start, update, doctor and remove', () => {
     expect(readJson(join(project, 'mcptools-lock.json')).servers.probe.version).toBe('1.0.1');
     const again = await cli(['update', 'probe']);
     expect(again.stdout).toContain('is the latest');
+    // The re-pinned tool is served (pins enforce: a definition differing from its pin would be refused).
     const key = await cli(['call', 'probe__env', 'name=PROBE_API_KEY']);
     expect(key.stdout.trim()).toMatch(/^\*+$/);
     expectNoSecretIn(project, CANARY);

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { deriveClusterKeys } from '../../src/cluster/cluster-key.js';
 import { connectRedis, type RedisConnection } from '../../src/cluster/redis-connection.js';
 import { RedisKeys } from '../../src/cluster/redis-keys.js';
@@ -16,7 +16,8 @@ import {
 } from '../fixtures/oauth/oauth-fixture.js';
 import { connectClient, toolNames } from '../gateway/gateway-test-helpers.js';
 import { waitUntil } from '../helpers/wait-until.js';
-import { freePort, redisAvailable, scratchDir, startRedis, type TestRedis } from './cluster-harness.js';
+import { useClusterBench } from './cluster-fixture.js';
+import { freePort, redisAvailable } from './cluster-harness.js';
 
 /*
  * An OAuth sign-in completed on replica B reaches a 2026 listener on replica A
@@ -26,16 +27,15 @@ import { freePort, redisAvailable, scratchDir, startRedis, type TestRedis } from
  * signed out.
  */
 
-const dir = scratchDir();
-const key = randomBytes(32);
-let redis: TestRedis;
+const bench = useClusterBench();
+const key = bench.keyBytes;
 let fixture: OAuthFixture;
 const running: { gateway: Gateway; provider: MCPToolHub; url: string }[] = [];
 const connections: RedisConnection[] = [];
 
 async function replica(name: string, clustered: boolean) {
   const config = { servers: { remote: { type: 'streamable-http' as const, url: fixture.mcpUrl } } };
-  const connection = await connectRedis(redis.url, () => {});
+  const connection = await connectRedis(bench.redis.url, () => {});
   connections.push(connection);
   const derived = deriveClusterKeys(clustered ? key : randomBytes(32));
   const registry = new ToolRegistry();
@@ -55,7 +55,9 @@ async function replica(name: string, clustered: boolean) {
     provider,
     config,
     ...(clustered
-      ? { cluster: { redis: redis.url, key, advertiseUrl: `http://127.0.0.1:${port}`, replicaId: name } }
+      ? {
+          cluster: { redis: bench.redis.url, key, advertiseUrl: `http://127.0.0.1:${port}`, replicaId: name },
+        }
       : {}),
   });
   const { url } = await gateway.listen({ port });
@@ -66,19 +68,16 @@ async function replica(name: string, clustered: boolean) {
 
 describe.skipIf(!redisAvailable)('an OAuth sign-in across replicas (real Redis, real OAuth provider)', () => {
   beforeAll(async () => {
-    redis = await startRedis(dir.path);
     fixture = await startOAuthFixture();
-  });
-
-  afterAll(async () => {
-    for (const { gateway, provider } of running) {
-      await gateway.close();
-      await provider.close();
-    }
-    for (const connection of connections) await connection.close();
-    await fixture?.close();
-    await redis?.stop();
-    dir.remove();
+    // Before Redis stops: the gateways, their connections, then the provider they signed in at.
+    bench.onClose(async () => {
+      for (const { gateway, provider } of running) {
+        await gateway.close();
+        await provider.close();
+      }
+      for (const connection of connections) await connection.close();
+      await fixture.close();
+    });
   });
 
   it('case 2: signed in on B, a listener on A hears it once and A serves the tools (control: a replica outside the cluster does not)', async () => {

@@ -1,6 +1,5 @@
-import { randomBytes } from 'node:crypto';
 import type { Client } from '@modelcontextprotocol/client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { deriveClusterKeys } from '../../src/cluster/cluster-key.js';
 import { connectRedis, type RedisConnection } from '../../src/cluster/redis-connection.js';
 import { RedisKeys } from '../../src/cluster/redis-keys.js';
@@ -14,15 +13,8 @@ import { type OAuthFixture, startOAuthFixture } from '../fixtures/oauth/oauth-fi
 import { CookieBrowser } from '../fixtures/oidc/cookie-browser.js';
 import { type OidcFixture, startOidcProvider } from '../fixtures/oidc/oidc-fixture.js';
 import { connectClient, toolNames } from '../gateway/gateway-test-helpers.js';
-import {
-  type Balancer,
-  freePort,
-  redisAvailable,
-  scratchDir,
-  startBalancer,
-  startRedis,
-  type TestRedis,
-} from './cluster-harness.js';
+import { useClusterBench } from './cluster-fixture.js';
+import { type Balancer, freePort, redisAvailable, startBalancer } from './cluster-harness.js';
 
 /*
  * A per-user sign-in bound to its starter by the browser login, across two replicas: Bob's link
@@ -35,9 +27,8 @@ import {
  */
 
 const LOGIN_SECRET = 'gateway-login-secret-0123456789';
-const dir = scratchDir();
-const key = randomBytes(32);
-let redis: TestRedis;
+const bench = useClusterBench();
+const key = bench.keyBytes;
 let oidc: OidcFixture;
 let notes: OAuthFixture;
 let balancer: Balancer;
@@ -63,7 +54,7 @@ async function replica(name: string, audience: string) {
       },
     },
   };
-  const connection = await connectRedis(redis.url, () => {});
+  const connection = await connectRedis(bench.redis.url, () => {});
   connections.push(connection);
   const derived = deriveClusterKeys(key);
   const registry = new ToolRegistry();
@@ -82,7 +73,7 @@ async function replica(name: string, audience: string) {
     registry,
     provider,
     config,
-    cluster: { redis: redis.url, key, advertiseUrl: `http://127.0.0.1:${port}`, replicaId: name },
+    cluster: { redis: bench.redis.url, key, advertiseUrl: `http://127.0.0.1:${port}`, replicaId: name },
   });
   const { url } = await gateway.listen({ port });
   const entry = { gateway, provider, url };
@@ -102,7 +93,16 @@ describe.skipIf(!redisAvailable)(
   'a browser-bound sign-in across replicas (real Redis, real OpenID provider)',
   () => {
     beforeAll(async () => {
-      redis = await startRedis(dir.path);
+      // Before Redis stops: the gateways, their connections, the balancer, the providers.
+      bench.onClose(async () => {
+        for (const { gateway, provider } of running) {
+          await gateway.close();
+          await provider.close();
+        }
+        for (const connection of connections) await connection.close();
+        await balancer?.close();
+        await Promise.all([oidc?.close(), notes?.close()]);
+      });
       // The balancer first: its URL is the gateway's public one (the audience, and every redirect's origin).
       balancer = await startBalancer(bases);
       const origin = new URL(balancer.url).origin;
@@ -117,18 +117,6 @@ describe.skipIf(!redisAvailable)(
       bases[0]!.base = new URL(a.url).origin;
       bases[1]!.base = new URL(b.url).origin;
     }, 120_000);
-
-    afterAll(async () => {
-      for (const { gateway, provider } of running) {
-        await gateway.close();
-        await provider.close();
-      }
-      for (const connection of connections) await connection.close();
-      await balancer?.close();
-      await Promise.all([oidc?.close(), notes?.close()]);
-      await redis?.stop();
-      dir.remove();
-    });
 
     it('completes on replica B a flow started on replica A, for its starter only; a replay on A is refused', async () => {
       const [a, b] = running as [(typeof running)[0], (typeof running)[0]];

@@ -47,7 +47,7 @@ describe.skipIf(!redisAvailable)('pin approvals across replicas (built CLI, real
     );
   }, 120_000);
 
-  it('an approval on replica A serves the tool on replica B; forged approvals pin nothing', async () => {
+  it('an approval on replica A serves the tool on replica B; forged notices change nothing', async () => {
     const [a, b] = replicas as [Replica, Replica];
     const onA = await connectClient(`${a.base}/mcp`, 'legacy');
     const onB = await connectClient(`${b.base}/mcp`, 'legacy');

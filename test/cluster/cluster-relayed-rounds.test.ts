@@ -1,6 +1,5 @@
-import { randomBytes } from 'node:crypto';
 import type { Client } from '@modelcontextprotocol/client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { gatewayServerRequests } from '../../src/gateway/calls/gateway-server-requests.js';
 import { createGateway, type Gateway } from '../../src/gateway/create-gateway.js';
 import type { MCPToolHub } from '../../src/mcp/hub-types.js';
@@ -9,7 +8,8 @@ import { ToolRegistry } from '../../src/registry/tool-registry.js';
 import { type HttpFixture, startHttpFixture } from '../fixtures/spawn-http.js';
 import { cityClient } from '../gateway/gateway-test-helpers.js';
 import { httpServer, textOf } from '../mcp/hub-test-helpers.js';
-import { freePort, redisAvailable, scratchDir, startRedis, type TestRedis } from './cluster-harness.js';
+import { useClusterBench } from './cluster-fixture.js';
+import { freePort, redisAvailable } from './cluster-harness.js';
 
 /*
  * A 2026-07-28 upstream's own input_required, relayed through a cluster: the first retry of a
@@ -18,12 +18,10 @@ import { freePort, redisAvailable, scratchDir, startRedis, type TestRedis } from
  * real Redis, a rate limit of one call per tool shared through it.
  */
 
-const dir = scratchDir();
-const key = randomBytes(32);
-let redis: TestRedis;
+const bench = useClusterBench();
 let upstream: HttpFixture;
 const replicas: { gateway: Gateway; provider: MCPToolHub; url: string }[] = [];
-const clients: Client[] = [];
+const clients = bench.clients;
 
 interface Round {
   resultType?: string;
@@ -50,7 +48,12 @@ async function replica(name: string) {
     registry,
     provider,
     config,
-    cluster: { redis: redis.url, key, advertiseUrl: `http://127.0.0.1:${port}`, replicaId: name },
+    cluster: {
+      redis: bench.redis.url,
+      key: bench.keyBytes,
+      advertiseUrl: `http://127.0.0.1:${port}`,
+      replicaId: name,
+    },
   });
   const { url } = await gateway.listen({ host: '127.0.0.1', port });
   const running = { gateway, provider, url };
@@ -60,22 +63,18 @@ async function replica(name: string) {
 
 describe.skipIf(!redisAvailable)('a relayed round across replicas (library gateways, real Redis)', () => {
   beforeAll(async () => {
-    redis = await startRedis(dir.path);
     upstream = await startHttpFixture('sampling', ['--era', 'modern']);
+    // After the clients, before Redis: the gateways, then the upstream they called.
+    bench.onClose(async () => {
+      for (const { gateway, provider } of replicas) {
+        await gateway.close();
+        await provider.close();
+      }
+      await upstream.close();
+    });
     await replica('a');
     await replica('b');
   }, 120_000);
-
-  afterAll(async () => {
-    await Promise.all(clients.map((client) => client.close().catch(() => undefined)));
-    for (const { gateway, provider } of replicas) {
-      await gateway.close();
-      await provider.close();
-    }
-    await upstream?.close();
-    await redis?.stop();
-    dir.remove();
-  });
 
   it('the first retry continues the call; the same round replayed to the other replica is a new call, refused by the limit', async () => {
     const [onA, onB] = [

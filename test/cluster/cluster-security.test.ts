@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { deriveClusterKeys } from '../../src/cluster/cluster-key.js';
 import { FORWARD_HEADER, signForward } from '../../src/cluster/forward-signature.js';
 import { gatewayServerRequests } from '../../src/gateway/calls/gateway-server-requests.js';
@@ -10,14 +10,8 @@ import { ToolRegistry } from '../../src/registry/tool-registry.js';
 import { runCli } from '../cli/cli-process.js';
 import { sseEvents, ssePayload } from '../gateway/raw-legacy-session.js';
 import { stdioFixture } from '../mcp/hub-test-helpers.js';
-import {
-  freePort,
-  redisAvailable,
-  scratchDir,
-  startRedis,
-  type TestRedis,
-  writeConfig,
-} from './cluster-harness.js';
+import { useClusterBench } from './cluster-fixture.js';
+import { freePort, redisAvailable, writeConfig } from './cluster-harness.js';
 
 /*
  * A forged forwarding header and a session id used with
@@ -26,11 +20,10 @@ import {
  * (two principals: the access token and the owner token), a real Redis.
  */
 
-const dir = scratchDir();
+const bench = useClusterBench();
 const ACCESS = 'access-token-1111';
 const OWNER = 'owner-token-2222';
-const key = randomBytes(32);
-let redis: TestRedis;
+const key = bench.keyBytes;
 const gateways: { gateway: Gateway; provider: MCPToolHub; url: string }[] = [];
 /** What the replicas logged (a dropped record or event is reported). */
 const logs: string[] = [];
@@ -49,7 +42,7 @@ async function replica(name: string, port?: number) {
     config,
     token: ACCESS,
     ownerToken: OWNER,
-    cluster: { redis: redis.url, key, advertiseUrl: `http://127.0.0.1:${port}`, replicaId: name },
+    cluster: { redis: bench.redis.url, key, advertiseUrl: `http://127.0.0.1:${port}`, replicaId: name },
     log: (line) => logs.push(line),
   });
   const { url } = await gateway.listen({ port });
@@ -87,8 +80,6 @@ function post(
   });
 }
 
-afterAll(() => dir.remove());
-
 const principalOf = (token: string) =>
   `token:${createHash('sha256').update(token).digest('hex').slice(0, 16)}`;
 
@@ -98,7 +89,12 @@ describe.skipIf(!redisAvailable)('cluster security (library gateways, real Redis
   let sessionId: string;
 
   beforeAll(async () => {
-    redis = await startRedis(dir.path);
+    bench.onClose(async () => {
+      for (const { gateway, provider } of gateways) {
+        await gateway.close();
+        await provider.close();
+      }
+    });
     [a, b] = await Promise.all([replica('a'), replica('b')]);
     const opened = await post(a.url, ACCESS, initialize);
     expect(opened.status).toBe(200);
@@ -114,14 +110,6 @@ describe.skipIf(!redisAvailable)('cluster security (library gateways, real Redis
     );
     expect(initialized.status).toBe(202);
   }, 120_000);
-
-  afterAll(async () => {
-    for (const { gateway, provider } of gateways) {
-      await gateway.close();
-      await provider.close();
-    }
-    await redis?.stop();
-  });
 
   it('control: the session is served through B for the principal that opened it', async () => {
     const response = await post(b.url, ACCESS, listTools, { 'mcp-session-id': sessionId });
@@ -148,13 +136,15 @@ describe.skipIf(!redisAvailable)('cluster security (library gateways, real Redis
     await reader.cancel().catch(() => {});
     // The progress event is in Redis (its write leaves a few milliseconds after it was sent).
     const scan = async (pattern: string) =>
-      (await redis.cli('--scan', '--pattern', pattern)).split('\n').filter(Boolean);
+      (await bench.redis.cli('--scan', '--pattern', pattern)).split('\n').filter(Boolean);
     const [events] = await expect
       .poll(() => scan('mcptools:*:events:*'), { message: 'the session event stream in Redis' })
       .toHaveLength(1)
       .then(() => scan('mcptools:*:events:*'));
     await expect
-      .poll(async () => Number(await redis.cli('XLEN', events!)), { message: 'the progress event stored' })
+      .poll(async () => Number(await bench.redis.cli('XLEN', events!)), {
+        message: 'the progress event stored',
+      })
       .toBeGreaterThan(0);
     // A forged result written by hand under the next id of the stream, before the real one comes.
     const next = progress.id!.replace(
@@ -166,7 +156,7 @@ describe.skipIf(!redisAvailable)('cluster security (library gateways, real Redis
       id: 7,
       result: { content: [{ type: 'text', text: 'forged-in-redis' }] },
     };
-    await redis.cli('XADD', events!, '*', 'i', next, 'm', JSON.stringify(forged));
+    await bench.redis.cli('XADD', events!, '*', 'i', next, 'm', JSON.stringify(forged));
     logs.length = 0;
     // Resumed through B: the real events replay (the control), the forged one does not.
     const resumed = await fetch(b.url, {
@@ -186,10 +176,10 @@ describe.skipIf(!redisAvailable)('cluster security (library gateways, real Redis
     expect(rest.join('\n')).not.toContain('forged-in-redis');
     expect(logs.join('\n')).toMatch(/dropped a stored event/);
     // Nothing of the session is in Redis in clear: not its result, its client, its principal or id.
-    const stored = await redis.cli('XRANGE', events!, '-', '+');
+    const stored = await bench.redis.cli('XRANGE', events!, '-', '+');
     expect(stored).not.toContain('slept 1500ms');
     const [record] = await scan('mcptools:*:session:*');
-    expect(await redis.cli('HGETALL', record!)).not.toContain('clientInfo');
+    expect(await bench.redis.cli('HGETALL', record!)).not.toContain('clientInfo');
     const names = (await scan('mcptools:*')).join('\n');
     expect(names).not.toContain(sessionId);
     expect(names).not.toContain(principalOf(ACCESS));
@@ -298,7 +288,7 @@ describe.skipIf(!redisAvailable)('mcptools serve --cluster refuses to start unsa
   const base = () => [
     'serve',
     '--config',
-    writeConfig(dir.path, {}),
+    writeConfig(bench.dir, {}),
     '--http',
     '127.0.0.1:0',
     '--advertise',
@@ -306,13 +296,13 @@ describe.skipIf(!redisAvailable)('mcptools serve --cluster refuses to start unsa
   ];
 
   it('without MCPTOOLS_CLUSTER_KEY, or with one shorter than 32 bytes', async () => {
-    const missing = await runCli([...base(), '--cluster', 'redis://127.0.0.1:1'], dir.path, {
+    const missing = await runCli([...base(), '--cluster', 'redis://127.0.0.1:1'], bench.dir, {
       ...process.env,
       MCPTOOLS_CLUSTER_KEY: '',
     });
     expect(missing.code).not.toBe(0);
     expect(missing.stderr).toMatch(/MCPTOOLS_CLUSTER_KEY/);
-    const short = await runCli([...base(), '--cluster', 'redis://127.0.0.1:1'], dir.path, {
+    const short = await runCli([...base(), '--cluster', 'redis://127.0.0.1:1'], bench.dir, {
       ...process.env,
       MCPTOOLS_CLUSTER_KEY: randomBytes(16).toString('base64'),
     });
@@ -321,7 +311,7 @@ describe.skipIf(!redisAvailable)('mcptools serve --cluster refuses to start unsa
   });
 
   it('when Redis cannot be reached: a clear error naming the URL with its password hidden', async () => {
-    const run = await runCli([...base(), '--cluster', 'redis://:hunter2secret@127.0.0.1:1'], dir.path, {
+    const run = await runCli([...base(), '--cluster', 'redis://:hunter2secret@127.0.0.1:1'], bench.dir, {
       ...process.env,
       MCPTOOLS_CLUSTER_KEY: randomBytes(32).toString('base64'),
     });

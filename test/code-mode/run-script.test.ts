@@ -276,6 +276,34 @@ describe('run_script', () => {
     expect(alice).toContain('echo__echo');
   });
 
+  it('gives a script the tools registered or removed since the previous script of the same run_script', async () => {
+    const tool = runScript();
+    const keys = async () => {
+      const result = await tool.execute('outer', { script: 'return Object.keys(tools).sort()' });
+      return (result.details as { value: string[] }).value;
+    };
+    const before = await keys();
+    expect(before).toContain('echo__add');
+    expect(before).not.toContain('read_dial');
+    expect(await keys()).toEqual(before);
+    const unregister = registry.register({
+      name: 'read_dial',
+      description: 'Reads a dial.',
+      readOnly: true,
+      parameters: { type: 'object', properties: {} },
+      async execute() {
+        return { content: [{ type: 'text', text: '{"dial":7}' }] };
+      },
+    });
+    try {
+      const added = await tool.execute('outer', { script: 'return (await tools.read_dial({})).dial' });
+      expect(added.details).toMatchObject({ value: 7 });
+    } finally {
+      unregister();
+    }
+    expect(await keys()).toEqual(before);
+  });
+
   it('describes tools as TypeScript declarations a script can be written against', async () => {
     const describe = createRouterTools(provider, registry).find((tool) => tool.name === 'describe_tools')!;
     const text = textOf(await describe.execute('d', { names: ['echo__add', 'write_note'] }));

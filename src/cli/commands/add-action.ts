@@ -156,7 +156,13 @@ export async function updateAction(
       `${only} is not locked in the lock file beside ${configFile}`,
     );
   const configured = configuredSources(configFile);
-  const results: { entry: string; from: string; to: string; changed: boolean }[] = [];
+  const results: {
+    entry: string;
+    from: string;
+    to: string;
+    changed: boolean;
+    pins?: { changed: string[]; repinned: string[] };
+  }[] = [];
   for (const entry of names) {
     const lock = locked[entry] as LockEntry;
     // The registry it came from, with the headers the configuration gives it.
@@ -187,8 +193,29 @@ export async function updateAction(
     const result = await applyAdd(plan, { configFile, values });
     const before = 'integrity' in lock.package ? lock.package.integrity : lock.version;
     const after = 'integrity' in result.lock.package ? result.lock.package.integrity : result.lock.version;
-    if (!globalOptions(command).json) printLine(change('integrity', before, after));
-    results.push({ entry, from: lock.version, to: next, changed: true });
+    const json = globalOptions(command).json === true;
+    if (!json) printLine(change('integrity', before, after));
+    // The new version's definitions against the pins, re-pinned only on a yes (`--yes`, or asked).
+    const { repinUpdated } = await import('./update-pins.js');
+    const pins = await repinUpdated(
+      entry,
+      configFile,
+      async (count) =>
+        options.yes === true ||
+        (canAsk() && (await confirm(`Pin the ${count} changed definition(s) of ${entry}?`))),
+      json,
+    );
+    if (!json && pins.changed.length > 0 && pins.repinned.length === 0)
+      printLine(
+        `  not re-pinned: they are quarantined until approved (mcptools pins diff ${entry}, then mcptools pins approve ${entry})`,
+      );
+    results.push({
+      entry,
+      from: lock.version,
+      to: next,
+      changed: true,
+      ...(pins.file === undefined ? {} : { pins: { changed: pins.changed, repinned: pins.repinned } }),
+    });
   }
   if (globalOptions(command).json) printJson({ updates: results });
 }

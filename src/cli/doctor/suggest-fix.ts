@@ -51,13 +51,28 @@ export function suggestFix(
   if (server.enabled === false || status?.state === 'connected') return undefined;
   const message = status?.lastError?.message ?? '';
   if (server.type === 'stdio') {
+    const grants = sandboxGrants(server.sandbox);
+    // An image's command runs inside the image: whether the host has it says nothing.
+    if (grants?.image !== undefined) {
+      if (/but no container engine is available/.test(message))
+        return 'start the Docker daemon or install Podman, or remove "sandbox.image" to box it with bubblewrap (docs/sandbox.md)';
+      return `the container may lack what it needs: check that "${server.command}" exists in the image "${grants.image}", and the folders it reads are in "sandbox.read" (docs/sandbox.md)`;
+    }
     if (check.commandFound === false)
       return `"${server.command}" is not on PATH: install it, or put its absolute path in "command"`;
     if (/bubblewrap \("bwrap"\) was not found/.test(message))
       return 'install bubblewrap (apt-get install bubblewrap), or set "sandbox": false on this server';
     if (/socat \(the relay from the box to the egress proxy\) was not found/.test(message))
       return 'install socat (apt-get install socat), or change "sandbox.network" on this server';
-    if (sandboxGrants(server.sandbox) !== undefined) {
+    if (grants !== undefined) {
+      // A limit the box hit is named in the server's error (box-limit-hits.ts).
+      const limit = /hit its box's (?:memory|process) limit \((maxMemoryBytes|maxProcesses) /.exec(
+        message,
+      )?.[1];
+      if (limit !== undefined)
+        return `the box stopped it at its limit: raise "sandbox.${limit}" (docs/sandbox.md)`;
+      if (/EMFILE/.test(message) && grants.maxOpenFiles !== undefined)
+        return 'the box ran out of open files: raise "sandbox.maxOpenFiles" (at least 256 for a Node server; docs/sandbox.md)';
       if (/ENOTFOUND|EAI_AGAIN|ENETUNREACH|ECONNREFUSED|fetch failed/.test(message))
         return 'the box has no network: add the hosts it needs to "sandbox.network": { "allow": ["host:443"] }, or "network": "all" (docs/sandbox.md)';
       return `the box may hide what it needs: add the folders of "command" and of the files in "args" to "sandbox.read" (or "write"), or "network": true for npx and uvx (docs/sandbox.md)`;

@@ -92,3 +92,19 @@ export function paramHeaderRefusal(
   }
   return undefined;
 }
+
+/**
+ * The {@link paramHeaderRefusal} of a request `body` that is a `tools/call`, against the
+ * parameters of the tool as `toolOf` finds it served to the caller; `undefined` for any other
+ * request, or a tool the caller is not served (the call then fails as unknown).
+ */
+export async function toolCallParamRefusal(
+  body: unknown,
+  headers: Headers,
+  toolOf: (name: string) => Promise<{ parameters: unknown } | undefined>,
+): Promise<Response | undefined> {
+  const call = body as { method?: unknown; id?: unknown; params?: { name?: unknown; arguments?: unknown } };
+  if (call?.method !== 'tools/call' || typeof call.params?.name !== 'string') return undefined;
+  const tool = await toolOf(call.params.name);
+  return tool && paramHeaderRefusal(tool.parameters, call.params.arguments, headers, call.id);
+}

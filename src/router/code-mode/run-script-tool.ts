@@ -44,6 +44,29 @@ function descriptionOf(settings: ResolvedRouterOptions, limits: ScriptLimits): s
   ].join(' ');
 }
 
+/**
+ * The tools a script sees, named as it calls them; the previous script's list when its view
+ * named the same tools the same way (the registry may hand out new wrappers of the same tools),
+ * so that what is made of the list once per configuration (the text the sandbox's `tools` is
+ * installed from) is not made again per script.
+ */
+function scriptNamesCache(): (tools: readonly Tool[]) => readonly ScriptToolName[] {
+  let last: readonly ScriptToolName[] = [];
+  return (tools) => {
+    const names = scriptNames(tools);
+    const same =
+      names.length === last.length &&
+      names.every(
+        (name, index) =>
+          name.name === last[index]!.name &&
+          name.server === last[index]!.server &&
+          name.originalName === last[index]!.originalName,
+      );
+    if (!same) last = names;
+    return last;
+  };
+}
+
 /** The tools a script sees, named as it calls them. */
 function scriptNames(tools: readonly Tool[]): ScriptToolName[] {
   return tools.map((tool) => ({
@@ -117,6 +140,7 @@ export interface RunScriptParts {
  */
 export function createRunScriptTool(parts: RunScriptParts): Tool {
   const { registry, settings, routerNames, route, toolIndex, describeTools, limits } = parts;
+  const namesOf = scriptNamesCache();
   return {
     name: settings.names.runScript,
     label: 'Run script',
@@ -178,7 +202,7 @@ export function createRunScriptTool(parts: RunScriptParts): Tool {
         }
       };
       const host: ScriptHost = {
-        tools: scriptNames(view),
+        tools: namesOf(view),
         started(read) {
           heldBytes = read;
         },

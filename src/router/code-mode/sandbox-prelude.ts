@@ -40,9 +40,18 @@ export const INSTALL_GLOBAL = '__mcptools_install';
  * What the prelude's installer is called with for `tools`: the served names, and the
  * `server.tool` groups where unambiguous, each as JSON text (nothing else crosses).
  */
-export function toolsInstallArguments(tools: readonly ScriptToolName[]): [string, string] {
-  return [JSON.stringify(tools.map((tool) => tool.name)), JSON.stringify(groupsOf(tools))];
+export function toolsInstallArguments(tools: readonly ScriptToolName[]): readonly [string, string] {
+  // The same list (a caller's unchanged view) gives the same text: made once, not per script.
+  if (lastInstall?.tools !== tools)
+    lastInstall = {
+      tools,
+      args: [JSON.stringify(tools.map((tool) => tool.name)), JSON.stringify(groupsOf(tools))],
+    };
+  return lastInstall.args;
 }
+
+/** The last list {@link toolsInstallArguments} was asked about, and its answer. */
+let lastInstall: { tools: readonly ScriptToolName[]; args: readonly [string, string] } | undefined;
 
 /**
  * The script's world, evaluated inside the sandbox before any script is known, so that it can

@@ -46,7 +46,7 @@ async function load(file: string): Promise<Map<string, string>> {
  * on first use and replaced atomically on each write; a damaged file counts as empty.
  *
  * @example
- * createRouterTools(provider, registry, {
+ * createRouterTools(hub, registry, {
  *   semanticSearch: { embed, cache: fileEmbeddingCache('.cache/mcptools/text-embedding-3-small.json') },
  * });
  */

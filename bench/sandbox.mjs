@@ -1,0 +1,293 @@
+// Boxed against unboxed stdio servers (docs/sandbox.md), in one process run. `npm run build`, then:
+//
+//   node bench/run.mjs sandbox [--rounds=N] [--calls=N]          # start + first tools/list, and a call's p50
+//   node bench/run.mjs sandbox cycles [--cycles=N] [--grandchildren=N]
+//
+// Start: `@modelcontextprotocol/server-memory` and `@modelcontextprotocol/server-filesystem`,
+// installed outside the box (this repository's node_modules) and run inside it read-only with
+// `node` and no network, against the same entry unboxed; boxed and unboxed alternate, in an
+// order that flips each round, and the ratio is taken per round (its median reported). One
+// sample: `loadMCPServers` until the server's tools are in the registry, then `close()`.
+// Call: one hub with both sides of one server connected; calls alternate between the sides in
+// blocks of 10 (`read_graph`, `list_allowed_directories`), p50 per side.
+// Cycles: one boxed server whose process starts a `sh` with N `sleep` grandchildren at start;
+// connect (until its tools are listed) and close, N times; every 100 cycles: processes of the
+// server left on the machine (from /proc), this process's open descriptors and RSS (after a GC),
+// and the box cgroups left.
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadMcptools } from './lib/mcptools-side.mjs';
+import { format, machineInfo, printTable, warnIfBusy, writeResult } from './lib/report.mjs';
+import { quantile } from './lib/stats.mjs';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const MODULES = join(ROOT, 'node_modules');
+const args = process.argv.slice(2);
+const flag = (name, fallback) => {
+  const value = args.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3);
+  return value === undefined ? fallback : Number(value);
+};
+
+const lib = await loadMcptools();
+if (lib.unavailable) {
+  console.error(`mcptools is not built: ${lib.unavailable} (run npm run build)`);
+  process.exit(1);
+}
+
+const median = (values) => quantile(values, 0.5);
+
+/** The two published servers, each as `{ name, tool, entry(boxed) }`, with their folders. */
+function publishedServers(dir) {
+  const memoryFile = join(dir, 'memory.jsonl');
+  return [
+    {
+      name: 'server-memory',
+      tool: 'read_graph',
+      entry: (boxed) => ({
+        type: 'stdio',
+        command: process.execPath,
+        args: [join(MODULES, '@modelcontextprotocol/server-memory/dist/index.js')],
+        env: { MEMORY_FILE_PATH: memoryFile },
+        sandbox: boxed ? { read: [MODULES], write: [dir] } : false,
+      }),
+    },
+    {
+      name: 'server-filesystem',
+      tool: 'list_allowed_directories',
+      entry: (boxed) => ({
+        type: 'stdio',
+        command: process.execPath,
+        args: [join(MODULES, '@modelcontextprotocol/server-filesystem/dist/index.js'), dir],
+        sandbox: boxed ? { read: [MODULES], write: [dir] } : false,
+      }),
+    },
+  ];
+}
+
+/** Starts `entry` alone and waits for its tools; the milliseconds it took. */
+async function startOnce(entry) {
+  const registry = new lib.ToolRegistry();
+  const started = performance.now();
+  const hub = await lib.loadMCPServers({ servers: { s: entry } }, registry, { eraCache: false });
+  const status = hub.status('s');
+  const elapsed = performance.now() - started;
+  await hub.close();
+  if (status?.state !== 'connected') throw new Error(`not connected: ${JSON.stringify(status?.lastError)}`);
+  return elapsed;
+}
+
+async function runStartAndCall() {
+  const rounds = flag('rounds', 15);
+  const calls = flag('calls', 400);
+  const dir = mkdtempSync(join(tmpdir(), 'mcptools-bench-sandbox-'));
+  const servers = publishedServers(dir);
+  const results = {};
+  for (const server of servers) {
+    // One warm-up of each side (page cache, the first bwrap).
+    await startOnce(server.entry(false));
+    await startOnce(server.entry(true));
+    const samples = { unboxed: [], boxed: [], ratio: [] };
+    for (let round = 0; round < rounds; round++) {
+      const order = round % 2 === 0 ? [false, true] : [true, false];
+      const times = {};
+      for (const boxed of order) times[boxed] = await startOnce(server.entry(boxed));
+      samples.unboxed.push(times.false);
+      samples.boxed.push(times.true);
+      samples.ratio.push(times.true / times.false);
+    }
+    // Calls: both sides connected in one hub, alternating in blocks.
+    const registry = new lib.ToolRegistry();
+    const hub = await lib.loadMCPServers(
+      { servers: { unboxed: server.entry(false), boxed: server.entry(true) } },
+      registry,
+      { eraCache: false },
+    );
+    const callTimes = { unboxed: [], boxed: [] };
+    const tools = {
+      unboxed: registry.get(`unboxed__${server.tool}`),
+      boxed: registry.get(`boxed__${server.tool}`),
+    };
+    for (const side of ['unboxed', 'boxed']) for (let i = 0; i < 20; i++) await tools[side].execute('w', {});
+    for (let block = 0; block < calls / 10; block++) {
+      const order = block % 2 === 0 ? ['unboxed', 'boxed'] : ['boxed', 'unboxed'];
+      for (const side of order)
+        for (let i = 0; i < 10; i++) {
+          const started = performance.now();
+          const result = await tools[side].execute('c', {});
+          callTimes[side].push(performance.now() - started);
+          if (result.isError) throw new Error(`${side} call failed`);
+        }
+    }
+    await hub.close();
+    results[server.name] = {
+      start: {
+        unboxedMedianMs: median(samples.unboxed),
+        boxedMedianMs: median(samples.boxed),
+        medianRatio: median(samples.ratio),
+        samples,
+      },
+      call: {
+        unboxedP50Ms: median(callTimes.unboxed),
+        boxedP50Ms: median(callTimes.boxed),
+        p50Ratio: median(callTimes.boxed) / median(callTimes.unboxed),
+        calls: callTimes.unboxed.length,
+      },
+    };
+  }
+  rmSync(dir, { recursive: true, force: true });
+  printTable(
+    `Start + first tools/list, boxed vs unboxed (median of ${rounds} interleaved rounds), and a call's p50 (${calls} calls per side)`,
+    [
+      'server',
+      'unboxed start',
+      'boxed start',
+      'boxed/unboxed',
+      'unboxed call p50',
+      'boxed call p50',
+      'boxed/unboxed',
+    ],
+    Object.entries(results).map(([name, { start, call }]) => [
+      name,
+      format.ms(start.unboxedMedianMs),
+      format.ms(start.boxedMedianMs),
+      format.ratio(start.medianRatio),
+      format.us(call.unboxedP50Ms),
+      format.us(call.boxedP50Ms),
+      format.ratio(call.p50Ratio),
+    ]),
+  );
+  return { rounds, calls, results };
+}
+
+/** Host PIDs whose environment carries `marker`, other than this process. */
+function processesWith(marker) {
+  const found = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/environ`, 'utf8').includes(marker)) found.push(Number(entry));
+    } catch {}
+  }
+  return found;
+}
+
+/** The box cgroups this process has left (`mcptools-<pid>-<n>`) under the cgroup file system. */
+function leftCgroups() {
+  const found = [];
+  const walk = (dir, depth) => {
+    let entries;
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const entry of entries) {
+      if (!entry.isDirectory()) continue;
+      if (entry.name.startsWith(`mcptools-${process.pid}-`)) found.push(join(dir, entry.name));
+      else if (depth < 4) walk(join(dir, entry.name), depth + 1);
+    }
+  };
+  walk('/sys/fs/cgroup', 0);
+  return found;
+}
+
+async function runCycles() {
+  const cycles = flag('cycles', 1000);
+  const grandchildren = flag('grandchildren', 3);
+  // A marker only this run's server processes carry in their environment.
+  const marker = `mcptools-bench-cycles-${process.pid}`;
+  const entry = {
+    type: 'stdio',
+    command: process.execPath,
+    args: [join(ROOT, 'bench/servers/forking-echo-server.mjs'), '--grandchildren', String(grandchildren)],
+    // Every process of the box inherits it: found in /proc/<pid>/environ, sleepers included.
+    env: { MCPTOOLS_BENCH_MARKER: marker },
+    sandbox: { read: [ROOT] },
+  };
+  const fds = () => readdirSync('/proc/self/fd').length;
+  const rss = () => {
+    globalThis.gc?.();
+    return process.memoryUsage().rss;
+  };
+  const checkpoints = [];
+  const failures = [];
+  const started = performance.now();
+  for (let cycle = 0; cycle <= cycles; cycle++) {
+    if (cycle % 100 === 0) {
+      const point = {
+        cycle,
+        left: processesWith(marker).length,
+        fds: fds(),
+        rssBytes: rss(),
+        cgroups: leftCgroups().length,
+        seconds: (performance.now() - started) / 1000,
+        load: loadavg()[0],
+      };
+      checkpoints.push(point);
+      console.log(JSON.stringify(checkpoints.at(-2) ?? point));
+    }
+    if (cycle === cycles) break;
+    const registry = new lib.ToolRegistry();
+    const hub = await lib.loadMCPServers({ servers: { f: entry } }, registry, { eraCache: false });
+    if (hub.status('f')?.state !== 'connected') {
+      // Counted, not fatal: a failed start must leave nothing behind either.
+      failures.push({ cycle, error: hub.status('f')?.lastError?.message });
+      console.log(JSON.stringify(failures.at(-1)));
+    }
+    // The control of the count: while connected, the server, its sh and the sleepers are seen
+    // (the sleepers once the sh has started them).
+    if (cycle % 100 === 0) {
+      const until = performance.now() + 5000;
+      while (processesWith(marker).length < grandchildren + 2 && performance.now() < until)
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      checkpoints.at(-1).runningWhileConnected = processesWith(marker).length;
+    }
+    await hub.close();
+  }
+  // The kernel and the cgroup removal finish after close() returns: the final count once settled.
+  await new Promise((resolve) => setTimeout(resolve, 2000));
+  const final = { left: processesWith(marker).length, cgroups: leftCgroups().length };
+  printTable(
+    `${cycles} connect/close cycles of a boxed server with ${grandchildren} grandchildren`,
+    [
+      'cycle',
+      'processes left',
+      'running while connected',
+      'gateway fds',
+      'gateway RSS',
+      'cgroups left',
+      's',
+      'load',
+    ],
+    checkpoints.map((point) => [
+      point.cycle,
+      point.left,
+      point.runningWhileConnected,
+      point.fds,
+      format.mib(point.rssBytes),
+      point.cgroups,
+      point.seconds.toFixed(0),
+      point.load.toFixed(2),
+    ]),
+  );
+  console.log(
+    `after the last close: ${final.left} processes left, ${final.cgroups} cgroups left; ${failures.length} connects failed`,
+  );
+  return { cycles, grandchildren, checkpoints, failures, final };
+}
+
+warnIfBusy();
+console.log(
+  `load average ${loadavg()
+    .map((value) => value.toFixed(2))
+    .join(' ')} on ${cpus().length} CPUs`,
+);
+if (args[0] === 'cycles') {
+  const result = await runCycles();
+  console.log(`wrote ${writeResult('sandbox-cycles', { machineAtEnd: machineInfo(), ...result })}`);
+} else {
+  const result = await runStartAndCall();
+  console.log(`wrote ${writeResult('sandbox', { machineAtEnd: machineInfo(), ...result })}`);
+}
