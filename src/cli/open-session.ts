@@ -93,7 +93,7 @@ export async function openSession(options: SessionOptions = {}): Promise<Session
       connectMs.set(status.name, Math.round(performance.now() - started));
     options.onStatus?.(status);
   };
-  const { provider, connected: serversConnected } = await startMCPServers(config, registry, {
+  const { hub: provider, connected: serversConnected } = await startMCPServers(config, registry, {
     ...options.requests,
     onStatus,
     skip,

@@ -7,10 +7,12 @@ import { httpServerSchema, mcpToolsFileSchema, stdioServerSchema } from './confi
  * is optional, as in the file: `command` means stdio, `url` means HTTP.
  */
 export function mcpToolsConfigJsonSchema(): Record<string, unknown> {
+  const stdio = stdioServerSchema();
+  const http = httpServerSchema();
   const entry = z.union([
-    stdioServerSchema.extend({ type: stdioServerSchema.shape.type.optional() }),
-    httpServerSchema.extend({ type: httpServerSchema.shape.type.optional() }),
+    stdio.extend({ type: stdio.shape.type.optional() }),
+    http.extend({ type: http.shape.type.optional() }),
   ]);
-  const file = mcpToolsFileSchema.extend({ servers: z.record(z.string(), entry) });
+  const file = mcpToolsFileSchema().extend({ servers: z.record(z.string(), entry) });
   return { title: 'mcptools.json', ...z.toJSONSchema(file, { io: 'input', unrepresentable: 'any' }) };
 }

@@ -3,7 +3,7 @@ import type { mcpToolsFileSchema } from './config-schema.js';
 import type { ServerConfig } from './config-types.js';
 
 /** The top level of `mcptools.json` as validated (server entries not looked into yet). */
-export type McpToolsFileData = z.output<typeof mcpToolsFileSchema>;
+export type McpToolsFileData = z.output<ReturnType<typeof mcpToolsFileSchema>>;
 
 /** Where a server entry sits, for the messages of its errors. */
 export interface ServerEntryLocation {

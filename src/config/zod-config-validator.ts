@@ -7,12 +7,12 @@ import { zodConfigError } from './zod-config-error.js';
 /** The {@link ConfigValidator} of the zod schemas: names the first problem's field exactly. */
 export const zodConfigValidator: ConfigValidator = {
   mcpToolsFile(value, file) {
-    const result = mcpToolsFileSchema.safeParse(value);
+    const result = mcpToolsFileSchema().safeParse(value);
     if (!result.success) throw zodConfigError(result.error, { file, knownKeys: topLevelKeys });
     return result.data;
   },
   server(entry, { file, server, basePath, fieldNames }) {
-    const schema = entry.type === 'stdio' ? stdioServerSchema : httpServerSchema;
+    const schema = entry.type === 'stdio' ? stdioServerSchema() : httpServerSchema();
     const result = schema.safeParse(entry);
     if (!result.success) {
       throw zodConfigError(result.error, { file, server, basePath, fieldNames, knownKeys: serverEntryKeys });

@@ -9,18 +9,15 @@ import type { AddressInfo } from 'node:net';
 import {
   createMcpHandler,
   type Implementation,
-  isLegacyRequest,
   type McpHttpHandler,
-  readRequestBody,
   type Transport,
 } from '@modelcontextprotocol/server';
 import { serveStdio as sdkServeStdio } from '@modelcontextprotocol/server/stdio';
-import { REACH_HEADER, reachHeaderValue, requestLoop } from '../chain/gateway-chain.js';
+import { REACH_HEADER, reachHeaderValue } from '../chain/gateway-chain.js';
 import { drainCluster, readiness } from '../cluster/cluster-drain.js';
 import { ClusterNode, checkClusterOptions } from '../cluster/cluster-node.js';
 import type { ForwardedCaller } from '../cluster/forward-signature.js';
 import { FORWARD_HEADER } from '../cluster/forward-signature.js';
-import { forwardParkedRetry } from '../cluster/parked-retry.js';
 import { clusterEventStores } from '../cluster/redis-event-stores.js';
 import { sharedRelayRounds } from '../cluster/relay-rounds.js';
 import { type ReplicaServices, startReplicaServices } from '../cluster/replica-services.js';
@@ -28,12 +25,10 @@ import { relaySignIns, type SignInRelay } from '../cluster/sign-in-relay.js';
 import type { McpToolsConfig } from '../config/config-types.js';
 import { McpToolsError } from '../errors/mcp-tools-error.js';
 import type { HeaderSource } from '../http/header-source.js';
-import { jsonRpcError } from '../http/json-rpc-error-response.js';
 import { serveNodeExchange } from '../http/node-exchange.js';
 import { nodeHeaders, readNodeBody, sendResponse } from '../http/node-request.js';
 import { protocolEraOf } from '../mcp/era-memory.js';
 import { usesCallerCredentials } from '../mcp/principal-connections.js';
-import { countListenStream } from '../telemetry/listen-stream-telemetry.js';
 import { observeGatewaySessions } from '../telemetry/state-gauges.js';
 import { serveCallerUpstreams } from './auth/caller-upstreams.js';
 import { frontDoor, profileFor } from './auth/front-door.js';
@@ -42,10 +37,9 @@ import {
   authenticateRequest,
   guardRequest,
   type HttpGuardSettings,
-  loopRefusal,
   type RequestPrincipal,
 } from './auth/http-guard.js';
-import { authCaller, principalAuth } from './auth/request-caller.js';
+import { authCaller } from './auth/request-caller.js';
 import { Visibility } from './auth/visibility.js';
 import { relayContinuationsOf } from './calls/relay-continuations.js';
 import { isCatalogPath, serveCatalog } from './catalog/catalog-endpoint.js';
@@ -53,13 +47,10 @@ import { GatewayCore } from './gateway-core.js';
 import { resolveGatewayLimits } from './gateway-limits.js';
 import { buildGatewayServer } from './gateway-mcp-server.js';
 import { DEFAULT_MAX_BODY_BYTES, type GatewayOptions, hubOf } from './gateway-options.js';
-import { carriesEnvelopeClaim } from './http/envelope-claim.js';
 import { forwardedCaller, joinBeforeServing } from './http/forwarded-caller.js';
 import { assertBindAllowed, isLoopbackHost, loopbackHostnames } from './http/loopback.js';
-import { toolCallParamRefusal } from './http/param-headers.js';
-import { parkedScriptRefusal } from './http/parked-script-refusal.js';
+import { mcpRoutes } from './http/mcp-routes.js';
 import { PrincipalQuota } from './http/principal-quota.js';
-import { releasedWithBody } from './http/released-with-body.js';
 import { parseRequestBody, tooLarge } from './http/request-body.js';
 import { makeSessionRoom } from './http/session-room.js';
 import { upstreamsGate } from './http/upstreams-ready.js';
@@ -75,13 +66,11 @@ import { BatchedStdioServerTransport } from './sessions/batched-stdio-server-tra
 import { ClientArrivals } from './sessions/client-arrivals.js';
 import { createSession, type DownstreamSession } from './sessions/downstream-session.js';
 import { LegacySessions } from './sessions/legacy-sessions.js';
-import { serveListen } from './sessions/listen-subscriptions.js';
 import { MemoryEventStores } from './sessions/memory-event-stores.js';
 import { SseSessions, sseRoute } from './sessions/sse-endpoint.js';
 import { observeStdioListens } from './sessions/stdio-listen-observer.js';
 import { MetricsEndpoint } from './status/metrics-endpoint.js';
 import { healthJson, statusPageResponse } from './status/status-page.js';
-import { ownUpstreams } from './upstream-wait.js';
 
 export { DEFAULT_MAX_BODY_BYTES };
 
@@ -419,110 +408,20 @@ export function createGateway(options: GatewayOptions): Gateway {
       log,
     );
 
-  /** A web request's JSON body, read and parsed (capped, depth-checked), or the refusal. */
-  const readBody = async (request: Request): Promise<unknown> => {
-    const read = await readRequestBody(request, maxBodyBytes);
-    if (read.tooLarge) return tooLarge(maxBodyBytes);
-    return parseRequestBody(read.text);
-  };
-
-  /** The 2024-11-05 HTTP+SSE transport: a session's event stream, or a message POSTed to it. */
-  const sse = async (
-    route: NonNullable<ReturnType<typeof sseRoute>>,
-    request: Request,
-    who: RequestPrincipal,
-    parsedBody: unknown,
-  ): Promise<Response> => {
-    if (core.closing) return jsonRpcError(503, -32603, 'the gateway is shutting down');
-    if (route.kind === 'message') {
-      const body = parsedBody === undefined ? await readBody(request) : parsedBody;
-      if (body instanceof Response) return body;
-      const loop = requestLoop(body);
-      if (loop !== undefined) return loopRefusal(loop);
-      const url = new URL(request.url);
-      // As at /mcp: a call waits for its own server, a profile's list for the servers it admits.
-      await upstreams.wait(body, () => {
-        const profile = sseSessions.profileOf(url, who);
-        return profile === undefined ? undefined : ownUpstreams(waitScope(), profile, who, body);
-      });
-      return sseSessions.post(url, who, body);
-    }
-    const profile = profileOf(route.profile === '' ? undefined : route.profile, who);
-    if (profile === undefined) return new Response('Not Found\n', { status: 404 });
-    const full = await makeRoom(who.principal);
-    if (full) return full;
-    return sseSessions.open(profile, who, request.signal);
-  };
-
-  // The body is read and parsed once, here (or by the Node face), and handed to the SDK as
-  // `parsedBody`: the era check and the serving entry then read nothing again.
-  const mcp = async (
-    profile: GatewayProfile,
-    request: Request,
-    who: RequestPrincipal,
-    parsedBody: unknown,
-    forwardedBy: ForwardedCaller | undefined,
-  ): Promise<Response> => {
-    if (core.closing) return jsonRpcError(503, -32603, 'the gateway is shutting down');
-    const body = parsedBody === undefined && request.method === 'POST' ? await readBody(request) : parsedBody;
-    if (body instanceof Response) return body;
-    // The gateway chain inside the client's capabilities: a bridge (mcp-remote) forwards those
-    // where it drops our header (src/mcp/gateway-chain.ts).
-    const loop = requestLoop(body);
-    if (loop !== undefined) return loopRefusal(loop);
-    const parked = parkedScriptRefusal(
-      body,
-      (tool) => profile.runsScripts(tool),
-      () => core.parkedScripts.refusal(who.principal),
-    );
-    if (parked !== undefined) return parked;
-    // A call of a tool served already goes at once; one whose server still connects waits for
-    // that server only, and a profile's list for the servers it admits.
-    await upstreams.wait(body, () => ownUpstreams(waitScope(), profile, who, body));
-    // Only a replica of this cluster may say it forwarded a request (signed with the cluster key),
-    // and the body read must be the one it signed.
-    const forwarded = cluster === undefined ? 'none' : cluster.checkForwardedBody(request, forwardedBy, body);
-    if (forwarded === 'forged') return jsonRpcError(403, -32000, 'Forbidden: invalid forwarding signature');
-    // A session id names a 2025 session (a 2026-07-28 request carries none): no need to classify.
-    if (
-      !carriesEnvelopeClaim(body) &&
-      (request.headers.has('mcp-session-id') ||
-        (await isLegacyRequest(request, body, { maxRequestBodySize: maxBodyBytes })))
-    )
-      return legacySessions.serve(profile, request, who, body, forwarded === 'valid');
-    arrivals.request(body);
-    const mismatch = await toolCallParamRefusal(body, request.headers, (name) =>
-      profile.tool(name, { owner: who.owner, caller: who }),
-    );
-    if (mismatch !== undefined) return mismatch;
-    const respond = (modern: Request, parsed: unknown = body) =>
-      modernHandler(profile).fetch(modern, {
-        authInfo: principalAuth(who),
-        ...(parsed === undefined ? {} : { parsedBody: parsed }),
-      });
-    // A 2026-07-28 listener of resource updates gets them subscribed upstream on its behalf.
-    if (request.headers.get('mcp-method') === 'subscriptions/listen') {
-      // Each stream holds a connection and a descriptor: capped per principal and in all.
-      const release = listenStreams.take(who.principal);
-      if (release instanceof Response) return release;
-      // Released when the stream ends or the client goes, whichever comes first.
-      request.signal.addEventListener('abort', release, { once: true });
-      let served: Response;
-      try {
-        served = await serveListen(core, profile, request, who, respond, body);
-      } catch (error) {
-        release();
-        throw error;
-      }
-      return countListenStream(releasedWithBody(served, release));
-    }
-    // A retry of a call parked on a 2025 upstream of another replica is served there.
-    if (cluster !== undefined && forwarded === 'none') {
-      const parked = await forwardParkedRetry(cluster, core.requestStates, request, who, body);
-      if (parked !== undefined) return parked;
-    }
-    return respond(request);
-  };
+  const { mcp, sse } = mcpRoutes({
+    core,
+    maxBodyBytes,
+    upstreams,
+    waitScope,
+    legacySessions,
+    sseSessions,
+    listenStreams,
+    arrivals,
+    cluster: () => cluster,
+    modernHandler,
+    profileOf,
+    makeRoom,
+  });
 
   const fetch = async (request: Request): Promise<Response> => {
     // A load balancer's probe carries no token; the answer says nothing but ready or not.

@@ -187,7 +187,7 @@ export type UpstreamNotification =
   | { method: 'notifications/resources/list_changed' }
   | { method: 'notifications/prompts/list_changed' };
 
-/** Events the provider emits. */
+/** Events the hub emits. */
 export interface MCPToolHubEvents {
   /** The tools of a server changed in the registry (connect, list_changed, disconnect). */
   toolsChanged: (server: string, change: RegistryChange) => void;

@@ -18,12 +18,12 @@ let hubModule: Promise<typeof import('./mcp-tool-hub.js')> | undefined;
  *
  * @example
  * const registry = new ToolRegistry();
- * const provider = await loadMCPServers(
+ * const hub = await loadMCPServers(
  *   { servers: { files: { type: 'stdio', command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', '.'] } } },
  *   registry,
  * );
  * const tools = await registry.resolveAll();
- * await provider.close();
+ * await hub.close();
  *
  * The hub and the MCP SDK client load with the first call, not with an import of mcptools.
  */
@@ -32,13 +32,13 @@ export async function loadMCPServers(
   registry: ToolRegistry,
   options: LoadMCPServersOptions = {},
 ): Promise<MCPToolHub> {
-  const { provider, connected } = await startMCPServers(config, registry, options);
+  const { hub, connected } = await startMCPServers(config, registry, options);
   await connected;
-  return provider;
+  return hub;
 }
 
 /**
- * {@link loadMCPServers} without the wait: resolves with the provider as soon as the servers
+ * {@link loadMCPServers} without the wait: resolves with the hub as soon as the servers
  * start connecting, and `connected`, which settles like `loadMCPServers` (rejects only with
  * `ABORTED`, after closing what it started). `serve` uses it to answer `initialize` at once.
  */
@@ -46,7 +46,7 @@ export async function startMCPServers(
   config: McpToolsConfig,
   registry: ToolRegistry,
   options: LoadMCPServersOptions = {},
-): Promise<{ provider: MCPToolHub; connected: Promise<void> }> {
+): Promise<{ hub: MCPToolHub; connected: Promise<void> }> {
   hubModule ??= import('./mcp-tool-hub.js');
   const { MCPToolHubImpl } = await hubModule;
   const hub = new MCPToolHubImpl(withServerTypes(config), registry, options);
@@ -55,7 +55,7 @@ export async function startMCPServers(
     await hub.close();
     throw new McpToolsError('ABORTED', 'loadMCPServers was aborted', { cause: options.signal.reason });
   });
-  return { provider: hub, connected };
+  return { hub, connected };
 }
 
 /**

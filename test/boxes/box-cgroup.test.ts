@@ -33,7 +33,8 @@ if (unavailable !== undefined)
 /** The cgroups this test process's boxes left behind (named `mcptools-<pid>-<n>`). */
 function leftCgroups(): string[] {
   if (!cgroups.available) return [];
-  const parents = new Set([cgroups.parents.pids, cgroups.parents.memory].filter((dir) => dir !== undefined));
+  const { pids, memory, cpu, cpuacct } = cgroups.parents;
+  const parents = new Set([pids, memory, cpu, cpuacct].filter((dir) => dir !== undefined));
   return [...parents].flatMap((parent) =>
     readdirSync(parent).filter((entry) => entry.startsWith(`mcptools-${process.pid}-`)),
   );
@@ -117,8 +118,11 @@ describe.skipIf(unavailable !== undefined)('a box with a process limit (cgroup)'
     try {
       const fork = async (server: string, count: number) =>
         textOf(await registry.get(`${server}__fork`)!.execute('f', { count }));
-      // One cgroup per boxed server (no memory limit here, so the pids one only under v1).
-      expect(leftCgroups()).toHaveLength(2);
+      // One cgroup per boxed server (no memory limit or CPU quota here: under v1 the pids one, and
+      // the cpuacct one where CPU time is counted).
+      const perBox =
+        cgroups.available && cgroups.parents.version === 1 && cgroups.parents.cpuacct !== undefined ? 2 : 1;
+      expect(leftCgroups()).toHaveLength(2 * perBox);
       const bombed = await fork('bomb', 200);
       const spawned = Number(/^spawned (\d+) of 200, refused: EAGAIN$/.exec(bombed)?.[1]);
       expect(bombed).toMatch(/^spawned \d+ of 200, refused: EAGAIN$/);

@@ -29,12 +29,12 @@ describe('the egress allowlist', () => {
       'a b:1',
     ])
       expect(parseAllowEntry(bad), bad).toBeUndefined();
-    const parsed = sandboxSchema.safeParse({ network: { allow: ['example.com'] } });
+    const parsed = sandboxSchema().safeParse({ network: { allow: ['example.com'] } });
     expect(parsed.success).toBe(false);
     expect(JSON.stringify(parsed.error?.issues)).toContain('must be host:port');
-    expect(sandboxSchema.safeParse({ network: { allow: ['example.com:443'] } }).success).toBe(true);
-    expect(sandboxSchema.safeParse({ network: 'all' }).success).toBe(true);
-    expect(sandboxSchema.safeParse({ network: 'some' }).success).toBe(false);
+    expect(sandboxSchema().safeParse({ network: { allow: ['example.com:443'] } }).success).toBe(true);
+    expect(sandboxSchema().safeParse({ network: 'all' }).success).toBe(true);
+    expect(sandboxSchema().safeParse({ network: 'some' }).success).toBe(false);
   });
 
   it('tells public addresses from loopback, private, link-local and metadata ones', () => {

@@ -173,9 +173,9 @@ const fileValue = fc
 
 describe('quick configuration validator (no zod on the common path)', () => {
   it('knows the same keys, in the same order, as the zod schemas', () => {
-    expect(topLevelKeys).toEqual(Object.keys(mcpToolsFileSchema.shape));
+    expect(topLevelKeys).toEqual(Object.keys(mcpToolsFileSchema().shape));
     expect(serverEntryKeys).toEqual([
-      ...new Set([...Object.keys(stdioServerSchema.shape), ...Object.keys(httpServerSchema.shape)]),
+      ...new Set([...Object.keys(stdioServerSchema().shape), ...Object.keys(httpServerSchema().shape)]),
     ]);
   });
 

@@ -40,7 +40,7 @@ beforeAll(async () => {
   };
   const registry = new ToolRegistry();
   const started = await startMCPServers(config, registry, gatewayServerRequests());
-  provider = started.provider;
+  provider = started.hub;
   gateway = createGateway({ registry, provider, config, ready: started.connected });
   ({ url } = await gateway.listen({ host: '127.0.0.1', port: 0 }));
 });

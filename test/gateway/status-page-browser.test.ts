@@ -78,7 +78,12 @@ describe.skipIf(!hasBinary('chromium'))('the status page in headless Chromium', 
     for (const name of ['echo', 'legacy']) {
       const status = running.provider.status(name);
       expect(status?.state).toBe('connected');
-      expect(byName.get(name)?.slice(1, 5)).toEqual(['connected', status?.protocolEra, status?.transport, '7']);
+      expect(byName.get(name)?.slice(1, 5)).toEqual([
+        'connected',
+        status?.protocolEra,
+        status?.transport,
+        '7',
+      ]);
     }
     expect(byName.get('echo')?.[3]).toBe('streamable-http');
     expect(byName.get('legacy')?.slice(2, 4)).toEqual(['2025', 'stdio']);

@@ -13,7 +13,6 @@ import type { RequestPrincipal } from '../auth/http-guard.js';
 import { principalAuth } from '../auth/request-caller.js';
 import type { GatewayCore } from '../gateway-core.js';
 import { buildGatewayServer } from '../gateway-mcp-server.js';
-import { releasedWithBody } from '../http/released-with-body.js';
 import type { GatewayProfile } from '../profiles/gateway-profile.js';
 import { resourceScope } from '../resources/gateway-resource-handlers.js';
 import { locateResource } from '../resources/resource-routing.js';
@@ -21,6 +20,7 @@ import { unwrapResourceUri } from '../resources/resource-uri.js';
 import type { ClientArrivals } from './client-arrivals.js';
 import { createSession, type DownstreamSession } from './downstream-session.js';
 import { openEventStream } from './event-stream-open.js';
+import { releasedWithBody } from './released-with-body.js';
 import { ResumableStreams } from './resumable-streams.js';
 import type { SessionEventStores } from './session-event-stores.js';
 

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { RequestPrincipal } from '../auth/http-guard.js';
 import type { GatewayCore } from '../gateway-core.js';
-import { releasedWithBody } from '../http/released-with-body.js';
 import type { GatewayProfile } from '../profiles/gateway-profile.js';
 import { resourceScope } from '../resources/gateway-resource-handlers.js';
 import { locateResource } from '../resources/resource-routing.js';
 import { createSession, type DownstreamSession } from './downstream-session.js';
+import { releasedWithBody } from './released-with-body.js';
 
 /** The `resourceSubscriptions` of a `subscriptions/listen` body, or `undefined` when it names none. */
 function listenedUris(body: unknown): string[] | undefined {
