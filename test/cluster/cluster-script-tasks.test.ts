@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { statelessRpc } from '../helpers/stateless-rpc.js';
 import { stdioFixture } from '../mcp/hub-test-helpers.js';
 import { useCluster } from './cluster-fixture.js';
 import { redisAvailable } from './cluster-harness.js';
@@ -11,7 +12,6 @@ import { redisAvailable } from './cluster-harness.js';
  * each case also runs with the request routed to A itself (the control).
  */
 
-const TASKS = 'io.modelcontextprotocol/tasks';
 const TOKENS = { guest: 'guest-token-0123456789', other: 'other-token-0123456789' } as const;
 type Who = keyof typeof TOKENS;
 
@@ -37,34 +37,11 @@ const routedTasks = () =>
 
 /** One stateless 2026-07-28 request of `who` through the balancer, declaring the tasks extension. */
 async function rpc(who: Who, method: string, params: Record<string, unknown>) {
-  const name = typeof params.name === 'string' ? params.name : params.taskId;
-  const response = await fetch(cluster.balancer.url, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': '2026-07-28',
-      'mcp-method': method,
-      ...(typeof name === 'string' ? { 'mcp-name': name } : {}),
-      authorization: `Bearer ${TOKENS[who]}`,
-    },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method,
-      params: {
-        ...params,
-        _meta: {
-          'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-          'io.modelcontextprotocol/clientCapabilities': { extensions: { [TASKS]: {} } },
-          'io.modelcontextprotocol/clientInfo': { name: 'cluster-script-tasks', version: '1.0.0' },
-        },
-      },
-    }),
+  const { body } = await statelessRpc(cluster.balancer.url, method, params, {
+    headers: { authorization: `Bearer ${TOKENS[who]}` },
+    client: 'cluster-script-tasks',
   });
-  const text = await response.text();
-  const data = text.startsWith('{') ? text : (/^data: (.*)$/m.exec(text)?.[1] ?? '{}');
-  return JSON.parse(data) as {
+  return body as {
     result?: { taskId?: string; status?: string; result?: { content?: { text?: string }[] } };
     error?: { code: number; message: string };
   };

@@ -8,6 +8,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectClient, type RunningGateway, startGateway } from '../gateway/gateway-test-helpers.js';
+import { DECLARING_TASKS, statelessRpc, TASKS_EXTENSION } from '../helpers/stateless-rpc.js';
 import { stdioFixture } from '../mcp/hub-test-helpers.js';
 
 /*
@@ -20,7 +21,6 @@ import { stdioFixture } from '../mcp/hub-test-helpers.js';
  * and a caller that asks for no task gets the synchronous answer.
  */
 
-const TASKS = 'io.modelcontextprotocol/tasks';
 const TOKENS = {
   alice: 'alice-token-0123456789abcdef',
   bob: 'bob-token-0123456789abcdef',
@@ -283,36 +283,14 @@ async function rpc(
   who: Who,
   method: string,
   params: Record<string, unknown>,
-  capabilities: object = { extensions: { [TASKS]: {} } },
+  capabilities: object = DECLARING_TASKS,
 ) {
-  const name = typeof params.name === 'string' ? params.name : params.taskId;
-  const response = await fetch(running.url, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': '2026-07-28',
-      'mcp-method': method,
-      ...(typeof name === 'string' ? { 'mcp-name': name } : {}),
-      ...auth(who),
-    },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method,
-      params: {
-        ...params,
-        _meta: {
-          'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-          'io.modelcontextprotocol/clientCapabilities': capabilities,
-          'io.modelcontextprotocol/clientInfo': { name: 'script-tasks-test', version: '1.0.0' },
-        },
-      },
-    }),
+  const { body } = await statelessRpc(running.url, method, params, {
+    capabilities,
+    headers: auth(who),
+    client: 'script-tasks-test',
   });
-  const text = await response.text();
-  const data = text.startsWith('{') ? text : (/^data: (.*)$/m.exec(text)?.[1] ?? '{}');
-  return JSON.parse(data) as { result?: WireResult; error?: { code: number; message: string } };
+  return body as { result?: WireResult; error?: { code: number; message: string } };
 }
 
 describe('run_script as a task, 2026-07-28 caller (tasks extension)', () => {
@@ -321,7 +299,7 @@ describe('run_script as a task, 2026-07-28 caller (tasks extension)', () => {
 
   it('advertises the extension and answers a declaring caller with a task whose result tasks/get carries', async () => {
     const discovered = await rpc('dave', 'server/discover', {});
-    expect(discovered.result?.capabilities?.extensions?.[TASKS]).toEqual({});
+    expect(discovered.result?.capabilities?.extensions?.[TASKS_EXTENSION]).toEqual({});
     const created = await run('dave', 'return (await tools.echo.echo({ text: "modern task" }))');
     expect(created.result).toMatchObject({ resultType: 'task', status: 'working', pollIntervalMs: 500 });
     const taskId = created.result?.taskId as string;

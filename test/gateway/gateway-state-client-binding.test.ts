@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type OidcFixture, startOidcProvider } from '../fixtures/oidc/oidc-fixture.js';
 import { type HttpFixture, startHttpFixture } from '../fixtures/spawn-http.js';
 import { freePort } from '../helpers/free-port.js';
+import { statelessRpc } from '../helpers/stateless-rpc.js';
 import { httpServer, stdioFixture, textOf } from '../mcp/hub-test-helpers.js';
 import {
   connectClient,
@@ -21,7 +22,6 @@ import {
  * parked calls (a 2025 stdio upstream) and task ids (a tasks-extension upstream) alike.
  */
 
-const TASKS = 'io.modelcontextprotocol/tasks';
 let oidc: OidcFixture;
 let sampling: HttpFixture;
 let tasks: HttpFixture;
@@ -113,32 +113,11 @@ describe('a requestState is bound to the principal and its OAuth client', () => 
 
 /** One stateless 2026-07-28 request with `token`, declaring the tasks extension. */
 async function rpc(token: string, method: string, params: Record<string, unknown>) {
-  const response = await fetch(running.url, {
-    method: 'POST',
-    headers: {
-      authorization: `Bearer ${token}`,
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': '2026-07-28',
-      'mcp-method': method,
-      'mcp-name': String(params.name ?? params.taskId),
-    },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method,
-      params: {
-        ...params,
-        _meta: {
-          'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-          'io.modelcontextprotocol/clientCapabilities': { extensions: { [TASKS]: {} } },
-          'io.modelcontextprotocol/clientInfo': { name: 'binding-test', version: '1.0.0' },
-        },
-      },
-    }),
+  const { body } = await statelessRpc(running.url, method, params, {
+    headers: { authorization: `Bearer ${token}` },
+    client: 'binding-test',
   });
-  const text = await response.text();
-  return JSON.parse(text.startsWith('{') ? text : (/^data: (.*)$/m.exec(text)?.[1] ?? '{}'));
+  return body;
 }
 
 describe('a task id is bound to the principal and its OAuth client', () => {

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixtureCommand, type HttpFixture, startHttpFixture } from '../fixtures/spawn-http.js';
+import { DECLARING_TASKS, statelessRpc, TASKS_EXTENSION } from '../helpers/stateless-rpc.js';
 import {
   connectClient,
   expectAllConnected,
@@ -15,9 +16,6 @@ import {
 // upstream that created it; a client that did not declare it gets sync answers and -32021;
 // an id the gateway did not hand out gets -32602. A gateway whose only upstream does not offer
 // the extension advertises nothing and serves no tasks/* method. Raw requests: the suite's shape.
-
-const TASKS = 'io.modelcontextprotocol/tasks';
-const DECLARING = { extensions: { [TASKS]: {} } };
 
 let running: RunningGateway;
 let plain: RunningGateway;
@@ -54,38 +52,10 @@ async function rpc(
   gateway: RunningGateway,
   method: string,
   params: Record<string, unknown>,
-  capabilities: object = DECLARING,
+  capabilities: object = DECLARING_TASKS,
   headers: Record<string, string> = {},
 ) {
-  const name = typeof params.name === 'string' ? params.name : params.taskId;
-  const response = await fetch(gateway.url, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': '2026-07-28',
-      'mcp-method': method,
-      ...(typeof name === 'string' ? { 'mcp-name': name } : {}),
-      ...headers,
-    },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method,
-      params: {
-        ...params,
-        _meta: {
-          'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-          'io.modelcontextprotocol/clientCapabilities': capabilities,
-          'io.modelcontextprotocol/clientInfo': { name: 'tasks-test', version: '1.0.0' },
-          ...(params._meta as object | undefined),
-        },
-      },
-    }),
-  });
-  const text = await response.text();
-  const data = text.startsWith('{') ? text : (/^data: (.*)$/m.exec(text)?.[1] ?? '{}');
-  return { status: response.status, body: JSON.parse(data) };
+  return statelessRpc(gateway.url, method, params, { capabilities, headers, client: 'tasks-test' });
 }
 
 /** tasks/get of `taskId` until it is terminal. */
@@ -102,10 +72,10 @@ async function settled(taskId: string) {
 describe('tasks passthrough (io.modelcontextprotocol/tasks) through the gateway', () => {
   it('advertises the extension only when an upstream offers it', async () => {
     const offered = await rpc(running, 'server/discover', {});
-    expect(offered.body.result.capabilities.extensions?.[TASKS]).toEqual({});
+    expect(offered.body.result.capabilities.extensions?.[TASKS_EXTENSION]).toEqual({});
     expect(offered.body.result.capabilities.tasks).toBeUndefined();
     const none = await rpc(plain, 'server/discover', {});
-    expect(none.body.result.capabilities.extensions?.[TASKS]).toBeUndefined();
+    expect(none.body.result.capabilities.extensions?.[TASKS_EXTENSION]).toBeUndefined();
     const get = await rpc(plain, 'tasks/get', { taskId: 'anything' });
     expect(get.body.error.code).toBe(-32601);
   });
@@ -176,7 +146,7 @@ describe('tasks passthrough (io.modelcontextprotocol/tasks) through the gateway'
     expect(sync.body.result.content[0].text).toContain('computed');
     const required = await rpc(running, 'tools/call', { name: 'a_failing_job', arguments: {} }, {});
     expect(required.body.error.code).toBe(-32021);
-    expect(required.body.error.data.requiredCapabilities.extensions[TASKS]).toEqual({});
+    expect(required.body.error.data.requiredCapabilities.extensions[TASKS_EXTENSION]).toEqual({});
 
     const created = await rpc(running, 'tools/call', { name: 'a_slow_compute', arguments: { seconds: 60 } });
     const taskId = created.body.result.taskId as string;
@@ -188,9 +158,9 @@ describe('tasks passthrough (io.modelcontextprotocol/tasks) through the gateway'
   });
 
   it('offers nothing new to a 2025-era session, even one that declares the extension: sync answers', async () => {
-    const client = await connectClient(running.url, 'legacy', { capabilities: DECLARING });
+    const client = await connectClient(running.url, 'legacy', { capabilities: DECLARING_TASKS });
     try {
-      expect(client.getServerCapabilities()?.extensions?.[TASKS]).toBeUndefined();
+      expect(client.getServerCapabilities()?.extensions?.[TASKS_EXTENSION]).toBeUndefined();
       const result = await client.callTool({ name: 'a_slow_compute', arguments: { seconds: 0 } });
       expect((result as { taskId?: string }).taskId).toBeUndefined();
       expect(JSON.stringify(result.content)).toContain('computed');
@@ -228,7 +198,7 @@ describe('tasks passthrough (io.modelcontextprotocol/tasks) through the gateway'
       expect(body.error?.code, forged).toBe(-32602);
     }
     // A mismatched Mcp-Name header is refused before routing (-32020).
-    const mismatched = await rpc(running, 'tasks/get', { taskId }, DECLARING, { 'mcp-name': 'other' });
+    const mismatched = await rpc(running, 'tasks/get', { taskId }, DECLARING_TASKS, { 'mcp-name': 'other' });
     expect(mismatched.body.error.code).toBe(-32020);
     await rpc(running, 'tasks/cancel', { taskId });
   });
@@ -264,19 +234,21 @@ describe('tasks passthrough across replicas (cluster mode: any replica may get a
       a,
       'tools/call',
       { name: 't__slow_compute', arguments: { seconds: 60 } },
-      DECLARING,
+      DECLARING_TASKS,
       owner,
     );
     const taskId = created.body.result.taskId as string;
     expect(created.body.result.resultType).toBe('task');
-    const got = await rpc(b, 'tasks/get', { taskId }, DECLARING, owner);
+    const got = await rpc(b, 'tasks/get', { taskId }, DECLARING_TASKS, owner);
     expect(got.body.result).toMatchObject({ taskId, status: 'working' });
-    expect((await rpc(other, 'tasks/get', { taskId }, DECLARING, owner)).body.error.code).toBe(-32602);
+    expect((await rpc(other, 'tasks/get', { taskId }, DECLARING_TASKS, owner)).body.error.code).toBe(-32602);
     // Bound to its principal: another token, on the same replica, does not reach it.
-    expect((await rpc(a, 'tasks/get', { taskId }, DECLARING, guest)).body.error.code).toBe(-32602);
-    expect((await rpc(b, 'tasks/cancel', { taskId }, DECLARING, owner)).body.result.resultType).toBe(
+    expect((await rpc(a, 'tasks/get', { taskId }, DECLARING_TASKS, guest)).body.error.code).toBe(-32602);
+    expect((await rpc(b, 'tasks/cancel', { taskId }, DECLARING_TASKS, owner)).body.result.resultType).toBe(
       'complete',
     );
-    expect((await rpc(a, 'tasks/get', { taskId }, DECLARING, owner)).body.result.status).toBe('cancelled');
+    expect((await rpc(a, 'tasks/get', { taskId }, DECLARING_TASKS, owner)).body.result.status).toBe(
+      'cancelled',
+    );
   });
 });
