@@ -1,28 +1,15 @@
-import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { bwrapCommand } from '../../src/boxes/bwrap-command.js';
-import { findBubblewrap } from '../../src/boxes/find-bubblewrap.js';
 import { detect, findCgroups } from '../../src/boxes/find-cgroups.js';
 import { sandboxStatus } from '../../src/boxes/sandbox-status.js';
 import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
 import { ToolRegistry } from '../../src/registry/tool-registry.js';
-import { hasBinary } from '../helpers/system-binaries.js';
 import { stdioFixture, textOf } from '../mcp/hub-test-helpers.js';
+import { boxUnavailable } from './box-availability.js';
 
 const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
-
-function boxUnavailable(): string | undefined {
-  if (!hasBinary('bwrap')) return 'bubblewrap is not installed';
-  const bwrap = findBubblewrap();
-  if (bwrap === undefined) return 'bubblewrap is not on PATH';
-  const probe = spawnSync(bwrap, bwrapCommand(bwrap, { command: 'true', args: [] }, {}).args, {
-    encoding: 'utf8',
-  });
-  return probe.status === 0 ? undefined : `bwrap cannot create namespaces here: ${probe.stderr.trim()}`;
-}
 
 const cgroups = findCgroups();
 const unavailable =

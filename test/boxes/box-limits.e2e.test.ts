@@ -1,11 +1,9 @@
-import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { bwrapCommand } from '../../src/boxes/bwrap-command.js';
 import { cgroupLimitsMissing } from '../../src/boxes/cgroup-limits-missing.js';
-import { findBubblewrap } from '../../src/boxes/find-bubblewrap.js';
 import { findCgroups } from '../../src/boxes/find-cgroups.js';
 import { sandboxStatus } from '../../src/boxes/sandbox-status.js';
 import { checkServerConfig, suggestFix } from '../../src/cli/doctor/suggest-fix.js';
@@ -13,21 +11,11 @@ import { parseConfig } from '../../src/config/parse-config.js';
 import type { MCPToolHub, ServerStatus } from '../../src/mcp/hub-types.js';
 import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
 import { ToolRegistry } from '../../src/registry/tool-registry.js';
-import { hasBinary } from '../helpers/system-binaries.js';
 import { waitUntil } from '../helpers/wait-until.js';
 import { stdioFixture, textOf } from '../mcp/hub-test-helpers.js';
+import { boxUnavailable } from './box-availability.js';
 
 const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
-
-function boxUnavailable(): string | undefined {
-  if (!hasBinary('bwrap')) return 'bubblewrap is not installed';
-  const bwrap = findBubblewrap();
-  if (bwrap === undefined) return 'bubblewrap is not on PATH';
-  const probe = spawnSync(bwrap, bwrapCommand(bwrap, { command: 'true', args: [] }, {}).args, {
-    encoding: 'utf8',
-  });
-  return probe.status === 0 ? undefined : `bwrap cannot create namespaces here: ${probe.stderr.trim()}`;
-}
 
 const cgroups = findCgroups();
 const boxes = boxUnavailable();

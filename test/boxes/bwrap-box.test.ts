@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -6,7 +5,6 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bwrapCommand } from '../../src/boxes/bwrap-command.js';
-import { findBubblewrap } from '../../src/boxes/find-bubblewrap.js';
 import { findCgroups } from '../../src/boxes/find-cgroups.js';
 import { sandboxStatus } from '../../src/boxes/sandbox-status.js';
 import { checkServerConfig, suggestFix } from '../../src/cli/doctor/suggest-fix.js';
@@ -14,26 +12,14 @@ import type { StdioServerConfig } from '../../src/config/config-types.js';
 import type { MCPToolHub } from '../../src/mcp/hub-types.js';
 import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
 import { ToolRegistry } from '../../src/registry/tool-registry.js';
-import { hasBinary } from '../helpers/system-binaries.js';
 import { publishedServers, stdioFixture, stdioPackage, textOf } from '../mcp/hub-test-helpers.js';
+import { boxUnavailable } from './box-availability.js';
 
 const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 const SECRET_NAME = 'MCPTOOLS_TEST_GATEWAY_SECRET';
 const SECRET = 'gateway-secret-4f0c2a9e';
 
-/**
- * `undefined` when bubblewrap can make a box here (user, PID and network namespaces), else why
- * not: a container without user namespaces has bwrap installed and still cannot use it.
- */
-function boxUnavailable(): string | undefined {
-  const bwrap = findBubblewrap();
-  if (bwrap === undefined) return 'bubblewrap is not on PATH';
-  const { args } = bwrapCommand(bwrap, { command: 'true', args: [] }, {});
-  const probe = spawnSync(bwrap, args, { encoding: 'utf8' });
-  return probe.status === 0 ? undefined : `bwrap cannot create namespaces here: ${probe.stderr.trim()}`;
-}
-
-const unavailable = hasBinary('bwrap') ? boxUnavailable() : 'bubblewrap is not installed';
+const unavailable = boxUnavailable();
 if (unavailable !== undefined)
   console.warn(`test/boxes/bwrap-box.test.ts: skipping the boxed servers: ${unavailable}`);
 

@@ -1,11 +1,8 @@
-import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { bwrapCommand } from '../../src/boxes/bwrap-command.js';
-import { findBubblewrap } from '../../src/boxes/find-bubblewrap.js';
 import { sandboxStatus } from '../../src/boxes/sandbox-status.js';
 import type { StdioServerConfig } from '../../src/config/config-types.js';
 import type { MCPToolHub } from '../../src/mcp/hub-types.js';
@@ -13,18 +10,14 @@ import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
 import { ToolRegistry } from '../../src/registry/tool-registry.js';
 import { hasBinary } from '../helpers/system-binaries.js';
 import { stdioFixture, textOf } from '../mcp/hub-test-helpers.js';
+import { boxUnavailable } from './box-availability.js';
 
 const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 
 /** `undefined` when a box with an egress relay can run here, else why not. */
 function egressUnavailable(): string | undefined {
   if (!hasBinary('socat')) return 'socat is not installed (apt-get install socat)';
-  const bwrap = findBubblewrap();
-  if (bwrap === undefined) return 'bubblewrap is not on PATH';
-  const probe = spawnSync(bwrap, bwrapCommand(bwrap, { command: 'true', args: [] }, {}).args, {
-    encoding: 'utf8',
-  });
-  return probe.status === 0 ? undefined : `bwrap cannot create namespaces here: ${probe.stderr.trim()}`;
+  return boxUnavailable();
 }
 
 /**
