@@ -210,17 +210,22 @@ const maxNameLengthSchema = lazySchema(() =>
   z.number().int().min(16, 'must be at least 16').max(64, 'must be at most 64'),
 );
 
+/** What `/mcp` and each named profile serve: pinned servers, filters, names, code mode, overrides. */
+const servedViewShape = lazySchema(() => ({
+  pin: z.array(z.string().min(1, 'must not be empty')).optional(),
+  tools: toolFilterSchema().optional(),
+  servers: toolFilterSchema().optional(),
+  maxNameLength: maxNameLengthSchema().optional(),
+  codeMode: z.boolean().optional(),
+  overrides: toolOverridesSchema().optional(),
+}));
+
 /** One named gateway profile, served at `/mcp/<name>`. */
 const gatewayProfileSchema = lazySchema(() =>
   z.strictObject({
     mode: gatewayModeSchema().optional(),
     who: callerSelectorSchema().optional(),
-    pin: z.array(z.string().min(1, 'must not be empty')).optional(),
-    tools: toolFilterSchema().optional(),
-    servers: toolFilterSchema().optional(),
-    maxNameLength: maxNameLengthSchema().optional(),
-    codeMode: z.boolean().optional(),
-    overrides: toolOverridesSchema().optional(),
+    ...servedViewShape(),
   }),
 );
 
@@ -235,12 +240,7 @@ export const gatewaySchema = lazySchema(() =>
     limits: gatewayLimitsSchema().optional(),
     sandbox: sandboxSchema().optional(),
     listWaitMs: optionalDelaySchema().optional(),
-    pin: z.array(z.string().min(1, 'must not be empty')).optional(),
-    tools: toolFilterSchema().optional(),
-    servers: toolFilterSchema().optional(),
-    maxNameLength: maxNameLengthSchema().optional(),
-    codeMode: z.boolean().optional(),
-    overrides: toolOverridesSchema().optional(),
+    ...servedViewShape(),
     serverEndpoints: z.boolean().optional(),
     profiles: z
       .record(
