@@ -57,14 +57,21 @@ const ownerOf = (session: DownstreamSession): ScriptTaskOwner => {
   return { principal, client };
 };
 
-/** A task as a 2025-11-25 `Task`. */
-function legacyTask(task: ScriptTask) {
+/** The fields both eras' `Task` share: the id, the status and its times. */
+function taskState(task: ScriptTask) {
   return {
     taskId: task.publicId,
     status: task.status,
     ...(task.statusMessage === undefined ? {} : { statusMessage: task.statusMessage }),
     createdAt: task.createdAt,
     lastUpdatedAt: task.lastUpdatedAt,
+  };
+}
+
+/** A task as a 2025-11-25 `Task`. */
+function legacyTask(task: ScriptTask) {
+  return {
+    ...taskState(task),
     ttl: task.ttlMs,
     pollInterval: POLL_INTERVAL_MS,
   };
@@ -73,11 +80,7 @@ function legacyTask(task: ScriptTask) {
 /** A task as the tasks extension's `Task` (2026-07-28), with its result or error once it has one. */
 function modernTask(task: ScriptTask, detailed: boolean) {
   return {
-    taskId: task.publicId,
-    status: task.status,
-    ...(task.statusMessage === undefined ? {} : { statusMessage: task.statusMessage }),
-    createdAt: task.createdAt,
-    lastUpdatedAt: task.lastUpdatedAt,
+    ...taskState(task),
     ttlMs: task.ttlMs,
     pollIntervalMs: POLL_INTERVAL_MS,
     ...(detailed && task.status === 'completed' && task.result !== undefined ? { result: task.result } : {}),
