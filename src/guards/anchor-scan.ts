@@ -32,7 +32,9 @@ const SPACE = 1;
  * first occurs, so that detectors run their exact patterns only there instead of each pattern
  * over the whole text (each pass over a 100 kB result costs about as much as this one). An
  * Aho–Corasick automaton over the text's characters folded to a small alphabet: a table lookup
- * and a transition per character, no copy of the text (not lowered, not normalised).
+ * and a transition per character, no copy of the text (not lowered, not normalised). Written
+ * here because the maintained multi-pattern package measured (`modern-ahocorasick`) matches
+ * case-sensitively only and took seconds on a 100 kB text (it segments graphemes first).
  */
 export class AnchorScanner {
   readonly #keys: string[];
