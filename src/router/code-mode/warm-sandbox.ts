@@ -14,6 +14,8 @@ export interface SandboxPort {
   request(op: QuickJSHandle, payload: QuickJSHandle): QuickJSHandle;
   /** `__mcptools_print(text)`. */
   print(text: QuickJSHandle): void;
+  /** `__mcptools_finish(1, json)` when the script returned, `(0, thrown)` when it threw. */
+  finish(ok: QuickJSHandle, value: QuickJSHandle): void;
 }
 
 /**
@@ -85,10 +87,15 @@ function prepareSandbox(quickjs: QuickJSWASMModule): WarmSandbox {
   const print = context.newFunction('print', (text) => {
     (sandbox.port ?? unbound()).print(text);
   });
+  const finish = context.newFunction('finish', (ok, value) => {
+    (sandbox.port ?? unbound()).finish(ok, value);
+  });
   context.setProp(context.global, '__mcptools_host', request);
   context.setProp(context.global, '__mcptools_print', print);
+  context.setProp(context.global, '__mcptools_finish', finish);
   request.dispose();
   print.dispose();
+  finish.dispose();
   const evaluated = context.evalCode(SANDBOX_PRELUDE, 'prelude.js');
   if (evaluated.error) {
     const thrown = context.dump(evaluated.error);
@@ -145,16 +152,11 @@ export async function takeSandbox(): Promise<WarmSandbox> {
  * to free, so its whole WebAssembly instance is retired instead (dropped once nothing runs in
  * it). Either way the next script's sandbox is made after that.
  */
-export function releaseSandbox(
-  sandbox: WarmSandbox,
-  clean: boolean,
-  handles: readonly QuickJSHandle[],
-): void {
+export function releaseSandbox(sandbox: WarmSandbox, clean: boolean): void {
   if (!clean) retireQuickJsInstance(sandbox.quickjs);
   else
     afterAnswer(() => {
       try {
-        for (const handle of handles) if (handle.alive) handle.dispose();
         sandbox.context.dispose();
         sandbox.runtime.dispose();
       } catch {
