@@ -1,7 +1,7 @@
 // Boxed against unboxed stdio servers (docs/sandbox.md), in one process run. `npm run build`, then:
 //
 //   node bench/run.mjs sandbox [--rounds=N] [--calls=N]          # start + first tools/list, and a call's p50
-//   node bench/run.mjs sandbox cycles [--cycles=N] [--grandchildren=N] [--every=N] [--side=boxed|unboxed]
+//   node bench/run.mjs sandbox cycles [--cycles=N] [--grandchildren=N] [--every=N] [--side=boxed|unboxed|sdk]
 //                                     [--snapshots=100,1000 --snapshot-dir=DIR]
 //
 // Start: `@modelcontextprotocol/server-memory` and `@modelcontextprotocol/server-filesystem`,
@@ -13,10 +13,11 @@
 // blocks of 10 (`read_graph`, `list_allowed_directories`), p50 per side.
 // Cycles: one server whose process starts a `sh` with N `sleep` grandchildren at start; connect
 // (until its tools are listed) and close, N times, unboxed (the control) and then boxed, each
-// side in a fresh process of its own; every `--every` cycles (100): processes of the server left
-// on the machine (from /proc), the process's open descriptors, its RSS, JS heap, external and
-// V8-malloced memory after a full GC, and the box cgroups left; heap snapshots at the cycles
-// `--snapshots` names (compare two in Chrome DevTools' Memory tab, "Comparison").
+// side in a fresh process of its own (`--side=sdk`: the SDK's client alone, no mcptools); every
+// `--every` cycles (100): processes of the server left on the machine (from /proc), the
+// process's open descriptors, its RSS, JS heap, external and V8-malloced memory after a full
+// GC, and the box cgroups left; heap snapshots at the cycles `--snapshots` names (compare two in
+// Chrome DevTools' Memory tab, "Comparison"; a snapshot grows the RSS after it by ~80 MiB).
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -24,6 +25,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { getHeapStatistics, setFlagsFromString, writeHeapSnapshot } from 'node:v8';
 import { runInNewContext } from 'node:vm';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { loadMcptools } from './lib/mcptools-side.mjs';
 import { format, machineInfo, printTable, warnIfBusy, writeResult } from './lib/report.mjs';
 import { quantile } from './lib/stats.mjs';
@@ -227,9 +230,38 @@ function memoryAfterGc() {
   };
 }
 
+/** Connects `entry` alone through a new hub until its tools are listed: `{ error?, close }`. */
+async function connectHubOnce(entry) {
+  const registry = new lib.ToolRegistry();
+  const hub = await lib.loadMCPServers({ servers: { f: entry } }, registry, { eraCache: false });
+  const status = hub.status('f');
+  return {
+    error: status?.state === 'connected' ? undefined : (status?.lastError?.message ?? 'not connected'),
+    close: () => hub.close(),
+  };
+}
+
+/** The same with the SDK's own client and stdio transport, no mcptools in between. */
+async function connectSdkOnce(entry) {
+  const client = new Client({ name: 'bench-sandbox-cycles', version: '1.0.0' });
+  const transport = new StdioClientTransport({
+    command: entry.command,
+    args: entry.args,
+    env: { PATH: process.env.PATH, ...entry.env },
+    stderr: 'ignore',
+  });
+  try {
+    await client.connect(transport);
+    await client.listTools();
+    return { close: () => client.close() };
+  } catch (error) {
+    return { error: String(error), close: () => client.close().catch(() => {}) };
+  }
+}
+
 /**
- * One side's cycles in this process: `boxed` or `unboxed` (the control: the same server and
- * hub with `"sandbox": false`). Every `every` cycles a checkpoint; at the cycles named in
+ * One side's cycles in this process: `boxed`, `unboxed` (the control: the same server and hub
+ * with `"sandbox": false`) or `sdk` (the SDK's client alone, without mcptools). Every `every` cycles a checkpoint; at the cycles named in
  * `snapshots` a heap snapshot into `snapshotDir`.
  */
 async function runCyclesSide(side) {
@@ -253,6 +285,7 @@ async function runCyclesSide(side) {
     env: { MCPTOOLS_BENCH_MARKER: marker },
     sandbox: side === 'boxed' ? { read: [ROOT] } : false,
   };
+  if (side === 'sdk') delete entry.sandbox;
   // Bubblewrap's two processes are in the box's tree as well.
   const expectedRunning = grandchildren + 2 + (side === 'boxed' ? 2 : 0);
   const fds = () => readdirSync('/proc/self/fd').length;
@@ -278,11 +311,10 @@ async function runCyclesSide(side) {
       writeHeapSnapshot(join(snapshotDir, `${side}-${cycle}.heapsnapshot`));
     }
     if (cycle === cycles) break;
-    const registry = new lib.ToolRegistry();
-    const hub = await lib.loadMCPServers({ servers: { f: entry } }, registry, { eraCache: false });
-    if (hub.status('f')?.state !== 'connected') {
+    const connection = side === 'sdk' ? await connectSdkOnce(entry) : await connectHubOnce(entry);
+    if (connection.error !== undefined) {
       // Counted, not fatal: a failed start must leave nothing behind either.
-      failures.push({ cycle, error: hub.status('f')?.lastError?.message });
+      failures.push({ cycle, error: connection.error });
       console.log(JSON.stringify(failures.at(-1)));
     }
     // The control of the count: while connected, the server, its sh and the sleepers are seen
@@ -293,7 +325,14 @@ async function runCyclesSide(side) {
         await new Promise((resolve) => setTimeout(resolve, 20));
       checkpoints.at(-1).runningWhileConnected = processesWith(marker).length;
     }
-    await hub.close();
+    await connection.close();
+    // The SDK's transport ends its child only; the sh and the sleepers it leaves are ended here,
+    // outside what the SDK side measures (the counts then show what mcptools' sides leave).
+    if (side === 'sdk')
+      for (const pid of processesWith(marker))
+        try {
+          process.kill(pid, 'SIGKILL');
+        } catch {}
   }
   // The kernel and the cgroup removal finish after close() returns: the final count once settled.
   await new Promise((resolve) => setTimeout(resolve, 2000));
