@@ -23,7 +23,7 @@ import { protocolEraOf } from '../mcp/era-memory.js';
 import { usesCallerCredentials } from '../mcp/principal-connections.js';
 import { observeGatewaySessions } from '../telemetry/state-gauges.js';
 import { serveCallerUpstreams } from './auth/caller-upstreams.js';
-import { frontDoor, profileFor } from './auth/front-door.js';
+import { frontDoor } from './auth/front-door.js';
 import { gatewayBrowserLogin } from './auth/gateway-browser-login.js';
 import type { HttpGuardSettings, RequestPrincipal } from './auth/http-guard.js';
 import { authCaller } from './auth/request-caller.js';
@@ -41,6 +41,7 @@ import { PrincipalQuota } from './http/principal-quota.js';
 import { makeSessionRoom } from './http/session-room.js';
 import { upstreamsGate } from './http/upstreams-ready.js';
 import { GatewayProfile, type ProfileParts } from './profiles/gateway-profile.js';
+import { profileFor } from './profiles/profile-for-caller.js';
 import {
   type DefaultProfileOverrides,
   defaultProfileSettings,
@@ -48,13 +49,15 @@ import {
   reconfigureProfiles,
 } from './profiles/reconfigure-profiles.js';
 import { servedProfiles } from './profiles/server-profiles.js';
+import { adoptSubscription } from './resources/adopted-subscription.js';
+import { routerResourceUris } from './resources/router-resource-uris.js';
+import { observeStdioListens } from './resources/stdio-listen-observer.js';
 import { BatchedStdioServerTransport } from './sessions/batched-stdio-server-transport.js';
 import { ClientArrivals } from './sessions/client-arrivals.js';
 import { createSession, type DownstreamSession } from './sessions/downstream-session.js';
 import { LegacySessions } from './sessions/legacy-sessions.js';
 import { MemoryEventStores } from './sessions/memory-event-stores.js';
 import { SseSessions, sseRoute } from './sessions/sse-endpoint.js';
-import { observeStdioListens } from './sessions/stdio-listen-observer.js';
 import { MetricsEndpoint } from './status/metrics-endpoint.js';
 import { healthJson, statusPageResponse } from './status/status-page.js';
 
@@ -225,7 +228,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     // A call that names no caller is nobody's: not the owner's.
     senderIsOwner: (caller) => caller?.owner ?? false,
     visibility,
-    resources: core.resources,
+    resourceUris: (allows) => routerResourceUris(core.resources, hub, allows),
     log,
   };
   core.profiles.set('', new GatewayProfile('', defaultProfileSettings(gatewayConfig, options), parts));
@@ -267,6 +270,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     log,
     cluster: () => cluster,
     makeRoom: (principal) => makeRoom(principal),
+    adoptSubscription: (profile, session, named) => adoptSubscription(core, profile, session, named),
     idleMs: limits.sessionIdleMs,
   });
   const listenStreams = new PrincipalQuota(
