@@ -3,7 +3,11 @@ import type { HttpExchange, ReadBody } from './http-exchange.js';
 import { type NodeBody, nodeBodyOf } from './node-body.js';
 import { dropBody, readNodeBody } from './node-request.js';
 
-/** Request headers the view leaves out: the body is not carried, so its framing would describe bytes that are not there. */
+/**
+ * Request headers the view leaves out once the body was read: the body is then handed on
+ * parsed, not carried, so its framing would describe bytes that are not there. Before, the
+ * front door reads them (a declared body over the cap is refused unread), as from a `Request`.
+ */
 const BODY_FRAMING = new Set(['content-length', 'transfer-encoding']);
 
 /**
@@ -13,6 +17,8 @@ const BODY_FRAMING = new Set(['content-length', 'transfer-encoding']);
  */
 class NodeHeadersView {
   readonly #headers: IncomingMessage['headers'];
+  /** The body was read: its framing is left out (see {@link BODY_FRAMING}). */
+  bodyRead = false;
 
   constructor(headers: IncomingMessage['headers']) {
     this.#headers = headers;
@@ -20,7 +26,7 @@ class NodeHeadersView {
 
   get(name: string): string | null {
     const key = name.toLowerCase();
-    if (BODY_FRAMING.has(key)) return null;
+    if (this.bodyRead && BODY_FRAMING.has(key)) return null;
     const value = this.#headers[key];
     if (value === undefined) return null;
     return Array.isArray(value) ? value.join(', ') : value;
@@ -140,6 +146,7 @@ class NodeRequestView implements HttpExchange {
 
   async readBody(maxBytes: number): Promise<ReadBody> {
     const read = await readNodeBody(this.#req, maxBytes);
+    this.headers.bodyRead = true;
     if ('tooLarge' in read) this.bodyRefused = true;
     return read;
   }

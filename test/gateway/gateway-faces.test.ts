@@ -75,7 +75,19 @@ interface Sent {
   path: string;
   headers?: Record<string, string>;
   body?: string;
+  /** Sent in chunks, its length not declared (else declared in `Content-Length`, as clients do). */
+  chunked?: boolean;
 }
+
+/** The headers of `sent` as they go out: a body's length declared unless it is sent in chunks. */
+const headersOf = (sent: Sent, host: string): Record<string, string> => ({
+  host,
+  ...(sent.body === undefined || sent.chunked
+    ? {}
+    : { 'content-length': String(Buffer.byteLength(sent.body)) }),
+  ...(sent.chunked ? { 'transfer-encoding': 'chunked' } : {}),
+  ...sent.headers,
+});
 
 interface Answer {
   status: number;
@@ -101,12 +113,16 @@ const answerOf = (status: number, headers: { get(name: string): string | null },
 
 /** Through the web face: `gateway.fetch`, with the headers exactly as given (a `Host` too). */
 async function throughFetch(sent: Sent): Promise<Answer> {
+  const { body, chunked } = sent;
+  const headers = headersOf(sent, new URL(origin).host);
+  // A stream's length is not known: the web face then sees no `Content-Length`, as the Node face does.
+  if (chunked) delete headers['transfer-encoding'];
   const response = await gateway.fetch(
     new Request(`${origin}${sent.path}`, {
       method: sent.method ?? 'GET',
-      headers: { host: new URL(origin).host, ...sent.headers },
-      ...(sent.body === undefined ? {} : { body: sent.body }),
-    }),
+      headers,
+      ...(body === undefined ? {} : chunked ? { body: new Blob([body]).stream(), duplex: 'half' } : { body }),
+    } as RequestInit),
   );
   return answerOf(response.status, response.headers, await response.text());
 }
@@ -121,7 +137,7 @@ function throughNode(sent: Sent): Promise<Answer> {
         port: url.port,
         path: sent.path,
         method: sent.method ?? 'GET',
-        headers: { host: url.host, ...sent.headers },
+        headers: headersOf(sent, url.host),
         agent: false,
       },
       (res) => {
@@ -139,7 +155,10 @@ function throughNode(sent: Sent): Promise<Answer> {
     );
     // A refused body may end the connection before all of it is written.
     req.on('error', reject);
-    req.end(sent.body);
+    if (sent.chunked && sent.body !== undefined) {
+      req.write(sent.body.slice(0, sent.body.length / 2));
+      req.end(sent.body.slice(sent.body.length / 2));
+    } else req.end(sent.body);
   });
 }
 
@@ -202,8 +221,12 @@ const cases: [string, Sent][] = [
     },
   ],
   [
-    'a body over the cap',
+    'a body declared over the cap',
     { method: 'POST', path: '/mcp', headers: mcpHeaders, body: 'x'.repeat(MAX_BODY * 4) },
+  ],
+  [
+    'a body over the cap, its length not declared',
+    { method: 'POST', path: '/mcp', headers: mcpHeaders, body: 'x'.repeat(MAX_BODY * 4), chunked: true },
   ],
   ['a body that is not JSON', { method: 'POST', path: '/mcp', headers: mcpHeaders, body: '{not json' }],
   [
@@ -252,7 +275,11 @@ describe('the gateway’s two HTTP faces', () => {
     expect(byName['a 2026-07-28 tools/call']?.body).toMatchObject({
       result: { content: [{ type: 'text', text: 'both faces' }] },
     });
-    expect(byName['a body over the cap']?.status).toBe(413);
+    expect(byName['a body declared over the cap']?.status).toBe(413);
+    expect(byName['a body over the cap, its length not declared']).toMatchObject({
+      status: 413,
+      body: { error: { message: expect.stringContaining(`${MAX_BODY} bytes`) } },
+    });
     expect(byName['a body that is not JSON']?.status).toBe(400);
     expect(byName['a foreign Origin']?.status).toBe(403);
     expect(byName['a foreign Host']?.status).toBe(403);
