@@ -1,8 +1,10 @@
 // A CPU profile of run_script over the code-mode task suite, without the direct side and
 // without start-up (the profiler runs from after one warm-up round):
 //   node --import tsx bench/code-mode/profile-code-mode.ts [--rounds=N] [--out=FILE.cpuprofile]
-// Each round runs every task's script once through run_script. Open the profile in Chrome's
-// DevTools (Performance) or any .cpuprofile viewer.
+// Each round runs every task's script once through run_script, with the same pause after each
+// as the bench leaves (`--pause=MS`, default 50: run_script frees a script's sandbox and makes
+// the next one's in it). Open the profile in Chrome's DevTools (Performance) or any
+// .cpuprofile viewer.
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
@@ -12,6 +14,8 @@ import { stdioFixture } from '../../test/mcp/hub-test-helpers.js';
 import { CODE_MODE_TASKS } from './code-mode-tasks.js';
 
 const rounds = Number(process.argv.find((arg) => arg.startsWith('--rounds='))?.slice(9) ?? 10);
+const pauseMs = Number(process.argv.find((arg) => arg.startsWith('--pause='))?.slice(8) ?? 50);
+const pause = () => new Promise((resolve) => setTimeout(resolve, pauseMs));
 const registry = new ToolRegistry();
 const provider = await loadMCPServers(
   {
@@ -32,16 +36,29 @@ if (out !== undefined) {
   await session.post('Profiler.enable');
   await session.post('Profiler.start');
 }
-const cpu = process.cpuUsage();
-const started = performance.now();
+let wall = 0;
+let cpuUntilAnswer = 0;
+let cpuInPause = 0;
+const cpuSince = (start: NodeJS.CpuUsage) => {
+  const used = process.cpuUsage(start);
+  return (used.user + used.system) / 1000;
+};
+await pause();
 for (let round = 0; round < rounds; round++)
   for (const task of CODE_MODE_TASKS) {
+    let cpu = process.cpuUsage();
+    const started = performance.now();
     const result = await runScript.execute(task.id, { script: task.script });
+    wall += performance.now() - started;
+    cpuUntilAnswer += cpuSince(cpu);
     if (result.isError) throw new Error(`${task.id}: ${JSON.stringify(result.content)}`);
+    cpu = process.cpuUsage();
+    await pause();
+    cpuInPause += cpuSince(cpu);
   }
-const used = process.cpuUsage(cpu);
+const scripts = rounds * CODE_MODE_TASKS.length;
 console.log(
-  `${rounds} rounds: ${(performance.now() - started).toFixed(0)} ms wall, ${((used.user + used.system) / 1000).toFixed(0)} ms CPU`,
+  `${scripts} scripts: ${wall.toFixed(0)} ms wall until their answers, CPU ${cpuUntilAnswer.toFixed(0)} ms until the answers and ${cpuInPause.toFixed(0)} ms in the pauses after them (${(cpuUntilAnswer / scripts).toFixed(2)} + ${(cpuInPause / scripts).toFixed(2)} ms a script)`,
 );
 if (out !== undefined) {
   const { profile } = await session.post('Profiler.stop');

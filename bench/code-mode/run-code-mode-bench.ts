@@ -3,10 +3,12 @@
 //   direct    — the definitions of the tools it needs, then each call's arguments and full result, in order;
 //   code mode — run_script's definition, the describe_tools call and its TypeScript declarations,
 //               the script, and its output.
-// Then the time of each script through run_script against the same calls made directly
-// (interleaved rounds, and the CPU time of each side), and
-// the sandbox's cost per inner call (a script of N calls against N direct calls, per round).
-//   node --import tsx bench/code-mode/run-code-mode-bench.ts [--rounds=N]
+// Then the time of each script through run_script against the same calls made directly through
+// call_tool (the direct path of the profiles that offer run_script), in interleaved rounds with
+// a pause between one call and the next as a model's turn leaves (`--pause=MS`, default 50), and
+// the CPU time of each side, what it did in the pause after it included; and the sandbox's cost
+// per inner call (a script of N calls against N direct calls, per round).
+//   node --import tsx bench/code-mode/run-code-mode-bench.ts [--rounds=N] [--pause=MS]
 import { isDeepStrictEqual } from 'node:util';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
@@ -24,6 +26,7 @@ const { printTable, writeResult } = (await import(report)) as {
 };
 
 const rounds = Number(process.argv.find((arg) => arg.startsWith('--rounds='))?.slice(9) ?? 5);
+const pauseMs = Number(process.argv.find((arg) => arg.startsWith('--pause='))?.slice(8) ?? 50);
 
 const registry = new ToolRegistry();
 const provider = await loadMCPServers(
@@ -40,6 +43,7 @@ const router = createRouterTools(provider, registry);
 const byName = (name: string) => router.find((tool) => tool.name === name)!;
 const runScript = byName('run_script');
 const describeTools = byName('describe_tools');
+const callTool = byName('call_tool');
 
 const definition = (tool: Tool) =>
   JSON.stringify({ name: tool.name, description: tool.description, input_schema: tool.parameters });
@@ -63,14 +67,15 @@ function answerOf(result: ToolResult): unknown {
 }
 
 /**
- * The task's calls made directly, one after another, through the registry's tools (as an agent
- * loop calls them), recorded in order: the script's own logic decides which, so both sides
- * make the same calls.
+ * The task's calls made directly, each through `call_tool` (the one call path a script's inner
+ * calls take too, in the profiles that offer `run_script`), recorded in order: the script's own
+ * logic decides which, one after another where it awaits each and at once where it awaits them
+ * together, so both sides make the same calls the same way.
  */
 async function direct(task: CodeModeTask) {
   const calls: { name: string; arguments: unknown; result: string }[] = [];
   const call = async (name: string, args: Record<string, unknown>) => {
-    const result = await registry.get(name)!.execute(`direct-${calls.length}`, args);
+    const result = await callTool.execute(`direct-${calls.length}`, { name, arguments: args });
     calls.push({ name, arguments: args, result: textOf(result) });
     return answerOf(result);
   };
@@ -128,36 +133,52 @@ for (const task of CODE_MODE_TASKS) {
 // Times, interleaved so that a change of the machine's load falls on both sides alike: each
 // round runs every task both ways, one side first in even rounds and the other in odd ones;
 // per task the median over rounds, and per round the ratio of its two totals. The CPU time of
-// this process is summed per side as well (the wall time of a loaded machine is mostly waiting).
+// this process is summed per side as well (the wall time of a loaded machine is mostly waiting):
+// what a side did until its answer, and what it left for the pause after it (run_script frees a
+// script's sandbox and makes the next one's once the answer has left), so that work done off
+// a side's time is still counted as its cost.
 const directTimes: number[][] = CODE_MODE_TASKS.map(() => []);
 const scriptTimes: number[][] = CODE_MODE_TASKS.map(() => []);
 const roundRatios: number[] = [];
 let directCpu = 0;
 let scriptCpu = 0;
+let directAfterCpu = 0;
+let scriptAfterCpu = 0;
+const cpuSince = (start: NodeJS.CpuUsage) => {
+  const used = process.cpuUsage(start);
+  return (used.user + used.system) / 1000;
+};
+/** A model's turn between one call and the next (seconds in practice), the same for both sides. */
+const pause = () => new Promise((resolve) => setTimeout(resolve, pauseMs));
 const timed = async (run: () => Promise<unknown>) => {
   const cpu = process.cpuUsage();
   const started = performance.now();
   await run();
   const ms = performance.now() - started;
-  const used = process.cpuUsage(cpu);
-  return { ms, cpu: (used.user + used.system) / 1000 };
+  const used = cpuSince(cpu);
+  const after = process.cpuUsage();
+  await pause();
+  return { ms, cpu: used, after: cpuSince(after) };
 };
+await pause();
 for (let round = 0; round < rounds; round++) {
   let directRound = 0;
   let scriptRound = 0;
   for (const [index, task] of CODE_MODE_TASKS.entries()) {
     const sides = [
       async () => {
-        const { ms, cpu } = await timed(() => direct(task));
+        const { ms, cpu, after } = await timed(() => direct(task));
         directTimes[index]!.push(ms);
         directRound += ms;
         directCpu += cpu;
+        directAfterCpu += after;
       },
       async () => {
-        const { ms, cpu } = await timed(() => runScript.execute(task.id, { script: task.script }));
+        const { ms, cpu, after } = await timed(() => runScript.execute(task.id, { script: task.script }));
         scriptTimes[index]!.push(ms);
         scriptRound += ms;
         scriptCpu += cpu;
+        scriptAfterCpu += after;
       },
     ];
     if (round % 2 === 1) sides.reverse();
@@ -224,15 +245,17 @@ const customerIds = Array.from(
   { length: N },
   (_unused, index) => `C${String((index % 120) + 1).padStart(3, '0')}`,
 );
-const getCustomer = registry.get('crm__get_customer')!;
 const loop = `const ids = ${JSON.stringify(customerIds)};\nlet n = 0;\nfor (const id of ids) n += (await tools.crm.get_customer({ id })).id.length;\nreturn n;`;
 for (let round = 0; round < Math.max(rounds, 5) + 1; round++) {
   let started = performance.now();
-  for (const id of customerIds) answerOf(await getCustomer.execute('direct', { id }));
+  for (const id of customerIds)
+    answerOf(await callTool.execute('direct', { name: 'crm__get_customer', arguments: { id } }));
   const directMs = performance.now() - started;
+  await pause();
   started = performance.now();
   await runScript.execute('loop', { script: loop });
   const scriptMs = performance.now() - started;
+  await pause();
   if (round > 0) perCall.push((scriptMs - directMs) / N);
 }
 const overhead = median(perCall);
@@ -243,8 +266,10 @@ const roundRatio = median(roundRatios);
 console.log(
   `per-round ratios of the totals (script / direct): ${roundRatios.map((ratio) => ratio.toFixed(2)).join(' ')}; median ${roundRatio.toFixed(2)}`,
 );
+const directAll = directCpu + directAfterCpu;
+const scriptAll = scriptCpu + scriptAfterCpu;
 console.log(
-  `CPU time of this process over ${rounds} rounds: direct ${directCpu.toFixed(0)} ms, scripts ${scriptCpu.toFixed(0)} ms (${(scriptCpu / directCpu).toFixed(2)}×)`,
+  `CPU time of this process over ${rounds} rounds, until the answer: direct ${directCpu.toFixed(0)} ms, scripts ${scriptCpu.toFixed(0)} ms (${(scriptCpu / directCpu).toFixed(2)}×); with the pause after each: direct ${directAll.toFixed(0)} ms, scripts ${scriptAll.toFixed(0)} ms (${(scriptAll / directAll).toFixed(2)}×); per script ${(scriptAll / (rounds * CODE_MODE_TASKS.length)).toFixed(2)} ms against ${(directAll / (rounds * CODE_MODE_TASKS.length)).toFixed(2)} ms per task made directly`,
 );
 console.log(
   `total: code mode ${codeTotal} vs direct ${directTotal} tokens = ${((100 * codeTotal) / directTotal).toFixed(1)}% (goal ≤ 20%); time ${(scriptTimeTotal / directTimeTotal).toFixed(2)}× as sums of medians, ${roundRatio.toFixed(2)}× as the median round (goal ≤ 1.2×); answers ${allCorrect ? 'all as expected' : 'NOT all as expected'}`,
@@ -262,6 +287,9 @@ const file = writeResult('code-mode', {
     roundRatios,
     directCpuMs: directCpu,
     scriptCpuMs: scriptCpu,
+    directAfterCpuMs: directAfterCpu,
+    scriptAfterCpuMs: scriptAfterCpu,
+    pauseMs,
   },
   perInnerCallMs: overhead,
   allCorrect,

@@ -1,6 +1,11 @@
 import type { QuickJSContext } from 'quickjs-emscripten-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { encodeBinaryJson, NotJsonError } from '../../src/router/code-mode/binary-json.js';
+import {
+  BINARY_JSON_PROBE,
+  binaryJsonMatches,
+  encodeBinaryJson,
+  NotJsonError,
+} from '../../src/router/code-mode/binary-json.js';
 import { quickJsInstance } from '../../src/router/code-mode/quickjs-module.js';
 
 let context: QuickJSContext;
@@ -31,7 +36,19 @@ function throughQuickJs(value: unknown): string {
 describe('the binary JSON a script reads its answers in', () => {
   it.each([
     ['numbers', [0, 1, -1, 63, 64, -65, 300, 2 ** 31 - 1, -(2 ** 31), 2 ** 31, 1.5, -1e300, 5e-324, 0.1]],
-    ['strings', ['', 'ascii', 'é latin-1', '€ wide', '😀 astral', '\u0000\n"\\', 'x'.repeat(70_000)]],
+    [
+      'strings',
+      [
+        '',
+        'ascii',
+        'é latin-1',
+        '€ wide',
+        '😀 astral',
+        '\u0000\n"\\',
+        'x'.repeat(70_000),
+        `${'ÿ'.repeat(300)}€ late`,
+      ],
+    ],
     ['nested', { a: { b: { c: [1, [2, [3, {}]]] } }, '': [], 'k é€': null, t: true, f: false }],
     ['index keys', { '0': 'zero', '10': 'ten', '4294967294': 'big', '01': 'not an index', x: 1 }],
     ['a __proto__ key as JSON.parse makes it', JSON.parse('{"__proto__":{"polluted":true},"a":1}')],
@@ -59,5 +76,26 @@ describe('the binary JSON a script reads its answers in', () => {
     expect(throughQuickJs({ when: '1970-01-01T00:00:00.000Z', self: {} })).toBe(
       '{"when":"1970-01-01T00:00:00.000Z","self":{}}',
     );
+  });
+
+  it("writes what this QuickJS build's own writer writes, so the sandbox takes the binary form", () => {
+    const parse = context.unwrapResult(context.evalCode('JSON.parse'));
+    const text = context.newString(BINARY_JSON_PROBE);
+    const value = context.unwrapResult(context.callFunction(parse, context.undefined, text));
+    const encoded = context.encodeBinaryJSON(value);
+    const bytes = context.getArrayBuffer(encoded);
+    expect(binaryJsonMatches(bytes.value)).toBe(true);
+    // Control: one byte changed is told apart.
+    const changed = bytes.value.slice();
+    changed[changed.length - 1] = changed.at(-1)! ^ 1;
+    expect(binaryJsonMatches(changed)).toBe(false);
+    for (const handle of [bytes, encoded, value, text, parse]) handle.dispose();
+  });
+
+  it('writes each answer whole after a larger one (the writer keeps its buffer between answers)', () => {
+    const large = { items: Array.from({ length: 5_000 }, (_, id) => ({ id, name: `n${id}`.repeat(40) })) };
+    expect(throughQuickJs(large)).toBe(JSON.stringify(large));
+    expect(throughQuickJs({ a: 'b' })).toBe('{"a":"b"}');
+    expect(throughQuickJs([1])).toBe('[1]');
   });
 });

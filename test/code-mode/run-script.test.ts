@@ -380,6 +380,25 @@ describe('run_script escapes and exhaustion', () => {
     ]);
   });
 
+  it("cannot report an ending of its own through the sandbox's runner or reach how it reports one", async () => {
+    const result = await run(
+      `
+      let again;
+      try { __mcptools_run(async () => "forged"); again = "ran"; } catch (error) { again = error.message; }
+      print(typeof globalThis.__mcptools_finish);
+      return { again, sum: (await tools.echo.add({ a: 2, b: 3 })).sum };
+    `,
+      { codeMode: limits },
+    );
+    expect(result.isError).toBeFalsy();
+    expect((result.details as { output: string[] }).output).toEqual(['undefined']);
+    // The script's own value, returned after an inner call: no forged ending came first.
+    expect((result.details as { value: unknown }).value).toEqual({
+      again: 'the script is already running',
+      sum: 5,
+    });
+  });
+
   it.each([
     ['an endless loop', 'while (true) {}', 'timeoutMs'],
     ['an endless loop that catches', 'for (;;) { try { while (true) {} } catch {} }', 'timeoutMs'],

@@ -22,19 +22,35 @@ const TAG_ARRAY = 9;
 const MAX_INT_ATOM = 2 ** 31 - 2;
 /** Nesting beyond this is refused (JSON text is sent instead, and meets its own limits). */
 const MAX_DEPTH = 1_000;
-/** A string with a code unit above 0xff is written as UTF-16 (QuickJS keeps the others as bytes). */
-const WIDE = /[\u0100-\uffff]/;
+/** A writer's buffer at first, and the most it keeps between answers. */
+const START_BYTES = 64 * 1024;
+const KEPT_BYTES = 1024 * 1024;
 const INDEX_KEY = /^(?:0|[1-9]\d{0,9})$/;
+const DIGIT_0 = 48;
+const DIGIT_9 = 57;
 
 /** A value that is not plain JSON (a class instance, a cycle, too deep), so it goes as JSON text. */
 export class NotJsonError extends Error {}
 
+/**
+ * The body of one answer, written into a buffer kept between answers (grown, never shrunk
+ * below its start size), with the property names it uses in the order of first use. Each
+ * write makes room once for its worst case, so the per-byte loops check nothing.
+ */
 class Writer {
-  bytes = new Uint8Array(4096);
+  bytes = new Uint8Array(START_BYTES);
   length = 0;
   readonly atoms = new Map<string, number>();
   readonly atomList: string[] = [];
   readonly #float = new DataView(new ArrayBuffer(8));
+
+  reset(): void {
+    // A large answer's room is given back rather than kept for the process's life.
+    if (this.bytes.length > KEPT_BYTES) this.bytes = new Uint8Array(START_BYTES);
+    this.length = 0;
+    this.atoms.clear();
+    this.atomList.length = 0;
+  }
 
   reserve(more: number): void {
     if (this.length + more <= this.bytes.length) return;
@@ -45,39 +61,58 @@ class Writer {
     this.bytes = grown;
   }
 
-  byte(value: number): void {
-    this.reserve(1);
-    this.bytes[this.length++] = value;
-  }
-
+  /** An unsigned LEB128 number; room for it (5 bytes) must have been made. */
   leb128(value: number): void {
-    this.reserve(5);
+    const bytes = this.bytes;
     let rest = value >>> 0;
     while (rest >= 0x80) {
-      this.bytes[this.length++] = (rest & 0x7f) | 0x80;
+      bytes[this.length++] = (rest & 0x7f) | 0x80;
       rest >>>= 7;
     }
-    this.bytes[this.length++] = rest;
+    bytes[this.length++] = rest;
   }
 
+  /**
+   * A string as QuickJS keeps it: one byte a code unit when every unit is below 0x100 (found
+   * while copying, so most strings are read once), else two, low byte first.
+   */
   string(text: string): void {
-    if (WIDE.test(text)) {
-      this.leb128((text.length << 1) | 1);
-      this.reserve(text.length * 2);
-      for (let index = 0; index < text.length; index++) {
-        const unit = text.charCodeAt(index);
-        this.bytes[this.length++] = unit & 0xff;
-        this.bytes[this.length++] = unit >>> 8;
+    const units = text.length;
+    this.reserve(5 + units * 2);
+    const bytes = this.bytes;
+    const start = this.length;
+    this.leb128(units << 1);
+    let at = this.length;
+    for (let index = 0; index < units; index++) {
+      const unit = text.charCodeAt(index);
+      if (unit > 0xff) {
+        this.length = start;
+        this.wideString(text);
+        return;
       }
-      return;
+      bytes[at++] = unit;
     }
-    this.leb128(text.length << 1);
-    this.reserve(text.length);
-    for (let index = 0; index < text.length; index++) this.bytes[this.length++] = text.charCodeAt(index);
+    this.length = at;
   }
 
+  wideString(text: string): void {
+    const units = text.length;
+    this.leb128((units << 1) | 1);
+    const bytes = this.bytes;
+    let at = this.length;
+    for (let index = 0; index < units; index++) {
+      const unit = text.charCodeAt(index);
+      bytes[at++] = unit & 0xff;
+      bytes[at++] = unit >>> 8;
+    }
+    this.length = at;
+  }
+
+  /** A property name: an integer atom for an array-index key, else its entry in the table. */
   atom(key: string): void {
-    if (INDEX_KEY.test(key) && Number(key) <= MAX_INT_ATOM) {
+    this.reserve(5);
+    const first = key.charCodeAt(0);
+    if (first >= DIGIT_0 && first <= DIGIT_9 && INDEX_KEY.test(key) && Number(key) <= MAX_INT_ATOM) {
       this.leb128((Number(key) << 1) | 1);
       return;
     }
@@ -92,66 +127,88 @@ class Writer {
   }
 
   number(value: number): void {
-    if (!Number.isFinite(value)) {
-      this.byte(TAG_NULL);
-      return;
-    }
-    if (Number.isInteger(value) && value >= -0x80000000 && value <= 0x7fffffff && !Object.is(value, -0)) {
-      this.byte(TAG_INT32);
+    this.reserve(9);
+    const bytes = this.bytes;
+    if ((value | 0) === value && !Object.is(value, -0)) {
+      bytes[this.length++] = TAG_INT32;
       this.leb128((value << 1) ^ (value >> 31));
       return;
     }
-    this.byte(TAG_FLOAT64);
-    this.reserve(8);
+    if (!Number.isFinite(value)) {
+      bytes[this.length++] = TAG_NULL;
+      return;
+    }
+    bytes[this.length++] = TAG_FLOAT64;
     this.#float.setFloat64(0, value, true);
-    for (let index = 0; index < 8; index++) this.bytes[this.length++] = this.#float.getUint8(index);
+    for (let index = 0; index < 8; index++) bytes[this.length++] = this.#float.getUint8(index);
   }
 
   value(value: unknown, depth: number): void {
+    switch (typeof value) {
+      case 'string':
+        this.reserve(1);
+        this.bytes[this.length++] = TAG_STRING;
+        this.string(value);
+        return;
+      case 'number':
+        this.number(value);
+        return;
+      case 'boolean':
+        this.reserve(1);
+        this.bytes[this.length++] = value ? TAG_TRUE : TAG_FALSE;
+        return;
+      case 'object':
+        break;
+      default:
+        throw new NotJsonError(`a ${typeof value} is not JSON`);
+    }
     if (value === null) {
-      this.byte(TAG_NULL);
+      this.reserve(1);
+      this.bytes[this.length++] = TAG_NULL;
       return;
     }
-    if (typeof value === 'boolean') {
-      this.byte(value ? TAG_TRUE : TAG_FALSE);
-      return;
-    }
-    if (typeof value === 'number') {
-      this.number(value);
-      return;
-    }
-    if (typeof value === 'string') {
-      this.byte(TAG_STRING);
-      this.string(value);
-      return;
-    }
-    if (typeof value !== 'object') throw new NotJsonError(`a ${typeof value} is not JSON`);
     if (depth >= MAX_DEPTH) throw new NotJsonError('nested too deeply');
     if (Array.isArray(value)) {
-      this.byte(TAG_ARRAY);
+      this.reserve(6);
+      this.bytes[this.length++] = TAG_ARRAY;
       this.leb128(value.length);
       for (const item of value) {
         // As JSON.stringify writes them: what JSON has no value for is null in an array.
-        if (item === undefined || typeof item === 'function' || typeof item === 'symbol') this.byte(TAG_NULL);
-        else this.value(item, depth + 1);
+        if (item === undefined || typeof item === 'function' || typeof item === 'symbol') {
+          this.reserve(1);
+          this.bytes[this.length++] = TAG_NULL;
+        } else this.value(item, depth + 1);
       }
       return;
     }
     const prototype = Object.getPrototypeOf(value);
     if (prototype !== Object.prototype && prototype !== null) throw new NotJsonError('not a plain object');
     const record = value as Record<string, unknown>;
-    const keys = Object.keys(record).filter((key) => {
-      const item = record[key];
-      return item !== undefined && typeof item !== 'function' && typeof item !== 'symbol';
-    });
-    this.byte(TAG_OBJECT);
-    this.leb128(keys.length);
+    const keys = Object.keys(record);
+    // As JSON.stringify writes them: a property JSON has no value for is left out.
+    let count = 0;
+    for (const key of keys) if (isWritten(record[key])) count++;
+    this.reserve(6);
+    this.bytes[this.length++] = TAG_OBJECT;
+    this.leb128(count);
     for (const key of keys) {
+      const item = record[key];
+      if (!isWritten(item)) continue;
       this.atom(key);
-      this.value(record[key], depth + 1);
+      this.value(item, depth + 1);
     }
   }
 }
+
+/** Whether JSON.stringify keeps a property holding `item`. */
+function isWritten(item: unknown): boolean {
+  return item !== undefined && typeof item !== 'function' && typeof item !== 'symbol';
+}
+
+/** The body's writer, kept between answers (one answer is written at a time, synchronously). */
+const body = new Writer();
+/** The head's (version and property names). */
+const head = new Writer();
 
 /**
  * `value` (a JSON value) in QuickJS's binary object format, in a buffer of its own: the version, the table of property
@@ -159,11 +216,12 @@ class Writer {
  * made (a class instance such as a `Date`, a cycle, nesting deeper than 1,000).
  */
 export function encodeBinaryJson(value: unknown): Uint8Array {
-  const body = new Writer();
   if (value === undefined) throw new NotJsonError('undefined is not JSON');
+  body.reset();
+  head.reset();
   body.value(value, 0);
-  const head = new Writer();
-  head.byte(VERSION);
+  head.reserve(6);
+  head.bytes[head.length++] = VERSION;
   head.leb128(body.atomList.length);
   for (const atom of body.atomList) head.string(atom);
   const out = new Uint8Array(head.length + body.length);

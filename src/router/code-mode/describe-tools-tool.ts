@@ -7,6 +7,7 @@ import type { ResolvedRouterOptions } from '../router-options.js';
 import { errorOutcome, renderRouterResult } from '../router-result.js';
 import { scriptToolView } from './script-tool-view.js';
 import { toolDeclarations } from './tool-declarations.js';
+import { prepareSandboxAhead } from './warm-sandbox.js';
 
 /** Most bytes of declarations one answer holds. */
 const MAX_DECLARATION_BYTES = 32 * 1024;
@@ -40,6 +41,8 @@ export function createDescribeToolsTool(
     readOnly: true,
     async execute(_toolCallId, params, _signal, _onUpdate, callContext): Promise<ToolResult> {
       const startedAt = performance.now();
+      // A model describes tools to write a script next: its sandbox is made while it writes.
+      prepareSandboxAhead();
       const invalid = validateArguments(parameters, params ?? {});
       const names = Array.isArray(params?.names) ? (params.names as string[]) : [];
       const server = typeof params?.server === 'string' ? params.server : undefined;

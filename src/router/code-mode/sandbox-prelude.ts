@@ -58,16 +58,18 @@ let lastInstall: { tools: readonly ScriptToolName[]; args: readonly [string, str
  * be made ahead of time: `tool_index`, `describe_tools`, `console`, `print` and an installer
  * that defines `tools` (an async function per served name, and per `server.tool` where
  * unambiguous) once, for the one script the sandbox will run, and then deletes itself. It talks
- * to the host through two functions it takes off the global object first, passing JSON text
- * only: no host object ever enters the sandbox, so a script has nothing of the host's to climb
+ * to the host through three functions it takes off the global object first (a request, a line
+ * printed, and how the script ended), passing JSON text only: no host object ever enters the sandbox, so a script has nothing of the host's to climb
  * through.
  */
 export const SANDBOX_PRELUDE = `(() => {
   'use strict';
   const host = globalThis.__mcptools_host;
   const write = globalThis.__mcptools_print;
+  const finish = globalThis.__mcptools_finish;
   delete globalThis.__mcptools_host;
   delete globalThis.__mcptools_print;
+  delete globalThis.__mcptools_finish;
   class ToolError extends Error {
     constructor(message, code, tool) {
       super(message);
@@ -114,9 +116,16 @@ export const SANDBOX_PRELUDE = `(() => {
   define('print', print);
   define('console', Object.freeze({ log: print, info: print, warn: print, error: print, debug: print }));
   define('ToolError', ToolError);
-  define('${RUN_GLOBAL}', (body) =>
-    body().then((value) => (value === undefined ? undefined : JSON.stringify(value))),
-  );
+  // Runs the one script, once (a script calling it again is refused), and hands the host how it
+  // ended: 1 and the JSON of what it returned, or 0 and what it threw.
+  let ran = false;
+  define('${RUN_GLOBAL}', (body) => {
+    if (ran) throw new TypeError('the script is already running');
+    ran = true;
+    body()
+      .then((value) => (value === undefined ? undefined : JSON.stringify(value)))
+      .then((json) => finish(1, json), (error) => finish(0, error));
+  });
   Object.defineProperty(globalThis, '${INSTALL_GLOBAL}', {
     configurable: true,
     value: (namesJson, groupsJson) => {

@@ -1,4 +1,4 @@
-import type { QuickJSContext, QuickJSDeferredPromise, QuickJSHandle } from 'quickjs-emscripten-core';
+import type { QuickJSDeferredPromise, QuickJSHandle } from 'quickjs-emscripten-core';
 import { encodeBinaryJson, NotJsonError } from './binary-json.js';
 import {
   INSTALL_GLOBAL,
@@ -237,10 +237,25 @@ export async function runSandboxedScript(
     }
     output.push(text);
   };
-  sandbox.port = { request, print };
+  /** How the script ended, as the prelude reports it (see `finish` of {@link SandboxPort}). */
+  type Ending = { ok: true; json: string | undefined } | { ok: false; thrown: unknown };
+  let ended: ((ending: Ending) => void) | undefined;
+  const ending = new Promise<Ending>((resolve) => {
+    ended = resolve;
+  });
+  const finish = (okHandle: QuickJSHandle, valueHandle: QuickJSHandle) => {
+    if (closed) return;
+    // Read now: the handles live only for this call.
+    if (context.getNumber(okHandle) === 1)
+      ended?.({
+        ok: true,
+        json: context.typeof(valueHandle) === 'string' ? context.getString(valueHandle) : undefined,
+      });
+    else ended?.({ ok: false, thrown: context.dump(valueHandle) });
+  };
+  sandbox.port = { request, print, finish };
   host.started?.(() => (closed ? 0 : runtimeBytes(runtime.dumpMemoryUsage(), limits.memoryBytes)));
 
-  const handles: QuickJSHandle[] = [];
   let broken = false;
   const fail = (thrown: unknown): ScriptOutcome => {
     if (cancelled)
@@ -291,22 +306,12 @@ export async function runSandboxedScript(
       const failed = fail(thrown);
       return failed.error === undefined ? failed : { ...failed, error: { ...failed.error, syntax: true } };
     }
-    handles.push(started.value);
-    const settled = context.resolvePromise(started.value);
+    started.value.dispose();
     drain();
-    const result = await Promise.race([settled, stopped.then(() => undefined)]);
-    if (result === undefined || limit !== undefined || cancelled || broken) {
-      if (result?.error) result.error.dispose();
-      if (result && !result.error) result.value.dispose();
-      return fail(undefined);
-    }
-    if (result.error) {
-      const thrown = context.dump(result.error);
-      result.error.dispose();
-      return fail(thrown);
-    }
-    const value = returnedJson(context, result.value);
-    result.value.dispose();
+    const result = await Promise.race([ending, stopped.then(() => undefined)]);
+    if (result === undefined || limit !== undefined || cancelled || broken) return fail(undefined);
+    if (!result.ok) return fail(result.thrown);
+    const value = result.json;
     if (value !== undefined) {
       outputBytes += encoder.encode(value).length;
       if (outputBytes > limits.maxOutputBytes) {
@@ -331,10 +336,6 @@ export async function runSandboxedScript(
     if (deferreds.size > 0 || inFlight > 0) inner.abort();
     // A script that ended normally is freed; one stopped mid-flight may hold objects QuickJS
     // would refuse to free, and its whole WebAssembly instance is dropped instead.
-    releaseSandbox(sandbox, limit === undefined && !cancelled && !broken && deferreds.size === 0, handles);
+    releaseSandbox(sandbox, limit === undefined && !cancelled && !broken && deferreds.size === 0);
   }
-}
-
-function returnedJson(context: QuickJSContext, handle: QuickJSHandle): string | undefined {
-  return context.typeof(handle) === 'string' ? context.getString(handle) : undefined;
 }

@@ -14,6 +14,8 @@ export interface SandboxPort {
   request(op: QuickJSHandle, payload: QuickJSHandle): QuickJSHandle;
   /** `__mcptools_print(text)`. */
   print(text: QuickJSHandle): void;
+  /** `__mcptools_finish(1, json)` when the script returned, `(0, thrown)` when it threw. */
+  finish(ok: QuickJSHandle, value: QuickJSHandle): void;
 }
 
 /**
@@ -55,9 +57,11 @@ function probeBinaryJson(context: QuickJSContext): boolean {
 }
 
 /**
- * One sandbox made ahead, for the next script. Making one (a context and the prelude) is most
- * of a short script's fixed cost; it is done between scripts instead of on the way in. Only
- * one is kept: a burst of concurrent scripts makes the others on the spot, as before.
+ * One sandbox made ahead, for the next script. Making one (a runtime, a context and the
+ * prelude) is most of a short script's fixed cost; it is done while the host is idle — after
+ * a script's answer has gone out — instead of on the way in. Only one is kept (its memory is
+ * the prelude's, a few hundred KiB): a burst of concurrent scripts makes the others on the
+ * spot.
  */
 let ready: WarmSandbox | undefined;
 let filling = false;
@@ -83,10 +87,15 @@ function prepareSandbox(quickjs: QuickJSWASMModule): WarmSandbox {
   const print = context.newFunction('print', (text) => {
     (sandbox.port ?? unbound()).print(text);
   });
+  const finish = context.newFunction('finish', (ok, value) => {
+    (sandbox.port ?? unbound()).finish(ok, value);
+  });
   context.setProp(context.global, '__mcptools_host', request);
   context.setProp(context.global, '__mcptools_print', print);
+  context.setProp(context.global, '__mcptools_finish', finish);
   request.dispose();
   print.dispose();
+  finish.dispose();
   const evaluated = context.evalCode(SANDBOX_PRELUDE, 'prelude.js');
   if (evaluated.error) {
     const thrown = context.dump(evaluated.error);
@@ -99,11 +108,20 @@ function prepareSandbox(quickjs: QuickJSWASMModule): WarmSandbox {
   return sandbox;
 }
 
-/** Makes the next sandbox after the current turn of the event loop, unless one is ready. */
-function fillSoon(): void {
+/**
+ * Runs `work` once the answer of the script that just ended has left: two `setImmediate` turns
+ * later, so that a write queued for the next turn (a transport that corks its writes until
+ * `setImmediate`) goes out first.
+ */
+function afterAnswer(work: () => void): void {
+  setImmediate(() => setImmediate(work));
+}
+
+/** Makes the next sandbox once the current answer has left, unless one is ready or being made. */
+export function prepareSandboxAhead(): void {
   if (filling) return;
   filling = true;
-  setImmediate(() => {
+  afterAnswer(() => {
     quickJsInstance()
       .then((quickjs) => {
         if (ready?.quickjs !== quickjs) ready = prepareSandbox(quickjs);
@@ -118,38 +136,32 @@ function fillSoon(): void {
 
 /**
  * A sandbox no script has used, for one script: the one made ahead when it belongs to the
- * live WebAssembly instance (one of a retired instance is dropped with it), else a new one.
- * The next is made after this turn.
+ * live WebAssembly instance (one of a retired instance is dropped with it), else a new one
+ * made now. The next is made after this script has ended (see {@link releaseSandbox}).
  */
 export async function takeSandbox(): Promise<WarmSandbox> {
   const quickjs = await quickJsInstance();
   const made = ready;
   ready = undefined;
-  fillSoon();
   return made?.quickjs === quickjs ? made : prepareSandbox(quickjs);
 }
 
 /**
- * Ends a sandbox after its script: one that ended cleanly is freed after the current turn (off
- * the script's way out); one stopped mid-flight may hold objects its runtime would refuse to
- * free, so its whole WebAssembly instance is retired instead (dropped once nothing runs in it).
+ * Ends a sandbox after its script, off the script's way out: one that ended cleanly is freed
+ * once its answer has left; one stopped mid-flight may hold objects its runtime would refuse
+ * to free, so its whole WebAssembly instance is retired instead (dropped once nothing runs in
+ * it). Either way the next script's sandbox is made after that.
  */
-export function releaseSandbox(
-  sandbox: WarmSandbox,
-  clean: boolean,
-  handles: readonly QuickJSHandle[],
-): void {
-  if (!clean) {
-    retireQuickJsInstance(sandbox.quickjs);
-    return;
-  }
-  setImmediate(() => {
-    try {
-      for (const handle of handles) if (handle.alive) handle.dispose();
-      sandbox.context.dispose();
-      sandbox.runtime.dispose();
-    } catch {
-      retireQuickJsInstance(sandbox.quickjs);
-    }
-  });
+export function releaseSandbox(sandbox: WarmSandbox, clean: boolean): void {
+  if (!clean) retireQuickJsInstance(sandbox.quickjs);
+  else
+    afterAnswer(() => {
+      try {
+        sandbox.context.dispose();
+        sandbox.runtime.dispose();
+      } catch {
+        retireQuickJsInstance(sandbox.quickjs);
+      }
+    });
+  prepareSandboxAhead();
 }
