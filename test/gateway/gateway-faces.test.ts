@@ -102,7 +102,7 @@ function comparable(contentType: string | null, text: string): unknown {
   if (contentType?.startsWith('application/json')) return strip(JSON.parse(text));
   if (contentType?.startsWith('text/event-stream'))
     return [...text.matchAll(/^data: (.+)$/gm)].map((match) => strip(JSON.parse(match[1] as string)));
-  return text;
+  return text.replace(/<span id="uptime">[^<]*<\/span>/, '(time)');
 }
 
 const answerOf = (status: number, headers: { get(name: string): string | null }, text: string): Answer => ({
@@ -203,6 +203,7 @@ const cases: [string, Sent][] = [
   ],
   ['/healthz with the token', { path: '/healthz', headers: bearer }],
   ['/healthz without a token', { path: '/healthz' }],
+  ['the status page', { path: '/', headers: bearer }],
   ['an unknown path', { path: '/nowhere', headers: bearer }],
   ['an unknown profile', { method: 'POST', path: '/mcp/nobody', headers: mcpHeaders, body: initialize }],
   ['a 2025 initialize', { method: 'POST', path: '/mcp', headers: mcpHeaders, body: initialize }],
@@ -269,6 +270,10 @@ describe('the gateway’s two HTTP faces', () => {
     expect(byName['/healthz without a token']).toMatchObject({
       status: 401,
       headers: { [REACH_HEADER]: null },
+    });
+    expect(byName['the status page']).toMatchObject({
+      status: 200,
+      body: expect.stringContaining('<code>/mcp</code>'),
     });
     expect(byName['an unknown path']?.status).toBe(404);
     expect(byName['a 2025 initialize']?.status).toBe(200);
