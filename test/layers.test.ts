@@ -84,7 +84,31 @@ function importCycles(edges: readonly { from: string; to: string }[]): string[][
   return cycles;
 }
 
+/**
+ * The rows of the table under `## Inside the gateway`: subfolder of src/gateway/ → the
+ * subfolders it may import.
+ */
+function gatewayTable(): Map<string, ReadonlySet<string>> {
+  const page = readFileSync(resolve(root, 'docs/architecture.md'), 'utf8');
+  const section = page.split(/^## Inside the gateway$/m)[1]?.split(/^## /m)[0] ?? '';
+  const rows = new Map<string, ReadonlySet<string>>();
+  for (const line of section.split('\n')) {
+    const folder = /^\|\s*`gateway\/([a-z-]+)\/`\s*\|/.exec(line)?.[1];
+    if (folder === undefined) continue;
+    const allowed = line.split('|')[3] ?? '';
+    rows.set(folder, new Set([...allowed.matchAll(/`([^`]+)`/g)].map((match) => match[1] as string)));
+  }
+  return rows;
+}
+
+/** The subfolder of src/gateway/ a file is in, or `undefined` (outside the gateway, or at its top). */
+const gatewayFolderOf = (file: string): string | undefined => {
+  const parts = file.split('/');
+  return parts[1] === 'gateway' && parts.length > 3 ? parts[2] : undefined;
+};
+
 const table = layerTable();
+const insideGateway = gatewayTable();
 const imports = sourceImports(root, 'src');
 
 describe('the layers of src/ (docs/architecture.md)', () => {
@@ -153,5 +177,41 @@ describe('the layers of src/ (docs/architecture.md)', () => {
       ].join('\n'),
     );
     expect(cycles, 'move the type both files need into the file that owns it').toEqual([]);
+  });
+});
+
+describe('the folders of src/gateway/ (docs/architecture.md)', () => {
+  it('reads the table', () => {
+    // The control: a table that failed to parse would let every check below pass.
+    expect(insideGateway.get('auth')).toEqual(new Set());
+    expect(insideGateway.get('http')?.has('auth')).toBe(true);
+  });
+
+  it('has a row for every folder of src/gateway/', () => {
+    const folders = new Set(
+      sourceFiles(root, 'src/gateway')
+        .map(gatewayFolderOf)
+        .filter((folder) => folder !== undefined),
+    );
+    expect([...folders].filter((folder) => !insideGateway.has(folder))).toEqual([]);
+    expect([...insideGateway.keys()].filter((folder) => !folders.has(folder))).toEqual([]);
+  });
+
+  it('allows the arrows one way only: no two folders import each other, around any loop', () => {
+    // A second arrow back needs a row that allows it, and the table then has a loop.
+    const arrows = [...insideGateway].flatMap(([from, allowed]) => [...allowed].map((to) => ({ from, to })));
+    expect(importCycles(arrows), 'move what both folders need to the one that owns it').toEqual([]);
+  });
+
+  it('has no import between its folders that the table does not allow', () => {
+    const forbidden: string[] = [];
+    for (const found of imports) {
+      const from = gatewayFolderOf(found.from);
+      const to = gatewayFolderOf(found.to);
+      if (from === undefined || to === undefined || from === to) continue;
+      if (!insideGateway.get(from)?.has(to))
+        forbidden.push(`${describeImport(found)}: gateway/${from} may not import gateway/${to}`);
+    }
+    expect(forbidden).toEqual([]);
   });
 });

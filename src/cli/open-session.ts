@@ -60,7 +60,7 @@ export interface Session extends AsyncDisposable {
   /** `true` when no configuration was found and the built-in default runs. */
   builtIn: boolean;
   registry: ToolRegistry;
-  provider: MCPToolHub;
+  hub: MCPToolHub;
   /** The OpenClaw plugins the configuration named, loaded or not. */
   plugins: PluginLoadResult[];
   /**
@@ -93,7 +93,7 @@ export async function openSession(options: SessionOptions = {}): Promise<Session
       connectMs.set(status.name, Math.round(performance.now() - started));
     options.onStatus?.(status);
   };
-  const { hub: provider, connected: serversConnected } = await startMCPServers(config, registry, {
+  const { hub, connected: serversConnected } = await startMCPServers(config, registry, {
     ...options.requests,
     onStatus,
     skip,
@@ -129,22 +129,22 @@ export async function openSession(options: SessionOptions = {}): Promise<Session
       const semanticSearch = semantic
         ? { semanticSearch: { ...semantic, waitMs: Number.POSITIVE_INFINITY } }
         : {};
-      for (const tool of createRouterTools(provider, registry, { config, context, ...semanticSearch })) {
+      for (const tool of createRouterTools(hub, registry, { config, context, ...semanticSearch })) {
         registry.register(tool, { source: 'router', category: 'router' });
       }
     } catch (error) {
-      await provider.close();
+      await hub.close();
       throw error;
     }
   })();
   if (options.background) connected.catch(() => {});
   else await connected;
-  const close = () => provider.close();
+  const close = () => hub.close();
   return {
     config,
     builtIn,
     registry,
-    provider,
+    hub,
     plugins,
     unloadPlugins: () => unloadPlugins(),
     connected,

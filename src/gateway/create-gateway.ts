@@ -1,10 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import {
-  createServer,
-  type Server as HttpServer,
-  type IncomingMessage,
-  type ServerResponse,
-} from 'node:http';
+import { createServer, type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
   createMcpHandler,
@@ -13,32 +8,24 @@ import {
   type Transport,
 } from '@modelcontextprotocol/server';
 import { serveStdio as sdkServeStdio } from '@modelcontextprotocol/server/stdio';
-import { REACH_HEADER, reachHeaderValue } from '../chain/gateway-chain.js';
 import { drainCluster, readiness } from '../cluster/cluster-drain.js';
 import { ClusterNode, checkClusterOptions } from '../cluster/cluster-node.js';
 import type { ForwardedCaller } from '../cluster/forward-signature.js';
-import { FORWARD_HEADER } from '../cluster/forward-signature.js';
 import { clusterEventStores } from '../cluster/redis-event-stores.js';
 import { sharedRelayRounds } from '../cluster/relay-rounds.js';
 import { type ReplicaServices, startReplicaServices } from '../cluster/replica-services.js';
 import { relaySignIns, type SignInRelay } from '../cluster/sign-in-relay.js';
 import type { McpToolsConfig } from '../config/config-types.js';
 import { McpToolsError } from '../errors/mcp-tools-error.js';
-import type { HeaderSource } from '../http/header-source.js';
 import { serveNodeExchange } from '../http/node-exchange.js';
-import { nodeHeaders, readNodeBody, sendResponse } from '../http/node-request.js';
+import { WebExchange } from '../http/web-exchange.js';
 import { protocolEraOf } from '../mcp/era-memory.js';
 import { usesCallerCredentials } from '../mcp/principal-connections.js';
 import { observeGatewaySessions } from '../telemetry/state-gauges.js';
 import { serveCallerUpstreams } from './auth/caller-upstreams.js';
-import { frontDoor, profileFor } from './auth/front-door.js';
+import { frontDoor } from './auth/front-door.js';
 import { gatewayBrowserLogin } from './auth/gateway-browser-login.js';
-import {
-  authenticateRequest,
-  guardRequest,
-  type HttpGuardSettings,
-  type RequestPrincipal,
-} from './auth/http-guard.js';
+import type { HttpGuardSettings, RequestPrincipal } from './auth/http-guard.js';
 import { authCaller } from './auth/request-caller.js';
 import { Visibility } from './auth/visibility.js';
 import { relayContinuationsOf } from './calls/relay-continuations.js';
@@ -47,14 +34,14 @@ import { GatewayCore } from './gateway-core.js';
 import { resolveGatewayLimits } from './gateway-limits.js';
 import { buildGatewayServer } from './gateway-mcp-server.js';
 import { DEFAULT_MAX_BODY_BYTES, type GatewayOptions, hubOf } from './gateway-options.js';
-import { forwardedCaller, joinBeforeServing } from './http/forwarded-caller.js';
+import { gatewayFront } from './http/gateway-front.js';
 import { assertBindAllowed, isLoopbackHost, loopbackHostnames } from './http/loopback.js';
 import { mcpRoutes } from './http/mcp-routes.js';
 import { PrincipalQuota } from './http/principal-quota.js';
-import { parseRequestBody, tooLarge } from './http/request-body.js';
 import { makeSessionRoom } from './http/session-room.js';
 import { upstreamsGate } from './http/upstreams-ready.js';
 import { GatewayProfile, type ProfileParts } from './profiles/gateway-profile.js';
+import { profileFor } from './profiles/profile-for-caller.js';
 import {
   type DefaultProfileOverrides,
   defaultProfileSettings,
@@ -62,13 +49,15 @@ import {
   reconfigureProfiles,
 } from './profiles/reconfigure-profiles.js';
 import { servedProfiles } from './profiles/server-profiles.js';
+import { adoptSubscription } from './resources/adopted-subscription.js';
+import { routerResourceUris } from './resources/router-resource-uris.js';
+import { observeStdioListens } from './resources/stdio-listen-observer.js';
 import { BatchedStdioServerTransport } from './sessions/batched-stdio-server-transport.js';
 import { ClientArrivals } from './sessions/client-arrivals.js';
 import { createSession, type DownstreamSession } from './sessions/downstream-session.js';
 import { LegacySessions } from './sessions/legacy-sessions.js';
 import { MemoryEventStores } from './sessions/memory-event-stores.js';
 import { SseSessions, sseRoute } from './sessions/sse-endpoint.js';
-import { observeStdioListens } from './sessions/stdio-listen-observer.js';
 import { MetricsEndpoint } from './status/metrics-endpoint.js';
 import { healthJson, statusPageResponse } from './status/status-page.js';
 
@@ -79,8 +68,6 @@ export const DEFAULT_RESUME_GRACE_MS = 15_000;
 
 /** How long an idle client connection is kept open (Node's default is 5 s). */
 const KEEP_ALIVE_MS = 60_000;
-/** The largest form the page finishing an upstream sign-in posts (a code, a state, a token). */
-const MAX_CALLBACK_FORM_BYTES = 64 * 1024;
 
 /** Where {@link Gateway.listen} listens. */
 export interface ListenOptions {
@@ -241,7 +228,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     // A call that names no caller is nobody's: not the owner's.
     senderIsOwner: (caller) => caller?.owner ?? false,
     visibility,
-    resources: core.resources,
+    resourceUris: (allows) => routerResourceUris(core.resources, hub, allows),
     log,
   };
   core.profiles.set('', new GatewayProfile('', defaultProfileSettings(gatewayConfig, options), parts));
@@ -283,6 +270,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     log,
     cluster: () => cluster,
     makeRoom: (principal) => makeRoom(principal),
+    adoptSubscription: (profile, session, named) => adoptSubscription(core, profile, session, named),
     idleMs: limits.sessionIdleMs,
   });
   const listenStreams = new PrincipalQuota(
@@ -350,17 +338,6 @@ export function createGateway(options: GatewayOptions): Gateway {
         },
   );
 
-  /** Host and Origin checked as at every door, for the routes a browser uses without a token. */
-  const browserGuard = (request: HeaderSource) =>
-    guardRequest(request, {
-      maxBodyBytes: MAX_CALLBACK_FORM_BYTES,
-      ...(guard.allowedHostnames === undefined ? {} : { allowedHostnames: guard.allowedHostnames }),
-    });
-
-  /** The status page's caller from a browser session, a redirect to the login, or `undefined`. */
-  const statusPageVisitor = (request: HeaderSource, method: string, target: string) =>
-    browser?.statusPageVisitor(request, method, target);
-
   const unsubscribers = [
     observeGatewaySessions(function* () {
       for (const session of core.sessions) yield { era: protocolEraOf(session.era) };
@@ -423,50 +400,32 @@ export function createGateway(options: GatewayOptions): Gateway {
     makeRoom,
   });
 
+  /** The one path of every HTTP request, whichever face it came by (see http/gateway-front.ts). */
+  const front = gatewayFront({
+    guard: () => guard,
+    readyz,
+    browser,
+    callerUpstreams,
+    metrics: metricsEndpoint,
+    membership,
+    maxBodyBytes,
+    route: (request, pathname, who, body, forwarded) => route(request, pathname, who, body, forwarded),
+    log,
+  });
+
   const fetch = async (request: Request): Promise<Response> => {
-    // A load balancer's probe carries no token; the answer says nothing but ready or not.
-    if (request.method === 'GET' && new URL(request.url).pathname === '/readyz') return readyz();
-    if (browser?.handles(request.method, new URL(request.url).pathname)) {
-      const door = browserGuard(request);
-      return door instanceof Response ? door : browser.serve(request);
-    }
-    const visitor = statusPageVisitor(request, request.method, request.url);
-    if (visitor !== undefined) {
-      const door = browserGuard(request);
-      if (door instanceof Response) return door;
-      return visitor instanceof Response ? visitor : route(request, visitor);
-    }
-    const metadata =
-      guard.oauth?.metadataResponse(request) ??
-      callerUpstreams?.callback({
-        method: request.method,
-        url: request.url,
-        form: async () => {
-          if (Number(request.headers.get('content-length') ?? 0) > MAX_CALLBACK_FORM_BYTES) return undefined;
-          const text = await request.text();
-          return text.length > MAX_CALLBACK_FORM_BYTES ? undefined : text;
-        },
-      });
-    if (metadata !== undefined) return metadata;
-    const scraped = metricsEndpoint?.scraperRequest(request, request.method, request.url, guard);
-    if (scraped !== undefined) return scraped;
-    const forwarded = await forwardedCaller(request, request.method, request.url, guard, membership);
-    if (forwarded instanceof Response) return forwarded;
-    const checked = forwarded?.who ?? (await authenticateRequest(request, guard));
-    if (checked instanceof Response) return checked;
-    const unavailable = membership === undefined ? undefined : await joinBeforeServing(membership);
-    if (unavailable !== undefined) return unavailable;
-    return route(request, checked, undefined, forwarded);
+    const exchange = new WebExchange(request);
+    return exchange.answer(await front(exchange));
   };
 
-  /** Serves a request whose headers passed the front door; `parsedBody` when it was read already. */
+  /** Serves a request that passed the front door; `parsedBody`: the body of a `POST` to an MCP endpoint. */
   const route = async (
     request: Request,
+    pathname: string,
     checked: RequestPrincipal,
-    parsedBody?: unknown,
-    forwarded?: ForwardedCaller,
+    parsedBody: unknown,
+    forwarded: ForwardedCaller | undefined,
   ): Promise<Response> => {
-    const { pathname } = new URL(request.url);
     // The status a caller is shown names only the servers it may see.
     const statuses = () =>
       hub
@@ -557,76 +516,9 @@ export function createGateway(options: GatewayOptions): Gateway {
           ],
     };
     const onerror = (error: Error) => log(`http: ${error.message}`);
-    const serve = async (req: IncomingMessage, res: ServerResponse) => {
-      if (guard.oauth !== undefined && req.url?.startsWith('/.well-known/')) {
-        const metadata = guard.oauth.metadataResponse(
-          new Request(new URL(req.url, 'http://gateway.invalid'), { method: req.method ?? 'GET' }),
-        );
-        if (metadata !== undefined) return sendResponse(res, metadata);
-      }
-      const path = new URL(req.url ?? '/', 'http://gateway.invalid').pathname;
-      if (browser?.handles(req.method ?? 'GET', path)) {
-        const door = browserGuard(nodeHeaders(req));
-        if (door instanceof Response) return sendResponse(res, door, { drain: req });
-        const body = req.method === 'POST' ? await readNodeBody(req, MAX_CALLBACK_FORM_BYTES) : undefined;
-        if (body !== undefined && !('text' in body))
-          return sendResponse(res, tooLarge(MAX_CALLBACK_FORM_BYTES), { close: true });
-        const headers = new Headers();
-        for (const [name, value] of Object.entries(req.headers))
-          if (typeof value === 'string') headers.set(name, value);
-          else if (Array.isArray(value)) headers.set(name, value.join(name === 'cookie' ? '; ' : ', '));
-        const web = new Request(new URL(req.url ?? '/', `http://${req.headers.host ?? '127.0.0.1'}`), {
-          method: req.method ?? 'GET',
-          headers,
-          ...(body === undefined ? {} : { body: body.text }),
-        });
-        return sendResponse(res, await browser.serve(web));
-      }
-      // A browser coming back from signing in to an upstream carries no token of ours.
-      const signedIn = callerUpstreams?.callback({
-        method: req.method ?? 'GET',
-        url: req.url ?? '/',
-        form: async () => {
-          const body = await readNodeBody(req, MAX_CALLBACK_FORM_BYTES);
-          return 'text' in body ? body.text : undefined;
-        },
-      });
-      if (signedIn !== undefined) return sendResponse(res, await signedIn);
-      // Checked before the body is read: a refused request never gets buffered.
-      if (req.method === 'GET' && req.url === '/readyz') return sendResponse(res, readyz());
-      const headers = nodeHeaders(req);
-      const scraped = metricsEndpoint?.scraperRequest(headers, req.method ?? 'GET', req.url ?? '/', guard);
-      if (scraped !== undefined) return sendResponse(res, await scraped);
-      const forwarded =
-        headers.headers.get(FORWARD_HEADER) === null
-          ? undefined
-          : await forwardedCaller(headers, req.method ?? 'GET', req.url ?? '/', guard, membership);
-      if (forwarded instanceof Response) return sendResponse(res, forwarded, { drain: req });
-      const visitor =
-        forwarded === undefined ? statusPageVisitor(headers, req.method ?? 'GET', req.url ?? '/') : undefined;
-      if (visitor instanceof Response) return sendResponse(res, visitor);
-      if (visitor !== undefined) {
-        const door = browserGuard(headers);
-        if (door instanceof Response) return sendResponse(res, door);
-      }
-      const authenticated = visitor ?? forwarded?.who ?? authenticateRequest(headers, guard);
-      const checked = authenticated instanceof Promise ? await authenticated : authenticated;
-      if (checked instanceof Response) return sendResponse(res, checked, { drain: req });
-      // Which gateways are reachable through this one (told to callers that passed the door):
-      // a gateway upstream of its caller learns it, and refuses a cycle (src/mcp/gateway-chain.ts).
-      const reach = reachHeaderValue();
-      if (reach !== undefined) res.setHeader(REACH_HEADER, reach);
-      const handle = (request: Request, body: unknown) => route(request, checked, body, forwarded);
-      if (req.method !== 'POST' || !(req.url?.startsWith('/mcp') || req.url?.startsWith('/message')))
-        return serveNodeExchange(req, res, undefined, handle, onerror);
-      const read = await readNodeBody(req, maxBodyBytes);
-      if ('tooLarge' in read) return sendResponse(res, tooLarge(maxBodyBytes), { close: true });
-      const body = parseRequestBody(read.text);
-      if (body instanceof Response) return sendResponse(res, body);
-      return serveNodeExchange(req, res, body, handle, onerror);
-    };
+    // The Node face only reads and writes: the routing is the `fetch` face's own (`front`).
     const server = createServer((req, res) => {
-      serve(req, res).catch((error: unknown) => {
+      serveNodeExchange(req, res, front, onerror).catch((error: unknown) => {
         log(`http: ${error instanceof Error ? error.message : String(error)}`);
         if (!res.headersSent) res.writeHead(500);
         res.end();

@@ -10,21 +10,26 @@ import {
 } from '@modelcontextprotocol/server';
 import { executeWith } from '../tool/execute-with.js';
 import type { Tool, ToolUpdate } from '../tool/tool.js';
-import { requestSession } from './auth/request-caller.js';
 import { approvalThroughCaller } from './calls/gateway-approval.js';
 import { serveDownstreamCall, type UpstreamWork } from './calls/serve-downstream-call.js';
 import { registerLegacyScriptTasks, scriptTaskAsked, startScriptTask } from './calls/serve-script-tasks.js';
 import { TaskAnsweringServer } from './calls/task-answering-server.js';
 import { createdTaskAnswer, registerTasksPassthrough } from './calls/tasks-passthrough.js';
-import { toCallToolResult, toMcpTool } from './calls/tool-result-wire.js';
+import { toCallToolResult } from './calls/tool-result-wire.js';
 import type { GatewayCore } from './gateway-core.js';
 import type { GatewayProfile } from './profiles/gateway-profile.js';
+import { toMcpTool } from './profiles/mcp-tool-definition.js';
 import { toProtocolError } from './protocol-error.js';
 import { registerResourceHandlers, resourceScope } from './resources/gateway-resource-handlers.js';
 import { joinPromptName, splitPromptName } from './resources/prompt-names.js';
 import { presentLinks } from './resources/resource-links.js';
 import { locateTemplate } from './resources/resource-routing.js';
-import { type DownstreamSession, sessionContext, stateBinding } from './sessions/downstream-session.js';
+import {
+  type DownstreamSession,
+  requestSession,
+  sessionContext,
+  stateBinding,
+} from './sessions/downstream-session.js';
 
 /**
  * The low-level SDK `Server` one downstream session (or one 2026-07-28 request) talks to:

@@ -1,8 +1,13 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import type { HttpExchange, ReadBody } from './http-exchange.js';
 import { type NodeBody, nodeBodyOf } from './node-body.js';
-import { dropBody } from './node-request.js';
+import { dropBody, readNodeBody } from './node-request.js';
 
-/** Request headers the view leaves out: the body is not carried, so its framing would describe bytes that are not there. */
+/**
+ * Request headers the view leaves out once the body was read: the body is then handed on
+ * parsed, not carried, so its framing would describe bytes that are not there. Before, the
+ * front door reads them (a declared body over the cap is refused unread), as from a `Request`.
+ */
 const BODY_FRAMING = new Set(['content-length', 'transfer-encoding']);
 
 /**
@@ -12,6 +17,8 @@ const BODY_FRAMING = new Set(['content-length', 'transfer-encoding']);
  */
 class NodeHeadersView {
   readonly #headers: IncomingMessage['headers'];
+  /** The body was read: its framing is left out (see {@link BODY_FRAMING}). */
+  bodyRead = false;
 
   constructor(headers: IncomingMessage['headers']) {
     this.#headers = headers;
@@ -19,7 +26,7 @@ class NodeHeadersView {
 
   get(name: string): string | null {
     const key = name.toLowerCase();
-    if (BODY_FRAMING.has(key)) return null;
+    if (this.bodyRead && BODY_FRAMING.has(key)) return null;
     const value = this.#headers[key];
     if (value === undefined) return null;
     return Array.isArray(value) ? value.join(', ') : value;
@@ -92,33 +99,60 @@ class ClientGone implements GoneSignal {
 }
 
 /**
- * What the SDK and the gateway read of a Node request whose body was already read (and is
- * handed on parsed): method, URL, headers and a signal that aborts when the client goes away
- * before the answer. It stands in for a web `Request` without being one: the SDK is always
- * given the parsed body (`parsedBody`) and reads only these, and building an undici `Request`
- * (its headers list, its own `AbortController`, a body stream) cost more per call than the rest
- * of the face. It has no body; reading one fails, as reading a used `Request`'s body does.
+ * A Node request as the gateway's routing reads it ({@link HttpExchange}), and as the SDK reads
+ * it once routed: method, URL, headers and a signal that aborts when the client goes away before
+ * the answer. It stands in for a web `Request` without being one: its body is read only through
+ * {@link readBody} (the routing hands it on parsed, as `parsedBody`), and building an undici
+ * `Request` (its headers list, its own `AbortController`, a body stream) cost more per call than
+ * the rest of the face. Reading a body from it as from a `Request` fails, as reading a used
+ * `Request`'s body does.
  */
-class NodeRequestView {
+class NodeRequestView implements HttpExchange {
   readonly method: string;
   readonly headers: NodeHeadersView;
+  readonly pathname: string;
   readonly body = null;
   readonly bodyUsed = false;
   /** What reads the answer's body instead of its own reader (see {@link readBodyWith}). */
   bodyReader: BodyReaderOf | undefined = undefined;
+  /** The body was larger than the routing's cap and left unread: the answer closes the connection. */
+  bodyRefused = false;
   /** Fired when the client goes away before the answer (what the face itself watches). */
   readonly gone = new ClientGone();
   readonly #req: IncomingMessage;
+  readonly #res: ServerResponse;
   #abort: AbortController | undefined;
 
-  constructor(req: IncomingMessage) {
+  constructor(req: IncomingMessage, res: ServerResponse) {
     this.#req = req;
+    this.#res = res;
     this.method = req.method ?? 'GET';
     this.headers = new NodeHeadersView(req.headers);
+    // The path from the request line alone: a `Host` header must not be able to move it.
+    this.pathname = new URL(req.url ?? '/', 'http://gateway.invalid').pathname;
+  }
+
+  get request(): Request {
+    return this as unknown as Request;
+  }
+
+  get target(): string {
+    return this.#req.url ?? '/';
   }
 
   get url(): string {
     return `http://${this.#req.headers.host ?? 'localhost'}${this.#req.url ?? '/'}`;
+  }
+
+  async readBody(maxBytes: number): Promise<ReadBody> {
+    const read = await readNodeBody(this.#req, maxBytes);
+    this.headers.bodyRead = true;
+    if ('tooLarge' in read) this.bodyRefused = true;
+    return read;
+  }
+
+  setHeader(name: string, value: string): void {
+    this.#res.setHeader(name, value);
   }
 
   /** Made on first read (or never): a signal costs several microseconds on Node 20. */
@@ -187,39 +221,44 @@ export function echoableId(body: unknown): string | number | null {
 }
 
 /**
- * Serves one Node request through a web-standard handler: `handle` gets a `Request` (headers,
- * method, URL and an abort signal; no body — see {@link NodeRequestView}) and `body`, the body
- * already read and parsed, and its `Response` is written back. A JSON answer is collected and
- * written in one piece with its length (one write, no chunked framing), and ends once any body
- * left unread (a request to a page that takes none) has come and been dropped; a stream (SSE) is
- * written as it comes, honouring backpressure, and stops when the client goes away.
+ * Serves one Node request through the routing both faces share: `serve` gets the request as an
+ * {@link HttpExchange} (its body read through the exchange, never twice), and its `Response` is
+ * written back. A JSON answer is collected and written in one piece with its length (one write,
+ * no chunked framing), and ends once any body left unread (a request answered before its body
+ * was read) has come and been dropped, unless the body was refused as too large (then the
+ * connection closes instead of taking it in); a stream (SSE) is written as it comes, honouring
+ * backpressure, and stops when the client goes away.
  */
 export async function serveNodeExchange(
   req: IncomingMessage,
   res: ServerResponse,
-  body: unknown,
-  handle: (request: Request, body: unknown) => Promise<Response>,
+  serve: (exchange: HttpExchange) => Promise<Response>,
   onerror: (error: Error) => void,
 ): Promise<void> {
   let finished = false;
-  const request = new NodeRequestView(req);
+  const request = new NodeRequestView(req, res);
   res.on('close', () => {
     if (!finished) request.clientGone();
   });
   let response: Response;
   try {
-    response = await handle(request as unknown as Request, body);
+    response = await serve(request);
   } catch (error) {
     onerror(error instanceof Error ? error : new Error(String(error)));
     response = Response.json(
-      { jsonrpc: '2.0', error: { code: -32603, message: 'Internal server error' }, id: echoableId(body) },
+      { jsonrpc: '2.0', error: { code: -32603, message: 'Internal server error' }, id: null },
       { status: 500 },
     );
   }
-  const headers: Record<string, string> = {};
+  const headers: OutgoingHttpHeaders = {};
   response.headers.forEach((value, name) => {
     headers[name] = value;
   });
+  // Each cookie is a header of its own (iterating `Headers` yields them one by one, under one name).
+  if (headers['set-cookie'] !== undefined) headers['set-cookie'] = response.headers.getSetCookie();
+  // A body refused unread is not taken in: the connection ends with the answer.
+  if (request.bodyRefused) headers.connection = 'close';
+  const unread = () => !req.complete && !request.bodyRefused;
   const piped = nodeBodyOf(response);
   if (piped !== undefined) {
     await pipeNodeBody(res, response.status, headers, piped);
@@ -229,12 +268,12 @@ export async function serveNodeExchange(
   if (response.body === null) {
     finished = true;
     res.writeHead(response.status, headers);
-    if (!req.complete) await dropBody(req);
+    if (unread()) await dropBody(req);
     res.end();
     return;
   }
   const reader: BodyReader = request.bodyReader?.(response.body, request.gone) ?? response.body.getReader();
-  if (!headers['content-type']?.startsWith('text/event-stream')) {
+  if (!String(headers['content-type'] ?? '').startsWith('text/event-stream')) {
     // A complete answer (JSON, a page): one write with its length.
     const chunks: Uint8Array[] = [];
     try {
@@ -249,7 +288,7 @@ export async function serveNodeExchange(
     headers['content-length'] = String(bytes.byteLength);
     finished = true;
     res.writeHead(response.status, headers);
-    if (req.complete) res.end(bytes);
+    if (!unread()) res.end(bytes);
     else {
       res.write(bytes);
       await dropBody(req);
@@ -305,7 +344,7 @@ export async function serveNodeExchange(
 function pipeNodeBody(
   res: ServerResponse,
   status: number,
-  headers: Record<string, string>,
+  headers: OutgoingHttpHeaders,
   body: NodeBody,
 ): Promise<void> {
   const { stream } = body;

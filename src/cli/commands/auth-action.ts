@@ -69,7 +69,7 @@ async function authorize(name: string, config: McpToolsConfig, options: AuthOpti
       );
     }
   };
-  const provider = await loadMCPServers({ ...config, servers: { [name]: server } }, new ToolRegistry(), {
+  const hub = await loadMCPServers({ ...config, servers: { [name]: server } }, new ToolRegistry(), {
     tokenStore: store,
     onAuthorizationUrl,
     connectTimeoutMs: timeoutMs,
@@ -79,12 +79,12 @@ async function authorize(name: string, config: McpToolsConfig, options: AuthOpti
     // Already signed in: sign in again (new consent, or the wider scope a server asked for).
     if (flows === 0 && server.auth?.type === 'oauth' && server.auth.grant === 'client_credentials') {
       // The client-credentials grant needs no person: connecting was the whole flow.
-    } else if (flows === 0 && provider.status(name)?.state === 'connected') {
-      const start = await provider.authorize?.(name, { force: true, onAuthorizationUrl });
+    } else if (flows === 0 && hub.status(name)?.state === 'connected') {
+      const start = await hub.authorize?.(name, { force: true, onAuthorizationUrl });
       await start?.completion;
-      await provider.refresh(name);
+      await hub.refresh(name);
     }
-    const status = provider.status(name);
+    const status = hub.status(name);
     if (status?.state !== 'connected') {
       throw new McpToolsError(
         'PERMISSION_DENIED',
@@ -94,7 +94,7 @@ async function authorize(name: string, config: McpToolsConfig, options: AuthOpti
     const entry = await store.get(server.url);
     printLine(`Authorized "${name}"${describeGrant(entry)}; ${status.toolCount} tool(s).`);
   } finally {
-    await provider.close();
+    await hub.close();
   }
 }
 

@@ -63,7 +63,7 @@ const stateWords: Record<ServerState, string> = {
 /** The error for `name` when it names a tool of a configured server that is not connected. */
 function notConnectedServerOf(name: string, session: Session): McpToolsError | undefined {
   const naming = session.config.namespace ?? {};
-  const status = session.provider
+  const status = session.hub
     .status()
     .find(
       (candidate) =>

@@ -8,7 +8,7 @@ export async function demoAction(_options: unknown, command: Command): Promise<v
   await runSessionCommand(
     command,
     async ({ session, options }) => {
-      const statuses = session.provider.status();
+      const statuses = session.hub.status();
       const tools = await session.tools();
       const elapsed = Math.round(performance.now() - started);
       if (options.json) {

@@ -37,12 +37,12 @@ export async function doctorAction(
   command: Command,
 ): Promise<void> {
   await runSessionCommand(command, async ({ session, options }) => {
-    if (only !== undefined) requireServer(session.provider, only);
+    if (only !== undefined) requireServer(session.hub, only);
     const entries = Object.entries(session.config.servers).filter(
       ([name]) => only === undefined || name === only,
     );
     const reports = entries.map(([name, server]) => {
-      const status = session.provider.status(name);
+      const status = session.hub.status(name);
       const check = checkServerConfig(server);
       const shown = redactServer(server);
       const fix = suggestFix(server, check, status);

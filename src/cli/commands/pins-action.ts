@@ -119,12 +119,12 @@ export async function pinsSaveAction(commandOptions: { file?: string }, command:
   const { openSession } = await import('../open-session.js');
   const session = await openSession({ ...sessionOptions(options), pins: { file, mode: 'warn' } });
   try {
-    const servers = session.provider.servers();
+    const servers = session.hub.servers();
     await Promise.all([
-      session.provider.prompts.listAll().catch(() => undefined),
-      ...servers.map((server) => session.provider.resources.listTemplates(server).catch(() => undefined)),
+      session.hub.prompts.listAll().catch(() => undefined),
+      ...servers.map((server) => session.hub.resources.listTemplates(server).catch(() => undefined)),
     ]);
-    await (session.provider as { pins?: { flush(): Promise<void> } }).pins?.flush();
+    await (session.hub as { pins?: { flush(): Promise<void> } }).pins?.flush();
     const approved: string[] = [];
     for (const server of servers)
       for (const key of await approvePending(file, server)) approved.push(`${server}/${key}`);

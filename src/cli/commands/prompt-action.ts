@@ -24,7 +24,7 @@ export async function promptAction(
   command: Command,
 ): Promise<void> {
   await runSessionCommand(command, async ({ session, options, signal }) => {
-    requireServer(session.provider, server);
+    requireServer(session.hub, server);
     const parsed = parseCallArguments(inputs, stringArguments);
     const args = Object.fromEntries(
       Object.entries(parsed).map(([key, value]) => [
@@ -32,7 +32,7 @@ export async function promptAction(
         typeof value === 'string' ? value : JSON.stringify(value),
       ]),
     );
-    const prompt = await session.provider.prompts.get(server, name, args, { signal });
+    const prompt = await session.hub.prompts.get(server, name, args, { signal });
     if (options.json) {
       printJson(prompt);
       return ExitCode.success;

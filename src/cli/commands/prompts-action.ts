@@ -12,10 +12,10 @@ export async function promptsAction(commandOptions: { server?: string }, command
     let prompts: PromptEntry[];
     let errors: ServerError[] = [];
     if (server === undefined) {
-      ({ items: prompts, errors } = await session.provider.prompts.listAll({ signal }));
+      ({ items: prompts, errors } = await session.hub.prompts.listAll({ signal }));
     } else {
-      requireServer(session.provider, server);
-      prompts = await session.provider.prompts.list(server, { signal });
+      requireServer(session.hub, server);
+      prompts = await session.hub.prompts.list(server, { signal });
     }
     if (options.json) {
       printJson({ prompts, errors });

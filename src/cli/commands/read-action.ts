@@ -23,7 +23,7 @@ export async function readAction(
 ): Promise<void> {
   const format = parseFormat(commandOptions.format);
   await runSessionCommand(command, async ({ session, options, signal }) => {
-    requireServer(session.provider, server);
+    requireServer(session.hub, server);
     if (format === 'compact' && !options.json && commandOptions.out === undefined) {
       const { runCompactRouterTool } = await import('./run-compact-router-tool.js');
       const maxBytes = commandOptions.maxBytes;
@@ -34,7 +34,7 @@ export async function readAction(
         signal,
       );
     }
-    const contents = await session.provider.resources.read(server, uri, { signal });
+    const contents = await session.hub.resources.read(server, uri, { signal });
     // One byte budget across the text items, in order; blobs are never cut.
     let budget = commandOptions.maxBytes ?? Number.POSITIVE_INFINITY;
     let truncated = false;

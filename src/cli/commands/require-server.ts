@@ -3,8 +3,8 @@ import type { MCPToolHub } from '../../mcp/hub-types.js';
 import { suggestToolNames } from '../../registry/suggest-tool-names.js';
 
 /** Throws a usage error (exit 2) naming the configured servers when `name` is not one of them. */
-export function requireServer(provider: MCPToolHub, name: string): void {
-  const servers = provider.servers();
+export function requireServer(hub: MCPToolHub, name: string): void {
+  const servers = hub.servers();
   if (servers.includes(name)) return;
   const close = suggestToolNames(name, servers);
   throw new McpToolsError(

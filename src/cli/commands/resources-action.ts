@@ -17,12 +17,12 @@ export async function resourcesAction(commandOptions: ResourcesOptions, command:
   const format = parseFormat(commandOptions.format);
   await runSessionCommand(command, async ({ session, options, signal }) => {
     const { server } = commandOptions;
-    if (server !== undefined) requireServer(session.provider, server);
+    if (server !== undefined) requireServer(session.hub, server);
     if (format === 'compact' && !options.json) {
       const { runCompactRouterTool } = await import('./run-compact-router-tool.js');
       return runCompactRouterTool(session, 'listResources', server === undefined ? {} : { server }, signal);
     }
-    const resources = session.provider.resources;
+    const resources = session.hub.resources;
     let items: ResourceEntry[];
     let templates: ResourceTemplateEntry[];
     let errors: ServerError[] = [];

@@ -17,7 +17,7 @@ export async function runCompactRouterTool(
   signal: AbortSignal,
   readMaxBytes?: number,
 ): Promise<number> {
-  const tools = createRouterTools(session.provider, session.registry, {
+  const tools = createRouterTools(session.hub, session.registry, {
     config: session.config,
     format: 'compact',
     ...(readMaxBytes === undefined ? {} : { readMaxBytes }),

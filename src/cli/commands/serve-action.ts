@@ -130,9 +130,9 @@ function profileSettings(config: McpToolsConfig, options: ServeOptions): Gateway
 }
 
 /** One line each time a server's state changes after the start (the start is the banner's). */
-function logStateChanges(provider: Session['provider'], write: (line: string) => void): void {
-  const states = new Map(provider.status().map((status) => [status.name, status.state]));
-  provider.on('status', (status) => {
+function logStateChanges(hub: Session['hub'], write: (line: string) => void): void {
+  const states = new Map(hub.status().map((status) => [status.name, status.state]));
+  hub.on('status', (status) => {
     if (states.get(status.name) === status.state) return;
     states.set(status.name, status.state);
     const why = status.state === 'error' && status.lastError ? `: ${status.lastError.message}` : '';
@@ -148,12 +148,12 @@ function logStateChanges(provider: Session['provider'], write: (line: string) =>
  */
 async function refuseStdioRequests(): Promise<void> {
   const registry = new ToolRegistry();
-  const provider = await loadMCPServers({ servers: {} }, registry);
-  const gateway = createGateway({ registry, hub: provider, log });
+  const hub = await loadMCPServers({ servers: {} }, registry);
+  const gateway = createGateway({ registry, hub, log });
   // close() refuses new calls at once, then reads and answers what is pending before it closes.
   gateway.serveStdio();
   await gateway.close();
-  await provider.close();
+  await hub.close();
 }
 
 /**
@@ -266,22 +266,22 @@ export async function serveAction(_options: unknown, command: Command): Promise<
     await groupsEnded;
     process.exit(0);
   }
-  const { config, provider, registry } = session;
+  const { config, hub, registry } = session;
   serveLog.close();
   serveLog = createServeLog(
     logFormat,
     () => redactor,
-    (tool) => provider.toolOrigin?.(tool)?.server,
+    (tool) => hub.toolOrigin?.(tool)?.server,
   );
   if (options.metrics && address === undefined)
     log('--metrics needs --http (GET /metrics); ignored over stdio');
-  provider.on('warning', (message, server) =>
+  hub.on('warning', (message, server) =>
     serveLog.log(server && logFormat === 'text' ? `${server}: ${message}` : message, {
       level: 'warn',
       ...(server ? { server } : {}),
     }),
   );
-  logStateChanges(provider, log);
+  logStateChanges(hub, log);
   let gateway: ReturnType<typeof createGateway> | undefined;
   let stopping = false;
   let stopReloads = () => {};
@@ -304,7 +304,7 @@ export async function serveAction(_options: unknown, command: Command): Promise<
   try {
     gateway = createGateway({
       registry,
-      hub: provider,
+      hub,
       config,
       ...profileSettings(config, options),
       ...(token ? { token } : {}),
@@ -337,14 +337,14 @@ export async function serveAction(_options: unknown, command: Command): Promise<
       // at once, a list after the round or `--list-wait`, a call once its server is tried.
       await held?.release();
       const { url } = await gateway.listen(address);
-      const connecting = provider.status().filter((status) => status.state === 'connecting').length;
+      const connecting = hub.status().filter((status) => status.state === 'connecting').length;
       if (connecting > 0)
         log(
           `answering on ${url} while ${connecting} server(s) connect: initialize now, lists within ${(options.listWait ?? config.gateway?.listWaitMs ?? DEFAULT_LIST_WAIT_MS) / 1000} s (the rest follow as list_changed), calls once their server is up; /readyz is ready after the first connect round`,
         );
       if (!(await connectRound(session))) await new Promise(() => {});
       // "listening on" (what scripts and tests wait for) means: every server was tried.
-      const tried = provider.status();
+      const tried = hub.status();
       log(
         `listening on ${url} (${tried.filter((status) => status.state === 'connected').length}/${tried.length} server(s) connected, every one tried)`,
       );
@@ -352,7 +352,7 @@ export async function serveAction(_options: unknown, command: Command): Promise<
       const lines = formatGatewayBanner({
         mcpUrl: url,
         statusUrl,
-        statuses: provider.status(),
+        statuses: hub.status(),
         connectMs: session.connectMs,
       });
       for (const line of lines) printLine(line);
@@ -360,8 +360,8 @@ export async function serveAction(_options: unknown, command: Command): Promise<
       process.stdin.on('end', () => void stop('stdin closed'));
       gateway.serveStdio();
       if (!(await connectRound(session))) await new Promise(() => {});
-      const connected = provider.status().filter((status) => status.state === 'connected').length;
-      log(`serving ${connected}/${provider.status().length} server(s) over stdio`);
+      const connected = hub.status().filter((status) => status.state === 'connected').length;
+      log(`serving ${connected}/${hub.status().length} server(s) over stdio`);
     }
   } catch (error) {
     await held?.release();
@@ -374,10 +374,10 @@ export async function serveAction(_options: unknown, command: Command): Promise<
     throw error;
   }
   // SIGHUP (and --watch) re-read the configuration and apply the difference without a restart.
-  if (provider instanceof MCPToolHubImpl) {
+  if (hub instanceof MCPToolHubImpl) {
     const reloads = watchServeReloads({
       config,
-      hub: provider,
+      hub,
       watchFile: options.watch === true,
       holdChanges: gateway.holdChanges,
       gateway: { reconfigure: gateway.reconfigure, overrides: (next) => profileSettings(next, options) },
@@ -396,12 +396,12 @@ export async function serveAction(_options: unknown, command: Command): Promise<
     // find_server and add_server (router.catalogTools): an added server is applied by a reload.
     serveCatalogTools({
       config,
-      hub: provider,
+      hub,
       registry,
       reload: () => reloads.reload(),
       log: (message, level) => serveLog.log(message, { level: level ?? 'info' }),
     });
-  } else if (options.watch) log('--watch: this provider cannot change its servers at run time; ignored');
+  } else if (options.watch) log('--watch: this hub cannot change its servers at run time; ignored');
   // Serve until a signal (or stdin's end) stops the process.
   await new Promise(() => {});
 }

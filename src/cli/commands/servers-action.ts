@@ -7,7 +7,7 @@ import { runSessionCommand } from '../run-session-command.js';
 /** Runs `mcptools servers`. */
 export async function serversAction(_options: unknown, command: Command): Promise<void> {
   await runSessionCommand(command, async ({ session, options }) => {
-    const statuses = session.provider.status();
+    const statuses = session.hub.status();
     const plugins = session.plugins.map(({ id, spec, status, error, tools }) => ({
       id,
       spec,

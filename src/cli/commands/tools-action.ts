@@ -32,7 +32,7 @@ async function searchTools(tools: Tool[], search: string, limit: number | undefi
 /** Runs `mcptools tools`. */
 export async function toolsAction(commandOptions: ToolsOptions, command: Command): Promise<void> {
   await runSessionCommand(command, async ({ session, options }) => {
-    if (commandOptions.server !== undefined) requireServer(session.provider, commandOptions.server);
+    if (commandOptions.server !== undefined) requireServer(session.hub, commandOptions.server);
     const all = await session.tools();
     const ranked =
       commandOptions.search === undefined

@@ -45,17 +45,17 @@ export async function repinUpdated(
     pins: { ...pins, file, mode: 'warn' },
   });
   try {
-    const status = session.provider.status().find((entry) => entry.name === server);
+    const status = session.hub.status().find((entry) => entry.name === server);
     if (status?.state !== 'connected') {
       const failed = `${server} did not connect (${status?.state ?? 'not configured'}): its definitions were not compared with the pins`;
       if (!quiet) printLine(`  ${failed}`);
       return { file, changed: [], repinned: [], failed };
     }
     await Promise.all([
-      session.provider.prompts.list(server).catch(() => undefined),
-      session.provider.resources.listTemplates(server).catch(() => undefined),
+      session.hub.prompts.list(server).catch(() => undefined),
+      session.hub.resources.listTemplates(server).catch(() => undefined),
     ]);
-    await (session.provider as { pins?: { flush(): Promise<void> } }).pins?.flush();
+    await (session.hub as { pins?: { flush(): Promise<void> } }).pins?.flush();
   } finally {
     await session.close();
   }

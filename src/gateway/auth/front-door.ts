@@ -1,9 +1,6 @@
 import { McpToolsError } from '../../errors/mcp-tools-error.js';
 import type { GatewayOptions } from '../gateway-options.js';
-import type { GatewayProfile } from '../profiles/gateway-profile.js';
-import { matchesCaller } from './caller-selector.js';
 import { GatewayOAuth } from './gateway-oauth.js';
-import type { RequestPrincipal } from './http-guard.js';
 import { legacyTokens, StaticTokens } from './static-tokens.js';
 
 /** The shortest static token accepted in `gateway.tokens`: shorter ones are guessable. */
@@ -73,22 +70,4 @@ function refusePlaceholder(value: string, field: string): void {
       `${field}: holds a \${…} placeholder (load the configuration with loadConfig, which reads the environment)`,
       { recoverable: false },
     );
-}
-
-/**
- * The profile a request to `/mcp` (`name` undefined) or `/mcp/<name>` is served, for `caller`:
- * a token bound to one profile gets that one at `/mcp` and no other; a profile with `who` only
- * serves callers who match. `undefined` (404) otherwise.
- */
-export function profileFor(
-  profiles: ReadonlyMap<string, GatewayProfile>,
-  name: string | undefined,
-  caller: RequestPrincipal,
-): GatewayProfile | undefined {
-  const bound = caller.profile;
-  if (bound !== undefined && name !== undefined && name !== bound) return undefined;
-  const profile = profiles.get(name ?? bound ?? '');
-  if (profile === undefined) return undefined;
-  if (profile.who !== undefined && !matchesCaller(profile.who, caller)) return undefined;
-  return profile;
 }

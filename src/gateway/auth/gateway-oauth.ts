@@ -109,16 +109,15 @@ export class GatewayOAuth {
    * The RFC 9728 document, for `GET /.well-known/oauth-protected-resource` and its path-suffixed
    * forms (`…/mcp`, `…/mcp/<profile>`); `undefined` for any other path.
    */
-  metadataResponse(request: Request): Response | undefined {
-    const { pathname } = new URL(request.url);
+  metadataResponse(method: string, pathname: string): Response | undefined {
     if (
       pathname !== WELL_KNOWN &&
       !/^\/\.well-known\/oauth-protected-resource\/mcp(?:\/[\w-]{1,64})?\/?$/.test(pathname)
     )
       return undefined;
     const cors = { 'access-control-allow-origin': '*', 'access-control-allow-methods': 'GET, HEAD, OPTIONS' };
-    if (request.method === 'OPTIONS') return new Response(null, { status: 204, headers: cors });
-    if (request.method !== 'GET' && request.method !== 'HEAD')
+    if (method === 'OPTIONS') return new Response(null, { status: 204, headers: cors });
+    if (method !== 'GET' && method !== 'HEAD')
       return new Response('Method Not Allowed\n', {
         status: 405,
         headers: { allow: 'GET, HEAD, OPTIONS', ...cors },

@@ -1,4 +1,5 @@
-import type { QuotaKind } from '../http/quota-refusal.js';
+/** Which quota of parked scripts refused a new one (a label of the quota refusals metric). */
+export type ParkedScriptQuota = 'parked_script_bytes' | 'parked_script_bytes_per_principal';
 
 /**
  * The memory of code-mode scripts parked waiting for their callers' answers (an approval asked
@@ -48,7 +49,7 @@ export class ParkedScriptBytes {
    * Why a new script of `principal` is refused, when its parked scripts already hold its
    * quota (or all of them the total): the quota's name and the message a 429 carries.
    */
-  refusal(principal: string): { kind: QuotaKind; message: string } | undefined {
+  refusal(principal: string): { kind: ParkedScriptQuota; message: string } | undefined {
     if ((this.#held.get(principal) ?? 0) >= this.#limits.perPrincipal)
       return {
         kind: 'parked_script_bytes_per_principal',

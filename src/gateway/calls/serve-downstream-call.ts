@@ -14,9 +14,8 @@ import type { RequestStatePayload } from '../../cluster/request-state-seal.js';
 import { clientGoneOf, type GoneSignal } from '../../http/node-exchange.js';
 import { protocolEraOf } from '../../mcp/era-memory.js';
 import { observeDownstreamRequest } from '../../telemetry/downstream-request-telemetry.js';
-import { requestSession } from '../auth/request-caller.js';
 import type { GatewayCore } from '../gateway-core.js';
-import { callerOf, type DownstreamSession } from '../sessions/downstream-session.js';
+import { callerOf, type DownstreamSession, requestSession } from '../sessions/downstream-session.js';
 import {
   argumentsDigest,
   type CallMethod,

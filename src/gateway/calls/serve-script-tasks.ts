@@ -8,11 +8,15 @@ import {
   type StandardSchemaV1,
 } from '@modelcontextprotocol/server';
 import { declaresTasks } from '../../mcp/created-tasks.js';
-import { requestSession } from '../auth/request-caller.js';
 import type { GatewayCore } from '../gateway-core.js';
 import type { GatewayProfile } from '../profiles/gateway-profile.js';
 import { toProtocolError } from '../protocol-error.js';
-import { callerOf, type DownstreamSession, stateBinding } from '../sessions/downstream-session.js';
+import {
+  callerOf,
+  type DownstreamSession,
+  requestSession,
+  stateBinding,
+} from '../sessions/downstream-session.js';
 import { DownstreamCall } from './downstream-call.js';
 import type { ScriptTask, ScriptTaskOwner } from './script-tasks.js';
 import { capabilitiesOf, type DownstreamCallScope, type UpstreamWork } from './serve-downstream-call.js';

@@ -1,17 +1,5 @@
-import type { CallToolResult, Tool as McpTool } from '@modelcontextprotocol/server';
-import type { Tool, ToolResult } from '../../tool/tool.js';
-
-/** A registry tool as an MCP tool definition: schema, annotations and output schema as declared. */
-export function toMcpTool(tool: Tool): McpTool {
-  const definition: McpTool = {
-    name: tool.name,
-    description: tool.description,
-    inputSchema: tool.parameters as McpTool['inputSchema'],
-  };
-  if (tool.annotations !== undefined) definition.annotations = tool.annotations;
-  if (tool.outputSchema !== undefined) definition.outputSchema = tool.outputSchema as McpTool['outputSchema'];
-  return definition;
-}
+import type { CallToolResult } from '@modelcontextprotocol/server';
+import type { ToolResult } from '../../tool/tool.js';
 
 /** A tool result on the wire, lossless: every content block, `structuredContent`, `isError`, `_meta`. */
 export function toCallToolResult(result: ToolResult): CallToolResult {

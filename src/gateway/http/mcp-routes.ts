@@ -1,4 +1,4 @@
-import { isLegacyRequest, type McpHttpHandler, readRequestBody } from '@modelcontextprotocol/server';
+import { isLegacyRequest, type McpHttpHandler } from '@modelcontextprotocol/server';
 import { requestLoop } from '../../chain/gateway-chain.js';
 import type { ClusterNode } from '../../cluster/cluster-node.js';
 import type { ForwardedCaller } from '../../cluster/forward-signature.js';
@@ -9,9 +9,9 @@ import { loopRefusal, type RequestPrincipal } from '../auth/http-guard.js';
 import { principalAuth } from '../auth/request-caller.js';
 import type { GatewayCore } from '../gateway-core.js';
 import type { GatewayProfile } from '../profiles/gateway-profile.js';
+import { serveListen } from '../resources/listen-subscriptions.js';
 import type { ClientArrivals } from '../sessions/client-arrivals.js';
 import type { LegacySessions } from '../sessions/legacy-sessions.js';
-import { serveListen } from '../sessions/listen-subscriptions.js';
 import { releasedWithBody } from '../sessions/released-with-body.js';
 import type { SseSessions, sseRoute } from '../sessions/sse-endpoint.js';
 import { ownUpstreams, type UpstreamWaitScope } from '../upstream-wait.js';
@@ -19,7 +19,6 @@ import { carriesEnvelopeClaim } from './envelope-claim.js';
 import { toolCallParamRefusal } from './param-headers.js';
 import { parkedScriptRefusal } from './parked-script-refusal.js';
 import type { PrincipalQuota } from './principal-quota.js';
-import { parseRequestBody, tooLarge } from './request-body.js';
 import type { UpstreamsGate } from './upstreams-ready.js';
 
 /** What the MCP endpoints of one gateway serve with: its core, sessions, quotas and waits. */
@@ -56,7 +55,7 @@ export interface McpRoutes {
     parsedBody: unknown,
     forwardedBy: ForwardedCaller | undefined,
   ): Promise<Response>;
-  /** The 2024-11-05 HTTP+SSE transport: a session's event stream, or a message POSTed to it. */
+  /** The 2024-11-05 HTTP+SSE transport: a session's event stream, or a message POSTed to it (`parsedBody`). */
   sse(
     route: NonNullable<ReturnType<typeof sseRoute>>,
     request: Request,
@@ -66,18 +65,11 @@ export interface McpRoutes {
 }
 
 /**
- * The MCP endpoints of a gateway's HTTP face, for requests that passed the front door: the body
- * read and parsed once (or handed over by the Node face), loops refused, the wait for the
- * request's own upstreams, then the session of its era.
+ * The MCP endpoints of a gateway's HTTP face, for requests that passed the front door, with the
+ * body of a `POST` read and parsed once before them (http/gateway-front.ts): loops refused, the
+ * wait for the request's own upstreams, then the session of its era.
  */
 export function mcpRoutes(parts: McpRouteParts): McpRoutes {
-  /** A web request's JSON body, read and parsed (capped, depth-checked), or the refusal. */
-  const readBody = async (request: Request): Promise<unknown> => {
-    const read = await readRequestBody(request, parts.maxBodyBytes);
-    if (read.tooLarge) return tooLarge(parts.maxBodyBytes);
-    return parseRequestBody(read.text);
-  };
-
   /** The 2024-11-05 HTTP+SSE transport: a session's event stream, or a message POSTed to it. */
   const sse = async (
     route: NonNullable<ReturnType<typeof sseRoute>>,
@@ -87,8 +79,7 @@ export function mcpRoutes(parts: McpRouteParts): McpRoutes {
   ): Promise<Response> => {
     if (parts.core.closing) return jsonRpcError(503, -32603, 'the gateway is shutting down');
     if (route.kind === 'message') {
-      const body = parsedBody === undefined ? await readBody(request) : parsedBody;
-      if (body instanceof Response) return body;
+      const body = parsedBody;
       const loop = requestLoop(body);
       if (loop !== undefined) return loopRefusal(loop);
       const url = new URL(request.url);
@@ -106,8 +97,8 @@ export function mcpRoutes(parts: McpRouteParts): McpRoutes {
     return parts.sseSessions.open(profile, who, request.signal);
   };
 
-  // The body is read and parsed once, here (or by the Node face), and handed to the SDK as
-  // `parsedBody`: the era check and the serving entry then read nothing again.
+  // The body came read and parsed, and goes to the SDK as `parsedBody`: the era check and the
+  // serving entry read nothing again.
   const mcp = async (
     profile: GatewayProfile,
     request: Request,
@@ -116,8 +107,7 @@ export function mcpRoutes(parts: McpRouteParts): McpRoutes {
     forwardedBy: ForwardedCaller | undefined,
   ): Promise<Response> => {
     if (parts.core.closing) return jsonRpcError(503, -32603, 'the gateway is shutting down');
-    const body = parsedBody === undefined && request.method === 'POST' ? await readBody(request) : parsedBody;
-    if (body instanceof Response) return body;
+    const body = parsedBody;
     // The gateway chain inside the client's capabilities: a bridge (mcp-remote) forwards those
     // where it drops our header (src/mcp/gateway-chain.ts).
     const loop = requestLoop(body);

@@ -5,13 +5,11 @@ import type { MCPToolHub } from '../../mcp/hub-types.js';
 import { ToolRegistry } from '../../registry/tool-registry.js';
 import { createRouterTools } from '../../router/create-router-tools.js';
 import { createMcpAuthTool } from '../../router/mcp-auth-tool.js';
-import { resolveRouterOptions } from '../../router/router-options.js';
+import { type ResourceUriRouting, resolveRouterOptions } from '../../router/router-options.js';
 import type { Caller } from '../../tool/call-context.js';
 import type { Tool, ToolContext } from '../../tool/tool.js';
 import { type Viewer, Visibility } from '../auth/visibility.js';
-import { toMcpTool } from '../calls/tool-result-wire.js';
-import type { ResourceIndex } from '../resources/resource-index.js';
-import { routerResourceUris } from '../resources/router-resource-uris.js';
+import { toMcpTool } from './mcp-tool-definition.js';
 import { ProfileOverrides } from './profile-overrides.js';
 import { scopedHub } from './scoped-hub.js';
 import { DEFAULT_SERVED_NAME_LENGTH, type ServedNaming, servedUnder } from './served-tool-names.js';
@@ -26,8 +24,11 @@ export interface ProfileParts {
   senderIsOwner: (caller?: Caller) => boolean;
   /** The one visibility function (`gateway.access`). Default: no rule, `ownerOnly` for the owner. */
   visibility?: Visibility;
-  /** The gateway's resource index: the router tools route URIs by it. */
-  resources?: ResourceIndex;
+  /**
+   * How the router tools of a profile whose server filter is `allows` route resource URIs (by
+   * the gateway's resource index, see resources/router-resource-uris.ts).
+   */
+  resourceUris?: (allows: (server: string) => boolean) => ResourceUriRouting;
   /** Where a profile's warnings go (an override it cannot apply). */
   log?: (line: string) => void;
 }
@@ -180,9 +181,7 @@ export class GatewayProfile {
               (server) => this.allowsServer(server) && this.#visibility.seesServer(viewer, server),
             );
       },
-      ...(parts.resources
-        ? { resourceUris: routerResourceUris(parts.resources, parts.hub, this.allowsServer) }
-        : {}),
+      ...(parts.resourceUris ? { resourceUris: parts.resourceUris(this.allowsServer) } : {}),
       // Code mode: as `router.codeMode` says in router and hybrid modes; in full mode only when asked.
       ...(settings.codeMode === undefined ? {} : { codeMode: settings.codeMode }),
     };

@@ -1,10 +1,9 @@
 import type { ReadResourceResult, Server, ServerContext } from '@modelcontextprotocol/server';
-import { requestSession } from '../auth/request-caller.js';
 import { serveDownstreamCall } from '../calls/serve-downstream-call.js';
 import type { GatewayCore } from '../gateway-core.js';
 import type { GatewayProfile } from '../profiles/gateway-profile.js';
 import { toProtocolError } from '../protocol-error.js';
-import { type DownstreamSession, sessionContext } from '../sessions/downstream-session.js';
+import { type DownstreamSession, requestSession, sessionContext } from '../sessions/downstream-session.js';
 import { locateResource, presentUri, type ResourceScope } from './resource-routing.js';
 import { wrapResourceUri } from './resource-uri.js';
 

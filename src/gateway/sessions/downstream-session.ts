@@ -1,7 +1,8 @@
-import type { LoggingLevel, Server } from '@modelcontextprotocol/server';
+import type { AuthInfo, LoggingLevel, Server } from '@modelcontextprotocol/server';
 import type { RequestStateBinding } from '../../cluster/request-state-seal.js';
 import type { CallContext, Caller } from '../../tool/call-context.js';
 import type { RequestPrincipal } from '../auth/http-guard.js';
+import { authCaller } from '../auth/request-caller.js';
 import type { GatewayProfile } from '../profiles/gateway-profile.js';
 
 /**
@@ -86,4 +87,19 @@ export function callerOf(session: DownstreamSession): Caller {
  */
 export function stateBinding(session: DownstreamSession, method: string): RequestStateBinding {
   return { method, principal: session.principal, client: session.caller?.clientId };
+}
+
+/**
+ * `session` as the request with `authInfo` sees it: scopes, claims and the owner flag are those
+ * of the token presented on this request, not of the one that opened the session (a 2025
+ * session lives across requests, and its client may present a token with fewer scopes later).
+ * The session itself when the request carries no caller of its own (stdio).
+ */
+export function requestSession(
+  session: DownstreamSession,
+  authInfo: AuthInfo | undefined,
+): DownstreamSession {
+  const caller = authCaller(authInfo);
+  if (caller === undefined || caller === session.caller) return session;
+  return { ...session, owner: caller.owner, caller };
 }

@@ -14,9 +14,6 @@ import { principalAuth } from '../auth/request-caller.js';
 import type { GatewayCore } from '../gateway-core.js';
 import { buildGatewayServer } from '../gateway-mcp-server.js';
 import type { GatewayProfile } from '../profiles/gateway-profile.js';
-import { resourceScope } from '../resources/gateway-resource-handlers.js';
-import { locateResource } from '../resources/resource-routing.js';
-import { unwrapResourceUri } from '../resources/resource-uri.js';
 import type { ClientArrivals } from './client-arrivals.js';
 import { createSession, type DownstreamSession } from './downstream-session.js';
 import { openEventStream } from './event-stream-open.js';
@@ -41,6 +38,8 @@ export interface LegacySessionsOptions {
   cluster: () => ClusterNode | undefined;
   /** Below the session caps for `principal`, or the refusal (ends an idle session to make room). */
   makeRoom: (principal: string) => Promise<Response | undefined>;
+  /** Holds `session`'s subscription `named` again, for a session adopted from another replica (a failure is logged). */
+  adoptSubscription: (profile: GatewayProfile, session: DownstreamSession, named: string) => Promise<void>;
   /**
    * A session unused this long, with no call in flight and no GET stream open, is ended (its
    * client gets 404 and opens another). Default: never.
@@ -261,22 +260,12 @@ export class LegacySessions {
 
   /** Rebuilds a session another replica owned (it died or handed it over) from its record. */
   async #adopt(profile: GatewayProfile, who: RequestPrincipal, record: SessionRecord, url: string) {
-    const { core, log } = this.#options;
+    const { log } = this.#options;
     const { transport, session } = await this.#open(profile, who, record.id, record.initialize, record);
     await replayInitialize(transport, record.initialize, url);
     if (record.logLevel !== undefined) session.logLevel = record.logLevel as DownstreamSession['logLevel'];
     // The record holds each subscription by the name it was asked by: the same name after adoption.
-    for (const named of record.subscriptions) {
-      const target =
-        unwrapResourceUri(named) ??
-        (await locateResource(resourceScope(core, profile, session), named).catch(() => undefined));
-      const failed = (why: string) => log(`cluster: an adopted subscription to ${named} failed: ${why}`);
-      if (target === undefined) failed('no server offers it');
-      else
-        await core
-          .subscribe(session, named, target)
-          .catch((error: unknown) => failed(error instanceof Error ? error.message : String(error)));
-    }
+    for (const named of record.subscriptions) await this.#options.adoptSubscription(profile, session, named);
     session.onChange?.();
     log(
       `cluster: adopted a session from ${record.owner === '' ? 'a replica that handed it over' : `replica ${record.owner}`}`,

@@ -1,7 +1,7 @@
 import type { JSONRPCMessage, JSONRPCRequest, Transport } from '@modelcontextprotocol/server';
 import type { GatewayCore } from '../gateway-core.js';
 import type { GatewayProfile } from '../profiles/gateway-profile.js';
-import type { DownstreamSession } from './downstream-session.js';
+import type { DownstreamSession } from '../sessions/downstream-session.js';
 import { holdListened } from './listen-subscriptions.js';
 
 type RequestId = string | number;

@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto';
 import type { RequestPrincipal } from '../auth/http-guard.js';
 import type { GatewayCore } from '../gateway-core.js';
 import type { GatewayProfile } from '../profiles/gateway-profile.js';
-import { resourceScope } from '../resources/gateway-resource-handlers.js';
-import { locateResource } from '../resources/resource-routing.js';
-import { createSession, type DownstreamSession } from './downstream-session.js';
-import { releasedWithBody } from './released-with-body.js';
+import { createSession, type DownstreamSession } from '../sessions/downstream-session.js';
+import { releasedWithBody } from '../sessions/released-with-body.js';
+import { resourceScope } from './gateway-resource-handlers.js';
+import { locateResource } from './resource-routing.js';
 
 /** The `resourceSubscriptions` of a `subscriptions/listen` body, or `undefined` when it names none. */
 function listenedUris(body: unknown): string[] | undefined {
