@@ -21,7 +21,8 @@ interface ResponseStream {
 /**
  * `request` as the SDK should read it: another `signal` (made when first read: a signal costs
  * microseconds on Node 20, and the SDK may never read it), and maybe another protocol version
- * header.
+ * header. The Node face's own notice of a client gone (`gone`, what a call watches instead of
+ * `signal`) is that signal too: a resumable stream's calls outlive its connection by the grace period.
  */
 function viewOf(request: Request, abort: AbortController, version: string | undefined): Request {
   const headers =
@@ -38,7 +39,7 @@ function viewOf(request: Request, abort: AbortController, version: string | unde
         });
   return new Proxy(request, {
     get(target, property) {
-      if (property === 'signal') return abort.signal;
+      if (property === 'signal' || property === 'gone') return abort.signal;
       if (property === 'headers') return headers;
       const value = Reflect.get(target, property, target);
       return typeof value === 'function' ? value.bind(target) : value;
