@@ -1,7 +1,8 @@
 // Boxed against unboxed stdio servers (docs/sandbox.md), in one process run. `npm run build`, then:
 //
 //   node bench/run.mjs sandbox [--rounds=N] [--calls=N]          # start + first tools/list, and a call's p50
-//   node bench/run.mjs sandbox cycles [--cycles=N] [--grandchildren=N]
+//   node bench/run.mjs sandbox cycles [--cycles=N] [--grandchildren=N] [--every=N] [--side=boxed|unboxed|sdk]
+//                                     [--snapshots=100,1000 --snapshot-dir=DIR]
 //
 // Start: `@modelcontextprotocol/server-memory` and `@modelcontextprotocol/server-filesystem`,
 // installed outside the box (this repository's node_modules) and run inside it read-only with
@@ -10,14 +11,22 @@
 // sample: `loadMCPServers` until the server's tools are in the registry, then `close()`.
 // Call: one hub with both sides of one server connected; calls alternate between the sides in
 // blocks of 10 (`read_graph`, `list_allowed_directories`), p50 per side.
-// Cycles: one boxed server whose process starts a `sh` with N `sleep` grandchildren at start;
-// connect (until its tools are listed) and close, N times; every 100 cycles: processes of the
-// server left on the machine (from /proc), this process's open descriptors and RSS (after a GC),
-// and the box cgroups left.
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+// Cycles: one server whose process starts a `sh` with N `sleep` grandchildren at start; connect
+// (until its tools are listed) and close, N times, unboxed (the control) and then boxed, each
+// side in a fresh process of its own (`--side=sdk`: the SDK's client alone, no mcptools); every
+// `--every` cycles (100): processes of the server left on the machine (from /proc), the
+// process's open descriptors, its RSS, JS heap, external and V8-malloced memory after a full
+// GC, and the box cgroups left; heap snapshots at the cycles `--snapshots` names (compare two in
+// Chrome DevTools' Memory tab, "Comparison"; a snapshot grows the RSS after it by ~80 MiB).
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { getHeapStatistics, setFlagsFromString, writeHeapSnapshot } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { loadMcptools } from './lib/mcptools-side.mjs';
 import { format, machineInfo, printTable, warnIfBusy, writeResult } from './lib/report.mjs';
 import { quantile } from './lib/stats.mjs';
@@ -193,91 +202,218 @@ function leftCgroups() {
   return found;
 }
 
-async function runCycles() {
+/** A full collection: `gc` exposed at run time (the benchmark runs without `--expose-gc`). */
+const collectGarbage = (() => {
+  setFlagsFromString('--expose-gc');
+  const gc = runInNewContext('gc');
+  return () => {
+    // Twice: the second pass frees what the first one's finalizers released.
+    gc();
+    gc();
+  };
+})();
+
+/** One checkpoint's memory after a full collection: RSS, the JS heap and what V8 mallocs. */
+function memoryAfterGc() {
+  collectGarbage();
+  const usage = process.memoryUsage();
+  const heap = getHeapStatistics();
+  return {
+    rssBytes: usage.rss,
+    heapUsedBytes: usage.heapUsed,
+    heapTotalBytes: usage.heapTotal,
+    externalBytes: usage.external,
+    arrayBuffersBytes: usage.arrayBuffers,
+    mallocedBytes: heap.malloced_memory,
+    nativeContexts: heap.number_of_native_contexts,
+    detachedContexts: heap.number_of_detached_contexts,
+  };
+}
+
+/** Connects `entry` alone through a new hub until its tools are listed: `{ error?, close }`. */
+async function connectHubOnce(entry) {
+  const registry = new lib.ToolRegistry();
+  const hub = await lib.loadMCPServers({ servers: { f: entry } }, registry, { eraCache: false });
+  const status = hub.status('f');
+  return {
+    error: status?.state === 'connected' ? undefined : (status?.lastError?.message ?? 'not connected'),
+    close: () => hub.close(),
+  };
+}
+
+/** The same with the SDK's own client and stdio transport, no mcptools in between. */
+async function connectSdkOnce(entry) {
+  const client = new Client({ name: 'bench-sandbox-cycles', version: '1.0.0' });
+  const transport = new StdioClientTransport({
+    command: entry.command,
+    args: entry.args,
+    env: { PATH: process.env.PATH, ...entry.env },
+    stderr: 'ignore',
+  });
+  try {
+    await client.connect(transport);
+    await client.listTools();
+    return { close: () => client.close() };
+  } catch (error) {
+    return { error: String(error), close: () => client.close().catch(() => {}) };
+  }
+}
+
+/**
+ * One side's cycles in this process: `boxed`, `unboxed` (the control: the same server and hub
+ * with `"sandbox": false`) or `sdk` (the SDK's client alone, without mcptools). Every `every` cycles a checkpoint; at the cycles named in
+ * `snapshots` a heap snapshot into `snapshotDir`.
+ */
+async function runCyclesSide(side) {
   const cycles = flag('cycles', 1000);
   const grandchildren = flag('grandchildren', 3);
+  const every = flag('every', 100);
+  const snapshots = new Set(
+    (args.find((arg) => arg.startsWith('--snapshots='))?.slice('--snapshots='.length) ?? '')
+      .split(',')
+      .filter(Boolean)
+      .map(Number),
+  );
+  const snapshotDir = args.find((arg) => arg.startsWith('--snapshot-dir='))?.slice('--snapshot-dir='.length);
   // A marker only this run's server processes carry in their environment.
   const marker = `mcptools-bench-cycles-${process.pid}`;
   const entry = {
     type: 'stdio',
     command: process.execPath,
     args: [join(ROOT, 'bench/servers/forking-echo-server.mjs'), '--grandchildren', String(grandchildren)],
-    // Every process of the box inherits it: found in /proc/<pid>/environ, sleepers included.
+    // Every process of the server inherits it: found in /proc/<pid>/environ, sleepers included.
     env: { MCPTOOLS_BENCH_MARKER: marker },
-    sandbox: { read: [ROOT] },
+    sandbox: side === 'boxed' ? { read: [ROOT] } : false,
   };
+  if (side === 'sdk') delete entry.sandbox;
+  // Bubblewrap's two processes are in the box's tree as well.
+  const expectedRunning = grandchildren + 2 + (side === 'boxed' ? 2 : 0);
   const fds = () => readdirSync('/proc/self/fd').length;
-  const rss = () => {
-    globalThis.gc?.();
-    return process.memoryUsage().rss;
-  };
   const checkpoints = [];
   const failures = [];
   const started = performance.now();
   for (let cycle = 0; cycle <= cycles; cycle++) {
-    if (cycle % 100 === 0) {
+    if (cycle % every === 0) {
       const point = {
         cycle,
         left: processesWith(marker).length,
         fds: fds(),
-        rssBytes: rss(),
+        ...memoryAfterGc(),
         cgroups: leftCgroups().length,
         seconds: (performance.now() - started) / 1000,
         load: loadavg()[0],
       };
       checkpoints.push(point);
-      console.log(JSON.stringify(checkpoints.at(-2) ?? point));
+      console.log(JSON.stringify({ side, ...(checkpoints.at(-2) ?? point) }));
+    }
+    if (snapshots.has(cycle) && snapshotDir !== undefined) {
+      collectGarbage();
+      writeHeapSnapshot(join(snapshotDir, `${side}-${cycle}.heapsnapshot`));
     }
     if (cycle === cycles) break;
-    const registry = new lib.ToolRegistry();
-    const hub = await lib.loadMCPServers({ servers: { f: entry } }, registry, { eraCache: false });
-    if (hub.status('f')?.state !== 'connected') {
+    const connection = side === 'sdk' ? await connectSdkOnce(entry) : await connectHubOnce(entry);
+    if (connection.error !== undefined) {
       // Counted, not fatal: a failed start must leave nothing behind either.
-      failures.push({ cycle, error: hub.status('f')?.lastError?.message });
+      failures.push({ cycle, error: connection.error });
       console.log(JSON.stringify(failures.at(-1)));
     }
     // The control of the count: while connected, the server, its sh and the sleepers are seen
     // (the sleepers once the sh has started them).
-    if (cycle % 100 === 0) {
+    if (cycle % every === 0) {
       const until = performance.now() + 5000;
-      while (processesWith(marker).length < grandchildren + 2 && performance.now() < until)
+      while (processesWith(marker).length < expectedRunning && performance.now() < until)
         await new Promise((resolve) => setTimeout(resolve, 20));
       checkpoints.at(-1).runningWhileConnected = processesWith(marker).length;
     }
-    await hub.close();
+    await connection.close();
+    // The SDK's transport ends its child only; the sh and the sleepers it leaves are ended here,
+    // outside what the SDK side measures (the counts then show what mcptools' sides leave).
+    if (side === 'sdk')
+      for (const pid of processesWith(marker))
+        try {
+          process.kill(pid, 'SIGKILL');
+        } catch {}
   }
   // The kernel and the cgroup removal finish after close() returns: the final count once settled.
   await new Promise((resolve) => setTimeout(resolve, 2000));
   const final = { left: processesWith(marker).length, cgroups: leftCgroups().length };
-  printTable(
-    `${cycles} connect/close cycles of a boxed server with ${grandchildren} grandchildren`,
-    [
-      'cycle',
-      'processes left',
-      'running while connected',
-      'gateway fds',
-      'gateway RSS',
-      'cgroups left',
-      's',
-      'load',
-    ],
-    checkpoints.map((point) => [
-      point.cycle,
-      point.left,
-      point.runningWhileConnected,
-      point.fds,
-      format.mib(point.rssBytes),
-      point.cgroups,
-      point.seconds.toFixed(0),
-      point.load.toFixed(2),
-    ]),
-  );
-  console.log(
-    `after the last close: ${final.left} processes left, ${final.cgroups} cgroups left; ${failures.length} connects failed`,
-  );
-  return { cycles, grandchildren, checkpoints, failures, final };
+  return { side, cycles, grandchildren, checkpoints, failures, final };
 }
 
+/**
+ * Both sides, each in a fresh process of its own (one's heap and allocator never carry into
+ * the other's figures), the unboxed control first; `--side=boxed|unboxed` runs one alone.
+ */
+async function runCycles() {
+  const only = args.find((arg) => arg.startsWith('--side='))?.slice('--side='.length);
+  const sides = only === undefined ? ['unboxed', 'boxed'] : [only];
+  const results = [];
+  const dir = mkdtempSync(join(tmpdir(), 'mcptools-bench-cycles-'));
+  for (const side of sides) {
+    const resultFile = join(dir, `${side}.json`);
+    const child = spawn(
+      process.execPath,
+      [
+        fileURLToPath(import.meta.url),
+        'cycles-side',
+        `--side=${side}`,
+        `--result=${resultFile}`,
+        ...args.slice(1).filter((arg) => !arg.startsWith('--side=')),
+      ],
+      { stdio: 'inherit' },
+    );
+    const code = await new Promise((resolve) => child.once('exit', resolve));
+    if (code !== 0) throw new Error(`the ${side} side exited with ${code}`);
+    results.push(JSON.parse(readFileSync(resultFile, 'utf8')));
+  }
+  rmSync(dir, { recursive: true, force: true });
+  for (const result of results) {
+    const { side, cycles, grandchildren, checkpoints, failures, final } = result;
+    printTable(
+      `${side}: ${cycles} connect/close cycles of a server with ${grandchildren} grandchildren (memory after a full GC)`,
+      [
+        'cycle',
+        'left',
+        'running',
+        'fds',
+        'RSS',
+        'heap used',
+        'heap total',
+        'external',
+        'malloced',
+        'cgroups left',
+        's',
+        'load',
+      ],
+      checkpoints.map((point) => [
+        point.cycle,
+        point.left,
+        point.runningWhileConnected ?? '—',
+        point.fds,
+        format.mib(point.rssBytes),
+        format.mib(point.heapUsedBytes),
+        format.mib(point.heapTotalBytes),
+        format.mib(point.externalBytes),
+        format.mib(point.mallocedBytes),
+        point.cgroups,
+        point.seconds.toFixed(0),
+        point.load.toFixed(2),
+      ]),
+    );
+    console.log(
+      `${side}, after the last close: ${final.left} processes left, ${final.cgroups} cgroups left; ${failures.length} connects failed`,
+    );
+  }
+  return { sides: results };
+}
+
+if (args[0] === 'cycles-side') {
+  // One side, in the process runCycles started: its result into the file it names.
+  const side = args.find((arg) => arg.startsWith('--side=')).slice('--side='.length);
+  const resultFile = args.find((arg) => arg.startsWith('--result=')).slice('--result='.length);
+  writeFileSync(resultFile, JSON.stringify(await runCyclesSide(side)));
+  process.exit(0);
+}
 warnIfBusy();
 console.log(
   `load average ${loadavg()

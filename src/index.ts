@@ -39,6 +39,7 @@ export type {
   ServerStatus,
   TransportKind,
 } from './mcp/hub-types.js';
+export type { InProcessServer } from './mcp/in-process-server.js';
 // The hub of MCP servers
 export { loadMCPServers } from './mcp/load-mcp-servers.js';
 export type { LoadMCPServersOptions } from './mcp/mcp-tool-hub.js';

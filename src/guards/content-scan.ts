@@ -1,4 +1,5 @@
 import type { ContentDetector, GuardsConfig } from '../config/guards-config.js';
+import { anchorsIn } from './detector-anchors.js';
 import type { Finding } from './finding.js';
 import { findHiddenCharacters } from './hidden-characters.js';
 import { findModelInstructions } from './model-instructions.js';
@@ -28,10 +29,19 @@ export async function scanText(
   settings: Pick<GuardsConfig, 'personalData'> = {},
 ): Promise<Finding[]> {
   const findings: Finding[] = [];
-  if (detectors.has('hiddenCharacters')) findings.push(...findHiddenCharacters(text, location));
-  if (detectors.has('terminalEscapes')) findings.push(...findTerminalEscapes(text, location));
-  if (detectors.has('injection')) findings.push(...findModelInstructions(text, location));
-  if (detectors.has('secrets')) findings.push(...(await findSecrets(text, location)));
+  const anchored =
+    detectors.has('hiddenCharacters') ||
+    detectors.has('terminalEscapes') ||
+    detectors.has('injection') ||
+    detectors.has('secrets');
+  // One pass over the text finds where any of these detectors' patterns can start.
+  const hits = anchored ? anchorsIn(text) : undefined;
+  if (hits !== undefined) {
+    if (detectors.has('hiddenCharacters')) findings.push(...findHiddenCharacters(text, location, hits));
+    if (detectors.has('terminalEscapes')) findings.push(...findTerminalEscapes(text, location, hits));
+    if (detectors.has('injection')) findings.push(...findModelInstructions(text, location, hits));
+    if (detectors.has('secrets')) findings.push(...(await findSecrets(text, location, hits)));
+  }
   if (detectors.has('personalData'))
     findings.push(...(await findPersonalData(text, location, settings.personalData)));
   return findings;

@@ -1,4 +1,5 @@
 import type { PinnedKind } from '../config/pins-config.js';
+import { anchorsIn } from './detector-anchors.js';
 import type { Finding } from './finding.js';
 import { findHiddenCharacters } from './hidden-characters.js';
 import { findModelInstructions } from './model-instructions.js';
@@ -21,9 +22,13 @@ export function scanDefinition(
 ): Finding[] {
   const findings: Finding[] = [];
   walkStrings(definition, '', (text, location) => {
-    findings.push(...findHiddenCharacters(text, location), ...findTerminalEscapes(text, location));
+    const hits = anchorsIn(text);
+    findings.push(
+      ...findHiddenCharacters(text, location, hits),
+      ...findTerminalEscapes(text, location, hits),
+    );
     if (!isProse(location)) return;
-    findings.push(...findModelInstructions(text, location));
+    findings.push(...findModelInstructions(text, location, hits));
     for (const match of text.matchAll(URL_PATTERN))
       findings.push({
         detector: 'url',

@@ -1,9 +1,11 @@
+import type { Anchor, AnchorHits } from './anchor-scan.js';
 import type { Finding } from './finding.js';
 
 /**
  * Literal strings at least one of which a rule below needs (the literal part of its patterns).
- * They are looked for in one pass over the text ({@link needlesIn}): on a large result a pass
- * per rule, or a substring search per needle, costs more than the rules' patterns save.
+ * They are found with the other detectors' anchors in one pass over the text
+ * ({@link SECRET_ANCHORS}): on a large result a pass per rule, or a substring search per needle,
+ * costs more than the rules' patterns save.
  */
 const NEEDLES = [
   'npm_',
@@ -34,25 +36,43 @@ const NEEDLES = [
 ] as const;
 type Needle = (typeof NEEDLES)[number];
 
-const NEEDLE_PATTERN = new RegExp(
-  NEEDLES.map((needle) => needle.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|'),
-  'g',
-);
-
 /**
- * The {@link NEEDLES} in `text`. After each match the search goes on from the next character,
- * not past the match, so a needle that overlaps another one's occurrence is found too (no needle
- * is a prefix of another, so the alternation's order hides none).
+ * What three rules' patterns start with (their other literals are not fixed), each with the
+ * pattern the rule needs somewhere in the text, tried where the anchor starts: the secret
+ * access key of AWS (`SECRET_ACCESS_KEY` in one of three cases, `_` optional), a Slack webhook,
+ * credentials in a URL (`scheme://user:password@host`, the user and password of `[-a-zA-Z0-9_]`).
  */
-function needlesIn(text: string): Set<Needle> {
+const GATES = {
+  aws: ['secret', /(?:SECRET|secret|Secret)_?(?:ACCESS|access|Access)/y],
+  slack: ['hooks.slack.com', /hooks\.slack\.com/iy],
+  basicauth: ['://', /:\/\/[-a-zA-Z0-9_]{1,256}:[-a-zA-Z0-9_]{1,256}@/y],
+} as const;
+type Gate = keyof typeof GATES;
+
+/** The anchors of the secret rules: each needle (its case checked where found) and each gate's start. */
+export const SECRET_ANCHORS: readonly Anchor[] = [
+  ...NEEDLES.map((needle) => ({ key: `secret:${needle}`, text: needle })),
+  ...Object.entries(GATES).map(([gate, [text]]) => ({ key: `secret-gate:${gate}`, text })),
+];
+
+/** The {@link NEEDLES} in a text, from its {@link SECRET_ANCHORS} hits (each checked in its exact case). */
+function needlesIn(text: string, hits: AnchorHits): Set<Needle> {
   const found = new Set<Needle>();
-  const pattern = new RegExp(NEEDLE_PATTERN);
-  for (let match = pattern.exec(text); match !== null; match = pattern.exec(text)) {
-    found.add(match[0] as Needle);
-    if (found.size === NEEDLES.length) break;
-    pattern.lastIndex = match.index + 1;
-  }
+  for (const needle of NEEDLES)
+    if (hits.starts.get(`secret:${needle}`)?.some((start) => text.startsWith(needle, start)))
+      found.add(needle);
   return found;
+}
+
+/** Whether the pattern of `gate` matches somewhere in a text (where its anchor starts). */
+function gateOpen(text: string, hits: AnchorHits, gate: Gate): boolean {
+  const pattern = GATES[gate][1];
+  return (
+    hits.starts.get(`secret-gate:${gate}`)?.some((start) => {
+      pattern.lastIndex = start;
+      return pattern.test(text);
+    }) ?? false
+  );
 }
 
 /**
@@ -62,36 +82,34 @@ function needlesIn(text: string): Set<Needle> {
  * result (and the linter's own pass when no rule is left); a rule not listed here (one a later
  * release adds) always runs.
  */
-const RULE_NEEDLES: Readonly<Record<string, (text: string, found: ReadonlySet<Needle>) => boolean>> = {
-  // Only the secret access key is scanned by default (the key ID and account ID scans are off),
-  // named `SECRET_ACCESS_KEY` in one of three cases, `_` optional.
-  '@secretlint/secretlint-rule-aws': (text) =>
-    /(?:SECRET|secret|Secret)_?(?:ACCESS|access|Access)/.test(text),
+const RULE_NEEDLES: Readonly<
+  Record<string, (found: ReadonlySet<Needle>, gate: (gate: Gate) => boolean) => boolean>
+> = {
+  // Only the secret access key is scanned by default (the key ID and account ID scans are off).
+  '@secretlint/secretlint-rule-aws': (_, gate) => gate('aws'),
   // Reads private keys from `.json` and `.p12` files only; a result is scanned as `.txt`.
   '@secretlint/secretlint-rule-gcp': () => false,
-  '@secretlint/secretlint-rule-npm': (_, found) =>
+  '@secretlint/secretlint-rule-npm': (found) =>
     found.has('npm_') || found.has('_authToken=') || found.has(':x-oauth-basic@'),
-  '@secretlint/secretlint-rule-slack': (text, found) =>
-    found.has('xox') || found.has('xapp-') || /hooks\.slack\.com/i.test(text),
-  // `scheme://user:password@host`, the user and password of `[-a-zA-Z0-9_]` only.
-  '@secretlint/secretlint-rule-basicauth': (text) =>
-    /:\/\/[-a-zA-Z0-9_]{1,256}:[-a-zA-Z0-9_]{1,256}@/.test(text),
-  '@secretlint/secretlint-rule-openai': (_, found) => found.has('T3BlbkFJ'),
-  '@secretlint/secretlint-rule-linear': (_, found) => found.has('lin_api_'),
-  '@secretlint/secretlint-rule-privatekey': (_, found) => found.has('PRIVATE KEY'),
-  '@secretlint/secretlint-rule-sendgrid': (_, found) => found.has('SG.'),
-  '@secretlint/secretlint-rule-shopify': (_, found) =>
+  '@secretlint/secretlint-rule-slack': (found, gate) =>
+    found.has('xox') || found.has('xapp-') || gate('slack'),
+  '@secretlint/secretlint-rule-basicauth': (_, gate) => gate('basicauth'),
+  '@secretlint/secretlint-rule-openai': (found) => found.has('T3BlbkFJ'),
+  '@secretlint/secretlint-rule-linear': (found) => found.has('lin_api_'),
+  '@secretlint/secretlint-rule-privatekey': (found) => found.has('PRIVATE KEY'),
+  '@secretlint/secretlint-rule-sendgrid': (found) => found.has('SG.'),
+  '@secretlint/secretlint-rule-shopify': (found) =>
     found.has('shppa_') || found.has('shpca_') || found.has('shpat_') || found.has('shpss_'),
-  '@secretlint/secretlint-rule-github': (_, found) =>
+  '@secretlint/secretlint-rule-github': (found) =>
     found.has('ghp_') ||
     found.has('gho_') ||
     found.has('ghu_') ||
     found.has('ghs_') ||
     found.has('ghr_') ||
     found.has('github_pat_'),
-  '@secretlint/secretlint-rule-1password': (_, found) => found.has('ops_ey'),
+  '@secretlint/secretlint-rule-1password': (found) => found.has('ops_ey'),
   // Acts only on `secretlint-disable` comments.
-  '@secretlint/secretlint-rule-filter-comments': (_, found) => found.has('secretlint-'),
+  '@secretlint/secretlint-rule-filter-comments': (found) => found.has('secretlint-'),
 };
 
 /** The rules and linter, loaded with the first scan (the package root stays light). */
@@ -100,6 +118,7 @@ let linter:
       lint: (
         text: string,
         found: ReadonlySet<Needle>,
+        gate: (gate: Gate) => boolean,
       ) => Promise<Array<{ ruleId: string; messageId: string; range: readonly [number, number] }>>;
     }>
   | undefined;
@@ -123,8 +142,8 @@ function load() {
       needed: RULE_NEEDLES[rule.meta.id] ?? (() => true),
     }));
     return {
-      lint: async (text: string, found: ReadonlySet<Needle>) => {
-        const wanted = entries.filter((entry) => entry.needed(text, found)).map((entry) => entry.descriptor);
+      lint: async (text: string, found: ReadonlySet<Needle>, gate: (gate: Gate) => boolean) => {
+        const wanted = entries.filter((entry) => entry.needed(found, gate)).map((entry) => entry.descriptor);
         if (wanted.length === 0) return [];
         return (
           await lintSource({
@@ -159,14 +178,22 @@ const EXTRA_RULES: ReadonlyArray<[string, Needle, RegExp]> = [
  * The secrets in `text` by secretlint's recommended rule set (AWS, GCP, Azure, GitHub, GitLab
  * and npm tokens, Slack, SendGrid, Shopify, OpenAI, Anthropic and Linear keys, private keys,
  * credentials in URLs, …), as findings at `location` named after the rule's message id
- * (`secret:GITHUB_TOKEN`), and the {@link EXTRA_RULES}. The value never leaves this function but as a range.
+ * (`secret:GITHUB_TOKEN`), and the {@link EXTRA_RULES}; `hits`: the text's {@link SECRET_ANCHORS}. The value never leaves this function but as a range.
  */
-export async function findSecrets(text: string, location: string): Promise<Finding[]> {
+export async function findSecrets(text: string, location: string, hits: AnchorHits): Promise<Finding[]> {
   // Every rule needs a run of at least 16 characters without spaces: short texts skip the linter.
   if (text.length < 16) return [];
   const { lint } = await load();
-  const found = needlesIn(text);
-  const findings: Finding[] = (await lint(text, found)).map(({ messageId, range }) => ({
+  const found = needlesIn(text, hits);
+  const gates = new Map<Gate, boolean>();
+  const gate = (name: Gate) => {
+    const known = gates.get(name);
+    if (known !== undefined) return known;
+    const open = gateOpen(text, hits, name);
+    gates.set(name, open);
+    return open;
+  };
+  const findings: Finding[] = (await lint(text, found, gate)).map(({ messageId, range }) => ({
     detector: `secret:${messageId}`,
     location,
     severity: 'high',

@@ -1,7 +1,7 @@
-import type { ServerConfig } from '../config/config-types.js';
 import type { SecretRedactor } from '../config/secret-redactor.js';
 import { McpToolsError } from '../errors/mcp-tools-error.js';
 import { classifyError } from './classify-error.js';
+import type { ConnectionConfig } from './in-process-server.js';
 import type { StderrTail } from './stderr-tail.js';
 
 /**
@@ -11,7 +11,7 @@ import type { StderrTail } from './stderr-tail.js';
  */
 export interface ConnectionDiagnostics {
   server: string;
-  config: ServerConfig;
+  config: ConnectionConfig;
   /** Hides the server's configured secrets in every message built here. */
   redactor: SecretRedactor;
   /** The stderr tail of the current attempt (none before the first). */

@@ -9,17 +9,19 @@ import {
   socatMissingMessage,
 } from '../boxes/find-bubblewrap.js';
 import { CHAIN_ENV, chainEnvironment } from '../chain/gateway-chain.js';
-import type { ServerConfig } from '../config/config-types.js';
 import { DEFAULT_MAX_PROCESSES, networkGrant, sandboxGrants } from '../config/sandbox-settings.js';
 import { findOnPath } from '../paths/find-on-path.js';
 import type { TransportKind } from './hub-types.js';
+import { type ConnectionConfig, inProcessTransport } from './in-process-server.js';
 import type { ChildResources, ReusableStdioParameters } from './reusable-stdio-transport.js';
 import type { SizeLimits } from './size-limited-fetch.js';
 import type { StderrTail } from './stderr-tail.js';
 
 /** The transports worth trying for `config`, in order: `http` tries Streamable HTTP, then SSE. */
-export function transportKindsFor(config: ServerConfig): TransportKind[] {
+export function transportKindsFor(config: ConnectionConfig): TransportKind[] {
   switch (config.type) {
+    case 'in-process':
+      return ['in-memory'];
     case 'stdio':
       return ['stdio'];
     case 'sse':
@@ -55,16 +57,17 @@ let httpModule: Promise<typeof import('./create-http-transport.js')> | undefined
  * A stdio server with a `sandbox` runs in a bubblewrap box (see bwrap-command.ts), or is refused
  * when bubblewrap is missing: a box asked for is never silently left out. A stdio server with a
  * lock (`config.locked`) runs what the locked package runner returns. `name` names the server
- * in the refusals.
+ * in the refusals. A server in this process is served on the other end of an in-memory pair.
  */
 export async function createTransport(
-  config: ServerConfig,
+  config: ConnectionConfig,
   kind: TransportKind,
   stderr: StderrTail,
   auth?: TransportAuth,
   limits?: SizeLimits,
   name = 'stdio',
 ): Promise<Transport> {
+  if (config.type === 'in-process') return inProcessTransport(config, stderr);
   if (config.type === 'stdio') {
     stdioModule ??= import('./reusable-stdio-transport.js');
     const { ReusableStdioTransport } = await stdioModule;

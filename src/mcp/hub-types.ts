@@ -30,8 +30,8 @@ export type ServerState =
   | 'skipped'
   | 'auth_required';
 
-/** Transport actually in use for one server. */
-export type TransportKind = 'stdio' | 'streamable-http' | 'sse';
+/** Transport actually in use for one server (`in-memory`: a server in this process, see `InProcessServer`). */
+export type TransportKind = 'stdio' | 'streamable-http' | 'sse' | 'in-memory';
 
 /** A JSON-safe error as it appears in status and router results. Never holds secrets. */
 export interface ErrorInfo {

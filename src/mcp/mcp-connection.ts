@@ -2,7 +2,7 @@ import type { Client, Implementation, Tool as McpToolDefinition } from '@modelco
 import { authRequiredError, findAuthRequired } from '../auth/auth-required-error.js';
 import type { TransportAuth } from '../auth/transport-auth.js';
 import { gatewayLoopReason } from '../chain/gateway-chain.js';
-import type { ProtocolMode, ServerConfig } from '../config/config-types.js';
+import type { ProtocolMode } from '../config/config-types.js';
 import type { SecretRedactor } from '../config/secret-redactor.js';
 import { McpToolsError } from '../errors/mcp-tools-error.js';
 import type { PinGuard } from '../pins/pin-guard.js';
@@ -21,6 +21,7 @@ import type {
   TransportKind,
   UpstreamNotification,
 } from './hub-types.js';
+import type { ConnectionConfig } from './in-process-server.js';
 import { isToolListContentFailure, listToolsLeniently } from './list-tools-leniently.js';
 import { closeMcpClient, isHttpNotFound, openMcpClient } from './open-mcp-client.js';
 import { type ReconnectPolicy, reconnectDelay } from './reconnect-policy.js';
@@ -91,7 +92,7 @@ interface Failure {
  */
 export class McpConnection implements ClientCallbacks {
   readonly name: string;
-  readonly config: ServerConfig;
+  readonly config: ConnectionConfig;
   state: ServerState;
   /** The connected SDK client (its transport is `client.transport`); `undefined` unless `state` is `connected`. */
   client: Client | undefined;
@@ -132,7 +133,12 @@ export class McpConnection implements ClientCallbacks {
   #closings: Set<Promise<void>> | undefined;
   /** The debounce timer of each list whose change was announced (made by the first change). */
   #listTimers: Partial<Record<ChangingList, NodeJS.Timeout | undefined>> | undefined;
-  constructor(name: string, config: ServerConfig, options: McpConnectionOptions, server: McpServerSettings) {
+  constructor(
+    name: string,
+    config: ConnectionConfig,
+    options: McpConnectionOptions,
+    server: McpServerSettings,
+  ) {
     this.name = name;
     this.config = config;
     this.#options = options;
@@ -448,7 +454,10 @@ export class McpConnection implements ClientCallbacks {
     const stderr = new StderrTail();
     this.#stderr = stderr;
     this.#transportError = undefined;
-    this.#era ??= await this.#options.eras?.get(this.#eraKey());
+    if (this.#era === undefined) {
+      const memory = this.#eraMemory();
+      this.#era = await memory?.eras.get(memory.key);
+    }
     const remembered = this.#era;
     const { client, transport } = await openMcpClient({
       server: this.name,
@@ -480,12 +489,15 @@ export class McpConnection implements ClientCallbacks {
     this.client = client;
     if (this.#options.listeners.wantsNotifications()) forwardNotifications(client, this);
     this.transportKind = kind;
-    this.calls.perRequestStreams = kind !== 'stdio';
+    this.calls.perRequestStreams = kind === 'streamable-http' || kind === 'sse';
     this.protocolVersion = client.getNegotiatedProtocolVersion();
     this.era = client.getProtocolEra();
     this.protocolEra = this.era === undefined ? undefined : protocolEraOf(this.era);
     this.#era = this.era;
-    if (this.era !== undefined) this.#options.eras?.set(this.#eraKey(), this.era);
+    if (this.era !== undefined) {
+      const memory = this.#eraMemory();
+      memory?.eras.set(memory.key, this.era);
+    }
     this.serverInfo = client.getServerVersion();
     // 2026-era HTTP has no connection to lose: a dropped subscription stream is the outage signal.
     void client.autoOpenedSubscription?.closed.then((reason) => {
@@ -510,16 +522,22 @@ export class McpConnection implements ClientCallbacks {
     return this.config.protocol ?? this.#options.protocol ?? '2025-first';
   }
 
-  /** The key of this server's era in the era memory (a hash of its command line or URL: kept by no one). */
-  #eraKey(): string {
-    return eraKey(this.config, this.#mode);
+  /**
+   * The era memory and this server's key in it (a hash of its command line or URL: kept by no
+   * one); none for a server in this process, which has neither to be known by between runs.
+   */
+  #eraMemory(): { eras: EraMemory; key: string } | undefined {
+    const eras = this.#options.eras;
+    if (eras === undefined || this.config.type === 'in-process') return undefined;
+    return { eras, key: eraKey(this.config, this.#mode) };
   }
 
   /** The server may have changed era since the last connect: the next attempt negotiates afresh. */
   #forgetEra(): void {
     if (this.#era === undefined) return;
     this.#era = undefined;
-    this.#options.eras?.forget(this.#eraKey());
+    const memory = this.#eraMemory();
+    memory?.eras.forget(memory.key);
   }
 
   /** Lists tools and counts resources and prompts; resolves the tools, or `undefined` when `client` went stale meanwhile. */

@@ -30,6 +30,7 @@ import type { Tool } from '../tool/tool.js';
 import { CallerRouting, type ServePerCallerOptions } from './caller-routing.js';
 import { defaultEraCacheFile, type EraMemory, eraMemoryFor } from './era-memory.js';
 import type { CallOptions, MCPToolHub, MCPToolHubEvents, ServerStatus, ToolOrigin } from './hub-types.js';
+import type { ConnectionConfig, InProcessServer } from './in-process-server.js';
 import {
   type ConnectionListeners,
   McpConnection,
@@ -107,6 +108,12 @@ export interface LoadMCPServersOptions extends OAuthHostOptions {
    * mcptools itself (docs/gateway-recursion.md).
    */
   skip?: (name: string, server: ServerConfig) => string | undefined;
+  /**
+   * MCP servers running in this process, by name, served beside the configuration's: each is
+   * connected, listed, called and reconnected like a configured server, over the SDK's in-memory
+   * transport (docs/library.md). A name the configuration uses too is refused (`INVALID_ARGUMENTS`).
+   */
+  inProcessServers?: Record<string, InProcessServer>;
 }
 
 const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
@@ -164,6 +171,13 @@ export class MCPToolHubImpl implements MCPToolHub {
   #guards: GuardsConfig | undefined;
 
   constructor(config: McpToolsConfig, registry: ToolRegistry, options: LoadMCPServersOptions = {}) {
+    // Before anything joins the registry: a refused hub leaves nothing behind.
+    for (const name of Object.keys(options.inProcessServers ?? {}))
+      if (Object.hasOwn(config.servers, name))
+        throw new McpToolsError(
+          'INVALID_ARGUMENTS',
+          `inProcessServers.${name}: the configuration has a server "${name}" too; give the in-process server another name`,
+        );
     this.#registry = registry;
     this.#redactor = SecretRedactor.forConfig(config);
     this.#overrides = config.policies?.overrides ?? {};
@@ -247,7 +261,7 @@ export class MCPToolHubImpl implements MCPToolHub {
     const adapterOptionsByTimeout = new Map<number, McpToolAdapterOptions>();
     // Servers without OAuth and with the same connect timeout share one settings object.
     const settingsByTimeout = new Map<number, McpServerSettings>();
-    const add = (name: string, server: ServerConfig): McpConnection => {
+    const add = (name: string, server: ConnectionConfig): McpConnection => {
       const auth = this.#authorizations.for(name);
       const connectTimeout =
         connectTimeoutMs ??
@@ -261,7 +275,7 @@ export class MCPToolHubImpl implements MCPToolHub {
       this.#connections.set(name, connection);
       this.#callers.adopt(connection);
       const skipped =
-        server.enabled === false
+        server.enabled === false || server.type === 'in-process'
           ? undefined
           : (options.skip?.(name, server) ??
             // Only a gateway caller has a token to exchange: nothing is shared to connect with.
@@ -308,6 +322,8 @@ export class MCPToolHubImpl implements MCPToolHub {
       warn: (message, server) => this.#emit('warning', message, server),
     });
     for (const [name, server] of Object.entries(config.servers)) add(name, server);
+    for (const [name, server] of Object.entries(options.inProcessServers ?? {}))
+      add(name, { ...server, type: 'in-process' });
     this.#addConnection = add;
     const directory = new ServerDirectory(
       this.#connections,

@@ -10,7 +10,7 @@ import {
   type Transport,
 } from '@modelcontextprotocol/client';
 import type { TransportAuth } from '../auth/transport-auth.js';
-import type { ProtocolMode, ServerConfig } from '../config/config-types.js';
+import type { ProtocolMode } from '../config/config-types.js';
 import { acceptUndeclaredListChanges } from './accept-undeclared-list-changes.js';
 import { describeError } from './classify-error.js';
 import type { ClientCallbacks } from './client-callbacks.js';
@@ -19,6 +19,7 @@ import { admitCreatedTasks } from './created-tasks.js';
 import type { Era } from './era-memory.js';
 import { type EraStep, eraSteps, refusedEra } from './era-steps.js';
 import type { TransportKind } from './hub-types.js';
+import type { ConnectionConfig } from './in-process-server.js';
 import type { ReusableStdioTransport } from './reusable-stdio-transport.js';
 import { ServableResponseStore } from './servable-response-store.js';
 import {
@@ -35,7 +36,7 @@ import type { StderrTail } from './stderr-tail.js';
 /** Everything {@link openMcpClient} needs for one attempt. */
 export interface OpenClientParameters {
   server: string;
-  config: ServerConfig;
+  config: ConnectionConfig;
   kind: TransportKind;
   clientInfo: Implementation;
   requests: ServerRequestOptions;

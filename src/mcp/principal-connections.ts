@@ -9,9 +9,10 @@ import {
 import { TokenExchange } from '../auth/token-exchange.js';
 import type { TokenStore } from '../auth/token-store.js';
 import type { TransportAuth } from '../auth/transport-auth.js';
-import type { HttpServerConfig, ServerConfig } from '../config/config-types.js';
+import type { HttpServerConfig } from '../config/config-types.js';
 import { McpToolsError } from '../errors/mcp-tools-error.js';
 import type { Caller } from '../tool/call-context.js';
+import type { ConnectionConfig } from './in-process-server.js';
 import { McpConnection, type McpConnectionOptions } from './mcp-connection.js';
 
 /** Settings of {@link PrincipalConnections}. */
@@ -50,8 +51,8 @@ interface Entry {
 const DEFAULT_IDLE_MS = 5 * 60_000;
 
 /** Whether `config` makes each gateway caller use their own upstream credentials. */
-export function usesCallerCredentials(config: ServerConfig): config is HttpServerConfig {
-  if (config.type === 'stdio' || config.enabled === false) return false;
+export function usesCallerCredentials(config: ConnectionConfig): config is HttpServerConfig {
+  if (config.type === 'stdio' || config.type === 'in-process' || config.enabled === false) return false;
   return (
     (config.auth?.type === 'oauth' &&
       config.auth.perUser === true &&

@@ -65,6 +65,12 @@ export interface ClusterPins {
   seen: PinnedKind[];
 }
 
+/** A definition's pinned view as last listed (a private copy) and its fingerprint. */
+interface LastSeen {
+  view: Record<string, unknown>;
+  fingerprint: string;
+}
+
 /** How often the pin file is looked at for approvals made by another process. */
 const WATCH_INTERVAL_MS = 500;
 
@@ -90,7 +96,16 @@ export class PinGuard {
    * first difference, not a serialisation, a canonicalization and a hash. Any difference is
    * fingerprinted canonically.
    */
-  readonly #lastSeen = new Map<string, { view: Record<string, unknown>; fingerprint: string }>();
+  readonly #lastSeen = new Map<string, LastSeen>();
+  /**
+   * The last list of each server and kind (`<kind>\u0000<server>`) when every definition in it
+   * matched its pin, with the {@link #generation} it was screened at: the same list again, at the
+   * same generation, is served whole after the structural comparison of each definition, without
+   * the bookkeeping a list that changes something needs (its outcome would be the same).
+   */
+  readonly #cleanLists = new Map<string, { generation: number; names: string[]; seen: LastSeen[] }>();
+  /** Counts every change of the pins, the pending definitions or what is held back. */
+  #generation = 0;
   /** The tool names each server listed last, for the shadowing detector. */
   readonly #toolNames = new Map<string, Set<string>>();
   /** Edits made here, written to the file in order (each under the lock, over a fresh read). */
@@ -125,6 +140,20 @@ export class PinGuard {
     if (mode === 'off') return [...definitions];
     const config = this.#serverConfig(server);
     const ignore = config?.ignore ?? [];
+    const listKey = `${kind}\u0000${server}`;
+    const clean = this.#cleanLists.get(listKey);
+    if (
+      clean !== undefined &&
+      clean.generation === this.#generation &&
+      clean.names.length === definitions.length
+    ) {
+      let same = true;
+      for (let i = 0; i < definitions.length && same; i++)
+        same =
+          nameOf(definitions[i]) === clean.names[i] &&
+          sameView(kind, definitions[i] as object, ignore, clean.seen[i]!.view);
+      if (same) return [...definitions];
+    }
     const record = this.#content.servers[server] ?? emptyServerPins();
     const firstUse =
       !record.seen.includes(kind) && (config?.trustOnFirstUse ?? this.#options.trustOnFirstUse ?? true);
@@ -135,16 +164,25 @@ export class PinGuard {
     const pins: Record<string, { fingerprint: string; definition: Record<string, unknown> }> = {};
     const pending: Record<string, PendingEntry> = {};
     const settled: string[] = [];
+    // Whether every definition has a name and matches its pin (the list may then be remembered).
+    let matched = true;
+    const names: string[] = [];
+    const seenViews: LastSeen[] = [];
     for (const definition of definitions) {
       const name = nameOf(definition);
       if (name === undefined) {
+        matched = false;
         kept.push(definition);
         continue;
       }
       const key = pinKey(kind, name);
       listed.add(key);
-      const fingerprint = this.#fingerprint(server, key, kind, definition as object, ignore);
+      const seen = this.#fingerprint(server, key, kind, definition as object, ignore);
+      const fingerprint = seen.fingerprint;
       const pin = record.pins[key];
+      names.push(name);
+      seenViews.push(seen);
+      if (pin?.fingerprint !== fingerprint) matched = false;
       // Only a definition not seen before is scanned: an unchanged list costs a hash per definition.
       const suspect =
         pin?.fingerprint !== fingerprint && record.pending[key]?.fingerprint !== fingerprint
@@ -201,6 +239,8 @@ export class PinGuard {
       if (pinned.length > 0 || firstSeen)
         this.#tell({ type: 'pinned', server, pins: pinned, seen: firstSeen ? [kind] : [], approval: false });
     }
+    if (matched) this.#cleanLists.set(listKey, { generation: this.#generation, names, seen: seenViews });
+    else this.#cleanLists.delete(listKey);
     return kept;
   }
 
@@ -345,14 +385,14 @@ export class PinGuard {
     kind: PinnedKind,
     definition: object,
     ignore: readonly string[],
-  ): string {
+  ): LastSeen {
     const cacheKey = `${server}\u0000${key}`;
     const last = this.#lastSeen.get(cacheKey);
-    if (last !== undefined && sameView(kind, definition, ignore, last.view)) return last.fingerprint;
+    if (last !== undefined && sameView(kind, definition, ignore, last.view)) return last;
     const canonical = canonicalView(pinnedView(kind, definition, ignore));
-    const fingerprint = fingerprintOfCanonical(canonical);
-    this.#lastSeen.set(cacheKey, { view: JSON.parse(canonical), fingerprint });
-    return fingerprint;
+    const seen = { view: JSON.parse(canonical), fingerprint: fingerprintOfCanonical(canonical) };
+    this.#lastSeen.set(cacheKey, seen);
+    return seen;
   }
 
   /**
@@ -393,6 +433,7 @@ export class PinGuard {
 
   /** Edits the record of `server` here at once and in the file in order. */
   #apply(server: string, edit: (record: PinFileContent['servers'][string]) => void): void {
+    this.#generation++;
     edit(recordOf(this.#content, server));
     this.#writes = this.#writes
       .then(() =>
@@ -421,6 +462,7 @@ export class PinGuard {
     }
     // Edits of this process not written yet stay in force until they are.
     this.#content = content;
+    this.#generation++;
     for (const [server, held] of this.#held) {
       let released = false;
       for (const [key, entry] of held) {

@@ -145,7 +145,7 @@ async function observed(
     const traced = trace.setSpan(parent, span);
     result = !recording
       ? await run()
-      : server.transportKind === 'stdio'
+      : server.transportKind === 'stdio' || server.transportKind === 'in-memory'
         ? await withContextForInjection(traced, run)
         : await context.with(traced, run);
     return result;
@@ -177,8 +177,12 @@ export function transportAttributes(server: ObservedServer): Attributes {
   const attributes: Attributes = {};
   if (server.transportKind !== undefined) {
     attributes[ATTR.transport] = server.transportKind;
-    attributes[ATTR.networkTransport] = server.transportKind === 'stdio' ? 'pipe' : 'tcp';
-    if (server.transportKind !== 'stdio') attributes[ATTR.networkProtocol] = 'http';
+    // A server in this process (`in-memory`) is reached through no network at all.
+    if (server.transportKind === 'stdio') attributes[ATTR.networkTransport] = 'pipe';
+    else if (server.transportKind !== 'in-memory') {
+      attributes[ATTR.networkTransport] = 'tcp';
+      attributes[ATTR.networkProtocol] = 'http';
+    }
   }
   if (server.protocolEra !== undefined) attributes[ATTR.era] = server.protocolEra;
   if (server.protocolVersion !== undefined) attributes[ATTR.protocolVersion] = server.protocolVersion;

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -185,7 +185,13 @@ describe('no container engine available', () => {
     'refuses the server through the hub, naming it, the image and each engine; never runs it otherwise',
     async () => {
       const saved = process.env.DOCKER_HOST;
+      const savedPath = process.env.PATH;
       process.env.DOCKER_HOST = NO_DAEMON.DOCKER_HOST;
+      // Only docker on PATH: a Podman installed here would answer and run the server.
+      const onlyDocker = join(empty, 'only-docker');
+      mkdirSync(onlyDocker, { recursive: true });
+      symlinkSync(docker!, join(onlyDocker, 'docker'));
+      process.env.PATH = onlyDocker;
       const registry = new ToolRegistry();
       try {
         const hub = await loadMCPServers(
@@ -206,7 +212,7 @@ describe('no container engine available', () => {
           const status = hub.status('imaged')!;
           expect(status.state).toBe('error');
           expect(status.lastError?.message).toMatch(
-            /server "imaged" names the image "node:20-slim" but no container engine is available \(docker: .*Cannot connect to the Docker daemon.*\): start the Docker daemon or install Podman, or remove "sandbox\.image"/,
+            /server "imaged" names the image "node:20-slim" but no container engine is available \(docker: .*Cannot connect to the Docker daemon.*; podman: not on PATH\): start the Docker daemon or install Podman, or remove "sandbox\.image"/,
           );
           // Refused before anything ran: no process was started for it.
           expect(status.pid).toBeUndefined();
@@ -225,6 +231,8 @@ describe('no container engine available', () => {
       } finally {
         if (saved === undefined) delete process.env.DOCKER_HOST;
         else process.env.DOCKER_HOST = saved;
+        if (savedPath === undefined) delete process.env.PATH;
+        else process.env.PATH = savedPath;
       }
     },
   );

@@ -5,28 +5,26 @@ import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
 import { ToolRegistry } from '../../src/registry/tool-registry.js';
 import { createRouterTools } from '../../src/router/create-router-tools.js';
 import type { Tool } from '../../src/tool/tool.js';
-import { stdioFixture } from '../mcp/hub-test-helpers.js';
+import { createBusinessServer } from '../fixtures/servers/business-server.js';
 
 const registry = new ToolRegistry();
-let provider: MCPToolHub;
+let hub: MCPToolHub;
 let runScript: Tool;
 
 beforeAll(async () => {
-  provider = await loadMCPServers(
-    {
-      servers: {
-        issues: stdioFixture('business', ['--dataset', 'issues']),
-        crm: stdioFixture('business', ['--dataset', 'crm']),
-        billing: stdioFixture('business', ['--dataset', 'billing']),
-      },
+  // The subject is code mode, not a transport: the three fixtures run in this process.
+  hub = await loadMCPServers({ servers: {} }, registry, {
+    inProcessServers: {
+      issues: { server: () => createBusinessServer('issues') },
+      crm: { server: () => createBusinessServer('crm') },
+      billing: { server: () => createBusinessServer('billing') },
     },
-    registry,
-  );
-  runScript = createRouterTools(provider, registry).find((tool) => tool.name === 'run_script')!;
+  });
+  runScript = createRouterTools(hub, registry).find((tool) => tool.name === 'run_script')!;
 }, 120_000);
 
 afterAll(async () => {
-  await provider?.close();
+  await hub?.close();
 });
 
 describe('the code-mode task suite over the business fixtures', () => {

@@ -84,8 +84,8 @@ describe.each(eras)('changes seen by a $label', ({ era }) => {
       const echo = await client.callTool({ name: 'echo__echo', arguments: { text: 'still here' } });
       expect(textOf(echo as never)).toBe('still here');
       await waitUntil(
-        () => running.provider.status('crash')?.state === 'connected',
-        "until running.provider.status('crash')?.state === 'connected'",
+        () => running.hub.status('crash')?.state === 'connected',
+        "until running.hub.status('crash')?.state === 'connected'",
         20_000,
       );
       await waitUntil(() => changes() >= 1, 'until changes() >= 1');

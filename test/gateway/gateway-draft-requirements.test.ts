@@ -21,7 +21,7 @@ beforeAll(async () => {
       },
     },
   });
-  expectAllConnected(running.provider);
+  expectAllConnected(running.hub);
 }, 90_000);
 
 afterAll(async () => {

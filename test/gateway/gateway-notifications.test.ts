@@ -347,7 +347,7 @@ describe('upstream log messages', () => {
     const legacy = await connectClient(running.url, 'legacy');
     const silent = await connectClient(running.url, 'modern');
     try {
-      expect(running.provider.status('notifymodern')?.era).toBe('modern');
+      expect(running.hub.status('notifymodern')?.era).toBe('modern');
       const modernLogs = logsOf(modern);
       const legacyLogs = logsOf(legacy);
       const silentLogs = logsOf(silent);
@@ -594,7 +594,7 @@ describe('an upstream that restarts', () => {
       await legacy.subscribeResource({ uri: COUNTER });
       const subscription = await modern.listen({ resourceSubscriptions: [COUNTER] });
       const states: string[] = [];
-      const stop = running.provider.on('status', (status) => {
+      const stop = running.hub.on('status', (status) => {
         if (status.name === 'notify') states.push(status.state);
       });
       await legacy.callTool({ name: 'notify__die', arguments: {} }).catch(() => {});

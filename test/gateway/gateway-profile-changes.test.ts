@@ -135,7 +135,7 @@ describe.each(eras)('tool list changes per profile, for a $label', ({ era }) => 
     const [full, denied, filtered] = clients as [Client, Client, Client];
     const before = counts.map((count) => count());
     const states: string[] = [];
-    const stop = running.provider.on('status', (status) => {
+    const stop = running.hub.on('status', (status) => {
       if (status.name === 'crash') states.push(status.state);
     });
     try {

@@ -38,11 +38,11 @@ beforeAll(async () => {
       ask25http: httpServer(samplingHttp.url),
     },
   });
-  expectAllConnected(running.provider);
-  expect(running.provider.status('ask')?.era).toBe('modern');
-  expect(running.provider.status('askstdio')?.era).toBe('modern');
-  expect(running.provider.status('ask25')?.era).toBe('legacy');
-  expect(running.provider.status('ask25http')?.era).toBe('legacy');
+  expectAllConnected(running.hub);
+  expect(running.hub.status('ask')?.era).toBe('modern');
+  expect(running.hub.status('askstdio')?.era).toBe('modern');
+  expect(running.hub.status('ask25')?.era).toBe('legacy');
+  expect(running.hub.status('ask25http')?.era).toBe('legacy');
 });
 
 afterAll(async () => {
@@ -252,7 +252,7 @@ describe('a 2026-07-28 retry', () => {
   it('resumes a call only for the token that started it', async () => {
     const gateway = createGateway({
       registry: running.registry,
-      provider: running.provider,
+      provider: running.hub,
       token: 'guest-token-1',
       ownerToken: 'owner-token-2',
     });
@@ -276,7 +276,7 @@ describe('a 2026-07-28 retry', () => {
   it('no longer resumes a call whose client did not retry within inputTimeoutMs', async () => {
     const gateway = createGateway({
       registry: running.registry,
-      provider: running.provider,
+      provider: running.hub,
       inputTimeoutMs: 200,
     });
     const { url } = await gateway.listen({ host: '127.0.0.1', port: 0 });

@@ -37,9 +37,9 @@ beforeAll(async () => {
       ask25http: httpServer(samplingHttp.url),
     },
   });
-  expectAllConnected(running.provider);
-  expect(running.provider.status('ask')?.era).toBe('modern');
-  expect(running.provider.status('ask25')?.era).toBe('legacy');
+  expectAllConnected(running.hub);
+  expect(running.hub.status('ask')?.era).toBe('modern');
+  expect(running.hub.status('ask25')?.era).toBe('legacy');
 });
 
 afterAll(async () => {

@@ -172,7 +172,7 @@ describe('the gateway front door', () => {
   });
 
   it('refuses to listen beyond loopback without a token, saying how to set one', async () => {
-    const gateway = createGateway({ registry: running.registry, provider: running.provider });
+    const gateway = createGateway({ registry: running.registry, provider: running.hub });
     const error = await gateway.listen({ host: '0.0.0.0', port: 0 }).catch((caught: unknown) => caught);
     expect(McpToolsError.isInstance(error)).toBe(true);
     expect((error as Error).message).toMatch(/--token.*MCPTOOLS_TOKEN/);
@@ -191,7 +191,7 @@ describe('the gateway front door', () => {
   it('accepts a Host named in allowedHosts, and still refuses any other', async () => {
     const gateway = createGateway({
       registry: running.registry,
-      provider: running.provider,
+      provider: running.hub,
       token: TOKEN,
       allowedHosts: ['mcp.example'],
     });

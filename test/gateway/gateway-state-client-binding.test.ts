@@ -49,7 +49,7 @@ beforeAll(async () => {
     gateway: { auth: { type: 'oauth' as const, issuer: oidc.issuer, audience } },
   };
   running = await startGateway(config, {}, port);
-  expectAllConnected(running.provider);
+  expectAllConnected(running.hub);
   tokens.appA = await oidc.userToken('alice', 'app-a', audience);
   tokens.appB = await oidc.userToken('alice', 'app-b', audience);
   tokens.bob = await oidc.userToken('bob', 'app-a', audience);

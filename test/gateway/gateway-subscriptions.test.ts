@@ -73,8 +73,8 @@ async function stopRemote(client: Client): Promise<void> {
   // A call is what notices a dead HTTP server at once (the reconnect loop then takes over).
   await touch(client, 'remote').catch(() => {});
   await waitUntil(
-    () => running.provider.status('remote')?.state !== 'connected',
-    "until running.provider.status('remote')?.state !== 'connected'",
+    () => running.hub.status('remote')?.state !== 'connected',
+    "until running.hub.status('remote')?.state !== 'connected'",
     10_000,
   );
 }
@@ -82,8 +82,8 @@ async function stopRemote(client: Client): Promise<void> {
 async function startRemote(args: string[] = []): Promise<void> {
   remote = await startHttpFixture('notify', ['--era', 'legacy', '--port', port, ...args]);
   await waitUntil(
-    () => running.provider.status('remote')?.state === 'connected',
-    "until running.provider.status('remote')?.state === 'connected'",
+    () => running.hub.status('remote')?.state === 'connected',
+    "until running.hub.status('remote')?.state === 'connected'",
     20_000,
   );
 }
@@ -98,7 +98,7 @@ describe('an upstream subscription', () => {
       // A server without resource subscriptions refuses too.
       await expect(legacy.subscribeResource({ uri: 'mcptools://echo/echo://x' })).rejects.toThrow();
       // …and a 2026-07-28 one, whose listen stream is acknowledged without the URI.
-      expect(running.provider.status('echomodern')?.era).toBe('modern');
+      expect(running.hub.status('echomodern')?.era).toBe('modern');
       await expect(legacy.subscribeResource({ uri: 'mcptools://echomodern/echo://x' })).rejects.toThrow(
         /did not accept a subscription/,
       );
@@ -212,7 +212,7 @@ describe('an upstream subscription', () => {
   it('that fails for a passing reason while its server is up is retried', async () => {
     const legacy = await connectClient(running.url, 'legacy');
     const modern = await connectClient(running.url, 'modern');
-    const resources = running.provider.resources;
+    const resources = running.hub.resources;
     const subscribe = resources.subscribe!.bind(resources);
     let failures = 2;
     // The injected fault: the first two upstream subscribes time out.
@@ -256,7 +256,7 @@ describe('an upstream subscription', () => {
   ] as const)('to a 2026-07-28 upstream survives when the upstream %s', async (_case, fault) => {
     const legacy = await connectClient(running.url, 'legacy');
     try {
-      expect(running.provider.status('proxied')?.era).toBe('modern');
+      expect(running.hub.status('proxied')?.era).toBe('modern');
       const updates = updatesOf(legacy);
       // The injected fault: the upstream listen stream ends right after its acknowledgement.
       proxy.mode = fault;

@@ -39,8 +39,8 @@ beforeAll(async () => {
       },
     }),
   ]);
-  expectAllConnected(running.provider);
-  expectAllConnected(plain.provider);
+  expectAllConnected(running.hub);
+  expectAllConnected(plain.hub);
 }, 120_000);
 
 afterAll(async () => {
@@ -220,7 +220,7 @@ describe('tasks passthrough across replicas (cluster mode: any replica may get a
       startGateway(config, { requestStateKey: key, replicaId: 'B', ...tokens }),
       startGateway(config, { requestStateKey: randomBytes(32), replicaId: 'other-key', ...tokens }),
     ]);
-    for (const replica of replicas) expectAllConnected(replica.provider);
+    for (const replica of replicas) expectAllConnected(replica.hub);
   }, 120_000);
 
   afterAll(async () => {

@@ -17,7 +17,7 @@ import { ToolRegistry } from '../../src/registry/tool-registry.js';
 export interface RunningGateway {
   gateway: Gateway;
   registry: ToolRegistry;
-  provider: MCPToolHub;
+  hub: MCPToolHub;
   url: string;
   close(): Promise<void>;
 }
@@ -28,30 +28,30 @@ export async function startGateway(
   port = 0,
 ): Promise<RunningGateway> {
   const registry = options.registry ?? new ToolRegistry();
-  const provider = await loadMCPServers(config, registry, {
+  const hub = await loadMCPServers(config, registry, {
     ...gatewayServerRequests(),
     reconnect: { initialDelayMs: 100, maxDelayMs: 500 },
     // Test files run in parallel on a shared machine: a fixture's start can take most of the default 30 s.
     connectTimeoutMs: 50_000,
   });
-  const gateway = createGateway({ registry, hub: provider, config, ...options });
+  const gateway = createGateway({ registry, hub, config, ...options });
   const { url } = await gateway.listen({ host: '127.0.0.1', port });
   return {
     gateway,
     registry,
-    provider,
+    hub,
     url,
     close: async () => {
       await gateway.close();
-      await provider.close();
+      await hub.close();
     },
   };
 }
 
-/** Asserts that every server of `provider` is connected, naming any that is not and why. */
-export function expectAllConnected(provider: MCPToolHub): void {
-  expect(provider.status().map((status) => [status.name, status.state, status.lastError?.message])).toEqual(
-    provider.status().map((status) => [status.name, 'connected', undefined]),
+/** Asserts that every server of `hub` is connected, naming any that is not and why. */
+export function expectAllConnected(hub: MCPToolHub): void {
+  expect(hub.status().map((status) => [status.name, status.state, status.lastError?.message])).toEqual(
+    hub.status().map((status) => [status.name, 'connected', undefined]),
   );
 }
 

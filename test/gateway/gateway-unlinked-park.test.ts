@@ -107,7 +107,7 @@ describe('a call parked on a 2025 stdio upstream that cannot link its requests',
       ...config(1000),
       servers: { ask25: { ...stdioFixture('sampling'), protocol: '2026-07-28-first' as const } },
     });
-    expect(running.provider.status('ask25')?.era).toBe('modern');
+    expect(running.hub.status('ask25')?.era).toBe('modern');
     const [alice, bob] = await Promise.all([
       client(running.url, 'alice', 'Cairo'),
       client(running.url, 'bob', 'Dakar'),

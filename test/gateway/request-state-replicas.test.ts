@@ -41,10 +41,10 @@ beforeAll(async () => {
   const replica = (replicaId: string) =>
     startGateway(config, { requestStateKey: key, replicaId, token: GUEST, ownerToken: OWNER });
   [a, b] = await Promise.all([replica('A'), replica('B')]);
-  expectAllConnected(a.provider);
-  expectAllConnected(b.provider);
-  expect(a.provider.status('ask')?.era).toBe('modern');
-  expect(a.provider.status('ask25')?.era).toBe('legacy');
+  expectAllConnected(a.hub);
+  expectAllConnected(b.hub);
+  expect(a.hub.status('ask')?.era).toBe('modern');
+  expect(a.hub.status('ask25')?.era).toBe('legacy');
   balancer = await startReplicaBalancer({ A: a.url, B: b.url });
 });
 

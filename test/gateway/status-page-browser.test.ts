@@ -76,7 +76,7 @@ describe.skipIf(!hasBinary('chromium'))('the status page in headless Chromium', 
     // The page shows what the hub reports (which era auto negotiation reached may vary).
     const byName = new Map(rows.map((row) => [row[0], row]));
     for (const name of ['echo', 'legacy']) {
-      const status = running.provider.status(name);
+      const status = running.hub.status(name);
       expect(status?.state).toBe('connected');
       expect(byName.get(name)?.slice(1, 5)).toEqual([
         'connected',

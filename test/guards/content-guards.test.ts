@@ -9,7 +9,7 @@ import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
 import { ToolRegistry } from '../../src/registry/tool-registry.js';
 import type { ApprovalDecision, ApprovalRequest } from '../../src/tool/approval.js';
 import type { ToolResult } from '../../src/tool/tool.js';
-import { stdioFixture } from '../mcp/hub-test-helpers.js';
+import { createCanaryServer } from '../fixtures/servers/canary-server.js';
 
 /** A GitHub token of the real format, made up for this run (never a real one). */
 const CANARY = `ghp_${randomBytes(27).toString('base64url').replace(/[-_]/g, 'x').slice(0, 36)}`;
@@ -17,21 +17,18 @@ const CANARY = `ghp_${randomBytes(27).toString('base64url').replace(/[-_]/g, 'x'
 const everything = (result: ToolResult) => JSON.stringify(result);
 
 describe.each([
-  { label: 'stdio, 2025 era', args: ['--era', 'legacy'], protocol: undefined },
-  { label: 'stdio, 2026-07-28', args: [], protocol: '2026-07-28' as const },
+  { label: 'the 2025 era', protocol: '2025' as const },
+  { label: '2026-07-28', protocol: '2026-07-28' as const },
 ])('content guards over $label', (variant) => {
   let dir: string;
   const open = async (guards: GuardsConfig) => {
     const registry = new ToolRegistry();
     const audit = join(dir, `audit-${randomBytes(4).toString('hex')}.jsonl`);
-    const server = stdioFixture(
-      'canary',
-      variant.args,
-      variant.protocol ? { protocol: variant.protocol } : {},
-    );
+    // The subject is the guards, not a transport: the canary fixture runs in this process.
     const provider = await loadMCPServers(
-      { servers: { canary: server }, policies: { guards, audit: { file: audit } } },
+      { servers: {}, policies: { guards, audit: { file: audit } } },
       registry,
+      { inProcessServers: { canary: { server: createCanaryServer, protocol: variant.protocol } } },
     );
     return { registry, provider, audit };
   };
@@ -182,20 +179,14 @@ describe.each([
 });
 
 describe.each([
-  { label: 'stdio, 2025 era', args: ['--era', 'legacy'], protocol: undefined },
-  { label: 'stdio, 2026-07-28', args: [], protocol: '2026-07-28' as const },
+  { label: 'the 2025 era', protocol: '2025' as const },
+  { label: '2026-07-28', protocol: '2026-07-28' as const },
 ])('content guards on resources/read and prompts/get over $label', (variant) => {
   const opened: MCPToolHub[] = [];
   const open = async (guards: GuardsConfig) => {
-    const server = stdioFixture(
-      'canary',
-      variant.args,
-      variant.protocol ? { protocol: variant.protocol } : {},
-    );
-    const provider = await loadMCPServers(
-      { servers: { canary: server }, policies: { guards } },
-      new ToolRegistry(),
-    );
+    const provider = await loadMCPServers({ servers: {}, policies: { guards } }, new ToolRegistry(), {
+      inProcessServers: { canary: { server: createCanaryServer, protocol: variant.protocol } },
+    });
     opened.push(provider);
     return provider;
   };
@@ -258,10 +249,11 @@ describe('personal data guards', () => {
   beforeAll(async () => {
     provider = await loadMCPServers(
       {
-        servers: { canary: stdioFixture('canary') },
+        servers: {},
         policies: { guards: { results: { personalData: 'redact' } } },
       },
       registry,
+      { inProcessServers: { canary: { server: createCanaryServer } } },
     );
   });
   afterAll(async () => {
@@ -299,10 +291,11 @@ describe('personal data guards with a default region', () => {
   beforeAll(async () => {
     provider = await loadMCPServers(
       {
-        servers: { canary: stdioFixture('canary') },
+        servers: {},
         policies: { guards: { results: { personalData: 'redact' }, personalData: { defaultRegion: 'US' } } },
       },
       registry,
+      { inProcessServers: { canary: { server: createCanaryServer } } },
     );
   });
   afterAll(async () => {

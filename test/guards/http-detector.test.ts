@@ -12,7 +12,7 @@ import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
 import { ToolRegistry } from '../../src/registry/tool-registry.js';
 import type { ToolResult } from '../../src/tool/tool.js';
 import { caughtMcpToolsError } from '../caught-error.js';
-import { stdioFixture } from '../mcp/hub-test-helpers.js';
+import { createCanaryServer } from '../fixtures/servers/canary-server.js';
 
 /** The header value the detector requires, made up for this run; it must never show anywhere. */
 const TOKEN = `dlp-${randomBytes(12).toString('hex')}`;
@@ -91,7 +91,7 @@ describe('the http detector', () => {
     const audit = join(dir, `audit-${randomBytes(4).toString('hex')}.jsonl`);
     const config = parseConfig(
       {
-        servers: { canary: stdioFixture('canary') },
+        servers: {},
         policies: {
           guards: {
             ...guards,
@@ -105,7 +105,10 @@ describe('the http detector', () => {
     );
     const errors: string[] = [];
     const registry = new ToolRegistry({ onPipelineError: (message) => errors.push(message) });
-    const provider = await loadMCPServers(config, registry);
+    // The subject is the detector, not a transport: the canary fixture runs in this process.
+    const provider = await loadMCPServers(config, registry, {
+      inProcessServers: { canary: { server: createCanaryServer } },
+    });
     opened.push(provider);
     const echo = (text: string) => registry.get('canary__echo_everywhere')!.execute('1', { text });
     return { registry, provider, echo, errors, audit };

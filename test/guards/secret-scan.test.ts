@@ -1,5 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { describe, expect, it } from 'vitest';
+import { anchorsIn } from '../../src/guards/detector-anchors.js';
 import { findSecrets } from '../../src/guards/secret-scan.js';
 
 // The secret detector screens every result a gateway serves: it must find the same secrets
@@ -11,10 +12,12 @@ describe('the secret detector', () => {
     const marks = () => performance.getEntriesByType('mark').filter((mark) => mark.name.startsWith('@core>'));
     const before = marks().length;
     for (let round = 0; round < 5; round++) {
-      const findings = await findSecrets(`token: ${secret} in some text`, 'content[0].text');
+      const text = `token: ${secret} in some text`;
+      const findings = await findSecrets(text, 'content[0].text', anchorsIn(text));
       expect(findings.map((finding) => finding.detector)).toContain('secret:GITHUB_TOKEN');
       // The control: ordinary text has none.
-      expect(await findSecrets('an ordinary sentence with no secret in it at all', 'x')).toEqual([]);
+      const ordinary = 'an ordinary sentence with no secret in it at all';
+      expect(await findSecrets(ordinary, 'x', anchorsIn(ordinary))).toEqual([]);
     }
     expect(marks().length).toBe(before);
     expect(before).toBe(0);

@@ -36,7 +36,7 @@ beforeAll(async () => {
       audit: { file: auditFile },
     },
   });
-  expect(running.provider.status('ask')?.era).toBe('modern');
+  expect(running.hub.status('ask')?.era).toBe('modern');
 }, 120_000);
 
 afterAll(async () => {

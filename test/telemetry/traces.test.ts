@@ -165,8 +165,8 @@ describe('traces of the hub', () => {
     const parent = testTracer().startSpan('agent step', {}, ROOT_CONTEXT);
     const [contents, prompt] = await context.with(trace.setSpan(ROOT_CONTEXT, parent), () =>
       Promise.all([
-        running.provider.resources.read('web', 'trace://context'),
-        running.provider.prompts.get('pipe', 'traced'),
+        running.hub.resources.read('web', 'trace://context'),
+        running.hub.prompts.get('pipe', 'traced'),
       ]),
     );
     parent.end();
