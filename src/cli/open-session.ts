@@ -83,12 +83,13 @@ export interface Session extends AsyncDisposable {
   close(): Promise<void>;
 }
 
-/** `config` with only the configured servers `pick` names, or `undefined` when it picks no subset (all start). */
+/** `config` with only the configured servers `pick` names, or `undefined` when it leaves none out (all start). */
 function narrowServers(config: McpToolsConfig, pick: SessionOptions['only']): McpToolsConfig | undefined {
   const only = typeof pick === 'function' ? pick(config) : pick;
   if (only === undefined) return undefined;
-  const servers = Object.fromEntries(Object.entries(config.servers).filter(([name]) => only.includes(name)));
-  return { ...config, servers };
+  const entries = Object.entries(config.servers);
+  const servers = entries.filter(([name]) => only.includes(name));
+  return servers.length === entries.length ? undefined : { ...config, servers: Object.fromEntries(servers) };
 }
 
 /** Loads the configuration, connects every server in parallel and registers their tools. */
