@@ -15,7 +15,7 @@ const exclude = [
   'test/gateway/status-page-browser*.test.ts',
   // The packed package (npm pack, install, npx) runs with `npm run test:package`.
   'test/package/**',
-  // Published servers installed from npm run with `npm run test:registry`.
+  // Servers added by name and installed with npm run with `npm run test:registry`.
   'test/registry-e2e/**',
   '**/node_modules/**',
 ];

@@ -1,7 +1,8 @@
 import { defineConfig } from 'vitest/config';
 
-// `npm run test:registry`: published servers added by name from the registry fixture and
-// installed from npm (test/registry-e2e/). Needs npm's registry, so it is kept out of `npm test`.
+// `npm run test:registry`: servers added by name and installed with npm (test/registry-e2e/):
+// the catalog CLI against the registry fixture, whose npm installs are a minute of CPU, and
+// published servers from npm's registry, which need the network. Both stay out of `npm test`.
 export default defineConfig({
   test: {
     include: ['test/registry-e2e/**/*.test.ts'],

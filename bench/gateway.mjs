@@ -72,7 +72,7 @@ function startChild(command, args, ready, timeoutMs = 60_000, env = process.env)
       const url = await ready(stderr);
       if (url) {
         clearTimeout(timer);
-        resolve({ url, close });
+        resolve({ url, pid: child.pid, close });
       } else if (child.exitCode === null) setTimeout(check, 100);
     };
     child.stderr.setEncoding('utf8');

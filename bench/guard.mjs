@@ -15,7 +15,8 @@
 // - the stdio echo call of mcptools' hub (`Tool.execute`) ÷ the SDK v2 client in its default
 //   mode, beside the SDK v1 client (and the peers named by `--peers`).
 // Throughput: calls/s with 50 in flight, the gateway (10 sessions over 5 upstreams, 2025) ÷ the
-// SDK client straight to the echo server over HTTP, bursts interleaved.
+// SDK client straight to the echo server over HTTP, bursts interleaved; beside it the CPU each
+// side spends per call (the clients in this process, the server's process tree from /proc).
 // RSS: fresh processes alternating the SDK client and mcptools (`--rss` each): import, connect
 // 1 and 20 stdio echo servers and list their tools, full collection, RSS.
 //
@@ -23,12 +24,13 @@
 // their per-round ratio is the noise of the run; `--base=DIR` makes that second side another
 // build instead (a tree with `dist/` built and `node_modules`), an A/B with this build as A.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ensureMcpProxy, startGatewayHttp, startMcpProxy } from './gateway.mjs';
 import { loadMcptools } from './lib/mcptools-side.mjs';
+import { treeCpuUsOf } from './lib/proc-cpu.mjs';
 import { format, printTable, warnIfBusy, writeResult } from './lib/report.mjs';
 import { connectSdk } from './lib/sdk-side.mjs';
 import { echoStdioCommand, settle, startHttpEcho } from './lib/servers.mjs';
@@ -159,14 +161,25 @@ function rssChild(side, size, dist) {
   return JSON.parse(output.trim().split('\n').at(-1));
 }
 
-function writeGatewayConfig(dir) {
-  const path = join(dir, 'mcptools.json');
+/**
+ * The gateway's configuration: `UPSTREAMS` echo servers in the 2025 era and one `m0` in
+ * 2026-07-28-first. `modeName` is how the tree under test spells that mode: a base tree from
+ * before the eras' names spells it `auto`.
+ */
+function writeGatewayConfig(dir, file = 'mcptools.json', modeName = '2026-07-28-first') {
+  const path = join(dir, file);
   const servers = Object.fromEntries(
     Array.from({ length: UPSTREAMS }, (_unused, index) => [`e${index}`, echoStdioCommand()]),
   );
-  servers.m0 = { ...echoStdioCommand(), protocol: '2026-07-28-first' };
+  servers.m0 = { ...echoStdioCommand(), protocol: modeName };
   writeFileSync(path, JSON.stringify({ servers }));
   return path;
+}
+
+/** Whether the tree at `root` accepts the eras' names (`2026-07-28-first`) in `protocol`. */
+function knowsEraNames(root) {
+  const source = join(root, 'src', 'config', 'protocol-mode.ts');
+  return existsSync(source) && readFileSync(source, 'utf8').includes('2026-07-28-first');
 }
 
 const rows = [];
@@ -180,13 +193,17 @@ try {
   if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run npm run build first`);
   if (!existsSync(BASE_CLI)) throw new Error(`${BASE_CLI} is missing: build the base tree first`);
   const config = writeGatewayConfig(dir);
+  const baseConfig =
+    baseDir === undefined || knowsEraNames(baseDir)
+      ? config
+      : writeGatewayConfig(dir, 'mcptools-base.json', 'auto');
   if (parts.has('latency') || parts.has('throughput')) {
     ensureMcpProxy();
     const echoHttp = await startHttpEcho();
     started.push(echoHttp);
     const gateway = await startGatewayHttp(config);
     started.push(gateway);
-    const gatewayB = await startGatewayHttp(config, BASE_CLI);
+    const gatewayB = await startGatewayHttp(baseConfig, BASE_CLI);
     started.push(gatewayB);
     const proxy = await startMcpProxy();
     started.push(proxy);
@@ -317,31 +334,69 @@ try {
         'echo',
       ]);
       open.push(many, manyB, proxyMany);
+      // The process (tree) serving each side: its CPU per call is read around each burst.
+      direct.serverPid = echoHttp.pid;
+      many.serverPid = gateway.pid;
+      manyB.serverPid = gatewayB.pid;
+      proxyMany.serverPid = proxy.pid;
       const sides = [direct, many, manyB, proxyMany];
       for (const item of sides) await burst(item, Math.min(200, perBurst));
       const rates = Object.fromEntries(sides.map((item) => [item.name, []]));
+      const cpu = Object.fromEntries(sides.map((item) => [item.name, { client: [], server: [] }]));
       console.log(
         `\nthroughput: ${rounds} rounds × ${perBurst} calls per side, ${IN_FLIGHT} in flight, interleaved`,
       );
       for (let round = 0; round < rounds; round++)
-        for (const item of rotated(sides, round)) rates[item.name].push(await burst(item, perBurst));
+        for (const item of rotated(sides, round)) {
+          const clientBefore = process.cpuUsage();
+          const serverBefore = treeCpuUsOf(item.serverPid);
+          rates[item.name].push(await burst(item, perBurst));
+          const client = process.cpuUsage(clientBefore);
+          cpu[item.name].client.push((client.user + client.system) / perBurst);
+          cpu[item.name].server.push((treeCpuUsOf(item.serverPid) - serverBefore) / perBurst);
+        }
       const per = (over, under) =>
         spread(rates[over.name].map((value, round) => value / rates[under.name][round]));
+      // CPU per call of the whole side (the client in this process, the server and its children):
+      // on two cores a side's calls/s is bound by it, and it moves far less with the machine's
+      // load than calls/s does.
+      const cpuOf = (item, round) => cpu[item.name].client[round] + cpu[item.name].server[round];
+      const cpuPer = (over, under) =>
+        spread(cpu[over.name].client.map((_value, round) => cpuOf(over, round) / cpuOf(under, round)));
       result.throughput = rates;
+      result.throughputCpuUsPerCall = cpu;
       result.ratios.throughput = per(many, direct);
       result.ratios.throughputControl = per(manyB, direct);
       result.ratios.throughputAA = per(many, manyB);
       result.ratios.throughputMcpProxy = per(proxyMany, direct);
+      result.ratios.throughputCpu = cpuPer(many, direct);
+      result.ratios.throughputCpuControl = cpuPer(manyB, direct);
+      result.ratios.throughputCpuAA = cpuPer(many, manyB);
+      result.ratios.throughputCpuMcpProxy = cpuPer(proxyMany, direct);
+      const medianUs = (values) => quantile(values, 0.5).toFixed(0);
       printTable(
-        `Throughput: calls/s, ${IN_FLIGHT} in flight, median of rounds`,
-        ['side', 'calls/s'],
-        sides.map((item) => [item.name, quantile(rates[item.name], 0.5).toFixed(0)]),
+        `Throughput: calls/s, ${IN_FLIGHT} in flight, and CPU µs per call, median of rounds`,
+        ['side', 'calls/s', 'client CPU', 'server CPU (+ children)'],
+        sides.map((item) => [
+          item.name,
+          quantile(rates[item.name], 0.5).toFixed(0),
+          medianUs(cpu[item.name].client),
+          medianUs(cpu[item.name].server),
+        ]),
       );
       rows.push(
         ['gateway calls/s, 50 in flight ÷ direct HTTP', showSpread(result.ratios.throughput), '≥ 1.00×'],
         [`  the same, ${control} gateway`, showSpread(result.ratios.throughputControl), ''],
         [`  gateway ÷ ${control} (control)`, showSpread(result.ratios.throughputAA), '1.00×'],
         ['  mcp-proxy ÷ direct HTTP', showSpread(result.ratios.throughputMcpProxy), ''],
+        [
+          'CPU per call at 50 in flight, gateway side ÷ direct HTTP',
+          showSpread(result.ratios.throughputCpu),
+          '',
+        ],
+        [`  the same, ${control} gateway`, showSpread(result.ratios.throughputCpuControl), ''],
+        [`  gateway ÷ ${control} (control)`, showSpread(result.ratios.throughputCpuAA), '1.00×'],
+        ['  mcp-proxy ÷ direct HTTP', showSpread(result.ratios.throughputCpuMcpProxy), ''],
       );
       await Promise.all(open.splice(0).map((item) => item.close()));
     }

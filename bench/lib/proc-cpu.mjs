@@ -20,3 +20,18 @@ export function childPids() {
     return new Set();
   }
 }
+
+/**
+ * User + system CPU of process `pid` and of every process below it so far, in µs (Linux /proc),
+ * or NaN. A gateway's stdio servers are its children; a server that dies meanwhile takes its
+ * CPU with it, so read this around a window in which the tree does not change.
+ */
+export function treeCpuUsOf(pid) {
+  let total = cpuUsOf(pid);
+  let children = [];
+  try {
+    children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').split(' ').filter(Boolean);
+  } catch {}
+  for (const child of children) total += treeCpuUsOf(Number(child));
+  return total;
+}

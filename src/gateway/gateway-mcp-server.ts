@@ -133,7 +133,7 @@ export function buildGatewayServer(
       // The URIs an upstream's result hands out read back through the gateway, under these names.
       if (tool.source === 'mcp' && tool.server !== undefined)
         wire.content = await presentLinks(
-          resourceScope(core, profile, seen(context)),
+          () => resourceScope(core, profile, seen(context)),
           tool.server,
           wire.content,
         );
@@ -208,7 +208,7 @@ export function buildGatewayServer(
               context: call.context(),
             });
             const contents = await presentLinks(
-              resourceScope(core, profile, seen(context)),
+              () => resourceScope(core, profile, seen(context)),
               origin.server,
               result.messages.map((message) => message.content),
             );

@@ -205,6 +205,14 @@ export function servedByNodeFace(request: Request): boolean {
   return (request as unknown) instanceof NodeRequestView;
 }
 
+/**
+ * What tells that `request`'s client went away before the answer: the Node face's own notice
+ * (no `AbortSignal` made for it), else the request's `signal`.
+ */
+export function clientGoneOf(request: Request): GoneSignal {
+  return servedByNodeFace(request) ? (request as unknown as NodeRequestView).gone : request.signal;
+}
+
 /** The JSON-RPC id to echo on an error answer: the body's, when it is one request's. */
 export function echoableId(body: unknown): string | number | null {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) return null;

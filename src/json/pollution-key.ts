@@ -4,16 +4,23 @@
  * `undefined` when there is none.
  */
 export function pollutionKey(value: unknown): string | undefined {
-  const stack: [unknown, string][] = [[value, '']];
-  while (stack.length > 0) {
-    const [current, path] = stack.pop()!;
-    if (typeof current !== 'object' || current === null) continue;
-    for (const [key, item] of Object.entries(current)) {
+  if (typeof value !== 'object' || value === null) return undefined;
+  // Two parallel stacks (object, path), and a path built only for a key that is returned or
+  // whose value is walked: this runs on every call's arguments, most of them flat objects of
+  // strings, which then cost one list of keys and nothing else.
+  const values: object[] = [value];
+  const paths: string[] = [''];
+  while (values.length > 0) {
+    const current = values.pop() as Record<string, unknown>;
+    const path = paths.pop() as string;
+    for (const key of Object.keys(current)) {
+      if (key === '__proto__') return path === '' ? key : `${path}.${key}`;
+      const item = current[key];
+      if (typeof item !== 'object' || item === null) continue;
       const here = path === '' ? key : `${path}.${key}`;
-      if (key === '__proto__') return here;
-      if (key === 'constructor' && typeof item === 'object' && item !== null && 'prototype' in item)
-        return here;
-      stack.push([item, here]);
+      if (key === 'constructor' && 'prototype' in item) return here;
+      values.push(item);
+      paths.push(here);
     }
   }
   return undefined;

@@ -11,6 +11,7 @@ import {
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import type { RequestStatePayload } from '../../cluster/request-state-seal.js';
+import { clientGoneOf, type GoneSignal } from '../../http/node-exchange.js';
 import { protocolEraOf } from '../../mcp/era-memory.js';
 import { observeDownstreamRequest } from '../../telemetry/downstream-request-telemetry.js';
 import type { GatewayCore } from '../gateway-core.js';
@@ -190,8 +191,12 @@ async function serveCall<T extends Result>(
     return (await core.round(call, context.mcpReq.signal)) as T | InputRequiredResult;
   }
   // Cancelled by the client (`notifications/cancelled`) or by its HTTP connection closing
-  // before the answer (a POST dropped without a DELETE).
-  const signals = [context.mcpReq.signal, context.http?.req?.signal].filter((signal) => signal !== undefined);
+  // before the answer (a POST dropped without a DELETE). The connection is watched through the
+  // Node face's own notice: reading the request's `signal` would make an `AbortController`
+  // (an `EventTarget`, made transferable on Node 20) for every call.
+  const httpRequest = context.http?.req;
+  const signals: GoneSignal[] = [context.mcpReq.signal];
+  if (httpRequest !== undefined) signals.push(clientGoneOf(httpRequest));
   call.logTo = (level, data, logger) =>
     context.mcpReq.notify({ method: 'notifications/message', params: { level, data, logger } });
   const onAbort = () => call.cancel('the client cancelled the call');

@@ -23,16 +23,18 @@ function withUri<T>(block: T, uri: string): T {
  * Notes the URIs `server`'s content blocks hand out (tool results, prompt messages) in the
  * index, so they read back through the gateway, and names each as the client must name it: a
  * URI another visible server offers too becomes `mcptools://<server>/<uri>`. Blocks without
- * links come back as they were.
+ * links come back as they were. `scopeOf` is asked only when a block hands out a link: the
+ * servers the caller sees are worked out over every server, and most results link nothing.
  */
 export async function presentLinks<T>(
-  scope: ResourceScope,
+  scopeOf: () => ResourceScope,
   server: string,
   blocks: readonly T[],
 ): Promise<T[]> {
+  if (!blocks.some((block) => linkedUri(block) !== undefined)) return blocks as T[];
   const uris = blocks.map(linkedUri);
   const handed = uris.filter((uri): uri is string => uri !== undefined);
-  if (handed.length === 0) return blocks as T[];
+  const scope = scopeOf();
   scope.index.noteSeen(server, handed);
   await scope.index.load(scope.servers);
   return blocks.map((block, position) => {
