@@ -52,6 +52,12 @@ export interface SessionOptions {
   background?: boolean;
   /** The pins to run with; default: the configuration's, else the default pin file's when it exists. */
   pins?: PinsConfig;
+  /**
+   * Start only these configured servers (names not configured are ignored), or those a function
+   * picks from the loaded configuration (`undefined`: all); the others are neither started nor
+   * listed by the hub. Native, router and plugin tools load as always.
+   */
+  only?: readonly string[] | ((config: McpToolsConfig) => readonly string[] | undefined);
 }
 
 /** A loaded configuration, its registry and its connected servers. */
@@ -77,6 +83,15 @@ export interface Session extends AsyncDisposable {
   close(): Promise<void>;
 }
 
+/** `config` with only the configured servers `pick` names, or `undefined` when it leaves none out (all start). */
+function narrowServers(config: McpToolsConfig, pick: SessionOptions['only']): McpToolsConfig | undefined {
+  const only = typeof pick === 'function' ? pick(config) : pick;
+  if (only === undefined) return undefined;
+  const entries = Object.entries(config.servers);
+  const servers = entries.filter(([name]) => only.includes(name));
+  return servers.length === entries.length ? undefined : { ...config, servers: Object.fromEntries(servers) };
+}
+
 /** Loads the configuration, connects every server in parallel and registers their tools. */
 export async function openSession(options: SessionOptions = {}): Promise<Session> {
   const { config, builtIn } = await resolveCliConfig(options);
@@ -93,7 +108,8 @@ export async function openSession(options: SessionOptions = {}): Promise<Session
       connectMs.set(status.name, Math.round(performance.now() - started));
     options.onStatus?.(status);
   };
-  const { hub, connected: serversConnected } = await startMCPServers(config, registry, {
+  const narrowed = narrowServers(config, options.only);
+  const { hub, connected: serversConnected } = await startMCPServers(narrowed ?? config, registry, {
     ...options.requests,
     onStatus,
     skip,
@@ -121,7 +137,11 @@ export async function openSession(options: SessionOptions = {}): Promise<Session
         if (plugin.status === 'error')
           process.stderr.write(`mcptools: ${plugin.error ?? `plugin ${plugin.id} failed`}\n`);
       }
-      for (const warning of policyWarnings(config, registry)) process.stderr.write(`mcptools: ${warning}\n`);
+      // The warnings weigh the whole configuration against the tools it gives: with servers left
+      // out, every glob that matches only their tools would be reported as matching nothing.
+      if (!narrowed)
+        for (const warning of policyWarnings(config, registry))
+          process.stderr.write(`mcptools: ${warning}\n`);
       // Router tools sit in the same registry, so `call tool_index …` and `call read_mcp_resource …` work.
       // A command runs once and exits, so a search waits for the tools' embeddings instead of
       // answering lexically while they are computed in the background.

@@ -1,4 +1,12 @@
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -123,6 +131,49 @@ describe('mcptools CLI commands (built binary)', { timeout: 120_000 }, () => {
     expect(result.stdout).toContain('"sum": 5');
     const json = await cli(['call', 'echo__add', 'a=2', 'b=3', '--config', config, '--json']);
     expect(JSON.parse(json.stdout)).toMatchObject({ structuredContent: { sum: 5 } });
+  });
+
+  it('call, read and prompt start only the server the name designates; other names start all', async () => {
+    // `broken` leaves a marker file when it is started, then exits: it never connects.
+    const marker = join(dir, 'broken-started');
+    const script = `require('node:fs').writeFileSync(${JSON.stringify(marker)}, ''); process.exit(1)`;
+    const twoServers = join(dir, 'two-servers.json');
+    writeFileSync(
+      twoServers,
+      JSON.stringify({
+        servers: {
+          echo: { ...fixtureCommand('echo'), protocol: '2025' },
+          broken: { command: process.execPath, args: ['-e', script] },
+        },
+      }),
+    );
+    const run = (args: string[]) => cli([...args, '--config', twoServers]);
+    for (const args of [
+      ['call', 'echo__add', 'a=2', 'b=3', '--json'],
+      ['call', 'echo.add', 'a=2', 'b=3'],
+      ['read', 'echo', 'echo://static/hello'],
+      ['prompt', 'echo', 'greet', 'name=Ada'],
+    ]) {
+      const result = await run(args);
+      expect(result.code, `${args.join(' ')}: ${result.stderr}`).toBe(0);
+      expect(result.stderr, args.join(' ')).not.toContain('broken');
+      expect(existsSync(marker), `${args.join(' ')} started the other server`).toBe(false);
+    }
+    // A tool the narrowed server lacks: "No tool named", with that server's tools as suggestions.
+    const missing = await run(['call', 'echo__ad']);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/No tool named "echo__ad"\. Did you mean: [^?]*echo__add/);
+    expect(existsSync(marker)).toBe(false);
+    // The named server failing: the same exit code and doctor hint as when all are started.
+    const failing = await run(['call', 'broken__anything']);
+    expect(failing.code).toBe(3);
+    expect(failing.stderr).toContain('server "broken", which failed to connect');
+    expect(failing.stderr).toContain('mcptools doctor broken');
+    rmSync(marker);
+    // Control: a name of no server's namespace (a router tool here) starts every server.
+    const unprefixed = await run(['call', 'tool_index', 'search=add', '--json']);
+    expect(unprefixed.stdout).toContain('echo__add');
+    expect(existsSync(marker), 'a name of no server started them all').toBe(true);
   });
 
   it('call --save writes images and audio to files and names them', async () => {

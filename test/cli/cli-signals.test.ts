@@ -40,16 +40,22 @@ describe('mcptools CLI under SIGINT and SIGTERM (built binary)', { timeout: 120_
     const cancelledBefore = JSON.parse(before.stdout).structuredContent.cancelled as number;
 
     const cli = startCli(['call', 'remote__slow', 'ms=60000', 'steps=60', '--config', config], dir);
-    const children = await waitForChildren(cli.pid, 1);
     await cli.waitForStderr(/progress 1/);
     cli.child.kill('SIGINT');
     const { code } = await cli.exited;
     expect(code).toBe(130);
     expect(cli.stderr()).toMatch(/Interrupted/);
-    expect(await survivors(children, 2_000)).toEqual([]);
 
     const after = await runCli(['call', 'remote__cancelled_count', '--config', config, '--json'], dir);
     expect(JSON.parse(after.stdout).structuredContent.cancelled).toBe(cancelledBefore + 1);
+
+    // A call starts only its own server: the stdio one runs as a child when its tool is called.
+    const local = startCli(['call', 'local__slow', 'ms=60000', 'steps=60', '--config', config], dir);
+    const children = await waitForChildren(local.pid, 1);
+    await local.waitForStderr(/progress 1/);
+    local.child.kill('SIGINT');
+    expect((await local.exited).code).toBe(130);
+    expect(await survivors(children, 2_000)).toEqual([]);
   });
 
   it('SIGTERM during a call closes every server, even one that ignores SIGTERM and stdin EOF', async () => {

@@ -14,6 +14,7 @@ import { formatResult, printJson, printLine } from '../print.js';
 import { readableError } from '../readable-error.js';
 import { runSessionCommand } from '../run-session-command.js';
 import { saveBinaryContent } from '../save-binary-content.js';
+import { serverOfToolName } from '../server-of-tool-name.js';
 import { terminalApproval } from '../terminal-approval.js';
 import { parseFormat } from './parse-format.js';
 
@@ -157,6 +158,13 @@ export async function callAction(
       else printLine(formatResult(result, saved));
       return exitCodeForResult(result);
     },
-    commandOptions.timeout === undefined ? {} : { callTimeoutMs: commandOptions.timeout },
+    {
+      ...(commandOptions.timeout === undefined ? {} : { callTimeoutMs: commandOptions.timeout }),
+      // A name of one server's tool starts that server alone; any other name needs them all.
+      only: (config) => {
+        const server = serverOfToolName(config, name);
+        return server === undefined ? undefined : [server];
+      },
+    },
   );
 }

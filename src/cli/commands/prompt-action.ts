@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { ExitCode } from '../exit-codes.js';
+import { onlyServer } from '../only-server.js';
 import { parseCallArguments } from '../parse-call-arguments.js';
 import { printJson, printLine } from '../print.js';
 import { runSessionCommand } from '../run-session-command.js';
@@ -23,22 +24,26 @@ export async function promptAction(
   _commandOptions: unknown,
   command: Command,
 ): Promise<void> {
-  await runSessionCommand(command, async ({ session, options, signal }) => {
-    requireServer(session.hub, server);
-    const parsed = parseCallArguments(inputs, stringArguments);
-    const args = Object.fromEntries(
-      Object.entries(parsed).map(([key, value]) => [
-        key,
-        typeof value === 'string' ? value : JSON.stringify(value),
-      ]),
-    );
-    const prompt = await session.hub.prompts.get(server, name, args, { signal });
-    if (options.json) {
-      printJson(prompt);
+  await runSessionCommand(
+    command,
+    async ({ session, options, signal }) => {
+      requireServer(session.hub, server);
+      const parsed = parseCallArguments(inputs, stringArguments);
+      const args = Object.fromEntries(
+        Object.entries(parsed).map(([key, value]) => [
+          key,
+          typeof value === 'string' ? value : JSON.stringify(value),
+        ]),
+      );
+      const prompt = await session.hub.prompts.get(server, name, args, { signal });
+      if (options.json) {
+        printJson(prompt);
+        return ExitCode.success;
+      }
+      if (prompt.description) printLine(`# ${prompt.description}`);
+      for (const message of prompt.messages) printLine(`${message.role}: ${messageText(message.content)}`);
       return ExitCode.success;
-    }
-    if (prompt.description) printLine(`# ${prompt.description}`);
-    for (const message of prompt.messages) printLine(`${message.role}: ${messageText(message.content)}`);
-    return ExitCode.success;
-  });
+    },
+    { only: onlyServer(server) },
+  );
 }
