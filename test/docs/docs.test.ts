@@ -211,7 +211,8 @@ describe('the shell blocks', () => {
   it.each(lines.map(({ line, where }) => [`${where} ${line}`, line] as const))('%s', async (_name, line) => {
     // Variables set for the one command (`MCPTOOLS_TEST_WORKERS=1 npx vitest …`) are not the command.
     const all = line.split(/\s+/);
-    const words = all.slice(Math.max(0, all.findIndex((word) => !/^[A-Z_][A-Z0-9_]*=/.test(word))));
+    const first = all.findIndex((word) => !/^[A-Z_][A-Z0-9_]*=/.test(word));
+    const words = all.slice(Math.max(0, first));
     const at = words.findIndex((word) => word === 'mcptools' || word.endsWith('/main.cjs'));
     if (words[0] === 'npm' && (words[1] === 'run' || words[1] === 'test' || words[1] === 'start')) {
       const script = words[1] === 'run' ? (words[2] as string) : words[1];
