@@ -12,10 +12,9 @@ import { ToolRegistry } from '../../src/registry/tool-registry.js';
 import { createRouterTools } from '../../src/router/create-router-tools.js';
 import { stdioFixture } from '../../test/mcp/hub-test-helpers.js';
 import { CODE_MODE_TASKS } from './code-mode-tasks.js';
+import { cpuSince, pause } from './model-turn.js';
 
 const rounds = Number(process.argv.find((arg) => arg.startsWith('--rounds='))?.slice(9) ?? 10);
-const pauseMs = Number(process.argv.find((arg) => arg.startsWith('--pause='))?.slice(8) ?? 50);
-const pause = () => new Promise((resolve) => setTimeout(resolve, pauseMs));
 const registry = new ToolRegistry();
 const provider = await loadMCPServers(
   {
@@ -39,10 +38,6 @@ if (out !== undefined) {
 let wall = 0;
 let cpuUntilAnswer = 0;
 let cpuInPause = 0;
-const cpuSince = (start: NodeJS.CpuUsage) => {
-  const used = process.cpuUsage(start);
-  return (used.user + used.system) / 1000;
-};
 await pause();
 for (let round = 0; round < rounds; round++)
   for (const task of CODE_MODE_TASKS) {

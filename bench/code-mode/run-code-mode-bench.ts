@@ -17,6 +17,7 @@ import { createRouterTools } from '../../src/router/create-router-tools.js';
 import type { Tool, ToolResult } from '../../src/tool/tool.js';
 import { stdioFixture } from '../../test/mcp/hub-test-helpers.js';
 import { CODE_MODE_TASKS, type CodeModeTask } from './code-mode-tasks.js';
+import { cpuSince, pause, pauseMs } from './model-turn.js';
 
 // The shared table and result-file helpers are plain JavaScript (no declarations to import by).
 const report: string = '../lib/report.mjs';
@@ -26,7 +27,6 @@ const { printTable, writeResult } = (await import(report)) as {
 };
 
 const rounds = Number(process.argv.find((arg) => arg.startsWith('--rounds='))?.slice(9) ?? 5);
-const pauseMs = Number(process.argv.find((arg) => arg.startsWith('--pause='))?.slice(8) ?? 50);
 
 const registry = new ToolRegistry();
 const provider = await loadMCPServers(
@@ -144,12 +144,6 @@ let directCpu = 0;
 let scriptCpu = 0;
 let directAfterCpu = 0;
 let scriptAfterCpu = 0;
-const cpuSince = (start: NodeJS.CpuUsage) => {
-  const used = process.cpuUsage(start);
-  return (used.user + used.system) / 1000;
-};
-/** A model's turn between one call and the next (seconds in practice), the same for both sides. */
-const pause = () => new Promise((resolve) => setTimeout(resolve, pauseMs));
 const timed = async (run: () => Promise<unknown>) => {
   const cpu = process.cpuUsage();
   const started = performance.now();
