@@ -1,4 +1,5 @@
 import type { Transport } from '@modelcontextprotocol/server';
+import { wrapIncoming } from '../sessions/wrap-incoming.js';
 
 /**
  * What a client sends before it asks for anything an upstream serves: answered at once, even
@@ -108,12 +109,10 @@ export function upstreamsGate(
     },
     hold(transport) {
       if (open) return;
-      // Another observer may have wrapped `onmessage` already (the listen observer): chain to it.
-      const previous = Object.getOwnPropertyDescriptor(transport, 'onmessage');
-      let handler: Transport['onmessage'];
       let queue: Promise<void> | undefined;
       let waiting = 0;
-      const wrap = (next: NonNullable<Transport['onmessage']>): Transport['onmessage'] => {
+      // Another observer may have wrapped `onmessage` already (the listen observer): chained to.
+      wrapIncoming(transport, (next) => {
         return (message, extra) => {
           // Once one message waits, the ones behind it wait too, keeping their order
           // (a cancellation never overtakes the request it cancels).
@@ -127,15 +126,6 @@ export function upstreamsGate(
               if (--waiting === 0) queue = undefined;
             });
         };
-      };
-      Object.defineProperty(transport, 'onmessage', {
-        configurable: true,
-        get: () => (previous?.get ? previous.get.call(transport) : handler),
-        set: (next: Transport['onmessage']) => {
-          const wrapped = next === undefined ? undefined : wrap(next);
-          if (previous?.set) previous.set.call(transport, wrapped);
-          else handler = wrapped;
-        },
       });
     },
   };

@@ -2,6 +2,7 @@ import type { JSONRPCMessage, JSONRPCRequest, Transport } from '@modelcontextpro
 import type { GatewayCore } from '../gateway-core.js';
 import type { GatewayProfile } from '../profiles/gateway-profile.js';
 import type { DownstreamSession } from '../sessions/downstream-session.js';
+import { wrapIncoming } from '../sessions/wrap-incoming.js';
 import { holdListened } from './listen-subscriptions.js';
 
 type RequestId = string | number;
@@ -60,10 +61,8 @@ export function observeStdioListens(
       });
   };
   // The SDK's stdio entry installs its own `onmessage`; every message passes here first. The
-  // transport may watch its messages itself (an accessor of its own): chain to it.
-  const previous = Object.getOwnPropertyDescriptor(transport, 'onmessage');
-  let handler: Transport['onmessage'];
-  const wrap = (next: NonNullable<Transport['onmessage']>): Transport['onmessage'] => {
+  // transport may watch its messages itself (an accessor of its own): chained to.
+  wrapIncoming(transport, (next) => {
     return (message, extra) => {
       if ('method' in message && message.method === 'subscriptions/listen' && 'id' in message) {
         enqueue(async () => next(await listen(message), extra));
@@ -73,14 +72,5 @@ export function observeStdioListens(
       if (queue === undefined) next(message, extra);
       else enqueue(() => next(message, extra));
     };
-  };
-  Object.defineProperty(transport, 'onmessage', {
-    configurable: true,
-    get: () => (previous?.get ? previous.get.call(transport) : handler),
-    set: (next: Transport['onmessage']) => {
-      const wrapped = next === undefined ? undefined : wrap(next);
-      if (previous?.set) previous.set.call(transport, wrapped);
-      else handler = wrapped;
-    },
   });
 }
