@@ -65,8 +65,12 @@ export function exposedProtectedPath(
   const state = stateDir(env);
   for (const name of [WORKSPACE_FOLDER_NAME, LEGACY_WORKSPACE_FOLDER_NAME])
     if (isWithin(path, resolve(state, name))) return undefined;
-  return protectedList.find(
-    (entry) => isWithin(entry.path, path) || (entry.scope === 'inside' && isWithin(path, entry.path)),
+  // The path itself first: `/home/me` is named as the home, not as the folder above the state folder.
+  return (
+    protectedList.find((entry) => entry.path === path) ??
+    protectedList.find(
+      (entry) => isWithin(entry.path, path) || (entry.scope === 'inside' && isWithin(path, entry.path)),
+    )
   );
 }
 
