@@ -103,10 +103,12 @@ export async function createTransport(
     if (grants !== undefined) {
       const bwrap = findBubblewrap();
       if (bwrap === undefined) throw new Error(bubblewrapMissingMessage(name));
-      // The folders and files its `args` name are mounted; the gateway's own files never (argument-mounts.ts).
+      // The folders and files its configured `args` name are mounted; the gateway's own files never
+      // (argument-mounts.ts). The entry's own args, not a locked start's: those name the package
+      // runner's folders, which the runner grants itself.
       grants = withArgumentMounts(
         name,
-        parameters as BoxedParameters,
+        { args: config.args ?? [], ...(config.cwd === undefined ? {} : { cwd: config.cwd }) },
         grants,
         protectedPaths(process.env, configFile),
         process.env,
