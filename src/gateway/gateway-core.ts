@@ -8,10 +8,12 @@ import {
 import type { MCPToolHub, UpstreamNotification } from '../mcp/hub-types.js';
 import type { DownstreamCall } from './calls/downstream-call.js';
 import { ParkedScriptBytes } from './calls/parked-script-bytes.js';
+import { RelayContinuations } from './calls/relay-continuations.js';
 import { type ScriptTaskLimits, ScriptTasks } from './calls/script-tasks.js';
 import { routeUpstreamLog, sendToSession } from './calls/upstream-log.js';
 import type { GatewayProfile } from './profiles/gateway-profile.js';
 import { ToolListAnnouncer, type ToolListChange } from './profiles/tool-list-announcer.js';
+import type { ResourceHost } from './resources/resource-host.js';
 import { ResourceIndex } from './resources/resource-index.js';
 import type { ResourceTarget } from './resources/resource-routing.js';
 import { wrapResourceUri } from './resources/resource-uri.js';
@@ -24,7 +26,7 @@ import { type DownstreamSession, stateBinding } from './sessions/downstream-sess
  * upstream resource subscriptions (reference-counted: one upstream subscription per URI,
  * however many sessions asked).
  */
-export class GatewayCore {
+export class GatewayCore implements ResourceHost {
   readonly hub: MCPToolHub;
   readonly separator: string;
   readonly profiles = new Map<string, GatewayProfile>();
@@ -44,6 +46,8 @@ export class GatewayCore {
   readonly parkedScripts: ParkedScriptBytes;
   /** The `run_script` calls this replica runs as tasks (see script-tasks.ts). */
   readonly scriptTasks: ScriptTasks;
+  /** The retries of relayed `input_required` rounds seen (a cluster shares them). */
+  readonly relayContinuations = new RelayContinuations();
   readonly #parked = new Map<string, { call: DownstreamCall; timer: NodeJS.Timeout }>();
   readonly #subscriptions: UpstreamSubscriptions;
   /** Per session: the URI it named each subscription by, where that is not the qualified key. */
