@@ -2,7 +2,7 @@ import type { QuickJSHandle } from 'quickjs-emscripten-core';
 import { encodeBinaryJson, NotJsonError } from './binary-json.js';
 import { SCRIPT_FILE, type ScriptToolName, wrapScript } from './sandbox-prelude.js';
 import { limitMessage, type ScriptLimitName, type ScriptLimits } from './script-limits.js';
-import { installTools, releaseSandbox, takeSandbox } from './warm-sandbox.js';
+import { installTools, releaseSandbox, takeSandbox, toolsInstalledFor } from './warm-sandbox.js';
 
 /** What the host answers a script's request with: a JSON value, or an error the script may catch. */
 export type HostAnswer = { value: unknown } | { error: { message: string; code?: string } };
@@ -302,7 +302,7 @@ export async function runSandboxedScript(
   const evaluate = async (): Promise<ScriptOutcome> => {
     // The caller's tools, in this script's own context only: installed ahead when the last
     // script's caller saw the same ones, else now.
-    if (sandbox.installedFor !== host.tools)
+    if (!toolsInstalledFor(sandbox, host.tools))
       try {
         installTools(sandbox, host.tools);
       } catch (error) {

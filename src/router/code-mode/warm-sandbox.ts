@@ -40,6 +40,23 @@ export interface WarmSandbox {
 }
 
 /**
+ * Whether `sandbox` has `tools` installed for exactly `list` (the same served names, servers and
+ * names there, in the same order): the same list, or an equal one of another router (a gateway
+ * session's), so that the spare's tools serve every caller with the same view.
+ */
+export function toolsInstalledFor(sandbox: WarmSandbox, list: readonly ScriptToolName[]): boolean {
+  const installed = sandbox.installedFor;
+  if (installed === list) return true;
+  if (installed === undefined || installed.length !== list.length) return false;
+  return installed.every(
+    (tool, index) =>
+      tool.name === list[index]!.name &&
+      tool.server === list[index]!.server &&
+      tool.originalName === list[index]!.originalName,
+  );
+}
+
+/**
  * Makes `tools` in `sandbox` from `list`, for the script to come; throws what the installer
  * threw (a sandbox whose script has started installs nothing).
  */
