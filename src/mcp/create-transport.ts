@@ -1,5 +1,6 @@
 import type { Transport } from '@modelcontextprotocol/client';
 import type { TransportAuth } from '../auth/transport-auth.js';
+import { withArgumentMounts } from '../boxes/argument-mounts.js';
 import { bwrapCommand } from '../boxes/bwrap-command.js';
 import { cgroupLimitsMissing } from '../boxes/cgroup-limits-missing.js';
 import {
@@ -9,6 +10,7 @@ import {
   findBubblewrap,
   socatMissingMessage,
 } from '../boxes/find-bubblewrap.js';
+import { isWithin, protectedPaths } from '../boxes/protected-paths.js';
 import { CHAIN_ENV, chainEnvironment } from '../chain/gateway-chain.js';
 import { DEFAULT_MAX_PROCESSES, networkGrant, sandboxGrants } from '../config/sandbox-settings.js';
 import { findOnPath } from '../paths/find-on-path.js';
@@ -67,6 +69,7 @@ export async function createTransport(
   auth?: TransportAuth,
   limits?: SizeLimits,
   name = 'stdio',
+  configFile?: string,
 ): Promise<Transport> {
   if (config.type === 'in-process') return inProcessTransport(config, stderr);
   if (config.type === 'stdio') {
@@ -80,6 +83,8 @@ export async function createTransport(
       grants = undefined;
     }
     const bubblewrapBox = grants !== undefined && grants.image === undefined;
+    // The folders the package runner mounts (the installed package, under the state folder).
+    let runtime: string[] = [];
     // A server `mcptools add` locked starts only the locked package, boxed or not (locked-start.ts);
     // a boxed `npx` entry is installed outside its box and run inside it from that folder.
     if (config.locked !== undefined || bubblewrapBox) {
@@ -92,8 +97,8 @@ export async function createTransport(
       );
       parameters = { command: run.command, args: run.args };
       if (bubblewrapBox && grants !== undefined) {
-        const folders = runtimeFolders(run);
-        if (folders.length > 0) grants = { ...grants, read: [...(grants.read ?? []), ...folders] };
+        runtime = runtimeFolders(run);
+        if (runtime.length > 0) grants = { ...grants, read: [...(grants.read ?? []), ...runtime] };
       }
     }
     // The gateway chain (see gateway-chain.ts) goes to every child, over its configured environment.
@@ -114,6 +119,21 @@ export async function createTransport(
     if (grants !== undefined) {
       const bwrap = findBubblewrap();
       if (bwrap === undefined) throw new Error(bubblewrapMissingMessage(name));
+      // The folders and files its `args` name are mounted; the gateway's own files never (argument-mounts.ts).
+      // The package runner's own paths (its installed bin) are mounted above, read-only: not the entry's.
+      grants = withArgumentMounts(
+        name,
+        {
+          ...(parameters as BoxedParameters),
+          args: (parameters.args ?? []).map((arg) =>
+            runtime.some((folder) => isWithin(arg, folder)) ? '' : arg,
+          ),
+        },
+        grants,
+        protectedPaths(process.env, configFile),
+        process.env,
+        configFile,
+      );
       const { DEFAULT_INHERITED_ENV_VARS } = await import('@modelcontextprotocol/client/stdio');
       const network = networkGrant(grants.network);
       // An allowlist: the box reaches the egress proxy this process runs, for as long as its child runs.

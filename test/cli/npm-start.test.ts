@@ -80,8 +80,8 @@ describe('npm start (the main job)', { timeout: 120_000 }, () => {
       // Each server in its box: a private home, and its folder written through its mount.
       const env = await client.callTool({ name: 'everything__get-env', arguments: {} });
       expect(JSON.stringify(env.content)).toContain('/tmp/home');
-      const sandbox = join(dir, '.local', 'state', 'mcptools', 'sandbox');
-      const note = join(sandbox, 'note.txt');
+      const workspace = join(dir, '.local', 'state', 'mcptools', 'workspace');
+      const note = join(workspace, 'note.txt');
       const written = await client.callTool({
         name: 'files__write_file',
         arguments: { path: note, content: 'written from the box' },
@@ -93,7 +93,7 @@ describe('npm start (the main job)', { timeout: 120_000 }, () => {
         arguments: { entities: [{ name: 'box', entityType: 'test', observations: ['kept'] }] },
       });
       expect(created.isError, JSON.stringify(created.content)).not.toBe(true);
-      expect(readFileSync(join(sandbox, 'memory.jsonl'), 'utf8')).toContain('"box"');
+      expect(readFileSync(join(workspace, 'memory.jsonl'), 'utf8')).toContain('"box"');
       expect(stderr).not.toContain('runs unboxed');
     } else {
       expect(stderr).toContain('runs unboxed');

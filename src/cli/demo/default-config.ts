@@ -1,6 +1,7 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, sep } from 'node:path';
+import { LEGACY_WORKSPACE_FOLDER_NAME, WORKSPACE_FOLDER_NAME } from '../../boxes/protected-paths.js';
 import type { McpToolsConfig, ServerConfig, StdioServerConfig } from '../../config/config-types.js';
 import type { SandboxSettings } from '../../config/sandbox-settings.js';
 import { stateDir } from '../../paths/state-dir.js';
@@ -26,21 +27,22 @@ const NPX_CONNECT_TIMEOUT_MS = 180_000;
 
 /** Options of {@link defaultConfig}. */
 export interface DefaultConfigOptions {
-  /** The folder the filesystem server is rooted at and the memory file lives in. Default {@link defaultSandboxDir}. */
-  sandboxDir?: string;
+  /** The folder the filesystem server is rooted at and the memory file lives in. Default {@link defaultWorkspaceDir}. */
+  workspaceDir?: string;
   /** `false` for commands that only show the configuration: no folder is created. */
-  createSandbox?: boolean;
+  createWorkspace?: boolean;
   /** Told once when a server runs through `npx` (not installed locally). */
   onNpx?: (packages: string[]) => void;
 }
 
 /**
  * The built-in configuration `mcptools demo` (and `npm start`) runs: three published MCP
- * servers sharing one sandbox folder under the user's state directory, never the working
- * folder (a host may start mcptools from `/` or from the user's project).
+ * servers sharing one workspace folder under the user's state directory, never the working
+ * folder (a host may start mcptools from `/` or from the user's project). The two servers that
+ * use the workspace name it in their `args`, so that a box mounts it (argument-mounts.ts).
  */
 export function defaultConfig(options: DefaultConfigOptions = {}): McpToolsConfig {
-  const sandboxDir = options.sandboxDir ?? defaultSandboxDir(options.createSandbox !== false);
+  const workspaceDir = options.workspaceDir ?? defaultWorkspaceDir(options.createWorkspace !== false);
   const viaNpx: string[] = [];
   const spawn = (spec: string, args: string[]): StdioServerConfig => {
     const name = spec.slice(0, spec.lastIndexOf('@'));
@@ -58,13 +60,15 @@ export function defaultConfig(options: DefaultConfigOptions = {}): McpToolsConfi
   const config: McpToolsConfig = {
     servers: {
       everything: spawn(DEFAULT_SERVER_PACKAGES.everything, ['stdio']),
-      files: spawn(DEFAULT_SERVER_PACKAGES.files, [sandboxDir]),
+      files: spawn(DEFAULT_SERVER_PACKAGES.files, [workspaceDir]),
+      // server-memory ignores its arguments (its file is MEMORY_FILE_PATH): the folder is named
+      // there so that a box mounts it, writable, like the files server's.
       memory: {
-        ...spawn(DEFAULT_SERVER_PACKAGES.memory, []),
-        env: { MEMORY_FILE_PATH: join(sandboxDir, 'memory.jsonl') },
+        ...spawn(DEFAULT_SERVER_PACKAGES.memory, [workspaceDir]),
+        env: { MEMORY_FILE_PATH: join(workspaceDir, 'memory.jsonl') },
       },
     },
-    workspaceDir: sandboxDir,
+    workspaceDir,
     source: BUILT_IN_SOURCE,
   };
   if (viaNpx.length > 0) options.onNpx?.(viaNpx);
@@ -73,8 +77,8 @@ export function defaultConfig(options: DefaultConfigOptions = {}): McpToolsConfi
 
 /**
  * What each server of the built-in configuration needs in `serve`'s default box, or `undefined`
- * for any other configuration: its folder writable (the filesystem server's root, the memory
- * file), and, for a server run from the packages installed beside mcptools, that `node_modules`
+ * for any other configuration: its workspace folder writable (the filesystem server's root, the
+ * memory file; both name it in their args too), and, for a server run from the packages installed beside mcptools, that `node_modules`
  * read-only. A server run through `npx` needs nothing more: the package runner mounts its
  * installed package.
  */
@@ -92,14 +96,25 @@ export function builtInBoxGrants(
 }
 
 /**
- * `<state dir>/sandbox` (see {@link stateDir}), created when `create` is set; when it cannot
- * be written, `mcptools-sandbox-<uid>` under the OS temp folder. Never throws: a folder that
- * cannot be made leaves the filesystem server to fail alone, isolated like any server.
+ * `<state dir>/workspace` (see {@link stateDir}), created when `create` is set; when it cannot
+ * be written, `mcptools-workspace-<uid>` under the OS temp folder. A `<state dir>/sandbox` of an
+ * earlier release (the folder's old name) is moved to it, memory file and all; where it cannot
+ * be moved, it stays in use. Never throws: a folder that cannot be made leaves the filesystem
+ * server to fail alone, isolated like any server.
  */
-export function defaultSandboxDir(create = true, env: NodeJS.ProcessEnv = process.env): string {
-  const preferred = join(stateDir(env), 'sandbox');
+export function defaultWorkspaceDir(create = true, env: NodeJS.ProcessEnv = process.env): string {
+  const preferred = join(stateDir(env), WORKSPACE_FOLDER_NAME);
+  const legacy = join(stateDir(env), LEGACY_WORKSPACE_FOLDER_NAME);
+  if (!existsSync(preferred) && existsSync(legacy)) {
+    if (!create) return legacy;
+    try {
+      renameSync(legacy, preferred);
+    } catch {
+      return legacy;
+    }
+  }
   if (!create) return preferred;
-  const fallback = join(tmpdir(), `mcptools-sandbox-${process.getuid?.() ?? 'user'}`);
+  const fallback = join(tmpdir(), `mcptools-workspace-${process.getuid?.() ?? 'user'}`);
   for (const dir of [preferred, fallback]) {
     try {
       mkdirSync(dir, { recursive: true, mode: 0o700 });
