@@ -2,6 +2,7 @@ import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { resolveNpmTree } from '../../src/catalog/npm-lock-tree.js';
 import { parseNpxCommand } from '../../src/catalog/npx-command.js';
 import type { McpToolsConfig } from '../../src/config/config-types.js';
 import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
@@ -149,6 +150,43 @@ describe.skipIf(unavailable !== undefined)('a boxed npx server, installed outsid
     try {
       expect(hub.status('probe')?.state, hub.status('probe')?.lastError?.message).toBe('connected');
       expect(catalog.requests.length).toBe(before);
+      expect(installedPrefixes()).toHaveLength(1);
+    } finally {
+      await hub.close();
+    }
+  }, 120_000);
+
+  it('a locked entry (mcptools add) runs boxed from the same installed folder, through the same runner', async () => {
+    const tree = await resolveNpmTree('@fixture/probe-server', '1.0.0', undefined);
+    const registry = new ToolRegistry();
+    const hub = await loadMCPServers(
+      {
+        servers: {
+          locked: {
+            type: 'stdio',
+            command: 'npx',
+            args: ['-y', '@fixture/probe-server@1.0.0'],
+            sandbox: true,
+            locked: {
+              file: join(dir, 'mcptools-lock.json'),
+              entry: 'locked',
+              package: {
+                registryType: 'npm',
+                identifier: '@fixture/probe-server',
+                version: '1.0.0',
+                integrity: tree.integrity,
+                modules: tree.modules,
+              },
+            },
+          },
+        },
+      },
+      registry,
+    );
+    try {
+      expect(hub.status('locked')?.state, hub.status('locked')?.lastError?.message).toBe('connected');
+      expect(textOf(await registry.get('locked__env')!.execute('1', { name: 'HOME' }))).toBe('/tmp/home');
+      // The lock's tree is the one the npx entry resolved to: one folder for both.
       expect(installedPrefixes()).toHaveLength(1);
     } finally {
       await hub.close();
