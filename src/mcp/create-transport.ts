@@ -10,7 +10,7 @@ import {
   findBubblewrap,
   socatMissingMessage,
 } from '../boxes/find-bubblewrap.js';
-import { isWithin, protectedPaths } from '../boxes/protected-paths.js';
+import { protectedPaths } from '../boxes/protected-paths.js';
 import { CHAIN_ENV, chainEnvironment } from '../chain/gateway-chain.js';
 import { DEFAULT_MAX_PROCESSES, networkGrant, sandboxGrants } from '../config/sandbox-settings.js';
 import { findOnPath } from '../paths/find-on-path.js';
@@ -83,8 +83,6 @@ export async function createTransport(
       grants = undefined;
     }
     const bubblewrapBox = grants !== undefined && grants.image === undefined;
-    // The folders the package runner mounts (the installed package, under the state folder).
-    let runtime: string[] = [];
     // A server `mcptools add` locked starts only the locked package, boxed or not (locked-start.ts);
     // a boxed `npx` entry is installed outside its box and run inside it from that folder.
     if (config.locked !== undefined || bubblewrapBox) {
@@ -97,7 +95,8 @@ export async function createTransport(
       );
       parameters = { command: run.command, args: run.args };
       if (bubblewrapBox && grants !== undefined) {
-        runtime = runtimeFolders(run);
+        // The installed package (under the state folder) and a Node outside the system's folders, read-only.
+        const runtime = runtimeFolders(run);
         if (runtime.length > 0) grants = { ...grants, read: [...(grants.read ?? []), ...runtime] };
       }
     }
@@ -119,16 +118,12 @@ export async function createTransport(
     if (grants !== undefined) {
       const bwrap = findBubblewrap();
       if (bwrap === undefined) throw new Error(bubblewrapMissingMessage(name));
-      // The folders and files its `args` name are mounted; the gateway's own files never (argument-mounts.ts).
-      // The package runner's own paths (its installed bin) are mounted above, read-only: not the entry's.
+      // The folders and files its configured `args` name are mounted; the gateway's own files never
+      // (argument-mounts.ts). The entry's own args, not a locked start's: those name the package
+      // runner's folders, which the runner grants itself.
       grants = withArgumentMounts(
         name,
-        {
-          ...(parameters as BoxedParameters),
-          args: (parameters.args ?? []).map((arg) =>
-            runtime.some((folder) => isWithin(arg, folder)) ? '' : arg,
-          ),
-        },
+        { args: config.args ?? [], ...(config.cwd === undefined ? {} : { cwd: config.cwd }) },
         grants,
         protectedPaths(process.env, configFile),
         process.env,

@@ -50,6 +50,12 @@ beforeAll(() => {
         // A server that lists its client's roots, boxed with `served`, and unboxed (the control).
         boxedRoots: { ...fixtureCommand('sampling', [served]), sandbox: { read: [ROOT] } },
         openRoots: fixtureCommand('sampling', [served]),
+        // The same, spoken to in 2026-07-28 (roots asked in an input_required round).
+        modernRoots: {
+          ...fixtureCommand('sampling', [served]),
+          sandbox: { read: [ROOT] },
+          protocol: '2026-07-28',
+        },
         // Folders a box never mounts, named in args.
         home: filesystem(home),
         state: filesystem(state),
@@ -124,6 +130,7 @@ describe.skipIf(unavailable !== undefined)(
       const boxed = (await call('boxedRoots__list_roots', {})).split('\n');
       expect(boxed).toEqual([pathToFileURL(join(served, 'notes')).href, pathToFileURL(served).href]);
       expect(boxed.join('\n')).not.toContain(outside);
+      expect((await call('modernRoots__list_roots', {})).split('\n')).toEqual(boxed);
       const open = (await call('openRoots__list_roots', {})).split('\n');
       expect(open).toEqual([
         pathToFileURL(join(served, 'notes')).href,
@@ -155,5 +162,6 @@ describe.skipIf(unavailable !== undefined)('doctor on a server whose args name a
     // Control: the server beside it, with a folder it may have, passes.
     const files = await runCli(['doctor', 'files', '--config', config], dir, env);
     expect(files.code).toBe(0);
+    expect(files.stdout).toContain('from its args 1 writable and 0 read-only paths');
   }, 120_000);
 });

@@ -26,15 +26,13 @@ describe('the built-in default configuration', () => {
     }
   });
 
-  it("keeps its workspace under the state directory, never the working folder, named in both servers' args", () => {
+  it('keeps its workspace under the state directory, never the working folder', () => {
     const dir = defaultWorkspaceDir(true, { XDG_STATE_HOME: join(temp, 'state') });
     expect(dir).toBe(join(temp, 'state', 'mcptools', 'workspace'));
     expect(statSync(dir).isDirectory()).toBe(true);
     const { servers, workspaceDir } = defaultConfig({ workspaceDir: dir });
     expect(workspaceDir).toBe(dir);
     expect(servers.files?.type === 'stdio' && servers.files.args?.at(-1)).toBe(dir);
-    // Named in args so that a box mounts it (server-memory keeps its file there through the variable).
-    expect(servers.memory?.type === 'stdio' && servers.memory.args?.at(-1)).toBe(dir);
     expect(servers.memory?.type === 'stdio' && servers.memory.env?.MEMORY_FILE_PATH).toBe(
       join(dir, 'memory.jsonl'),
     );

@@ -38,8 +38,7 @@ export interface DefaultConfigOptions {
 /**
  * The built-in configuration `mcptools demo` (and `npm start`) runs: three published MCP
  * servers sharing one workspace folder under the user's state directory, never the working
- * folder (a host may start mcptools from `/` or from the user's project). The two servers that
- * use the workspace name it in their `args`, so that a box mounts it (argument-mounts.ts).
+ * folder (a host may start mcptools from `/` or from the user's project).
  */
 export function defaultConfig(options: DefaultConfigOptions = {}): McpToolsConfig {
   const workspaceDir = options.workspaceDir ?? defaultWorkspaceDir(options.createWorkspace !== false);
@@ -61,10 +60,8 @@ export function defaultConfig(options: DefaultConfigOptions = {}): McpToolsConfi
     servers: {
       everything: spawn(DEFAULT_SERVER_PACKAGES.everything, ['stdio']),
       files: spawn(DEFAULT_SERVER_PACKAGES.files, [workspaceDir]),
-      // server-memory ignores its arguments (its file is MEMORY_FILE_PATH): the folder is named
-      // there so that a box mounts it, writable, like the files server's.
       memory: {
-        ...spawn(DEFAULT_SERVER_PACKAGES.memory, [workspaceDir]),
+        ...spawn(DEFAULT_SERVER_PACKAGES.memory, []),
         env: { MEMORY_FILE_PATH: join(workspaceDir, 'memory.jsonl') },
       },
     },
