@@ -74,10 +74,10 @@ export function defaultConfig(options: DefaultConfigOptions = {}): McpToolsConfi
 
 /**
  * What each server of the built-in configuration needs in `serve`'s default box, or `undefined`
- * for any other configuration: its workspace folder writable (the filesystem server's root, the
- * memory file; both name it in their args too), and, for a server run from the packages installed beside mcptools, that `node_modules`
- * read-only. A server run through `npx` needs nothing more: the package runner mounts its
- * installed package.
+ * for any other configuration: its workspace folder writable (the filesystem server's root, and
+ * the memory file, which server-memory takes from `MEMORY_FILE_PATH`, not from an argument), and,
+ * for a server run from the packages installed beside mcptools, that `node_modules` read-only. A
+ * server run through `npx` needs nothing more: the package runner mounts its installed package.
  */
 export function builtInBoxGrants(
   config: McpToolsConfig,
