@@ -62,9 +62,12 @@ const AsyncFunction = Object.getPrototypeOf(async () => {}).constructor as new (
   ...args: string[]
 ) => (tools: unknown) => Promise<unknown>;
 const v8Tools: Record<string, Record<string, (args?: unknown) => Promise<unknown>>> = {};
-for (const tool of tools)
-  (v8Tools[tool.server!] ??= {})[tool.originalName!] = async (args) =>
+for (const tool of tools) {
+  const server = v8Tools[tool.server!] ?? {};
+  v8Tools[tool.server!] = server;
+  server[tool.originalName!] = async (args) =>
     (toolAnswer(replayed({ name: tool.name, arguments: args ?? {} })) as { value: unknown }).value;
+}
 
 let sandboxCpu = 0;
 let pauseCpu = 0;

@@ -1,8 +1,8 @@
 import { mkdir, readFile, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { McpToolsError } from '../errors/mcp-tools-error.js';
-import { writeFileAtomically } from '../paths/write-file-atomically.js';
 import { defaultVaultPath } from '../paths/default-vault-path.js';
+import { writeFileAtomically } from '../paths/write-file-atomically.js';
 import type { TokenStore, VaultEntry, VaultUpdate } from './token-store.js';
 
 interface VaultFile {

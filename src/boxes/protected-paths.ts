@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
-import { defaultVaultPath } from '../paths/default-vault-path.js';
 import { configSearchPaths } from '../config/config-search-paths.js';
+import { defaultVaultPath } from '../paths/default-vault-path.js';
 import { stateDir } from '../paths/state-dir.js';
 
 /** A path a box never mounts, and what it is (named in the refusal). */

@@ -10,9 +10,9 @@ import {
   type Transport,
 } from '@modelcontextprotocol/client';
 import type { TransportAuth } from '../auth/transport-auth.js';
-import { boxedRootsRequests } from './boxed-roots.js';
 import type { ProtocolMode } from '../config/config-types.js';
 import { acceptUndeclaredListChanges } from './accept-undeclared-list-changes.js';
+import { boxedRootsRequests } from './boxed-roots.js';
 import { describeError } from './classify-error.js';
 import type { ClientCallbacks } from './client-callbacks.js';
 import { createTransport } from './create-transport.js';

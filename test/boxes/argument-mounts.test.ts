@@ -6,8 +6,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { argumentMounts, namedPaths } from '../../src/boxes/argument-mounts.js';
 import { bwrapCommand } from '../../src/boxes/bwrap-command.js';
 import { protectedPaths } from '../../src/boxes/protected-paths.js';
-import { filterRoots } from '../../src/mcp/boxed-roots.js';
 import { checkServerConfig, suggestFix } from '../../src/cli/doctor/suggest-fix.js';
+import { filterRoots } from '../../src/mcp/boxed-roots.js';
 
 const temp = mkdtempSync(join(tmpdir(), 'mcptools-argument-mounts-'));
 afterAll(() => rmSync(temp, { recursive: true, force: true }));
