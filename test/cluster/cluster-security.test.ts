@@ -9,6 +9,7 @@ import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
 import { ToolRegistry } from '../../src/registry/tool-registry.js';
 import { runCli } from '../cli/cli-process.js';
 import { sseEvents, ssePayload } from '../gateway/raw-legacy-session.js';
+import { initializeRequest } from '../helpers/initialize-request.js';
 import { stdioFixture } from '../mcp/hub-test-helpers.js';
 import { useClusterBench } from './cluster-fixture.js';
 import { freePort, redisAvailable, writeConfig } from './cluster-harness.js';
@@ -51,12 +52,7 @@ async function replica(name: string, port?: number) {
   return running;
 }
 
-const initialize = {
-  jsonrpc: '2.0',
-  id: 1,
-  method: 'initialize',
-  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
-};
+const initialize = initializeRequest({ version: '2025-06-18' });
 const listTools = { jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} };
 
 function post(

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { fixtureCommand } from '../fixtures/spawn-http.js';
+import { initializeRequest } from '../helpers/initialize-request.js';
 import { waitUntil } from '../helpers/wait-until.js';
 import { eventually, textOf } from '../mcp/hub-test-helpers.js';
 import { legacyClient, useCluster } from './cluster-fixture.js';
@@ -119,16 +120,7 @@ describe.skipIf(!redisAvailable)('a 2025 session across replicas (built CLI, rea
     const refused = await fetch(`${a.base}/mcp`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'initialize',
-        params: {
-          protocolVersion: '2025-06-18',
-          capabilities: {},
-          clientInfo: { name: 'late', version: '1' },
-        },
-      }),
+      body: JSON.stringify(initializeRequest({ client: 'late', version: '2025-06-18' })),
     });
     expect(refused.status).toBe(503);
     expect(await inFlight).toBe('answered');

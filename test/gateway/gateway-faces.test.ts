@@ -6,6 +6,7 @@ import type { MCPToolHub } from '../../src/mcp/hub-types.js';
 import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
 import { ToolRegistry } from '../../src/registry/tool-registry.js';
 import type { Tool } from '../../src/tool/tool.js';
+import { initializeRequest } from '../helpers/initialize-request.js';
 
 /*
  * The gateway's two HTTP faces, the web `fetch` and the Node server `listen` starts, go through
@@ -168,16 +169,7 @@ const mcpHeaders = {
   'content-type': 'application/json',
   accept: 'application/json, text/event-stream',
 };
-const initialize = JSON.stringify({
-  jsonrpc: '2.0',
-  id: 1,
-  method: 'initialize',
-  params: {
-    protocolVersion: '2025-06-18',
-    capabilities: {},
-    clientInfo: { name: 'faces', version: '1.0.0' },
-  },
-});
+const initialize = JSON.stringify(initializeRequest({ client: 'faces', version: '2025-06-18' }));
 const statelessCall = JSON.stringify({
   jsonrpc: '2.0',
   id: 2,

@@ -8,6 +8,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliBin } from '../cli/cli-process.js';
 import { fixtureCommand } from '../fixtures/spawn-http.js';
+import { initializeRequest } from '../helpers/initialize-request.js';
 import { SERVE_BOX_OFF } from '../helpers/serve-box-off.js';
 import { stdioFixture } from '../mcp/hub-test-helpers.js';
 import { connectClient, eras, type RunningGateway, startGateway } from './gateway-test-helpers.js';
@@ -171,16 +172,7 @@ describe('serve --stdio flushes progress with a ping before the result (2025-era
       }
     };
     try {
-      send({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'initialize',
-        params: {
-          protocolVersion: '2025-11-25',
-          capabilities: {},
-          clientInfo: { name: 'raw', version: '1' },
-        },
-      });
+      send(initializeRequest());
       expect((await next()).id).toBe(1);
       send({ jsonrpc: '2.0', method: 'notifications/initialized' });
       const call = (id: number, progressToken?: string) =>

@@ -9,6 +9,7 @@ import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
 import { ToolRegistry } from '../../src/registry/tool-registry.js';
 import { type OidcFixture, startOidcProvider } from '../fixtures/oidc/oidc-fixture.js';
 import { freePort } from '../helpers/free-port.js';
+import { initializeRequest } from '../helpers/initialize-request.js';
 
 /*
  * What the front door tells a caller it does not serve, against a real OpenID provider
@@ -119,12 +120,7 @@ afterAll(async () => {
   await new Promise((resolve) => introspection?.close(resolve));
 });
 
-const initialize = JSON.stringify({
-  jsonrpc: '2.0',
-  id: 1,
-  method: 'initialize',
-  params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
-});
+const initialize = JSON.stringify(initializeRequest());
 
 async function post(url: string, authorization?: string) {
   const response = await fetch(url, {

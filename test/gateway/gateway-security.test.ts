@@ -4,6 +4,7 @@ import { McpToolsError } from '../../src/errors/mcp-tools-error.js';
 import { createGateway } from '../../src/gateway/create-gateway.js';
 import { ToolRegistry } from '../../src/registry/tool-registry.js';
 import type { Tool } from '../../src/tool/tool.js';
+import { initializeRequest } from '../helpers/initialize-request.js';
 import { stdioFixture } from '../mcp/hub-test-helpers.js';
 import { connectClient, eras, type RunningGateway, startGateway } from './gateway-test-helpers.js';
 
@@ -33,12 +34,7 @@ afterAll(async () => {
   await running?.close();
 });
 
-const initialize = JSON.stringify({
-  jsonrpc: '2.0',
-  id: 1,
-  method: 'initialize',
-  params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
-});
+const initialize = JSON.stringify(initializeRequest());
 
 function post(url: string, headers: Record<string, string>, body = initialize) {
   return fetch(url, {
