@@ -39,7 +39,7 @@ import {
  * `tools/call`, `resources/read` and `prompts/get` is a call (`serveDownstreamCall`) run as the
  * caller of its upstream requests, so progress, logs, cancellation and server→client requests
  * stay with it. `method`: the one request method this server will serve (a 2026-07-28 request's
- * server serves one message): only its handler is registered, not the other dozen, each a few
+ * server serves one message): only its handler is registered, not the other ten, each a few
  * closures and a schema wrapper per request. Capabilities and the task handlers stay as they are.
  */
 export function buildGatewayServer(
