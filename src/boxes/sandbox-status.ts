@@ -1,3 +1,4 @@
+import { basename } from 'node:path';
 import type { ServerConfig } from '../config/config-types.js';
 import {
   DEFAULT_MAX_PROCESSES,
@@ -6,10 +7,12 @@ import {
   sandboxGrants,
 } from '../config/sandbox-settings.js';
 import { findOnPath } from '../paths/find-on-path.js';
+import { argumentMounts } from './argument-mounts.js';
 import { cgroupLimitsMissing } from './cgroup-limits-missing.js';
 import { findBubblewrap } from './find-bubblewrap.js';
 import { findCgroups } from './find-cgroups.js';
 import { findContainerEngineSync } from './find-container-engine.js';
+import { protectedPaths } from './protected-paths.js';
 
 /** Whether a server runs in a box, and why (or why not), for `mcptools doctor`. */
 export interface SandboxStatus {
@@ -29,11 +32,18 @@ export function sandboxStatus(server: ServerConfig, env: NodeJS.ProcessEnv = pro
     if (server.trusted === true) return { boxed: false, reason: '"trusted": true on the entry' };
     return {
       boxed: false,
-      reason: 'no "sandbox" setting (boxes are off unless "sandbox" or, under serve, "gateway.sandbox" asks)',
+      reason:
+        'no "sandbox" setting (the CLI and the library box a server only when "sandbox" asks; serve boxes untrusted stdio servers by default)',
     };
   }
   if (grants.image !== undefined) return containerStatus(grants.image, grants, env);
   const bwrap = findBubblewrap(env);
+  if (bwrap === undefined && grants.ifAvailable === true)
+    return {
+      boxed: false,
+      reason:
+        'serve\'s default box, but bubblewrap ("bwrap") is not on PATH: the server runs unboxed, with a warning ("gateway": { "sandbox": true } refuses it instead)',
+    };
   if (bwrap === undefined)
     return {
       boxed: false,
@@ -61,6 +71,7 @@ export function sandboxStatus(server: ServerConfig, env: NodeJS.ProcessEnv = pro
         ? 'no network'
         : `network to ${network.allow.join(', ')} only (through the egress proxy)`,
     `${grants.read?.length ?? 0} read-only and ${grants.write?.length ?? 0} writable paths`,
+    ...argumentMountsLine(server, grants),
     `${grants.env?.length ?? 0} passed variables`,
     ...(grants.maxMemoryBytes === undefined || memoryCgroup
       ? []
@@ -79,7 +90,12 @@ export function sandboxStatus(server: ServerConfig, env: NodeJS.ProcessEnv = pro
         ]
       : [`no process limit (no cgroup here: ${cgroups.reason})`]),
   ];
-  return { boxed: true, reason: `bubblewrap (${bwrap}): ${granted.join(', ')}` };
+  const why = grants.ifAvailable === true ? "serve's default box for untrusted stdio servers, " : '';
+  const npx =
+    basename(server.command) === 'npx' && server.locked === undefined
+      ? ', its npx package installed outside the box and shown read-only'
+      : '';
+  return { boxed: true, reason: `${why}bubblewrap (${bwrap}): ${granted.join(', ')}${npx}` };
 }
 
 /** Whether a box that names an image runs, and on which engine, with its limits as flags. */
@@ -104,4 +120,19 @@ function containerStatus(image: string, grants: SandboxSettings, env: NodeJS.Pro
     boxed: true,
     reason: `${found.engine.name} (${found.engine.path}), image "${image}": ${granted.join(', ')}`,
   };
+}
+
+/**
+ * What the entry's `args` add to its box (argument-mounts.ts), in words; nothing when they add
+ * nothing or name a path a box never mounts (the start's error says that).
+ */
+function argumentMountsLine(server: { args?: string[]; cwd?: string }, grants: SandboxSettings): string[] {
+  try {
+    const launch = { args: server.args ?? [], ...(server.cwd === undefined ? {} : { cwd: server.cwd }) };
+    const added = argumentMounts('', launch, grants, protectedPaths());
+    if (added.write.length + added.read.length === 0) return [];
+    return [`from its args ${added.write.length} writable and ${added.read.length} read-only paths`];
+  } catch {
+    return [];
+  }
 }

@@ -1,13 +1,16 @@
 import type { Transport } from '@modelcontextprotocol/client';
 import type { TransportAuth } from '../auth/transport-auth.js';
+import { withArgumentMounts } from '../boxes/argument-mounts.js';
 import { bwrapCommand } from '../boxes/bwrap-command.js';
 import { cgroupLimitsMissing } from '../boxes/cgroup-limits-missing.js';
 import {
   bubblewrapMissingMessage,
   cgroupsMissingMessage,
+  defaultBoxSkippedMessage,
   findBubblewrap,
   socatMissingMessage,
 } from '../boxes/find-bubblewrap.js';
+import { protectedPaths } from '../boxes/protected-paths.js';
 import { CHAIN_ENV, chainEnvironment } from '../chain/gateway-chain.js';
 import { DEFAULT_MAX_PROCESSES, networkGrant, sandboxGrants } from '../config/sandbox-settings.js';
 import { findOnPath } from '../paths/find-on-path.js';
@@ -66,27 +69,42 @@ export async function createTransport(
   auth?: TransportAuth,
   limits?: SizeLimits,
   name = 'stdio',
+  configFile?: string,
 ): Promise<Transport> {
   if (config.type === 'in-process') return inProcessTransport(config, stderr);
   if (config.type === 'stdio') {
     stdioModule ??= import('./reusable-stdio-transport.js');
     const { ReusableStdioTransport } = await stdioModule;
     let parameters: ReusableStdioParameters = { command: config.command, args: config.args ?? [] };
-    // A server `mcptools add` locked starts only the locked package, boxed or not (locked-start.ts).
-    if (config.locked !== undefined) {
-      const { lockedCommand } = await import('../catalog/locked-start.js');
-      parameters = await lockedCommand(
-        config.locked,
+    let grants = sandboxGrants(config.sandbox);
+    // serve's default box: where bubblewrap is missing the server runs unboxed, said on stderr.
+    if (grants?.ifAvailable === true && grants.image === undefined && findBubblewrap() === undefined) {
+      logBoxEvent(defaultBoxSkippedMessage(name));
+      grants = undefined;
+    }
+    const bubblewrapBox = grants !== undefined && grants.image === undefined;
+    // A server `mcptools add` locked starts only the locked package, boxed or not (locked-start.ts);
+    // a boxed `npx` entry is installed outside its box and run inside it from that folder.
+    if (config.locked !== undefined || bubblewrapBox) {
+      const { packageCommand, runtimeFolders } = await import('../catalog/package-runner.js');
+      const run = await packageCommand(
         { command: config.command, args: config.args ?? [] },
+        config.locked,
         name,
+        { boxed: bubblewrapBox, log: logBoxEvent },
       );
+      parameters = { command: run.command, args: run.args };
+      if (bubblewrapBox && grants !== undefined) {
+        // The installed package (under the state folder) and a Node outside the system's folders, read-only.
+        const runtime = runtimeFolders(run);
+        if (runtime.length > 0) grants = { ...grants, read: [...(grants.read ?? []), ...runtime] };
+      }
     }
     // The gateway chain (see gateway-chain.ts) goes to every child, over its configured environment.
     const chain = chainEnvironment();
     if (config.env !== undefined || chain[CHAIN_ENV] !== undefined)
       parameters.env = { ...config.env, ...chain };
     if (config.cwd !== undefined) parameters.cwd = config.cwd;
-    const grants = sandboxGrants(config.sandbox);
     // An entry that names an image runs in a container of Docker or Podman, never elsewhere.
     if (grants?.image !== undefined) {
       const { containerTransport } = await import('./container-transport.js');
@@ -100,6 +118,17 @@ export async function createTransport(
     if (grants !== undefined) {
       const bwrap = findBubblewrap();
       if (bwrap === undefined) throw new Error(bubblewrapMissingMessage(name));
+      // The folders and files its configured `args` name are mounted; the gateway's own files never
+      // (argument-mounts.ts). The entry's own args, not a locked start's: those name the package
+      // runner's folders, which the runner grants itself.
+      grants = withArgumentMounts(
+        name,
+        { args: config.args ?? [], ...(config.cwd === undefined ? {} : { cwd: config.cwd }) },
+        grants,
+        protectedPaths(process.env, configFile),
+        process.env,
+        configFile,
+      );
       const { DEFAULT_INHERITED_ENV_VARS } = await import('@modelcontextprotocol/client/stdio');
       const network = networkGrant(grants.network);
       // An allowlist: the box reaches the egress proxy this process runs, for as long as its child runs.
