@@ -358,11 +358,14 @@ export function createGateway(options: GatewayOptions): Gateway {
         (context) => {
           const principal = context.authInfo?.clientId ?? 'anonymous';
           const owner = context.authInfo?.scopes.includes('owner') ?? false;
+          // The SDK checked `Mcp-Method` against the body before asking for a server (a request
+          // without it is refused), so the server registers that method's handler alone.
           return buildGatewayServer(
             core,
             profile,
             createSession(randomUUID(), 'modern', owner, principal, authCaller(context.authInfo)),
             serverInfo,
+            context.requestInfo?.headers.get('mcp-method')?.trim(),
           );
         },
         {

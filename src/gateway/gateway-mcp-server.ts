@@ -38,13 +38,16 @@ import {
  * prompts under `<server>__<prompt>`, completions, and `logging/setLevel`. Every
  * `tools/call`, `resources/read` and `prompts/get` is a call (`serveDownstreamCall`) run as the
  * caller of its upstream requests, so progress, logs, cancellation and server→client requests
- * stay with it.
+ * stay with it. `method`: the one request method this server will serve (a 2026-07-28 request's
+ * server serves one message): only its handler is registered, not the other ten, each a few
+ * closures and a schema wrapper per request. Capabilities and the task handlers stay as they are.
  */
 export function buildGatewayServer(
   core: GatewayCore,
   profile: GatewayProfile,
   session: DownstreamSession,
   serverInfo: Implementation,
+  method?: string,
 ): Server {
   const server = new TaskAnsweringServer(serverInfo, {
     capabilities: {
@@ -68,8 +71,17 @@ export function buildGatewayServer(
 
   // Each request is seen with the token presented on it (its scopes, claims, owner flag).
   const seen = (context: ServerContext) => requestSession(session, context.http?.authInfo);
+  // Where this function's handlers are registered: the server, or only `method`'s when it serves that alone.
+  const handlers: Pick<Server, 'setRequestHandler'> =
+    method === undefined
+      ? server
+      : {
+          setRequestHandler: ((name: string, ...rest: unknown[]) => {
+            if (name === method) (server.setRequestHandler as (...args: unknown[]) => void)(name, ...rest);
+          }) as Server['setRequestHandler'],
+        };
 
-  server.setRequestHandler('tools/list', async (_request, context) => ({
+  handlers.setRequestHandler('tools/list', async (_request, context) => ({
     tools: (await profile.tools(seen(context))).map((tool) => {
       const listed = toMcpTool(tool);
       // A 2025-era caller may ask for run_script as a task (the 2026-07-28 extension needs no flag).
@@ -141,7 +153,7 @@ export function buildGatewayServer(
     };
   };
 
-  server.setRequestHandler('tools/call', async (request, context) => {
+  handlers.setRequestHandler('tools/call', async (request, context) => {
     // A run_script the caller asked to run as a task: answered at once, the script runs on.
     const task = scriptTaskAsked(server, session, profile, request.params, context);
     if (task !== undefined) {
@@ -166,11 +178,12 @@ export function buildGatewayServer(
     );
   });
 
-  registerResourceHandlers(server, core, profile, session);
+  if (method === undefined || method.startsWith('resources/'))
+    registerResourceHandlers(server, core, profile, session);
   registerTasksPassthrough(server, core, profile, session);
   registerLegacyScriptTasks(server, core, profile, session);
 
-  server.setRequestHandler('prompts/list', async (_request, context) => {
+  handlers.setRequestHandler('prompts/list', async (_request, context) => {
     // Listed for this session's caller: a per-caller server lists theirs, or nothing.
     const viewer = seen(context);
     const { items } = await hub.prompts.listAll({
@@ -194,7 +207,7 @@ export function buildGatewayServer(
     return origin;
   };
 
-  server.setRequestHandler('prompts/get', (request, context) =>
+  handlers.setRequestHandler('prompts/get', (request, context) =>
     serveDownstreamCall(
       scope(context),
       'prompts/get',
@@ -228,7 +241,7 @@ export function buildGatewayServer(
     ),
   );
 
-  server.setRequestHandler('completion/complete', async (request, context) => {
+  handlers.setRequestHandler('completion/complete', async (request, context) => {
     const { ref, argument } = request.params;
     const complete = hub.prompts.complete?.bind(hub.prompts);
     if (complete === undefined) return { completion: { values: [] } };
@@ -265,7 +278,7 @@ export function buildGatewayServer(
     }
   });
 
-  server.setRequestHandler('logging/setLevel', async (request) => {
+  handlers.setRequestHandler('logging/setLevel', async (request) => {
     session.logLevel = request.params.level;
     session.onChange?.();
     return {};

@@ -71,13 +71,15 @@ export interface GoneSignal {
 }
 
 /**
- * The Node face's own {@link GoneSignal}: a flag and a list. An `AbortController` costs several
- * microseconds and about 2 KiB on Node 20 (an `EventTarget`, made transferable), and every
- * streamed answer needs this notice, while the request's own `signal` is seldom read.
+ * A {@link GoneSignal} of its own: a flag and a list, with an `AbortSignal` made only when
+ * something reads {@link signal}. An `AbortController` costs several microseconds and about 2
+ * KiB on Node 20 (an `EventTarget`, made transferable), and every streamed answer needs this
+ * notice (the Node face's, a resumable stream's), while a request's own `signal` is seldom read.
  */
-class ClientGone implements GoneSignal {
+export class ClientGone implements GoneSignal {
   aborted = false;
   #listeners: (() => void)[] = [];
+  #abort: AbortController | undefined;
 
   addEventListener(_type: 'abort', listener: () => void, _options?: { once?: boolean }): void {
     if (!this.aborted) this.#listeners.push(listener);
@@ -88,13 +90,23 @@ class ClientGone implements GoneSignal {
     if (index >= 0) this.#listeners.splice(index, 1);
   }
 
-  /** Fires once: every listener runs once, as with `{ once: true }`. */
+  /** The same notice as an `AbortSignal` (made on first read, aborted already if it fired). */
+  get signal(): AbortSignal {
+    if (this.#abort === undefined) {
+      this.#abort = new AbortController();
+      if (this.aborted) this.#abort.abort();
+    }
+    return this.#abort.signal;
+  }
+
+  /** Fires once: every listener runs once, as with `{ once: true }`, then the signal (if made) aborts. */
   fire(): void {
     if (this.aborted) return;
     this.aborted = true;
     const listeners = this.#listeners;
     this.#listeners = [];
     for (const listener of listeners) listener();
+    this.#abort?.abort();
   }
 }
 
@@ -121,7 +133,6 @@ class NodeRequestView implements HttpExchange {
   readonly gone = new ClientGone();
   readonly #req: IncomingMessage;
   readonly #res: ServerResponse;
-  #abort: AbortController | undefined;
 
   constructor(req: IncomingMessage, res: ServerResponse) {
     this.#req = req;
@@ -157,17 +168,12 @@ class NodeRequestView implements HttpExchange {
 
   /** Made on first read (or never): a signal costs several microseconds on Node 20. */
   get signal(): AbortSignal {
-    if (this.#abort === undefined) {
-      this.#abort = new AbortController();
-      if (this.gone.aborted) this.#abort.abort();
-    }
-    return this.#abort.signal;
+    return this.gone.signal;
   }
 
   /** The client went away before the answer. */
   clientGone(): void {
     this.gone.fire();
-    this.#abort?.abort();
   }
 
   clone(): this {

@@ -1,5 +1,5 @@
 import { type EventStore, type StreamId, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/server';
-import { type BodyReader, type GoneSignal, readBodyWith } from '../../http/node-exchange.js';
+import { type BodyReader, ClientGone, type GoneSignal, readBodyWith } from '../../http/node-exchange.js';
 
 /** The SDK's stream id of a session's standalone GET stream. */
 const GET_STREAM = '_GET_stream';
@@ -7,9 +7,12 @@ const GET_STREAM = '_GET_stream';
 /** The first protocol version whose clients take a priming event (an id with empty data). */
 const PRIMING_VERSION = '2025-11-25';
 
-/** One POST's response stream: the calls on it are cancelled through `abort`. */
+/**
+ * One POST's response stream: the calls on it are cancelled through `giveUp` (its `AbortSignal`
+ * made only if the SDK reads the request's `signal`; a 2025 call watches `giveUp` itself).
+ */
 interface ResponseStream {
-  readonly abort: AbortController;
+  readonly giveUp: ClientGone;
   /** The SDK's stream id, once its first event (for a 2025-11-25 client, its priming event) passed. */
   streamId?: StreamId;
   /** The look-up of `streamId` under way. */
@@ -22,9 +25,10 @@ interface ResponseStream {
  * `request` as the SDK should read it: another `signal` (made when first read: a signal costs
  * microseconds on Node 20, and the SDK may never read it), and maybe another protocol version
  * header. The Node face's own notice of a client gone (`gone`, what a call watches instead of
- * `signal`) is that signal too: a resumable stream's calls outlive its connection by the grace period.
+ * `signal`) is the same notice, without an `AbortSignal` made for it: a resumable stream's calls
+ * outlive its connection by the grace period.
  */
-function viewOf(request: Request, abort: AbortController, version: string | undefined): Request {
+function viewOf(request: Request, giveUp: ClientGone, version: string | undefined): Request {
   const headers =
     version === undefined
       ? request.headers
@@ -39,7 +43,8 @@ function viewOf(request: Request, abort: AbortController, version: string | unde
         });
   return new Proxy(request, {
     get(target, property) {
-      if (property === 'signal' || property === 'gone') return abort.signal;
+      if (property === 'gone') return giveUp;
+      if (property === 'signal') return giveUp.signal;
       if (property === 'headers') return headers;
       const value = Reflect.get(target, property, target);
       return typeof value === 'function' ? value.bind(target) : value;
@@ -219,7 +224,7 @@ export class ResumableStreams {
     negotiated: string | undefined,
     handle: (request: Request) => Promise<Response>,
   ): Promise<Response> {
-    const stream: ResponseStream = { abort: new AbortController(), done: false };
+    const stream: ResponseStream = { giveUp: new ClientGone(), done: false };
     const header = request.headers.get('mcp-protocol-version');
     const version =
       negotiated !== undefined &&
@@ -230,7 +235,7 @@ export class ResumableStreams {
       SUPPORTED_PROTOCOL_VERSIONS.includes(header)
         ? negotiated
         : undefined;
-    const response = await handle(viewOf(request, stream.abort, version));
+    const response = await handle(viewOf(request, stream.giveUp, version));
     const ended = (cut: boolean) => {
       if (cut) this.#dropped(stream);
       else stream.done = true;
@@ -281,16 +286,16 @@ export class ResumableStreams {
   }
 
   #wait(stream: ResponseStream): void {
-    if (stream.done || stream.abort.signal.aborted || stream.timer !== undefined) return;
+    if (stream.done || stream.giveUp.aborted || stream.timer !== undefined) return;
     const streamId = stream.streamId;
     if (streamId === undefined) {
-      stream.abort.abort();
+      stream.giveUp.fire();
       return;
     }
     this.#waiting.set(streamId, stream);
     stream.timer = setTimeout(() => {
       this.#waiting.delete(streamId);
-      stream.abort.abort();
+      stream.giveUp.fire();
     }, this.#graceMs);
     stream.timer.unref();
   }
