@@ -1,4 +1,4 @@
-// CLI start-up time (issue 9 / issue 11): wall time of `mcptools --help`, every
+// CLI start-up time: wall time of `mcptools --help`, every
 // `<command> --help` and `mcptools config`, 10 runs each (interleaved rounds, order rotated),
 // median and p95, beside `node -e 0` measured in the same rounds (Node's own start-up on this
 // machine). Budget: ≤ 150 ms median. Run `npm run build` first.

@@ -1,4 +1,4 @@
-// The cluster benchmark (issue 27): what cluster mode costs a call. Run it after a build:
+// The cluster benchmark: what cluster mode costs a call. Run it after a build:
 //
 //   npm run build && node bench/run.mjs cluster [--quick]
 //

@@ -1,4 +1,4 @@
-// What resumable response streams cost a 2025-era call (issue 26): an SDK client in its default
+// What resumable response streams cost a 2025-era call: an SDK client in its default
 // mode (2025 era, `initialize`, sessions) calls `echo` through two library gateways of this
 // build (dist/) over the same kind of upstream (the bench echo server over stdio), one with the
 // default event store (MemoryEventStores: a priming event and every message stored per call),

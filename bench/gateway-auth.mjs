@@ -1,4 +1,4 @@
-// What the OAuth front door costs (issue 29), all in the same process run:
+// What the OAuth front door costs, all in the same process run:
 //  1. the front door alone (`authenticateRequest` on a request's headers): no token configured,
 //     a static token, a JWT access token already verified once (cached until `exp`) — in
 //     interleaved rounds, the median of each round's per-request time;

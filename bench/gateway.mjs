@@ -1,4 +1,4 @@
-// The gateway benchmark (issue 10): an SDK client → `mcptools serve` (the built CLI, its own
+// The gateway benchmark: an SDK client → `mcptools serve` (the built CLI, its own
 // process) → the bench echo server over stdio, against the same SDK client talking to the echo
 // server directly (HTTP and stdio) and through `mcp-proxy` (HTTP → stdio, installed in
 // bench/peers on demand, never a project dependency). All sides are measured in the same run,

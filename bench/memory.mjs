@@ -11,9 +11,9 @@ import { ratio, summarize } from './lib/stats.mjs';
 
 const CHILD = fileURLToPath(new URL('./memory-child.mjs', import.meta.url));
 const TRACE = new URL('./lib/module-trace.mjs', import.meta.url).href;
-/** Goal for the first connect (issue 31): mcptools' RSS within this of the SDK client's. */
+/** Goal for the first connect: mcptools' RSS within this of the SDK client's. */
 const FIRST_CONNECT_GOAL_BYTES = 5 * 1024 * 1024;
-/** Goal for importing mcptools (issue 2); above it the benchmark says which modules weigh most. */
+/** Goal for importing mcptools; above it the benchmark says which modules weigh most. */
 const IMPORT_GOAL_BYTES = 26 * 1024 * 1024;
 // Per-server children: a fixed 1 MiB young generation keeps V8 from resizing it between the
 // two snapshots. Import children run with default heap settings, as users do.
@@ -99,7 +99,7 @@ export async function runMemoryBenchmark(options = {}) {
   }
   const sdkImport = importRows.find((row) => row.side === 'sdk')?.cost;
 
-  // First connect (issue 31): import, one stdio server connected and its tools listed, full
+  // First connect: import, one stdio server connected and its tools listed, full
   // collection; both sides in fresh processes, alternated, median.
   const firstSides = parts.has('first-connect') ? ['sdk', ...(withMcptools ? ['mcptools'] : [])] : [];
   const first = Object.fromEntries(firstSides.map((side) => [side, []]));

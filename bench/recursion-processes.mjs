@@ -1,4 +1,4 @@
-// Issue 26: the most processes `serve --http` has in its first 6 s, started in a folder whose
+// The most processes `serve --http` has in its first 6 s, started in a folder whose
 // .mcp.json lists mcptools itself five ways (direct path, npx, shell wrapper, its own URL,
 // mcp-remote to it). Before the fix: 71 and growing. `npm run build`, then:
 //   node bench/recursion-processes.mjs

@@ -1,4 +1,4 @@
-// The cost of the gateway's sealed 2026-07-28 requestState (issue 27): seal and open
+// The cost of the gateway's sealed 2026-07-28 requestState: seal and open
 // (AES-256-GCM, node:crypto, src/cluster/request-state-seal.ts) against the SDK's own
 // `createRequestStateCodec` (HMAC-SHA256 over WebCrypto, signed only), mint and verify, bound to
 // the same method and principal. Batches of each side interleave, their order rotating, so

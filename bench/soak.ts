@@ -1,4 +1,4 @@
-// The gateway soak (issue 13): `mcptools serve --http` (the built CLI, its own process) in
+// The gateway soak: `mcptools serve --http` (the built CLI, its own process) in
 // front of 5 upstream echo servers over stdio, driven by 10 downstream SDK client sessions
 // (5 in each protocol era, 5 calls in flight each), after a warm-up of 10% of the calls, while
 // one upstream after another is killed

@@ -1,4 +1,4 @@
-// What telemetry costs a stdio tool call (issue 30): sequential `echo` calls through the hub, each
+// What telemetry costs a stdio tool call: sequential `echo` calls through the hub, each
 // side in its own process (the SDK is global). The reference is the same source built with its
 // telemetry cut out (bench/lib/build-without-telemetry.mjs; or `--baseline=DIR`, any built
 // dist/), run twice as two sides ("A" and "B") so that the A/B spread shows the noise floor of

@@ -1,5 +1,5 @@
 // Bundles the CLI's start-up path into one CommonJS file, dist/cli/main.cjs (the package's `bin`),
-// after `tsc` has built dist/ (issue 11: `mcptools --help`, `<command> --help` and
+// after `tsc` has built dist/ (the goal: `mcptools --help`, `<command> --help` and
 // `mcptools config` in ≤ 150 ms). One file instead of ~50 ES modules saves their resolution and
 // reads, and CommonJS skips Node 20's ES module loader; commander's CommonJS is inlined.
 //

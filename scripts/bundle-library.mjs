@@ -1,6 +1,6 @@
 // Bundles the library entries, dist/index.js and one dist/<name>.js per subpath of the package's
 // `exports` (dist/gateway.js, dist/router.js, …), after `tsc` has built dist/
-// (issue 31: RSS after import + one connected server within 5 MiB of the SDK client's). Node 20
+// (the goal: RSS after import + one connected server within 5 MiB of the SDK client's). Node 20
 // keeps a record, the source text and a namespace per ES module: tsc's ~190 modules for an import
 // and a stdio connect cost about 5 MiB more than the same code in a few files.
 //

@@ -25,6 +25,7 @@ export {
   type McpToolsErrorCode,
   type McpToolsErrorOptions,
 } from './errors/mcp-tools-error.js';
+// The hub of MCP servers
 export type {
   CallOptions,
   MCPToolHub,
@@ -40,7 +41,6 @@ export type {
   TransportKind,
 } from './mcp/hub-types.js';
 export type { InProcessServer } from './mcp/in-process-server.js';
-// The hub of MCP servers
 export { loadMCPServers } from './mcp/load-mcp-servers.js';
 export type { LoadMCPServersOptions } from './mcp/mcp-tool-hub.js';
 export type { ReconnectOptions } from './mcp/reconnect-policy.js';

@@ -203,6 +203,25 @@ describe('the folders of src/gateway/ (docs/architecture.md)', () => {
     expect(importCycles(arrows), 'move what both folders need to the one that owns it').toEqual([]);
   });
 
+  it('has no folder that imports the files at the top of src/gateway/', () => {
+    // The top wires the folders together: an import up to it (even of a type) ties a folder to
+    // every other. What a folder needs of the core, it declares itself as an interface.
+    const isTop = (file: string) => file.startsWith('src/gateway/') && file.split('/').length === 3;
+    // The control: the top's own imports of the folders are seen, and are not counted; an
+    // import from a folder up to the top would be.
+    expect(imports).toContainEqual(
+      expect.objectContaining({
+        from: 'src/gateway/gateway-core.ts',
+        to: 'src/gateway/resources/resource-host.ts',
+      }),
+    );
+    expect(isTop('src/gateway/gateway-core.ts') && !isTop('src/gateway/calls/call-host.ts')).toBe(true);
+    const upward = imports
+      .filter((found) => gatewayFolderOf(found.from) !== undefined && isTop(found.to))
+      .map(describeImport);
+    expect(upward, 'declare what the folder needs of the core in the folder itself').toEqual([]);
+  });
+
   it('has no import between its folders that the table does not allow', () => {
     const forbidden: string[] = [];
     for (const found of imports) {

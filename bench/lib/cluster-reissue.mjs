@@ -1,4 +1,4 @@
-// Issue 27, case 9 as a figure: a 2026-07-28 call parked on a 2025 upstream of replica A (it
+// A replica that dies with a parked call, as a figure: a 2026-07-28 call parked on a 2025 upstream of replica A (it
 // elicited, and waits there for the answer); A is SIGKILLed; how long the retry, sent to B, takes
 // to get its -32602 "re-issue the call". Each repetition restarts A.
 

@@ -95,9 +95,14 @@ export function bwrapCommand(
   const granted = [...(grants.read ?? []), ...written];
   if (launch.cwd !== undefined && !granted.some((path) => isWithin(launch.cwd!, path)))
     args.push('--ro-bind', requireAbsolute(launch.cwd, 'cwd'), launch.cwd);
+  const binds: [flag: string, path: string][] = [];
   for (const path of grants.read ?? [])
-    if (!written.has(path)) args.push('--ro-bind', requireAbsolute(path, 'read'), path);
-  for (const path of written) args.push('--bind', requireAbsolute(path, 'write'), path);
+    if (!written.has(path)) binds.push(['--ro-bind', requireAbsolute(path, 'read')]);
+  for (const path of written) binds.push(['--bind', requireAbsolute(path, 'write')]);
+  // A folder before the ones inside it: a later bind hides what an earlier one put under it, so a
+  // read-only folder inside a written one stays read-only (the sort is stable: same depth, same order).
+  binds.sort((a, b) => depth(a[1]) - depth(b[1]));
+  for (const [flag, path] of binds) args.push(flag, path, path);
   if (egress !== undefined && typeof network === 'object') args.push(...egressBinds(egress));
   // The box's own root (where bubblewrap made the mount points) read-only too: a write outside
   // the grants and /tmp fails at once instead of landing in memory that vanishes with the box.
@@ -144,6 +149,11 @@ function symlinkTarget(path: string): string | undefined {
 function isWithin(path: string, folder: string): boolean {
   const inside = relative(folder, path);
   return inside === '' || (!inside.startsWith('..') && !isAbsolute(inside));
+}
+
+/** How many names deep `path` is (`/srv/notes`: 2). */
+function depth(path: string): number {
+  return path.split('/').filter(Boolean).length;
 }
 
 /** A bind of a relative path would resolve against the gateway's own directory: refused. */

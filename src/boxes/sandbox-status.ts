@@ -6,10 +6,12 @@ import {
   sandboxGrants,
 } from '../config/sandbox-settings.js';
 import { findOnPath } from '../paths/find-on-path.js';
+import { argumentMounts } from './argument-mounts.js';
 import { cgroupLimitsMissing } from './cgroup-limits-missing.js';
 import { findBubblewrap } from './find-bubblewrap.js';
 import { findCgroups } from './find-cgroups.js';
 import { findContainerEngineSync } from './find-container-engine.js';
+import { protectedPaths } from './protected-paths.js';
 
 /** Whether a server runs in a box, and why (or why not), for `mcptools doctor`. */
 export interface SandboxStatus {
@@ -61,6 +63,7 @@ export function sandboxStatus(server: ServerConfig, env: NodeJS.ProcessEnv = pro
         ? 'no network'
         : `network to ${network.allow.join(', ')} only (through the egress proxy)`,
     `${grants.read?.length ?? 0} read-only and ${grants.write?.length ?? 0} writable paths`,
+    ...argumentMountsLine(server, grants),
     `${grants.env?.length ?? 0} passed variables`,
     ...(grants.maxMemoryBytes === undefined || memoryCgroup
       ? []
@@ -104,4 +107,19 @@ function containerStatus(image: string, grants: SandboxSettings, env: NodeJS.Pro
     boxed: true,
     reason: `${found.engine.name} (${found.engine.path}), image "${image}": ${granted.join(', ')}`,
   };
+}
+
+/**
+ * What the entry's `args` add to its box (argument-mounts.ts), in words; nothing when they add
+ * nothing or name a path a box never mounts (the start's error says that).
+ */
+function argumentMountsLine(server: { args?: string[]; cwd?: string }, grants: SandboxSettings): string[] {
+  try {
+    const launch = { args: server.args ?? [], ...(server.cwd === undefined ? {} : { cwd: server.cwd }) };
+    const added = argumentMounts('', launch, grants, protectedPaths());
+    if (added.write.length + added.read.length === 0) return [];
+    return [`from its args ${added.write.length} writable and ${added.read.length} read-only paths`];
+  } catch {
+    return [];
+  }
 }

@@ -19,14 +19,14 @@ export interface CliConfig {
 export async function resolveCliConfig(options: {
   config?: string;
   demo?: boolean;
-  /** `false` for commands that only show the configuration (no sandbox directory is created). */
-  createSandbox?: boolean;
+  /** `false` for commands that only show the configuration (no workspace folder is created). */
+  createWorkspace?: boolean;
   /** `project`: discovery skips other hosts' user-level files (`serve`, docs/gateway-recursion.md). */
   discovery?: 'project' | 'all';
 }): Promise<CliConfig> {
   const builtIn = () =>
     defaultConfig({
-      createSandbox: options.createSandbox !== false,
+      createWorkspace: options.createWorkspace !== false,
       onNpx: (packages) =>
         process.stderr.write(
           `mcptools: ${packages.join(', ')} not installed here; running through npx -y (downloaded on first use)\n`,

@@ -28,7 +28,6 @@ import { gatewayBrowserLogin } from './auth/gateway-browser-login.js';
 import type { HttpGuardSettings, RequestPrincipal } from './auth/http-guard.js';
 import { authCaller } from './auth/request-caller.js';
 import { Visibility } from './auth/visibility.js';
-import { relayContinuationsOf } from './calls/relay-continuations.js';
 import { isCatalogPath, serveCatalog } from './catalog/catalog-endpoint.js';
 import { GatewayCore } from './gateway-core.js';
 import { resolveGatewayLimits } from './gateway-limits.js';
@@ -154,7 +153,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   const joinCluster = (settings: NonNullable<typeof clusterSettings>) =>
     (joining ??= ClusterNode.start(settings, log).then(async (node) => {
       // A relayed round's first retry is first in the whole cluster, not once per replica.
-      relayContinuationsOf(core).shareWith(sharedRelayRounds(node.redis, node.keys));
+      core.relayContinuations.shareWith(sharedRelayRounds(node.redis, node.keys));
       services = await startReplicaServices(node, { ...options, hub, log });
       unsubscribers.push(() => services?.stop());
       // A sign-in's redirect that reaches another replica is completed by the one holding its flow.
@@ -260,9 +259,11 @@ export function createGateway(options: GatewayOptions): Gateway {
   const startedAt = Date.now();
   /** When the profiles were last reconfigured (a reload): the registry records' `updatedAt`. */
   let profilesChangedAt = startedAt;
+  const serverFor = (profile: GatewayProfile, session: DownstreamSession) =>
+    buildGatewayServer(core, profile, session, serverInfo);
   const legacySessions: LegacySessions = new LegacySessions({
     core,
-    serverInfo,
+    serverFor,
     maxBodyBytes,
     eventStores,
     resumeGraceMs,
@@ -281,7 +282,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       what: 'subscriptions/listen streams',
     },
   );
-  const sseSessions = new SseSessions(core, serverInfo);
+  const sseSessions = new SseSessions(core, serverFor);
   const modernHandlers = new Map<GatewayProfile, McpHttpHandler>();
   const stdioHandles: { close(): Promise<void> }[] = [];
   let httpServer: HttpServer | undefined;
@@ -557,7 +558,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       (context) => {
         // Over stdio the client started this process: it is the owner.
         const session = createSession(randomUUID(), context.era, true, 'stdio');
-        const server = buildGatewayServer(core, profile, session, serverInfo);
+        const server = serverFor(profile, session);
         core.sessions.add(session);
         current = session;
         server.onclose = () => core.endSession(session);
@@ -607,7 +608,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   const holdChanges = () => core.holdToolChanges();
   const retiredProfiles = new Set<string>();
   const reconfigure = async (config: McpToolsConfig, overrides: DefaultProfileOverrides = {}) => {
-    const changes = reconfigureProfiles(core, parts, config, overrides, retiredProfiles);
+    const changes = reconfigureProfiles(core.profiles, parts, config, overrides, retiredProfiles);
     profilesChangedAt = Date.now();
     core.toolsChanged();
     return changes;

@@ -8,10 +8,12 @@ import {
 import type { MCPToolHub, UpstreamNotification } from '../mcp/hub-types.js';
 import type { DownstreamCall } from './calls/downstream-call.js';
 import { ParkedScriptBytes } from './calls/parked-script-bytes.js';
+import { RelayContinuations } from './calls/relay-continuations.js';
 import { type ScriptTaskLimits, ScriptTasks } from './calls/script-tasks.js';
 import { routeUpstreamLog, sendToSession } from './calls/upstream-log.js';
 import type { GatewayProfile } from './profiles/gateway-profile.js';
 import { ToolListAnnouncer, type ToolListChange } from './profiles/tool-list-announcer.js';
+import type { ResourceHost } from './resources/resource-host.js';
 import { ResourceIndex } from './resources/resource-index.js';
 import type { ResourceTarget } from './resources/resource-routing.js';
 import { wrapResourceUri } from './resources/resource-uri.js';
@@ -24,7 +26,7 @@ import { type DownstreamSession, stateBinding } from './sessions/downstream-sess
  * upstream resource subscriptions (reference-counted: one upstream subscription per URI,
  * however many sessions asked).
  */
-export class GatewayCore {
+export class GatewayCore implements ResourceHost {
   readonly hub: MCPToolHub;
   readonly separator: string;
   readonly profiles = new Map<string, GatewayProfile>();
@@ -44,10 +46,10 @@ export class GatewayCore {
   readonly parkedScripts: ParkedScriptBytes;
   /** The `run_script` calls this replica runs as tasks (see script-tasks.ts). */
   readonly scriptTasks: ScriptTasks;
+  /** The retries of relayed `input_required` rounds seen (a cluster shares them). */
+  readonly relayContinuations = new RelayContinuations();
   readonly #parked = new Map<string, { call: DownstreamCall; timer: NodeJS.Timeout }>();
   readonly #subscriptions: UpstreamSubscriptions;
-  /** Per session: the URI it named each subscription by, where that is not the qualified key. */
-  readonly #named = new WeakMap<DownstreamSession, Map<string, string>>();
   readonly #inputTimeoutMs: number;
   readonly #unlinkedParkMs: number;
   readonly #parkedCalls: { total: number; perPrincipal: number };
@@ -234,11 +236,7 @@ export class GatewayCore {
    */
   subscribe(session: DownstreamSession, named: string, target: ResourceTarget): Promise<SubscriptionState> {
     const key = wrapResourceUri(target.server, target.uri);
-    let names = this.#named.get(session);
-    if (names === undefined) {
-      names = new Map();
-      this.#named.set(session, names);
-    }
+    const names = session.subscribedAs;
     if (named === key) names.delete(key);
     else names.set(key, named);
     return this.#subscriptions.subscribe(session, key);
@@ -246,8 +244,7 @@ export class GatewayCore {
 
   /** The name each of `session`'s subscriptions was asked by (its qualified key when asked so). */
   subscriptionNames(session: DownstreamSession): string[] {
-    const names = this.#named.get(session);
-    return [...session.subscriptions].map((key) => names?.get(key) ?? key);
+    return [...session.subscriptions].map((key) => session.subscribedAs.get(key) ?? key);
   }
 
   /**
@@ -255,12 +252,10 @@ export class GatewayCore {
    * one out unsubscribes upstream. Resolves `false` when the session holds no such subscription.
    */
   async unsubscribe(session: DownstreamSession, named: string): Promise<boolean> {
-    const names = this.#named.get(session);
     let key: string | undefined = session.subscriptions.has(named) ? named : undefined;
-    if (key === undefined && names !== undefined)
-      for (const [held, name] of names) if (name === named) key = held;
+    if (key === undefined) for (const [held, name] of session.subscribedAs) if (name === named) key = held;
     if (key === undefined) return false;
-    names?.delete(key);
+    session.subscribedAs.delete(key);
     await this.#subscriptions.unsubscribe(session, key);
     return true;
   }
@@ -277,7 +272,7 @@ export class GatewayCore {
   #sendUpdated(server: string, key: string, subscribers: Iterable<DownstreamSession>): void {
     const listened = new Set<string>();
     for (const session of subscribers) {
-      const uri = this.#named.get(session)?.get(key) ?? key;
+      const uri = session.subscribedAs.get(key) ?? key;
       // A stdio connection (either era) is told through its server; a 2026 HTTP listener through its handler.
       void session.server?.sendResourceUpdated({ uri }).catch(() => {});
       if (session.era === 'modern') listened.add(uri);

@@ -11,6 +11,7 @@ import {
 import { executeWith } from '../tool/execute-with.js';
 import type { Tool, ToolUpdate } from '../tool/tool.js';
 import { approvalThroughCaller } from './calls/gateway-approval.js';
+import { toProtocolError } from './calls/protocol-error.js';
 import { serveDownstreamCall, type UpstreamWork } from './calls/serve-downstream-call.js';
 import { registerLegacyScriptTasks, scriptTaskAsked, startScriptTask } from './calls/serve-script-tasks.js';
 import { TaskAnsweringServer } from './calls/task-answering-server.js';
@@ -19,7 +20,6 @@ import { toCallToolResult } from './calls/tool-result-wire.js';
 import type { GatewayCore } from './gateway-core.js';
 import type { GatewayProfile } from './profiles/gateway-profile.js';
 import { toMcpTool } from './profiles/mcp-tool-definition.js';
-import { toProtocolError } from './protocol-error.js';
 import { registerResourceHandlers, resourceScope } from './resources/gateway-resource-handlers.js';
 import { joinPromptName, splitPromptName } from './resources/prompt-names.js';
 import { presentLinks } from './resources/resource-links.js';

@@ -1,5 +1,6 @@
 import type { Transport } from '@modelcontextprotocol/client';
 import type { TransportAuth } from '../auth/transport-auth.js';
+import { withArgumentMounts } from '../boxes/argument-mounts.js';
 import { bwrapCommand } from '../boxes/bwrap-command.js';
 import { cgroupLimitsMissing } from '../boxes/cgroup-limits-missing.js';
 import {
@@ -8,6 +9,7 @@ import {
   findBubblewrap,
   socatMissingMessage,
 } from '../boxes/find-bubblewrap.js';
+import { protectedPaths } from '../boxes/protected-paths.js';
 import { CHAIN_ENV, chainEnvironment } from '../chain/gateway-chain.js';
 import { DEFAULT_MAX_PROCESSES, networkGrant, sandboxGrants } from '../config/sandbox-settings.js';
 import { findOnPath } from '../paths/find-on-path.js';
@@ -66,6 +68,7 @@ export async function createTransport(
   auth?: TransportAuth,
   limits?: SizeLimits,
   name = 'stdio',
+  configFile?: string,
 ): Promise<Transport> {
   if (config.type === 'in-process') return inProcessTransport(config, stderr);
   if (config.type === 'stdio') {
@@ -86,7 +89,7 @@ export async function createTransport(
     if (config.env !== undefined || chain[CHAIN_ENV] !== undefined)
       parameters.env = { ...config.env, ...chain };
     if (config.cwd !== undefined) parameters.cwd = config.cwd;
-    const grants = sandboxGrants(config.sandbox);
+    let grants = sandboxGrants(config.sandbox);
     // An entry that names an image runs in a container of Docker or Podman, never elsewhere.
     if (grants?.image !== undefined) {
       const { containerTransport } = await import('./container-transport.js');
@@ -100,6 +103,17 @@ export async function createTransport(
     if (grants !== undefined) {
       const bwrap = findBubblewrap();
       if (bwrap === undefined) throw new Error(bubblewrapMissingMessage(name));
+      // The folders and files its configured `args` name are mounted; the gateway's own files never
+      // (argument-mounts.ts). The entry's own args, not a locked start's: those name the package
+      // runner's folders, which the runner grants itself.
+      grants = withArgumentMounts(
+        name,
+        { args: config.args ?? [], ...(config.cwd === undefined ? {} : { cwd: config.cwd }) },
+        grants,
+        protectedPaths(process.env, configFile),
+        process.env,
+        configFile,
+      );
       const { DEFAULT_INHERITED_ENV_VARS } = await import('@modelcontextprotocol/client/stdio');
       const network = networkGrant(grants.network);
       // An allowlist: the box reaches the egress proxy this process runs, for as long as its child runs.

@@ -65,6 +65,8 @@ export interface McpConnectionOptions {
   limits?: SizeLimits;
   /** Holds back tool definitions that differ from their pins, before anything else reads them. */
   pins?: PinGuard;
+  /** The configuration file the servers come from: a box never mounts it (protected-paths.ts). */
+  configFile?: string;
 }
 
 /** Settings of one server's {@link McpConnection}. */
@@ -474,6 +476,7 @@ export class McpConnection implements ClientCallbacks {
       mode: this.#mode,
       ...(remembered === undefined ? {} : { remembered }),
       ...(this.#server.auth === undefined ? {} : { auth: this.#server.auth }),
+      ...(this.#options.configFile === undefined ? {} : { configFile: this.#options.configFile }),
     }).catch((error: unknown) => {
       this.#forgetEra();
       throw error;

@@ -1,3 +1,4 @@
+import { isAbsolute } from 'node:path';
 import type { Implementation, Tool as McpToolDefinition } from '@modelcontextprotocol/client';
 import type { AuthorizationStart, AuthorizationUrlHandler } from '../auth/server-authorization.js';
 import { type OAuthHostOptions, ServerAuthorizations } from '../auth/server-authorizations.js';
@@ -257,6 +258,8 @@ export class MCPToolHubImpl implements MCPToolHub {
       redactor: this.#redactor,
       limits,
       ...(this.pins ? { pins: this.pins } : {}),
+      // A box never mounts the configuration file its server comes from (protected-paths.ts).
+      ...(config.source !== undefined && isAbsolute(config.source) ? { configFile: config.source } : {}),
     };
     const adapterOptionsByTimeout = new Map<number, McpToolAdapterOptions>();
     // Servers without OAuth and with the same connect timeout share one settings object.

@@ -10,6 +10,7 @@ import {
   type Transport,
 } from '@modelcontextprotocol/client';
 import type { TransportAuth } from '../auth/transport-auth.js';
+import { boxedRootsRequests } from '../boxes/roots-filter.js';
 import type { ProtocolMode } from '../config/config-types.js';
 import { acceptUndeclaredListChanges } from './accept-undeclared-list-changes.js';
 import { describeError } from './classify-error.js';
@@ -55,6 +56,8 @@ export interface OpenClientParameters {
   remembered?: Era;
   /** OAuth for an HTTP server. */
   auth?: TransportAuth;
+  /** The configuration file the server comes from, which its box never mounts. */
+  configFile?: string;
 }
 
 /** How long to wait for a half-started connect to settle after giving up on it. */
@@ -221,7 +224,13 @@ function createClient(parameters: OpenClientParameters, step: EraStep): Client {
     };
   }
   const client = new ReportingClient(parameters.clientInfo, options, callbacks);
-  installServerRequestHandlers(client, parameters.server, parameters.requests, parameters.calls);
+  // A boxed server is told only the roots its box shows (roots-filter.ts).
+  installServerRequestHandlers(
+    client,
+    parameters.server,
+    boxedRootsRequests(parameters.server, parameters.config, parameters.requests),
+    parameters.calls,
+  );
   client.onerror = reportError;
   client.onclose = reportClosed;
   if (step === 'legacy') client.fallbackNotificationHandler = reportListChanges.bind(client);
@@ -254,6 +263,7 @@ export async function openMcpClient(
         parameters.auth,
         parameters.limits,
         parameters.server,
+        parameters.configFile,
       );
       // The stdio transport links responses to callers in its own `send`.
       if (!isReusable(transport)) linkResponsesToCallers(transport);

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import {
   DEFAULT_SERVER_PACKAGES,
   defaultConfig,
-  defaultSandboxDir,
+  defaultWorkspaceDir,
 } from '../../src/cli/demo/default-config.js';
 import { cliBin } from './cli-process.js';
 
@@ -26,11 +26,11 @@ describe('the built-in default configuration', () => {
     }
   });
 
-  it('keeps its sandbox under the state directory, never the working folder', () => {
-    const dir = defaultSandboxDir(true, { XDG_STATE_HOME: join(temp, 'state') });
-    expect(dir).toBe(join(temp, 'state', 'mcptools', 'sandbox'));
+  it('keeps its workspace under the state directory, never the working folder', () => {
+    const dir = defaultWorkspaceDir(true, { XDG_STATE_HOME: join(temp, 'state') });
+    expect(dir).toBe(join(temp, 'state', 'mcptools', 'workspace'));
     expect(statSync(dir).isDirectory()).toBe(true);
-    const { servers, workspaceDir } = defaultConfig({ sandboxDir: dir });
+    const { servers, workspaceDir } = defaultConfig({ workspaceDir: dir });
     expect(workspaceDir).toBe(dir);
     expect(servers.files?.type === 'stdio' && servers.files.args?.at(-1)).toBe(dir);
     expect(servers.memory?.type === 'stdio' && servers.memory.env?.MEMORY_FILE_PATH).toBe(
@@ -38,23 +38,45 @@ describe('the built-in default configuration', () => {
     );
   });
 
+  it('moves the folder of its old name (sandbox) to the new one, memory file and all', () => {
+    const state = join(temp, 'migrate');
+    const legacy = join(state, 'mcptools', 'sandbox');
+    mkdirSync(legacy, { recursive: true });
+    writeFileSync(join(legacy, 'memory.jsonl'), '{"type":"entity"}\n');
+    // Only shown: nothing moves, the old folder is the one in use.
+    expect(defaultWorkspaceDir(false, { XDG_STATE_HOME: state })).toBe(legacy);
+    expect(existsSync(legacy)).toBe(true);
+    const dir = defaultWorkspaceDir(true, { XDG_STATE_HOME: state });
+    expect(dir).toBe(join(state, 'mcptools', 'workspace'));
+    expect(readFileSync(join(dir, 'memory.jsonl'), 'utf8')).toBe('{"type":"entity"}\n');
+    expect(existsSync(legacy)).toBe(false);
+  });
+
+  it('leaves an old folder alone when the new one exists already', () => {
+    const state = join(temp, 'both');
+    mkdirSync(join(state, 'mcptools', 'sandbox'), { recursive: true });
+    mkdirSync(join(state, 'mcptools', 'workspace'), { recursive: true });
+    expect(defaultWorkspaceDir(true, { XDG_STATE_HOME: state })).toBe(join(state, 'mcptools', 'workspace'));
+    expect(existsSync(join(state, 'mcptools', 'sandbox'))).toBe(true);
+  });
+
   it('falls back to the temp folder when the state directory cannot be written', () => {
     const file = join(temp, 'not-a-folder');
     writeFileSync(file, '');
-    const dir = defaultSandboxDir(true, { XDG_STATE_HOME: file });
+    const dir = defaultWorkspaceDir(true, { XDG_STATE_HOME: file });
     expect(dir.startsWith(tmpdir())).toBe(true);
     expect(dir).not.toContain(file);
     expect(statSync(dir).isDirectory()).toBe(true);
   });
 
   it('creates nothing when only shown', () => {
-    const dir = defaultSandboxDir(false, { XDG_STATE_HOME: join(temp, 'shown') });
+    const dir = defaultWorkspaceDir(false, { XDG_STATE_HOME: join(temp, 'shown') });
     expect(() => statSync(dir)).toThrow();
   });
 
   it('spawns the servers from the local install when it has them', () => {
     let told: string[] | undefined;
-    const config = defaultConfig({ sandboxDir: temp, onNpx: (packages) => (told = packages) });
+    const config = defaultConfig({ workspaceDir: temp, onNpx: (packages) => (told = packages) });
     expect(told).toBeUndefined();
     for (const server of Object.values(config.servers)) {
       expect(server.type === 'stdio' && server.command).toBe(process.execPath);

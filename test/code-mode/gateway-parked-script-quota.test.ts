@@ -1,6 +1,7 @@
 import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectClient, eras, type RunningGateway, startGateway } from '../gateway/gateway-test-helpers.js';
+import { initializeRequest } from '../helpers/initialize-request.js';
 import { stdioFixture } from '../mcp/hub-test-helpers.js';
 
 /*
@@ -72,12 +73,7 @@ async function legacySession(who: Who): Promise<string> {
       accept: 'application/json, text/event-stream',
       ...auth(who),
     },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 0,
-      method: 'initialize',
-      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: who, version: '1' } },
-    }),
+    body: JSON.stringify(initializeRequest({ id: 0, client: who })),
   });
   await answer.text();
   return answer.headers.get('mcp-session-id')!;

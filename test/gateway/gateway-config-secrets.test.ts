@@ -11,6 +11,7 @@ import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
 import { ToolRegistry } from '../../src/registry/tool-registry.js';
 import { type OidcFixture, startOidcProvider } from '../fixtures/oidc/oidc-fixture.js';
 import { freePort } from '../helpers/free-port.js';
+import { initializeRequest } from '../helpers/initialize-request.js';
 
 /*
  * Secrets written as `${VAR}` in the gateway section of a configuration file: the static token
@@ -35,12 +36,7 @@ function writeConfig(name: string, value: unknown): string {
   return file;
 }
 
-const initialize = JSON.stringify({
-  jsonrpc: '2.0',
-  id: 1,
-  method: 'initialize',
-  params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
-});
+const initialize = JSON.stringify(initializeRequest());
 
 async function status(token: string): Promise<number> {
   const response = await fetch(url, {

@@ -1,6 +1,7 @@
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryEventStores } from '../../src/gateway/sessions/memory-event-stores.js';
+import { initializeRequest } from '../helpers/initialize-request.js';
 import { stdioFixture } from '../mcp/hub-test-helpers.js';
 import { connectClient, type RunningGateway, startGateway } from './gateway-test-helpers.js';
 
@@ -165,16 +166,7 @@ describe('a gateway ending 2025 sessions unused for gateway.limits.sessionIdleMs
       const answer = await fetch(running.url, {
         method: 'POST',
         headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-        body: JSON.stringify({
-          jsonrpc: '2.0',
-          id: 0,
-          method: 'initialize',
-          params: {
-            protocolVersion: '2025-11-25',
-            capabilities: {},
-            clientInfo: { name: 'idle', version: '1' },
-          },
-        }),
+        body: JSON.stringify(initializeRequest({ id: 0, client: 'idle' })),
       });
       await answer.text();
       return answer.headers.get('mcp-session-id')!;

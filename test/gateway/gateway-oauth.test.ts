@@ -15,6 +15,7 @@ import {
   startOidcProvider,
 } from '../fixtures/oidc/oidc-fixture.js';
 import { freePort } from '../helpers/free-port.js';
+import { initializeRequest } from '../helpers/initialize-request.js';
 import { waitUntil } from '../helpers/wait-until.js';
 import { connectClient, toolNames } from './gateway-test-helpers.js';
 import { inspect } from './inspector-cli-process.js';
@@ -104,12 +105,7 @@ afterAll(async () => {
   await oidc?.close();
 });
 
-const initialize = JSON.stringify({
-  jsonrpc: '2.0',
-  id: 1,
-  method: 'initialize',
-  params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
-});
+const initialize = JSON.stringify(initializeRequest());
 
 function post(
   url: string,

@@ -2,6 +2,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { metrics } from '@opentelemetry/api';
 import { type DataPoint, MeterProvider, MetricReader } from '@opentelemetry/sdk-metrics';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { initializeRequest } from '../helpers/initialize-request.js';
 import { stdioFixture } from '../mcp/hub-test-helpers.js';
 import { type RunningGateway, startGateway } from './gateway-test-helpers.js';
 
@@ -55,12 +56,7 @@ async function initialize(url: string, who: Who) {
       accept: 'application/json, text/event-stream',
       ...auth(who),
     },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 0,
-      method: 'initialize',
-      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: who, version: '1' } },
-    }),
+    body: JSON.stringify(initializeRequest({ id: 0, client: who })),
   });
   const text = await answer.text();
   return {

@@ -8,6 +8,7 @@ import { ToolRegistry } from '../../src/registry/tool-registry.js';
 import type { Tool } from '../../src/tool/tool.js';
 import { followWithCookies, type OidcFixture, startOidcProvider } from '../fixtures/oidc/oidc-fixture.js';
 import { freePort } from '../helpers/free-port.js';
+import { initializeRequest } from '../helpers/initialize-request.js';
 
 /*
  * RFC 9728 resource identifiers: the metadata of `/mcp/<profile>` names that profile's resource,
@@ -71,12 +72,7 @@ afterAll(async () => {
   await oidc?.close();
 });
 
-const initialize = JSON.stringify({
-  jsonrpc: '2.0',
-  id: 1,
-  method: 'initialize',
-  params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
-});
+const initialize = JSON.stringify(initializeRequest());
 
 async function post(url: string, token?: string): Promise<Response> {
   const response = await fetch(url, {

@@ -6,6 +6,7 @@ import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
 import { ToolRegistry } from '../../src/registry/tool-registry.js';
 import { type OidcFixture, startOidcProvider } from '../fixtures/oidc/oidc-fixture.js';
 import { freePort } from '../helpers/free-port.js';
+import { initializeRequest } from '../helpers/initialize-request.js';
 
 /*
  * Caches that forget, against a real OpenID provider (oidc-provider on loopback): a token revoked
@@ -89,12 +90,7 @@ afterAll(async () => {
   await oidc?.close();
 });
 
-const initialize = JSON.stringify({
-  jsonrpc: '2.0',
-  id: 1,
-  method: 'initialize',
-  params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
-});
+const initialize = JSON.stringify(initializeRequest());
 
 async function status(url: string, token: string): Promise<number> {
   const response = await fetch(url, {

@@ -1,5 +1,6 @@
 import { type EventSourceMessage, EventSourceParserStream } from 'eventsource-parser/stream';
 import { expect } from 'vitest';
+import { initializeRequest } from '../helpers/initialize-request.js';
 
 /*
  * A 2025-era Streamable HTTP session spoken in raw fetches (no SDK client): for the tests that
@@ -21,12 +22,7 @@ export async function openRawSession(url: string, version = '2025-11-25') {
       body: JSON.stringify(body),
       ...init,
     });
-  const init = await post({
-    jsonrpc: '2.0',
-    id: 0,
-    method: 'initialize',
-    params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 'resume-test', version: '1' } },
-  });
+  const init = await post(initializeRequest({ id: 0, client: 'resume-test', version }));
   expect(init.status).toBe(200);
   const id = init.headers.get('mcp-session-id')!;
   await init.body?.cancel();

@@ -1,4 +1,5 @@
 import { Agent, request } from 'node:http';
+import { initializeRequest } from '../helpers/initialize-request.js';
 
 /** One hand-built HTTP request: any method, path, headers and body bytes. */
 export interface RawRequest {
@@ -95,17 +96,12 @@ export function sendRaw(origin: string, raw: RawRequest, timeoutMs = 15_000): Pr
   });
 }
 
-/** Opens a 2025-era session at `url` with a hand-written `initialize`; returns its id. */
+/** Opens a 2025-era session at `url` with a raw `initialize`; returns its id. */
 export async function openLegacySession(url: string): Promise<string> {
   const answer = await fetch(url, {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 0,
-      method: 'initialize',
-      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
-    }),
+    body: JSON.stringify(initializeRequest({ id: 0 })),
   });
   await answer.text();
   const id = answer.headers.get('mcp-session-id');

@@ -101,7 +101,7 @@ export async function configAction(commandOptions: { all?: boolean }, command: C
     process.exitCode = await showAll(options.config, options.json === true);
     return;
   }
-  const { config, builtIn } = await resolveCliConfig({ ...options, createSandbox: false });
+  const { config, builtIn } = await resolveCliConfig({ ...options, createWorkspace: false });
   const from = builtIn ? 'built-in' : displayConfigPath(config.source ?? '', process.cwd());
   const servers = serverViews(config, from);
   if (options.json) {

@@ -1,6 +1,7 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { LEGACY_WORKSPACE_FOLDER_NAME, WORKSPACE_FOLDER_NAME } from '../../boxes/protected-paths.js';
 import type { McpToolsConfig, StdioServerConfig } from '../../config/config-types.js';
 import { stateDir } from '../../paths/state-dir.js';
 import { resolvePackageBin } from './resolve-package-bin.js';
@@ -22,21 +23,21 @@ const NPX_CONNECT_TIMEOUT_MS = 180_000;
 
 /** Options of {@link defaultConfig}. */
 export interface DefaultConfigOptions {
-  /** The folder the filesystem server is rooted at and the memory file lives in. Default {@link defaultSandboxDir}. */
-  sandboxDir?: string;
+  /** The folder the filesystem server is rooted at and the memory file lives in. Default {@link defaultWorkspaceDir}. */
+  workspaceDir?: string;
   /** `false` for commands that only show the configuration: no folder is created. */
-  createSandbox?: boolean;
+  createWorkspace?: boolean;
   /** Told once when a server runs through `npx` (not installed locally). */
   onNpx?: (packages: string[]) => void;
 }
 
 /**
  * The built-in configuration `mcptools demo` (and `npm start`) runs: three published MCP
- * servers sharing one sandbox folder under the user's state directory, never the working
+ * servers sharing one workspace folder under the user's state directory, never the working
  * folder (a host may start mcptools from `/` or from the user's project).
  */
 export function defaultConfig(options: DefaultConfigOptions = {}): McpToolsConfig {
-  const sandboxDir = options.sandboxDir ?? defaultSandboxDir(options.createSandbox !== false);
+  const workspaceDir = options.workspaceDir ?? defaultWorkspaceDir(options.createWorkspace !== false);
   const viaNpx: string[] = [];
   const spawn = (spec: string, args: string[]): StdioServerConfig => {
     const name = spec.slice(0, spec.lastIndexOf('@'));
@@ -54,13 +55,13 @@ export function defaultConfig(options: DefaultConfigOptions = {}): McpToolsConfi
   const config: McpToolsConfig = {
     servers: {
       everything: spawn(DEFAULT_SERVER_PACKAGES.everything, ['stdio']),
-      files: spawn(DEFAULT_SERVER_PACKAGES.files, [sandboxDir]),
+      files: spawn(DEFAULT_SERVER_PACKAGES.files, [workspaceDir]),
       memory: {
         ...spawn(DEFAULT_SERVER_PACKAGES.memory, []),
-        env: { MEMORY_FILE_PATH: join(sandboxDir, 'memory.jsonl') },
+        env: { MEMORY_FILE_PATH: join(workspaceDir, 'memory.jsonl') },
       },
     },
-    workspaceDir: sandboxDir,
+    workspaceDir,
     source: 'built-in default configuration',
   };
   if (viaNpx.length > 0) options.onNpx?.(viaNpx);
@@ -68,14 +69,25 @@ export function defaultConfig(options: DefaultConfigOptions = {}): McpToolsConfi
 }
 
 /**
- * `<state dir>/sandbox` (see {@link stateDir}), created when `create` is set; when it cannot
- * be written, `mcptools-sandbox-<uid>` under the OS temp folder. Never throws: a folder that
- * cannot be made leaves the filesystem server to fail alone, isolated like any server.
+ * `<state dir>/workspace` (see {@link stateDir}), created when `create` is set; when it cannot
+ * be written, `mcptools-workspace-<uid>` under the OS temp folder. A `<state dir>/sandbox` of an
+ * earlier release (the folder's old name) is moved to it, memory file and all; where it cannot
+ * be moved, it stays in use. Never throws: a folder that cannot be made leaves the filesystem
+ * server to fail alone, isolated like any server.
  */
-export function defaultSandboxDir(create = true, env: NodeJS.ProcessEnv = process.env): string {
-  const preferred = join(stateDir(env), 'sandbox');
+export function defaultWorkspaceDir(create = true, env: NodeJS.ProcessEnv = process.env): string {
+  const preferred = join(stateDir(env), WORKSPACE_FOLDER_NAME);
+  const legacy = join(stateDir(env), LEGACY_WORKSPACE_FOLDER_NAME);
+  if (!existsSync(preferred) && existsSync(legacy)) {
+    if (!create) return legacy;
+    try {
+      renameSync(legacy, preferred);
+    } catch {
+      return legacy;
+    }
+  }
   if (!create) return preferred;
-  const fallback = join(tmpdir(), `mcptools-sandbox-${process.getuid?.() ?? 'user'}`);
+  const fallback = join(tmpdir(), `mcptools-workspace-${process.getuid?.() ?? 'user'}`);
   for (const dir of [preferred, fallback]) {
     try {
       mkdirSync(dir, { recursive: true, mode: 0o700 });

@@ -4,6 +4,7 @@ import type { ServerConfig } from '../../config/config-types.js';
 import { sandboxGrants } from '../../config/sandbox-settings.js';
 import type { ServerStatus } from '../../mcp/hub-types.js';
 import { findOnPath } from '../../paths/find-on-path.js';
+import { suggestBoxGrant } from './suggest-box-grant.js';
 
 /** What `doctor` found about one server's configuration before starting it. */
 export interface ServerCheck {
@@ -65,6 +66,8 @@ export function suggestFix(
     if (/socat \(the relay from the box to the egress proxy\) was not found/.test(message))
       return 'install socat (apt-get install socat), or change "sandbox.network" on this server';
     if (grants !== undefined) {
+      const boxFix = suggestBoxGrant(server, message);
+      if (boxFix !== undefined) return boxFix;
       // A limit the box hit is named in the server's error (box-limit-hits.ts).
       const limit = /hit its box's (?:memory|process) limit \((maxMemoryBytes|maxProcesses) /.exec(
         message,

@@ -1,7 +1,16 @@
+import type { McpToolsConfig } from '../../config/config-types.js';
+import type { GatewayOAuthConfig } from '../../config/gateway-auth-types.js';
 import { McpToolsError } from '../../errors/mcp-tools-error.js';
-import type { GatewayOptions } from '../gateway-options.js';
 import { GatewayOAuth } from './gateway-oauth.js';
 import { legacyTokens, StaticTokens } from './static-tokens.js';
+
+/** The gateway's options the front door's credentials come from (see `createGateway`'s options). */
+export interface FrontDoorOptions {
+  token?: string | undefined;
+  ownerToken?: string | undefined;
+  config?: Pick<McpToolsConfig, 'gateway'> | undefined;
+  auth?: GatewayOAuthConfig | undefined;
+}
 
 /** The shortest static token accepted in `gateway.tokens`: shorter ones are guessable. */
 const MIN_TOKEN_CHARS = 16;
@@ -11,7 +20,7 @@ const MIN_TOKEN_CHARS = 16;
  * `ownerToken`, then `gateway.tokens`, all named) and, with `gateway.auth`, the OAuth resource
  * server. Neither when nothing is configured (loopback without a token).
  */
-export function frontDoor(options: Pick<GatewayOptions, 'token' | 'ownerToken' | 'config' | 'auth'>): {
+export function frontDoor(options: FrontDoorOptions): {
   tokens?: StaticTokens;
   oauth?: GatewayOAuth;
 } {

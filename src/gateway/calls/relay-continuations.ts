@@ -54,15 +54,3 @@ export class RelayContinuations {
     return this.#shared === undefined ? true : this.#shared(digest, REMEMBER_MS);
   }
 }
-
-const byGateway = new WeakMap<object, RelayContinuations>();
-
-/** The {@link RelayContinuations} of one gateway (`owner`: its core). */
-export function relayContinuationsOf(owner: object): RelayContinuations {
-  let continuations = byGateway.get(owner);
-  if (continuations === undefined) {
-    continuations = new RelayContinuations();
-    byGateway.set(owner, continuations);
-  }
-  return continuations;
-}

@@ -14,8 +14,8 @@ import type { RequestStatePayload } from '../../cluster/request-state-seal.js';
 import { clientGoneOf, type GoneSignal } from '../../http/node-exchange.js';
 import { protocolEraOf } from '../../mcp/era-memory.js';
 import { observeDownstreamRequest } from '../../telemetry/downstream-request-telemetry.js';
-import type { GatewayCore } from '../gateway-core.js';
 import { callerOf, type DownstreamSession, requestSession } from '../sessions/downstream-session.js';
+import type { CallHost } from './call-host.js';
 import {
   argumentsDigest,
   type CallMethod,
@@ -23,7 +23,6 @@ import {
   type DownstreamRequest,
   type ForwardedRequest,
 } from './downstream-call.js';
-import { relayContinuationsOf } from './relay-continuations.js';
 
 /** The capabilities the client of a request declared: its envelope's (2026-07-28) or its session's. */
 export function capabilitiesOf(server: Server, context: ServerContext): ClientCapabilities | undefined {
@@ -59,7 +58,7 @@ export type UpstreamWork<T extends Result> = (call: DownstreamCall) => Promise<T
 
 /** Where a downstream call is served: the gateway, the SDK server and session, the request. */
 export interface DownstreamCallScope {
-  core: GatewayCore;
+  core: CallHost;
   server: Server;
   session: DownstreamSession;
   context: ServerContext;
@@ -163,7 +162,7 @@ async function serveCall<T extends Result>(
     const continuation =
       state.target === asked.target &&
       state.digest === asked.digest &&
-      (await relayContinuationsOf(scope.core).first(
+      (await scope.core.relayContinuations.first(
         session.principal,
         state.server,
         state.name,

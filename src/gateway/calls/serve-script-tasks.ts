@@ -8,16 +8,16 @@ import {
   type StandardSchemaV1,
 } from '@modelcontextprotocol/server';
 import { declaresTasks } from '../../mcp/created-tasks.js';
-import type { GatewayCore } from '../gateway-core.js';
 import type { GatewayProfile } from '../profiles/gateway-profile.js';
-import { toProtocolError } from '../protocol-error.js';
 import {
   callerOf,
   type DownstreamSession,
   requestSession,
   stateBinding,
 } from '../sessions/downstream-session.js';
+import type { CallHost } from './call-host.js';
 import { DownstreamCall } from './downstream-call.js';
+import { toProtocolError } from './protocol-error.js';
 import type { ScriptTask, ScriptTaskOwner } from './script-tasks.js';
 import { capabilitiesOf, type DownstreamCallScope, type UpstreamWork } from './serve-downstream-call.js';
 import { legacyTaskAnswer } from './task-answering-server.js';
@@ -171,7 +171,7 @@ const unknownTask = (taskId: string) =>
  * detail. A task of another replica that the request could not be forwarded to is refused
  * saying so (only its owner can open the id to learn that).
  */
-export function openScriptTask(core: GatewayCore, session: DownstreamSession, taskId: string): ScriptTask {
+export function openScriptTask(core: CallHost, session: DownstreamSession, taskId: string): ScriptTask {
   const opened = core.requestStates.open(taskId, stateBinding(session, TASK_BINDING));
   if (opened?.kind !== 'script') throw unknownTask(taskId);
   return scriptTaskOf(core, session, taskId, opened);
@@ -179,7 +179,7 @@ export function openScriptTask(core: GatewayCore, session: DownstreamSession, ta
 
 /** The task `opened` (a script task id already opened for `session`) names on this replica. */
 export function scriptTaskOf(
-  core: GatewayCore,
+  core: CallHost,
   session: DownstreamSession,
   taskId: string,
   opened: { replica: string; task: string },
@@ -201,7 +201,7 @@ export function scriptTaskOf(
  * for a cancel, which stops the script and its inner calls when it was still working.
  */
 export function modernScriptTaskMethod(
-  core: GatewayCore,
+  core: CallHost,
   method: 'tasks/get' | 'tasks/update' | 'tasks/cancel',
   task: ScriptTask,
 ): Record<string, unknown> {
@@ -219,7 +219,7 @@ export function modernScriptTaskMethod(
  */
 export function registerLegacyScriptTasks(
   server: Server,
-  core: GatewayCore,
+  core: CallHost,
   profile: GatewayProfile,
   session: DownstreamSession,
 ): void {

@@ -7,10 +7,10 @@ import {
   type StandardSchemaV1,
 } from '@modelcontextprotocol/server';
 import { createdTaskOf, declaresTasks, TASKS_EXTENSION } from '../../mcp/created-tasks.js';
-import type { GatewayCore } from '../gateway-core.js';
 import type { GatewayProfile } from '../profiles/gateway-profile.js';
-import { toProtocolError } from '../protocol-error.js';
 import { type DownstreamSession, sessionContext, stateBinding } from '../sessions/downstream-session.js';
+import type { CallHost } from './call-host.js';
+import { toProtocolError } from './protocol-error.js';
 import { capabilitiesOf } from './serve-downstream-call.js';
 import { modernScriptTaskMethod, scriptTaskOf } from './serve-script-tasks.js';
 
@@ -39,7 +39,7 @@ const taskParams: StandardSchemaV1<unknown, Record<string, unknown> & { taskId: 
 };
 
 /** Whether some upstream a 2026-07-28 `session` may use offers the tasks extension (then the gateway advertises it). */
-function tasksOffered(core: GatewayCore, profile: GatewayProfile, session: DownstreamSession): boolean {
+function tasksOffered(core: CallHost, profile: GatewayProfile, session: DownstreamSession): boolean {
   const tasks = core.hub.tasks;
   // A 2026-07-28 extension: a 2025-era session is offered nothing new.
   if (tasks === undefined || session.era !== 'modern') return false;
@@ -66,7 +66,7 @@ function refuseUndeclared(server: Server, context: ServerContext, what: string):
  */
 export function registerTasksPassthrough(
   server: Server,
-  core: GatewayCore,
+  core: CallHost,
   profile: GatewayProfile,
   session: DownstreamSession,
 ): void {
@@ -113,7 +113,7 @@ export function registerTasksPassthrough(
  * same `requestStateKey`). `undefined` for any other result.
  */
 export function createdTaskAnswer(
-  core: GatewayCore,
+  core: CallHost,
   server: Server,
   session: DownstreamSession,
   context: ServerContext,

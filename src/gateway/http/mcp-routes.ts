@@ -7,23 +7,23 @@ import { jsonRpcError } from '../../http/json-rpc-error-response.js';
 import { countListenStream } from '../../telemetry/listen-stream-telemetry.js';
 import { loopRefusal, type RequestPrincipal } from '../auth/http-guard.js';
 import { principalAuth } from '../auth/request-caller.js';
-import type { GatewayCore } from '../gateway-core.js';
 import type { GatewayProfile } from '../profiles/gateway-profile.js';
 import { serveListen } from '../resources/listen-subscriptions.js';
+import type { ResourceHost } from '../resources/resource-host.js';
 import type { ClientArrivals } from '../sessions/client-arrivals.js';
 import type { LegacySessions } from '../sessions/legacy-sessions.js';
 import { releasedWithBody } from '../sessions/released-with-body.js';
 import type { SseSessions, sseRoute } from '../sessions/sse-endpoint.js';
-import { ownUpstreams, type UpstreamWaitScope } from '../upstream-wait.js';
 import { carriesEnvelopeClaim } from './envelope-claim.js';
 import { toolCallParamRefusal } from './param-headers.js';
 import { parkedScriptRefusal } from './parked-script-refusal.js';
 import type { PrincipalQuota } from './principal-quota.js';
+import { ownUpstreams, type UpstreamWaitScope } from './upstream-wait.js';
 import type { UpstreamsGate } from './upstreams-ready.js';
 
 /** What the MCP endpoints of one gateway serve with: its core, sessions, quotas and waits. */
 export interface McpRouteParts {
-  core: GatewayCore;
+  core: ResourceHost;
   /** Request bodies above this many bytes get 413. */
   maxBodyBytes: number;
   /** The wait for the first connect round of the upstreams. */

@@ -1,5 +1,4 @@
 import type { GatewayConfig, GatewayProfileConfig, McpToolsConfig } from '../../config/config-types.js';
-import type { GatewayCore } from '../gateway-core.js';
 import { GatewayProfile, type ProfileParts } from './gateway-profile.js';
 import { servedProfiles } from './server-profiles.js';
 
@@ -40,16 +39,17 @@ export interface ProfileChanges {
 }
 
 /**
- * Applies a reloaded configuration's profiles and router settings from the next request on:
+ * Applies a reloaded configuration's profiles and router settings to `profiles` (the gateway's,
+ * by name) from the next request on:
  * the default profile takes `defaults`, each named profile its new settings (in place: open
  * sessions keep their profile object), a new one is made, and one no longer configured is
  * retired (it serves nothing, so its open sessions lose their tools; it is dropped at the next
  * reconfiguration that still does not name it). `parts.config` becomes `config`, so that
  * the router tools built now read its `router` section. The caller announces the change
- * (`GatewayCore.toolsChanged`): each client whose list changed hears one `list_changed`.
+ * (the core's `toolsChanged`): each client whose list changed hears one `list_changed`.
  */
 export function reconfigureProfiles(
-  core: GatewayCore,
+  profiles: Map<string, GatewayProfile>,
   parts: ProfileParts,
   config: McpToolsConfig,
   defaults: DefaultProfileOverrides,
@@ -58,12 +58,12 @@ export function reconfigureProfiles(
   const changes: ProfileChanges = { added: [], removed: [], kept: [] };
   parts.config = config;
   const gateway = config.gateway ?? {};
-  core.profiles.get('')?.reconfigure(defaultProfileSettings(gateway, defaults));
+  profiles.get('')?.reconfigure(defaultProfileSettings(gateway, defaults));
   const wanted = servedProfiles(config, undefined);
-  for (const [name, profile] of core.profiles) {
+  for (const [name, profile] of profiles) {
     if (name === '' || Object.hasOwn(wanted, name)) continue;
     if (retired.has(name)) {
-      core.profiles.delete(name);
+      profiles.delete(name);
       retired.delete(name);
       continue;
     }
@@ -72,13 +72,13 @@ export function reconfigureProfiles(
     changes.removed.push(name);
   }
   for (const [name, settings] of Object.entries(wanted)) {
-    const existing = core.profiles.get(name);
+    const existing = profiles.get(name);
     retired.delete(name);
     if (existing) {
       existing.reconfigure(settings);
       changes.kept.push(name);
     } else {
-      core.profiles.set(name, new GatewayProfile(name, settings, parts));
+      profiles.set(name, new GatewayProfile(name, settings, parts));
       changes.added.push(name);
     }
   }

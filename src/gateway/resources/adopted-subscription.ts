@@ -1,7 +1,7 @@
-import type { GatewayCore } from '../gateway-core.js';
 import type { GatewayProfile } from '../profiles/gateway-profile.js';
 import type { DownstreamSession } from '../sessions/downstream-session.js';
 import { resourceScope } from './gateway-resource-handlers.js';
+import type { ResourceHost } from './resource-host.js';
 import { locateResource } from './resource-routing.js';
 import { unwrapResourceUri } from './resource-uri.js';
 
@@ -12,7 +12,7 @@ import { unwrapResourceUri } from './resource-uri.js';
  * adoption goes on without it.
  */
 export async function adoptSubscription(
-  core: GatewayCore,
+  core: ResourceHost,
   profile: GatewayProfile,
   session: DownstreamSession,
   named: string,

@@ -1,9 +1,9 @@
 import type { ReadResourceResult, Server, ServerContext } from '@modelcontextprotocol/server';
+import { toProtocolError } from '../calls/protocol-error.js';
 import { serveDownstreamCall } from '../calls/serve-downstream-call.js';
-import type { GatewayCore } from '../gateway-core.js';
 import type { GatewayProfile } from '../profiles/gateway-profile.js';
-import { toProtocolError } from '../protocol-error.js';
 import { type DownstreamSession, requestSession, sessionContext } from '../sessions/downstream-session.js';
+import type { ResourceHost } from './resource-host.js';
 import { locateResource, presentUri, type ResourceScope } from './resource-routing.js';
 import { wrapResourceUri } from './resource-uri.js';
 
@@ -12,7 +12,7 @@ import { wrapResourceUri } from './resource-uri.js';
  * one visibility function, the session's caller may see.
  */
 export function resourceScope(
-  core: GatewayCore,
+  core: ResourceHost,
   profile: GatewayProfile,
   session: DownstreamSession,
 ): ResourceScope {
@@ -41,7 +41,7 @@ async function answering<T>(run: () => Promise<T>): Promise<T> {
  */
 export function registerResourceHandlers(
   server: Server,
-  core: GatewayCore,
+  core: ResourceHost,
   profile: GatewayProfile,
   session: DownstreamSession,
 ): void {

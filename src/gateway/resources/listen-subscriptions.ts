@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { RequestPrincipal } from '../auth/http-guard.js';
-import type { GatewayCore } from '../gateway-core.js';
 import type { GatewayProfile } from '../profiles/gateway-profile.js';
 import { createSession, type DownstreamSession } from '../sessions/downstream-session.js';
 import { releasedWithBody } from '../sessions/released-with-body.js';
 import { resourceScope } from './gateway-resource-handlers.js';
+import type { ResourceHost } from './resource-host.js';
 import { locateResource } from './resource-routing.js';
 
 /** The `resourceSubscriptions` of a `subscriptions/listen` body, or `undefined` when it names none. */
@@ -33,7 +33,7 @@ function narrowed(body: unknown, kept: string[]): unknown {
  * the upstream refused (logged).
  */
 export async function holdListened(
-  core: GatewayCore,
+  core: ResourceHost,
   profile: GatewayProfile,
   session: DownstreamSession,
   uris: string[],
@@ -64,7 +64,7 @@ export async function holdListened(
  * the caller has read it already).
  */
 export async function serveListen(
-  core: GatewayCore,
+  core: ResourceHost,
   profile: GatewayProfile,
   request: Request,
   who: string | RequestPrincipal,

@@ -1,9 +1,9 @@
 import type { JSONRPCMessage, JSONRPCRequest, Transport } from '@modelcontextprotocol/server';
-import type { GatewayCore } from '../gateway-core.js';
 import type { GatewayProfile } from '../profiles/gateway-profile.js';
 import type { DownstreamSession } from '../sessions/downstream-session.js';
 import { wrapIncoming } from '../sessions/wrap-incoming.js';
 import { holdListened } from './listen-subscriptions.js';
+import type { ResourceHost } from './resource-host.js';
 
 type RequestId = string | number;
 
@@ -19,7 +19,7 @@ type RequestId = string | number;
  */
 export function observeStdioListens(
   transport: Transport,
-  core: GatewayCore,
+  core: ResourceHost,
   profile: GatewayProfile,
   session: () => DownstreamSession | undefined,
 ): void {

@@ -39,6 +39,8 @@ export interface DownstreamSession {
   allowsServer?: (server: string) => boolean;
   /** Wrapped resource URIs the client subscribed to (2025 era). */
   readonly subscriptions: Set<string>;
+  /** Wrapped URI → the URI the client subscribed by, where that is not the wrapped one. */
+  readonly subscribedAs: Map<string, string>;
   /** Called after the client changed its log level or subscriptions (cluster mode records them). */
   onChange?: () => void;
   /** Set when the session ended. */
@@ -61,6 +63,7 @@ export function createSession(
     ...(caller === undefined ? {} : { caller }),
     calls: new Set(),
     subscriptions: new Set(),
+    subscribedAs: new Map(),
     ended: false,
   };
 }

@@ -1,9 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import {
-  type Implementation,
-  isInitializeRequest,
-  WebStandardStreamableHTTPServerTransport,
-} from '@modelcontextprotocol/server';
+import { isInitializeRequest, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
 import type { ClusterNode } from '../../cluster/cluster-node.js';
 import { serveRemoteSession } from '../../cluster/remote-session.js';
 import { replayInitialize } from '../../cluster/replay-initialize.js';
@@ -11,8 +7,6 @@ import type { SessionRecord } from '../../cluster/session-directory.js';
 import { jsonRpcError } from '../../http/json-rpc-error-response.js';
 import type { RequestPrincipal } from '../auth/http-guard.js';
 import { principalAuth } from '../auth/request-caller.js';
-import type { GatewayCore } from '../gateway-core.js';
-import { buildGatewayServer } from '../gateway-mcp-server.js';
 import type { GatewayProfile } from '../profiles/gateway-profile.js';
 import type { ClientArrivals } from './client-arrivals.js';
 import { createSession, type DownstreamSession } from './downstream-session.js';
@@ -20,14 +14,16 @@ import { openEventStream } from './event-stream-open.js';
 import { releasedWithBody } from './released-with-body.js';
 import { ResumableStreams } from './resumable-streams.js';
 import type { SessionEventStores } from './session-event-stores.js';
+import type { SessionHost, SessionServerFactory } from './session-host.js';
 
 /** How a client waits before it resumes a response stream that ended (the SSE `retry` field). */
 const RETRY_INTERVAL_MS = 1000;
 
 /** What {@link LegacySessions} is built from: the gateway's parts it serves sessions with. */
 export interface LegacySessionsOptions {
-  core: GatewayCore;
-  serverInfo: Implementation;
+  core: SessionHost;
+  /** The SDK server of a session. */
+  serverFor: SessionServerFactory;
   maxBodyBytes: number;
   /** Where response streams keep their events; none: streams are not resumable. */
   eventStores: SessionEventStores | undefined;
@@ -201,7 +197,7 @@ export class LegacySessions {
     body: unknown,
     adopted?: SessionRecord,
   ) {
-    const { core, eventStores, resumeGraceMs, arrivals, serverInfo, maxBodyBytes } = this.#options;
+    const { core, eventStores, resumeGraceMs, arrivals, serverFor, maxBodyBytes } = this.#options;
     const cluster = this.#options.cluster();
     const session = createSession(id, 'legacy', who.owner, who.principal, who);
     const resumable = eventStores
@@ -253,7 +249,7 @@ export class LegacySessions {
           subscriptions: core.subscriptionNames(session),
         });
     }
-    const server = buildGatewayServer(core, profile, session, serverInfo);
+    const server = serverFor(profile, session);
     await server.connect(transport);
     return { transport, session };
   }

@@ -1,11 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import type { Implementation } from '@modelcontextprotocol/server';
 import type { RequestPrincipal } from '../auth/http-guard.js';
 import { principalAuth } from '../auth/request-caller.js';
-import type { GatewayCore } from '../gateway-core.js';
-import { buildGatewayServer } from '../gateway-mcp-server.js';
 import type { GatewayProfile } from '../profiles/gateway-profile.js';
 import { createSession, type DownstreamSession } from './downstream-session.js';
+import type { SessionHost, SessionServerFactory } from './session-host.js';
 import { SseServerTransport } from './sse-server-transport.js';
 
 /** Where HTTP+SSE clients POST their messages (the `endpoint` event names the first). */
@@ -54,13 +52,13 @@ interface SseEntry {
  * Origin, body cap) is the caller's; the session cap is shared through `makeRoom`.
  */
 export class SseSessions {
-  readonly #core: GatewayCore;
-  readonly #serverInfo: Implementation;
+  readonly #core: SessionHost;
+  readonly #serverFor: SessionServerFactory;
   readonly #sessions = new Map<string, SseEntry>();
 
-  constructor(core: GatewayCore, serverInfo: Implementation) {
+  constructor(core: SessionHost, serverFor: SessionServerFactory) {
     this.#core = core;
-    this.#serverInfo = serverInfo;
+    this.#serverFor = serverFor;
   }
 
   /** Sessions open now. */
@@ -72,7 +70,7 @@ export class SseSessions {
   async open(profile: GatewayProfile, who: RequestPrincipal, signal: AbortSignal): Promise<Response> {
     const session = createSession(randomUUID(), 'legacy', who.owner, who.principal, who);
     const transport = new SseServerTransport(session.id, `/messages?sessionId=${session.id}`);
-    const server = buildGatewayServer(this.#core, profile, session, this.#serverInfo);
+    const server = this.#serverFor(profile, session);
     transport.onclose = () => {
       this.#sessions.delete(session.id);
       this.#core.endSession(session);

@@ -1,7 +1,7 @@
-import type { MCPToolHub, ServerState } from '../mcp/hub-types.js';
-import type { Caller } from '../tool/call-context.js';
-import { LISTS } from './http/upstreams-ready.js';
-import type { GatewayProfile } from './profiles/gateway-profile.js';
+import type { MCPToolHub, ServerState } from '../../mcp/hub-types.js';
+import type { Caller } from '../../tool/call-context.js';
+import type { GatewayProfile } from '../profiles/gateway-profile.js';
+import { LISTS } from './upstreams-ready.js';
 
 /** States that end a server's part in the first connect round (it will not connect sooner). */
 const SETTLED: ReadonlySet<ServerState> = new Set([

@@ -1,5 +1,5 @@
 import { ProtocolError, ProtocolErrorCode, ResourceNotFoundError } from '@modelcontextprotocol/server';
-import { McpToolsError } from '../errors/mcp-tools-error.js';
+import { McpToolsError } from '../../errors/mcp-tools-error.js';
 
 /** `MCP error <code>: `, which SDK v1 puts before every message it sends or receives. */
 const SDK_PREFIX = /^(?:MCP error -?\d+: )+/;
