@@ -45,7 +45,9 @@ export default defineConfig({
     pool: 'forks',
     maxWorkers: workers,
     // Eras are remembered in memory only: no test reads or writes the user's cache directory.
-    env: { MCPTOOLS_ERA_CACHE: 'off' },
+    // Serve's default box is off except where a test turns it on: a fixture server runs from the
+    // worktree, which a box without grants does not show (test/boxes covers the default box).
+    env: { MCPTOOLS_ERA_CACHE: 'off', MCPTOOLS_SERVE_SANDBOX: 'off' },
     projects: [
       {
         // A worker runs file after file in one process, importing the source once: a fresh

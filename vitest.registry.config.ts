@@ -11,6 +11,8 @@ export default defineConfig({
     hookTimeout: 120_000,
     pool: 'forks',
     fileParallelism: false,
-    env: { MCPTOOLS_ERA_CACHE: 'off' },
+    // Serve's default box is off except where a test turns it on: a fixture server runs from the
+    // worktree, which a box without grants does not show (test/boxes covers the default box).
+    env: { MCPTOOLS_ERA_CACHE: 'off', MCPTOOLS_SERVE_SANDBOX: 'off' },
   },
 });

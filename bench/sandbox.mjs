@@ -1,13 +1,15 @@
 // Boxed against unboxed stdio servers (docs/sandbox.md), in one process run. `npm run build`, then:
 //
-//   node bench/run.mjs sandbox [--rounds=N] [--calls=N]          # start + first tools/list, and a call's p50
+//   node bench/run.mjs sandbox [--rounds=N] [--calls=N] [--no-npx] # start + first tools/list, and a call's p50
 //   node bench/run.mjs sandbox cycles [--cycles=N] [--grandchildren=N] [--every=N] [--side=boxed|unboxed|sdk]
 //                                     [--snapshots=100,1000 --snapshot-dir=DIR]
 //
 // Start: `@modelcontextprotocol/server-memory` and `@modelcontextprotocol/server-filesystem`,
 // installed outside the box (this repository's node_modules) and run inside it read-only with
-// `node` and no network, against the same entry unboxed; boxed and unboxed alternate, in an
-// order that flips each round, and the ratio is taken per round (its median reported). One
+// `node` and no network, against the same entry unboxed; and, unless `--no-npx`, the entry a
+// user writes (`npx -y <package>@<version>`) boxed, installed once by the package runner and run
+// from that folder, and unboxed as npx runs it. The sides alternate, in an order that flips each
+// round, and the ratio to the unboxed `node` side is taken per round (its median reported). One
 // sample: `loadMCPServers` until the server's tools are in the registry, then `close()`.
 // Call: one hub with both sides of one server connected; calls alternate between the sides in
 // blocks of 10 (`read_graph`, `list_allowed_directories`), p50 per side.
@@ -47,32 +49,61 @@ if (lib.unavailable) {
 
 const median = (values) => quantile(values, 0.5);
 
-/** The two published servers, each as `{ name, tool, entry(boxed) }`, with their folders. */
+/** The version of a published server this repository has installed (npm has the same). */
+const installedVersion = (name) =>
+  JSON.parse(readFileSync(join(MODULES, name, 'package.json'), 'utf8')).version;
+
+/**
+ * The two published servers, each as `{ name, tool, entries }`: `entries[side]` is the entry of
+ * one side. `unboxed` and `boxed` run this repository's install with `node` (`boxed`: that
+ * `node_modules` read-only); `npx-boxed` is the entry a user writes, `npx -y <package>@<version>`,
+ * in a box: the package runner installs it outside the box once (under `XDG_STATE_HOME`, a
+ * folder of this run) and runs the installed bin inside, read-only; `npx-unboxed` is the same
+ * entry as npx itself runs it, unboxed.
+ */
 function publishedServers(dir) {
   const memoryFile = join(dir, 'memory.jsonl');
-  return [
+  const servers = [
     {
       name: 'server-memory',
       tool: 'read_graph',
-      entry: (boxed) => ({
-        type: 'stdio',
-        command: process.execPath,
-        args: [join(MODULES, '@modelcontextprotocol/server-memory/dist/index.js')],
-        env: { MEMORY_FILE_PATH: memoryFile },
-        sandbox: boxed ? { read: [MODULES], write: [dir] } : false,
-      }),
+      pkg: '@modelcontextprotocol/server-memory',
+      args: [],
+      env: { MEMORY_FILE_PATH: memoryFile },
     },
     {
       name: 'server-filesystem',
       tool: 'list_allowed_directories',
-      entry: (boxed) => ({
-        type: 'stdio',
-        command: process.execPath,
-        args: [join(MODULES, '@modelcontextprotocol/server-filesystem/dist/index.js'), dir],
-        sandbox: boxed ? { read: [MODULES], write: [dir] } : false,
-      }),
+      pkg: '@modelcontextprotocol/server-filesystem',
+      args: [dir],
+      env: undefined,
     },
   ];
+  return servers.map((server) => {
+    const local = {
+      type: 'stdio',
+      command: process.execPath,
+      args: [join(MODULES, server.pkg, 'dist/index.js'), ...server.args],
+      ...(server.env ? { env: server.env } : {}),
+    };
+    const npx = {
+      type: 'stdio',
+      command: 'npx',
+      args: ['-y', `${server.pkg}@${installedVersion(server.pkg)}`, ...server.args],
+      ...(server.env ? { env: server.env } : {}),
+      connectTimeoutMs: 300_000,
+    };
+    return {
+      name: server.name,
+      tool: server.tool,
+      entries: {
+        unboxed: { ...local, sandbox: false },
+        boxed: { ...local, sandbox: { read: [MODULES], write: [dir] } },
+        'npx-boxed': { ...npx, sandbox: { write: [dir] } },
+        'npx-unboxed': { ...npx, sandbox: false },
+      },
+    };
+  });
 }
 
 /** Starts `entry` alone and waits for its tools; the milliseconds it took. */
@@ -90,37 +121,49 @@ async function startOnce(entry) {
 async function runStartAndCall() {
   const rounds = flag('rounds', 15);
   const calls = flag('calls', 400);
+  // `--no-npx`: the two local sides only (no npm, no registry).
+  const sides = args.includes('--no-npx')
+    ? ['unboxed', 'boxed']
+    : ['unboxed', 'boxed', 'npx-boxed', 'npx-unboxed'];
   const dir = mkdtempSync(join(tmpdir(), 'mcptools-bench-sandbox-'));
+  // The package runner's installs go to a state folder of this run: the first boxed npx start installs.
+  process.env.XDG_STATE_HOME = join(dir, 'state');
   const servers = publishedServers(dir);
   const results = {};
   for (const server of servers) {
-    // One warm-up of each side (page cache, the first bwrap).
-    await startOnce(server.entry(false));
-    await startOnce(server.entry(true));
-    const samples = { unboxed: [], boxed: [], ratio: [] };
+    // One warm-up of each side (page cache, the first bwrap, npx's cache); the package runner's
+    // first start, which installs, is timed apart.
+    const firstInstallMs = sides.includes('npx-boxed')
+      ? await startOnce(server.entries['npx-boxed'])
+      : undefined;
+    for (const side of sides) await startOnce(server.entries[side]);
+    const samples = Object.fromEntries(sides.map((side) => [side, []]));
+    const ratios = Object.fromEntries(sides.filter((side) => side !== 'unboxed').map((side) => [side, []]));
     for (let round = 0; round < rounds; round++) {
-      const order = round % 2 === 0 ? [false, true] : [true, false];
+      const order = round % 2 === 0 ? sides : [...sides].reverse();
       const times = {};
-      for (const boxed of order) times[boxed] = await startOnce(server.entry(boxed));
-      samples.unboxed.push(times.false);
-      samples.boxed.push(times.true);
-      samples.ratio.push(times.true / times.false);
+      for (const side of order) times[side] = await startOnce(server.entries[side]);
+      for (const side of sides) samples[side].push(times[side]);
+      for (const side of Object.keys(ratios)) ratios[side].push(times[side] / times.unboxed);
     }
-    // Calls: both sides connected in one hub, alternating in blocks.
+    // Calls: the sides that run the same code in one hub (npx-unboxed runs it too, behind npx's
+    // own process), alternating in blocks of 10.
+    const callSides = sides.filter((side) => side !== 'npx-unboxed');
     const registry = new lib.ToolRegistry();
     const hub = await lib.loadMCPServers(
-      { servers: { unboxed: server.entry(false), boxed: server.entry(true) } },
+      {
+        servers: Object.fromEntries(callSides.map((side) => [side.replace('-', '_'), server.entries[side]])),
+      },
       registry,
       { eraCache: false },
     );
-    const callTimes = { unboxed: [], boxed: [] };
-    const tools = {
-      unboxed: registry.get(`unboxed__${server.tool}`),
-      boxed: registry.get(`boxed__${server.tool}`),
-    };
-    for (const side of ['unboxed', 'boxed']) for (let i = 0; i < 20; i++) await tools[side].execute('w', {});
+    const callTimes = Object.fromEntries(callSides.map((side) => [side, []]));
+    const tools = Object.fromEntries(
+      callSides.map((side) => [side, registry.get(`${side.replace('-', '_')}__${server.tool}`)]),
+    );
+    for (const side of callSides) for (let i = 0; i < 20; i++) await tools[side].execute('w', {});
     for (let block = 0; block < calls / 10; block++) {
-      const order = block % 2 === 0 ? ['unboxed', 'boxed'] : ['boxed', 'unboxed'];
+      const order = block % 2 === 0 ? callSides : [...callSides].reverse();
       for (const side of order)
         for (let i = 0; i < 10; i++) {
           const started = performance.now();
@@ -132,42 +175,64 @@ async function runStartAndCall() {
     await hub.close();
     results[server.name] = {
       start: {
-        unboxedMedianMs: median(samples.unboxed),
-        boxedMedianMs: median(samples.boxed),
-        medianRatio: median(samples.ratio),
+        ...Object.fromEntries(sides.map((side) => [`${side}MedianMs`, median(samples[side])])),
+        medianRatio: Object.fromEntries(Object.entries(ratios).map(([side, list]) => [side, median(list)])),
+        quartiles: Object.fromEntries(
+          Object.entries(ratios).map(([side, list]) => [side, [quantile(list, 0.25), quantile(list, 0.75)]]),
+        ),
+        ...(firstInstallMs === undefined ? {} : { npxBoxedFirstStartMs: firstInstallMs }),
         samples,
       },
       call: {
-        unboxedP50Ms: median(callTimes.unboxed),
-        boxedP50Ms: median(callTimes.boxed),
-        p50Ratio: median(callTimes.boxed) / median(callTimes.unboxed),
+        ...Object.fromEntries(callSides.map((side) => [`${side}P50Ms`, median(callTimes[side])])),
+        p50Ratio: Object.fromEntries(
+          callSides
+            .filter((side) => side !== 'unboxed')
+            .map((side) => [side, median(callTimes[side]) / median(callTimes.unboxed)]),
+        ),
         calls: callTimes.unboxed.length,
       },
     };
   }
   rmSync(dir, { recursive: true, force: true });
   printTable(
-    `Start + first tools/list, boxed vs unboxed (median of ${rounds} interleaved rounds), and a call's p50 (${calls} calls per side)`,
-    [
-      'server',
-      'unboxed start',
-      'boxed start',
-      'boxed/unboxed',
-      'unboxed call p50',
-      'boxed call p50',
-      'boxed/unboxed',
-    ],
-    Object.entries(results).map(([name, { start, call }]) => [
-      name,
-      format.ms(start.unboxedMedianMs),
-      format.ms(start.boxedMedianMs),
-      format.ratio(start.medianRatio),
-      format.us(call.unboxedP50Ms),
-      format.us(call.boxedP50Ms),
-      format.ratio(call.p50Ratio),
-    ]),
+    `Start + first tools/list against unboxed \`node <bin>\` (median of ${rounds} interleaved rounds; per-round ratio, its median and quartiles)`,
+    ['server', 'side', 'start median', 'ratio to unboxed', 'quartiles'],
+    Object.entries(results).flatMap(([name, { start }]) =>
+      sides.map((side) => [
+        name,
+        side,
+        format.ms(start[`${side}MedianMs`]),
+        side === 'unboxed' ? '—' : format.ratio(start.medianRatio[side]),
+        side === 'unboxed'
+          ? '—'
+          : `${format.ratio(start.quartiles[side][0])}–${format.ratio(start.quartiles[side][1])}`,
+      ]),
+    ),
   );
-  return { rounds, calls, results };
+  for (const [name, { start }] of Object.entries(results))
+    if (start.npxBoxedFirstStartMs !== undefined)
+      console.log(
+        `${name}: first boxed npx start (install outside the box included): ${format.ms(start.npxBoxedFirstStartMs)}`,
+      );
+  printTable(
+    `A call's p50 (${calls} calls per side, alternating in blocks of 10)`,
+    ['server', 'side', 'p50', 'ratio to unboxed'],
+    Object.entries(results).flatMap(([name, { call }]) =>
+      Object.keys(call)
+        .filter((key) => key.endsWith('P50Ms'))
+        .map((key) => {
+          const side = key.slice(0, -'P50Ms'.length);
+          return [
+            name,
+            side,
+            format.us(call[key]),
+            side === 'unboxed' ? '—' : format.ratio(call.p50Ratio[side]),
+          ];
+        }),
+    ),
+  );
+  return { rounds, calls, sides, results };
 }
 
 /** Host PIDs whose environment carries `marker`, other than this process. */

@@ -3,7 +3,7 @@
  * a store of your own), the authorization a hub starts, and the configuration of both.
  */
 export { authCommand } from './auth/auth-required-error.js';
-export { defaultVaultPath } from './auth/default-vault-path.js';
+export { defaultVaultPath } from './paths/default-vault-path.js';
 export { FileTokenStore } from './auth/file-token-store.js';
 export { MemoryTokenStore } from './auth/memory-token-store.js';
 export type { AuthorizationStart, AuthorizationUrlHandler } from './auth/server-authorization.js';

@@ -4,11 +4,15 @@
 //   code mode — run_script's definition, the describe_tools call and its TypeScript declarations,
 //               the script, and its output.
 // Then the time of each script through run_script against the same calls made directly through
-// call_tool (the direct path of the profiles that offer run_script), in interleaved rounds with
-// a pause between one call and the next as a model's turn leaves (`--pause=MS`, default 50), and
-// the CPU time of each side, what it did in the pause after it included; and the sandbox's cost
-// per inner call (a script of N calls against N direct calls, per round).
-//   node --import tsx bench/code-mode/run-code-mode-bench.ts [--rounds=N] [--pause=MS]
+// call_tool (the direct path of the profiles that offer run_script), in interleaved rounds, and
+// the CPU time of each side. A model's turn (`--pause=MS`, default 50; a real one is seconds)
+// comes where a model takes one: a direct-calling model takes one after each answer before its
+// next call (the calls it makes at once share one), a code-mode model one to write the script;
+// both sides get one after their last answer. The time in those turns is not a side's time; the
+// CPU spent in them is counted beside its CPU until the answer. `--direct-turns=0` makes the
+// direct side's calls back to back instead (no turn between them, as no model can). And the
+// sandbox's cost per inner call (a script of N calls against N direct calls back to back, per round).
+//   node --import tsx bench/code-mode/run-code-mode-bench.ts [--rounds=N] [--pause=MS] [--direct-turns=0]
 import { isDeepStrictEqual } from 'node:util';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
@@ -27,6 +31,7 @@ const { printTable, writeResult } = (await import(report)) as {
 };
 
 const rounds = Number(process.argv.find((arg) => arg.startsWith('--rounds='))?.slice(9) ?? 5);
+const directTurns = process.argv.find((arg) => arg.startsWith('--direct-turns='))?.slice(15) !== '0';
 
 const registry = new ToolRegistry();
 const provider = await loadMCPServers(
@@ -70,12 +75,32 @@ function answerOf(result: ToolResult): unknown {
  * The task's calls made directly, each through `call_tool` (the one call path a script's inner
  * calls take too, in the profiles that offer `run_script`), recorded in order: the script's own
  * logic decides which, one after another where it awaits each and at once where it awaits them
- * together, so both sides make the same calls the same way.
+ * together, so both sides make the same calls the same way. With `turns`, a model's turn comes
+ * before each call made after an answer (calls made at once share one); `ms` leaves the turns
+ * out, and `turnCpu` is the CPU spent in them.
  */
-async function direct(task: CodeModeTask) {
+async function direct(task: CodeModeTask, turns = false) {
   const calls: { name: string; arguments: unknown; result: string }[] = [];
+  let answered = false;
+  let turn: Promise<void> | undefined;
+  let turnMs = 0;
+  let turnCpu = 0;
+  const modelTurn = async () => {
+    const cpu = process.cpuUsage();
+    const started = performance.now();
+    await pause();
+    turnMs += performance.now() - started;
+    turnCpu += cpuSince(cpu);
+    answered = false;
+    turn = undefined;
+  };
   const call = async (name: string, args: Record<string, unknown>) => {
+    if (turns && answered) {
+      turn ??= modelTurn();
+      await turn;
+    }
     const result = await callTool.execute(`direct-${calls.length}`, { name, arguments: args });
+    answered = true;
     calls.push({ name, arguments: args, result: textOf(result) });
     return answerOf(result);
   };
@@ -89,7 +114,7 @@ async function direct(task: CodeModeTask) {
   }
   const started = performance.now();
   const value = await new AsyncFunction('tools', task.script)(tools);
-  return { value, calls, ms: performance.now() - started };
+  return { value, calls, ms: performance.now() - started - turnMs, turnCpu };
 }
 
 const rows: (string | number)[][] = [];
@@ -144,15 +169,15 @@ let directCpu = 0;
 let scriptCpu = 0;
 let directAfterCpu = 0;
 let scriptAfterCpu = 0;
-const timed = async (run: () => Promise<unknown>) => {
+const timed = async (run: () => Promise<{ ms?: number; turnCpu?: number }>) => {
   const cpu = process.cpuUsage();
   const started = performance.now();
-  await run();
-  const ms = performance.now() - started;
-  const used = cpuSince(cpu);
+  const { ms: own, turnCpu = 0 } = await run();
+  const ms = own ?? performance.now() - started;
+  const used = cpuSince(cpu) - turnCpu;
   const after = process.cpuUsage();
   await pause();
-  return { ms, cpu: used, after: cpuSince(after) };
+  return { ms, cpu: used, after: cpuSince(after) + turnCpu };
 };
 await pause();
 for (let round = 0; round < rounds; round++) {
@@ -161,14 +186,17 @@ for (let round = 0; round < rounds; round++) {
   for (const [index, task] of CODE_MODE_TASKS.entries()) {
     const sides = [
       async () => {
-        const { ms, cpu, after } = await timed(() => direct(task));
+        const { ms, cpu, after } = await timed(() => direct(task, directTurns));
         directTimes[index]!.push(ms);
         directRound += ms;
         directCpu += cpu;
         directAfterCpu += after;
       },
       async () => {
-        const { ms, cpu, after } = await timed(() => runScript.execute(task.id, { script: task.script }));
+        const { ms, cpu, after } = await timed(async () => {
+          await runScript.execute(task.id, { script: task.script });
+          return {};
+        });
         scriptTimes[index]!.push(ms);
         scriptRound += ms;
         scriptCpu += cpu;
@@ -263,7 +291,7 @@ console.log(
 const directAll = directCpu + directAfterCpu;
 const scriptAll = scriptCpu + scriptAfterCpu;
 console.log(
-  `CPU time of this process over ${rounds} rounds, until the answer: direct ${directCpu.toFixed(0)} ms, scripts ${scriptCpu.toFixed(0)} ms (${(scriptCpu / directCpu).toFixed(2)}×); with the pause after each: direct ${directAll.toFixed(0)} ms, scripts ${scriptAll.toFixed(0)} ms (${(scriptAll / directAll).toFixed(2)}×); per script ${(scriptAll / (rounds * CODE_MODE_TASKS.length)).toFixed(2)} ms against ${(directAll / (rounds * CODE_MODE_TASKS.length)).toFixed(2)} ms per task made directly`,
+  `CPU time of this process over ${rounds} rounds, until the answer: direct ${directCpu.toFixed(0)} ms, scripts ${scriptCpu.toFixed(0)} ms (${(scriptCpu / directCpu).toFixed(2)}×); with the model's turns (${directTurns ? 'one after each direct answer' : 'direct calls back to back'}, ${pauseMs} ms each): direct ${directAll.toFixed(0)} ms, scripts ${scriptAll.toFixed(0)} ms (${(scriptAll / directAll).toFixed(2)}×); per script ${(scriptAll / (rounds * CODE_MODE_TASKS.length)).toFixed(2)} ms against ${(directAll / (rounds * CODE_MODE_TASKS.length)).toFixed(2)} ms per task made directly`,
 );
 console.log(
   `total: code mode ${codeTotal} vs direct ${directTotal} tokens = ${((100 * codeTotal) / directTotal).toFixed(1)}% (goal ≤ 20%); time ${(scriptTimeTotal / directTimeTotal).toFixed(2)}× as sums of medians, ${roundRatio.toFixed(2)}× as the median round (goal ≤ 1.2×); answers ${allCorrect ? 'all as expected' : 'NOT all as expected'}`,
@@ -284,6 +312,7 @@ const file = writeResult('code-mode', {
     directAfterCpuMs: directAfterCpu,
     scriptAfterCpuMs: scriptAfterCpu,
     pauseMs,
+    directTurns,
   },
   perInnerCallMs: overhead,
   allCorrect,

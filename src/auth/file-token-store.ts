@@ -2,7 +2,7 @@ import { mkdir, readFile, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { McpToolsError } from '../errors/mcp-tools-error.js';
 import { writeFileAtomically } from '../paths/write-file-atomically.js';
-import { defaultVaultPath } from './default-vault-path.js';
+import { defaultVaultPath } from '../paths/default-vault-path.js';
 import type { TokenStore, VaultEntry, VaultUpdate } from './token-store.js';
 
 interface VaultFile {

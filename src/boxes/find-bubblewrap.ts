@@ -31,3 +31,13 @@ export function socatMissingMessage(server: string): string {
 export function cgroupsMissingMessage(server: string, setting: string, reason: string): string {
   return `server "${server}" asks for "sandbox.${setting}" but boxes get no cgroup for it here (${reason}): run the gateway where it may create cgroups (a writable cgroup v1 hierarchy, or a cgroup v2 that delegates the controller), or remove "${setting}"`;
 }
+
+/**
+ * The warning of a server `serve`'s default box covers when bubblewrap is missing: it runs
+ * unboxed (a box the configuration asks for is refused instead, {@link bubblewrapMissingMessage}).
+ */
+export function defaultBoxSkippedMessage(server: string): string {
+  return process.platform === 'linux'
+    ? `server "${server}" runs unboxed: serve boxes untrusted stdio servers by default, but bubblewrap ("bwrap") was not found on PATH (Debian and Ubuntu: apt-get install bubblewrap; "gateway": { "sandbox": true } refuses to run them unboxed instead)`
+    : `server "${server}" runs unboxed: serve boxes untrusted stdio servers by default on Linux only (bubblewrap)`;
+}

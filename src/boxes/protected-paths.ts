@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
-import { defaultVaultPath } from '../auth/default-vault-path.js';
+import { defaultVaultPath } from '../paths/default-vault-path.js';
 import { configSearchPaths } from '../config/config-search-paths.js';
 import { stateDir } from '../paths/state-dir.js';
 

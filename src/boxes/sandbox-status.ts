@@ -1,3 +1,4 @@
+import { basename } from 'node:path';
 import type { ServerConfig } from '../config/config-types.js';
 import {
   DEFAULT_MAX_PROCESSES,
@@ -31,11 +32,18 @@ export function sandboxStatus(server: ServerConfig, env: NodeJS.ProcessEnv = pro
     if (server.trusted === true) return { boxed: false, reason: '"trusted": true on the entry' };
     return {
       boxed: false,
-      reason: 'no "sandbox" setting (boxes are off unless "sandbox" or, under serve, "gateway.sandbox" asks)',
+      reason:
+        'no "sandbox" setting (the CLI and the library box a server only when "sandbox" asks; serve boxes untrusted stdio servers by default)',
     };
   }
   if (grants.image !== undefined) return containerStatus(grants.image, grants, env);
   const bwrap = findBubblewrap(env);
+  if (bwrap === undefined && grants.ifAvailable === true)
+    return {
+      boxed: false,
+      reason:
+        'serve\'s default box, but bubblewrap ("bwrap") is not on PATH: the server runs unboxed, with a warning ("gateway": { "sandbox": true } refuses it instead)',
+    };
   if (bwrap === undefined)
     return {
       boxed: false,
@@ -82,7 +90,12 @@ export function sandboxStatus(server: ServerConfig, env: NodeJS.ProcessEnv = pro
         ]
       : [`no process limit (no cgroup here: ${cgroups.reason})`]),
   ];
-  return { boxed: true, reason: `bubblewrap (${bwrap}): ${granted.join(', ')}` };
+  const why = grants.ifAvailable === true ? "serve's default box for untrusted stdio servers, " : '';
+  const npx =
+    basename(server.command) === 'npx' && server.locked === undefined
+      ? ', its npx package installed outside the box and shown read-only'
+      : '';
+  return { boxed: true, reason: `${why}bubblewrap (${bwrap}): ${granted.join(', ')}${npx}` };
 }
 
 /** Whether a box that names an image runs, and on which engine, with its limits as flags. */

@@ -5,7 +5,7 @@ import { McpToolsError } from '../errors/mcp-tools-error.js';
 import { stateDir } from '../paths/state-dir.js';
 import type { LockedPackage } from './catalog-lock.js';
 import { bundleFile, downloadBundle, unpackBundle } from './mcpb-bundle.js';
-import { installLockedNpm } from './npm-locked-install.js';
+import { installNpmTree } from './npm-locked-install.js';
 import { missingRuntime } from './package-runtime.js';
 
 /** A stdio server's lock, as the configuration reader attaches it (`StdioServerConfig.locked`). */
@@ -15,6 +15,11 @@ export type { LockedStart } from '../config/config-types.js';
 export interface StdioCommand {
   command: string;
   args: string[];
+}
+
+/** What a package start runs, and the folder of the installed package (a box shows it read-only). */
+export interface PackageCommand extends StdioCommand {
+  packageDir?: string;
 }
 
 /** `<state>/packages`: locked npm prefixes and MCPB bundles. */
@@ -35,7 +40,7 @@ export async function lockedCommand(
   command: StdioCommand,
   serverName: string,
   env: NodeJS.ProcessEnv = process.env,
-): Promise<StdioCommand> {
+): Promise<PackageCommand> {
   // The reader attached the lock file's package as written there, which add wrote as a LockedPackage.
   const pkg = locked.package as unknown as LockedPackage;
   const refuse = (configured: string, lockedAs: string): never => {
@@ -51,8 +56,8 @@ export async function lockedCommand(
       const spec = `${pkg.identifier}@${pkg.version}`;
       const at = command.args.indexOf(spec);
       if (at < 0) return refuse(named(`${pkg.identifier}@`), `${spec} (${pkg.integrity})`);
-      const bin = await installLockedNpm(pkg, packagesDir(env), serverName, env);
-      return { command: process.execPath, args: [bin, ...command.args.slice(at + 1)] };
+      const { prefix, bin } = await installNpmTree(pkg, packagesDir(env), serverName, env);
+      return { command: process.execPath, args: [bin, ...command.args.slice(at + 1)], packageDir: prefix };
     }
     case 'mcpb': {
       const dir = packagesDir(env);
@@ -62,7 +67,7 @@ export async function lockedCommand(
       const unpacked = await unpackBundle(pkg.fileSha256, bundles);
       if (![command.command, ...command.args].some((part) => part.startsWith(unpacked.dir)))
         return refuse(command.args.join(' '), `the bundle ${pkg.fileSha256} in ${unpacked.dir}`);
-      return command;
+      return { ...command, packageDir: unpacked.dir };
     }
     case 'oci': {
       const image = command.args.find((arg) => arg.includes('@sha256:'));

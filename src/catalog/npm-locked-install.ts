@@ -12,6 +12,12 @@ type NpmPackage = Extract<LockedPackage, { registryType: 'npm' }>;
 /** The marker file that says a prefix holds exactly the tree of its name. */
 const MARKER = '.mcptools-installed';
 
+/** An installed npm server: its prefix (the folder a box shows read-only) and its executable. */
+export interface InstalledNpm {
+  prefix: string;
+  bin: string;
+}
+
 /**
  * Installs a locked npm server into its own prefix under `<packagesDir>/npm/<hash of the tree>`
  * and returns the path of its executable. The prefix is installed with `npm ci` from a
@@ -26,6 +32,29 @@ export async function installLockedNpm(
   serverName: string,
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<string> {
+  return (await installNpmTree(pkg, packagesDir, serverName, env)).bin;
+}
+
+/** Options of {@link installNpmTree}. */
+export interface NpmInstallOptions {
+  /** The executable to return, by its name in the package's `bin`. */
+  binName?: string;
+  /** Called (with the prefix) when this call installs, under the lock: never for a reused prefix. */
+  onInstall?: (prefix: string) => void;
+}
+
+/**
+ * {@link installLockedNpm} with the prefix returned too, and `options.binName` (npx's `--package`
+ * form names the executable) over the default choice: the one installer of the catalog's locked start
+ * and of the package runner of boxed `npx` entries.
+ */
+export async function installNpmTree(
+  pkg: NpmPackage,
+  packagesDir: string,
+  serverName: string,
+  env: NodeJS.ProcessEnv = process.env,
+  options: NpmInstallOptions = {},
+): Promise<InstalledNpm> {
   const tree = JSON.stringify({
     identifier: pkg.identifier,
     version: pkg.version,
@@ -46,13 +75,15 @@ export async function installLockedNpm(
     });
     try {
       // Another process may have installed it while this one waited for the lock.
-      if (!(existsSync(marker) && (await readFile(marker, 'utf8')) === hash))
+      if (!(existsSync(marker) && (await readFile(marker, 'utf8')) === hash)) {
+        options.onInstall?.(prefix);
         await install(pkg, prefix, serverName, env, hash);
+      }
     } finally {
       await release().catch(() => undefined);
     }
   }
-  return binOf(pkg, prefix, serverName);
+  return { prefix, bin: await binOf(pkg, prefix, serverName, options.binName) };
 }
 
 async function install(
@@ -112,21 +143,29 @@ async function install(
   await writeFile(join(prefix, MARKER), hash);
 }
 
-/** The executable the package declares (`bin`): the only one, or the one named like the package. */
-async function binOf(pkg: NpmPackage, prefix: string, serverName: string): Promise<string> {
+/**
+ * The executable the package declares (`bin`): the one named `binName` when given, else the only
+ * one, or the one named like the package.
+ */
+async function binOf(pkg: NpmPackage, prefix: string, serverName: string, binName?: string): Promise<string> {
   const dir = join(prefix, 'node_modules', pkg.identifier);
   const manifest = JSON.parse(await readFile(join(dir, 'package.json'), 'utf8')) as {
     bin?: string | Record<string, string>;
   };
   const bin = manifest.bin;
-  if (typeof bin === 'string') return join(dir, bin);
-  const entries = Object.entries(bin ?? {});
   const unscoped = pkg.identifier.split('/').at(-1)!;
-  const chosen = entries.length === 1 ? entries[0] : entries.find(([name]) => name === unscoped);
+  // A string `bin` is one executable named like the package (as npm links it).
+  const entries = typeof bin === 'string' ? [[unscoped, bin] as const] : Object.entries(bin ?? {});
+  const chosen =
+    binName !== undefined
+      ? entries.find(([name]) => name === binName)
+      : entries.length === 1
+        ? entries[0]
+        : entries.find(([name]) => name === unscoped);
   if (chosen === undefined)
     throw new McpToolsError(
       'CONFIG_INVALID',
-      `server "${serverName}": ${pkg.identifier}@${pkg.version} declares ${entries.length === 0 ? 'no executable' : `several executables (${entries.map(([name]) => name).join(', ')})`}`,
+      `server "${serverName}": ${pkg.identifier}@${pkg.version} declares ${entries.length === 0 ? 'no executable' : binName !== undefined ? `no executable named "${binName}" (it has ${entries.map(([name]) => name).join(', ')})` : `several executables (${entries.map(([name]) => name).join(', ')})`}`,
     );
   return join(dir, chosen[1]);
 }

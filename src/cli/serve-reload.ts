@@ -2,7 +2,7 @@ import { type FSWatcher, watch } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import type { McpToolsConfig } from '../config/config-types.js';
 import { loadConfig } from '../config/load-config.js';
-import { applySandboxDefault } from '../config/sandbox-default.js';
+import { applyServeSandboxDefault } from '../config/serve-sandbox-default.js';
 import type { DefaultProfileOverrides, ProfileChanges } from '../gateway/profiles/reconfigure-profiles.js';
 import { applyServerChanges, type ServerChanges } from '../mcp/apply-server-changes.js';
 import type { MCPToolHubImpl } from '../mcp/mcp-tool-hub.js';
@@ -78,7 +78,7 @@ export function watchServeReloads(options: ServeReloadOptions): ServeReload {
     try {
       next = await loadConfig(file);
       // The same default box as at start, or a reload would see every defaulted server as changed.
-      applySandboxDefault(next.servers, next.gateway?.sandbox);
+      applyServeSandboxDefault(next);
       overrides = options.gateway?.overrides(next);
     } catch (error) {
       lastError = error instanceof Error ? error.message : String(error);

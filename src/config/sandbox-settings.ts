@@ -58,6 +58,12 @@ export interface SandboxSettings {
   image?: string;
   /** The engine for {@link image}: `docker` or `podman`; unset, the first of them that answers. */
   engine?: ContainerEngineName;
+  /**
+   * Set on the box `serve` gives by default only (serve-sandbox-default.ts), never read from a
+   * file: where bubblewrap is missing the server runs unboxed, said on stderr and by `doctor`,
+   * instead of being refused as a box the configuration asks for is.
+   */
+  ifAvailable?: boolean;
 }
 
 /** The container engines a box with an `image` can run on. */

@@ -6,6 +6,7 @@ import { cgroupLimitsMissing } from '../boxes/cgroup-limits-missing.js';
 import {
   bubblewrapMissingMessage,
   cgroupsMissingMessage,
+  defaultBoxSkippedMessage,
   findBubblewrap,
   socatMissingMessage,
 } from '../boxes/find-bubblewrap.js';
@@ -75,21 +76,35 @@ export async function createTransport(
     stdioModule ??= import('./reusable-stdio-transport.js');
     const { ReusableStdioTransport } = await stdioModule;
     let parameters: ReusableStdioParameters = { command: config.command, args: config.args ?? [] };
-    // A server `mcptools add` locked starts only the locked package, boxed or not (locked-start.ts).
-    if (config.locked !== undefined) {
-      const { lockedCommand } = await import('../catalog/locked-start.js');
-      parameters = await lockedCommand(
-        config.locked,
+    let grants = sandboxGrants(config.sandbox);
+    // serve's default box: where bubblewrap is missing the server runs unboxed, said on stderr.
+    if (grants?.ifAvailable === true && grants.image === undefined && findBubblewrap() === undefined) {
+      logBoxEvent(defaultBoxSkippedMessage(name));
+      grants = undefined;
+    }
+    const bubblewrapBox = grants !== undefined && grants.image === undefined;
+    // A server `mcptools add` locked starts only the locked package, boxed or not (locked-start.ts);
+    // a boxed `npx` entry is installed outside its box and run inside it from that folder.
+    if (config.locked !== undefined || bubblewrapBox) {
+      const { packageCommand, runtimeFolders } = await import('../catalog/package-runner.js');
+      const run = await packageCommand(
         { command: config.command, args: config.args ?? [] },
+        config.locked,
         name,
+        { boxed: bubblewrapBox, log: logBoxEvent },
       );
+      parameters = { command: run.command, args: run.args };
+      if (bubblewrapBox && grants !== undefined) {
+        // The installed package (under the state folder) and a Node outside the system's folders, read-only.
+        const runtime = runtimeFolders(run);
+        if (runtime.length > 0) grants = { ...grants, read: [...(grants.read ?? []), ...runtime] };
+      }
     }
     // The gateway chain (see gateway-chain.ts) goes to every child, over its configured environment.
     const chain = chainEnvironment();
     if (config.env !== undefined || chain[CHAIN_ENV] !== undefined)
       parameters.env = { ...config.env, ...chain };
     if (config.cwd !== undefined) parameters.cwd = config.cwd;
-    let grants = sandboxGrants(config.sandbox);
     // An entry that names an image runs in a container of Docker or Podman, never elsewhere.
     if (grants?.image !== undefined) {
       const { containerTransport } = await import('./container-transport.js');

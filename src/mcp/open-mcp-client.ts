@@ -10,7 +10,7 @@ import {
   type Transport,
 } from '@modelcontextprotocol/client';
 import type { TransportAuth } from '../auth/transport-auth.js';
-import { boxedRootsRequests } from '../boxes/roots-filter.js';
+import { boxedRootsRequests } from './boxed-roots.js';
 import type { ProtocolMode } from '../config/config-types.js';
 import { acceptUndeclaredListChanges } from './accept-undeclared-list-changes.js';
 import { describeError } from './classify-error.js';
@@ -224,7 +224,7 @@ function createClient(parameters: OpenClientParameters, step: EraStep): Client {
     };
   }
   const client = new ReportingClient(parameters.clientInfo, options, callbacks);
-  // A boxed server is told only the roots its box shows (roots-filter.ts).
+  // A boxed server is told only the roots its box shows (boxed-roots.ts).
   installServerRequestHandlers(
     client,
     parameters.server,

@@ -1,5 +1,5 @@
 import { dirname, join } from 'node:path';
-import { defaultVaultPath } from '../auth/default-vault-path.js';
+import { defaultVaultPath } from '../paths/default-vault-path.js';
 
 /**
  * The pin file: `pins.json` beside the OAuth vault (`$XDG_CONFIG_HOME/mcptools/`, else

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defaultVaultPath } from '../../src/auth/default-vault-path.js';
+import { defaultVaultPath } from '../../src/paths/default-vault-path.js';
 import { FileTokenStore } from '../../src/auth/file-token-store.js';
 import { MemoryTokenStore } from '../../src/auth/memory-token-store.js';
 import type { TokenStore } from '../../src/auth/token-store.js';

@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { argumentMounts, namedPaths } from '../../src/boxes/argument-mounts.js';
 import { bwrapCommand } from '../../src/boxes/bwrap-command.js';
 import { protectedPaths } from '../../src/boxes/protected-paths.js';
-import { filterRoots } from '../../src/boxes/roots-filter.js';
+import { filterRoots } from '../../src/mcp/boxed-roots.js';
 import { checkServerConfig, suggestFix } from '../../src/cli/doctor/suggest-fix.js';
 
 const temp = mkdtempSync(join(tmpdir(), 'mcptools-argument-mounts-'));

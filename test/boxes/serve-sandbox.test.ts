@@ -176,4 +176,89 @@ describe.skipIf(!(hasBinary('bwrap') && boxesWork()))('boxes under the built CLI
     expect(sandbox.open).toEqual({ boxed: false, reason: '"trusted": true on the entry' });
     expect(sandbox.off).toEqual({ boxed: false, reason: '"sandbox": false on the entry' });
   });
+
+  it('doctor says what serve boxes by default, beside what the CLI does', async () => {
+    const config = join(dir, 'doctor-default.json');
+    writeFileSync(
+      config,
+      JSON.stringify({
+        servers: {
+          plain: probe,
+          open: { ...probe, trusted: true },
+          npx: { command: 'npx', args: ['-y', '@fixture/probe-server@1.0.0'], enabled: false },
+        },
+      }),
+    );
+    const { MCPTOOLS_SERVE_SANDBOX: _off, ...env } = process.env;
+    const result = await runCli(['doctor', '--config', config, '--json'], dir, env);
+    const report = JSON.parse(result.stdout) as {
+      servers: {
+        name: string;
+        sandbox: { boxed: boolean; reason: string };
+        serveSandbox: { boxed: boolean; reason: string };
+      }[];
+    };
+    const byName = Object.fromEntries(report.servers.map((server) => [server.name, server]));
+    // The CLI boxes nothing it is not asked to; serve boxes every untrusted stdio server.
+    expect(byName.plain!.sandbox).toMatchObject({
+      boxed: false,
+      reason: /serve boxes untrusted stdio servers by default/,
+    });
+    expect(byName.plain!.serveSandbox).toMatchObject({
+      boxed: true,
+      reason: expect.stringMatching(
+        /^serve's default box for untrusted stdio servers, bubblewrap \(.*\): no network/,
+      ),
+    });
+    expect(byName.npx!.serveSandbox.reason).toMatch(
+      /its npx package installed outside the box and shown read-only/,
+    );
+    expect(byName.open!.serveSandbox).toEqual({ boxed: false, reason: '"trusted": true on the entry' });
+  });
+});
+
+describe('serve on a machine without bubblewrap', () => {
+  it('runs a server its default box covers unboxed, with a warning, and refuses one whose box is asked for', async () => {
+    const config = join(dir, 'no-bwrap.json');
+    writeFileSync(
+      config,
+      JSON.stringify({ servers: { defaulted: probe, asked: { ...probe, sandbox: true } } }),
+    );
+    // A PATH without bwrap (the servers' and the CLI's node are absolute paths).
+    const emptyPath = mkdtempSync(join(tmpdir(), 'mcptools-no-bwrap-'));
+    const { MCPTOOLS_SERVE_SANDBOX: _off, ...env } = process.env;
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [cliBin, 'serve', '--stdio', '--config', config],
+      env: { ...(env as Record<string, string>), PATH: emptyPath },
+      stderr: 'pipe',
+    });
+    let stderr = '';
+    transport.stderr?.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString('utf8');
+    });
+    const client = new Client({ name: 'serve-no-bwrap-test', version: '1.0.0' });
+    await client.connect(transport);
+    try {
+      const { tools } = await client.listTools();
+      const names = tools.map((tool) => tool.name);
+      expect(names).toContain('defaulted__env');
+      expect(names).not.toContain('asked__env');
+      // Unboxed: the gateway's own HOME, not the box's.
+      expect(
+        textOf((await client.callTool({ name: 'defaulted__env', arguments: { name: 'HOME' } })) as never),
+      ).toBe(process.env.HOME);
+      await expect
+        .poll(() => stderr, { message: 'the warning and the refusal are on stderr' })
+        .toMatch(
+          /server "defaulted" runs unboxed: serve boxes untrusted stdio servers by default, but bubblewrap/,
+        );
+      expect(stderr).toMatch(
+        /server "asked" is configured with "sandbox" but bubblewrap \("bwrap"\) was not found/,
+      );
+    } finally {
+      await client.close();
+      rmSync(emptyPath, { recursive: true, force: true });
+    }
+  });
 });

@@ -7,6 +7,7 @@ import type { MCPToolHub } from '../../src/mcp/hub-types.js';
 import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
 import type { ApprovalRequest } from '../../src/pipeline/tool-call-hooks.js';
 import { ToolRegistry } from '../../src/registry/tool-registry.js';
+import { spareToolNames } from '../../src/router/code-mode/warm-sandbox.js';
 import { createRouterTools } from '../../src/router/create-router-tools.js';
 import type { RouterToolsOptions } from '../../src/router/router-options.js';
 import type { CallContext } from '../../src/tool/call-context.js';
@@ -274,6 +275,39 @@ describe('run_script', () => {
     expect(bob).not.toContain('echo__echo');
     expect(bob).toContain('echo__add');
     expect(alice).toContain('echo__echo');
+  });
+
+  it("gives a caller's script its own tools when the spare sandbox was made with another caller's", async () => {
+    const options: RouterToolsOptions = {
+      toolVisible: (tool, caller) => caller?.principal === 'alice' || tool.name !== 'echo__echo',
+    };
+    const tool = runScript(options);
+    const keys = async (principal: string) => {
+      const result = await tool.execute(
+        'outer',
+        { script: 'return [Object.keys(tools).sort(), typeof tools.echo.echo]' },
+        undefined,
+        undefined,
+        { toolCallId: 'outer', ...as(principal) },
+      );
+      return (result.details as { value: [string[], string] }).value;
+    };
+    const [aliceKeys] = await keys('alice');
+    expect(aliceKeys).toContain('echo__echo');
+    // The spare is made once alice's answer has left, with her tools installed ahead.
+    await expect
+      .poll(() => spareToolNames(), { message: "the spare sandbox holds alice's tools" })
+      .toContain('echo__echo');
+    const [bobKeys, bobEcho] = await keys('bob');
+    expect(bobKeys).not.toContain('echo__echo');
+    expect(bobEcho).toBe('undefined');
+    expect(bobKeys).toContain('echo__add');
+    // The control: the spare made after bob's script holds his tools, and alice's script still gets hers.
+    await expect
+      .poll(() => spareToolNames(), { message: "the spare sandbox holds bob's tools" })
+      .toContain('echo__add');
+    expect(spareToolNames()).not.toContain('echo__echo');
+    expect((await keys('alice'))[0]).toContain('echo__echo');
   });
 
   it('gives a script the tools registered or removed since the previous script of the same run_script', async () => {

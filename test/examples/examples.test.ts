@@ -10,6 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config/parse-config.js';
 import { cliBin } from '../cli/cli-process.js';
 import { fixtureCommand } from '../fixtures/spawn-http.js';
+import { SERVE_BOX_OFF } from '../helpers/serve-box-off.js';
 
 const run = promisify(execFile);
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -72,6 +73,7 @@ describe('examples/', () => {
       new StdioClientTransport({
         command: process.execPath,
         args: [cliBin, ...serveArgs],
+        env: SERVE_BOX_OFF,
         cwd: '/',
         stderr: 'pipe',
       }),

@@ -6,6 +6,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { cliBin } from '../cli/cli-process.js';
 import { type HttpFixture, startHttpFixture } from '../fixtures/spawn-http.js';
+import { SERVE_BOX_OFF } from '../helpers/serve-box-off.js';
 import { waitUntil } from '../helpers/wait-until.js';
 import { httpServer, isAlive, stdioFixture } from '../mcp/hub-test-helpers.js';
 import { connectClient, eras, type RunningGateway, startGateway } from './gateway-test-helpers.js';
@@ -127,6 +128,7 @@ describe.each(eras)('a $label of mcptools serve --stdio (built binary) that disc
     const transport = new StdioClientTransport({
       command: process.execPath,
       args: [cliBin, 'serve', '--stdio', '--config', config],
+      env: SERVE_BOX_OFF,
       stderr: 'pipe',
     });
     const client = new Client(

@@ -6,6 +6,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliBin } from '../cli/cli-process.js';
 import { fixtureCommand, type HttpFixture, startHttpFixture } from '../fixtures/spawn-http.js';
+import { SERVE_BOX_OFF } from '../helpers/serve-box-off.js';
 import { waitUntil } from '../helpers/wait-until.js';
 import { httpServer, stdioFixture, textOf } from '../mcp/hub-test-helpers.js';
 import { connectClient, eras, type RunningGateway, startGateway } from './gateway-test-helpers.js';
@@ -116,6 +117,7 @@ describe('a 2026-07-28 client listening for resource updates', () => {
         new StdioClientTransport({
           command: process.execPath,
           args: [cliBin, 'serve', '--stdio', '--config', config],
+          env: SERVE_BOX_OFF,
           stderr: 'pipe',
         }),
       );

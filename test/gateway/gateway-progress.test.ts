@@ -8,6 +8,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliBin } from '../cli/cli-process.js';
 import { fixtureCommand } from '../fixtures/spawn-http.js';
+import { SERVE_BOX_OFF } from '../helpers/serve-box-off.js';
 import { stdioFixture } from '../mcp/hub-test-helpers.js';
 import { connectClient, eras, type RunningGateway, startGateway } from './gateway-test-helpers.js';
 
@@ -113,6 +114,7 @@ describe('progress written together with the result by a stdio upstream', { time
         const transport = new StdioClientTransport({
           command: process.execPath,
           args: [cliBin, 'serve', '--stdio', '--config', config],
+          env: SERVE_BOX_OFF,
           stderr: 'pipe',
         });
         await client.connect(transport);

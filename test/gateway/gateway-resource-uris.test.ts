@@ -6,6 +6,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { McpToolsConfig } from '../../src/config/config-types.js';
 import { cliBin } from '../cli/cli-process.js';
+import { SERVE_BOX_OFF } from '../helpers/serve-box-off.js';
 import { waitUntil } from '../helpers/wait-until.js';
 import { eventually, isAlive, stdioFixture } from '../mcp/hub-test-helpers.js';
 import { everythingServer } from '../router/router-test-helpers.js';
@@ -259,6 +260,7 @@ describe('resource URIs through the gateway over stdio (built binary)', () => {
       const transport = new StdioClientTransport({
         command: process.execPath,
         args: [cliBin, 'serve', '--stdio', '--config', file],
+        env: SERVE_BOX_OFF,
         stderr: 'ignore',
       });
       client = new Client(

@@ -9,6 +9,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliBin as bin } from '../cli/cli-process.js';
 import { fixtureCommand } from '../fixtures/spawn-http.js';
+import { SERVE_BOX_OFF } from '../helpers/serve-box-off.js';
 import { waitUntil } from '../helpers/wait-until.js';
 import { isAlive, textOf } from '../mcp/hub-test-helpers.js';
 import { connectClient, eras } from './gateway-test-helpers.js';
@@ -184,6 +185,7 @@ describe('mcptools serve --stdio (built binary)', () => {
     const transport = new StdioClientTransport({
       command: process.execPath,
       args: [bin, 'serve', '--stdio', '--config', config],
+      env: SERVE_BOX_OFF,
       stderr: 'pipe',
     });
     let stderr = '';

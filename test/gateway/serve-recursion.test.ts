@@ -5,6 +5,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { describe, expect, it } from 'vitest';
 import { cliBin, runCli } from '../cli/cli-process.js';
 import { fixtureCommand } from '../fixtures/spawn-http.js';
+import { SERVE_BOX_OFF } from '../helpers/serve-box-off.js';
 import { waitUntil } from '../helpers/wait-until.js';
 import {
   alive,
@@ -96,6 +97,7 @@ describe('a project whose .mcp.json lists mcptools itself', async () => {
     const transport = new StdioClientTransport({
       command: process.execPath,
       args: [cliBin, 'serve', '--stdio'],
+      env: SERVE_BOX_OFF,
       cwd: stdioProject,
       stderr: 'pipe',
     });

@@ -6,6 +6,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliBin } from '../cli/cli-process.js';
 import { fixtureCommand } from '../fixtures/spawn-http.js';
+import { SERVE_BOX_OFF } from '../helpers/serve-box-off.js';
 import { eras } from './gateway-test-helpers.js';
 
 // Gemini CLI gives a stdio server 5 s to answer `initialize` (its default `timeout`). `serve
@@ -43,6 +44,7 @@ describe('serve --stdio answers initialize before its upstreams connect', () => 
     const transport = new StdioClientTransport({
       command: process.execPath,
       args: [cliBin, 'serve', '--stdio', '--config', configStartingWhen(startFile)],
+      env: SERVE_BOX_OFF,
       stderr: 'pipe',
     });
     // The slow server may start once the list request is on the gateway's stdin, ahead of it.

@@ -7,6 +7,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { childPids, cliBin, survivors } from '../cli/cli-process.js';
 import { fixtureCommand, serverCommand } from '../fixtures/spawn-http.js';
+import { SERVE_BOX_OFF } from '../helpers/serve-box-off.js';
 
 /*
  * A host that stops `serve --stdio` quickly (SIGTERM, then SIGKILL half a second later, as
@@ -75,6 +76,7 @@ async function startServe() {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [cliBin, 'serve', '--stdio', '--config', config],
+    env: SERVE_BOX_OFF,
     stderr: 'pipe',
   });
   transport.stderr?.on('data', (chunk: Buffer) => {

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { childPids, cliBin, startCli, survivors, waitForChildren } from '../cli/cli-process.js';
 import { fixtureCommand, tsxCommand } from '../fixtures/spawn-http.js';
 import { connectClient, eras } from '../gateway/gateway-test-helpers.js';
+import { SERVE_BOX_OFF } from '../helpers/serve-box-off.js';
 
 // SIGINT and SIGTERM on every CLI command that connects servers, and on `serve --http` and
 // `serve --stdio` with calls in flight: every child process is gone afterwards (checked by
@@ -169,6 +170,7 @@ describe('mcptools serve under SIGINT and SIGTERM, with calls in flight', { time
     const transport = new StdioClientTransport({
       command: process.execPath,
       args: [cliBin, 'serve', '--stdio', '--config', configFor(era, phase)],
+      env: SERVE_BOX_OFF,
       stderr: 'pipe',
     });
     let stderr = '';

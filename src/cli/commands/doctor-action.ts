@@ -41,6 +41,11 @@ export async function doctorAction(
     const entries = Object.entries(session.config.servers).filter(
       ([name]) => only === undefined || name === only,
     );
+    // The same entries as serve runs them: its default box over the CLI's setting.
+    const { applyServeSandboxDefault } = await import('../../config/serve-sandbox-default.js');
+    const { builtInBoxGrants } = await import('../demo/default-config.js');
+    const served = { ...session.config, servers: structuredClone(session.config.servers) };
+    applyServeSandboxDefault(served, builtInBoxGrants(served));
     const reports = entries.map(([name, server]) => {
       const status = session.hub.status(name);
       const check = checkServerConfig(server);
@@ -52,6 +57,7 @@ export async function doctorAction(
         target: shown.type === 'stdio' ? [shown.command, ...(shown.args ?? [])].join(' ') : shown.url,
         enabled: server.enabled !== false,
         sandbox: sandboxStatus(server),
+        serveSandbox: sandboxStatus(served.servers[name] ?? server),
         ...(check.commandFound === undefined ? {} : { commandFound: check.commandFound }),
         ...(check.missingPaths.length > 0 ? { missingPaths: check.missingPaths } : {}),
         state: status?.state ?? 'disabled',
@@ -90,8 +96,12 @@ export async function doctorAction(
         printLine(`${mark} ${paint.bold(report.name)} (${report.type}) ${paint.dim(report.target)}`);
         if (report.commandFound !== undefined)
           printLine(`    command on PATH: ${report.commandFound ? 'yes' : paint.red('no')}`);
-        if (report.type === 'stdio')
+        if (report.type === 'stdio') {
           printLine(`    boxed: ${report.sandbox.boxed ? 'yes' : 'no'} (${report.sandbox.reason})`);
+          printLine(
+            `    boxed under serve: ${report.serveSandbox.boxed ? 'yes' : 'no'} (${report.serveSandbox.reason})`,
+          );
+        }
         if (!report.enabled) {
           printLine('    disabled in the configuration');
           continue;

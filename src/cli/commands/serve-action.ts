@@ -2,8 +2,8 @@ import type { Command } from 'commander';
 import { configError } from '../../config/config-error.js';
 import type { GatewayMode, GatewayProfileConfig, McpToolsConfig } from '../../config/config-types.js';
 import type { GatewayOAuthConfig } from '../../config/gateway-auth-types.js';
-import { applySandboxDefault } from '../../config/sandbox-default.js';
 import { SecretRedactor } from '../../config/secret-redactor.js';
+import { applyServeSandboxDefault } from '../../config/serve-sandbox-default.js';
 import { McpToolsError } from '../../errors/mcp-tools-error.js';
 import { gatewayServerRequests } from '../../gateway/calls/gateway-server-requests.js';
 import { createGateway } from '../../gateway/create-gateway.js';
@@ -14,6 +14,7 @@ import { MCPToolHubImpl } from '../../mcp/mcp-tool-hub.js';
 import { endProcessGroups } from '../../mcp/process-groups.js';
 import { ToolRegistry } from '../../registry/tool-registry.js';
 import type { TelemetryHandle } from '../../telemetry/setup-telemetry.js';
+import { builtInBoxGrants } from '../demo/default-config.js';
 import { ExitCode } from '../exit-codes.js';
 import { formatGatewayBanner } from '../format-gateway-banner.js';
 import { type HeldAddress, holdListenAddress } from '../hold-listen-address.js';
@@ -241,8 +242,8 @@ export async function serveAction(_options: unknown, command: Command): Promise<
       background: true,
       // Telemetry before the first connect, so that connects are traced and counted too.
       beforeConnect: async (config) => {
-        // Serve's default box (gateway.sandbox), before any server starts.
-        applySandboxDefault(config.servers, config.gateway?.sandbox);
+        // Serve's default box (gateway.sandbox, else a box for every untrusted stdio server), before any server starts.
+        applyServeSandboxDefault(config, builtInBoxGrants(config));
         // An unsafe bind is refused before any server starts (or downloads).
         if (address)
           assertBindAllowed(

@@ -1,8 +1,9 @@
 import { existsSync, mkdirSync, renameSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import { LEGACY_WORKSPACE_FOLDER_NAME, WORKSPACE_FOLDER_NAME } from '../../boxes/protected-paths.js';
-import type { McpToolsConfig, StdioServerConfig } from '../../config/config-types.js';
+import type { McpToolsConfig, ServerConfig, StdioServerConfig } from '../../config/config-types.js';
+import type { SandboxSettings } from '../../config/sandbox-settings.js';
 import { stateDir } from '../../paths/state-dir.js';
 import { resolvePackageBin } from './resolve-package-bin.js';
 
@@ -17,6 +18,9 @@ export const DEFAULT_SERVER_PACKAGES = {
   files: '@modelcontextprotocol/server-filesystem@2026.8.31',
   memory: '@modelcontextprotocol/server-memory@2026.8.31',
 } as const;
+
+/** The `source` of the built-in configuration. */
+export const BUILT_IN_SOURCE = 'built-in default configuration';
 
 /** The connect timeout of a default server run through `npx`, whose first start downloads it. */
 const NPX_CONNECT_TIMEOUT_MS = 180_000;
@@ -62,10 +66,30 @@ export function defaultConfig(options: DefaultConfigOptions = {}): McpToolsConfi
       },
     },
     workspaceDir,
-    source: 'built-in default configuration',
+    source: BUILT_IN_SOURCE,
   };
   if (viaNpx.length > 0) options.onNpx?.(viaNpx);
   return config;
+}
+
+/**
+ * What each server of the built-in configuration needs in `serve`'s default box, or `undefined`
+ * for any other configuration: its workspace folder writable (the filesystem server's root, and
+ * the memory file, which server-memory takes from `MEMORY_FILE_PATH`, not from an argument), and,
+ * for a server run from the packages installed beside mcptools, that `node_modules` read-only. A
+ * server run through `npx` needs nothing more: the package runner mounts its installed package.
+ */
+export function builtInBoxGrants(
+  config: McpToolsConfig,
+): ((name: string, server: ServerConfig) => SandboxSettings) | undefined {
+  if (config.source !== BUILT_IN_SOURCE) return undefined;
+  return (_name, server) => {
+    const grants: SandboxSettings = config.workspaceDir ? { write: [config.workspaceDir] } : {};
+    const script = server.type === 'stdio' ? server.args?.[0] : undefined;
+    const at = script?.indexOf(`${sep}node_modules${sep}`) ?? -1;
+    if (script !== undefined && at >= 0) grants.read = [script.slice(0, at + '/node_modules'.length)];
+    return grants;
+  };
 }
 
 /**

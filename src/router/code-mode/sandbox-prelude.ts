@@ -33,9 +33,6 @@ function groupsOf(tools: readonly ScriptToolName[]): Record<string, Record<strin
   return groups;
 }
 
-/** The global the prelude leaves for {@link toolsInstallArguments}'s one call (it deletes itself). */
-export const INSTALL_GLOBAL = '__mcptools_install';
-
 /**
  * What the prelude's installer is called with for `tools`: the served names, and the
  * `server.tool` groups where unambiguous, each as JSON text (nothing else crosses).
@@ -55,12 +52,16 @@ let lastInstall: { tools: readonly ScriptToolName[]; args: readonly [string, str
 
 /**
  * The script's world, evaluated inside the sandbox before any script is known, so that it can
- * be made ahead of time: `tool_index`, `describe_tools`, `console`, `print` and an installer
- * that defines `tools` (an async function per served name, and per `server.tool` where
- * unambiguous) once, for the one script the sandbox will run, and then deletes itself. It talks
- * to the host through three functions it takes off the global object first (a request, a line
- * printed, and how the script ended), passing JSON text only: no host object ever enters the sandbox, so a script has nothing of the host's to climb
- * through.
+ * be made ahead of time: `tool_index`, `describe_tools`, `console`, `print`, and the function
+ * that runs the one script. It talks to the host through three functions it takes off the
+ * global object first (a request, a line printed, and how the script ended), passing JSON text
+ * only: no host object ever enters the sandbox, so a script has nothing of the host's to climb
+ * through. Its value is `[answer, install]`, which the host alone holds (they are on no global
+ * object): `answer(id, reply)` settles the request `id` (the script's requests wait inside the
+ * sandbox, as plain promises, so the host makes no promise per call), and `install(names,
+ * groups)` makes `tools` (an async function per served name, and per `server.tool` where
+ * unambiguous) for the script to come — ahead of it, for the view the last script had, and
+ * again at its start when its caller sees other tools; the script gets the last one made.
  */
 export const SANDBOX_PRELUDE = `(() => {
   'use strict';
@@ -78,6 +79,10 @@ export const SANDBOX_PRELUDE = `(() => {
       if (tool !== undefined) this.tool = tool;
     }
   }
+  // The script's requests waiting for the host's answer, by id (no method a script could patch).
+  const waiting = Object.create(null);
+  const NativePromise = Promise;
+  let lastId = 0;
   const request = (op, payload, tool) => {
     // Made here, in the caller's frame, so an uncaught failure points at the script's line.
     const site = new Error();
@@ -85,16 +90,39 @@ export const SANDBOX_PRELUDE = `(() => {
     try {
       text = JSON.stringify(payload === undefined ? {} : payload);
     } catch (error) {
-      return Promise.reject(new TypeError('arguments must be JSON: ' + error.message));
+      return NativePromise.reject(new TypeError('arguments must be JSON: ' + error.message));
     }
-    return host(op, text).then((answer) => {
-      // The host's answer object itself, or its JSON text.
-      const parsed = typeof answer === 'string' ? JSON.parse(answer) : answer;
-      if (parsed.error === undefined) return parsed.value;
-      const failure = new ToolError(parsed.error.message, parsed.error.code, tool);
-      failure.stack = site.stack;
-      throw failure;
+    const id = ++lastId;
+    let entry;
+    const promise = new NativePromise((resolve, reject) => {
+      entry = { resolve, reject, site, tool };
     });
+    waiting[id] = entry;
+    try {
+      host(op, text, id);
+    } catch (error) {
+      delete waiting[id];
+      throw error;
+    }
+    return promise;
+  };
+  // The host's answer to request id: the answer object itself, or its JSON text.
+  const answer = (id, reply) => {
+    const entry = waiting[id];
+    if (entry === undefined) return;
+    delete waiting[id];
+    try {
+      const parsed = typeof reply === 'string' ? JSON.parse(reply) : reply;
+      if (parsed.error === undefined) {
+        entry.resolve(parsed.value);
+        return;
+      }
+      const failure = new ToolError(parsed.error.message, parsed.error.code, entry.tool);
+      failure.stack = entry.site.stack;
+      entry.reject(failure);
+    } catch (error) {
+      entry.reject(error);
+    }
   };
   const show = (value) => {
     if (typeof value === 'string') return value;
@@ -116,33 +144,33 @@ export const SANDBOX_PRELUDE = `(() => {
   define('print', print);
   define('console', Object.freeze({ log: print, info: print, warn: print, error: print, debug: print }));
   define('ToolError', ToolError);
-  // Runs the one script, once (a script calling it again is refused), and hands the host how it
-  // ended: 1 and the JSON of what it returned, or 0 and what it threw.
+  let tools = Object.freeze(Object.create(null));
   let ran = false;
+  const install = (namesJson, groupsJson) => {
+    if (ran) throw new TypeError('the script is already running');
+    const made = Object.create(null);
+    for (const name of JSON.parse(namesJson)) {
+      made[name] = (args) => request('call', { name, arguments: args === undefined ? {} : args }, name);
+    }
+    const groups = JSON.parse(groupsJson);
+    for (const server of Object.keys(groups)) {
+      const group = Object.create(null);
+      for (const tool of Object.keys(groups[server])) group[tool] = made[groups[server][tool]];
+      made[server] = Object.freeze(group);
+    }
+    tools = Object.freeze(made);
+  };
+  // Runs the one script, once (a script calling it again is refused), with the tools installed
+  // last, and hands the host how it ended: 1 and the JSON of what it returned, or 0 and what it threw.
   define('${RUN_GLOBAL}', (body) => {
     if (ran) throw new TypeError('the script is already running');
     ran = true;
+    define('tools', tools);
     body()
       .then((value) => (value === undefined ? undefined : JSON.stringify(value)))
       .then((json) => finish(1, json), (error) => finish(0, error));
   });
-  Object.defineProperty(globalThis, '${INSTALL_GLOBAL}', {
-    configurable: true,
-    value: (namesJson, groupsJson) => {
-      delete globalThis.${INSTALL_GLOBAL};
-      const tools = Object.create(null);
-      for (const name of JSON.parse(namesJson)) {
-        tools[name] = (args) => request('call', { name, arguments: args === undefined ? {} : args }, name);
-      }
-      const groups = JSON.parse(groupsJson);
-      for (const server of Object.keys(groups)) {
-        const group = Object.create(null);
-        for (const tool of Object.keys(groups[server])) group[tool] = tools[groups[server][tool]];
-        tools[server] = Object.freeze(group);
-      }
-      define('tools', Object.freeze(tools));
-    },
-  });
+  return [answer, install];
 })();`;
 
 /**

@@ -1,14 +1,8 @@
-import type { QuickJSDeferredPromise, QuickJSHandle } from 'quickjs-emscripten-core';
+import type { QuickJSHandle } from 'quickjs-emscripten-core';
 import { encodeBinaryJson, NotJsonError } from './binary-json.js';
-import {
-  INSTALL_GLOBAL,
-  SCRIPT_FILE,
-  type ScriptToolName,
-  toolsInstallArguments,
-  wrapScript,
-} from './sandbox-prelude.js';
+import { SCRIPT_FILE, type ScriptToolName, wrapScript } from './sandbox-prelude.js';
 import { limitMessage, type ScriptLimitName, type ScriptLimits } from './script-limits.js';
-import { releaseSandbox, takeSandbox } from './warm-sandbox.js';
+import { installTools, releaseSandbox, takeSandbox, toolsInstalledFor } from './warm-sandbox.js';
 
 /** What the host answers a script's request with: a JSON value, or an error the script may catch. */
 export type HostAnswer = { value: unknown } | { error: { message: string; code?: string } };
@@ -96,7 +90,7 @@ export async function runSandboxedScript(
   limits: ScriptLimits,
   signal?: AbortSignal,
 ): Promise<ScriptOutcome> {
-  const sandbox = await takeSandbox();
+  const sandbox = await takeSandbox(host.tools);
   const { runtime, context } = sandbox;
   runtime.setMemoryLimit(limits.memoryBytes);
   runtime.setMaxStackSize(limits.stackBytes);
@@ -111,7 +105,8 @@ export async function runSandboxedScript(
   const deadline = Date.now() + limits.timeoutMs;
   // Inner calls end when the script does, whatever ended it.
   const inner = new AbortController();
-  const deferreds = new Set<QuickJSDeferredPromise>();
+  // Requests the script made that the host has not answered yet.
+  let open = 0;
   let wake: (() => void) | undefined;
   const stopped = new Promise<void>((resolve) => {
     wake = resolve;
@@ -189,30 +184,53 @@ export async function runSandboxedScript(
     return undefined;
   };
 
-  const request = (opHandle: QuickJSHandle, payloadHandle: QuickJSHandle): QuickJSHandle => {
+  /**
+   * Hands the script the answer to its request `id` through the prelude's `answer` (the
+   * request's promise lives in the sandbox), then runs what that lets the script do.
+   */
+  const reply = (id: number, answer: HostAnswer) => {
+    if (closed || broken) return;
+    open--;
+    const handle = answerHandle(answer);
+    if (handle === undefined) {
+      // The answer does not fit in the script's memory: the script stops at its limit.
+      stop('memoryBytes');
+      return;
+    }
+    const idHandle = context.newNumber(id);
+    let answered: ReturnType<typeof context.callFunction>;
+    try {
+      answered = context.callFunction(sandbox.answer, context.undefined, idHandle, handle);
+    } catch (error) {
+      brokeWith(error);
+      return;
+    } finally {
+      idHandle.dispose();
+      handle.dispose();
+    }
+    if (answered.error) {
+      // The prelude catches what reading the answer throws; what is left is a limit (out of
+      // memory, or the interrupt of a script already stopped).
+      const thrown = describeThrown(context.dump(answered.error));
+      answered.error.dispose();
+      stop(thrown.message === 'stack overflow' ? 'stackBytes' : 'memoryBytes');
+      return;
+    }
+    answered.value.dispose();
+    drain();
+  };
+
+  const request = (opHandle: QuickJSHandle, payloadHandle: QuickJSHandle, idHandle: QuickJSHandle) => {
     const op = context.getString(opHandle) as 'call' | 'index' | 'describe';
     const payloadText = context.getString(payloadHandle);
-    const deferred = context.newPromise();
-    deferreds.add(deferred);
-    const settle = (answer: HostAnswer) => {
-      if (closed) return;
-      const handle = answerHandle(answer);
-      if (handle === undefined) {
-        // The answer does not fit in the script's memory: the script stops at its limit.
-        stop('memoryBytes');
-        return;
-      }
-      deferred.resolve(handle);
-      handle.dispose();
-      deferreds.delete(deferred);
-      deferred.dispose();
-      drain();
-    };
+    const id = context.getNumber(idHandle);
+    open++;
+    const settle = (answer: HostAnswer) => reply(id, answer);
     if (op === 'call' && ++calls > limits.maxCalls) {
       stop('maxCalls');
       // Settled after the script's current step: never while QuickJS is inside this function.
       queueMicrotask(() => settle({ error: { message: limitMessage('maxCalls', limits), code: 'LIMIT' } }));
-      return deferred.handle;
+      return;
     }
     const payload = JSON.parse(payloadText) as unknown;
     void (async () => {
@@ -226,7 +244,6 @@ export async function runSandboxedScript(
     })().then(settle, (error: unknown) =>
       settle({ error: { message: error instanceof Error ? error.message : String(error) } }),
     );
-    return deferred.handle;
   };
   const print = (textHandle: QuickJSHandle) => {
     const text = context.getString(textHandle);
@@ -283,22 +300,14 @@ export async function runSandboxedScript(
     };
   };
   const evaluate = async (): Promise<ScriptOutcome> => {
-    // The caller's tools, installed in this script's own context only.
-    const install = context.getProp(context.global, INSTALL_GLOBAL);
-    const [names, groups] = toolsInstallArguments(host.tools).map((text) => context.newString(text)) as [
-      QuickJSHandle,
-      QuickJSHandle,
-    ];
-    const installed = context.callFunction(install, context.undefined, names, groups);
-    install.dispose();
-    names.dispose();
-    groups.dispose();
-    if (installed.error) {
-      const thrown = context.dump(installed.error);
-      installed.error.dispose();
-      return fail(thrown);
-    }
-    installed.value.dispose();
+    // The caller's tools, in this script's own context only: installed ahead when the last
+    // script's caller saw the same ones, else now.
+    if (!toolsInstalledFor(sandbox, host.tools))
+      try {
+        installTools(sandbox, host.tools);
+      } catch (error) {
+        return fail((error as { thrown?: unknown }).thrown);
+      }
     const started = context.evalCode(wrapScript(source), SCRIPT_FILE);
     if (started.error) {
       const thrown = context.dump(started.error);
@@ -333,9 +342,9 @@ export async function runSandboxedScript(
     signal?.removeEventListener('abort', onAbort);
     // Only while a request is open: aborting makes a `DOMException`, a measurable part of a short
     // script's cost, and a script whose requests have all been answered has nothing to end.
-    if (deferreds.size > 0 || inFlight > 0) inner.abort();
+    if (open > 0 || inFlight > 0) inner.abort();
     // A script that ended normally is freed; one stopped mid-flight may hold objects QuickJS
     // would refuse to free, and its whole WebAssembly instance is dropped instead.
-    releaseSandbox(sandbox, limit === undefined && !cancelled && !broken && deferreds.size === 0);
+    releaseSandbox(sandbox, limit === undefined && !cancelled && !broken && open === 0);
   }
 }

@@ -6,12 +6,12 @@ import type {
 } from 'quickjs-emscripten-core';
 import { BINARY_JSON_PROBE, binaryJsonMatches } from './binary-json.js';
 import { quickJsInstance, retireQuickJsInstance } from './quickjs-module.js';
-import { SANDBOX_PRELUDE } from './sandbox-prelude.js';
+import { SANDBOX_PRELUDE, type ScriptToolName, toolsInstallArguments } from './sandbox-prelude.js';
 
-/** The host's side of the prelude's two functions, bound to the one script a sandbox runs. */
+/** The host's side of the prelude's three functions, bound to the one script a sandbox runs. */
 export interface SandboxPort {
-  /** `__mcptools_host(op, payload)`: returns the handle of the promise the script awaits. */
-  request(op: QuickJSHandle, payload: QuickJSHandle): QuickJSHandle;
+  /** `__mcptools_host(op, payload, id)`: a request, answered later through {@link WarmSandbox.answer}. */
+  request(op: QuickJSHandle, payload: QuickJSHandle, id: QuickJSHandle): void;
   /** `__mcptools_print(text)`. */
   print(text: QuickJSHandle): void;
   /** `__mcptools_finish(1, json)` when the script returned, `(0, thrown)` when it threw. */
@@ -31,6 +31,51 @@ export interface WarmSandbox {
   port: SandboxPort | undefined;
   /** Whether answers may enter as QuickJS's binary object format (see {@link binaryJsonMatches}). */
   readonly binaryJson: boolean;
+  /** The prelude's `answer(id, reply)`, which settles a request of the script. */
+  readonly answer: QuickJSHandle;
+  /** The prelude's `install(names, groups)`, which makes `tools` for the script to come. */
+  readonly install: QuickJSHandle;
+  /** The list `tools` was last installed from (its text: {@link toolsInstallArguments}). */
+  installedFor: readonly ScriptToolName[] | undefined;
+}
+
+/**
+ * Whether `sandbox` has `tools` installed for exactly `list` (the same served names, servers and
+ * names there, in the same order): the same list, or an equal one of another router (a gateway
+ * session's), so that the spare's tools serve every caller with the same view.
+ */
+export function toolsInstalledFor(sandbox: WarmSandbox, list: readonly ScriptToolName[]): boolean {
+  const installed = sandbox.installedFor;
+  if (installed === list) return true;
+  if (installed === undefined || installed.length !== list.length) return false;
+  return installed.every(
+    (tool, index) =>
+      tool.name === list[index]!.name &&
+      tool.server === list[index]!.server &&
+      tool.originalName === list[index]!.originalName,
+  );
+}
+
+/**
+ * Makes `tools` in `sandbox` from `list`, for the script to come; throws what the installer
+ * threw (a sandbox whose script has started installs nothing).
+ */
+export function installTools(sandbox: WarmSandbox, list: readonly ScriptToolName[]): void {
+  const { context } = sandbox;
+  const [names, groups] = toolsInstallArguments(list).map((text) => context.newString(text)) as [
+    QuickJSHandle,
+    QuickJSHandle,
+  ];
+  const installed = context.callFunction(sandbox.install, context.undefined, names, groups);
+  names.dispose();
+  groups.dispose();
+  if (installed.error) {
+    const thrown = context.dump(installed.error);
+    installed.error.dispose();
+    throw Object.assign(new Error('the sandbox could not install the tools'), { thrown });
+  }
+  installed.value.dispose();
+  sandbox.installedFor = list;
 }
 
 /** Whether this QuickJS build reads the host's binary JSON; checked once, on the first sandbox. */
@@ -65,6 +110,11 @@ function probeBinaryJson(context: QuickJSContext): boolean {
  */
 let ready: WarmSandbox | undefined;
 let filling = false;
+/**
+ * The tools the last script saw: the spare has them installed ahead (most scripts come from
+ * the same caller's unchanged view); a script whose caller sees others installs its own.
+ */
+let lastTools: readonly ScriptToolName[] | undefined;
 
 /** A new runtime and context of `quickjs` with the prelude evaluated; throws what evaluation threw. */
 function prepareSandbox(quickjs: QuickJSWASMModule): WarmSandbox {
@@ -77,18 +127,19 @@ function prepareSandbox(quickjs: QuickJSWASMModule): WarmSandbox {
     binaryJson = probeBinaryJson(probe);
     probe.dispose();
   }
-  const sandbox: WarmSandbox = { quickjs, runtime, context, port: undefined, binaryJson };
+  // The sandbox is made once the prelude has run; its functions find the script's port there.
+  let sandbox: WarmSandbox | undefined;
   const unbound = () => {
     throw new Error('the sandbox has no script');
   };
-  const request = context.newFunction('host', (op, payload) =>
-    (sandbox.port ?? unbound()).request(op, payload),
-  );
+  const request = context.newFunction('host', (op, payload, id) => {
+    (sandbox?.port ?? unbound()).request(op, payload, id);
+  });
   const print = context.newFunction('print', (text) => {
-    (sandbox.port ?? unbound()).print(text);
+    (sandbox?.port ?? unbound()).print(text);
   });
   const finish = context.newFunction('finish', (ok, value) => {
-    (sandbox.port ?? unbound()).finish(ok, value);
+    (sandbox?.port ?? unbound()).finish(ok, value);
   });
   context.setProp(context.global, '__mcptools_host', request);
   context.setProp(context.global, '__mcptools_print', print);
@@ -104,8 +155,28 @@ function prepareSandbox(quickjs: QuickJSWASMModule): WarmSandbox {
     runtime.dispose();
     throw new Error(`the sandbox's prelude failed: ${JSON.stringify(thrown)}`);
   }
+  const answer = context.getProp(evaluated.value, 0);
+  const install = context.getProp(evaluated.value, 1);
   evaluated.value.dispose();
+  sandbox = {
+    quickjs,
+    runtime,
+    context,
+    port: undefined,
+    binaryJson,
+    answer,
+    install,
+    installedFor: undefined,
+  };
   return sandbox;
+}
+
+/** Frees a sandbox whose script ended cleanly (the prelude's two handles first). */
+function freeSandbox(sandbox: WarmSandbox): void {
+  sandbox.answer.dispose();
+  sandbox.install.dispose();
+  sandbox.context.dispose();
+  sandbox.runtime.dispose();
 }
 
 /**
@@ -124,7 +195,14 @@ export function prepareSandboxAhead(): void {
   afterAnswer(() => {
     quickJsInstance()
       .then((quickjs) => {
-        if (ready?.quickjs !== quickjs) ready = prepareSandbox(quickjs);
+        if (ready?.quickjs === quickjs) return;
+        const made = prepareSandbox(quickjs);
+        try {
+          if (lastTools !== undefined) installTools(made, lastTools);
+        } catch {
+          // The script that takes it installs its tools again and meets the error there.
+        }
+        ready = made;
       })
       // The script that takes it makes its own and meets the error there.
       .catch(() => undefined)
@@ -134,12 +212,18 @@ export function prepareSandboxAhead(): void {
   });
 }
 
+/** The served names the spare sandbox has `tools` installed for (`undefined` while there is no spare). */
+export function spareToolNames(): readonly string[] | undefined {
+  return ready === undefined ? undefined : (ready.installedFor ?? []).map((tool) => tool.name);
+}
+
 /**
  * A sandbox no script has used, for one script: the one made ahead when it belongs to the
  * live WebAssembly instance (one of a retired instance is dropped with it), else a new one
  * made now. The next is made after this script has ended (see {@link releaseSandbox}).
  */
-export async function takeSandbox(): Promise<WarmSandbox> {
+export async function takeSandbox(tools: readonly ScriptToolName[]): Promise<WarmSandbox> {
+  lastTools = tools;
   const quickjs = await quickJsInstance();
   const made = ready;
   ready = undefined;
@@ -157,8 +241,7 @@ export function releaseSandbox(sandbox: WarmSandbox, clean: boolean): void {
   else
     afterAnswer(() => {
       try {
-        sandbox.context.dispose();
-        sandbox.runtime.dispose();
+        freeSandbox(sandbox);
       } catch {
         retireQuickJsInstance(sandbox.quickjs);
       }

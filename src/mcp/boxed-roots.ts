@@ -1,10 +1,10 @@
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { ListRootsResult } from '@modelcontextprotocol/client';
 import { sandboxGrants } from '../config/sandbox-settings.js';
-import type { ConnectionConfig } from '../mcp/in-process-server.js';
-import type { RootsHandler, ServerRequestOptions } from '../mcp/server-requests.js';
-import { withArgumentMounts } from './argument-mounts.js';
-import { isWithin, protectedPaths } from './protected-paths.js';
+import type { ConnectionConfig } from './in-process-server.js';
+import type { RootsHandler, ServerRequestOptions } from './server-requests.js';
+import { withArgumentMounts } from '../boxes/argument-mounts.js';
+import { isWithin, protectedPaths } from '../boxes/protected-paths.js';
 
 type Root = ListRootsResult['roots'][number];
 
