@@ -143,7 +143,10 @@ describe.each(eras)('a changed resource template seen by a $label', ({ era }) =>
   });
 });
 
-it('`mcptools read` of a URI a changed resource template matches is refused until approved; the unchanged one is read', async () => {
+// Seven CLI runs in a row: more than the default 30 s on a loaded two-core machine.
+it('`mcptools read` of a URI a changed resource template matches is refused until approved; the unchanged one is read', {
+  timeout: 120_000,
+}, async () => {
   // An upstream over HTTP keeps its change from one CLI process to the next (a stdio one starts anew).
   const upstream = await startHttpFixture('shifting', ['--era', 'legacy']);
   const cliDir = mkdtempSync(join(tmpdir(), 'mcptools-read-pins-'));

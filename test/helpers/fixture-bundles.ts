@@ -36,11 +36,17 @@ export async function bundleFixtures(outDir: string): Promise<void> {
     outbase: ROOT,
     outExtension: { '.js': '.mjs' },
     bundle: true,
-    // Only the fixtures' own TypeScript is bundled; the SDK and zod load from node_modules as Node
-    // resolves them for the TypeScript files (a bundled copy of the SDK lost the progress
-    // notifications of a 2025 stdio call). Node finds node_modules by walking up from the cache.
-    packages: 'external',
-    // The modules several fixtures share (serve.ts, echo-server.ts) load once per process from one chunk.
+    // The SDK and zod are bundled in too: Node 20's ES module loader spends about a third of a
+    // fixture's start resolving, reading and compiling their ~110 files one by one, where one chunk
+    // is read and compiled at once. Bundled CommonJS dependencies call `require` for Node's
+    // built-ins, which an ES module lacks. The v1 SDK (the `sse` fixture's frozen HTTP+SSE
+    // transport) stays in node_modules: bundled, its progress notifications never reached the
+    // client; Node finds node_modules by walking up from the cache.
+    external: ['@modelcontextprotocol/sdk'],
+    banner: {
+      js: "import { createRequire as __fixtureRequire } from 'node:module'; const require = __fixtureRequire(import.meta.url);",
+    },
+    // The modules several fixtures share (serve.ts, echo-server.ts, the SDK) load once per process from one chunk.
     splitting: true,
     format: 'esm',
     platform: 'node',
