@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cliBin } from '../cli/cli-process.js';
 import { fixtureCommand } from '../fixtures/spawn-http.js';
+import { SERVE_BOX_OFF } from '../helpers/serve-box-off.js';
 import { waitUntil } from '../helpers/wait-until.js';
 import {
   alive,
@@ -20,6 +21,8 @@ import {
 
 // Two gateways chained on purpose work; a chain that comes back (A → B → A) is
 // refused, over HTTP, over stdio and mixed. Real processes: the built CLI and the echo fixture.
+// A gateway started as another's stdio server gets only its entry's env, so the entry turns
+// serve's default box off (the fixtures run from the worktree, which a box without grants hides).
 
 const { folder } = scratchFolder('mcptools-chain-');
 const echo = fixtureCommand('echo');
@@ -78,6 +81,7 @@ describe('chains of gateways', async () => {
     const serveStdio = (file: string) => ({
       command: process.execPath,
       args: [cliBin, 'serve', '--stdio', '--config', file],
+      env: SERVE_BOX_OFF,
     });
     writeFileSync(aFile, JSON.stringify({ servers: { echo, b: serveStdio(bFile) } }));
     writeFileSync(bFile, JSON.stringify({ servers: { echo, a: serveStdio(aFile) } }));
@@ -109,7 +113,11 @@ describe('chains of gateways', async () => {
       JSON.stringify({
         servers: {
           echo,
-          b: { command: process.execPath, args: [cliBin, 'serve', '--stdio', '--config', bFile] },
+          b: {
+            command: process.execPath,
+            args: [cliBin, 'serve', '--stdio', '--config', bFile],
+            env: SERVE_BOX_OFF,
+          },
         },
       }),
     );
