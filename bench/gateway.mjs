@@ -147,6 +147,8 @@ async function connectGatewayStdio(configPath) {
     new StdioClientTransport({
       command: process.execPath,
       args: [CLI, 'serve', '--stdio', '--config', configPath],
+      // A stdio client passes on only its safe list of variables: the box setting is given.
+      env: { MCPTOOLS_SERVE_SANDBOX: process.env.MCPTOOLS_SERVE_SANDBOX ?? 'off' },
       stderr: 'ignore',
     }),
   );

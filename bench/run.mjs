@@ -17,6 +17,10 @@ import { warnIfBusy } from './lib/report.mjs';
 import { runMemoryBenchmark } from './memory.mjs';
 
 const args = process.argv.slice(2);
+// The gateways the benchmarks start serve this repository's echo fixtures unboxed, as the
+// references they are compared with run them: serve's default box is measured apart
+// (`node bench/run.mjs sandbox`). A variable set here reaches every bench's children.
+process.env.MCPTOOLS_SERVE_SANDBOX ??= 'off';
 
 const sidesFlag = args
   .find((arg) => arg.startsWith('--sides='))
