@@ -21,7 +21,7 @@
 // GC, and the box cgroups left; heap snapshots at the cycles `--snapshots` names (compare two in
 // Chrome DevTools' Memory tab, "Comparison"; a snapshot grows the RSS after it by ~80 MiB).
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -128,7 +128,10 @@ async function runStartAndCall() {
   const dir = mkdtempSync(join(tmpdir(), 'mcptools-bench-sandbox-'));
   // The package runner's installs go to a state folder of this run: the first boxed npx start installs.
   process.env.XDG_STATE_HOME = join(dir, 'state');
-  const servers = publishedServers(dir);
+  // The servers' folder lies beside the state folder, not above it: a box never mounts the state folder.
+  const work = join(dir, 'work');
+  mkdirSync(work);
+  const servers = publishedServers(work);
   const results = {};
   for (const server of servers) {
     // One warm-up of each side (page cache, the first bwrap, npx's cache); the package runner's
