@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { McpToolsError } from '../errors/mcp-tools-error.js';
+import { onceUnderLock } from '../paths/once-under-lock.js';
 import type { LockedPackage } from './catalog-lock.js';
 import { LOCKED_PROJECT_NAME, lastLines } from './npm-lock-tree.js';
 import { runNpm } from './run-npm.js';
@@ -64,25 +65,14 @@ export async function installNpmTree(
   const hash = createHash('sha256').update(tree).digest('hex').slice(0, 32);
   const prefix = join(packagesDir, 'npm', hash);
   const marker = join(prefix, MARKER);
-  if (!(existsSync(marker) && (await readFile(marker, 'utf8')) === hash)) {
+  const installed = async () =>
+    (existsSync(marker) && (await readFile(marker, 'utf8')) === hash) || undefined;
+  await onceUnderLock(prefix, installed, async () => {
     await mkdir(prefix, { recursive: true, mode: 0o700 });
-    const { default: lockfile } = await import('proper-lockfile');
-    const release = await lockfile.lock(prefix, {
-      realpath: false,
-      lockfilePath: `${prefix}.lock`,
-      stale: 60_000,
-      retries: { retries: 600, factor: 1.2, minTimeout: 50, maxTimeout: 1_000 },
-    });
-    try {
-      // Another process may have installed it while this one waited for the lock.
-      if (!(existsSync(marker) && (await readFile(marker, 'utf8')) === hash)) {
-        options.onInstall?.(prefix);
-        await install(pkg, prefix, serverName, env, hash);
-      }
-    } finally {
-      await release().catch(() => undefined);
-    }
-  }
+    options.onInstall?.(prefix);
+    await install(pkg, prefix, serverName, env, hash);
+    return true;
+  });
   return { prefix, bin: await binOf(pkg, prefix, serverName, options.binName) };
 }
 

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { LockedStart } from '../config/config-types.js';
 import { McpToolsError } from '../errors/mcp-tools-error.js';
+import { onceUnderLock } from '../paths/once-under-lock.js';
 import { writeFileAtomically } from '../paths/write-file-atomically.js';
 import type { LockedPackage } from './catalog-lock.js';
 import { lockedCommand, type PackageCommand, packagesDir, type StdioCommand } from './locked-start.js';
@@ -91,44 +91,33 @@ async function resolvedPackage(
   log: ((message: string) => void) | undefined,
 ): Promise<NpmPackage> {
   const file = resolutionFile(npx, env);
-  const kept = keptResolution(file, npx);
-  if (kept !== undefined) return kept;
-  await mkdir(dirname(file), { recursive: true, mode: 0o700 });
-  const { default: lockfile } = await import('proper-lockfile');
-  const release = await lockfile.lock(file, {
-    realpath: false,
-    lockfilePath: `${file}.lock`,
-    stale: 60_000,
-    retries: { retries: 600, factor: 1.2, minTimeout: 50, maxTimeout: 1_000 },
-  });
-  try {
-    // Another start may have resolved it while this one waited for the lock.
-    const meanwhile = keptResolution(file, npx);
-    if (meanwhile !== undefined) return meanwhile;
-    let pkg: NpmPackage;
-    try {
-      const version = isExactVersion(npx.range) ? npx.range : await resolveVersion(npx, env);
-      const tree = await resolveNpmTree(npx.name, version, undefined, env);
-      pkg = {
-        registryType: 'npm',
-        identifier: npx.name,
-        version,
-        integrity: tree.integrity,
-        modules: tree.modules,
-      };
-    } catch (error) {
-      const stale = keptResolution(file, npx, true);
-      if (stale === undefined) throw withServer(error, serverName);
-      log?.(
-        `server "${serverName}": npm could not resolve ${npx.name}@${npx.range} again (${(error as Error).message}); running ${stale.version}, installed before`,
-      );
-      return stale;
-    }
-    await writeFileAtomically(file, `${JSON.stringify(pkg)}\n`, 0o600);
-    return pkg;
-  } finally {
-    await release().catch(() => undefined);
-  }
+  return onceUnderLock(
+    file,
+    () => keptResolution(file, npx),
+    async () => {
+      let pkg: NpmPackage;
+      try {
+        const version = isExactVersion(npx.range) ? npx.range : await resolveVersion(npx, env);
+        const tree = await resolveNpmTree(npx.name, version, undefined, env);
+        pkg = {
+          registryType: 'npm',
+          identifier: npx.name,
+          version,
+          integrity: tree.integrity,
+          modules: tree.modules,
+        };
+      } catch (error) {
+        const stale = keptResolution(file, npx, true);
+        if (stale === undefined) throw withServer(error, serverName);
+        log?.(
+          `server "${serverName}": npm could not resolve ${npx.name}@${npx.range} again (${(error as Error).message}); running ${stale.version}, installed before`,
+        );
+        return stale;
+      }
+      await writeFileAtomically(file, `${JSON.stringify(pkg)}\n`, 0o600);
+      return pkg;
+    },
+  );
 }
 
 /** The exact version npm picks for a tag or range (the highest one it lists). */
