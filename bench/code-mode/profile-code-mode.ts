@@ -7,26 +7,14 @@
 // .cpuprofile viewer.
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
-import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
-import { ToolRegistry } from '../../src/registry/tool-registry.js';
 import { createRouterTools } from '../../src/router/create-router-tools.js';
-import { stdioFixture } from '../../test/mcp/hub-test-helpers.js';
 import { CODE_MODE_TASKS } from './code-mode-tasks.js';
 import { cpuSince, pause } from './model-turn.js';
+import { loadTaskServers } from './task-servers.js';
 
 const rounds = Number(process.argv.find((arg) => arg.startsWith('--rounds='))?.slice(9) ?? 10);
-const registry = new ToolRegistry();
-const provider = await loadMCPServers(
-  {
-    servers: {
-      issues: stdioFixture('business', ['--dataset', 'issues']),
-      crm: stdioFixture('business', ['--dataset', 'crm']),
-      billing: stdioFixture('business', ['--dataset', 'billing']),
-    },
-  },
-  registry,
-);
-const runScript = createRouterTools(provider, registry).find((tool) => tool.name === 'run_script')!;
+const { registry, hub } = await loadTaskServers();
+const runScript = createRouterTools(hub, registry).find((tool) => tool.name === 'run_script')!;
 for (const task of CODE_MODE_TASKS) await runScript.execute(task.id, { script: task.script });
 const out = process.argv.find((arg) => arg.startsWith('--out='))?.slice(6);
 const session = new Session();
@@ -60,4 +48,4 @@ if (out !== undefined) {
   writeFileSync(out, JSON.stringify(profile));
   console.log(`profile: ${out}`);
 }
-await provider.close();
+await hub.close();

@@ -5,30 +5,18 @@
 // the floor of a script of its own: making a runtime and context with the prelude, and running
 // an empty script in it.
 //   node --import tsx bench/code-mode/replay-code-mode.ts [--rounds=N] [--pause=MS]
-import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
-import { ToolRegistry } from '../../src/registry/tool-registry.js';
 import { DEFAULT_SCRIPT_LIMITS } from '../../src/router/code-mode/script-limits.js';
 import { runSandboxedScript, type ScriptHost } from '../../src/router/code-mode/script-sandbox.js';
 import { toolAnswer } from '../../src/router/code-mode/tool-answer.js';
 import { createRouterTools } from '../../src/router/create-router-tools.js';
 import type { ToolResult } from '../../src/tool/tool.js';
-import { stdioFixture } from '../../test/mcp/hub-test-helpers.js';
 import { CODE_MODE_TASKS } from './code-mode-tasks.js';
 import { cpuSince, pause } from './model-turn.js';
+import { loadTaskServers } from './task-servers.js';
 
 const rounds = Number(process.argv.find((arg) => arg.startsWith('--rounds='))?.slice(9) ?? 20);
-const registry = new ToolRegistry();
-const provider = await loadMCPServers(
-  {
-    servers: {
-      issues: stdioFixture('business', ['--dataset', 'issues']),
-      crm: stdioFixture('business', ['--dataset', 'crm']),
-      billing: stdioFixture('business', ['--dataset', 'billing']),
-    },
-  },
-  registry,
-);
-const callTool = createRouterTools(provider, registry).find((tool) => tool.name === 'call_tool')!;
+const { registry, hub } = await loadTaskServers();
+const callTool = createRouterTools(hub, registry).find((tool) => tool.name === 'call_tool')!;
 const tools = registry
   .list()
   .map((entry) => registry.get(entry.name)!)
@@ -52,7 +40,7 @@ const recording: ScriptHost = {
   },
 };
 for (const task of CODE_MODE_TASKS) await runSandboxedScript(task.script, recording, DEFAULT_SCRIPT_LIMITS);
-await provider.close();
+await hub.close();
 const replaying: ScriptHost = {
   tools: names,
   request: async (_op, payload) => toolAnswer(replayed(payload)),

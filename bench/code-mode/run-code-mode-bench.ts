@@ -15,13 +15,11 @@
 //   node --import tsx bench/code-mode/run-code-mode-bench.ts [--rounds=N] [--pause=MS] [--direct-turns=0]
 import { isDeepStrictEqual } from 'node:util';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
-import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
-import { ToolRegistry } from '../../src/registry/tool-registry.js';
 import { createRouterTools } from '../../src/router/create-router-tools.js';
 import type { Tool, ToolResult } from '../../src/tool/tool.js';
-import { stdioFixture } from '../../test/mcp/hub-test-helpers.js';
 import { CODE_MODE_TASKS, type CodeModeTask } from './code-mode-tasks.js';
 import { cpuSince, pause, pauseMs } from './model-turn.js';
+import { loadTaskServers } from './task-servers.js';
 
 // The shared table and result-file helpers are plain JavaScript (no declarations to import by).
 const report: string = '../lib/report.mjs';
@@ -33,18 +31,8 @@ const { printTable, writeResult } = (await import(report)) as {
 const rounds = Number(process.argv.find((arg) => arg.startsWith('--rounds='))?.slice(9) ?? 5);
 const directTurns = process.argv.find((arg) => arg.startsWith('--direct-turns='))?.slice(15) !== '0';
 
-const registry = new ToolRegistry();
-const provider = await loadMCPServers(
-  {
-    servers: {
-      issues: stdioFixture('business', ['--dataset', 'issues']),
-      crm: stdioFixture('business', ['--dataset', 'crm']),
-      billing: stdioFixture('business', ['--dataset', 'billing']),
-    },
-  },
-  registry,
-);
-const router = createRouterTools(provider, registry);
+const { registry, hub } = await loadTaskServers();
+const router = createRouterTools(hub, registry);
 const byName = (name: string) => router.find((tool) => tool.name === name)!;
 const runScript = byName('run_script');
 const describeTools = byName('describe_tools');
@@ -318,5 +306,5 @@ const file = writeResult('code-mode', {
   allCorrect,
 });
 console.log(`results: ${file}`);
-await provider.close();
+await hub.close();
 if (!allCorrect) process.exitCode = 1;
