@@ -250,25 +250,23 @@ describe('run_script', () => {
       ]);
   });
 
+  // One router serving two callers, as the gateway's profiles do: the view depends on the caller.
+  const echoForAliceOnly: RouterToolsOptions = {
+    toolVisible: (tool, caller) => caller?.principal === 'alice' || tool.name !== 'echo__echo',
+  };
+  /** What `script` returns when `principal` runs it through `tool`. */
+  const valueAs = async <T>(tool: Tool, principal: string, script: string): Promise<T> => {
+    const result = await tool.execute('outer', { script }, undefined, undefined, {
+      toolCallId: 'outer',
+      ...as(principal),
+    });
+    return (result.details as { value: T }).value;
+  };
+
   it("gives each caller's script that caller's tools only, whoever ran a script before", async () => {
-    // One router serving two callers, as the gateway's profiles do: the view depends on the caller.
-    const options: RouterToolsOptions = {
-      toolVisible: (tool, caller) => caller?.principal === 'alice' || tool.name !== 'echo__echo',
-    };
-    const tool = runScript(options);
-    const keys = async (principal: string) => {
-      const result = await tool.execute(
-        'outer',
-        { script: 'return Object.keys(tools).sort()' },
-        undefined,
-        undefined,
-        {
-          toolCallId: 'outer',
-          ...as(principal),
-        },
-      );
-      return (result.details as { value: string[] }).value;
-    };
+    const tool = runScript(echoForAliceOnly);
+    const keys = (principal: string) =>
+      valueAs<string[]>(tool, principal, 'return Object.keys(tools).sort()');
     expect(await keys('alice')).toContain('echo__echo');
     expect(await keys('bob')).not.toContain('echo__echo');
     const [bob, alice] = await Promise.all([keys('bob'), keys('alice')]);
@@ -278,20 +276,13 @@ describe('run_script', () => {
   });
 
   it("gives a caller's script its own tools when the spare sandbox was made with another caller's", async () => {
-    const options: RouterToolsOptions = {
-      toolVisible: (tool, caller) => caller?.principal === 'alice' || tool.name !== 'echo__echo',
-    };
-    const tool = runScript(options);
-    const keys = async (principal: string) => {
-      const result = await tool.execute(
-        'outer',
-        { script: 'return [Object.keys(tools).sort(), typeof tools.echo.echo]' },
-        undefined,
-        undefined,
-        { toolCallId: 'outer', ...as(principal) },
+    const tool = runScript(echoForAliceOnly);
+    const keys = (principal: string) =>
+      valueAs<[string[], string]>(
+        tool,
+        principal,
+        'return [Object.keys(tools).sort(), typeof tools.echo.echo]',
       );
-      return (result.details as { value: [string[], string] }).value;
-    };
     const [aliceKeys] = await keys('alice');
     expect(aliceKeys).toContain('echo__echo');
     // The spare is made once alice's answer has left, with her tools installed ahead.
