@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveNpmTree } from '../../src/catalog/npm-lock-tree.js';
 import { parseNpxCommand } from '../../src/catalog/npx-command.js';
-import type { McpToolsConfig } from '../../src/config/config-types.js';
+import type { ServerConfig, StdioServerConfig } from '../../src/config/config-types.js';
 import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
 import { ToolRegistry } from '../../src/registry/tool-registry.js';
 import { runCli } from '../cli/cli-process.js';
@@ -86,22 +86,32 @@ describe.skipIf(unavailable !== undefined)('a boxed npx server, installed outsid
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  it('starts with no network, lists its tools, and cannot write its installed folder', async () => {
-    const config: McpToolsConfig = {
-      servers: {
-        probe: {
-          type: 'stdio',
-          command: 'npx',
-          args: ['-y', '@fixture/probe-server@1.0.0'],
-          sandbox: true,
-          connectTimeoutMs: 120_000,
-        },
-      },
-    };
+  /** The boxed npx entry of the probe fixture, as a user writes it. */
+  const probeEntry: StdioServerConfig = {
+    type: 'stdio',
+    command: 'npx',
+    args: ['-y', '@fixture/probe-server@1.0.0'],
+    sandbox: true,
+  };
+
+  /** Loads `entry` alone as server `name`, expects it connected, runs `check` on its tools, and closes it. */
+  async function withServer(
+    name: string,
+    entry: ServerConfig,
+    check: (registry: ToolRegistry) => Promise<void>,
+  ): Promise<void> {
     const registry = new ToolRegistry();
-    const hub = await loadMCPServers(config, registry);
+    const hub = await loadMCPServers({ servers: { [name]: entry } }, registry);
     try {
-      expect(hub.status('probe')?.state, hub.status('probe')?.lastError?.message).toBe('connected');
+      expect(hub.status(name)?.state, hub.status(name)?.lastError?.message).toBe('connected');
+      await check(registry);
+    } finally {
+      await hub.close();
+    }
+  }
+
+  it('starts with no network, lists its tools, and cannot write its installed folder', async () => {
+    await withServer('probe', { ...probeEntry, connectTimeoutMs: 120_000 }, async (registry) => {
       expect(registry.get('probe__env')).toBeDefined();
       const call = async (tool: string, args: Record<string, unknown>) =>
         textOf(await registry.get(`probe__${tool}`)!.execute('1', args));
@@ -126,71 +136,38 @@ describe.skipIf(unavailable !== undefined)('a boxed npx server, installed outsid
       expect(
         await call('run', { command: 'sh', args: ['-c', 'exec 2>&1; echo x > /tmp/w && echo wrote'] }),
       ).toMatch(/wrote/);
-    } finally {
-      await hub.close();
-    }
+    });
   }, 180_000);
 
   it('a second start runs what is installed, with no npm run and no request to the registry', async () => {
     const before = catalog.requests.length;
-    const registry = new ToolRegistry();
-    const hub = await loadMCPServers(
-      {
-        servers: {
-          probe: {
-            type: 'stdio',
-            command: 'npx',
-            args: ['-y', '@fixture/probe-server@1.0.0'],
-            sandbox: true,
-          },
-        },
-      },
-      registry,
-    );
-    try {
-      expect(hub.status('probe')?.state, hub.status('probe')?.lastError?.message).toBe('connected');
+    await withServer('probe', probeEntry, async () => {
       expect(catalog.requests.length).toBe(before);
       expect(installedPrefixes()).toHaveLength(1);
-    } finally {
-      await hub.close();
-    }
+    });
   }, 120_000);
 
   it('a locked entry (mcptools add) runs boxed from the same installed folder, through the same runner', async () => {
     const tree = await resolveNpmTree('@fixture/probe-server', '1.0.0', undefined);
-    const registry = new ToolRegistry();
-    const hub = await loadMCPServers(
-      {
-        servers: {
-          locked: {
-            type: 'stdio',
-            command: 'npx',
-            args: ['-y', '@fixture/probe-server@1.0.0'],
-            sandbox: true,
-            locked: {
-              file: join(dir, 'mcptools-lock.json'),
-              entry: 'locked',
-              package: {
-                registryType: 'npm',
-                identifier: '@fixture/probe-server',
-                version: '1.0.0',
-                integrity: tree.integrity,
-                modules: tree.modules,
-              },
-            },
-          },
+    const locked: ServerConfig = {
+      ...probeEntry,
+      locked: {
+        file: join(dir, 'mcptools-lock.json'),
+        entry: 'locked',
+        package: {
+          registryType: 'npm',
+          identifier: '@fixture/probe-server',
+          version: '1.0.0',
+          integrity: tree.integrity,
+          modules: tree.modules,
         },
       },
-      registry,
-    );
-    try {
-      expect(hub.status('locked')?.state, hub.status('locked')?.lastError?.message).toBe('connected');
+    };
+    await withServer('locked', locked, async (registry) => {
       expect(textOf(await registry.get('locked__env')!.execute('1', { name: 'HOME' }))).toBe('/tmp/home');
       // The lock's tree is the one the npx entry resolved to: one folder for both.
       expect(installedPrefixes()).toHaveLength(1);
-    } finally {
-      await hub.close();
-    }
+    });
   }, 120_000);
 
   it('two processes starting the same new package at once install it once', async () => {
