@@ -72,16 +72,17 @@ export function boxedRootsRequests(
   requests: ServerRequestOptions,
 ): ServerRequestOptions {
   if (requests.onRootsRequest === undefined && requests.roots === undefined) return requests;
-  if (boxedPaths(server, config) === undefined) return requests;
-  // The mounts are read at each request: a folder named in `args` that appears later is mounted at the next start.
-  const mounts = () => boxedPaths(server, config) ?? [];
+  // The mounts of this start (a client is made per start): a folder named in `args` that
+  // appears later is mounted, and shown, at the next start.
+  const mounts = boxedPaths(server, config);
+  if (mounts === undefined) return requests;
   const { onRootsRequest, roots } = requests;
   const filtered: RootsHandler =
     onRootsRequest !== undefined
       ? async (context) => {
           const answer = await onRootsRequest(context);
-          return { ...answer, roots: filterRoots(answer.roots, mounts()) };
+          return { ...answer, roots: filterRoots(answer.roots, mounts) };
         }
-      : async () => ({ roots: filterRoots(roots ?? [], mounts()) });
+      : async () => ({ roots: filterRoots(roots ?? [], mounts) });
   return { ...requests, onRootsRequest: filtered };
 }
