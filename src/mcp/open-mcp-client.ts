@@ -123,8 +123,7 @@ function negotiation(step: EraStep, timeoutMs: number): ClientOptions['versionNe
 
 /**
  * An SDK `Client` that knows whom it reports to: its `onerror` and `onclose` are functions
- * shared by every client ({@link reportError}, {@link reportClosed}), where closures would cost
- * each client two functions and a context.
+ * shared by every client ({@link reportError}, {@link reportClosed}), never closures per client.
  */
 class ReportingClient extends Client {
   readonly callbacks: ClientCallbacks;
@@ -185,9 +184,8 @@ function reportClosed(this: ReportingClient): void {
 }
 
 /**
- * The 2025-era fallback notification handler of every {@link ReportingClient}, bound to it:
- * the SDK calls it as a plain function, and a bound function costs each client 48 bytes where
- * a closure and its context cost 96.
+ * The 2025-era fallback notification handler of every {@link ReportingClient}, bound to it (the
+ * SDK calls it as a plain function): one function shared, bound per client, not a closure.
  */
 async function reportListChanges(this: ReportingClient, notification: { method: string }): Promise<void> {
   this.callbacks.clientListChanged(this, notification.method);
@@ -204,8 +202,7 @@ function createClient(parameters: OpenClientParameters, step: EraStep): Client {
   // Over 2026-07-28 the SDK needs the `listChanged` configurations at construction: they are
   // what opens `subscriptions/listen`. Over 2025 (`initialize`) a list change is a plain
   // notification: the client's fallback hands every one to the connection, declared or not
-  // (one bound function per client, where the configurations cost three closures and four objects,
-  // and the SDK's handler for each declared list four closures more).
+  // (one bound function per client instead of the configurations and the SDK's handlers).
   if (step !== '2025') {
     options.listChanged = {
       tools: {

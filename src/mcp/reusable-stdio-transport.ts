@@ -81,9 +81,8 @@ export class ReusableStdioTransport extends StdioClientTransport {
   constructor(parameters: ReusableStdioParameters, stderr?: StderrTail, resources?: ChildResources) {
     // Built with `stderr: 'ignore'` so that the SDK makes no `PassThrough` to pipe stderr
     // into (a stream and a dozen pipe listeners per server); `start()` then sets what the
-    // child gets (the SDK reads these parameters when it spawns). Copied with `Object.assign`
-    // and a plain store: a spread followed by a new key gives each object a hidden class of
-    // its own on Node 20.
+    // child gets (the SDK reads these parameters when it spawns). Copied, then the key stored:
+    // never a spread followed by a new key (a hidden class per object on Node 20).
     const own: StdioServerParameters = Object.assign({}, parameters);
     own.stderr = 'ignore';
     super(own);

@@ -131,7 +131,7 @@ export function linkResponsesToCallers(transport: Transport): void {
   const send = transport.send;
   let links: ResponseLinks | undefined;
   // Plain assignments, never `defineProperty`: an accessor on the instance would turn the
-  // transport into a dictionary-mode object (about 800 bytes per server).
+  // transport into a dictionary-mode object.
   transport.send = (message, options) => {
     links = linkToCaller(transport, links, message);
     return send.call(transport, message, options);

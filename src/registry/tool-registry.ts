@@ -68,9 +68,9 @@ export interface ToolRegistryOptions extends ToolFilter {
 /**
  * A registered tool under its name (held apart from `tool.name`, which a caller may change),
  * or a factory under the names it declares (none at all is allowed). A tool's entry holds its
- * one name as a string, not an array: 56 bytes less for each tool. `next` is the next entry of
- * the same owner, in registration order: the entries of an owner are a list through them (an
- * array of them would cost 48 bytes more, for each MCP server).
+ * one name as a string, never a one-name array. `next` is the next entry of the same owner, in
+ * registration order: an owner's entries are a list through it, not an array (both measured in
+ * "Memory choices on the call path", `docs/benchmarks.md`).
  */
 type Entry =
   | {
@@ -128,7 +128,7 @@ export class ToolRegistry {
    * Every entry under each of its names, or under itself when it has none (a factory may
    * declare no name): the one index of the catalog, in registration order, which the catalog
    * and resolveAll follow. An entry's names are adjacent, since they are added together and
-   * removed together. (A set of the entries beside it cost each tool about 30 bytes.)
+   * removed together.
    */
   readonly #byName = new Map<string | Entry, Entry>();
   /**
@@ -247,8 +247,7 @@ export class ToolRegistry {
   replaceOwner(owner: string, tools: Tool[], options: Omit<RegisterOptions, 'owner'> = {}): RegistryChange {
     const before = new Set(this.names({ owner }));
     this.#removeOwner(owner);
-    // Not `{ ...options, owner }`: V8 (Node 20) gives each object a spread followed by a new
-    // key makes a hidden class of its own, kept as long as the entries (one per MCP server).
+    // Copied, then the key stored: never `{ ...options, owner }` (a hidden class per object on Node 20).
     const entryOptions: RegisterOptions = Object.assign({}, options);
     entryOptions.owner = owner;
     // Linked from the last to the first, then indexed in order.
