@@ -120,7 +120,7 @@ describe('the layers of src/ (docs/architecture.md)', () => {
     expect(imports.length).toBeGreaterThan(1000);
     expect(imports.some((found) => found.typeOnly)).toBe(true);
     expect(imports).toContainEqual(
-      expect.objectContaining({ from: 'src/index.ts', to: 'src/registry/tool-registry.ts' }),
+      expect.objectContaining({ from: 'src/index.ts', to: 'src/pipeline/tool-registry.ts' }),
     );
   });
 

@@ -6,7 +6,7 @@ import { resolveNpmTree } from '../../src/catalog/npm-lock-tree.js';
 import { parseNpxCommand } from '../../src/catalog/npx-command.js';
 import type { ServerConfig, StdioServerConfig } from '../../src/config/config-types.js';
 import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
-import { ToolRegistry } from '../../src/registry/tool-registry.js';
+import { ToolRegistry } from '../../src/pipeline/tool-registry.js';
 import { runCli } from '../cli/cli-process.js';
 import { type CatalogFixture, startCatalogFixture } from '../fixtures/registry/catalog-fixture.js';
 import { textOf } from '../mcp/hub-test-helpers.js';
