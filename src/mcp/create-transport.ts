@@ -84,7 +84,7 @@ export async function createTransport(
     }
     const bubblewrapBox = grants !== undefined && grants.image === undefined;
     // A server `mcptools add` locked starts only the locked package, boxed or not (locked-start.ts);
-    // a boxed `npx` entry is installed outside its box and run inside it from that folder.
+    // a boxed `npx`, `npm exec`, `pnpm dlx` or `bunx` entry is installed outside its box and run inside it from that folder.
     if (config.locked !== undefined || bubblewrapBox) {
       const { packageCommand, runtimeFolders } = await import('../catalog/package-runner.js');
       const run = await packageCommand(
