@@ -7,7 +7,7 @@ import {
   sandboxGrants,
 } from '../config/sandbox-settings.js';
 import { findOnPath } from '../paths/find-on-path.js';
-import { argumentMounts } from './argument-mounts.js';
+import { argumentMounts, entryLaunch } from './argument-mounts.js';
 import { cgroupLimitsMissing } from './cgroup-limits-missing.js';
 import { findBubblewrap } from './find-bubblewrap.js';
 import { findCgroups } from './find-cgroups.js';
@@ -136,15 +136,17 @@ function containerStatus(image: string, grants: SandboxSettings, env: NodeJS.Pro
 }
 
 /**
- * What the entry's `args` add to its box (argument-mounts.ts), in words; nothing when they add
+ * What the entry's `args` and `env` add to its box (argument-mounts.ts), in words; nothing when they add
  * nothing or name a path a box never mounts (the start's error says that).
  */
-function argumentMountsLine(server: { args?: string[]; cwd?: string }, grants: SandboxSettings): string[] {
+function argumentMountsLine(
+  server: { args?: string[]; cwd?: string; env?: Record<string, string> },
+  grants: SandboxSettings,
+): string[] {
   try {
-    const launch = { args: server.args ?? [], ...(server.cwd === undefined ? {} : { cwd: server.cwd }) };
-    const added = argumentMounts('', launch, grants, protectedPaths());
+    const added = argumentMounts('', entryLaunch(server), grants, protectedPaths());
     if (added.write.length + added.read.length === 0) return [];
-    return [`from its args ${added.write.length} writable and ${added.read.length} read-only paths`];
+    return [`from its args and env ${added.write.length} writable and ${added.read.length} read-only paths`];
   } catch {
     return [];
   }

@@ -1,6 +1,6 @@
 import type { Transport } from '@modelcontextprotocol/client';
 import type { TransportAuth } from '../auth/transport-auth.js';
-import { withArgumentMounts } from '../boxes/argument-mounts.js';
+import { entryLaunch, withArgumentMounts } from '../boxes/argument-mounts.js';
 import { bwrapCommand } from '../boxes/bwrap-command.js';
 import { cgroupLimitsMissing } from '../boxes/cgroup-limits-missing.js';
 import {
@@ -118,12 +118,12 @@ export async function createTransport(
     if (grants !== undefined) {
       const bwrap = findBubblewrap();
       if (bwrap === undefined) throw new Error(bubblewrapMissingMessage(name));
-      // The folders and files its configured `args` name are mounted; the gateway's own files never
-      // (argument-mounts.ts). The entry's own args, not a locked start's: those name the package
-      // runner's folders, which the runner grants itself.
+      // The folders and files its configured `args` and `env` name are mounted; the gateway's own
+      // files never (argument-mounts.ts). The entry's own args, not a locked start's: those name
+      // the package runner's folders, which the runner grants itself.
       grants = withArgumentMounts(
         name,
-        { args: config.args ?? [], ...(config.cwd === undefined ? {} : { cwd: config.cwd }) },
+        entryLaunch(config),
         grants,
         protectedPaths(process.env, configFile),
         process.env,
