@@ -19,6 +19,7 @@ import { chainCapabilities } from '../chain/gateway-chain.js';
 import { traceContextMeta } from '../telemetry/trace-context.js';
 import type { CallContext } from '../tool/call-context.js';
 import { currentCaller, runAsCaller } from './caller-scope.js';
+import { clientEra } from './sdk-era.js';
 
 /** The parameters of a `sampling/createMessage` request (deprecated in 2026-07-28, still common). */
 export type SamplingRequest = CreateMessageRequest['params'];
@@ -104,7 +105,7 @@ export function callerMeta(
 ): Record<string, unknown> | undefined {
   const traced = traceContextMeta();
   const upstream = context?.upstream;
-  if (upstream === undefined || client.getProtocolEra() !== 'modern') return traced;
+  if (upstream === undefined || clientEra(client) !== '2026-07-28') return traced;
   const meta: Record<string, unknown> = { ...traced };
   if (upstream.logLevel !== undefined) meta[LOG_LEVEL_META_KEY] = upstream.logLevel;
   const declared = capabilities ? upstream.capabilities : undefined;
