@@ -8,7 +8,7 @@ import { parseRunnerCommand } from '../../src/catalog/runner-command.js';
 import type { ServerConfig, StdioServerConfig } from '../../src/config/config-types.js';
 import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
 import { findOnPath } from '../../src/paths/find-on-path.js';
-import { ToolRegistry } from '../../src/registry/tool-registry.js';
+import { ToolRegistry } from '../../src/pipeline/tool-registry.js';
 import { runCli } from '../cli/cli-process.js';
 import { type CatalogFixture, startCatalogFixture } from '../fixtures/registry/catalog-fixture.js';
 import { textOf } from '../mcp/hub-test-helpers.js';
