@@ -28,6 +28,7 @@ import { gatewayBrowserLogin } from './auth/gateway-browser-login.js';
 import type { HttpGuardSettings, RequestPrincipal } from './auth/http-guard.js';
 import { authCaller } from './auth/request-caller.js';
 import { Visibility } from './auth/visibility.js';
+import { gatewayRequestRouter } from './calls/gateway-server-requests.js';
 import { isCatalogPath, serveCatalog } from './catalog/catalog-endpoint.js';
 import { GatewayCore } from './gateway-core.js';
 import { resolveGatewayLimits } from './gateway-limits.js';
@@ -110,11 +111,13 @@ export interface Gateway extends AsyncDisposable {
  * Serves everything in `registry` (native, plugin and MCP tools, or the router tools) as one
  * MCP server, to 2026-07-28 clients (stateless, `server/discover`, `subscriptions/listen`,
  * `input_required`) and 2025-era clients (`initialize`, `Mcp-Session-Id`, the GET stream,
- * `DELETE`) on the same URL, over one shared connection per upstream server.
+ * `DELETE`) on the same URL, over one shared connection per upstream server. The upstreams'
+ * sampling, elicitation and roots requests go to the downstream client whose call caused them
+ * (handlers given to `loadMCPServers` answer first).
  *
  * @example
  * const registry = new ToolRegistry();
- * const hub = await loadMCPServers(config, registry, gatewayServerRequests());
+ * const hub = await loadMCPServers(config, registry);
  * const gateway = createGateway({ registry, hub, config });
  * const { url } = await gateway.listen({ port: 8808 });
  */
@@ -339,7 +342,15 @@ export function createGateway(options: GatewayOptions): Gateway {
         },
   );
 
+  // Upstream sampling, elicitation and roots requests go to the downstream client whose call
+  // caused them; a hub that cannot take a router answers them itself, and the log says so.
+  const stopRouting = hub.routeServerRequests?.(gatewayRequestRouter());
+  if (stopRouting === undefined)
+    log(
+      "this hub takes no server-request routing (not loadMCPServers' own, or loaded with serverRequests: 'configured'): upstream sampling, elicitation and roots requests are answered by the hub's own handlers, never by the gateway's clients",
+    );
   const unsubscribers = [
+    ...(stopRouting === undefined ? [] : [stopRouting]),
     observeGatewaySessions(function* () {
       for (const session of core.sessions) yield { era: session.era };
     }),

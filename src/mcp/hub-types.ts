@@ -1,8 +1,11 @@
+import type { McpToolsConfig, ServerConfig } from '../config/config-types.js';
 import type { McpToolsError, McpToolsErrorCode } from '../errors/mcp-tools-error.js';
 import type { PinGuard } from '../pins/pin-guard.js';
 import type { SharedRateLimitStore } from '../policies/shared-rate-limits.js';
 import type { RegistryChange } from '../registry/tool-catalog.js';
-import type { CallContext } from '../tool/call-context.js';
+import type { CallContext, Caller } from '../tool/call-context.js';
+import type { McpServerRequestRouter } from './routed-server-requests.js';
+import type { ServePerCallerOptions } from './serve-per-caller-options.js';
 
 /** Per-call options every public async operation takes. */
 export interface CallOptions {
@@ -253,6 +256,35 @@ export interface MCPToolHub extends AsyncDisposable {
     server: string,
     context?: CallContext,
   ): Promise<'authorized' | 'pending' | 'needs_authorization' | undefined>;
+  /**
+   * Hands the servers' sampling, elicitation and roots requests that the hub's own handlers do
+   * not answer to `router` until the returned function is called: `createGateway` installs one
+   * that asks the downstream client whose call caused each request. `undefined` when the hub
+   * takes no router (loaded with `serverRequests: 'configured'`); a hub without the method (one
+   * of your own making) answers them itself. Either way the gateway logs that it cannot route.
+   */
+  routeServerRequests?(router: McpServerRequestRouter): (() => void) | undefined;
+  /**
+   * For a gateway: calls of servers that take each caller's own credentials (per-user OAuth,
+   * token exchange) go to the calling principal's own connection, and sign-ins return to the
+   * gateway. Returns the function that stops it; throws when another gateway already does.
+   */
+  servePerCaller?(options: ServePerCallerOptions): () => Promise<void>;
+  /** For a gateway: opens `caller`'s own connections that bring a catalog not listed yet. */
+  warmCaller?(caller: Caller): void;
+}
+
+/**
+ * The hub `serve` runs: its servers and policies change while it runs (a configuration
+ * reloaded, a server an agent added). What `startMCPServers` returns.
+ */
+export interface McpChangingHub extends MCPToolHub {
+  /** Connects one more server; rejects `INVALID_ARGUMENTS` for a name already served. */
+  addServer(name: string, server: ServerConfig, signal?: AbortSignal): Promise<void>;
+  /** Stops serving one server: its tools leave the registry, then its connection closes. */
+  removeServer(name: string): Promise<void>;
+  /** Replaces the configured policies from the next call on. */
+  replacePolicies(policies: McpToolsConfig['policies']): Promise<void>;
 }
 
 /**
