@@ -1,39 +1,5 @@
 import type { JsonSchemaType, JsonSchemaValidator, jsonSchemaValidator } from '@modelcontextprotocol/client';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/client/validators/ajv';
-import { createAjv2020 } from '../json/load-ajv.js';
-
-/** `$schema` values (a trailing `#` cut) of JSON Schema 2020-12, the SDK's default dialect. */
-const DRAFT_2020_12 = new Set([
-  'https://json-schema.org/draft/2020-12/schema',
-  'http://json-schema.org/draft/2020-12/schema',
-]);
-
-/**
- * An engine as the SDK's own `AjvJsonSchemaValidator` makes it, except that a 2020-12 schema (or
- * one without `$schema`, nearly all of them) is compiled by the `ajv` package the argument checks
- * load already, with the options and formats the SDK gives its own: the SDK's validator carries
- * its own copy of ajv, so a process that checked arguments and outputs loaded and compiled ajv
- * twice (about 45 ms of CPU in a `mcptools call` or a gateway). Any other dialect goes to the
- * SDK's validator (2019-09 and draft-07 engines, and its error for a dialect it does not know).
- * Each engine is made on first use.
- */
-function createEngine(): jsonSchemaValidator {
-  let draft2020: AjvJsonSchemaValidator | undefined;
-  let others: AjvJsonSchemaValidator | undefined;
-  return {
-    getValidator<T>(schema: JsonSchemaType): JsonSchemaValidator<T> {
-      const declared = typeof schema.$schema === 'string' ? schema.$schema.replace(/#$/, '') : undefined;
-      if (declared === undefined || DRAFT_2020_12.has(declared)) {
-        draft2020 ??= new AjvJsonSchemaValidator(
-          createAjv2020({ strict: false, validateFormats: true, validateSchema: false, allErrors: true }),
-        );
-        return draft2020.getValidator<T>(schema);
-      }
-      others ??= new AjvJsonSchemaValidator();
-      return others.getValidator<T>(schema);
-    },
-  };
-}
 
 /** Distinct schemas compiled by one engine before a fresh engine takes over (memory bound). */
 const MAX_SCHEMAS = 1000;
@@ -54,7 +20,7 @@ const MAX_SCHEMAS = 1000;
  * without bound; validators already handed out keep working.
  */
 export class SharedOutputValidator implements jsonSchemaValidator {
-  #engine = createEngine();
+  #engine = new AjvJsonSchemaValidator();
   /** The top-level `$id`s the shared engine holds. */
   #ids = new Set<string>();
   readonly #compiled = new Map<string, JsonSchemaValidator<unknown>>();
@@ -72,7 +38,7 @@ export class SharedOutputValidator implements jsonSchemaValidator {
       if (validator === undefined) {
         if (this.#compiled.size >= MAX_SCHEMAS) {
           this.#compiled.clear();
-          this.#engine = createEngine();
+          this.#engine = new AjvJsonSchemaValidator();
           this.#ids = new Set();
         }
         validator = this.#compile(schema);
@@ -90,7 +56,8 @@ export class SharedOutputValidator implements jsonSchemaValidator {
    */
   #compile(schema: JsonSchemaType): JsonSchemaValidator<unknown> {
     const id = typeof schema.$id === 'string' ? schema.$id : undefined;
-    if (id !== undefined && this.#ids.has(id)) return createEngine().getValidator<unknown>(schema);
+    if (id !== undefined && this.#ids.has(id))
+      return new AjvJsonSchemaValidator().getValidator<unknown>(schema);
     const validator = this.#engine.getValidator<unknown>(schema);
     if (id !== undefined) this.#ids.add(id);
     return validator;
