@@ -1,13 +1,13 @@
 import type { McpToolsConfig } from '../config/config-types.js';
 import type { PinsConfig } from '../config/pins-config.js';
-import type { MCPToolHub, ServerStatus } from '../mcp/hub-types.js';
+import type { McpChangingHub, ServerStatus } from '../mcp/hub-types.js';
 import { startMCPServers } from '../mcp/load-mcp-servers.js';
 import type { LoadMCPServersOptions } from '../mcp/mcp-tool-hub.js';
 import { cliPins } from '../pins/cli-pins.js';
+import { ToolRegistry } from '../pipeline/tool-registry.js';
 import { loadOpenClawPlugins } from '../plugins/load-openclaw-plugins.js';
 import type { PluginLoadResult } from '../plugins/plugin-types.js';
 import { policyWarnings } from '../policies/policy-warnings.js';
-import { ToolRegistry } from '../registry/tool-registry.js';
 import { createRouterTools } from '../router/create-router-tools.js';
 import { semanticSearchFromConfig } from '../router/search/semantic-search-from-config.js';
 import type { Tool } from '../tool/tool.js';
@@ -29,12 +29,14 @@ export interface SessionOptions {
   /** Every server state change while connecting and after (for live progress). */
   onStatus?: (status: ServerStatus) => void;
   /**
-   * Who answers the servers' sampling, elicitation and roots requests (the gateway's clients),
-   * and where OAuth tokens live (a cluster's shared vault; default the vault file).
+   * Who answers the servers' sampling, elicitation and roots requests, which of them the hub
+   * declares (default `configured`: a command that serves no gateway answers none it was not
+   * given; `serve` declares them `routed`, to its gateway's clients), and where OAuth tokens
+   * live (a cluster's shared vault; default the vault file).
    */
   requests?: Pick<
     LoadMCPServersOptions,
-    'onElicitation' | 'onSamplingRequest' | 'onRootsRequest' | 'tokenStore'
+    'onElicitation' | 'onSamplingRequest' | 'onRootsRequest' | 'serverRequests' | 'tokenStore'
   >;
   /** Runs once the configuration is read, before any server connects (`serve` sets up telemetry there). */
   beforeConnect?: (config: McpToolsConfig) => Promise<void>;
@@ -66,7 +68,7 @@ export interface Session extends AsyncDisposable {
   /** `true` when no configuration was found and the built-in default runs. */
   builtIn: boolean;
   registry: ToolRegistry;
-  hub: MCPToolHub;
+  hub: McpChangingHub;
   /** The OpenClaw plugins the configuration named, loaded or not. */
   plugins: PluginLoadResult[];
   /**
@@ -111,6 +113,7 @@ export async function openSession(options: SessionOptions = {}): Promise<Session
   const narrowed = narrowServers(config, options.only);
   const { hub, connected: serversConnected } = await startMCPServers(narrowed ?? config, registry, {
     ...options.requests,
+    serverRequests: options.requests?.serverRequests ?? 'configured',
     onStatus,
     skip,
     ...(options.signal ? { signal: options.signal } : {}),
@@ -140,7 +143,7 @@ export async function openSession(options: SessionOptions = {}): Promise<Session
       // The warnings weigh the whole configuration against the tools it gives: with servers left
       // out, every glob that matches only their tools would be reported as matching nothing.
       if (!narrowed)
-        for (const warning of policyWarnings(config, registry))
+        for (const warning of policyWarnings(config, registry, hub))
           process.stderr.write(`mcptools: ${warning}\n`);
       // Router tools sit in the same registry, so `call tool_index …` and `call read_mcp_resource …` work.
       // A command runs once and exits, so a search waits for the tools' embeddings instead of

@@ -4,14 +4,14 @@ import { createFindServerTool } from '../agent-catalog/find-server-tool.js';
 import { registryAgentCatalog } from '../agent-catalog/registry-agent-catalog.js';
 import { catalogSources } from '../catalog/catalog-source.js';
 import type { McpToolsConfig } from '../config/config-types.js';
-import type { MCPToolHubImpl } from '../mcp/mcp-tool-hub.js';
+import type { McpChangingHub } from '../mcp/hub-types.js';
 import { findOnPath } from '../paths/find-on-path.js';
-import type { ToolRegistry } from '../registry/tool-registry.js';
+import type { ToolRegistry } from '../pipeline/tool-registry.js';
 
 /** What `serve` hands to {@link serveCatalogTools}. */
 export interface ServeCatalogToolsOptions {
   config: McpToolsConfig;
-  hub: MCPToolHubImpl;
+  hub: McpChangingHub;
   registry: ToolRegistry;
   /** Re-reads and applies the configuration file, announced to a cluster's other replicas. */
   reload: () => Promise<void>;

@@ -5,13 +5,13 @@ import { loadConfig } from '../config/load-config.js';
 import { applyServeSandboxDefault } from '../config/serve-sandbox-default.js';
 import type { DefaultProfileOverrides, ProfileChanges } from '../gateway/profiles/reconfigure-profiles.js';
 import { applyServerChanges, type ServerChanges } from '../mcp/apply-server-changes.js';
-import type { MCPToolHubImpl } from '../mcp/mcp-tool-hub.js';
+import type { McpChangingHub } from '../mcp/hub-types.js';
 
 /** What a reload of `serve` reads and changes. */
 export interface ServeReloadOptions {
   /** The configuration running now (its `source` is the file read again). */
   config: McpToolsConfig;
-  hub: MCPToolHubImpl;
+  hub: McpChangingHub;
   /** Also reload when the file changes (`serve --watch`), not only on SIGHUP. */
   watchFile: boolean;
   log: (message: string, level?: 'info' | 'warn' | 'error') => void;

@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { ServerConfig } from '../config/config-types.js';
-import type { MCPToolHubImpl } from './mcp-tool-hub.js';
+import type { McpChangingHub } from './hub-types.js';
 
 /** How two configurations' servers differ, by name. */
 export interface ServerChanges {
@@ -34,7 +34,7 @@ export function diffServers(
  * once every new connect has connected or failed (a failure lands in its status, as at start).
  */
 export async function applyServerChanges(
-  hub: MCPToolHubImpl,
+  hub: McpChangingHub,
   before: Record<string, ServerConfig>,
   after: Record<string, ServerConfig>,
   signal?: AbortSignal,

@@ -7,6 +7,7 @@ import {
   type PrincipalConnectionsOptions,
   usesCallerCredentials,
 } from './principal-connections.js';
+import type { ServePerCallerOptions } from './serve-per-caller-options.js';
 
 /** What the hub gives {@link CallerRouting}: its connections and how a caller's connection is made. */
 export interface CallerRoutingOptions
@@ -17,21 +18,6 @@ export interface CallerRoutingOptions
   connections: ReadonlyMap<string, McpConnection>;
   /** Whether `server`'s tools are registered (some connection listed them). */
   hasCatalog(server: string): boolean;
-}
-
-/** How a gateway turns routing on (see {@link CallerRouting.serve}). */
-export interface ServePerCallerOptions {
-  /**
-   * Who the call `context` is for: a caller served with their own connection, `operator` for
-   * one who uses the shared connection (the client that started the process over stdio), or
-   * `undefined` when the request names no caller (refused for such a server).
-   */
-  caller: (context: CallContext | undefined) => Caller | 'operator' | undefined;
-  redirect: PrincipalConnectionsOptions['redirect'];
-  /** See {@link PrincipalConnectionsOptions.subjectToken}. */
-  subjectToken?: PrincipalConnectionsOptions['subjectToken'];
-  /** See {@link PrincipalConnectionsOptions.idleMs}. */
-  idleMs?: number;
 }
 
 /**

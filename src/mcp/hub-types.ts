@@ -1,7 +1,12 @@
+import type { McpToolsConfig, ServerConfig } from '../config/config-types.js';
 import type { McpToolsError, McpToolsErrorCode } from '../errors/mcp-tools-error.js';
 import type { PinGuard } from '../pins/pin-guard.js';
-import type { RegistryChange } from '../registry/tool-registry.js';
-import type { CallContext } from '../tool/call-context.js';
+import type { SharedRateLimitStore } from '../policies/shared-rate-limits.js';
+import type { RegistryChange } from '../registry/tool-catalog.js';
+import type { CallContext, Caller } from '../tool/call-context.js';
+import type { ProtocolEra } from './protocol-era.js';
+import type { McpServerRequestRouter } from './routed-server-requests.js';
+import type { ServePerCallerOptions } from './serve-per-caller-options.js';
 
 /** Per-call options every public async operation takes. */
 export interface CallOptions {
@@ -40,8 +45,7 @@ export interface ErrorInfo {
   recoverable: boolean;
 }
 
-/** A protocol era by its name: `2025` (2024-11-05 to 2025-06-18) or `2026-07-28`. */
-export type ProtocolEra = '2025' | '2026-07-28';
+export type { ProtocolEra };
 
 /** What `status()` reports for one server. */
 export interface ServerStatus {
@@ -223,6 +227,13 @@ export interface MCPToolHub extends AsyncDisposable {
    * it was pinned) and its server, for the error a caller of that name reads; `undefined` otherwise.
    */
   toolRefusal?(name: string): { server: string; message: string } | undefined;
+  /**
+   * Makes the configured rate limits cluster-wide through `store`; returns the function that
+   * makes them local again (a gateway joining a cluster sets it).
+   */
+  shareRateLimits?(store: SharedRateLimitStore): () => void;
+  /** Why the `policies.overrides` entry of `server`/`tool` could not be applied (that tool is not served). */
+  overrideProblem?(server: string, tool: string): string | undefined;
   /** Starts (or joins) the OAuth sign-in of `server`; `url` is for a person to open. */
   authorize?(
     server: string,
@@ -245,6 +256,35 @@ export interface MCPToolHub extends AsyncDisposable {
     server: string,
     context?: CallContext,
   ): Promise<'authorized' | 'pending' | 'needs_authorization' | undefined>;
+  /**
+   * Hands the servers' sampling, elicitation and roots requests that the hub's own handlers do
+   * not answer to `router` until the returned function is called: `createGateway` installs one
+   * that asks the downstream client whose call caused each request. `undefined` when the hub
+   * takes no router (loaded with `serverRequests: 'configured'`); a hub without the method (one
+   * of your own making) answers them itself. Either way the gateway logs that it cannot route.
+   */
+  routeServerRequests?(router: McpServerRequestRouter): (() => void) | undefined;
+  /**
+   * For a gateway: calls of servers that take each caller's own credentials (per-user OAuth,
+   * token exchange) go to the calling principal's own connection, and sign-ins return to the
+   * gateway. Returns the function that stops it; throws when another gateway already does.
+   */
+  servePerCaller?(options: ServePerCallerOptions): () => Promise<void>;
+  /** For a gateway: opens `caller`'s own connections that bring a catalog not listed yet. */
+  warmCaller?(caller: Caller): void;
+}
+
+/**
+ * The hub `serve` runs: its servers and policies change while it runs (a configuration
+ * reloaded, a server an agent added). What `startMCPServers` returns.
+ */
+export interface McpChangingHub extends MCPToolHub {
+  /** Connects one more server; rejects `INVALID_ARGUMENTS` for a name already served. */
+  addServer(name: string, server: ServerConfig, signal?: AbortSignal): Promise<void>;
+  /** Stops serving one server: its tools leave the registry, then its connection closes. */
+  removeServer(name: string): Promise<void>;
+  /** Replaces the configured policies from the next call on. */
+  replacePolicies(policies: McpToolsConfig['policies']): Promise<void>;
 }
 
 /**

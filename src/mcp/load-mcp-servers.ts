@@ -2,8 +2,8 @@ import type { McpToolsConfig, ServerConfig } from '../config/config-types.js';
 import { inferServerType } from '../config/normalize-server.js';
 import { withSandboxDefault } from '../config/sandbox-default.js';
 import { McpToolsError } from '../errors/mcp-tools-error.js';
-import type { ToolRegistry } from '../registry/tool-registry.js';
-import type { MCPToolHub } from './hub-types.js';
+import type { ToolRegistry } from '../pipeline/tool-registry.js';
+import type { MCPToolHub, McpChangingHub } from './hub-types.js';
 import type { LoadMCPServersOptions } from './mcp-tool-hub.js';
 
 /** The hub module, imported by the first call (a later `import()` would still go through the module loader). */
@@ -46,7 +46,7 @@ export async function startMCPServers(
   config: McpToolsConfig,
   registry: ToolRegistry,
   options: LoadMCPServersOptions = {},
-): Promise<{ hub: MCPToolHub; connected: Promise<void> }> {
+): Promise<{ hub: McpChangingHub; connected: Promise<void> }> {
   hubModule ??= import('./mcp-tool-hub.js');
   const { MCPToolHubImpl } = await hubModule;
   const hub = new MCPToolHubImpl(withServerTypes(config), registry, options);

@@ -14,23 +14,23 @@ import { McpToolsError } from '../errors/mcp-tools-error.js';
 import { defaultPinsPath } from '../pins/default-pins-path.js';
 import { PinGuard } from '../pins/pin-guard.js';
 import { applyToolOverride } from '../pipeline/tool-override.js';
+import type { ToolRegistry } from '../pipeline/tool-registry.js';
 import {
   type ConfigPolicies,
   type ConfigPolicyOptions,
   configPolicies,
 } from '../policies/config-policies.js';
-import { clearOverrideProblems, reportOverrideProblem } from '../policies/override-problems.js';
-import { sharedRateLimitStore } from '../policies/shared-rate-limits.js';
+import { OverrideProblems } from '../policies/override-problems.js';
+import type { SharedRateLimitStore } from '../policies/shared-rate-limits.js';
 import { type NamingOptions, namespacedName, uniqueName } from '../registry/tool-name.js';
-import type { ToolRegistry } from '../registry/tool-registry.js';
 import { observeServerStates } from '../telemetry/state-gauges.js';
 import { ArgumentValidator } from '../tool/argument-validator.js';
 import type { CallContext, Caller } from '../tool/call-context.js';
 import { DEFAULT_MAX_RESULT_CHARS } from '../tool/result.js';
 import type { Tool } from '../tool/tool.js';
-import { CallerRouting, type ServePerCallerOptions } from './caller-routing.js';
+import { CallerRouting } from './caller-routing.js';
 import { defaultEraCacheFile, type EraMemory, eraMemoryFor } from './era-memory.js';
-import type { CallOptions, MCPToolHub, MCPToolHubEvents, ServerStatus, ToolOrigin } from './hub-types.js';
+import type { CallOptions, MCPToolHubEvents, McpChangingHub, ServerStatus, ToolOrigin } from './hub-types.js';
 import type { ConnectionConfig, InProcessServer } from './in-process-server.js';
 import {
   type ConnectionListeners,
@@ -43,6 +43,12 @@ import { McpPromptService } from './prompt-service.js';
 import { ReadScreen } from './read-screen.js';
 import { type ReconnectOptions, reconnectPolicy } from './reconnect-policy.js';
 import { McpResourceService } from './resource-service.js';
+import {
+  type McpServerRequestRouter,
+  RoutedServerRequests,
+  type ServerRequestDeclaration,
+} from './routed-server-requests.js';
+import type { ServePerCallerOptions } from './serve-per-caller-options.js';
 import { ServerDirectory } from './server-directory.js';
 import {
   type ElicitationHandler,
@@ -67,16 +73,25 @@ export interface LoadMCPServersOptions extends OAuthHostOptions {
   requestTimeoutMs?: number;
   /** How mcptools introduces itself to servers. */
   clientInfo?: Implementation;
-  /** Answers servers' sampling requests; without it sampling is not declared. */
+  /** Answers servers' sampling requests (wins over a gateway's routing; see {@link serverRequests}). */
   onSamplingRequest?: SamplingHandler;
-  /** Answers servers' elicitation (form) requests; without it elicitation is not declared. */
+  /** Answers servers' elicitation (form) requests (wins over a gateway's routing; see {@link serverRequests}). */
   onElicitation?: ElicitationHandler;
   /** Offered to servers as a root (`file://` URL). Default: the configuration's `workspaceDir`. */
   workspaceDir?: string;
   /** More roots: paths or `file://` URLs. */
   roots?: RootInput[];
-  /** Answers servers' `roots/list` per request (wins over `workspaceDir` and `roots`); a gateway routes it to its caller. */
+  /** Answers servers' `roots/list` per request (wins over `workspaceDir`, `roots` and a gateway's routing). */
   onRootsRequest?: RootsHandler;
+  /**
+   * Which server→client requests the hub declares to its servers. `routed` (default):
+   * sampling, elicitation and roots — answered by the handlers above, else by the gateway
+   * serving the hub (`createGateway` routes each to the downstream client whose call caused
+   * it), else refused with an error saying what is missing and a `warning` event.
+   * `configured`: only those the handlers above (or roots) answer, for a hub no gateway serves
+   * whose servers should take their path without them.
+   */
+  serverRequests?: ServerRequestDeclaration;
   reconnect?: ReconnectOptions;
   /** Cap on the text of one tool result. Default: the configuration's, else 100 000. */
   maxResultChars?: number;
@@ -128,7 +143,7 @@ type Listeners = { [E in keyof MCPToolHubEvents]: Set<MCPToolHubEvents[E]> };
  * registered into the registry under `mcp:<server>`, resources, prompts, status and events.
  * Built and started by `loadMCPServers`.
  */
-export class MCPToolHubImpl implements MCPToolHub {
+export class MCPToolHubImpl implements McpChangingHub {
   readonly resources: McpResourceService;
   readonly prompts: McpPromptService;
   readonly tasks: McpTaskService;
@@ -157,6 +172,10 @@ export class MCPToolHubImpl implements MCPToolHub {
   /** The configured policies in the registry's pipeline (none without a `policies` section). */
   #policies: ConfigPolicies;
   #policyRemovers: Array<() => void>;
+  /** Why some `policies.overrides` could not be applied (those tools are not served). */
+  readonly #overrideProblems = new OverrideProblems();
+  /** The cluster's token buckets for the configured rate limits, while the gateway shares them. */
+  #sharedRateLimits: SharedRateLimitStore | undefined;
   #closing: Promise<void> | undefined;
   /** The timer lists of the call timeouts in use, kept alive (see keepTimerList), by duration. */
   readonly #timerLists = new Map<number, NodeJS.Timeout | undefined>();
@@ -168,6 +187,8 @@ export class MCPToolHubImpl implements MCPToolHub {
   readonly #callers: CallerRouting;
   /** Holds back definitions that differ from their pins (none when pins are off). */
   readonly pins: PinGuard | undefined;
+  /** Who answers the servers' sampling, elicitation and roots requests (see {@link routeServerRequests}). */
+  readonly #serverRequests: RoutedServerRequests;
   /** `policies.guards`, read by the screen of resource reads and prompt gets. */
   #guards: GuardsConfig | undefined;
 
@@ -201,13 +222,16 @@ export class MCPToolHubImpl implements MCPToolHub {
       // The JSON-RPC envelope around the arguments needs a little room.
       maxRequestBytes: maxArgumentBytes + 64 * 1024,
     };
-    const roots = resolveRoots(options.workspaceDir ?? config.workspaceDir, options.roots);
-    const requests = {
-      ...(options.onSamplingRequest ? { onSamplingRequest: options.onSamplingRequest } : {}),
-      ...(options.onElicitation ? { onElicitation: options.onElicitation } : {}),
-      ...(roots ? { roots } : {}),
-      ...(options.onRootsRequest ? { onRootsRequest: options.onRootsRequest } : {}),
-    };
+    this.#serverRequests = new RoutedServerRequests(
+      {
+        onSamplingRequest: options.onSamplingRequest,
+        onElicitation: options.onElicitation,
+        onRootsRequest: options.onRootsRequest,
+        roots: resolveRoots(options.workspaceDir ?? config.workspaceDir, options.roots),
+      },
+      options.serverRequests ?? 'routed',
+      (message, server) => this.#emit('warning', message, server),
+    );
     const listeners: ConnectionListeners = {
       connected: (connection, tools) => this.#register(connection, tools),
       toolsChanged: (connection, tools) => this.#register(connection, tools),
@@ -253,7 +277,7 @@ export class MCPToolHubImpl implements MCPToolHub {
       eras: this.#eras,
       clientInfo,
       reconnect,
-      requests,
+      requests: this.#serverRequests.options,
       listeners,
       redactor: this.#redactor,
       limits,
@@ -356,8 +380,25 @@ export class MCPToolHubImpl implements MCPToolHub {
   #policyOptions(): ConfigPolicyOptions {
     return {
       onError: (message) => this.#emit('warning', message),
-      sharedRateLimits: () => sharedRateLimitStore(this.#registry),
+      sharedRateLimits: () => this.#sharedRateLimits,
     };
+  }
+
+  /**
+   * Makes the configured rate limits cluster-wide through `store` (they survive a reload of
+   * the policies); returns the function that makes them local again. Set by the gateway when it
+   * joins a cluster.
+   */
+  shareRateLimits(store: SharedRateLimitStore): () => void {
+    this.#sharedRateLimits = store;
+    return () => {
+      if (this.#sharedRateLimits === store) this.#sharedRateLimits = undefined;
+    };
+  }
+
+  /** Why the `policies.overrides` entry of `server`/`tool` could not be applied, if it could not. */
+  overrideProblem(server: string, tool: string): string | undefined {
+    return this.#overrideProblems.of(server, tool);
   }
 
   /**
@@ -460,6 +501,16 @@ export class MCPToolHubImpl implements MCPToolHub {
     return this.#callers.serve(options);
   }
 
+  /**
+   * Hands the servers' sampling, elicitation and roots requests that no handler given to
+   * `loadMCPServers` answers to `router` (a gateway's: the caller whose call caused each)
+   * until the returned function is called. Works on connections made before: see
+   * `RoutedServerRequests`. `undefined` for a hub loaded with `serverRequests: 'configured'`.
+   */
+  routeServerRequests(router: McpServerRequestRouter): (() => void) | undefined {
+    return this.#serverRequests.route(router);
+  }
+
   /** Opens `caller`'s connections that bring a catalog not listed yet (see `CallerRouting.warm`). */
   warmCaller(caller: Caller): void {
     if (!this.#closing) this.#callers.warm(caller);
@@ -551,7 +602,7 @@ export class MCPToolHubImpl implements MCPToolHub {
     const prefix = connection.config.prefix ?? name;
     const tools: Tool[] = [];
     const overrides = Object.hasOwn(this.#overrides, name) ? this.#overrides[name] : undefined;
-    if (overrides) clearOverrideProblems(this.#registry, name);
+    if (overrides) this.#overrideProblems.clear(name);
     for (const definition of definitions) {
       if (!passes(definition.name)) continue;
       const override =
@@ -595,7 +646,7 @@ export class MCPToolHubImpl implements MCPToolHub {
     const server = connection.name;
     const where = `policies.overrides.${server}.${definition.name}`;
     const fail = (message: string) => {
-      reportOverrideProblem(this.#registry, server, definition.name, message);
+      this.#overrideProblems.report(server, definition.name, message);
       this.#emit('warning', message, server);
       return undefined;
     };

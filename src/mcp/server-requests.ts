@@ -19,6 +19,7 @@ import { chainCapabilities } from '../chain/gateway-chain.js';
 import { traceContextMeta } from '../telemetry/trace-context.js';
 import type { CallContext } from '../tool/call-context.js';
 import { currentCaller, runAsCaller } from './caller-scope.js';
+import { clientEra } from './sdk-era.js';
 
 /** The parameters of a `sampling/createMessage` request (deprecated in 2026-07-28, still common). */
 export type SamplingRequest = CreateMessageRequest['params'];
@@ -104,7 +105,7 @@ export function callerMeta(
 ): Record<string, unknown> | undefined {
   const traced = traceContextMeta();
   const upstream = context?.upstream;
-  if (upstream === undefined || client.getProtocolEra() !== 'modern') return traced;
+  if (upstream === undefined || clientEra(client) !== '2026-07-28') return traced;
   const meta: Record<string, unknown> = { ...traced };
   if (upstream.logLevel !== undefined) meta[LOG_LEVEL_META_KEY] = upstream.logLevel;
   const declared = capabilities ? upstream.capabilities : undefined;
@@ -213,6 +214,11 @@ export interface ServerRequestOptions {
   roots?: { uri: string; name?: string }[];
   /** Answers `roots/list` per request; wins over `roots`. */
   onRootsRequest?: RootsHandler;
+  /**
+   * What to declare to servers, when it is not what the handlers here answer: a hub whose
+   * requests a gateway may route later has every handler, and declares what it is set to.
+   */
+  declares?: { sampling: boolean; elicitation: boolean; roots: boolean };
 }
 
 /** Roots from `workspaceDir` and explicit `roots`, as `file://` URLs. */
@@ -235,16 +241,24 @@ export function resolveRoots(
 /** The capabilities of each options object: one object for every client (the SDK copies it). */
 const declared = new WeakMap<ServerRequestOptions, ClientCapabilities>();
 
-/** The client capabilities to declare: only what is configured (a server never asks for the rest). */
+/**
+ * The client capabilities to declare: `options.declares`, else what is configured (a server
+ * never asks for the rest).
+ */
 export function clientCapabilities(options: ServerRequestOptions): ClientCapabilities {
   let capabilities = declared.get(options);
   if (capabilities !== undefined) return capabilities;
   capabilities = {};
   declared.set(options, capabilities);
-  if (options.onSamplingRequest) capabilities.sampling = {};
+  const declares = options.declares ?? {
+    sampling: options.onSamplingRequest !== undefined,
+    elicitation: options.onElicitation !== undefined,
+    roots: options.roots !== undefined || options.onRootsRequest !== undefined,
+  };
+  if (declares.sampling) capabilities.sampling = {};
   // applyDefaults: the SDK fills in schema defaults the host left out of an accepted form (SEP-1034).
-  if (options.onElicitation) capabilities.elicitation = { form: { applyDefaults: true } };
-  if (options.roots || options.onRootsRequest) capabilities.roots = { listChanged: false };
+  if (declares.elicitation) capabilities.elicitation = { form: { applyDefaults: true } };
+  if (declares.roots) capabilities.roots = { listChanged: false };
   // The gateway chain rides in `initialize` too: a bridge that drops our header forwards it.
   const chain = chainCapabilities();
   if (chain) capabilities.experimental = chain;

@@ -6,12 +6,11 @@ import {
 } from '@modelcontextprotocol/client';
 import { expect } from 'vitest';
 import type { McpToolsConfig } from '../../src/config/config-types.js';
-import { gatewayServerRequests } from '../../src/gateway/calls/gateway-server-requests.js';
 import { createGateway, type Gateway } from '../../src/gateway/create-gateway.js';
 import type { GatewaySettings } from '../../src/gateway/gateway-options.js';
 import type { MCPToolHub } from '../../src/mcp/hub-types.js';
 import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
-import { ToolRegistry } from '../../src/registry/tool-registry.js';
+import { ToolRegistry } from '../../src/pipeline/tool-registry.js';
 
 /** A gateway over `config`'s servers, listening on 127.0.0.1 (any port unless `port` is given). */
 export interface RunningGateway {
@@ -28,8 +27,8 @@ export async function startGateway(
   port = 0,
 ): Promise<RunningGateway> {
   const registry = options.registry ?? new ToolRegistry();
+  // No server-request handlers: createGateway routes them (gateway-library-routing.e2e.test.ts).
   const hub = await loadMCPServers(config, registry, {
-    ...gatewayServerRequests(),
     reconnect: { initialDelayMs: 100, maxDelayMs: 500 },
     // Test files run in parallel on a shared machine: a fixture's start can take most of the default 30 s.
     connectTimeoutMs: 50_000,

@@ -5,14 +5,12 @@ import type { GatewayOAuthConfig } from '../../config/gateway-auth-types.js';
 import { SecretRedactor } from '../../config/secret-redactor.js';
 import { applyServeSandboxDefault } from '../../config/serve-sandbox-default.js';
 import { McpToolsError } from '../../errors/mcp-tools-error.js';
-import { gatewayServerRequests } from '../../gateway/calls/gateway-server-requests.js';
 import { createGateway } from '../../gateway/create-gateway.js';
 import { assertBindAllowed } from '../../gateway/http/loopback.js';
 import { DEFAULT_LIST_WAIT_MS } from '../../gateway/http/upstreams-ready.js';
 import { loadMCPServers } from '../../mcp/load-mcp-servers.js';
-import { MCPToolHubImpl } from '../../mcp/mcp-tool-hub.js';
 import { endProcessGroups } from '../../mcp/process-groups.js';
-import { ToolRegistry } from '../../registry/tool-registry.js';
+import { ToolRegistry } from '../../pipeline/tool-registry.js';
 import type { TelemetryHandle } from '../../telemetry/setup-telemetry.js';
 import { builtInBoxGrants } from '../demo/default-config.js';
 import { ExitCode } from '../exit-codes.js';
@@ -235,7 +233,8 @@ export async function serveAction(_options: unknown, command: Command): Promise<
         gateway: options.profile === undefined ? {} : { profile: options.profile },
         ...(address ? { listen: [address] } : {}),
       },
-      requests: { ...gatewayServerRequests(), ...(vault ? { tokenStore: vault.store } : {}) },
+      // Declared up front; the gateway routes each to the client whose call caused it.
+      requests: { serverRequests: 'routed', ...(vault ? { tokenStore: vault.store } : {}) },
       signal: interrupts.signal,
       // initialize is answered at once, over stdio and HTTP, while the servers connect (Gemini
       // CLI gives a stdio server 5 s to answer initialize); see upstreams-ready.ts for the rest.
@@ -375,34 +374,32 @@ export async function serveAction(_options: unknown, command: Command): Promise<
     throw error;
   }
   // SIGHUP (and --watch) re-read the configuration and apply the difference without a restart.
-  if (hub instanceof MCPToolHubImpl) {
-    const reloads = watchServeReloads({
-      config,
-      hub,
-      watchFile: options.watch === true,
-      holdChanges: gateway.holdChanges,
-      gateway: { reconfigure: gateway.reconfigure, overrides: (next) => profileSettings(next, options) },
-      announce: gateway.announceReload,
-      plugins: pluginReloader(
-        registry,
-        session.unloadPlugins,
-        (message, level) => serveLog.log(message, { level: level ?? 'info' }),
-        session.connected,
-      ),
-      log: (message, level) => serveLog.log(message, { level: level ?? 'info' }),
-    });
-    stopReloads = () => reloads.close();
-    reloadError = () => reloads.lastError();
-    reloadFromPeer = () => reloads.reload({ announce: false });
-    // find_server and add_server (router.catalogTools): an added server is applied by a reload.
-    serveCatalogTools({
-      config,
-      hub,
+  const reloads = watchServeReloads({
+    config,
+    hub,
+    watchFile: options.watch === true,
+    holdChanges: gateway.holdChanges,
+    gateway: { reconfigure: gateway.reconfigure, overrides: (next) => profileSettings(next, options) },
+    announce: gateway.announceReload,
+    plugins: pluginReloader(
       registry,
-      reload: () => reloads.reload(),
-      log: (message, level) => serveLog.log(message, { level: level ?? 'info' }),
-    });
-  } else if (options.watch) log('--watch: this hub cannot change its servers at run time; ignored');
+      session.unloadPlugins,
+      (message, level) => serveLog.log(message, { level: level ?? 'info' }),
+      session.connected,
+    ),
+    log: (message, level) => serveLog.log(message, { level: level ?? 'info' }),
+  });
+  stopReloads = () => reloads.close();
+  reloadError = () => reloads.lastError();
+  reloadFromPeer = () => reloads.reload({ announce: false });
+  // find_server and add_server (router.catalogTools): an added server is applied by a reload.
+  serveCatalogTools({
+    config,
+    hub,
+    registry,
+    reload: () => reloads.reload(),
+    log: (message, level) => serveLog.log(message, { level: level ?? 'info' }),
+  });
   // Serve until a signal (or stdin's end) stops the process.
   await new Promise(() => {});
 }

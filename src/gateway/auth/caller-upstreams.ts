@@ -1,7 +1,6 @@
 import { CallbackRedirects, type CallerOfToken, OAUTH_CALLBACK_PATH } from '../../auth/callback-redirects.js';
 import type { McpToolsConfig } from '../../config/config-types.js';
 import type { MCPToolHub } from '../../mcp/hub-types.js';
-import type { MCPToolHubImpl } from '../../mcp/mcp-tool-hub.js';
 import { usesCallerCredentials } from '../../mcp/principal-connections.js';
 import type { GatewayOAuth } from './gateway-oauth.js';
 
@@ -25,7 +24,7 @@ export interface CallerUpstreams {
  * Upstream calls as the caller: when the configuration has servers that take each caller's own
  * credentials (`auth: { type: "oauth", perUser: true }`, `auth: { type: "tokenExchange" }`) and
  * the hub is `loadMCPServers`' own, the hub routes their calls to each principal's own connection
- * (`MCPToolHubImpl.servePerCaller`), and sign-ins come back to the gateway's `/oauth/callback`.
+ * (`MCPToolHub.servePerCaller`), and sign-ins come back to the gateway's `/oauth/callback`.
  * `baseUrl` is read when a sign-in starts: the gateway's public origin. `callerOf` tells whose a
  * gateway token is: a sign-in completes only for the caller who started it. Stdio callers (the
  * owner) keep the shared connection. `link`, with a browser login at the front door: the
@@ -42,9 +41,8 @@ export function serveCallerUpstreams(
   link?: (authorizationUrl: URL, owner: string) => URL,
 ): CallerUpstreams | undefined {
   const servers = Object.values(config?.servers ?? {}).filter(usesCallerCredentials);
-  const routing = hub as Partial<Pick<MCPToolHubImpl, 'servePerCaller' | 'warmCaller'>>;
   if (servers.length === 0) return undefined;
-  if (typeof routing.servePerCaller !== 'function') {
+  if (hub.servePerCaller === undefined) {
     // Never silently: a wrapped hub cannot route, and these servers then act as shared.
     log(
       'servers with perUser or tokenExchange auth need the hub of loadMCPServers itself: calls stay shared',
@@ -58,10 +56,9 @@ export function serveCallerUpstreams(
       throw new Error('the gateway does not know its own URL yet: per-user sign-in needs it to listen');
     return new URL(OAUTH_CALLBACK_PATH, base).href;
   }, link);
-  const serve = routing.servePerCaller.bind(routing);
   let stop: () => Promise<void>;
   try {
-    stop = serve({
+    stop = hub.servePerCaller({
       redirect: redirects.receiver,
       caller: (context) => {
         const caller = context?.caller;
@@ -79,7 +76,7 @@ export function serveCallerUpstreams(
     return undefined;
   }
   // A caller arriving with a new token may bring the catalog of servers no caller opened yet.
-  oauth?.onVerified((who) => routing.warmCaller?.(who));
+  oauth?.onVerified((who) => hub.warmCaller?.(who));
   return {
     settleFor: (params, principal) => redirects.settleFor(params, principal),
     callback: (request) => {

@@ -1,6 +1,6 @@
 import type { CreateMessageResult, ElicitResult, ListRootsResult } from '@modelcontextprotocol/client';
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
-import type { LoadMCPServersOptions } from '../../mcp/mcp-tool-hub.js';
+import type { McpServerRequestRouter } from '../../mcp/routed-server-requests.js';
 import type { ServerRequestContext } from '../../mcp/server-requests.js';
 import type { UpstreamRequestContext } from '../../tool/call-context.js';
 import type { ForwardedRequest } from './downstream-call.js';
@@ -31,17 +31,11 @@ async function forward(request: ForwardedRequest, context: ServerRequestContext,
 }
 
 /**
- * The `loadMCPServers` options that make the hub hand every elicitation, sampling and roots
- * request of an upstream to the gateway's downstream client whose call caused it.
- *
- * @example
- * const hub = await loadMCPServers(config, registry, gatewayServerRequests());
- * const gateway = createGateway({ registry, hub });
+ * The router a gateway installs on the hub it serves (`hub.routeServerRequests`): every
+ * elicitation, sampling and roots request of an upstream goes to the downstream client whose
+ * call caused it (see {@link attributeServerRequest}).
  */
-export function gatewayServerRequests(): Pick<
-  LoadMCPServersOptions,
-  'onElicitation' | 'onSamplingRequest' | 'onRootsRequest'
-> {
+export function gatewayRequestRouter(): McpServerRequestRouter {
   return {
     onElicitation: async (params, context) =>
       (await forward(
@@ -58,4 +52,15 @@ export function gatewayServerRequests(): Pick<
     onRootsRequest: async (context) =>
       (await forward({ method: 'roots/list' }, context, 'roots')) as ListRootsResult,
   };
+}
+
+/**
+ * The `loadMCPServers` options that make the hub hand every elicitation, sampling and roots
+ * request of an upstream to the gateway's downstream client whose call caused it.
+ *
+ * @deprecated `createGateway` routes them itself (`hub.routeServerRequests`); passing these
+ * still works (handlers given to `loadMCPServers` answer first). Removed in the next release.
+ */
+export function gatewayServerRequests(): McpServerRequestRouter {
+  return gatewayRequestRouter();
 }
