@@ -16,7 +16,7 @@ import { frontDoor } from '../dist/gateway/auth/front-door.js';
 import { createGateway } from '../dist/gateway/create-gateway.js';
 import { authenticateRequest } from '../dist/gateway/http-guard.js';
 import { loadMCPServers } from '../dist/mcp/load-mcp-servers.js';
-import { ToolRegistry } from '../dist/registry/tool-registry.js';
+import { ToolRegistry } from '../dist/pipeline/tool-registry.js';
 import { quantile } from './lib/stats.mjs';
 
 const args = process.argv.slice(2);

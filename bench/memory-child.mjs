@@ -33,7 +33,7 @@ if (task === 'import') {
       mcptools: [new URL('../dist/index.js', import.meta.url).href],
       'mcptools-hub': [
         new URL('../dist/mcp/mcp-tool-hub.js', import.meta.url).href,
-        new URL('../dist/registry/tool-registry.js', import.meta.url).href,
+        new URL('../dist/pipeline/tool-registry.js', import.meta.url).href,
       ],
     }[side] ?? [];
   const before = rss();
@@ -52,7 +52,7 @@ if (task === 'import') {
   // One module of dist/ (argument: its file URL) on top of the hub's own modules, to see what
   // each part of dist/index.js adds to what every user of the hub already pays.
   await import(new URL('../dist/mcp/mcp-tool-hub.js', import.meta.url).href);
-  await import(new URL('../dist/registry/tool-registry.js', import.meta.url).href);
+  await import(new URL('../dist/pipeline/tool-registry.js', import.meta.url).href);
   const before = rss();
   const start = performance.now();
   await import(side);

@@ -28,7 +28,7 @@ if (mode !== 'off') {
   });
 }
 const { loadMCPServers } = await import(new URL('mcp/load-mcp-servers.js', dir).href);
-const { ToolRegistry } = await import(new URL('registry/tool-registry.js', dir).href);
+const { ToolRegistry } = await import(new URL('pipeline/tool-registry.js', dir).href);
 const registry = new ToolRegistry();
 const hub = await loadMCPServers({ servers: { echo: { type: 'stdio', ...echoStdioCommand() } } }, registry, {
   eraCache: false,

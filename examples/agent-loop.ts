@@ -11,11 +11,11 @@ import { createRequire } from 'node:module';
 import { generateText, jsonSchema, stepCountIs } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import { loadMCPServers } from '../src/mcp/load-mcp-servers.js';
+import { ToolRegistry } from '../src/pipeline/tool-registry.js';
 import { loadOpenClawPlugins } from '../src/plugins/load-openclaw-plugins.js';
 import { toAISDKTools } from '../src/providers/ai-sdk-tools.js';
 import { toGeminiTools } from '../src/providers/gemini-tools.js';
 import { toOpenAITools } from '../src/providers/openai-tools.js';
-import { ToolRegistry } from '../src/registry/tool-registry.js';
 
 const require = createRequire(import.meta.url);
 const registry = new ToolRegistry();

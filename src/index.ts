@@ -45,15 +45,10 @@ export { loadMCPServers } from './mcp/load-mcp-servers.js';
 export type { LoadMCPServersOptions } from './mcp/mcp-tool-hub.js';
 export type { ReconnectOptions } from './mcp/reconnect-policy.js';
 export type { ElicitationHandler, RootInput, RootsHandler, SamplingHandler } from './mcp/server-requests.js';
-// The registry
+// The registry: the catalog of tools, handed out through the tool-call pipeline
+export { ToolRegistry, type ToolRegistryOptions } from './pipeline/tool-registry.js';
+export type { CatalogEntry, RegisterOptions, RegistryChange } from './registry/tool-catalog.js';
 export { namespacedName } from './registry/tool-name.js';
-export {
-  type CatalogEntry,
-  type RegisterOptions,
-  type RegistryChange,
-  ToolRegistry,
-  type ToolRegistryOptions,
-} from './registry/tool-registry.js';
 // The call context
 export { type CallContext, type Caller, defaultCallContext } from './tool/call-context.js';
 // The Tool model, its results, and calling a tool with its context

@@ -1,5 +1,5 @@
 import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
-import { ToolRegistry } from '../../src/registry/tool-registry.js';
+import { ToolRegistry } from '../../src/pipeline/tool-registry.js';
 import { stdioFixture } from '../../test/mcp/hub-test-helpers.js';
 
 /** The three business fixture servers the code-mode tasks run over (issues, crm, billing), over stdio. */

@@ -26,7 +26,7 @@ export async function loadMcptools(dist = BUILT) {
     }
   }
   const hub = new URL('mcp/load-mcp-servers.js', dist);
-  const registry = new URL('registry/tool-registry.js', dist);
+  const registry = new URL('pipeline/tool-registry.js', dist);
   if (!existsSync(hub) || !existsSync(registry)) {
     return { unavailable: 'dist/mcp/load-mcp-servers.js not built yet (run npm run build)' };
   }

@@ -1,5 +1,5 @@
+import { ToolRegistry } from '../../src/pipeline/tool-registry.js';
 import { namespacedName } from '../../src/registry/tool-name.js';
-import { ToolRegistry } from '../../src/registry/tool-registry.js';
 import { countTokens } from '../../src/router/token-count.js';
 import { createToolIndexTool } from '../../src/router/tool-index-tool.js';
 import type { JsonSchemaObject, Tool } from '../../src/tool/tool.js';

@@ -4,13 +4,13 @@ import type { SandboxSettings } from '../config/sandbox-settings.js';
 import type { StdioLaunch } from './bwrap-command.js';
 import { exposedProtectedPath, isWithin, type ProtectedPath } from './protected-paths.js';
 
-/** A path an entry's `args` name, and where: the field named in a refusal (`args[2]`). */
+/** A path an entry's `args` or `env` name, and where: the field named in a refusal (`args[2]`, `env.DATA_DIR`). */
 export interface NamedPath {
   path: string;
   field: string;
 }
 
-/** What a box mounts for the paths its entry's `args` name, on top of its `read` and `write`. */
+/** What a box mounts for the paths its entry's `args` and `env` name, on top of its `read` and `write`. */
 export interface ArgumentMounts {
   /** Folders, bound read-write (the server was told to serve them). */
   write: string[];
@@ -27,9 +27,11 @@ const SYSTEM_DIRS = ['/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx
  * The paths `launch.args` name: an absolute path, the value of `--flag=/path`, and with a `cwd` a
  * path relative to it written as `./x`, `../x`, `.` or `..` (a bare word is an argument, not a
  * path: `stdio`, a package name). Without a `cwd` a relative path means the box's home, which
- * holds nothing of the host.
+ * holds nothing of the host. Then the values of `launch.env` that are absolute paths
+ * (`MEMORY_FILE_PATH=/srv/memory.json`): a server reads its folders from its environment as
+ * often as from its arguments, and the box shows the host's paths at the same place.
  */
-export function namedPaths(launch: Pick<StdioLaunch, 'args' | 'cwd'>): NamedPath[] {
+export function namedPaths(launch: Pick<StdioLaunch, 'args' | 'cwd' | 'env'>): NamedPath[] {
   const found: NamedPath[] = [];
   launch.args.forEach((arg, index) => {
     const value = /^--?[A-Za-z0-9][\w.-]*=(.+)$/.exec(arg)?.[1] ?? arg;
@@ -38,11 +40,26 @@ export function namedPaths(launch: Pick<StdioLaunch, 'args' | 'cwd'>): NamedPath
     else if (launch.cwd !== undefined && /^\.\.?(?:\/|$)/.test(value)) path = resolve(launch.cwd, value);
     if (path !== undefined) found.push({ path, field: `args[${index}]` });
   });
+  for (const [name, value] of Object.entries(launch.env ?? {}))
+    if (isAbsolute(value)) found.push({ path: resolve(value), field: `env.${name}` });
   return found;
 }
 
+/** The parts of a stdio entry whose paths a box mounts: its own `args`, `cwd` and `env`, as configured. */
+export function entryLaunch(entry: {
+  args?: string[];
+  cwd?: string;
+  env?: Record<string, string>;
+}): Pick<StdioLaunch, 'args' | 'cwd' | 'env'> {
+  return {
+    args: entry.args ?? [],
+    ...(entry.cwd === undefined ? {} : { cwd: entry.cwd }),
+    ...(entry.env === undefined ? {} : { env: entry.env }),
+  };
+}
+
 /**
- * The mounts a box adds for the existing folders and files its entry's `args` name (see
+ * The mounts a box adds for the existing folders and files its entry's `args` and `env` name (see
  * {@link namedPaths}), so that a server told to serve `/srv/notes` can: a folder is bound
  * read-write, unless a `read` grant names it or a folder above it (then it stays read-only); a
  * file is bound read-only; a path a grant already covers, one that does not exist, and one in
@@ -53,7 +70,7 @@ export function namedPaths(launch: Pick<StdioLaunch, 'args' | 'cwd'>): NamedPath
  */
 export function argumentMounts(
   server: string,
-  launch: Pick<StdioLaunch, 'args' | 'cwd'>,
+  launch: Pick<StdioLaunch, 'args' | 'cwd' | 'env'>,
   grants: Pick<SandboxSettings, 'read' | 'write'>,
   protectedList: readonly ProtectedPath[],
   env: NodeJS.ProcessEnv = process.env,
@@ -90,7 +107,7 @@ export function argumentMounts(
 /** `grants` with the {@link ArgumentMounts} of `launch` added to its `read` and `write`. */
 export function withArgumentMounts<T extends SandboxSettings>(
   server: string,
-  launch: Pick<StdioLaunch, 'args' | 'cwd'>,
+  launch: Pick<StdioLaunch, 'args' | 'cwd' | 'env'>,
   grants: T,
   protectedList: readonly ProtectedPath[],
   env: NodeJS.ProcessEnv = process.env,

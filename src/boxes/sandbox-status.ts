@@ -7,7 +7,7 @@ import {
   sandboxGrants,
 } from '../config/sandbox-settings.js';
 import { findOnPath } from '../paths/find-on-path.js';
-import { argumentMounts } from './argument-mounts.js';
+import { argumentMounts, entryLaunch } from './argument-mounts.js';
 import { cgroupLimitsMissing } from './cgroup-limits-missing.js';
 import { findBubblewrap } from './find-bubblewrap.js';
 import { findCgroups } from './find-cgroups.js';
@@ -91,11 +91,24 @@ export function sandboxStatus(server: ServerConfig, env: NodeJS.ProcessEnv = pro
       : [`no process limit (no cgroup here: ${cgroups.reason})`]),
   ];
   const why = grants.ifAvailable === true ? "serve's default box for untrusted stdio servers, " : '';
-  const npx =
-    basename(server.command) === 'npx' && server.locked === undefined
-      ? ', its npx package installed outside the box and shown read-only'
-      : '';
-  return { boxed: true, reason: `${why}bubblewrap (${bwrap}): ${granted.join(', ')}${npx}` };
+  const runner = server.locked === undefined ? packageRunnerOf(server.command, server.args ?? []) : undefined;
+  const installed =
+    runner === undefined ? '' : `, its ${runner} package installed outside the box and shown read-only`;
+  return { boxed: true, reason: `${why}bubblewrap (${bwrap}): ${granted.join(', ')}${installed}` };
+}
+
+/**
+ * The package runner a command line starts (`npx`, `npm exec`, `pnpm dlx`, `bunx`), whose package
+ * a boxed start installs outside the box; the catalog's runner-command.ts reads the rest of the
+ * line (this layer sits below it, so only the runner's name is read here).
+ */
+function packageRunnerOf(command: string, args: readonly string[]): string | undefined {
+  const program = basename(command);
+  if (program === 'npx') return 'npx';
+  if (program === 'npm' && (args[0] === 'exec' || args[0] === 'x')) return 'npm exec';
+  if (program === 'pnpx' || (program === 'pnpm' && args[0] === 'dlx')) return 'pnpm dlx';
+  if (program === 'bunx' || (program === 'bun' && args[0] === 'x')) return 'bunx';
+  return undefined;
 }
 
 /** Whether a box that names an image runs, and on which engine, with its limits as flags. */
@@ -123,15 +136,17 @@ function containerStatus(image: string, grants: SandboxSettings, env: NodeJS.Pro
 }
 
 /**
- * What the entry's `args` add to its box (argument-mounts.ts), in words; nothing when they add
+ * What the entry's `args` and `env` add to its box (argument-mounts.ts), in words; nothing when they add
  * nothing or name a path a box never mounts (the start's error says that).
  */
-function argumentMountsLine(server: { args?: string[]; cwd?: string }, grants: SandboxSettings): string[] {
+function argumentMountsLine(
+  server: { args?: string[]; cwd?: string; env?: Record<string, string> },
+  grants: SandboxSettings,
+): string[] {
   try {
-    const launch = { args: server.args ?? [], ...(server.cwd === undefined ? {} : { cwd: server.cwd }) };
-    const added = argumentMounts('', launch, grants, protectedPaths());
+    const added = argumentMounts('', entryLaunch(server), grants, protectedPaths());
     if (added.write.length + added.read.length === 0) return [];
-    return [`from its args ${added.write.length} writable and ${added.read.length} read-only paths`];
+    return [`from its args and env ${added.write.length} writable and ${added.read.length} read-only paths`];
   } catch {
     return [];
   }

@@ -10,8 +10,8 @@ import type { LockedPackage } from './catalog-lock.js';
 import { lockedCommand, type PackageCommand, packagesDir, type StdioCommand } from './locked-start.js';
 import { lastLines, resolveNpmTree } from './npm-lock-tree.js';
 import { installNpmTree } from './npm-locked-install.js';
-import { isExactVersion, type NpxCommand, parseNpxCommand } from './npx-command.js';
 import { runNpm } from './run-npm.js';
+import { isExactVersion, parseRunnerCommand, type RunnerCommand } from './runner-command.js';
 
 type NpmPackage = Extract<LockedPackage, { registryType: 'npm' }>;
 
@@ -20,7 +20,7 @@ const RANGE_TTL_MS = 24 * 60 * 60_000;
 
 /** Options of {@link packageCommand}. */
 export interface PackageRunOptions {
-  /** The server runs in a box: an `npx` command line is installed outside it and run inside. */
+  /** The server runs in a box: an `npx`, `npm exec`, `pnpm dlx` or `bunx` package is installed outside it and run inside. */
   boxed: boolean;
   env?: NodeJS.ProcessEnv;
   /** Told when a package is being installed (once per installed folder, not at each start). */
@@ -29,8 +29,8 @@ export interface PackageRunOptions {
 
 /**
  * The one package runner every stdio start goes through. A locked entry runs what the catalog's
- * locked start returns (locked-start.ts). An unlocked boxed `npx` entry is installed outside the
- * box with npm, as the user's npm is configured (its registry, its cache, no install scripts),
+ * locked start returns (locked-start.ts). An unlocked boxed `npx`, `npm exec`, `pnpm dlx` or
+ * `bunx` entry (runner-command.ts) is installed outside the box with npm (never pnpm or Bun), as the user's npm is configured (its registry, its cache, no install scripts),
  * into the same content-addressed prefix a lock would name (`<state>/packages/npm/<hash of the
  * resolved tree>`), and its executable run with this Node: the box shows that folder read-only
  * (`packageDir`) and needs no network. A spec's resolution is kept beside the prefixes: an
@@ -47,70 +47,70 @@ export async function packageCommand(
   const env = options.env ?? process.env;
   if (locked !== undefined) return lockedCommand(locked, command, serverName, env);
   if (!options.boxed) return command;
-  const npx = parseNpxCommand(command.command, command.args);
-  if (npx === undefined) return command;
-  if (typeof npx === 'string')
+  const spec = parseRunnerCommand(command.command, command.args);
+  if (spec === undefined) return command;
+  if (typeof spec === 'string')
     throw new McpToolsError(
       'CONFIG_INVALID',
-      `server "${serverName}" is boxed and runs npx, but ${npx}: run the installed package with node, or set "sandbox": false on this server`,
+      `server "${serverName}" is boxed and runs a package through a package runner, but ${spec}: run the installed package with node, or set "sandbox": false on this server`,
       { recoverable: false },
     );
-  const pkg = await resolvedPackage(npx, serverName, env, options.log);
+  const pkg = await resolvedPackage(spec, serverName, env, options.log);
   const { prefix, bin } = await installNpmTree(pkg, packagesDir(env), serverName, env, {
-    ...(npx.bin === undefined ? {} : { binName: npx.bin }),
+    ...(spec.bin === undefined ? {} : { binName: spec.bin }),
     onInstall: (folder) =>
       options.log?.(
         `server "${serverName}": installing ${pkg.identifier}@${pkg.version} outside its box into ${folder}`,
       ),
   });
-  return { command: process.execPath, args: [bin, ...npx.args], packageDir: prefix };
+  return { command: process.execPath, args: [bin, ...spec.args], packageDir: prefix };
 }
 
 /** `<state>/packages/npx/<hash of the spec>.json`: what a spec resolved to, as a lock records it. */
-function resolutionFile(npx: NpxCommand, env: NodeJS.ProcessEnv): string {
-  const key = createHash('sha256').update(`${npx.name}@${npx.range}`).digest('hex').slice(0, 32);
+function resolutionFile(spec: RunnerCommand, env: NodeJS.ProcessEnv): string {
+  const key = createHash('sha256').update(`${spec.name}@${spec.range}`).digest('hex').slice(0, 32);
   return join(packagesDir(env), 'npx', `${key}.json`);
 }
 
 /** The kept resolution, when it is there and still current (`stale` ignores the age). */
-function keptResolution(file: string, npx: NpxCommand, stale = false): NpmPackage | undefined {
+function keptResolution(file: string, spec: RunnerCommand, stale = false): NpmPackage | undefined {
   try {
-    if (!stale && !isExactVersion(npx.range) && Date.now() - statSync(file).mtimeMs > RANGE_TTL_MS)
+    if (!stale && !isExactVersion(spec.range) && Date.now() - statSync(file).mtimeMs > RANGE_TTL_MS)
       return undefined;
     const kept = JSON.parse(readFileSync(file, 'utf8')) as NpmPackage;
-    return kept.registryType === 'npm' && kept.identifier === npx.name ? kept : undefined;
+    return kept.registryType === 'npm' && kept.identifier === spec.name ? kept : undefined;
   } catch {
     return undefined;
   }
 }
 
 async function resolvedPackage(
-  npx: NpxCommand,
+  spec: RunnerCommand,
   serverName: string,
   env: NodeJS.ProcessEnv,
   log: ((message: string) => void) | undefined,
 ): Promise<NpmPackage> {
-  const file = resolutionFile(npx, env);
+  const file = resolutionFile(spec, env);
   return onceUnderLock(
     file,
-    () => keptResolution(file, npx),
+    () => keptResolution(file, spec),
     async () => {
       let pkg: NpmPackage;
       try {
-        const version = isExactVersion(npx.range) ? npx.range : await resolveVersion(npx, env);
-        const tree = await resolveNpmTree(npx.name, version, undefined, env);
+        const version = isExactVersion(spec.range) ? spec.range : await resolveVersion(spec, env);
+        const tree = await resolveNpmTree(spec.name, version, undefined, env);
         pkg = {
           registryType: 'npm',
-          identifier: npx.name,
+          identifier: spec.name,
           version,
           integrity: tree.integrity,
           modules: tree.modules,
         };
       } catch (error) {
-        const stale = keptResolution(file, npx, true);
+        const stale = keptResolution(file, spec, true);
         if (stale === undefined) throw withServer(error, serverName);
         log?.(
-          `server "${serverName}": npm could not resolve ${npx.name}@${npx.range} again (${(error as Error).message}); running ${stale.version}, installed before`,
+          `server "${serverName}": npm could not resolve ${spec.name}@${spec.range} again (${(error as Error).message}); running ${stale.version}, installed before`,
         );
         return stale;
       }
@@ -121,12 +121,12 @@ async function resolvedPackage(
 }
 
 /** The exact version npm picks for a tag or range (the highest one it lists). */
-async function resolveVersion(npx: NpxCommand, env: NodeJS.ProcessEnv): Promise<string> {
-  const run = await runNpm(['view', `${npx.name}@${npx.range}`, 'version', '--json'], tmpdir(), env);
+async function resolveVersion(spec: RunnerCommand, env: NodeJS.ProcessEnv): Promise<string> {
+  const run = await runNpm(['view', `${spec.name}@${spec.range}`, 'version', '--json'], tmpdir(), env);
   if (!run.ok)
     throw new McpToolsError(
       'UPSTREAM_ERROR',
-      `npm could not resolve ${npx.name}@${npx.range}: ${lastLines(run.stderr)}`,
+      `npm could not resolve ${spec.name}@${spec.range}: ${lastLines(run.stderr)}`,
       { recoverable: false },
     );
   let versions: unknown;
@@ -140,7 +140,7 @@ async function resolveVersion(npx: NpxCommand, env: NodeJS.ProcessEnv): Promise<
   );
   const version = list.at(-1);
   if (version === undefined)
-    throw new McpToolsError('UPSTREAM_ERROR', `npm has no version of ${npx.name} matching "${npx.range}"`, {
+    throw new McpToolsError('UPSTREAM_ERROR', `npm has no version of ${spec.name} matching "${spec.range}"`, {
       recoverable: false,
     });
   return version;

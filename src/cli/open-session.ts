@@ -4,10 +4,10 @@ import type { McpChangingHub, ServerStatus } from '../mcp/hub-types.js';
 import { startMCPServers } from '../mcp/load-mcp-servers.js';
 import type { LoadMCPServersOptions } from '../mcp/mcp-tool-hub.js';
 import { cliPins } from '../pins/cli-pins.js';
+import { ToolRegistry } from '../pipeline/tool-registry.js';
 import { loadOpenClawPlugins } from '../plugins/load-openclaw-plugins.js';
 import type { PluginLoadResult } from '../plugins/plugin-types.js';
 import { policyWarnings } from '../policies/policy-warnings.js';
-import { ToolRegistry } from '../registry/tool-registry.js';
 import { createRouterTools } from '../router/create-router-tools.js';
 import { semanticSearchFromConfig } from '../router/search/semantic-search-from-config.js';
 import type { Tool } from '../tool/tool.js';
@@ -143,7 +143,7 @@ export async function openSession(options: SessionOptions = {}): Promise<Session
       // The warnings weigh the whole configuration against the tools it gives: with servers left
       // out, every glob that matches only their tools would be reported as matching nothing.
       if (!narrowed)
-        for (const warning of policyWarnings(config, registry))
+        for (const warning of policyWarnings(config, registry, hub))
           process.stderr.write(`mcptools: ${warning}\n`);
       // Router tools sit in the same registry, so `call tool_index …` and `call read_mcp_resource …` work.
       // A command runs once and exits, so a search waits for the tools' embeddings instead of

@@ -1,5 +1,5 @@
 import type { McpToolsConfig } from '../config/config-types.js';
-import type { ToolRegistry } from '../registry/tool-registry.js';
+import type { ToolRegistry } from '../pipeline/tool-registry.js';
 
 /** Loads a reloaded configuration's OpenClaw plugins in place of the running ones. */
 export type PluginReloader = (before: McpToolsConfig, after: McpToolsConfig) => Promise<void>;

@@ -6,7 +6,7 @@ import { catalogSources } from '../catalog/catalog-source.js';
 import type { McpToolsConfig } from '../config/config-types.js';
 import type { McpChangingHub } from '../mcp/hub-types.js';
 import { findOnPath } from '../paths/find-on-path.js';
-import type { ToolRegistry } from '../registry/tool-registry.js';
+import type { ToolRegistry } from '../pipeline/tool-registry.js';
 
 /** What `serve` hands to {@link serveCatalogTools}. */
 export interface ServeCatalogToolsOptions {

@@ -1,6 +1,4 @@
 import type { MCPToolHub } from '../mcp/hub-types.js';
-import { shareRateLimits } from '../policies/shared-rate-limits.js';
-import type { ToolRegistry } from '../registry/tool-registry.js';
 import { relayChanges } from './change-relay.js';
 import type { ClusterNode } from './cluster-node.js';
 import { sharePinsInRedis } from './redis-pins.js';
@@ -25,7 +23,6 @@ export async function startReplicaServices(
   node: ClusterNode,
   parts: {
     hub: MCPToolHub;
-    registry: ToolRegistry;
     onPeerReload?: ((from: string) => void) | undefined;
     log: (line: string) => void;
   },
@@ -35,7 +32,7 @@ export async function startReplicaServices(
   const stopPins = pins
     ? await sharePinsInRedis(node.redis, node.keys, node.replicaId, node.seal, pins, parts.log)
     : () => {};
-  const stopSharing = shareRateLimits(parts.registry, redisRateLimitStore(node.redis, node.keys));
+  const stopSharing = parts.hub.shareRateLimits?.(redisRateLimitStore(node.redis, node.keys)) ?? (() => {});
   const reloads = await relayReloads(node.redis, node.keys, node.replicaId, (from) =>
     parts.onPeerReload?.(from),
   );

@@ -19,8 +19,8 @@ import type { McpToolsConfig } from '../config/config-types.js';
 import { McpToolsError } from '../errors/mcp-tools-error.js';
 import { serveNodeExchange } from '../http/node-exchange.js';
 import { WebExchange } from '../http/web-exchange.js';
-import { protocolEraOf } from '../mcp/era-memory.js';
 import { usesCallerCredentials } from '../mcp/principal-connections.js';
+import { eraFromSdk } from '../mcp/sdk-era.js';
 import { observeGatewaySessions } from '../telemetry/state-gauges.js';
 import { serveCallerUpstreams } from './auth/caller-upstreams.js';
 import { frontDoor } from './auth/front-door.js';
@@ -55,7 +55,7 @@ import { observeStdioListens } from './resources/stdio-listen-observer.js';
 import { BatchedStdioServerTransport } from './sessions/batched-stdio-server-transport.js';
 import { ClientArrivals } from './sessions/client-arrivals.js';
 import { createSession, type DownstreamSession } from './sessions/downstream-session.js';
-import { LegacySessions } from './sessions/legacy-sessions.js';
+import { Era2025Sessions } from './sessions/era-2025-sessions.js';
 import { MemoryEventStores } from './sessions/memory-event-stores.js';
 import { SseSessions, sseRoute } from './sessions/sse-endpoint.js';
 import { MetricsEndpoint } from './status/metrics-endpoint.js';
@@ -264,7 +264,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   let profilesChangedAt = startedAt;
   const serverFor = (profile: GatewayProfile, session: DownstreamSession) =>
     buildGatewayServer(core, profile, session, serverInfo);
-  const legacySessions: LegacySessions = new LegacySessions({
+  const era2025Sessions: Era2025Sessions = new Era2025Sessions({
     core,
     serverFor,
     maxBodyBytes,
@@ -286,7 +286,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     },
   );
   const sseSessions = new SseSessions(core, serverFor);
-  const modernHandlers = new Map<GatewayProfile, McpHttpHandler>();
+  const era2026Handlers = new Map<GatewayProfile, McpHttpHandler>();
   const stdioHandles: { close(): Promise<void> }[] = [];
   let httpServer: HttpServer | undefined;
   let guard: HttpGuardSettings = {
@@ -352,7 +352,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   const unsubscribers = [
     ...(stopRouting === undefined ? [] : [stopRouting]),
     observeGatewaySessions(function* () {
-      for (const session of core.sessions) yield { era: protocolEraOf(session.era) };
+      for (const session of core.sessions) yield { era: session.era };
     }),
     options.registry.onChange(() => core.toolsChanged()),
     // Fired on every (re)connect and list_changed, even when no name changed (schemas may have).
@@ -362,8 +362,8 @@ export function createGateway(options: GatewayOptions): Gateway {
     core.followUpstreamStates(hub),
   ];
 
-  const modernHandler = (profile: GatewayProfile): McpHttpHandler => {
-    let handler = modernHandlers.get(profile);
+  const era2026Handler = (profile: GatewayProfile): McpHttpHandler => {
+    let handler = era2026Handlers.get(profile);
     if (handler === undefined) {
       handler = createMcpHandler(
         (context) => {
@@ -374,7 +374,7 @@ export function createGateway(options: GatewayOptions): Gateway {
           return buildGatewayServer(
             core,
             profile,
-            createSession(randomUUID(), 'modern', owner, principal, authCaller(context.authInfo)),
+            createSession(randomUUID(), '2026-07-28', owner, principal, authCaller(context.authInfo)),
             serverInfo,
             context.requestInfo?.headers.get('mcp-method')?.trim(),
           );
@@ -385,8 +385,8 @@ export function createGateway(options: GatewayOptions): Gateway {
           onerror: (error) => log(`http: ${error.message}`),
         },
       );
-      modernHandlers.set(profile, handler);
-      core.modernHandlers.set(handler, profile);
+      era2026Handlers.set(profile, handler);
+      core.era2026Handlers.set(handler, profile);
     }
     return handler;
   };
@@ -395,7 +395,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   const makeRoom = (principal: string): Promise<Response | undefined> =>
     makeSessionRoom(
       principal,
-      [legacySessions, sseSessions],
+      [era2025Sessions, sseSessions],
       { sessions: maxSessions, sessionsPerPrincipal: limits.sessionsPerPrincipal },
       log,
     );
@@ -405,12 +405,12 @@ export function createGateway(options: GatewayOptions): Gateway {
     maxBodyBytes,
     upstreams,
     waitScope,
-    legacySessions,
+    era2025Sessions,
     sseSessions,
     listenStreams,
     arrivals,
     cluster: () => cluster,
-    modernHandler,
+    era2026Handler,
     profileOf,
     makeRoom,
   });
@@ -571,7 +571,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     const handle = sdkServeStdio(
       (context) => {
         // Over stdio the client started this process: it is the owner.
-        const session = createSession(randomUUID(), context.era, true, 'stdio');
+        const session = createSession(randomUUID(), eraFromSdk(context.era), true, 'stdio');
         const server = serverFor(profile, session);
         core.sessions.add(session);
         current = session;
@@ -599,9 +599,9 @@ export function createGateway(options: GatewayOptions): Gateway {
       await new Promise((resolve) => setTimeout(resolve, 50));
       for (const unsubscribe of unsubscribers) unsubscribe();
       await Promise.allSettled([
-        legacySessions.close(),
+        era2025Sessions.close(),
         sseSessions.close(),
-        ...[...modernHandlers.values()].map((handler) => handler.close()),
+        ...[...era2026Handlers.values()].map((handler) => handler.close()),
         ...stdioHandles.map((handle) => handle.close()),
       ]);
       for (const session of [...core.sessions]) core.endSession(session);

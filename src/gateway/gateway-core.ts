@@ -33,7 +33,7 @@ export class GatewayCore implements ResourceHost {
   /** Sessions that receive notifications: 2025-era HTTP sessions and stdio connections. */
   readonly sessions = new Set<DownstreamSession>();
   /** The 2026-07-28 HTTP handlers, whose `subscriptions/listen` streams get change events. */
-  readonly modernHandlers = new Map<McpHttpHandler, GatewayProfile>();
+  readonly era2026Handlers = new Map<McpHttpHandler, GatewayProfile>();
   readonly calls = new Set<DownstreamCall>();
   /** Which upstream server offers which resource URI (reads, subscriptions, completions route by it). */
   readonly resources: ResourceIndex;
@@ -103,8 +103,7 @@ export class GatewayCore implements ResourceHost {
             logger: 'mcptools',
             data: `the subscription to ${wrapped} ended: ${reason}`,
           };
-          for (const session of subscribers)
-            if (session.era === 'legacy') sendToSession(session, server, log);
+          for (const session of subscribers) if (session.era === '2025') sendToSession(session, server, log);
           // Read again, a client finds out what became of the resource.
           this.#sendUpdated(server, wrapped, subscribers);
         },
@@ -275,9 +274,9 @@ export class GatewayCore implements ResourceHost {
       const uri = session.subscribedAs.get(key) ?? key;
       // A stdio connection (either era) is told through its server; a 2026 HTTP listener through its handler.
       void session.server?.sendResourceUpdated({ uri }).catch(() => {});
-      if (session.era === 'modern') listened.add(uri);
+      if (session.era === '2026-07-28') listened.add(uri);
     }
-    for (const [handler, profile] of this.modernHandlers)
+    for (const [handler, profile] of this.era2026Handlers)
       if (profile.allowsServer(server)) for (const uri of listened) handler.notify.resourceUpdated(uri);
   }
 
@@ -343,7 +342,7 @@ export class GatewayCore implements ResourceHost {
       if (session.profile === profile && (session.owner ? change.owner : change.shared))
         void session.server?.sendToolListChanged().catch(() => {});
     // A 2026-07-28 listener's owner status is per request, not per stream: all of them hear it.
-    for (const [handler, served] of this.modernHandlers)
+    for (const [handler, served] of this.era2026Handlers)
       if (served === profile) handler.notify.toolsChanged();
   }
 
@@ -353,7 +352,7 @@ export class GatewayCore implements ResourceHost {
     for (const session of this.sessions)
       if (session.allowsServer?.(server) !== false)
         void session.server?.sendResourceListChanged().catch(() => {});
-    for (const [handler, profile] of this.modernHandlers)
+    for (const [handler, profile] of this.era2026Handlers)
       if (profile.allowsServer(server)) handler.notify.resourcesChanged();
   }
 
@@ -362,7 +361,7 @@ export class GatewayCore implements ResourceHost {
     for (const session of this.sessions)
       if (session.allowsServer?.(server) !== false)
         void session.server?.sendPromptListChanged().catch(() => {});
-    for (const [handler, profile] of this.modernHandlers)
+    for (const [handler, profile] of this.era2026Handlers)
       if (profile.allowsServer(server)) handler.notify.promptsChanged();
   }
 

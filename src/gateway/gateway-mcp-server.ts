@@ -13,7 +13,7 @@ import type { Tool, ToolUpdate } from '../tool/tool.js';
 import { approvalThroughCaller } from './calls/gateway-approval.js';
 import { toProtocolError } from './calls/protocol-error.js';
 import { serveDownstreamCall, type UpstreamWork } from './calls/serve-downstream-call.js';
-import { registerLegacyScriptTasks, scriptTaskAsked, startScriptTask } from './calls/serve-script-tasks.js';
+import { registerEra2025ScriptTasks, scriptTaskAsked, startScriptTask } from './calls/serve-script-tasks.js';
 import { TaskAnsweringServer } from './calls/task-answering-server.js';
 import { createdTaskAnswer, registerTasksPassthrough } from './calls/tasks-passthrough.js';
 import { toCallToolResult } from './calls/tool-result-wire.js';
@@ -85,7 +85,7 @@ export function buildGatewayServer(
     tools: (await profile.tools(seen(context))).map((tool) => {
       const listed = toMcpTool(tool);
       // A 2025-era caller may ask for run_script as a task (the 2026-07-28 extension needs no flag).
-      return session.era === 'legacy' && profile.runsScripts(listed.name)
+      return session.era === '2025' && profile.runsScripts(listed.name)
         ? { ...listed, execution: { taskSupport: 'optional' as const } }
         : listed;
     }),
@@ -181,7 +181,7 @@ export function buildGatewayServer(
   if (method === undefined || method.startsWith('resources/'))
     registerResourceHandlers(server, core, profile, session);
   registerTasksPassthrough(server, core, profile, session);
-  registerLegacyScriptTasks(server, core, profile, session);
+  registerEra2025ScriptTasks(server, core, profile, session);
 
   handlers.setRequestHandler('prompts/list', async (_request, context) => {
     // Listed for this session's caller: a per-caller server lists theirs, or nothing.

@@ -6,7 +6,7 @@ import type { GatewayLimitsConfig } from '../config/gateway-limits-types.js';
 import type { ToolFilter } from '../config/tool-filter.js';
 import { McpToolsError } from '../errors/mcp-tools-error.js';
 import type { MCPToolHub } from '../mcp/hub-types.js';
-import type { ToolRegistry } from '../registry/tool-registry.js';
+import type { ToolRegistry } from '../pipeline/tool-registry.js';
 import type { ToolContext } from '../tool/tool.js';
 import type { SessionEventStores } from './sessions/session-event-stores.js';
 import type { MetricsAccess } from './status/metrics-endpoint.js';

@@ -1,6 +1,6 @@
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { ListRootsResult } from '@modelcontextprotocol/client';
-import { withArgumentMounts } from '../boxes/argument-mounts.js';
+import { entryLaunch, withArgumentMounts } from '../boxes/argument-mounts.js';
 import { isWithin, protectedPaths } from '../boxes/protected-paths.js';
 import { sandboxGrants } from '../config/sandbox-settings.js';
 import type { ConnectionConfig } from './in-process-server.js';
@@ -10,7 +10,7 @@ type Root = ListRootsResult['roots'][number];
 
 /**
  * The folders and files a boxed server sees at their host path: its `read` and `write` grants,
- * what its `args` mount (bubblewrap boxes; a container's command runs in its image), and its
+ * what its `args` and `env` mount (bubblewrap boxes; a container's command runs in its image), and its
  * `cwd`. `undefined` when `config` is not boxed.
  */
 export function boxedPaths(server: string, config: ConnectionConfig): string[] | undefined {
@@ -20,8 +20,7 @@ export function boxedPaths(server: string, config: ConnectionConfig): string[] |
   let shown = grants;
   if (grants.image === undefined) {
     try {
-      const launch = { args: config.args ?? [], ...(config.cwd === undefined ? {} : { cwd: config.cwd }) };
-      shown = withArgumentMounts(server, launch, grants, protectedPaths());
+      shown = withArgumentMounts(server, entryLaunch(config), grants, protectedPaths());
     } catch {
       // A refused argument: the server does not start; its roots are the grants' alone.
     }

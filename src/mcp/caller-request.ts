@@ -1,6 +1,7 @@
 import type { Client, InputRequiredResult } from '@modelcontextprotocol/client';
 import type { CallContext, UpstreamResume } from '../tool/call-context.js';
 import { runAsCaller } from './caller-scope.js';
+import { clientEra } from './sdk-era.js';
 import { type CallsInFlight, callerMeta } from './server-requests.js';
 
 /** What {@link sendForCaller} adds to a request: its params and whether `input_required` may come back. */
@@ -42,7 +43,7 @@ export async function sendForCaller<T>(
 ): Promise<CallerResult<T>> {
   const meta = callerMeta(client, context, options.capabilities !== false);
   const relay =
-    options.relay === false || client.getProtocolEra() !== 'modern' ? undefined : context?.upstream?.relay;
+    options.relay === false || clientEra(client) !== '2026-07-28' ? undefined : context?.upstream?.relay;
   const relays = relay?.relays(server) === true ? relay : undefined;
   const parts: CallerRequestParts = {
     params: {
@@ -60,7 +61,7 @@ export async function sendForCaller<T>(
     // stdio server's messages come from the pipe, where no context reaches: there the request
     // is sent as it is, and a process that only ever calls such servers never enters the
     // `AsyncLocalStorage`, whose promise hooks, once on, cost every promise of the process.
-    const linked = calls.perRequestStreams || client.getProtocolEra() === 'modern';
+    const linked = calls.perRequestStreams || clientEra(client) === '2026-07-28';
     const result = linked ? await runAsCaller(context, () => send(parts)) : await send(parts);
     if (
       relays !== undefined &&

@@ -1,6 +1,6 @@
 import type { Transport } from '@modelcontextprotocol/client';
 import type { TransportAuth } from '../auth/transport-auth.js';
-import { withArgumentMounts } from '../boxes/argument-mounts.js';
+import { entryLaunch, withArgumentMounts } from '../boxes/argument-mounts.js';
 import { bwrapCommand } from '../boxes/bwrap-command.js';
 import { cgroupLimitsMissing } from '../boxes/cgroup-limits-missing.js';
 import {
@@ -84,7 +84,7 @@ export async function createTransport(
     }
     const bubblewrapBox = grants !== undefined && grants.image === undefined;
     // A server `mcptools add` locked starts only the locked package, boxed or not (locked-start.ts);
-    // a boxed `npx` entry is installed outside its box and run inside it from that folder.
+    // a boxed `npx`, `npm exec`, `pnpm dlx` or `bunx` entry is installed outside its box and run inside it from that folder.
     if (config.locked !== undefined || bubblewrapBox) {
       const { packageCommand, runtimeFolders } = await import('../catalog/package-runner.js');
       const run = await packageCommand(
@@ -118,12 +118,12 @@ export async function createTransport(
     if (grants !== undefined) {
       const bwrap = findBubblewrap();
       if (bwrap === undefined) throw new Error(bubblewrapMissingMessage(name));
-      // The folders and files its configured `args` name are mounted; the gateway's own files never
-      // (argument-mounts.ts). The entry's own args, not a locked start's: those name the package
-      // runner's folders, which the runner grants itself.
+      // The folders and files its configured `args` and `env` name are mounted; the gateway's own
+      // files never (argument-mounts.ts). The entry's own args, not a locked start's: those name
+      // the package runner's folders, which the runner grants itself.
       grants = withArgumentMounts(
         name,
-        { args: config.args ?? [], ...(config.cwd === undefined ? {} : { cwd: config.cwd }) },
+        entryLaunch(config),
         grants,
         protectedPaths(process.env, configFile),
         process.env,

@@ -1,4 +1,5 @@
 import type { Client, JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
+import { clientEra } from './sdk-era.js';
 
 /** The tasks extension's id (SEP-2663): declared under `capabilities.extensions`. */
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
@@ -43,7 +44,7 @@ function carryCreatedTask(message: JSONRPCMessage): JSONRPCMessage {
  * it so only then), so nothing changes for anyone else. No-op on a 2025-era connection.
  */
 export function admitCreatedTasks(client: Client, transport: Transport): void {
-  if (client.getProtocolEra() !== 'modern') return;
+  if (clientEra(client) !== '2026-07-28') return;
   const receive = transport.onmessage;
   if (receive === undefined) return;
   transport.onmessage = (message, extra) => receive.call(transport, carryCreatedTask(message), extra);

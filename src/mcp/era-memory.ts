@@ -4,19 +4,21 @@ import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { ProtocolMode, ServerConfig } from '../config/config-types.js';
 import type { ProtocolEra } from './hub-types.js';
+import { eraFromSdk } from './sdk-era.js';
 
-/** A protocol era: `legacy` (2025, `initialize`) or `modern` (2026-07-28, `server/discover`). */
-export type Era = 'legacy' | 'modern';
-
-/** The name an era is shown by (status, `/healthz`, the CLI): `2025` or `2026-07-28`. */
-export function protocolEraOf(era: Era): ProtocolEra {
-  return era === 'legacy' ? '2025' : '2026-07-28';
+/**
+ * The era `value` names in the file: `2025` or `2026-07-28`, or the SDK's `legacy` or `modern`
+ * that earlier versions wrote; `undefined` for anything else.
+ */
+function eraIn(value: unknown): ProtocolEra | undefined {
+  if (value === '2025' || value === '2026-07-28') return value;
+  return value === 'legacy' || value === 'modern' ? eraFromSdk(value) : undefined;
 }
 
 interface EraFile {
   version: 1;
-  /** Era and last-seen time (epoch ms) by server key. */
-  servers: Record<string, { era: Era; at: number }>;
+  /** Era (`2025` or `2026-07-28`) and last-seen time (epoch ms) by server key. */
+  servers: Record<string, { era: ProtocolEra; at: number }>;
 }
 
 /** Most servers kept in the file; the least recently seen go first. */
@@ -48,14 +50,13 @@ export function eraKey(config: ServerConfig, mode: ProtocolMode): string {
   return createHash('sha256').update(JSON.stringify(identity)).digest('hex').slice(0, 32);
 }
 
-function parse(text: string): Map<string, { era: Era; at: number }> {
+function parse(text: string): Map<string, { era: ProtocolEra; at: number }> {
   const parsed = JSON.parse(text) as Partial<EraFile>;
-  const map = new Map<string, { era: Era; at: number }>();
+  const map = new Map<string, { era: ProtocolEra; at: number }>();
   if (parsed.version !== 1 || typeof parsed.servers !== 'object' || parsed.servers === null) return map;
   for (const [key, entry] of Object.entries(parsed.servers)) {
-    if ((entry?.era === 'legacy' || entry?.era === 'modern') && typeof entry.at === 'number') {
-      map.set(key, { era: entry.era, at: entry.at });
-    }
+    const era = eraIn(entry?.era);
+    if (era !== undefined && typeof entry.at === 'number') map.set(key, { era, at: entry.at });
   }
   return map;
 }
@@ -68,23 +69,23 @@ function parse(text: string): Map<string, { era: Era; at: number }> {
  */
 export class EraMemory {
   readonly file: string | undefined;
-  readonly #eras = new Map<string, Era>();
+  readonly #eras = new Map<string, ProtocolEra>();
   #loaded: Promise<void> | undefined;
   #writing: Promise<void> = Promise.resolve();
-  readonly #pending = new Map<string, Era | undefined>();
+  readonly #pending = new Map<string, ProtocolEra | undefined>();
 
   constructor(file: string | undefined) {
     this.file = file;
   }
 
   /** The remembered era of the server with `key`, if any. */
-  async get(key: string): Promise<Era | undefined> {
+  async get(key: string): Promise<ProtocolEra | undefined> {
     await this.#load();
     return this.#eras.get(key);
   }
 
   /** Remembers `era` for `key` (written out in the background when it changed). */
-  set(key: string, era: Era): void {
+  set(key: string, era: ProtocolEra): void {
     if (this.#eras.get(key) === era) return;
     this.#eras.set(key, era);
     this.#schedule(key, era);
@@ -108,7 +109,7 @@ export class EraMemory {
     return this.#loaded;
   }
 
-  async #read(): Promise<Map<string, { era: Era; at: number }>> {
+  async #read(): Promise<Map<string, { era: ProtocolEra; at: number }>> {
     if (this.file === undefined) return new Map();
     try {
       return parse(await readFile(this.file, 'utf8'));
@@ -117,7 +118,7 @@ export class EraMemory {
     }
   }
 
-  #schedule(key: string, era: Era | undefined): void {
+  #schedule(key: string, era: ProtocolEra | undefined): void {
     if (this.file === undefined) return;
     this.#pending.set(key, era);
     this.#writing = this.#writing.then(() => this.#write()).catch(() => undefined);

@@ -1,29 +1,28 @@
 import { ProtocolError, SdkError, SdkErrorCode, SdkHttpError } from '@modelcontextprotocol/client';
 import type { ProtocolMode } from '../config/config-types.js';
 import { DEPRECATED_PROTOCOL_MODES } from '../config/protocol-mode.js';
-import type { Era } from './era-memory.js';
-import type { TransportKind } from './hub-types.js';
+import type { ProtocolEra, TransportKind } from './hub-types.js';
 
 /**
- * One way of opening a connection: `legacy` sends `initialize` (2025 era), `modern` asks
+ * One way of opening a connection: `2025` sends `initialize`, `2026-07-28` asks
  * `server/discover` for 2026-07-28 only, `auto` asks `server/discover` and falls back to
  * `initialize` on the same connection.
  */
-export type EraStep = 'legacy' | 'modern' | 'auto';
+export type EraStep = ProtocolEra | 'auto';
 
 /**
  * The steps a connect tries, in order, for `mode`: the next one runs only when the server
  * refused the one before ({@link refusedEra}). A remembered era goes first; a pinned mode
- * has a single step. HTTP+SSE predates 2026-07-28, so it is always `legacy`.
+ * has a single step. HTTP+SSE predates 2026-07-28, so it is always `2025`.
  */
-export function eraSteps(given: ProtocolMode, kind: TransportKind, remembered?: Era): EraStep[] {
+export function eraSteps(given: ProtocolMode, kind: TransportKind, remembered?: ProtocolEra): EraStep[] {
   // A caller of the library in JavaScript may still pass a deprecated name (`legacy`, …).
   const mode = DEPRECATED_PROTOCOL_MODES[given] ?? given;
-  if (kind === 'sse' || mode === '2025') return ['legacy'];
-  if (mode === '2026-07-28') return ['modern'];
-  if (remembered === 'modern') return ['modern', 'legacy'];
-  if (mode === '2025-first' || remembered === 'legacy') return ['legacy', 'modern'];
-  return ['auto', 'legacy'];
+  if (kind === 'sse' || mode === '2025') return ['2025'];
+  if (mode === '2026-07-28') return ['2026-07-28'];
+  if (remembered === '2026-07-28') return ['2026-07-28', '2025'];
+  if (mode === '2025-first' || remembered === '2025') return ['2025', '2026-07-28'];
+  return ['auto', '2025'];
 }
 
 /** The JSON-RPC error an HTTP error response carries in its body, if it carries one. */

@@ -1,7 +1,8 @@
 import type { McpToolsConfig, ServerConfig } from '../config/config-types.js';
 import type { McpToolsError, McpToolsErrorCode } from '../errors/mcp-tools-error.js';
 import type { PinGuard } from '../pins/pin-guard.js';
-import type { RegistryChange } from '../registry/tool-registry.js';
+import type { SharedRateLimitStore } from '../policies/shared-rate-limits.js';
+import type { RegistryChange } from '../registry/tool-catalog.js';
 import type { CallContext, Caller } from '../tool/call-context.js';
 import type { McpServerRequestRouter } from './routed-server-requests.js';
 import type { ServePerCallerOptions } from './serve-per-caller-options.js';
@@ -226,6 +227,13 @@ export interface MCPToolHub extends AsyncDisposable {
    * it was pinned) and its server, for the error a caller of that name reads; `undefined` otherwise.
    */
   toolRefusal?(name: string): { server: string; message: string } | undefined;
+  /**
+   * Makes the configured rate limits cluster-wide through `store`; returns the function that
+   * makes them local again (a gateway joining a cluster sets it).
+   */
+  shareRateLimits?(store: SharedRateLimitStore): () => void;
+  /** Why the `policies.overrides` entry of `server`/`tool` could not be applied (that tool is not served). */
+  overrideProblem?(server: string, tool: string): string | undefined;
   /** Starts (or joins) the OAuth sign-in of `server`; `url` is for a person to open. */
   authorize?(
     server: string,

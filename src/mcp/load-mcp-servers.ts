@@ -2,7 +2,7 @@ import type { McpToolsConfig, ServerConfig } from '../config/config-types.js';
 import { inferServerType } from '../config/normalize-server.js';
 import { withSandboxDefault } from '../config/sandbox-default.js';
 import { McpToolsError } from '../errors/mcp-tools-error.js';
-import type { ToolRegistry } from '../registry/tool-registry.js';
+import type { ToolRegistry } from '../pipeline/tool-registry.js';
 import type { MCPToolHub, McpChangingHub } from './hub-types.js';
 import type { LoadMCPServersOptions } from './mcp-tool-hub.js';
 

@@ -12,7 +12,7 @@ import { classifyError, describeError, errorInfo } from './classify-error.js';
 import type { ClientCallbacks } from './client-callbacks.js';
 import { type ConnectionDiagnostics, connectError, exitError } from './connection-diagnostics.js';
 import { transportKindsFor } from './create-transport.js';
-import { type Era, type EraMemory, eraKey, protocolEraOf } from './era-memory.js';
+import { type EraMemory, eraKey } from './era-memory.js';
 import { forwardNotifications } from './forward-notifications.js';
 import type {
   ProtocolEra,
@@ -27,6 +27,7 @@ import { closeMcpClient, isHttpNotFound, openMcpClient } from './open-mcp-client
 import { type ReconnectPolicy, reconnectDelay } from './reconnect-policy.js';
 import { type ChangingList, changedListOf, refreshChangedList } from './refresh-changed-list.js';
 import { screenToolDefinitions } from './screen-tool-definitions.js';
+import { clientEra, sdkEraOf } from './sdk-era.js';
 import { CallsInFlight, type ServerRequestOptions } from './server-requests.js';
 import type { SizeLimits } from './size-limited-fetch.js';
 import { StderrTail } from './stderr-tail.js';
@@ -107,8 +108,7 @@ export class McpConnection implements ClientCallbacks {
   toolCount = 0;
   transportKind: TransportKind | undefined;
   protocolVersion: string | undefined;
-  era: 'legacy' | 'modern' | undefined;
-  /** The era by its public name (`2025` or `2026-07-28`): telemetry's `mcptools.era` label. */
+  /** The negotiated era (`2025` or `2026-07-28`): telemetry's `mcptools.era` label. */
   protocolEra: ProtocolEra | undefined;
   /** The SDK's own object (status rows copy its name and version). */
   serverInfo: Implementation | undefined;
@@ -130,7 +130,7 @@ export class McpConnection implements ClientCallbacks {
   /** The connect attempt in flight: settles when it ends (never rejects), and aborts it. */
   #attempt: { done: Promise<void>; abort: AbortController } | undefined;
   /** The era the last connect found; the next connect starts in it. */
-  #era: Era | undefined;
+  #era: ProtocolEra | undefined;
   /** Clients closing in the background (made by the first one: most connections never have any). */
   #closings: Set<Promise<void>> | undefined;
   /** The debounce timer of each list whose change was announced (made by the first change). */
@@ -303,7 +303,9 @@ export class McpConnection implements ClientCallbacks {
       state: this.state,
       ...(this.transportKind === undefined ? {} : { transport: this.transportKind }),
       ...(this.protocolVersion === undefined ? {} : { protocolVersion: this.protocolVersion }),
-      ...(this.era === undefined ? {} : { protocolEra: this.protocolEra, era: this.era }),
+      ...(this.protocolEra === undefined
+        ? {}
+        : { protocolEra: this.protocolEra, era: sdkEraOf(this.protocolEra) }),
       ...(this.serverInfo === undefined
         ? {}
         : { serverInfo: { name: this.serverInfo.name, version: this.serverInfo.version } }),
@@ -494,12 +496,11 @@ export class McpConnection implements ClientCallbacks {
     this.transportKind = kind;
     this.calls.perRequestStreams = kind === 'streamable-http' || kind === 'sse';
     this.protocolVersion = client.getNegotiatedProtocolVersion();
-    this.era = client.getProtocolEra();
-    this.protocolEra = this.era === undefined ? undefined : protocolEraOf(this.era);
-    this.#era = this.era;
-    if (this.era !== undefined) {
+    this.protocolEra = clientEra(client);
+    this.#era = this.protocolEra;
+    if (this.protocolEra !== undefined) {
       const memory = this.#eraMemory();
-      memory?.eras.set(memory.key, this.era);
+      memory?.eras.set(memory.key, this.protocolEra);
     }
     this.serverInfo = client.getServerVersion();
     // 2026-era HTTP has no connection to lose: a dropped subscription stream is the outage signal.

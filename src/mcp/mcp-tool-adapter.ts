@@ -25,6 +25,7 @@ import { checkStructuredContent } from './check-structured-content.js';
 import { classifyError } from './classify-error.js';
 import type { McpConnection } from './mcp-connection.js';
 import { normalizeInputSchema } from './normalize-input-schema.js';
+import { clientEra } from './sdk-era.js';
 
 /** MCP 2026-07-28 `MissingRequiredClientCapability`. */
 const MISSING_CAPABILITY = -32021;
@@ -271,7 +272,7 @@ async function runMcpTool(
     // (the spec's answer, HTTP 400), not a tool failure. An agent loop (no caller) never sees a throw.
     if (
       context.upstream?.capabilities !== undefined &&
-      client.getProtocolEra() === 'modern' &&
+      clientEra(client) === '2026-07-28' &&
       (error as { code?: unknown })?.code === MISSING_CAPABILITY
     )
       throw error;

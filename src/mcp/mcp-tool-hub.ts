@@ -14,15 +14,15 @@ import { McpToolsError } from '../errors/mcp-tools-error.js';
 import { defaultPinsPath } from '../pins/default-pins-path.js';
 import { PinGuard } from '../pins/pin-guard.js';
 import { applyToolOverride } from '../pipeline/tool-override.js';
+import type { ToolRegistry } from '../pipeline/tool-registry.js';
 import {
   type ConfigPolicies,
   type ConfigPolicyOptions,
   configPolicies,
 } from '../policies/config-policies.js';
-import { clearOverrideProblems, reportOverrideProblem } from '../policies/override-problems.js';
-import { sharedRateLimitStore } from '../policies/shared-rate-limits.js';
+import { OverrideProblems } from '../policies/override-problems.js';
+import type { SharedRateLimitStore } from '../policies/shared-rate-limits.js';
 import { type NamingOptions, namespacedName, uniqueName } from '../registry/tool-name.js';
-import type { ToolRegistry } from '../registry/tool-registry.js';
 import { observeServerStates } from '../telemetry/state-gauges.js';
 import { ArgumentValidator } from '../tool/argument-validator.js';
 import type { CallContext, Caller } from '../tool/call-context.js';
@@ -172,6 +172,10 @@ export class MCPToolHubImpl implements McpChangingHub {
   /** The configured policies in the registry's pipeline (none without a `policies` section). */
   #policies: ConfigPolicies;
   #policyRemovers: Array<() => void>;
+  /** Why some `policies.overrides` could not be applied (those tools are not served). */
+  readonly #overrideProblems = new OverrideProblems();
+  /** The cluster's token buckets for the configured rate limits, while the gateway shares them. */
+  #sharedRateLimits: SharedRateLimitStore | undefined;
   #closing: Promise<void> | undefined;
   /** The timer lists of the call timeouts in use, kept alive (see keepTimerList), by duration. */
   readonly #timerLists = new Map<number, NodeJS.Timeout | undefined>();
@@ -376,8 +380,25 @@ export class MCPToolHubImpl implements McpChangingHub {
   #policyOptions(): ConfigPolicyOptions {
     return {
       onError: (message) => this.#emit('warning', message),
-      sharedRateLimits: () => sharedRateLimitStore(this.#registry),
+      sharedRateLimits: () => this.#sharedRateLimits,
     };
+  }
+
+  /**
+   * Makes the configured rate limits cluster-wide through `store` (they survive a reload of
+   * the policies); returns the function that makes them local again. Set by the gateway when it
+   * joins a cluster.
+   */
+  shareRateLimits(store: SharedRateLimitStore): () => void {
+    this.#sharedRateLimits = store;
+    return () => {
+      if (this.#sharedRateLimits === store) this.#sharedRateLimits = undefined;
+    };
+  }
+
+  /** Why the `policies.overrides` entry of `server`/`tool` could not be applied, if it could not. */
+  overrideProblem(server: string, tool: string): string | undefined {
+    return this.#overrideProblems.of(server, tool);
   }
 
   /**
@@ -581,7 +602,7 @@ export class MCPToolHubImpl implements McpChangingHub {
     const prefix = connection.config.prefix ?? name;
     const tools: Tool[] = [];
     const overrides = Object.hasOwn(this.#overrides, name) ? this.#overrides[name] : undefined;
-    if (overrides) clearOverrideProblems(this.#registry, name);
+    if (overrides) this.#overrideProblems.clear(name);
     for (const definition of definitions) {
       if (!passes(definition.name)) continue;
       const override =
@@ -625,7 +646,7 @@ export class MCPToolHubImpl implements McpChangingHub {
     const server = connection.name;
     const where = `policies.overrides.${server}.${definition.name}`;
     const fail = (message: string) => {
-      reportOverrideProblem(this.#registry, server, definition.name, message);
+      this.#overrideProblems.report(server, definition.name, message);
       this.#emit('warning', message, server);
       return undefined;
     };

@@ -17,9 +17,8 @@ import { describeError } from './classify-error.js';
 import type { ClientCallbacks } from './client-callbacks.js';
 import { createTransport } from './create-transport.js';
 import { admitCreatedTasks } from './created-tasks.js';
-import type { Era } from './era-memory.js';
 import { type EraStep, eraSteps, refusedEra } from './era-steps.js';
-import type { TransportKind } from './hub-types.js';
+import type { ProtocolEra, TransportKind } from './hub-types.js';
 import type { ConnectionConfig } from './in-process-server.js';
 import type { ReusableStdioTransport } from './reusable-stdio-transport.js';
 import { ServableResponseStore } from './servable-response-store.js';
@@ -53,7 +52,7 @@ export interface OpenClientParameters {
   /** How the era is chosen (the server's `protocol`, else the global default). */
   mode: ProtocolMode;
   /** The era an earlier connect to this server found: tried first. */
-  remembered?: Era;
+  remembered?: ProtocolEra;
   /** OAuth for an HTTP server. */
   auth?: TransportAuth;
   /** The configuration file the server comes from, which its box never mounts. */
@@ -113,11 +112,11 @@ function probeTimeout(timeoutMs: number): number {
   return Math.max(100, Math.floor(timeoutMs / 2));
 }
 
-/** Shared by every client that speaks `initialize` (the SDK only reads it). */
-const LEGACY_NEGOTIATION: ClientOptions['versionNegotiation'] = { mode: 'legacy' };
+/** Shared by every client that speaks `initialize`, the SDK's `legacy` mode (the SDK only reads it). */
+const NEGOTIATION_2025: ClientOptions['versionNegotiation'] = { mode: 'legacy' };
 
 function negotiation(step: EraStep, timeoutMs: number): ClientOptions['versionNegotiation'] {
-  if (step === 'legacy') return LEGACY_NEGOTIATION;
+  if (step === '2025') return NEGOTIATION_2025;
   if (step === 'auto') return { mode: 'auto', probe: { timeoutMs: probeTimeout(timeoutMs) } };
   return { mode: { pin: '2026-07-28' }, probe: { timeoutMs } };
 }
@@ -207,7 +206,7 @@ function createClient(parameters: OpenClientParameters, step: EraStep): Client {
   // notification: the client's fallback hands every one to the connection, declared or not
   // (one bound function per client, where the configurations cost three closures and four objects,
   // and the SDK's handler for each declared list four closures more).
-  if (step !== 'legacy') {
+  if (step !== '2025') {
     options.listChanged = {
       tools: {
         debounceMs: 50,
@@ -233,7 +232,7 @@ function createClient(parameters: OpenClientParameters, step: EraStep): Client {
   );
   client.onerror = reportError;
   client.onclose = reportClosed;
-  if (step === 'legacy') client.fallbackNotificationHandler = reportListChanges.bind(client);
+  if (step === '2025') client.fallbackNotificationHandler = reportListChanges.bind(client);
   return client;
 }
 
@@ -276,7 +275,7 @@ export async function openMcpClient(
     try {
       await untilAborted(connecting, deadline);
       if (held) current.holdChild(false);
-      if (step !== 'legacy') acceptUndeclaredListChanges(client, parameters.callbacks);
+      if (step !== '2025') acceptUndeclaredListChanges(client, parameters.callbacks);
       // A 2026-07-28 upstream's CreateTaskResult (tasks extension) reaches the gateway.
       admitCreatedTasks(client, current);
       return { client, transport: current };

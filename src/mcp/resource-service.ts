@@ -17,6 +17,7 @@ import type {
   ResourceTemplateEntry,
 } from './hub-types.js';
 import type { ReadScreen } from './read-screen.js';
+import { clientEra } from './sdk-era.js';
 import type { ServerDirectory } from './server-directory.js';
 import { serverOffers } from './server-offers.js';
 
@@ -125,7 +126,7 @@ export class McpResourceService implements ResourceService {
 
   async subscribe(server: string, uri: string, options?: CallOptions): Promise<void> {
     const client = await this.#sharedClient(server, uri, options);
-    if (client.getProtocolEra() === 'modern') {
+    if (clientEra(client) === '2026-07-28') {
       // 2026-07-28 has no resources/subscribe: a subscriptions/listen stream names the URI,
       // and its updates reach the client's notifications/resources/updated handler.
       let listens = this.#listens.get(client);
@@ -215,7 +216,7 @@ export class McpResourceService implements ResourceService {
 
   async unsubscribe(server: string, uri: string, options?: CallOptions): Promise<void> {
     const client = await this.#sharedClient(server, uri, options);
-    if (client.getProtocolEra() === 'modern') {
+    if (clientEra(client) === '2026-07-28') {
       this.#wanted.get(client)?.delete(uri);
       const listens = this.#listens.get(client);
       const subscription = listens?.get(uri);

@@ -4,6 +4,7 @@ import { declaresTasks, TASKS_EXTENSION } from './created-tasks.js';
 import type { CallOptions, TaskService } from './hub-types.js';
 import type { McpConnection } from './mcp-connection.js';
 import { usesCallerCredentials } from './principal-connections.js';
+import { clientEra } from './sdk-era.js';
 import type { ServerDirectory } from './server-directory.js';
 import { callerMeta } from './server-requests.js';
 
@@ -44,7 +45,11 @@ export class McpTaskService implements TaskService {
     // shared connection, which is never a caller's access (as its resources and prompts).
     if (usesCallerCredentials(connection.config)) return false;
     const client = connection.client;
-    return client?.getProtocolEra() === 'modern' && declaresTasks(client.getServerCapabilities());
+    return (
+      client !== undefined &&
+      clientEra(client) === '2026-07-28' &&
+      declaresTasks(client.getServerCapabilities())
+    );
   }
 
   async request(

@@ -4,7 +4,7 @@ import type {
   ToolMiddleware,
   ToolResultPersistHandler,
 } from '../pipeline/tool-call-hooks.js';
-import type { ToolRegistry } from '../registry/tool-registry.js';
+import type { ToolRegistry } from '../pipeline/tool-registry.js';
 import type { PluginHookRegistration } from './create-plugin-api.js';
 import type { LoadedPlugin } from './load-one-plugin.js';
 import { pluginFaultGuard } from './plugin-fault-guard.js';

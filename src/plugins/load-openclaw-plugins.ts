@@ -1,6 +1,6 @@
 import { McpToolsError } from '../errors/mcp-tools-error.js';
 import { messageOf } from '../errors/message-of.js';
-import type { ToolRegistry } from '../registry/tool-registry.js';
+import type { ToolRegistry } from '../pipeline/tool-registry.js';
 import { installPluginHooks } from './install-plugin-hooks.js';
 import { type LoadedPlugin, loadOnePlugin, PluginLoadFailure } from './load-one-plugin.js';
 import { type PluginFaultTarget, pluginFaultGuard } from './plugin-fault-guard.js';

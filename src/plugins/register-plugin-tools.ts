@@ -1,6 +1,6 @@
 import { compileToolFilter } from '../config/tool-filter.js';
+import type { ToolRegistry } from '../pipeline/tool-registry.js';
 import type { NamingOptions } from '../registry/tool-name.js';
-import type { ToolRegistry } from '../registry/tool-registry.js';
 import type { Tool, ToolContext, ToolFactory } from '../tool/tool.js';
 import { adaptPluginTool, isRawPluginTool, type RawPluginTool } from './adapt-plugin-tool.js';
 import type { PluginToolRegistration } from './create-plugin-api.js';

@@ -1,31 +1,22 @@
-import type { ToolRegistry } from '../registry/tool-registry.js';
+/**
+ * Why `policies.overrides` could not be applied to some tools, by server and tool: a field of
+ * whoever applies the overrides (the hub), read by `policyWarnings`. Such a tool is not served.
+ */
+export class OverrideProblems {
+  readonly #byTool = new Map<string, string>();
 
-/** Problems met applying `policies.overrides` to the tools of each registry, by server and tool. */
-const problems = new WeakMap<ToolRegistry, Map<string, string>>();
-
-/** Records why the override of `server`/`tool` could not be applied (the tool is then not served). */
-export function reportOverrideProblem(
-  registry: ToolRegistry,
-  server: string,
-  tool: string,
-  message: string,
-): void {
-  let byTool = problems.get(registry);
-  if (byTool === undefined) {
-    byTool = new Map();
-    problems.set(registry, byTool);
+  /** Records why the override of `server`/`tool` could not be applied. */
+  report(server: string, tool: string, message: string): void {
+    this.#byTool.set(`${server}/${tool}`, message);
   }
-  byTool.set(`${server}/${tool}`, message);
-}
 
-/** Forgets the problems of `server` (its tools are registered anew). */
-export function clearOverrideProblems(registry: ToolRegistry, server: string): void {
-  const byTool = problems.get(registry);
-  if (byTool === undefined) return;
-  for (const key of byTool.keys()) if (key.startsWith(`${server}/`)) byTool.delete(key);
-}
+  /** Forgets the problems of `server` (its tools are registered anew). */
+  clear(server: string): void {
+    for (const key of this.#byTool.keys()) if (key.startsWith(`${server}/`)) this.#byTool.delete(key);
+  }
 
-/** The problem recorded for `server`/`tool`, if any. */
-export function overrideProblem(registry: ToolRegistry, server: string, tool: string): string | undefined {
-  return problems.get(registry)?.get(`${server}/${tool}`);
+  /** The problem recorded for `server`/`tool`, if any. */
+  of(server: string, tool: string): string | undefined {
+    return this.#byTool.get(`${server}/${tool}`);
+  }
 }

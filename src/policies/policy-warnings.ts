@@ -1,8 +1,12 @@
 import picomatch from 'picomatch';
 import type { McpToolsConfig } from '../config/config-types.js';
 import type { PolicyMatch } from '../config/policies-schema.js';
-import type { ToolRegistry } from '../registry/tool-registry.js';
-import { overrideProblem } from './override-problems.js';
+import type { ToolRegistry } from '../pipeline/tool-registry.js';
+
+/** Who applied `policies.overrides` (the hub `loadMCPServers` returns), asked why one could not be applied. */
+export interface OverrideProblemSource {
+  overrideProblem?(server: string, tool: string): string | undefined;
+}
 
 /**
  * What looks wrong in `config.policies` once the tools are known, one sentence per problem,
@@ -12,8 +16,13 @@ import { overrideProblem } from './override-problems.js';
  * have or whose value does not fit): that tool is then not served. A gateway profile's
  * `overrides` are checked for servers and tools that do not exist (the gateway logs those it
  * cannot apply when it lists them). The rules themselves are checked when the configuration is read.
+ * The overrides that could not be applied are those `hub` (which applied them) reports.
  */
-export function policyWarnings(config: McpToolsConfig, registry: ToolRegistry): string[] {
+export function policyWarnings(
+  config: McpToolsConfig,
+  registry: ToolRegistry,
+  hub?: OverrideProblemSource,
+): string[] {
   const policies = config.policies ?? {};
   const profileOverrides = gatewayOverrides(config);
   if (config.policies === undefined && profileOverrides.length === 0) return [];
@@ -60,7 +69,7 @@ export function policyWarnings(config: McpToolsConfig, registry: ToolRegistry): 
       }
       const state = rows.filter((row) => row.server === server);
       for (const tool of Object.keys(tools)) {
-        const problem = applied ? overrideProblem(registry, server, tool) : undefined;
+        const problem = applied ? hub?.overrideProblem?.(server, tool) : undefined;
         if (problem !== undefined) warnings.push(problem);
         else if (state.length > 0 && !state.some((row) => row.originalName === tool))
           warnings.push(`${field}.${server}.${tool}: server "${server}" has no tool "${tool}"`);

@@ -1,5 +1,5 @@
+import type { ToolRegistry } from '../pipeline/tool-registry.js';
 import { suggestToolNames } from '../registry/suggest-tool-names.js';
-import type { ToolRegistry } from '../registry/tool-registry.js';
 import { validateArguments } from '../tool/argument-validator.js';
 import { type CallContext, contextOf } from '../tool/call-context.js';
 import { executeWith } from '../tool/execute-with.js';

@@ -1,6 +1,6 @@
 import type { MCPToolHub } from '../mcp/hub-types.js';
+import type { ToolRegistry } from '../pipeline/tool-registry.js';
 import { namespacedName, uniqueName } from '../registry/tool-name.js';
-import type { ToolRegistry } from '../registry/tool-registry.js';
 import type { Tool } from '../tool/tool.js';
 import { createCallToolTool, createRouteToolCall } from './call-tool-tool.js';
 import { createDescribeToolsTool } from './code-mode/describe-tools-tool.js';

@@ -1,4 +1,4 @@
-import type { ToolRegistry } from '../registry/tool-registry.js';
+import type { ToolRegistry } from '../pipeline/tool-registry.js';
 import type { Tool, ToolContext } from '../tool/tool.js';
 import { DEFAULT_SEARCH_TUNING, type SearchTuning } from './search/search-tuning.js';
 import type { SearchableTool } from './search/searchable-tool.js';

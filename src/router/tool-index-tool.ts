@@ -1,5 +1,5 @@
 import type { ServerState } from '../mcp/hub-types.js';
-import type { ToolRegistry } from '../registry/tool-registry.js';
+import type { ToolRegistry } from '../pipeline/tool-registry.js';
 import type { Caller } from '../tool/call-context.js';
 import type { JsonSchemaObject, Tool, ToolContext } from '../tool/tool.js';
 import { classifyRouterError, routerError } from './error-taxonomy.js';

@@ -22,7 +22,7 @@ export const ATTR = {
   exposedToolName: 'mcptools.tool.exposed_name',
   /** `stdio`, `streamable-http` or `sse` (`network.transport` says only pipe or tcp). */
   transport: 'mcptools.transport',
-  /** `legacy` (2025, `initialize`) or `modern` (2026-07-28). */
+  /** `2025` (`initialize`) or `2026-07-28`. */
   era: 'mcptools.era',
   /** `ok`, `tool_error` (an `isError` result) or an error code in lower case (`timeout`, …). */
   outcome: 'mcptools.outcome',

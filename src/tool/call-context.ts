@@ -12,7 +12,7 @@ export interface Caller {
   /**
    * A stable id, never the token: `oauth:<sub>` (`client:<client id>` for a token without a
    * subject), a named static token's principal (`token:<name>` by default), an id derived from
-   * the legacy token, `stdio` for the client that started the process, or `anonymous`.
+   * the `token`/`ownerToken` pair's token, `stdio` for the client that started the process, or `anonymous`.
    */
   principal: string;
   /** `true` when the caller presented the owner token (or came over stdio). */

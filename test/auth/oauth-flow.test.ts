@@ -7,7 +7,7 @@ import { MemoryTokenStore } from '../../src/auth/memory-token-store.js';
 import type { McpToolsConfig } from '../../src/config/config-types.js';
 import type { MCPToolHub } from '../../src/mcp/hub-types.js';
 import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
-import { ToolRegistry } from '../../src/registry/tool-registry.js';
+import { ToolRegistry } from '../../src/pipeline/tool-registry.js';
 import {
   followAuthorizationUrl,
   type OAuthFixture,

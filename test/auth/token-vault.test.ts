@@ -11,7 +11,7 @@ import { MemoryTokenStore } from '../../src/auth/memory-token-store.js';
 import type { TokenStore } from '../../src/auth/token-store.js';
 import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
 import { defaultVaultPath } from '../../src/paths/default-vault-path.js';
-import { ToolRegistry } from '../../src/registry/tool-registry.js';
+import { ToolRegistry } from '../../src/pipeline/tool-registry.js';
 import {
   followAuthorizationUrl,
   type OAuthFixture,

@@ -21,6 +21,9 @@ const state = join(home, '.local', 'state', 'mcptools');
 const env = { ...scratchEnv, XDG_STATE_HOME: join(home, '.local', 'state') };
 const served = join(dir, 'served');
 const outside = join(dir, 'outside');
+// Named in an entry's env: the gateway masks env values in what it returns, so paths of their own.
+const envFolder = join(dir, 'env-folder');
+const envFile = join(dir, 'env-note.txt');
 const config = join(dir, 'gateway', 'mcptools.json');
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -34,6 +37,9 @@ beforeAll(() => {
   for (const folder of [served, join(served, 'notes'), outside, state, join(dir, 'gateway')])
     mkdirSync(folder, { recursive: true });
   writeFileSync(join(served, 'inside.txt'), 'inside');
+  mkdirSync(envFolder);
+  writeFileSync(join(envFolder, 'inside.txt'), 'env inside');
+  writeFileSync(envFile, 'env note');
   writeFileSync(join(outside, 'secret.txt'), 'outside');
   writeFileSync(join(state, 'secrets.json'), '{"entries":{}}');
   writeFileSync(
@@ -55,6 +61,18 @@ beforeAll(() => {
           ...fixtureCommand('sampling', [served]),
           sandbox: { read: [ROOT] },
           protocol: '2026-07-28',
+        },
+        // The folder named in its env instead of its args, and a file there (read-only).
+        fromEnv: {
+          ...fixtureCommand('box-probe'),
+          env: { DATA_DIR: envFolder, NOTE_FILE: envFile },
+          sandbox: { read: [ROOT] },
+        },
+        // The secret vault in the state folder named in env: never started.
+        envState: {
+          ...fixtureCommand('box-probe'),
+          env: { DATA_DIR: join(state, 'secrets.json') },
+          sandbox: { read: [ROOT] },
         },
         // Folders a box never mounts, named in args.
         home: filesystem(home),
@@ -126,6 +144,22 @@ describe.skipIf(unavailable !== undefined)(
       );
     });
 
+    it('the box shows a folder its env names writable and a file read-only, at the same path', async () => {
+      expect(await call('fromEnv__read_file', { path: join(envFolder, 'inside.txt') })).toBe('env inside');
+      expect(
+        await call('fromEnv__run', { command: 'touch', args: [join(envFolder, 'from-env')] }),
+      ).not.toMatch(/error/);
+      expect(readFileSync(join(envFolder, 'from-env'), 'utf8')).toBe('');
+      // The file is shown, read-only.
+      expect(await call('fromEnv__read_file', { path: envFile })).toBe('env note');
+      expect(await call('fromEnv__run', { command: 'sh', args: ['-c', `echo x >> ${envFile}`] })).toMatch(
+        /^error/,
+      );
+      expect(readFileSync(envFile, 'utf8')).toBe('env note');
+      // Control: what neither its args nor its env name stays hidden.
+      expect(await call('fromEnv__read_file', { path: join(served, 'inside.txt') })).toBe('error: ENOENT');
+    });
+
     it('a boxed server is told only the roots its box shows; an unboxed one all of them', async () => {
       const boxed = (await call('boxedRoots__list_roots', {})).split('\n');
       expect(boxed).toEqual([pathToFileURL(join(served, 'notes')).href, pathToFileURL(served).href]);
@@ -139,11 +173,13 @@ describe.skipIf(unavailable !== undefined)(
       ]);
     });
 
-    it("never starts a server whose args name the home, the state folder or the configuration's folder", async () => {
+    it("never starts a server whose args or env name the home, the state folder or the configuration's folder", async () => {
       const { tools } = await client.listTools();
       const servers = new Set(tools.map((tool) => tool.name.split('__')[0]));
       expect(servers.has('files')).toBe(true);
-      for (const refused of ['home', 'state', 'config']) expect(servers.has(refused), refused).toBe(false);
+      expect(servers.has('fromEnv')).toBe(true);
+      for (const refused of ['home', 'state', 'config', 'envState'])
+        expect(servers.has(refused), refused).toBe(false);
     });
   },
 );
@@ -162,6 +198,6 @@ describe.skipIf(unavailable !== undefined)('doctor on a server whose args name a
     // Control: the server beside it, with a folder it may have, passes.
     const files = await runCli(['doctor', 'files', '--config', config], dir, env);
     expect(files.code).toBe(0);
-    expect(files.stdout).toContain('from its args 1 writable and 0 read-only paths');
+    expect(files.stdout).toContain('from its args and env 1 writable and 0 read-only paths');
   }, 120_000);
 });

@@ -104,6 +104,46 @@ describe("paths named in an entry's args", () => {
   });
 });
 
+describe("paths named in an entry's env", () => {
+  const envMounts = (entryEnv: Record<string, string>, grants: { read?: string[]; write?: string[] } = {}) =>
+    argumentMounts('files', { args: [], env: entryEnv }, grants, guarded, env, configFile);
+
+  it('finds the values that are absolute paths, after the args, named by their variable', () => {
+    expect(
+      namedPaths({
+        args: [notes],
+        env: { DATA_DIR: project, API_URL: 'https://example.test/x', MODE: 'stdio', REL: './data' },
+        cwd: project,
+      }),
+    ).toEqual([
+      { path: notes, field: 'args[0]' },
+      { path: project, field: 'env.DATA_DIR' },
+    ]);
+  });
+
+  it('mounts a folder read-write and a file read-only; a path that does not exist adds nothing', () => {
+    expect(
+      envMounts({ DATA_DIR: notes, SCRIPT: script, MEMORY_FILE_PATH: join(temp, 'missing', 'memory.json') }),
+    ).toEqual({ write: [notes], read: [script] });
+    // A folder the entry's read names stays read-only; one its write names adds nothing.
+    expect(envMounts({ DATA_DIR: notes }, { read: [temp] })).toEqual({ write: [], read: [] });
+    expect(envMounts({ DATA_DIR: notes }, { write: [notes] })).toEqual({ write: [], read: [] });
+    // Control: an entry without env adds nothing.
+    expect(envMounts({})).toEqual({ write: [], read: [] });
+  });
+
+  it.each([
+    ['the state folder', state, "is the gateway's state folder"],
+    ['the secret vault in it', join(state, 'secrets.json'), "would expose the gateway's state folder"],
+    ['the home as a whole', home, "is the user's home folder as a whole"],
+    ['the configuration file', configFile, "is the gateway's configuration file"],
+  ])('refuses %s, naming the server, the file, the variable and the path', (_what, path, reason) => {
+    expect(() => envMounts({ DATA_DIR: path })).toThrow(
+      `server "files" in ${configFile}: env.DATA_DIR "${path}" ${reason}`,
+    );
+  });
+});
+
 describe('the bind order of a box', () => {
   it('binds a folder before the ones inside it, so a read-only folder in a written one stays read-only', () => {
     const { args } = bwrapCommand(
@@ -143,6 +183,16 @@ describe('roots a boxed server is told', () => {
 });
 
 describe('doctor on a boxed server whose args name a protected folder', () => {
+  it('names the variable when the path came from the env', () => {
+    const server = { type: 'stdio' as const, command: 'node', env: { DATA_DIR: home }, sandbox: true };
+    const message = `server "files": env.DATA_DIR "${home}" is the user's home folder as a whole, which a box never mounts: name a folder that holds only what the server needs (docs/sandbox.md)`;
+    const fix = suggestFix(server, checkServerConfig(server), {
+      state: 'error',
+      lastError: { message },
+    } as never);
+    expect(fix).toContain(`env.DATA_DIR names ${home}`);
+  });
+
   it('explains that a box never mounts it and what to name instead', () => {
     const server = { type: 'stdio' as const, command: 'npx', args: ['-y', 'server', home], sandbox: true };
     const message = `server "files": args[2] "${home}" is the user's home folder as a whole, which a box never mounts: name a folder that holds only what the server needs (docs/sandbox.md)`;

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { detect, findCgroups } from '../../src/boxes/find-cgroups.js';
 import { sandboxStatus } from '../../src/boxes/sandbox-status.js';
 import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
-import { ToolRegistry } from '../../src/registry/tool-registry.js';
+import { ToolRegistry } from '../../src/pipeline/tool-registry.js';
 import { stdioFixture, textOf } from '../mcp/hub-test-helpers.js';
 import { boxUnavailable } from './box-availability.js';
 

@@ -10,7 +10,7 @@ import { checkServerConfig, suggestFix } from '../../src/cli/doctor/suggest-fix.
 import { parseConfig } from '../../src/config/parse-config.js';
 import type { MCPToolHub, ServerStatus } from '../../src/mcp/hub-types.js';
 import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
-import { ToolRegistry } from '../../src/registry/tool-registry.js';
+import { ToolRegistry } from '../../src/pipeline/tool-registry.js';
 import { waitUntil } from '../helpers/wait-until.js';
 import { stdioFixture, textOf } from '../mcp/hub-test-helpers.js';
 import { boxUnavailable } from './box-availability.js';

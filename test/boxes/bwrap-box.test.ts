@@ -11,7 +11,7 @@ import { checkServerConfig, suggestFix } from '../../src/cli/doctor/suggest-fix.
 import type { StdioServerConfig } from '../../src/config/config-types.js';
 import type { MCPToolHub } from '../../src/mcp/hub-types.js';
 import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
-import { ToolRegistry } from '../../src/registry/tool-registry.js';
+import { ToolRegistry } from '../../src/pipeline/tool-registry.js';
 import { publishedServers, stdioFixture, stdioPackage, textOf } from '../mcp/hub-test-helpers.js';
 import { boxUnavailable } from './box-availability.js';
 

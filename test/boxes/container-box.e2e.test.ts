@@ -9,7 +9,7 @@ import { checkServerConfig, suggestFix } from '../../src/cli/doctor/suggest-fix.
 import { parseConfig } from '../../src/config/parse-config.js';
 import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
 import { findOnPath } from '../../src/paths/find-on-path.js';
-import { ToolRegistry } from '../../src/registry/tool-registry.js';
+import { ToolRegistry } from '../../src/pipeline/tool-registry.js';
 
 const empty = mkdtempSync(join(tmpdir(), 'mcptools-no-engines-'));
 afterAll(() => rmSync(empty, { recursive: true, force: true }));

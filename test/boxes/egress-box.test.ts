@@ -7,7 +7,7 @@ import { sandboxStatus } from '../../src/boxes/sandbox-status.js';
 import type { StdioServerConfig } from '../../src/config/config-types.js';
 import type { MCPToolHub } from '../../src/mcp/hub-types.js';
 import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
-import { ToolRegistry } from '../../src/registry/tool-registry.js';
+import { ToolRegistry } from '../../src/pipeline/tool-registry.js';
 import { hasBinary } from '../helpers/system-binaries.js';
 import { stdioFixture, textOf } from '../mcp/hub-test-helpers.js';
 import { boxUnavailable } from './box-availability.js';

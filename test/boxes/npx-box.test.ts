@@ -3,10 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveNpmTree } from '../../src/catalog/npm-lock-tree.js';
-import { parseNpxCommand } from '../../src/catalog/npx-command.js';
+import { parseRunnerCommand } from '../../src/catalog/runner-command.js';
 import type { ServerConfig, StdioServerConfig } from '../../src/config/config-types.js';
 import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
-import { ToolRegistry } from '../../src/registry/tool-registry.js';
+import { findOnPath } from '../../src/paths/find-on-path.js';
+import { ToolRegistry } from '../../src/pipeline/tool-registry.js';
 import { runCli } from '../cli/cli-process.js';
 import { type CatalogFixture, startCatalogFixture } from '../fixtures/registry/catalog-fixture.js';
 import { textOf } from '../mcp/hub-test-helpers.js';
@@ -16,38 +17,116 @@ const unavailable = boxUnavailable();
 if (unavailable !== undefined)
   console.warn(`test/boxes/npx-box.test.ts: skipping the boxed npx servers: ${unavailable}`);
 
-describe('the npx command lines the package runner follows', () => {
-  it('reads the package, its version and the server arguments', () => {
-    expect(parseNpxCommand('npx', ['-y', '@scope/server@1.2.3', '/srv/a'])).toEqual({
+describe('the package runner command lines (npx, npm exec, pnpm dlx, bunx) the package runner follows', () => {
+  it('reads the package, its version and the server arguments of npx', () => {
+    expect(parseRunnerCommand('npx', ['-y', '@scope/server@1.2.3', '/srv/a'])).toEqual({
+      runner: 'npx',
       name: '@scope/server',
       range: '1.2.3',
       args: ['/srv/a'],
     });
-    expect(parseNpxCommand('/usr/bin/npx', ['--yes', 'plain-server', '--flag'])).toEqual({
+    expect(parseRunnerCommand('/usr/bin/npx', ['--yes', 'plain-server', '--flag'])).toEqual({
+      runner: 'npx',
       name: 'plain-server',
       range: 'latest',
       args: ['--flag'],
     });
-    expect(parseNpxCommand('npx', ['-y', '--package=@scope/tools@^2', 'tool-a', 'x'])).toEqual({
+    expect(parseRunnerCommand('npx', ['-y', '--package=@scope/tools@^2', 'tool-a', 'x'])).toEqual({
+      runner: 'npx',
       name: '@scope/tools',
       range: '^2',
       bin: 'tool-a',
       args: ['x'],
     });
-    expect(parseNpxCommand('npx', ['-p', 'tools', 'tool-b'])).toEqual({
+    expect(parseRunnerCommand('npx', ['-p', 'tools', 'tool-b'])).toEqual({
+      runner: 'npx',
       name: 'tools',
       range: 'latest',
       bin: 'tool-b',
       args: [],
     });
-    // Not npx: left alone.
-    expect(parseNpxCommand('node', ['server.js'])).toBeUndefined();
+    // Not a package runner: left alone.
+    expect(parseRunnerCommand('node', ['server.js'])).toBeUndefined();
+    expect(parseRunnerCommand('npm', ['run', 'start'])).toBeUndefined();
+    expect(parseRunnerCommand('pnpm', ['exec', 'server'])).toBeUndefined();
+    expect(parseRunnerCommand('bun', ['server.ts'])).toBeUndefined();
   });
 
-  it('says why for what it cannot install', () => {
-    expect(parseNpxCommand('npx', ['-y', 'github:owner/repo'])).toMatch(/not a registry package name/);
-    expect(parseNpxCommand('npx', ['-c', 'echo hi'])).toMatch(/flag "-c"/);
-    expect(parseNpxCommand('npx', ['-y'])).toBe('npx names no package');
+  it('reads npm exec (and npm x), with its flags before the package or after a --', () => {
+    expect(
+      parseRunnerCommand('npm', ['exec', '--yes', '--', '@scope/server@1.2.3', '--root', '/srv']),
+    ).toEqual({
+      runner: 'npm exec',
+      name: '@scope/server',
+      range: '1.2.3',
+      args: ['--root', '/srv'],
+    });
+    expect(
+      parseRunnerCommand('/usr/bin/npm', ['x', '-y', '--package=tools@2.0.0', '--', 'tool-a', '-v']),
+    ).toEqual({
+      runner: 'npm exec',
+      name: 'tools',
+      range: '2.0.0',
+      bin: 'tool-a',
+      args: ['-v'],
+    });
+    expect(parseRunnerCommand('npm', ['exec', 'plain-server', 'stdio'])).toEqual({
+      runner: 'npm exec',
+      name: 'plain-server',
+      range: 'latest',
+      args: ['stdio'],
+    });
+  });
+
+  it('reads pnpm dlx (and pnpx) and bunx (and bun x)', () => {
+    expect(parseRunnerCommand('pnpm', ['dlx', '@scope/server@^1', '/srv/a'])).toEqual({
+      runner: 'pnpm dlx',
+      name: '@scope/server',
+      range: '^1',
+      args: ['/srv/a'],
+    });
+    expect(parseRunnerCommand('pnpm', ['dlx', '--package', 'tools@1.0.0', 'tool-a', '--flag'])).toEqual({
+      runner: 'pnpm dlx',
+      name: 'tools',
+      range: '1.0.0',
+      bin: 'tool-a',
+      args: ['--flag'],
+    });
+    expect(parseRunnerCommand('pnpx', ['plain-server'])).toMatchObject({
+      runner: 'pnpm dlx',
+      name: 'plain-server',
+    });
+    expect(parseRunnerCommand('bunx', ['-p', 'tools@next', 'tool-b', '--flag'])).toEqual({
+      runner: 'bunx',
+      name: 'tools',
+      range: 'next',
+      bin: 'tool-b',
+      args: ['--flag'],
+    });
+    expect(parseRunnerCommand('bun', ['x', 'plain-server@1.0.0'])).toEqual({
+      runner: 'bunx',
+      name: 'plain-server',
+      range: '1.0.0',
+      args: [],
+    });
+  });
+
+  it('says why for what it cannot install, naming the fix', () => {
+    expect(parseRunnerCommand('npx', ['-y', 'github:owner/repo'])).toMatch(/not a registry package name/);
+    expect(parseRunnerCommand('npx', ['-c', 'echo hi'])).toMatch(/npx's flag "-c"/);
+    expect(parseRunnerCommand('npx', ['-y'])).toBe('npx names no package');
+    expect(parseRunnerCommand('npm', ['exec', '--', 'npm:other@1'])).toMatch(/not a registry package name/);
+    expect(parseRunnerCommand('npm', ['exec', '--call', 'echo hi'])).toMatch(/npm exec's flag "--call"/);
+    // Without `--`, npm takes a later flag as its own: the fix is named.
+    expect(parseRunnerCommand('npm', ['exec', 'plain-server', '--root', '/srv'])).toBe(
+      'npm exec reads "--root" as its own flag, not the server\'s: put "--" before the package (npm exec -- plain-server …)',
+    );
+    expect(parseRunnerCommand('pnpm', ['dlx', './local-folder'])).toMatch(/not a registry package name/);
+    expect(parseRunnerCommand('pnpm', ['dlx', '-c', 'echo hi'])).toMatch(/pnpm dlx's flag "-c"/);
+    expect(parseRunnerCommand('bunx', ['--bun', 'plain-server'])).toMatch(/bunx's flag "--bun"/);
+    expect(parseRunnerCommand('bunx', ['https://example.test/server.tgz'])).toMatch(
+      /not a registry package name/,
+    );
   });
 });
 
@@ -147,6 +226,53 @@ describe.skipIf(unavailable !== undefined)('a boxed npx server, installed outsid
     });
   }, 120_000);
 
+  it.each([
+    [
+      'npm exec',
+      {
+        command: 'npm',
+        args: ['exec', '--yes', '--package=@fixture/probe-server@1.0.0', '--', 'fixture-probe-server'],
+      },
+    ],
+    ['pnpm dlx', { command: 'pnpm', args: ['dlx', '@fixture/probe-server@1.0.0'] }],
+    ['bunx', { command: 'bunx', args: ['-p', '@fixture/probe-server@1.0.0', 'fixture-probe-server'] }],
+  ])(
+    'a boxed %s entry runs through the same runner, from the folder npx installed',
+    async (_runner, line) => {
+      // pnpm and Bun need not be installed: the runner installs with npm and runs the bin with Node.
+      const before = catalog.requests.length;
+      await withServer('runner', { type: 'stdio', ...line, sandbox: true }, async (registry) => {
+        expect(textOf(await registry.get('runner__env')!.execute('1', { name: 'HOME' }))).toBe('/tmp/home');
+        expect(catalog.requests.length).toBe(before);
+        expect(installedPrefixes()).toHaveLength(1);
+      });
+    },
+    120_000,
+  );
+
+  it('a boxed runner entry whose spec is no registry package is refused, naming the fix', async () => {
+    const registry = new ToolRegistry();
+    const entry: ServerConfig = {
+      type: 'stdio',
+      command: 'pnpm',
+      args: ['dlx', 'github:owner/repo'],
+      sandbox: true,
+    };
+    const hub = await loadMCPServers({ servers: { remote: entry } }, registry);
+    try {
+      expect(hub.status('remote')?.state).toBe('error');
+      expect(hub.status('remote')?.lastError?.message).toMatch(
+        /server "remote" is boxed .*"github:owner\/repo" is not a registry package name.*set "sandbox": false on this server/,
+      );
+      // Control: the same runner with a registry package starts.
+      await withServer('ok', { ...entry, args: ['dlx', '@fixture/probe-server@1.0.0'] }, async (tools) => {
+        expect(tools.get('ok__env')).toBeDefined();
+      });
+    } finally {
+      await hub.close();
+    }
+  }, 120_000);
+
   it('a locked entry (mcptools add) runs boxed from the same installed folder, through the same runner', async () => {
     const tree = await resolveNpmTree('@fixture/probe-server', '1.0.0', undefined);
     const locked: ServerConfig = {
@@ -201,4 +327,51 @@ describe.skipIf(unavailable !== undefined)('a boxed npx server, installed outsid
     expect(tarballGets() - tarballsBefore).toBe(1);
     expect(installedPrefixes()).toHaveLength(2);
   }, 240_000);
+});
+
+const pnpm = findOnPath('pnpm');
+if (pnpm === undefined)
+  console.warn('test/boxes/npx-box.test.ts: skipping the unboxed pnpm dlx pass-through: pnpm is not on PATH');
+
+describe.skipIf(pnpm === undefined)('an unboxed pnpm dlx entry', () => {
+  let catalog: CatalogFixture;
+  let dir: string;
+
+  beforeAll(async () => {
+    catalog = await startCatalogFixture({ remote: false });
+    dir = mkdtempSync(join(tmpdir(), 'mcptools-pnpm-dlx-'));
+  }, 120_000);
+
+  afterAll(async () => {
+    await catalog?.close();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('runs through pnpm itself, as configured, not through the package runner', async () => {
+    const registry = new ToolRegistry();
+    const entry: ServerConfig = {
+      type: 'stdio',
+      command: pnpm!,
+      args: ['dlx', '@fixture/probe-server@1.0.0'],
+      // pnpm's registry setting (pnpm 11 and later no longer read npm's); its store and cache are this test's own.
+      env: {
+        pnpm_config_registry: `${catalog.url}/npm/`,
+        npm_config_registry: `${catalog.url}/npm/`,
+        XDG_CACHE_HOME: join(dir, 'cache'),
+        XDG_DATA_HOME: join(dir, 'data'),
+        XDG_STATE_HOME: join(dir, 'state'),
+      },
+      sandbox: false,
+      connectTimeoutMs: 120_000,
+    };
+    const hub = await loadMCPServers({ servers: { dlx: entry } }, registry);
+    try {
+      expect(hub.status('dlx')?.state, hub.status('dlx')?.lastError?.message).toBe('connected');
+      // Not boxed: the server sees the gateway's home, and pnpm fetched the package itself.
+      expect(textOf(await registry.get('dlx__env')!.execute('1', { name: 'HOME' }))).not.toBe('/tmp/home');
+      expect(catalog.requests.some((request) => request.path.endsWith('.tgz'))).toBe(true);
+    } finally {
+      await hub.close();
+    }
+  }, 180_000);
 });

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MCPToolHub } from '../../src/mcp/hub-types.js';
 import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
 import { findOnPath } from '../../src/paths/find-on-path.js';
-import { ToolRegistry } from '../../src/registry/tool-registry.js';
+import { ToolRegistry } from '../../src/pipeline/tool-registry.js';
 import { stdioFixture, textOf } from '../mcp/hub-test-helpers.js';
 
 const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));

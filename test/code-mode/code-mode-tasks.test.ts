@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CODE_MODE_TASKS } from '../../bench/code-mode/code-mode-tasks.js';
 import type { MCPToolHub } from '../../src/mcp/hub-types.js';
 import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
-import { ToolRegistry } from '../../src/registry/tool-registry.js';
+import { ToolRegistry } from '../../src/pipeline/tool-registry.js';
 import { createRouterTools } from '../../src/router/create-router-tools.js';
 import type { Tool } from '../../src/tool/tool.js';
 import { createBusinessServer } from '../fixtures/servers/business-server.js';

@@ -6,7 +6,7 @@ import type { McpToolsConfig } from '../../src/config/config-types.js';
 import type { MCPToolHub } from '../../src/mcp/hub-types.js';
 import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
 import type { ApprovalRequest } from '../../src/pipeline/tool-call-hooks.js';
-import { ToolRegistry } from '../../src/registry/tool-registry.js';
+import { ToolRegistry } from '../../src/pipeline/tool-registry.js';
 import { spareToolNames } from '../../src/router/code-mode/warm-sandbox.js';
 import { createRouterTools } from '../../src/router/create-router-tools.js';
 import type { RouterToolsOptions } from '../../src/router/router-options.js';

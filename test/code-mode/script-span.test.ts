@@ -4,7 +4,7 @@ import { InMemorySpanExporter, SimpleSpanProcessor, TracerProvider } from '@open
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { MCPToolHub } from '../../src/mcp/hub-types.js';
 import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
-import { ToolRegistry } from '../../src/registry/tool-registry.js';
+import { ToolRegistry } from '../../src/pipeline/tool-registry.js';
 import { createRouterTools } from '../../src/router/create-router-tools.js';
 import { stdioFixture } from '../mcp/hub-test-helpers.js';
 

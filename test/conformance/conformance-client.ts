@@ -5,7 +5,7 @@
 import { MemoryTokenStore } from '../../src/auth/memory-token-store.js';
 import type { OAuthConfig } from '../../src/config/config-types.js';
 import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
-import { ToolRegistry } from '../../src/registry/tool-registry.js';
+import { ToolRegistry } from '../../src/pipeline/tool-registry.js';
 
 /** Where the suite's authorization servers may fetch this client's metadata document (SEP-991). */
 const CLIENT_METADATA_URL = 'https://conformance-test.local/client-metadata.json';

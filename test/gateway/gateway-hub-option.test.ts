@@ -3,7 +3,7 @@ import { createGateway } from '../../src/gateway/create-gateway.js';
 import type { GatewayOptions } from '../../src/gateway/gateway-options.js';
 import type { MCPToolHub } from '../../src/mcp/hub-types.js';
 import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
-import { ToolRegistry } from '../../src/registry/tool-registry.js';
+import { ToolRegistry } from '../../src/pipeline/tool-registry.js';
 
 // A hub with one disabled server: nothing starts, and `/healthz` names the server only when the
 // gateway serves this hub.

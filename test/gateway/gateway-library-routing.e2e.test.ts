@@ -5,7 +5,7 @@ import { gatewayServerRequests } from '../../src/gateway/calls/gateway-server-re
 import { createGateway, type Gateway } from '../../src/gateway/create-gateway.js';
 import type { MCPToolHub } from '../../src/mcp/hub-types.js';
 import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
-import { ToolRegistry } from '../../src/registry/tool-registry.js';
+import { ToolRegistry } from '../../src/pipeline/tool-registry.js';
 import { type HttpFixture, startHttpFixture } from '../fixtures/spawn-http.js';
 import { httpServer, stdioFixture, textOf } from '../mcp/hub-test-helpers.js';
 import { cityClient, eras, expectAllConnected } from './gateway-test-helpers.js';

@@ -6,7 +6,7 @@ import { GatewayOAuth } from '../../src/gateway/auth/gateway-oauth.js';
 import { createGateway, type Gateway } from '../../src/gateway/create-gateway.js';
 import type { MCPToolHub } from '../../src/mcp/hub-types.js';
 import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
-import { ToolRegistry } from '../../src/registry/tool-registry.js';
+import { ToolRegistry } from '../../src/pipeline/tool-registry.js';
 import type { Tool } from '../../src/tool/tool.js';
 import {
   followWithCookies,

@@ -10,7 +10,7 @@ import { gatewayServerRequests } from '../../src/gateway/calls/gateway-server-re
 import { createGateway, type Gateway } from '../../src/gateway/create-gateway.js';
 import type { MCPToolHub } from '../../src/mcp/hub-types.js';
 import { startMCPServers } from '../../src/mcp/load-mcp-servers.js';
-import { ToolRegistry } from '../../src/registry/tool-registry.js';
+import { ToolRegistry } from '../../src/pipeline/tool-registry.js';
 import { stdioFixture } from '../mcp/hub-test-helpers.js';
 import { connectClient, toolNames } from './gateway-test-helpers.js';
 

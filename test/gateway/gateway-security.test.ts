@@ -2,7 +2,7 @@ import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { McpToolsError } from '../../src/errors/mcp-tools-error.js';
 import { createGateway } from '../../src/gateway/create-gateway.js';
-import { ToolRegistry } from '../../src/registry/tool-registry.js';
+import { ToolRegistry } from '../../src/pipeline/tool-registry.js';
 import type { Tool } from '../../src/tool/tool.js';
 import { initializeRequest } from '../helpers/initialize-request.js';
 import { stdioFixture } from '../mcp/hub-test-helpers.js';

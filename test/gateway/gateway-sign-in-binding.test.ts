@@ -5,7 +5,7 @@ import { gatewayServerRequests } from '../../src/gateway/calls/gateway-server-re
 import { createGateway, type Gateway } from '../../src/gateway/create-gateway.js';
 import type { MCPToolHub } from '../../src/mcp/hub-types.js';
 import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
-import { ToolRegistry } from '../../src/registry/tool-registry.js';
+import { ToolRegistry } from '../../src/pipeline/tool-registry.js';
 import { type OAuthFixture, startOAuthFixture } from '../fixtures/oauth/oauth-fixture.js';
 import { connectClient } from './gateway-test-helpers.js';
 

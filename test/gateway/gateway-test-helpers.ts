@@ -10,7 +10,7 @@ import { createGateway, type Gateway } from '../../src/gateway/create-gateway.js
 import type { GatewaySettings } from '../../src/gateway/gateway-options.js';
 import type { MCPToolHub } from '../../src/mcp/hub-types.js';
 import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
-import { ToolRegistry } from '../../src/registry/tool-registry.js';
+import { ToolRegistry } from '../../src/pipeline/tool-registry.js';
 
 /** A gateway over `config`'s servers, listening on 127.0.0.1 (any port unless `port` is given). */
 export interface RunningGateway {

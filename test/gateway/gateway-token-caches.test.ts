@@ -3,7 +3,7 @@ import type { GatewayOAuthConfig } from '../../src/config/gateway-auth-types.js'
 import { createGateway, type Gateway } from '../../src/gateway/create-gateway.js';
 import type { MCPToolHub } from '../../src/mcp/hub-types.js';
 import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
-import { ToolRegistry } from '../../src/registry/tool-registry.js';
+import { ToolRegistry } from '../../src/pipeline/tool-registry.js';
 import { type OidcFixture, startOidcProvider } from '../fixtures/oidc/oidc-fixture.js';
 import { freePort } from '../helpers/free-port.js';
 import { initializeRequest } from '../helpers/initialize-request.js';

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GuardsConfig } from '../../src/config/guards-config.js';
 import type { MCPToolHub } from '../../src/mcp/hub-types.js';
 import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
-import { ToolRegistry } from '../../src/registry/tool-registry.js';
+import { ToolRegistry } from '../../src/pipeline/tool-registry.js';
 import type { ApprovalDecision, ApprovalRequest } from '../../src/tool/approval.js';
 import type { ToolResult } from '../../src/tool/tool.js';
 import { createCanaryServer } from '../fixtures/servers/canary-server.js';

@@ -9,7 +9,7 @@ import type { GuardsConfig } from '../../src/config/guards-config.js';
 import { parseConfig } from '../../src/config/parse-config.js';
 import type { MCPToolHub } from '../../src/mcp/hub-types.js';
 import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
-import { ToolRegistry } from '../../src/registry/tool-registry.js';
+import { ToolRegistry } from '../../src/pipeline/tool-registry.js';
 import type { ToolResult } from '../../src/tool/tool.js';
 import { caughtMcpToolsError } from '../caught-error.js';
 import { createCanaryServer } from '../fixtures/servers/canary-server.js';

@@ -4,7 +4,7 @@ import type { ServerConfig } from '../../src/config/config-types.js';
 import { McpToolsError } from '../../src/errors/mcp-tools-error.js';
 import type { MCPToolHub } from '../../src/mcp/hub-types.js';
 import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
-import { ToolRegistry } from '../../src/registry/tool-registry.js';
+import { ToolRegistry } from '../../src/pipeline/tool-registry.js';
 import type { ToolUpdate } from '../../src/tool/tool.js';
 import { type HttpFixture, startHttpFixture } from '../fixtures/spawn-http.js';
 import { eventually, httpServer, stdioFixture, textOf } from './hub-test-helpers.js';

@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { ProtocolMode, StdioServerConfig } from '../../src/config/config-types.js';
 import { eraKey } from '../../src/mcp/era-memory.js';
 import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
-import { ToolRegistry } from '../../src/registry/tool-registry.js';
+import { ToolRegistry } from '../../src/pipeline/tool-registry.js';
 import { startHttpFixture } from '../fixtures/spawn-http.js';
 import { waitUntil } from '../helpers/wait-until.js';
 import { httpServer, stdioFixture, textOf } from './hub-test-helpers.js';
@@ -124,13 +124,32 @@ describe('the era cache file', { timeout: 120_000 }, () => {
     expect(text).not.toContain('sk-secret-value');
     expect(text).not.toContain('crash');
     const file = JSON.parse(text) as { servers: Record<string, { era: string }> };
-    expect(file.servers[eraKey(server.config, '2025-first')]?.era).toBe('modern');
+    expect(file.servers[eraKey(server.config, '2025-first')]?.era).toBe('2026-07-28');
+  });
+
+  it("reads an era an earlier version wrote by the SDK's word", async () => {
+    const cache = join(directory, 'earlier.json');
+    // Without the remembered 2025 era this server is started twice: it exits on the probe.
+    const server = countedServer(['--era', 'legacy', '--exit-on-discover'], { protocol: '2026-07-28-first' });
+    const key = eraKey(server.config, '2026-07-28-first');
+    writeFileSync(
+      cache,
+      JSON.stringify({ version: 1, servers: { [key]: { era: 'legacy', at: Date.now() } } }),
+    );
+    const { provider } = await connectOnce(server.config, cache);
+    try {
+      expect(provider.status('s')).toMatchObject({ state: 'connected', protocolEra: '2025' });
+      expect(server.starts()).toBe(1);
+    } finally {
+      await provider.close();
+    }
   });
 
   it('drops a remembered era the server no longer speaks, on the same process', async () => {
     const cache = join(directory, 'stale.json');
     const server = countedServer(['--era', 'legacy']);
     const key = eraKey(server.config, '2025-first');
+    // Written by an earlier version, which named the era by the SDK's word (`modern`).
     writeFileSync(
       cache,
       JSON.stringify({ version: 1, servers: { [key]: { era: 'modern', at: Date.now() } } }),
@@ -143,7 +162,7 @@ describe('the era cache file', { timeout: 120_000 }, () => {
       await provider.close();
     }
     const file = JSON.parse(readFileSync(cache, 'utf8')) as { servers: Record<string, { era: string }> };
-    expect(file.servers[key]?.era).toBe('legacy');
+    expect(file.servers[key]?.era).toBe('2025');
   });
 });
 

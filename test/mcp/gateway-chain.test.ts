@@ -18,7 +18,7 @@ import {
 import { McpToolsError } from '../../src/errors/mcp-tools-error.js';
 import type { ServerStatus } from '../../src/mcp/hub-types.js';
 import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
-import { ToolRegistry } from '../../src/registry/tool-registry.js';
+import { ToolRegistry } from '../../src/pipeline/tool-registry.js';
 import { stdioFixture } from './hub-test-helpers.js';
 
 const saved = process.env[CHAIN_ENV];

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MCPToolHub } from '../../src/mcp/hub-types.js';
 import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
+import { ToolRegistry } from '../../src/pipeline/tool-registry.js';
 import { toGeminiToolResult } from '../../src/providers/gemini-tool-result.js';
-import { ToolRegistry } from '../../src/registry/tool-registry.js';
 import { toOpenClawResult } from '../../src/tool/result.js';
 import { stdioFixture, textOf } from './hub-test-helpers.js';
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MCPToolHub } from '../../src/mcp/hub-types.js';
 import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
 import { MAX_SCHEMA_DEPTH, oversize, screenToolDefinitions } from '../../src/mcp/screen-tool-definitions.js';
-import { ToolRegistry } from '../../src/registry/tool-registry.js';
+import { ToolRegistry } from '../../src/pipeline/tool-registry.js';
 import { createRouterTools } from '../../src/router/create-router-tools.js';
 import { takePage } from '../../src/router/tool-index-page.js';
 import { stdioFixture, textOf } from './hub-test-helpers.js';

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import * as z from 'zod/v4';
 import type { MCPToolHub } from '../../src/mcp/hub-types.js';
 import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
-import { ToolRegistry } from '../../src/registry/tool-registry.js';
+import { ToolRegistry } from '../../src/pipeline/tool-registry.js';
 import { createEchoServer } from '../fixtures/servers/echo-server.js';
 import { stdioFixture, textOf } from './hub-test-helpers.js';
 

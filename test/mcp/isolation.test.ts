@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MCPToolHub, ServerStatus } from '../../src/mcp/hub-types.js';
 import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
-import { ToolRegistry } from '../../src/registry/tool-registry.js';
+import { ToolRegistry } from '../../src/pipeline/tool-registry.js';
 import { fixtureEntry, type HttpFixture, startHttpFixture } from '../fixtures/spawn-http.js';
 import { waitUntil } from '../helpers/wait-until.js';
 import {

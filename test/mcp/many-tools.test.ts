@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MCPToolHub } from '../../src/mcp/hub-types.js';
 import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
+import { ToolRegistry } from '../../src/pipeline/tool-registry.js';
 import { TOOL_NAME_PATTERN } from '../../src/registry/tool-name.js';
-import { ToolRegistry } from '../../src/registry/tool-registry.js';
 import { AWKWARD_TOOL_NAMES, MANY_TOOL_NAMES } from '../fixtures/servers/many-tools-names.js';
 import { stdioFixture, textOf } from './hub-test-helpers.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { McpToolsError } from '../../src/errors/mcp-tools-error.js';
 import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
-import { ToolRegistry } from '../../src/registry/tool-registry.js';
+import { ToolRegistry } from '../../src/pipeline/tool-registry.js';
 import { fixtureEntry } from '../fixtures/spawn-http.js';
 import { waitUntil } from '../helpers/wait-until.js';
 import { childPidsMatching, eventually, stdioFixture, textOf } from './hub-test-helpers.js';

@@ -8,7 +8,7 @@ import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
 import type { MCPToolHubImpl } from '../../src/mcp/mcp-tool-hub.js';
 import { PrincipalConnections } from '../../src/mcp/principal-connections.js';
 import { reconnectPolicy } from '../../src/mcp/reconnect-policy.js';
-import { ToolRegistry } from '../../src/registry/tool-registry.js';
+import { ToolRegistry } from '../../src/pipeline/tool-registry.js';
 import {
   followAuthorizationUrl,
   type OAuthFixture,

@@ -5,7 +5,7 @@ import { parseConfig } from '../../src/config/parse-config.js';
 import { McpToolsError } from '../../src/errors/mcp-tools-error.js';
 import type { MCPToolHub } from '../../src/mcp/hub-types.js';
 import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
-import { ToolRegistry } from '../../src/registry/tool-registry.js';
+import { ToolRegistry } from '../../src/pipeline/tool-registry.js';
 import { fixtureCommand, type HttpFixture, startHttpFixture } from '../fixtures/spawn-http.js';
 import { textOf } from './hub-test-helpers.js';
 

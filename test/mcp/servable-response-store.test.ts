@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MCPToolHub } from '../../src/mcp/hub-types.js';
 import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
 import { ServableResponseStore } from '../../src/mcp/servable-response-store.js';
-import { ToolRegistry } from '../../src/registry/tool-registry.js';
+import { ToolRegistry } from '../../src/pipeline/tool-registry.js';
 import { type HttpFixture, startHttpFixture } from '../fixtures/spawn-http.js';
 import { httpServer, stdioFixture, textOf } from './hub-test-helpers.js';
 

@@ -3,7 +3,7 @@ import type { ServerConfig } from '../../src/config/config-types.js';
 import type { MCPToolHub } from '../../src/mcp/hub-types.js';
 import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
 import type { ElicitationRequest, SamplingRequest } from '../../src/mcp/server-requests.js';
-import { ToolRegistry } from '../../src/registry/tool-registry.js';
+import { ToolRegistry } from '../../src/pipeline/tool-registry.js';
 import type { CallContext } from '../../src/tool/call-context.js';
 import { type HttpFixture, startHttpFixture } from '../fixtures/spawn-http.js';
 import { httpServer, stdioFixture, textOf } from './hub-test-helpers.js';

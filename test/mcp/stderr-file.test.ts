@@ -13,7 +13,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { SecretRedactor } from '../../src/config/secret-redactor.js';
 import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
 import { STDERR_FILE_CAP_BYTES, StderrTail } from '../../src/mcp/stderr-tail.js';
-import { ToolRegistry } from '../../src/registry/tool-registry.js';
+import { ToolRegistry } from '../../src/pipeline/tool-registry.js';
 import { waitUntil } from '../helpers/wait-until.js';
 import { stdioFixture, textOf } from './hub-test-helpers.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { McpToolsConfig } from '../../src/config/config-types.js';
 import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
-import { ToolRegistry } from '../../src/registry/tool-registry.js';
+import { ToolRegistry } from '../../src/pipeline/tool-registry.js';
 import { fixtureCommand } from '../fixtures/spawn-http.js';
 
 describe('loadMCPServers with entries written as Claude Desktop writes them', () => {

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
 import type { MCPToolHubImpl } from '../../src/mcp/mcp-tool-hub.js';
 import { approvePending } from '../../src/pins/pin-guard.js';
-import { ToolRegistry } from '../../src/registry/tool-registry.js';
+import { ToolRegistry } from '../../src/pipeline/tool-registry.js';
 import { createRouterTools } from '../../src/router/create-router-tools.js';
 import { stdioFixture, textOf } from '../mcp/hub-test-helpers.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AfterToolCallEvent, ApprovalRequest } from '../../src/pipeline/tool-call-hooks.js';
-import { ToolRegistry } from '../../src/registry/tool-registry.js';
+import { ToolRegistry } from '../../src/pipeline/tool-registry.js';
 import type { Tool, ToolResult } from '../../src/tool/tool.js';
 
 /** A native tool that records the arguments it ran with and echoes them. */

@@ -1,8 +1,9 @@
 // A host process for the isolation tests: loads the plugins named on the command line, calls
 // every tool once, lets stray failures surface, and prints what it saw as one JSON line.
 // Run as `node --import tsx test/plugins/fault-host.ts <spec>...`.
+
+import { ToolRegistry } from '../../src/pipeline/tool-registry.js';
 import { loadOpenClawPlugins } from '../../src/plugins/load-openclaw-plugins.js';
-import { ToolRegistry } from '../../src/registry/tool-registry.js';
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const registry = new ToolRegistry();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { ToolRegistry } from '../../src/pipeline/tool-registry.js';
 import { loadOpenClawPlugins } from '../../src/plugins/load-openclaw-plugins.js';
-import { ToolRegistry } from '../../src/registry/tool-registry.js';
 import type { Tool } from '../../src/tool/tool.js';
 import { collectingLogger, fixture, textOf } from './plugin-test-helpers.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { ToolRegistry } from '../../src/pipeline/tool-registry.js';
 import { loadOpenClawPlugins } from '../../src/plugins/load-openclaw-plugins.js';
 import { TOOL_NAME_PATTERN } from '../../src/registry/tool-name.js';
-import { ToolRegistry } from '../../src/registry/tool-registry.js';
 import { textResult } from '../../src/tool/result.js';
 import type { Tool } from '../../src/tool/tool.js';
 import { collectingLogger, fixture, fixtures, textOf } from './plugin-test-helpers.js';

@@ -4,11 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
+import { ToolRegistry } from '../../src/pipeline/tool-registry.js';
 import { loadOpenClawPlugins } from '../../src/plugins/load-openclaw-plugins.js';
 import { openBlobStore } from '../../src/plugins/plugin-blob-store.js';
 import { openKeyedStore, openSyncKeyedStore } from '../../src/plugins/plugin-keyed-store.js';
 import { pluginStateRoot } from '../../src/plugins/plugin-state-dir.js';
-import { ToolRegistry } from '../../src/registry/tool-registry.js';
 import { fixture, textOf } from './plugin-test-helpers.js';
 
 const run = promisify(execFile);

@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MCPToolHub } from '../../src/mcp/hub-types.js';
 import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
 import type { ApprovalDecision, ApprovalRequest } from '../../src/pipeline/tool-call-hooks.js';
+import { ToolRegistry } from '../../src/pipeline/tool-registry.js';
 import { loadOpenClawPlugins } from '../../src/plugins/load-openclaw-plugins.js';
-import { ToolRegistry } from '../../src/registry/tool-registry.js';
 import type { Tool } from '../../src/tool/tool.js';
 import { stdioFixture, textOf } from '../mcp/hub-test-helpers.js';
 

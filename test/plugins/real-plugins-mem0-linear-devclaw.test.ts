@@ -4,8 +4,8 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ToolRegistry } from '../../src/pipeline/tool-registry.js';
 import { loadOpenClawPlugins } from '../../src/plugins/load-openclaw-plugins.js';
-import { ToolRegistry } from '../../src/registry/tool-registry.js';
 import { collectingLogger, textOf } from './plugin-test-helpers.js';
 
 // These three load on Node 20 with mcptools' own plugin SDK; none needs the network to

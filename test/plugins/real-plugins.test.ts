@@ -4,9 +4,9 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ToolRegistry } from '../../src/pipeline/tool-registry.js';
 import { loadOpenClawPlugins } from '../../src/plugins/load-openclaw-plugins.js';
 import { TOOL_NAME_PATTERN } from '../../src/registry/tool-name.js';
-import { ToolRegistry } from '../../src/registry/tool-registry.js';
 import { collectingLogger, textOf } from './plugin-test-helpers.js';
 
 type Handler = (request: IncomingMessage, body: string, response: ServerResponse) => void;

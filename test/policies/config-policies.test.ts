@@ -7,8 +7,8 @@ import { parseConfig } from '../../src/config/parse-config.js';
 import type { MCPToolHub } from '../../src/mcp/hub-types.js';
 import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
 import type { ApprovalRequest } from '../../src/pipeline/tool-call-hooks.js';
+import { ToolRegistry } from '../../src/pipeline/tool-registry.js';
 import { policyWarnings } from '../../src/policies/policy-warnings.js';
-import { ToolRegistry } from '../../src/registry/tool-registry.js';
 import { createRouterTools } from '../../src/router/create-router-tools.js';
 import type { CallContext } from '../../src/tool/call-context.js';
 import { stdioFixture, textOf } from '../mcp/hub-test-helpers.js';
@@ -100,7 +100,7 @@ describe('policies from the configuration', () => {
   it('does not serve a tool whose override cannot be applied, and says why naming the field', () => {
     expect(registry.has('echo__fail')).toBe(false);
     expect(registry.has('echo__slow')).toBe(false);
-    const warnings = policyWarnings(config, registry);
+    const warnings = policyWarnings(config, registry, provider);
     expect(warnings).toEqual(
       expect.arrayContaining([
         'policies.overrides.echo.fail.name: "say" is already the name of another tool; echo/fail is not served',

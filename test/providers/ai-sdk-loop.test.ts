@@ -6,12 +6,12 @@ import { MockLanguageModelV3 } from 'ai/test';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MCPToolHub } from '../../src/mcp/hub-types.js';
 import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
+import { ToolRegistry } from '../../src/pipeline/tool-registry.js';
 import { loadOpenClawPlugins } from '../../src/plugins/load-openclaw-plugins.js';
 import { toAISDKTools } from '../../src/providers/ai-sdk-tools.js';
 import { toOpenAIToolResult } from '../../src/providers/openai-tool-result.js';
 import { toOpenAITools } from '../../src/providers/openai-tools.js';
 import { createProviderToolCaller } from '../../src/providers/provider-tool-caller.js';
-import { ToolRegistry } from '../../src/registry/tool-registry.js';
 import type { Tool } from '../../src/tool/tool.js';
 import { publishedServers, stdioPackage } from '../mcp/hub-test-helpers.js';
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { McpToolsError } from '../../src/errors/mcp-tools-error.js';
-import { type RegistryChange, ToolRegistry } from '../../src/registry/tool-registry.js';
+import { ToolRegistry } from '../../src/pipeline/tool-registry.js';
+import type { RegistryChange } from '../../src/registry/tool-catalog.js';
 import { textResult } from '../../src/tool/result.js';
 import type { Tool } from '../../src/tool/tool.js';
 

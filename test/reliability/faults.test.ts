@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
-import { ToolRegistry } from '../../src/registry/tool-registry.js';
+import { ToolRegistry } from '../../src/pipeline/tool-registry.js';
 import type { ToolResult } from '../../src/tool/tool.js';
 import { eventually, isAlive, stdioFixture, textOf } from '../mcp/hub-test-helpers.js';
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { McpToolsError } from '../../src/errors/mcp-tools-error.js';
 import type { MCPToolHub } from '../../src/mcp/hub-types.js';
 import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
-import { ToolRegistry } from '../../src/registry/tool-registry.js';
+import { ToolRegistry } from '../../src/pipeline/tool-registry.js';
 import { stdioFixture, textOf } from '../mcp/hub-test-helpers.js';
 
 describe('hostile tool arguments and resource URIs never reach an upstream', () => {

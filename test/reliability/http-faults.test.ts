@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mib, rssPeakSampler } from '../../bench/lib/process-stats.js';
 import type { MCPToolHub } from '../../src/mcp/hub-types.js';
 import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
-import { ToolRegistry } from '../../src/registry/tool-registry.js';
+import { ToolRegistry } from '../../src/pipeline/tool-registry.js';
 import { type HttpFixture, startHttpFixture } from '../fixtures/spawn-http.js';
 import { eventually, httpServer, stdioFixture, textOf } from '../mcp/hub-test-helpers.js';
 import { type FaultProxy, startFaultProxy } from './fault-proxy.js';

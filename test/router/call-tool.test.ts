@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ToolRegistry } from '../../src/registry/tool-registry.js';
+import { ToolRegistry } from '../../src/pipeline/tool-registry.js';
 import { createCallToolTool } from '../../src/router/call-tool-tool.js';
 import { type RouterToolsOptions, resolveRouterOptions } from '../../src/router/router-options.js';
 import { ownerOnlyFilter, planModeFilter } from '../../src/router/tool-policy-filters.js';

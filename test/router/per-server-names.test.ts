@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { ToolRegistry } from '../../src/pipeline/tool-registry.js';
 import { TOOL_NAME_PATTERN } from '../../src/registry/tool-name.js';
-import { ToolRegistry } from '../../src/registry/tool-registry.js';
 import { createRouterTools } from '../../src/router/create-router-tools.js';
 import { namesOnlyProvider } from './router-test-helpers.js';
 

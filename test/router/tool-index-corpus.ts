@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
+import { ToolRegistry } from '../../src/pipeline/tool-registry.js';
 import { namespacedName } from '../../src/registry/tool-name.js';
-import { ToolRegistry } from '../../src/registry/tool-registry.js';
 import type { JsonSchemaObject, Tool } from '../../src/tool/tool.js';
 
 /** One tool as an MCP server listed it (`tools/list`). */

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MCPToolHub } from '../../src/mcp/hub-types.js';
 import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
-import { ToolRegistry } from '../../src/registry/tool-registry.js';
+import { ToolRegistry } from '../../src/pipeline/tool-registry.js';
 import { createToolIndexTool } from '../../src/router/tool-index-tool.js';
 import type { Tool } from '../../src/tool/tool.js';
 import { publishedServers, stdioPackage } from '../mcp/hub-test-helpers.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ToolRegistry } from '../../src/registry/tool-registry.js';
+import { ToolRegistry } from '../../src/pipeline/tool-registry.js';
 import { createRouterTools } from '../../src/router/create-router-tools.js';
 import type { EmbedTexts } from '../../src/router/search/embed-batches.js';
 import { embeddingText } from '../../src/router/search/semantic-search.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ToolRegistry } from '../../src/registry/tool-registry.js';
+import { ToolRegistry } from '../../src/pipeline/tool-registry.js';
 import { countTokens } from '../../src/router/token-count.js';
 import { shortDescription } from '../../src/router/tool-index-entry.js';
 import { createToolIndexTool } from '../../src/router/tool-index-tool.js';

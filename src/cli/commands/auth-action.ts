@@ -8,7 +8,7 @@ import { loadConfig } from '../../config/load-config.js';
 import { redactUrl } from '../../config/redact-url.js';
 import { McpToolsError } from '../../errors/mcp-tools-error.js';
 import { loadMCPServers } from '../../mcp/load-mcp-servers.js';
-import { ToolRegistry } from '../../registry/tool-registry.js';
+import { ToolRegistry } from '../../pipeline/tool-registry.js';
 import { printJson, printLine } from '../print.js';
 import { warnOnStderr } from '../warn-on-stderr.js';
 import type { GlobalOptions } from './global-options.js';

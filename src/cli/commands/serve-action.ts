@@ -10,7 +10,7 @@ import { assertBindAllowed } from '../../gateway/http/loopback.js';
 import { DEFAULT_LIST_WAIT_MS } from '../../gateway/http/upstreams-ready.js';
 import { loadMCPServers } from '../../mcp/load-mcp-servers.js';
 import { endProcessGroups } from '../../mcp/process-groups.js';
-import { ToolRegistry } from '../../registry/tool-registry.js';
+import { ToolRegistry } from '../../pipeline/tool-registry.js';
 import type { TelemetryHandle } from '../../telemetry/setup-telemetry.js';
 import { builtInBoxGrants } from '../demo/default-config.js';
 import { ExitCode } from '../exit-codes.js';

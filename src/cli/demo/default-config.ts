@@ -101,13 +101,13 @@ export function builtInBoxGrants(
  */
 export function defaultWorkspaceDir(create = true, env: NodeJS.ProcessEnv = process.env): string {
   const preferred = join(stateDir(env), WORKSPACE_FOLDER_NAME);
-  const legacy = join(stateDir(env), LEGACY_WORKSPACE_FOLDER_NAME);
-  if (!existsSync(preferred) && existsSync(legacy)) {
-    if (!create) return legacy;
+  const former = join(stateDir(env), LEGACY_WORKSPACE_FOLDER_NAME);
+  if (!existsSync(preferred) && existsSync(former)) {
+    if (!create) return former;
     try {
-      renameSync(legacy, preferred);
+      renameSync(former, preferred);
     } catch {
-      return legacy;
+      return former;
     }
   }
   if (!create) return preferred;

@@ -9,13 +9,16 @@ const SYSTEM_DIRS = ['/usr/', '/bin/', '/sbin/', '/lib/', '/lib64/'];
 /**
  * The exact setting a boxed server that failed likely needs, from the error it ended with (its
  * stderr included), or `undefined` when the error says nothing this can name: a folder its
- * `args` name that a box never mounts (the state folder, a vault, the configuration, the home
+ * `args` or `env` name that a box never mounts (the state folder, a vault, the configuration, the home
  * as a whole), a path it could not write (`EROFS`: that folder in `sandbox.write`), a module or
  * file it could not find (`ENOENT`, `Cannot find module`: that folder in `sandbox.read`), and a
  * command installed outside the system folders (its folder in `sandbox.read`).
  */
 export function suggestBoxGrant(server: StdioServerConfig, message: string): string | undefined {
-  const refused = /(args\[\d+\]) "([^"]+)" (?:is|would expose) (.+?), which a box never mounts/.exec(message);
+  const refused =
+    /(args\[\d+\]|env\.[A-Za-z_]\w*) "([^"]+)" (?:is|would expose) (.+?), which a box never mounts/.exec(
+      message,
+    );
   if (refused !== undefined && refused !== null)
     return `${refused[1]} names ${refused[2]}: ${refused[3]}, which a box never mounts, whatever the grants; name a folder inside it that holds only what the server needs (a project folder, not the home), or mark the server "trusted": true if it must run on the host (docs/sandbox.md)`;
   const readOnly = /EROFS[^'"]*['"](\/[^'"]+)['"]/.exec(message)?.[1];

@@ -2,7 +2,7 @@ import type { McpToolsConfig } from '../../config/config-types.js';
 import type { GatewayOAuthConfig } from '../../config/gateway-auth-types.js';
 import { McpToolsError } from '../../errors/mcp-tools-error.js';
 import { GatewayOAuth } from './gateway-oauth.js';
-import { legacyTokens, StaticTokens } from './static-tokens.js';
+import { pairTokens, StaticTokens } from './static-tokens.js';
 
 /** The gateway's options the front door's credentials come from (see `createGateway`'s options). */
 export interface FrontDoorOptions {
@@ -39,16 +39,16 @@ export function frontDoor(options: FrontDoorOptions): {
     ['ownerToken', options.ownerToken],
   ] as const)
     if (value !== undefined) refusePlaceholder(value, field);
-  const legacy = new StaticTokens(legacyTokens(options.token, options.ownerToken), { legacyNames: true });
+  const pair = new StaticTokens(pairTokens(options.token, options.ownerToken), { digestPrincipals: true });
   const named = new StaticTokens(gateway?.tokens ?? {});
   const tokens =
     named.size === 0
-      ? legacy.size === 0
+      ? pair.size === 0
         ? undefined
-        : legacy
-      : legacy.size === 0
+        : pair
+      : pair.size === 0
         ? named
-        : StaticTokens.merge(legacy, named);
+        : StaticTokens.merge(pair, named);
   const auth = options.auth ?? gateway?.auth;
   if (auth?.introspection !== undefined)
     for (const key of ['clientId', 'clientSecret'] as const)

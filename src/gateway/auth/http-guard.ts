@@ -8,7 +8,7 @@ import { CHAIN_HEADER, incomingLoop } from '../../chain/gateway-chain.js';
 import type { HeaderSource } from '../../http/header-source.js';
 import type { Caller } from '../../tool/call-context.js';
 import type { GatewayOAuth } from './gateway-oauth.js';
-import { legacyTokens, StaticTokens } from './static-tokens.js';
+import { pairTokens, StaticTokens } from './static-tokens.js';
 
 /** What {@link guardRequest} checks a request against. */
 export interface HttpGuardSettings {
@@ -66,16 +66,16 @@ function hostAccepted(host: string | null, allowed: string[]): boolean {
 /** Who a request comes from when no token is configured (shared: never changed). */
 const ANONYMOUS: RequestPrincipal = Object.freeze({ principal: 'anonymous', owner: false, via: 'anonymous' });
 
-/** The legacy pair compiled once per settings object (callers that pass `token`/`ownerToken` only). */
-const compiledLegacy = new WeakMap<HttpGuardSettings, StaticTokens>();
+/** The token pair compiled once per settings object (callers that pass `token`/`ownerToken` only). */
+const compiledPairs = new WeakMap<HttpGuardSettings, StaticTokens>();
 
 function staticTokensOf(settings: HttpGuardSettings): StaticTokens | undefined {
   if (settings.tokens !== undefined) return settings.tokens;
   if (settings.token === undefined && settings.ownerToken === undefined) return undefined;
-  let tokens = compiledLegacy.get(settings);
+  let tokens = compiledPairs.get(settings);
   if (tokens === undefined) {
-    tokens = new StaticTokens(legacyTokens(settings.token, settings.ownerToken), { legacyNames: true });
-    compiledLegacy.set(settings, tokens);
+    tokens = new StaticTokens(pairTokens(settings.token, settings.ownerToken), { digestPrincipals: true });
+    compiledPairs.set(settings, tokens);
   }
   return tokens;
 }

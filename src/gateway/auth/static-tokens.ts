@@ -10,8 +10,8 @@ interface TokenEntry {
 
 const digest = (value: string) => createHash('sha256').update(value).digest();
 
-/** The legacy pair (`token`, `ownerToken`) as named tokens: `access` and `owner`. */
-export function legacyTokens(
+/** The token pair (`token`, `ownerToken`) as named tokens: `access` and `owner`. */
+export function pairTokens(
   token: string | undefined,
   ownerToken: string | undefined,
 ): Record<string, GatewayTokenConfig> {
@@ -22,8 +22,8 @@ export function legacyTokens(
   return tokens;
 }
 
-/** The principal id of a legacy token: derived from its digest, as before named tokens existed. */
-function legacyPrincipal(value: string): string {
+/** The principal id of a token of the pair: derived from its digest, as before named tokens existed. */
+function digestPrincipal(value: string): string {
   return `token:${digest(value).toString('hex').slice(0, 16)}`;
 }
 
@@ -42,12 +42,12 @@ export class StaticTokens {
     return merged;
   }
 
-  constructor(tokens: Record<string, GatewayTokenConfig>, options: { legacyNames?: boolean } = {}) {
+  constructor(tokens: Record<string, GatewayTokenConfig>, options: { digestPrincipals?: boolean } = {}) {
     this.#entries = Object.entries(tokens).map(([name, config]) => ({
       digest: digest(config.token),
       who: Object.freeze({
         principal:
-          config.principal ?? (options.legacyNames ? legacyPrincipal(config.token) : `token:${name}`),
+          config.principal ?? (options.digestPrincipals ? digestPrincipal(config.token) : `token:${name}`),
         owner: config.owner === true,
         via: 'token' as const,
         scopes: Object.freeze([...(config.scopes ?? [])]),

@@ -178,18 +178,18 @@ export class DownstreamCall implements InputRequiredRelay, UpstreamRequestContex
    * (2026-07-28) or the session's `logging/setLevel` (2025 era).
    */
   get logLevel(): LoggingLevel | undefined {
-    return this.session.era === 'modern' ? this.envelopeLogLevel : this.session.logLevel;
+    return this.session.era === '2026-07-28' ? this.envelopeLogLevel : this.session.logLevel;
   }
 
   /** This call, when it hands a 2026-07-28 upstream's `input_required` to its client (a 2026-07-28 call). */
   get relay(): InputRequiredRelay | undefined {
-    return this.session.era === 'modern' ? this : undefined;
+    return this.session.era === '2026-07-28' ? this : undefined;
   }
 
   /** Delivers a log message an upstream sent on this call's own stream, to this call's client only. */
   log(server: string, message: UpstreamLogMessage): void {
     const log = message as UpstreamLog;
-    if (this.session.era === 'modern') sendToCall(this, server, log);
+    if (this.session.era === '2026-07-28') sendToCall(this, server, log);
     else sendToSession(this.session, server, log, this);
   }
 
@@ -272,7 +272,7 @@ export class DownstreamCall implements InputRequiredRelay, UpstreamRequestContex
    * the client as it is (sealed into the gateway's `requestState`) instead of parking the call.
    */
   relayFor(server: string): void {
-    if (this.session.era === 'modern') this.#relayServer = server;
+    if (this.session.era === '2026-07-28') this.#relayServer = server;
   }
 
   /**
@@ -281,7 +281,7 @@ export class DownstreamCall implements InputRequiredRelay, UpstreamRequestContex
    * upstream is told so and may answer a CreateTaskResult, which the gateway hands on.
    */
   passTasks(): void {
-    if (this.session.era === 'modern') this.#tasks = true;
+    if (this.session.era === '2026-07-28') this.#tasks = true;
   }
 
   /**

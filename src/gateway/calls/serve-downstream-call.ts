@@ -12,7 +12,6 @@ import {
 } from '@modelcontextprotocol/server';
 import type { RequestStatePayload } from '../../cluster/request-state-seal.js';
 import { clientGoneOf, type GoneSignal } from '../../http/node-exchange.js';
-import { protocolEraOf } from '../../mcp/era-memory.js';
 import { observeDownstreamRequest } from '../../telemetry/downstream-request-telemetry.js';
 import { callerOf, type DownstreamSession, requestSession } from '../sessions/downstream-session.js';
 import type { CallHost } from './call-host.js';
@@ -94,8 +93,8 @@ export function serveDownstreamCall<T extends Result>(
         ? {}
         : { meta: context.mcpReq._meta as Record<string, unknown> }),
       ...(context.http?.req === undefined ? {} : { headers: context.http.req.headers }),
-      ...(session.era === 'legacy' ? { sessionId: session.id } : {}),
-      era: protocolEraOf(session.era),
+      ...(session.era === '2025' ? { sessionId: session.id } : {}),
+      era: session.era,
       principal: session.principal,
     },
     () => serveCall(scope, method, prepare, request),
@@ -112,7 +111,7 @@ async function serveCall<T extends Result>(
   // A retry's state was opened by the server's `requestState.verify` hook (a state that does
   // not open never gets here: the SDK answers -32602).
   const state =
-    session.era === 'modern' ? context.mcpReq.requestState<RequestStatePayload | string>() : undefined;
+    session.era === '2026-07-28' ? context.mcpReq.requestState<RequestStatePayload | string>() : undefined;
   if (typeof state === 'string' || state?.kind === 'task')
     throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Invalid requestState');
   if (state?.kind === 'parked') {
@@ -142,14 +141,14 @@ async function serveCall<T extends Result>(
     session,
     method,
     () => capabilitiesOf(server, context),
-    session.era === 'legacy' ? pushFor(context) : undefined,
+    session.era === '2025' ? pushFor(context) : undefined,
   );
   // Its caller as the token presented on this request shows them (a 2025 session's may differ).
   call.caller = callerOf(requestSession(session, context.http?.authInfo));
   // A 2025-era call is never relayed (only a 2026-07-28 round seals what it asked for): its
   // arguments are not digested.
   const asked =
-    session.era === 'modern'
+    session.era === '2026-07-28'
       ? { target: request.name, digest: argumentsDigest(request.arguments) }
       : undefined;
   call.request = asked;
@@ -174,7 +173,11 @@ async function serveCall<T extends Result>(
       { inputResponses, ...(state.state === undefined ? {} : { requestState: state.state }) },
       continuation,
     );
-  } else if (state === undefined && session.era === 'modern' && context.mcpReq.inputResponses !== undefined)
+  } else if (
+    state === undefined &&
+    session.era === '2026-07-28' &&
+    context.mcpReq.inputResponses !== undefined
+  )
     call.answerUpstream(context.mcpReq.inputResponses as Record<string, unknown>);
   const execute = (): Promise<T> =>
     run(call).then((result) => {
@@ -183,7 +186,7 @@ async function serveCall<T extends Result>(
       return result;
     });
   core.beginCall(call);
-  if (session.era === 'modern') {
+  if (session.era === '2026-07-28') {
     call.logTo = (level, data, logger) => context.mcpReq.log(level, data, logger);
     call.envelopeLogLevel = envelopeLogLevel(context);
     call.start(execute);

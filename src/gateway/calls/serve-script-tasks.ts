@@ -20,7 +20,7 @@ import { DownstreamCall } from './downstream-call.js';
 import { toProtocolError } from './protocol-error.js';
 import type { ScriptTask, ScriptTaskOwner } from './script-tasks.js';
 import { capabilitiesOf, type DownstreamCallScope, type UpstreamWork } from './serve-downstream-call.js';
-import { legacyTaskAnswer } from './task-answering-server.js';
+import { era2025TaskAnswer } from './task-answering-server.js';
 
 /** What a gateway task id is bound to besides the principal and client (as the passthrough's). */
 const TASK_BINDING = 'tasks';
@@ -46,7 +46,7 @@ export function scriptTaskAsked(
   context: ServerContext,
 ): { ttl?: unknown } | undefined {
   if (!profile.runsScripts(params.name)) return undefined;
-  if (session.era === 'legacy') {
+  if (session.era === '2025') {
     const task = (params as { task?: unknown }).task;
     return typeof task === 'object' && task !== null ? { ttl: (task as { ttl?: unknown }).ttl } : undefined;
   }
@@ -73,7 +73,7 @@ function taskState(task: ScriptTask) {
 }
 
 /** A task as a 2025-11-25 `Task`. */
-function legacyTask(task: ScriptTask) {
+function era2025Task(task: ScriptTask) {
   return {
     ...taskState(task),
     ttl: task.ttlMs,
@@ -82,7 +82,7 @@ function legacyTask(task: ScriptTask) {
 }
 
 /** A task as the tasks extension's `Task` (2026-07-28), with its result or error once it has one. */
-function modernTask(task: ScriptTask, detailed: boolean) {
+function era2026Task(task: ScriptTask, detailed: boolean) {
   return {
     ...taskState(task),
     ttlMs: task.ttlMs,
@@ -135,9 +135,9 @@ export function startScriptTask(
       },
     )
     .finally(() => core.calls.delete(call));
-  return session.era === 'legacy'
-    ? legacyTaskAnswer(legacyTask(task))
-    : { resultType: 'task', ...modernTask(task, false) };
+  return session.era === '2025'
+    ? era2025TaskAnswer(era2025Task(task))
+    : { resultType: 'task', ...era2026Task(task, false) };
 }
 
 /** The params of a tasks/* request: a string `taskId`, anything else ignored. */
@@ -200,12 +200,12 @@ export function scriptTaskOf(
  * script task never asks for input, so every answer is ignored, as the extension says); an ack
  * for a cancel, which stops the script and its inner calls when it was still working.
  */
-export function modernScriptTaskMethod(
+export function era2026ScriptTaskMethod(
   core: CallHost,
   method: 'tasks/get' | 'tasks/update' | 'tasks/cancel',
   task: ScriptTask,
 ): Record<string, unknown> {
-  if (method === 'tasks/get') return modernTask(task, true);
+  if (method === 'tasks/get') return era2026Task(task, true);
   if (method === 'tasks/cancel') core.scriptTasks.cancel(task.id);
   return {};
 }
@@ -217,17 +217,17 @@ export function modernScriptTaskMethod(
  * JSON-RPC error), `tasks/list` (this principal's and client's tasks) and `tasks/cancel`
  * (a task already ended is refused with `-32602`, as the protocol says).
  */
-export function registerLegacyScriptTasks(
+export function registerEra2025ScriptTasks(
   server: Server,
   core: CallHost,
   profile: GatewayProfile,
   session: DownstreamSession,
 ): void {
-  if (session.era !== 'legacy' || !profile.servesScripts) return;
+  if (session.era !== '2025' || !profile.servesScripts) return;
   server.registerCapabilities({ tasks: LEGACY_TASKS_CAPABILITY } as never);
   server.setRequestHandler('tasks/get' as never, { params: taskParams }, (async (params: {
     taskId: string;
-  }) => legacyTask(openScriptTask(core, session, params.taskId))) as never);
+  }) => era2025Task(openScriptTask(core, session, params.taskId))) as never);
   server.setRequestHandler('tasks/result' as never, { params: taskParams }, (async (
     params: { taskId: string },
     context: ServerContext,
@@ -250,7 +250,7 @@ export function registerLegacyScriptTasks(
     );
   }) as never);
   server.setRequestHandler('tasks/list' as never, { params: anyParams }, (async () => ({
-    tasks: core.scriptTasks.list(ownerOf(session)).map(legacyTask),
+    tasks: core.scriptTasks.list(ownerOf(session)).map(era2025Task),
   })) as never);
   server.setRequestHandler('tasks/cancel' as never, { params: taskParams }, (async (params: {
     taskId: string;
@@ -261,6 +261,6 @@ export function registerLegacyScriptTasks(
         ProtocolErrorCode.InvalidParams,
         `the task has already ended (${task.status}): it cannot be cancelled`,
       );
-    return legacyTask(task);
+    return era2025Task(task);
   }) as never);
 }

@@ -11,14 +11,14 @@ const NONCE = randomBytes(16).toString('base64url');
  * gateway's handler returns it: a tool result the SDK accepts, carrying the task under a
  * private key (see {@link TaskAnsweringServer}).
  */
-export function legacyTaskAnswer(task: Record<string, unknown>): Result {
+export function era2025TaskAnswer(task: Record<string, unknown>): Result {
   return { content: [], _meta: { [TASK_ANSWER_KEY]: { nonce: NONCE, task } } };
 }
 
 /**
  * The SDK's low-level `Server`, letting a 2025-era `tools/call` answer a task: the SDK (2.4)
  * has no task runtime and checks every `tools/call` result against `CallToolResult`, which
- * refuses a `CreateTaskResult`. So the handler returns {@link legacyTaskAnswer}, which passes
+ * refuses a `CreateTaskResult`. So the handler returns {@link era2025TaskAnswer}, which passes
  * that check, and this server's wrapper (the SDK's hook for role-specific handling) answers its
  * `{ task }` instead. The key is removed from every other result; one that carries it with any
  * other nonce (an upstream's) is never taken for a task.

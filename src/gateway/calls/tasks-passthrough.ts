@@ -12,7 +12,7 @@ import { type DownstreamSession, sessionContext, stateBinding } from '../session
 import type { CallHost } from './call-host.js';
 import { toProtocolError } from './protocol-error.js';
 import { capabilitiesOf } from './serve-downstream-call.js';
-import { modernScriptTaskMethod, scriptTaskOf } from './serve-script-tasks.js';
+import { era2026ScriptTaskMethod, scriptTaskOf } from './serve-script-tasks.js';
 
 /** What a gateway task id is bound to besides the principal and client (never a call's method: a task id is no `requestState`). */
 const TASK_BINDING = 'tasks';
@@ -42,7 +42,7 @@ const taskParams: StandardSchemaV1<unknown, Record<string, unknown> & { taskId: 
 function tasksOffered(core: CallHost, profile: GatewayProfile, session: DownstreamSession): boolean {
   const tasks = core.hub.tasks;
   // A 2026-07-28 extension: a 2025-era session is offered nothing new.
-  if (tasks === undefined || session.era !== 'modern') return false;
+  if (tasks === undefined || session.era !== '2026-07-28') return false;
   return core.hub.servers().some((server) => profile.serves(server, session) && tasks.offers(server));
 }
 
@@ -62,7 +62,7 @@ function refuseUndeclared(server: Server, context: ServerContext, what: string):
  * that created the task or to the script task of this replica — refused with -32021 to a client
  * that did not declare the extension (session-level or in the request's envelope), with -32602
  * for an id the gateway did not hand out to this principal and client. Otherwise nothing is
- * registered or advertised (2025-era sessions: see `registerLegacyScriptTasks`).
+ * registered or advertised (2025-era sessions: see `registerEra2025ScriptTasks`).
  */
 export function registerTasksPassthrough(
   server: Server,
@@ -71,7 +71,7 @@ export function registerTasksPassthrough(
   session: DownstreamSession,
 ): void {
   const upstream = tasksOffered(core, profile, session);
-  if (!upstream && !(session.era === 'modern' && profile.servesScripts)) return;
+  if (!upstream && !(session.era === '2026-07-28' && profile.servesScripts)) return;
   const tasks = core.hub.tasks;
   server.registerCapabilities({ extensions: { [TASKS_EXTENSION]: {} } } as never);
   for (const method of METHODS)
@@ -82,7 +82,7 @@ export function registerTasksPassthrough(
       refuseUndeclared(server, context, method);
       const opened = core.requestStates.open(params.taskId, stateBinding(session, TASK_BINDING));
       if (opened?.kind === 'script')
-        return modernScriptTaskMethod(core, method, scriptTaskOf(core, session, params.taskId, opened));
+        return era2026ScriptTaskMethod(core, method, scriptTaskOf(core, session, params.taskId, opened));
       if (tasks === undefined || opened?.kind !== 'task' || !profile.serves(opened.server, session))
         throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown taskId: ${params.taskId}`);
       const { _meta: _envelope, ...rest } = params;

@@ -69,6 +69,6 @@ export function routeUpstreamLog(
     upstream.log(server, log);
     return;
   }
-  for (const session of sessions) if (session.era === 'legacy') sendToSession(session, server, log);
-  for (const call of calls) if (call.session.era === 'modern') sendToCall(call, server, log);
+  for (const session of sessions) if (session.era === '2025') sendToSession(session, server, log);
+  for (const call of calls) if (call.session.era === '2026-07-28') sendToCall(call, server, log);
 }

@@ -11,7 +11,7 @@ import type { GatewayProfile } from '../profiles/gateway-profile.js';
 import { serveListen } from '../resources/listen-subscriptions.js';
 import type { ResourceHost } from '../resources/resource-host.js';
 import type { ClientArrivals } from '../sessions/client-arrivals.js';
-import type { LegacySessions } from '../sessions/legacy-sessions.js';
+import type { Era2025Sessions } from '../sessions/era-2025-sessions.js';
 import { releasedWithBody } from '../sessions/released-with-body.js';
 import type { SseSessions, sseRoute } from '../sessions/sse-endpoint.js';
 import { carriesEnvelopeClaim } from './envelope-claim.js';
@@ -30,7 +30,7 @@ export interface McpRouteParts {
   upstreams: UpstreamsGate;
   /** What a request's wait for its own servers reads. */
   waitScope: () => UpstreamWaitScope;
-  legacySessions: LegacySessions;
+  era2025Sessions: Era2025Sessions;
   sseSessions: SseSessions;
   /** The cap on 2026-07-28 `subscriptions/listen` streams, per principal and in all. */
   listenStreams: PrincipalQuota;
@@ -38,7 +38,7 @@ export interface McpRouteParts {
   /** The cluster node, once joined (`undefined`: not in a cluster, or not joined yet). */
   cluster: () => ClusterNode | undefined;
   /** The SDK's 2026-07-28 handler of `profile`. */
-  modernHandler: (profile: GatewayProfile) => McpHttpHandler;
+  era2026Handler: (profile: GatewayProfile) => McpHttpHandler;
   /** The profile `/mcp` or `/mcp/<name>` serves `who`, or `undefined` (404). */
   profileOf: (name: string | undefined, who: RequestPrincipal) => GatewayProfile | undefined;
   /** Room for one more 2025-era session of a principal, or the refusal. */
@@ -132,14 +132,14 @@ export function mcpRoutes(parts: McpRouteParts): McpRoutes {
       (request.headers.has('mcp-session-id') ||
         (await isLegacyRequest(request, body, { maxRequestBodySize: parts.maxBodyBytes })))
     )
-      return parts.legacySessions.serve(profile, request, who, body, forwarded === 'valid');
+      return parts.era2025Sessions.serve(profile, request, who, body, forwarded === 'valid');
     parts.arrivals.request(body);
     const mismatch = await toolCallParamRefusal(body, request.headers, (name) =>
       profile.tool(name, { owner: who.owner, caller: who }),
     );
     if (mismatch !== undefined) return mismatch;
-    const respond = (modern: Request, parsed: unknown = body) =>
-      parts.modernHandler(profile).fetch(modern, {
+    const respond = (request2026: Request, parsed: unknown = body) =>
+      parts.era2026Handler(profile).fetch(request2026, {
         authInfo: principalAuth(who),
         ...(parsed === undefined ? {} : { parsedBody: parsed }),
       });

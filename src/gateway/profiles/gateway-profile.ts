@@ -2,7 +2,7 @@ import type { GatewayMode, GatewayProfileConfig, McpToolsConfig } from '../../co
 import type { CallerSelector } from '../../config/gateway-auth-types.js';
 import { compileToolFilter } from '../../config/tool-filter.js';
 import type { MCPToolHub } from '../../mcp/hub-types.js';
-import { ToolRegistry } from '../../registry/tool-registry.js';
+import { ToolRegistry } from '../../pipeline/tool-registry.js';
 import { createRouterTools } from '../../router/create-router-tools.js';
 import { createMcpAuthTool } from '../../router/mcp-auth-tool.js';
 import { type ResourceUriRouting, resolveRouterOptions } from '../../router/router-options.js';

@@ -84,8 +84,8 @@ export async function serveListen(
   // The caller's access rules decide which servers' updates it may listen to.
   const listener =
     typeof who === 'string'
-      ? createSession(randomUUID(), 'modern', false, who)
-      : createSession(randomUUID(), 'modern', who.owner, who.principal, who);
+      ? createSession(randomUUID(), '2026-07-28', false, who)
+      : createSession(randomUUID(), '2026-07-28', who.owner, who.principal, who);
   const release = () => core.endSession(listener);
   const kept = await holdListened(core, profile, listener, uris);
   const acknowledged = kept.length === uris.length ? body : narrowed(body, kept);

@@ -1,5 +1,6 @@
 import type { AuthInfo, LoggingLevel, Server } from '@modelcontextprotocol/server';
 import type { RequestStateBinding } from '../../cluster/request-state-seal.js';
+import type { ProtocolEra } from '../../mcp/hub-types.js';
 import type { CallContext, Caller } from '../../tool/call-context.js';
 import type { RequestPrincipal } from '../auth/http-guard.js';
 import { authCaller } from '../auth/request-caller.js';
@@ -20,7 +21,7 @@ export interface SessionCall {
  */
 export interface DownstreamSession {
   readonly id: string;
-  readonly era: 'legacy' | 'modern';
+  readonly era: ProtocolEra;
   /** `true` when the client presented the owner token (or came over stdio). */
   readonly owner: boolean;
   /** Who authenticated: a hash-derived id of the token presented, `stdio`, or `anonymous`. */
@@ -50,7 +51,7 @@ export interface DownstreamSession {
 /** A new session record. */
 export function createSession(
   id: string,
-  era: 'legacy' | 'modern',
+  era: ProtocolEra,
   owner: boolean,
   principal: string,
   caller?: RequestPrincipal,

@@ -68,7 +68,7 @@ export class SseSessions {
 
   /** Opens a session of `profile` for `who`: its event stream, ended when `signal` aborts. */
   async open(profile: GatewayProfile, who: RequestPrincipal, signal: AbortSignal): Promise<Response> {
-    const session = createSession(randomUUID(), 'legacy', who.owner, who.principal, who);
+    const session = createSession(randomUUID(), '2025', who.owner, who.principal, who);
     const transport = new SseServerTransport(session.id, `/messages?sessionId=${session.id}`);
     const server = this.#serverFor(profile, session);
     transport.onclose = () => {

@@ -1,4 +1,4 @@
-import type { ToolRegistry } from '../../registry/tool-registry.js';
+import type { ToolRegistry } from '../../pipeline/tool-registry.js';
 import { validateArguments } from '../../tool/argument-validator.js';
 import type { JsonSchemaObject, Tool, ToolResult } from '../../tool/tool.js';
 import { truncateUtf8 } from '../../tool/truncate.js';

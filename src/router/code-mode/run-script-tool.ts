@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { ApprovalHandler } from '../../pipeline/tool-call-hooks.js';
-import type { ToolRegistry } from '../../registry/tool-registry.js';
+import type { ToolRegistry } from '../../pipeline/tool-registry.js';
 import { validateArguments } from '../../tool/argument-validator.js';
 import { type CallContext, contextOf } from '../../tool/call-context.js';
 import { executeWith } from '../../tool/execute-with.js';

@@ -1,4 +1,4 @@
-import type { ToolRegistry } from '../../registry/tool-registry.js';
+import type { ToolRegistry } from '../../pipeline/tool-registry.js';
 import type { Caller } from '../../tool/call-context.js';
 import type { Tool } from '../../tool/tool.js';
 import type { ResolvedRouterOptions } from '../router-options.js';

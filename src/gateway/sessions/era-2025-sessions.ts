@@ -19,8 +19,8 @@ import type { SessionHost, SessionServerFactory } from './session-host.js';
 /** How a client waits before it resumes a response stream that ended (the SSE `retry` field). */
 const RETRY_INTERVAL_MS = 1000;
 
-/** What {@link LegacySessions} is built from: the gateway's parts it serves sessions with. */
-export interface LegacySessionsOptions {
+/** What {@link Era2025Sessions} is built from: the gateway's parts it serves sessions with. */
+export interface Era2025SessionsOptions {
   core: SessionHost;
   /** The SDK server of a session. */
   serverFor: SessionServerFactory;
@@ -43,7 +43,7 @@ export interface LegacySessionsOptions {
   idleMs?: number;
 }
 
-interface LegacyEntry {
+interface Era2025Entry {
   transport: WebStandardStreamableHTTPServerTransport;
   session: DownstreamSession;
   profile: GatewayProfile;
@@ -60,13 +60,13 @@ interface LegacyEntry {
  * stream, `DELETE`): opened here, served here, and in cluster mode forwarded to the replica
  * that owns them or adopted from one that died or handed them over.
  */
-export class LegacySessions {
-  readonly #options: LegacySessionsOptions;
+export class Era2025Sessions {
+  readonly #options: Era2025SessionsOptions;
   /** Held sessions by id, least recently used first. */
-  readonly #entries = new Map<string, LegacyEntry>();
+  readonly #entries = new Map<string, Era2025Entry>();
   readonly #sweep: NodeJS.Timeout | undefined;
 
-  constructor(options: LegacySessionsOptions) {
+  constructor(options: Era2025SessionsOptions) {
     this.#options = options;
     const idleMs = options.idleMs;
     if (idleMs !== undefined) {
@@ -116,7 +116,7 @@ export class LegacySessions {
     const idleMs = this.#options.idleMs;
     if (idleMs === undefined) return;
     const before = Date.now() - idleMs;
-    const unused: LegacyEntry[] = [];
+    const unused: Era2025Entry[] = [];
     // Every entry is looked at: a GET stream that ended marks its session used without moving it.
     for (const entry of this.#entries.values())
       if (entry.usedAt < before && entry.session.calls.size === 0 && entry.streams === 0) unused.push(entry);
@@ -199,7 +199,7 @@ export class LegacySessions {
   ) {
     const { core, eventStores, resumeGraceMs, arrivals, serverFor, maxBodyBytes } = this.#options;
     const cluster = this.#options.cluster();
-    const session = createSession(id, 'legacy', who.owner, who.principal, who);
+    const session = createSession(id, '2025', who.owner, who.principal, who);
     const resumable = eventStores
       ? new ResumableStreams(eventStores.forSession(session.id, session.principal), resumeGraceMs)
       : undefined;
@@ -273,7 +273,7 @@ export class LegacySessions {
    * the scopes and claims of the token presented now (`authInfo`), not of the one that opened it.
    */
   async #serveEntry(
-    entry: LegacyEntry,
+    entry: Era2025Entry,
     request: Request,
     body: unknown,
     who: RequestPrincipal,

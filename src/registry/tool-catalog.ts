@@ -1,17 +1,9 @@
 import { compileToolFilter, type ToolFilter } from '../config/tool-filter.js';
 import { McpToolsError } from '../errors/mcp-tools-error.js';
-import type {
-  ApprovalHandler,
-  PersistedToolResultMessage,
-  ToolHookContext,
-  ToolMiddleware,
-  ToolResultPersistEvent,
-} from '../pipeline/tool-call-hooks.js';
-import { ToolPipeline } from '../pipeline/tool-pipeline.js';
 import type { Tool, ToolContext, ToolFactory, ToolSource } from '../tool/tool.js';
 import { TOOL_NAME_PATTERN } from './tool-name.js';
 
-/** Options of {@link ToolRegistry.register} (OpenClaw's `registerTool` options plus metadata). */
+/** Options of {@link ToolCatalog.register} (OpenClaw's `registerTool` options plus metadata). */
 export interface RegisterOptions {
   /** Name of the tool a factory produces (OpenClaw `name`). */
   name?: string;
@@ -52,17 +44,6 @@ export interface RegistryChange {
   removed: string[];
   /** The owner whose tools changed, when one did. */
   owner?: string;
-}
-
-/** Options of {@link ToolRegistry}. */
-export interface ToolRegistryOptions extends ToolFilter {
-  /**
-   * Decides approvals that hooks and policies ask for (`requireApproval`), unless the call's
-   * scope has its own (the gateway asks its caller). Without one, approvals are denied.
-   */
-  onApproval?: ApprovalHandler;
-  /** Told of every failure of a hook or middleware (already attributed to its plugin or middleware). */
-  onPipelineError?: (message: string, error: unknown) => void;
 }
 
 /**
@@ -116,14 +97,16 @@ function withDefaults(tool: Tool, options: RegisterOptions): Tool {
 
 /**
  * Holds every tool an agent may use — native, plugin, MCP and router — under unique,
- * provider-safe names, with glob filters and change events.
+ * provider-safe names, with glob filters and change events. It hands the tools out as they were
+ * registered: it knows nothing of what runs around a call (`ToolRegistry`, in the pipeline,
+ * wraps it for that).
  *
  * @example
- * const registry = new ToolRegistry({ deny: ['*delete*'] });
- * registry.register(echoTool);
- * const tools = await registry.resolveAll({ workspaceDir: process.cwd() });
+ * const catalog = new ToolCatalog({ deny: ['*delete*'] });
+ * catalog.register(echoTool);
+ * const tools = await catalog.resolveAll({ workspaceDir: process.cwd() });
  */
-export class ToolRegistry {
+export class ToolCatalog {
   /**
    * Every entry under each of its names, or under itself when it has none (a factory may
    * declare no name): the one index of the catalog, in registration order, which the catalog
@@ -140,53 +123,9 @@ export class ToolRegistry {
   #passes: (...names: string[]) => boolean;
   /** Optional tools need an explicit allow glob that names them (OpenClaw semantics). */
   #allowsOptional: (...names: string[]) => boolean;
-  /**
-   * The tool-call pipeline, made by the first `use` or `onApproval`. While it has no
-   * middleware, tools are handed out as registered, at no cost per call.
-   */
-  #pipeline: ToolPipeline | undefined;
-  readonly #onPipelineError: ((message: string, error: unknown) => void) | undefined;
-
-  constructor(options: ToolRegistryOptions = {}) {
-    this.#passes = compileToolFilter(options);
-    this.#allowsOptional = optionalFilter(options);
-    this.#onPipelineError = options.onPipelineError;
-    if (options.onApproval) this.onApproval(options.onApproval);
-  }
-
-  /**
-   * Adds a middleware to the tool-call pipeline: its `beforeToolCall` and `afterToolCall` run
-   * around every call of every tool this registry hands out from then on (`get`,
-   * `resolveAll`), with OpenClaw's hook semantics (see {@link ToolMiddleware}). Returns the
-   * function that removes it. Add middlewares before handing tools out: a tool obtained
-   * while none was in place is the bare tool.
-   *
-   * @example
-   * registry.use({ name: 'audit', afterToolCall: (event) => console.log(event.toolName, event.outcome) });
-   */
-  use(middleware: ToolMiddleware): () => void {
-    return this.#pipelineOf().use(middleware);
-  }
-
-  /** Sets the host's approval handler (see {@link ToolRegistryOptions.onApproval}). */
-  onApproval(handler: ApprovalHandler | undefined): void {
-    this.#pipelineOf().setApprovalHandler(handler);
-  }
-
-  /**
-   * Runs the `tool_result_persist` hooks over a toolResult message the host is about to
-   * persist (an agent loop's transcript) and returns the message to write.
-   */
-  persistToolResult(
-    event: ToolResultPersistEvent,
-    context?: Partial<ToolHookContext>,
-  ): PersistedToolResultMessage {
-    return this.#pipeline === undefined ? event.message : this.#pipeline.persistToolResult(event, context);
-  }
-
-  #pipelineOf(): ToolPipeline {
-    this.#pipeline ??= new ToolPipeline(this.#onPipelineError ? { onError: this.#onPipelineError } : {});
-    return this.#pipeline;
+  constructor(filter: ToolFilter = {}) {
+    this.#passes = compileToolFilter(filter);
+    this.#allowsOptional = optionalFilter(filter);
   }
 
   /**
@@ -278,24 +217,7 @@ export class ToolRegistry {
   get(name: string): Tool | undefined {
     const entry = this.#byName.get(name);
     if (!entry?.tool || !this.#enabled(entry.tool.name, entry)) return undefined;
-    return this.#pipeline?.active ? this.#pipeline.wrap(entry.tool) : entry.tool;
-  }
-
-  /**
-   * `tool`, which is not registered here, with each call passing this registry's pipeline
-   * (policies, hooks, guards, audit) as a registered tool's calls do: for a tool served beside
-   * the registry's own, such as a gateway profile's `run_script`. A middleware added later
-   * applies as well (the pipeline is looked up at each call).
-   */
-  throughPipeline(tool: Tool, context?: ToolContext): Tool {
-    return {
-      ...tool,
-      execute: (toolCallId, params, signal, onUpdate, call) => {
-        const pipeline = this.#pipeline?.active ? this.#pipeline : undefined;
-        const target = pipeline === undefined ? tool : pipeline.wrap(tool, context);
-        return target.execute(toolCallId, params, signal, onUpdate, call);
-      },
-    };
+    return entry.tool;
   }
 
   /**
@@ -358,8 +280,6 @@ export class ToolRegistry {
   ): Promise<Tool[]> {
     const tools: Tool[] = [];
     const seen = new Set<string>();
-    // Tools are wrapped only while a middleware is in place (an approval handler alone costs nothing).
-    const pipeline = this.#pipeline?.active ? this.#pipeline : undefined;
     // A copy: factories are awaited, and the registry may change meanwhile.
     const entries: Entry[] = [];
     for (const entry of this.#byName.values()) if (entries.at(-1) !== entry) entries.push(entry);
@@ -367,7 +287,7 @@ export class ToolRegistry {
       if (entry.tool) {
         if (this.#enabled(entry.tool.name, entry) && !seen.has(entry.tool.name)) {
           seen.add(entry.tool.name);
-          tools.push(pipeline ? pipeline.wrap(entry.tool, context) : entry.tool);
+          tools.push(entry.tool);
         }
         continue;
       }
@@ -381,8 +301,7 @@ export class ToolRegistry {
       for (const tool of produced == null ? [] : Array.isArray(produced) ? produced : [produced]) {
         if (seen.has(tool.name) || !this.#enabled(tool.name, entry, tool)) continue;
         seen.add(tool.name);
-        const shaped = withDefaults(tool, entry.options);
-        tools.push(pipeline ? pipeline.wrap(shaped, context) : shaped);
+        tools.push(withDefaults(tool, entry.options));
       }
     }
     return tools;
