@@ -3,11 +3,12 @@
 //
 //   npm run bench:guard            (build, then node bench/run.mjs guard)
 //   node bench/run.mjs guard [--rounds=N] [--calls=N] [--burst=N] [--rss=N] [--peers=mastra,mcporter,langchain]
-//                            [--parts=latency,throughput,rss] [--base=DIR] [--quick]
+//                            [--parts=latency,throughput,rss|stdio] [--slice=N] [--base=DIR] [--quick]
 //
-// Latency (sequential `echo` calls, each timed alone; `--calls` per side per round, sides in a
-// rotating order; the p50 of each side in each round, ratios taken per round, median and range
-// of the rounds reported):
+// Latency (sequential `echo` calls, each timed alone; `--calls` per side per round, the sides
+// taking turns in slices of `--slice` calls, 5 by default, in a rotating order; the p50 of each
+// side in each round, ratios taken per round, median and range of the rounds reported;
+// `--parts=stdio` measures the stdio call's sides only):
 // - the gateway hop, SDK v2 client → `mcptools serve --http` (the built CLI) → the echo server
 //   over stdio, in the 2025 era (default client, `initialize` session; upstream 2025) and in the
 //   2026-07-28 era (`auto` client; upstream `protocol: "auto"`), ÷ (direct stdio + direct HTTP)
@@ -49,6 +50,11 @@ const perBurst = Number(flag('burst', quick ? 200 : 500));
 const rssRepetitions = Number(flag('rss', quick ? 1 : 3));
 const warmup = quick ? 50 : 200;
 const parts = new Set(flag('parts', 'latency,throughput,rss').split(','));
+// Calls per side before the next side's turn within a round (0: each side's calls in one block).
+const slice = Number(flag('slice', 5));
+// `--parts=stdio`: the stdio call's sides only (no gateway, no mcp-proxy), for quick checks of it.
+const stdioOnly = parts.has('stdio');
+if (stdioOnly) parts.add('latency');
 const peerNames = flag('peers', '').split(',').filter(Boolean);
 const base = flag('base', undefined);
 const baseDir = base === undefined ? undefined : resolve(base);
@@ -60,16 +66,18 @@ const UPSTREAMS = 5;
 const SESSIONS = 10;
 const IN_FLIGHT = 50;
 
-/** Median and range of per-round ratios `values`. */
+/** Median, quartiles and range of per-round ratios `values`. */
 const spread = (values) => ({
   median: quantile(values, 0.5),
+  p25: quantile(values, 0.25),
+  p75: quantile(values, 0.75),
   min: Math.min(...values),
   max: Math.max(...values),
 });
 const showSpread = (value) =>
   value === undefined
     ? '—'
-    : `${format.ratio(value.median)} (${value.min.toFixed(2)}–${value.max.toFixed(2)})`;
+    : `${format.ratio(value.median)} (p25–p75 ${value.p25.toFixed(2)}–${value.p75.toFixed(2)}; ${value.min.toFixed(2)}–${value.max.toFixed(2)})`;
 
 /** A timed side: `call()` makes one echo call and checks its answer. */
 function sdkTimed(name, client, tool, era) {
@@ -116,22 +124,42 @@ async function sessions(name, url, count, mode, tools) {
   };
 }
 
-/** Rounds of `perRound` sequential calls per side, rotating order; per side, the p50 of each round. */
+/**
+ * Rounds of `perRound` sequential calls per side; per side, the p50 of each round. Within a round
+ * the sides take turns in slices of `slice` calls (the order rotated at each slice), so every
+ * side's calls are spread over the whole round and two sides compared in a ratio meet the same
+ * load, collections and core: with each side's calls in one block (`--slice=0`), the hub and the
+ * SDK client ran seconds apart in a round of 14 sides, and the per-round ratio took the
+ * difference of those moments for a difference of the clients.
+ */
 async function latencyRounds(sides) {
   for (const side of sides) for (let index = 0; index < warmup; index++) await side.call();
   const p50s = Object.fromEntries(sides.map((side) => [side.name, []]));
+  const cpuPerCall = Object.fromEntries(sides.map((side) => [side.name, []]));
+  const size = slice > 0 ? Math.min(slice, perRound) : perRound;
   for (let round = 0; round < rounds; round++) {
-    for (const side of rotated(sides, round)) {
-      const times = [];
-      for (let index = 0; index < perRound; index++) {
-        const start = performance.now();
-        await side.call();
-        times.push(performance.now() - start);
+    const times = Object.fromEntries(sides.map((side) => [side.name, []]));
+    const cpu = Object.fromEntries(sides.map((side) => [side.name, 0]));
+    for (let done = 0, turn = 0; done < perRound; done += size, turn++) {
+      for (const side of rotated(sides, round + turn)) {
+        // This process's CPU while only this side's calls run: the client's work per call (its
+        // server is another process), which the machine's load inflates far less than wall time.
+        const before = process.cpuUsage();
+        for (let index = done; index < Math.min(done + size, perRound); index++) {
+          const start = performance.now();
+          await side.call();
+          times[side.name].push(performance.now() - start);
+        }
+        const used = process.cpuUsage(before);
+        cpu[side.name] += used.user + used.system;
       }
-      p50s[side.name].push(quantile(times, 0.5));
+    }
+    for (const side of sides) {
+      p50s[side.name].push(quantile(times[side.name], 0.5));
+      cpuPerCall[side.name].push(cpu[side.name] / perRound);
     }
   }
-  return p50s;
+  return { p50s, cpuPerCall };
 }
 
 /** Calls per second with `IN_FLIGHT` outstanding, `total` calls in all. */
@@ -183,7 +211,16 @@ function knowsEraNames(root) {
 }
 
 const rows = [];
-const result = { rounds, perRound, perBurst, rssRepetitions, base: baseDir ?? null, latency: {}, ratios: {} };
+const result = {
+  rounds,
+  perRound,
+  slice,
+  perBurst,
+  rssRepetitions,
+  base: baseDir ?? null,
+  latency: {},
+  ratios: {},
+};
 const open = [];
 const started = [];
 const dir = mkdtempSync(join(tmpdir(), 'mcptools-bench-guard-'));
@@ -198,15 +235,21 @@ try {
       ? config
       : writeGatewayConfig(dir, 'mcptools-base.json', 'auto');
   if (parts.has('latency') || parts.has('throughput')) {
-    ensureMcpProxy();
-    const echoHttp = await startHttpEcho();
-    started.push(echoHttp);
-    const gateway = await startGatewayHttp(config);
-    started.push(gateway);
-    const gatewayB = await startGatewayHttp(baseConfig, BASE_CLI);
-    started.push(gatewayB);
-    const proxy = await startMcpProxy();
-    started.push(proxy);
+    let echoHttp;
+    let gateway;
+    let gatewayB;
+    let proxy;
+    if (!stdioOnly) {
+      ensureMcpProxy();
+      echoHttp = await startHttpEcho();
+      started.push(echoHttp);
+      gateway = await startGatewayHttp(config);
+      started.push(gateway);
+      gatewayB = await startGatewayHttp(baseConfig, BASE_CLI);
+      started.push(gatewayB);
+      proxy = await startMcpProxy();
+      started.push(proxy);
+    }
     const stdio = { stdio: echoStdioCommand() };
     const v2 = async (target, mode, name, tool = 'echo') => {
       const { client, era } = await connectSdk({ ...target, mode });
@@ -225,25 +268,33 @@ try {
       const side = {
         stdio25: await v2(stdio, 'default', 'SDK v2 → echo, stdio'),
         stdio25B: await v2(stdio, 'default', 'SDK v2 → echo, stdio (A′)'),
-        http25: await v2({ url: echoHttp.url }, 'default', 'SDK v2 → echo, HTTP'),
-        hop25: await v2({ url: gateway.url }, 'default', 'hop: SDK v2 → serve --http → stdio', 'e0__echo'),
-        hop25B: await v2(
-          { url: gatewayB.url },
-          'default',
-          `hop (${control}): SDK v2 → serve --http → stdio`,
-          'e0__echo',
-        ),
-        proxy25: await v2({ url: proxy.url }, 'default', 'SDK v2 → mcp-proxy → stdio'),
-        stdio26: await v2(stdio, 'auto', 'SDK v2 auto → echo, stdio'),
-        http26: await v2({ url: echoHttp.url }, 'auto', 'SDK v2 auto → echo, HTTP'),
-        hop26: await v2({ url: gateway.url }, 'auto', 'hop: SDK v2 auto → serve --http → stdio', 'm0__echo'),
-        hop26B: await v2(
-          { url: gatewayB.url },
-          'auto',
-          `hop (${control}): SDK v2 auto → serve --http → stdio`,
-          'm0__echo',
-        ),
       };
+      if (!stdioOnly)
+        Object.assign(side, {
+          http25: await v2({ url: echoHttp.url }, 'default', 'SDK v2 → echo, HTTP'),
+          hop25: await v2({ url: gateway.url }, 'default', 'hop: SDK v2 → serve --http → stdio', 'e0__echo'),
+          hop25B: await v2(
+            { url: gatewayB.url },
+            'default',
+            `hop (${control}): SDK v2 → serve --http → stdio`,
+            'e0__echo',
+          ),
+          proxy25: await v2({ url: proxy.url }, 'default', 'SDK v2 → mcp-proxy → stdio'),
+          stdio26: await v2(stdio, 'auto', 'SDK v2 auto → echo, stdio'),
+          http26: await v2({ url: echoHttp.url }, 'auto', 'SDK v2 auto → echo, HTTP'),
+          hop26: await v2(
+            { url: gateway.url },
+            'auto',
+            'hop: SDK v2 auto → serve --http → stdio',
+            'm0__echo',
+          ),
+          hop26B: await v2(
+            { url: gatewayB.url },
+            'auto',
+            `hop (${control}): SDK v2 auto → serve --http → stdio`,
+            'm0__echo',
+          ),
+        });
       side.hub = await openSide(
         mcptoolsSide(lib, undefined, 'mcptools'),
         'mcptools hub → echo, stdio',
@@ -266,27 +317,39 @@ try {
       console.log(
         `\nlatency: ${rounds} rounds × ${perRound} sequential calls per side, ${all.length} sides interleaved`,
       );
-      const p50s = await latencyRounds(all);
+      const { p50s, cpuPerCall } = await latencyRounds(all);
+      const cpuRatio = (over, under) =>
+        spread(cpuPerCall[over.name].map((value, round) => value / cpuPerCall[under.name][round]));
       const perRoundRatio = (over, under) =>
         spread(p50s[over.name].map((value, round) => value / under(round)));
       const of = (item) => (round) => p50s[item.name][round];
       const sum = (left, right) => (round) => p50s[left.name][round] + p50s[right.name][round];
       const ratios = {
-        hop2025: perRoundRatio(side.hop25, sum(side.stdio25, side.http25)),
-        hop2025Control: perRoundRatio(side.hop25B, sum(side.stdio25, side.http25)),
-        hop2025AA: perRoundRatio(side.hop25, of(side.hop25B)),
-        hop2025VsMcpProxy: perRoundRatio(side.hop25, of(side.proxy25)),
-        hop2026: perRoundRatio(side.hop26, sum(side.stdio26, side.http26)),
-        hop2026Control: perRoundRatio(side.hop26B, sum(side.stdio26, side.http26)),
-        hop2026AA: perRoundRatio(side.hop26, of(side.hop26B)),
+        ...(stdioOnly
+          ? {}
+          : {
+              hop2025: perRoundRatio(side.hop25, sum(side.stdio25, side.http25)),
+              hop2025Control: perRoundRatio(side.hop25B, sum(side.stdio25, side.http25)),
+              hop2025AA: perRoundRatio(side.hop25, of(side.hop25B)),
+              hop2025VsMcpProxy: perRoundRatio(side.hop25, of(side.proxy25)),
+              hop2026: perRoundRatio(side.hop26, sum(side.stdio26, side.http26)),
+              hop2026Control: perRoundRatio(side.hop26B, sum(side.stdio26, side.http26)),
+              hop2026AA: perRoundRatio(side.hop26, of(side.hop26B)),
+            }),
         stdioCall: perRoundRatio(side.hub, of(side.stdio25)),
         stdioCallControl: perRoundRatio(side.hubB, of(side.stdio25)),
         stdioCallAA: perRoundRatio(side.hub, of(side.hubB)),
         sdkAA: perRoundRatio(side.stdio25B, of(side.stdio25)),
+        stdioCallCpu: cpuRatio(side.hub, side.stdio25),
+        stdioCallCpuAA: cpuRatio(side.hub, side.hubB),
+        sdkCpuAA: cpuRatio(side.stdio25B, side.stdio25),
         ...Object.fromEntries(others.map((item) => [item.name, perRoundRatio(item, of(side.stdio25))])),
       };
       result.latency = Object.fromEntries(
-        all.map((item) => [item.name, { era: item.era, p50PerRound: p50s[item.name] }]),
+        all.map((item) => [
+          item.name,
+          { era: item.era, p50PerRound: p50s[item.name], cpuPerCallPerRound: cpuPerCall[item.name] },
+        ]),
       );
       result.ratios = ratios;
       const median = (item) => format.us(quantile(p50s[item.name], 0.5));
@@ -295,25 +358,31 @@ try {
         ['side', 'era', 'p50'],
         all.map((item) => [item.name, item.era ?? '—', median(item)]),
       );
+      if (!stdioOnly)
+        rows.push(
+          ['hop 2025 p50 ÷ (direct stdio + direct HTTP)', showSpread(ratios.hop2025), '≤ 1.10×'],
+          [`  the same, ${control} gateway`, showSpread(ratios.hop2025Control), ''],
+          [`  hop ÷ hop ${control} (control)`, showSpread(ratios.hop2025AA), '1.00×'],
+          ['hop 2025 p50 ÷ mcp-proxy', showSpread(ratios.hop2025VsMcpProxy), 'reported'],
+          ['hop 2026-07-28 p50 ÷ (direct stdio + direct HTTP)', showSpread(ratios.hop2026), '≤ 1.10×'],
+          [`  the same, ${control} gateway`, showSpread(ratios.hop2026Control), ''],
+          [`  hop ÷ hop ${control} (control)`, showSpread(ratios.hop2026AA), '1.00×'],
+        );
       rows.push(
-        ['hop 2025 p50 ÷ (direct stdio + direct HTTP)', showSpread(ratios.hop2025), '≤ 1.10×'],
-        [`  the same, ${control} gateway`, showSpread(ratios.hop2025Control), ''],
-        [`  hop ÷ hop ${control} (control)`, showSpread(ratios.hop2025AA), '1.00×'],
-        ['hop 2025 p50 ÷ mcp-proxy', showSpread(ratios.hop2025VsMcpProxy), 'reported'],
-        ['hop 2026-07-28 p50 ÷ (direct stdio + direct HTTP)', showSpread(ratios.hop2026), '≤ 1.10×'],
-        [`  the same, ${control} gateway`, showSpread(ratios.hop2026Control), ''],
-        [`  hop ÷ hop ${control} (control)`, showSpread(ratios.hop2026AA), '1.00×'],
         ['stdio call p50, mcptools ÷ SDK v2', showSpread(ratios.stdioCall), '≤ 0.85×'],
         [`  the same, ${control} hub`, showSpread(ratios.stdioCallControl), ''],
         [`  hub ÷ hub ${control} (control)`, showSpread(ratios.stdioCallAA), '1.00×'],
         ['  SDK v2 A′ ÷ SDK v2 (control)', showSpread(ratios.sdkAA), '1.00×'],
+        ['stdio call, client CPU per call, mcptools ÷ SDK v2', showSpread(ratios.stdioCallCpu), 'reported'],
+        [`  hub ÷ hub ${control} (control)`, showSpread(ratios.stdioCallCpuAA), '1.00×'],
+        ['  SDK v2 A′ ÷ SDK v2 (control)', showSpread(ratios.sdkCpuAA), '1.00×'],
         ...others.map((item) => [`  ${item.name} ÷ SDK v2`, showSpread(ratios[item.name]), '']),
       );
       await Promise.all(open.splice(0).map((item) => item.close()));
       await settle(300);
     }
 
-    if (parts.has('throughput')) {
+    if (parts.has('throughput') && !stdioOnly) {
       const tools = Array.from({ length: UPSTREAMS }, (_unused, index) => `e${index}__echo`);
       const direct = await v2({ url: echoHttp.url }, 'default', 'SDK v2 → echo, HTTP, 1 client');
       const many = await sessions(

@@ -41,6 +41,8 @@ const importMetaAllowed = new Set([
   resolve(src, 'router/code-mode/quickjs-module.ts'),
   // Resolves an installed package's binary: found the same from dist/ as from dist/cli/demo/.
   resolve(src, 'cli/demo/resolve-package-bin.ts'),
+  // Resolves the OpenTelemetry API package: found the same from dist/ as from dist/telemetry/.
+  resolve(src, 'telemetry/otel-api.ts'),
   ...externalModules,
 ]);
 

@@ -8,6 +8,7 @@ import {
   readLimitCounts,
 } from './box-limit-hits.js';
 import type { BoxedLaunch } from './bwrap-command.js';
+import { acquireCgroupDelegation, releaseCgroupDelegation } from './cgroup-delegation.js';
 import type { CgroupParents } from './find-cgroups.js';
 
 /** The limits a box's cgroup holds for all its processes together. */
@@ -118,9 +119,25 @@ export class BoxCgroup {
     };
   }
 
-  /** Creates the cgroup, writes its limits and starts watching its counters. */
+  /**
+   * Creates the cgroup (under cgroup v2 after delegating the parent, see cgroup-delegation.ts),
+   * writes its limits and starts watching its counters.
+   */
   async open(): Promise<void> {
-    for (const dir of this.dirs) mkdirSync(dir);
+    const delegate = this.#parents.delegate;
+    if (delegate !== undefined) acquireCgroupDelegation(this.#parents.pids, delegate);
+    try {
+      for (const dir of this.dirs) mkdirSync(dir);
+      this.#writeLimits();
+    } catch (error) {
+      for (const dir of this.dirs) await removeCgroup(dir);
+      if (delegate !== undefined) releaseCgroupDelegation(this.#parents.pids);
+      throw error;
+    }
+    BoxCgroup.#watch(this);
+  }
+
+  #writeLimits(): void {
     const v2 = this.#parents.version === 2;
     writeFileSync(join(this.#dirs.get('pids')!, 'pids.max'), String(this.#limits.maxProcesses));
     const memory = this.#dirs.get('memory');
@@ -138,7 +155,6 @@ export class BoxCgroup {
         writeFileSync(join(cpu, 'cpu.cfs_quota_us'), String(quota));
       }
     }
-    BoxCgroup.#watch(this);
   }
 
   /**
@@ -149,12 +165,13 @@ export class BoxCgroup {
     this.#check(true);
   }
 
-  /** Reports the limits the box hit, ends what is left in it, and removes the cgroup. */
+  /** Reports the limits the box hit, ends what is left in it, removes the cgroup, and gives back the delegation. */
   async close(): Promise<void> {
     BoxCgroup.#unwatch(this);
     const hits = hitSummary(this.#parents.version, this.#limits, readLimitCounts(this.#counted()));
     if (hits.length > 0) this.#report(`server "${this.#server}" hit its box's limits: ${hits.join(', ')}`);
     for (const dir of this.dirs) await removeCgroup(dir);
+    if (this.#parents.delegate !== undefined) releaseCgroupDelegation(this.#parents.pids);
   }
 
   /** The folders the counters are read from. */

@@ -1,5 +1,6 @@
 import { accessSync, constants, readdirSync, readFileSync, rmdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
+import { GATEWAY_LEAF } from './cgroup-delegation.js';
 
 /**
  * Where this process can make a child cgroup for each box: the folders (its own cgroups) under
@@ -14,6 +15,12 @@ export interface CgroupParents {
   memory?: string;
   cpu?: string;
   cpuacct?: string;
+  /**
+   * cgroup v2 only: the controllers `pids` (the parent of every box) has but does not delegate
+   * yet, which a box's cgroup delegates first (cgroup-delegation.ts: the gateway moves into a
+   * leaf, the controllers go into `cgroup.subtree_control`); unset when nothing is left to do.
+   */
+  delegate?: string[];
 }
 
 /** Whether boxes get cgroups here: the parents, or why not (for `doctor` and the refusals). */
@@ -31,10 +38,14 @@ interface CgroupMount {
 
 let found: CgroupSupport | undefined;
 
+/** The controllers a box's cgroup v2 uses, in the order they are delegated. */
+const V2_CONTROLLERS = ['pids', 'memory', 'cpu'] as const;
+
 /**
  * Whether boxes can have a cgroup of their own here, found once per process: cgroup v2 when this
- * process's cgroup is writable and delegates `pids` (and `memory`) to its children
- * (`cgroup.subtree_control`), else cgroup v1 when the `pids` hierarchy (and `memory`'s) has a
+ * process's cgroup is writable and has `pids` (and `memory`, `cpu`), delegated to its children
+ * already (`cgroup.subtree_control`) or to be delegated at the first box (the gateway moves into
+ * a leaf cgroup: cgroup-delegation.ts), else cgroup v1 when the `pids` hierarchy (and `memory`'s) has a
  * writable cgroup of this process. Without either, a box has no process limit.
  */
 export function findCgroups(): CgroupSupport {
@@ -102,16 +113,22 @@ export function detect(
   }
   const v2 = mounts.find((mount) => mount.v2);
   if (v2 !== undefined && own.has('')) {
-    const dir = folderOf(v2, own.get('')!);
+    let dir = folderOf(v2, own.get('')!);
+    // A gateway started in a cgroup that another one delegated is in that one's leaf: its boxes go beside it.
+    if (basename(dir) === GATEWAY_LEAF) dir = dirname(dir);
     const delegated = probe.read(join(dir, 'cgroup.subtree_control')).split(/\s+/);
-    if (delegated.includes('pids') && probe.writable(dir))
+    const available = probe.read(join(dir, 'cgroup.controllers')).split(/\s+/);
+    const usable = V2_CONTROLLERS.filter((name) => delegated.includes(name) || available.includes(name));
+    const delegate = usable.filter((name) => !delegated.includes(name));
+    if (usable.includes('pids') && probe.writable(dir))
       return {
         available: true,
         parents: {
           version: 2,
           pids: dir,
-          ...(delegated.includes('memory') ? { memory: dir } : {}),
-          ...(delegated.includes('cpu') ? { cpu: dir } : {}),
+          ...(usable.includes('memory') ? { memory: dir } : {}),
+          ...(usable.includes('cpu') ? { cpu: dir } : {}),
+          ...(delegate.length > 0 ? { delegate } : {}),
         },
       };
   }
@@ -136,7 +153,7 @@ export function detect(
     reason:
       v2 === undefined
         ? 'no writable cgroup v1 "pids" hierarchy and no cgroup v2 mount'
-        : 'this process’s cgroup v2 does not delegate "pids" to children it may create, and no writable cgroup v1 "pids" hierarchy',
+        : 'this process’s cgroup v2 is not writable or has no "pids" controller to delegate, and no writable cgroup v1 "pids" hierarchy',
   };
 }
 

@@ -1,7 +1,7 @@
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
-import { trace } from '@opentelemetry/api';
 import type { SecretRedactor } from '../config/secret-redactor.js';
 import { SERVED_CHANNEL, type ServedRequest } from '../telemetry/downstream-request-telemetry.js';
+import { otelApi } from '../telemetry/otel-api.js';
 
 /** How `serve` writes its log: readable lines (`text`, the default) or one JSON object per line. */
 export type LogFormat = 'text' | 'json';
@@ -44,7 +44,7 @@ export function createServeLog(
       close: () => {},
     };
   const log = (message: string, fields: LogFields = {}) => {
-    const active = trace.getActiveSpan()?.spanContext();
+    const active = otelApi()?.trace.getActiveSpan()?.spanContext();
     const traceId = fields.traceId ?? active?.traceId;
     const spanId = fields.spanId ?? active?.spanId;
     const entry = {

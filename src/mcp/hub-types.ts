@@ -4,6 +4,7 @@ import type { PinGuard } from '../pins/pin-guard.js';
 import type { SharedRateLimitStore } from '../policies/shared-rate-limits.js';
 import type { RegistryChange } from '../registry/tool-catalog.js';
 import type { CallContext, Caller } from '../tool/call-context.js';
+import type { ProtocolEra } from './protocol-era.js';
 import type { McpServerRequestRouter } from './routed-server-requests.js';
 import type { ServePerCallerOptions } from './serve-per-caller-options.js';
 
@@ -44,8 +45,7 @@ export interface ErrorInfo {
   recoverable: boolean;
 }
 
-/** A protocol era by its name: `2025` (2024-11-05 to 2025-06-18) or `2026-07-28`. */
-export type ProtocolEra = '2025' | '2026-07-28';
+export type { ProtocolEra };
 
 /** What `status()` reports for one server. */
 export interface ServerStatus {

@@ -1,4 +1,4 @@
-import type { ProtocolEra } from './hub-types.js';
+import type { ProtocolEra } from './protocol-era.js';
 
 /**
  * The SDK's name of an era: `legacy` for 2025 (`initialize`), `modern` for 2026-07-28. It is

@@ -1,8 +1,8 @@
-import { context, SpanKind } from '@opentelemetry/api';
 import { mcptoolsInstruments } from './mcptools-metrics.js';
+import { otelApi } from './otel-api.js';
 import { ATTR } from './telemetry-names.js';
 import { type ObservedServer, transportAttributes } from './tool-call-telemetry.js';
-import { failSpan, tracer } from './tracer.js';
+import { failSpan, mcptoolsTracer } from './tracer.js';
 import { finishWhenSettled } from './upstream-request-telemetry.js';
 
 /**
@@ -16,11 +16,13 @@ export function observeConnect<T>(
   reconnect: boolean,
   connect: () => Promise<T>,
 ): Promise<T> {
+  const api = otelApi();
+  if (api === undefined) return connect();
   const instruments = mcptoolsInstruments();
-  const span = tracer.startSpan(
+  const span = mcptoolsTracer(api).startSpan(
     `connect ${server.name}`,
-    { kind: SpanKind.INTERNAL, root: true },
-    context.active(),
+    { kind: api.SpanKind.INTERNAL, root: true },
+    api.context.active(),
   );
   const recording = span.isRecording();
   if (!recording && instruments === undefined) return connect();
@@ -30,7 +32,7 @@ export function observeConnect<T>(
     if (recording) {
       span.setAttributes(transportAttributes(server));
       span.setAttribute(ATTR.outcome, failure ?? 'ok');
-      if (failure !== undefined) failSpan(span, failure);
+      if (failure !== undefined) failSpan(api, span, failure);
       span.end();
     }
     if (reconnect)

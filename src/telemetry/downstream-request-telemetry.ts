@@ -1,9 +1,10 @@
 import { channel } from 'node:diagnostics_channel';
-import { type Attributes, context, SpanKind, trace } from '@opentelemetry/api';
+import type { Attributes, Context, Span } from '@opentelemetry/api';
 import { mcptoolsInstruments } from './mcptools-metrics.js';
+import { type OtelApi, otelApi } from './otel-api.js';
 import { ATTR } from './telemetry-names.js';
 import { extractTraceContext, type HeaderReader } from './trace-context.js';
-import { failSpan, tracer } from './tracer.js';
+import { failSpan, mcptoolsTracer } from './tracer.js';
 import { failureType } from './upstream-request-telemetry.js';
 
 /** What a downstream request's telemetry reads of the request. */
@@ -59,37 +60,26 @@ export function observeDownstreamRequest<T>(
   info: DownstreamRequestInfo,
   serve: () => Promise<T>,
 ): Promise<T> {
-  const instruments = mcptoolsInstruments();
-  const parent = extractTraceContext(info.meta, info.headers);
-  const span = tracer.startSpan(
-    info.target === undefined ? info.method : `${info.method} ${info.target}`,
-    { kind: SpanKind.SERVER },
-    parent,
-  );
-  const recording = span.isRecording();
+  const api = otelApi();
   const publish = served.hasSubscribers;
-  if (!recording && instruments === undefined && !publish) return serve();
+  if (api === undefined && !publish) return serve();
+  const instruments = mcptoolsInstruments();
+  const traced = api === undefined ? undefined : recordingSpan(api, info);
+  if (traced === undefined && instruments === undefined && !publish) return serve();
   const started = publish ? performance.now() : 0;
-  if (recording) {
-    const attributes: Attributes = { [ATTR.methodName]: info.method, [ATTR.era]: info.era };
-    if (info.target !== undefined)
-      attributes[info.method === 'prompts/get' ? ATTR.promptName : ATTR.toolName] = info.target;
-    if (info.method === 'tools/call') attributes[ATTR.operationName] = 'execute_tool';
-    if (info.sessionId !== undefined) attributes[ATTR.sessionId] = info.sessionId;
-    span.setAttributes(attributes);
-  }
   const finish = (outcome: string, failed: boolean) => {
-    if (recording) {
+    if (traced !== undefined) {
+      const { api, span } = traced;
       span.setAttribute(ATTR.outcome, outcome);
       if (failed) {
         span.setAttribute(ATTR.rpcStatusCode, outcome);
-        failSpan(span, outcome);
-      } else if (outcome === 'tool_error') failSpan(span, outcome);
+        failSpan(api, span, outcome);
+      } else if (outcome === 'tool_error') failSpan(api, span, outcome);
       span.end();
     }
     instruments?.gatewayRequests.add(1, { [ATTR.methodName]: info.method, [ATTR.outcome]: outcome });
     if (publish) {
-      const ids = recording ? span.spanContext() : undefined;
+      const ids = traced?.span.spanContext();
       const message: ServedRequest = {
         method: info.method,
         ...(info.target === undefined ? {} : { target: info.target }),
@@ -101,7 +91,10 @@ export function observeDownstreamRequest<T>(
       served.publish(message);
     }
   };
-  const answered = recording ? context.with(trace.setSpan(parent, span), serve) : serve();
+  const answered =
+    traced === undefined
+      ? serve()
+      : traced.api.context.with(traced.api.trace.setSpan(traced.parent, traced.span), serve);
   return answered.then(
     (result) => {
       finish(outcomeOf(result), false);
@@ -112,4 +105,25 @@ export function observeDownstreamRequest<T>(
       throw error;
     },
   );
+}
+
+/** The request's SERVER span with its attributes, when one is being recorded. */
+function recordingSpan(
+  api: OtelApi,
+  info: DownstreamRequestInfo,
+): { api: OtelApi; span: Span; parent: Context } | undefined {
+  const parent = extractTraceContext(api, info.meta, info.headers);
+  const span = mcptoolsTracer(api).startSpan(
+    info.target === undefined ? info.method : `${info.method} ${info.target}`,
+    { kind: api.SpanKind.SERVER },
+    parent,
+  );
+  if (!span.isRecording()) return undefined;
+  const attributes: Attributes = { [ATTR.methodName]: info.method, [ATTR.era]: info.era };
+  if (info.target !== undefined)
+    attributes[info.method === 'prompts/get' ? ATTR.promptName : ATTR.toolName] = info.target;
+  if (info.method === 'tools/call') attributes[ATTR.operationName] = 'execute_tool';
+  if (info.sessionId !== undefined) attributes[ATTR.sessionId] = info.sessionId;
+  span.setAttributes(attributes);
+  return { api, span, parent };
 }

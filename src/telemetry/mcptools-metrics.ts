@@ -1,13 +1,5 @@
-import {
-  type Attributes,
-  type Counter,
-  createNoopMeter,
-  type Histogram,
-  type Meter,
-  type MeterProvider,
-  metrics,
-  type UpDownCounter,
-} from '@opentelemetry/api';
+import type { Attributes, Counter, Histogram, Meter, MeterProvider, UpDownCounter } from '@opentelemetry/api';
+import { otelApi } from './otel-api.js';
 import { ATTR, INSTRUMENTATION_SCOPE } from './telemetry-names.js';
 
 /** Durations in seconds, as the semantic conventions ask; buckets from 1 ms to 5 min. */
@@ -43,15 +35,17 @@ let cached: McptoolsInstruments | undefined;
 
 /**
  * The instruments on the global meter provider, or `undefined` while none is registered (the
- * API's no-op: nothing is measured, nothing is computed). Made again when the provider
- * changes (a host that registers its SDK after importing mcptools).
+ * API's no-op, or the API not even loaded: nothing is measured, nothing is computed). Made again
+ * when the provider changes (a host that registers its SDK after importing mcptools).
  */
 export function mcptoolsInstruments(): McptoolsInstruments | undefined {
-  const provider = metrics.getMeterProvider();
+  const api = otelApi();
+  if (api === undefined) return undefined;
+  const provider = api.metrics.getMeterProvider();
   if (provider === cachedProvider) return cached;
   cachedProvider = provider;
   const meter = provider.getMeter(INSTRUMENTATION_SCOPE);
-  cached = meter === createNoopMeter() ? undefined : makeInstruments(meter);
+  cached = meter === api.createNoopMeter() ? undefined : makeInstruments(meter);
   if (cached) for (const listener of providerListeners) listener(cached);
   return cached;
 }

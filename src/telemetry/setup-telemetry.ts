@@ -1,6 +1,6 @@
-import { context, metrics, propagation, trace } from '@opentelemetry/api';
 import type { TelemetryConfig } from '../config/config-types.js';
 import { McpToolsError } from '../errors/mcp-tools-error.js';
+import { loadOtelApi } from './otel-api.js';
 
 /** What {@link setupTelemetry} started; `shutdown()` flushes and stops it. */
 export interface TelemetryHandle {
@@ -91,6 +91,7 @@ export async function setupTelemetry(
       env.OTEL_METRICS_EXPORTER?.trim() === 'otlp');
   const prometheus = options.prometheus === true || config?.metrics === true;
   if (!traces && !otlpMetrics && !prometheus) return undefined;
+  const { context, metrics, propagation, trace } = loadOtelApi();
 
   const { resourceFromAttributes, detectResources, envDetector } = await import('@opentelemetry/resources');
   const resource = resourceFromAttributes({

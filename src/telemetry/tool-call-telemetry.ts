@@ -1,10 +1,11 @@
-import { type Attributes, type Context, context, type Span, SpanKind, trace } from '@opentelemetry/api';
+import type { Attributes, Context, Span } from '@opentelemetry/api';
 import type { ToolResult } from '../tool/tool.js';
 import { type McptoolsInstruments, mcptoolsInstruments } from './mcptools-metrics.js';
+import { type OtelApi, otelApi } from './otel-api.js';
 import { ATTR, EXECUTE_TOOL } from './telemetry-names.js';
 import { callEnded, callStarted } from './tool-call-tallies.js';
 import { withContextForInjection } from './trace-context.js';
-import { errorType, failSpan, tracer, tracing } from './tracer.js';
+import { errorType, failSpan, mcptoolsTracer, tracing } from './tracer.js';
 
 /** What a tool call's telemetry reads of its connection (an `McpConnection`). */
 export interface ObservedServer {
@@ -97,7 +98,7 @@ function durationLabels(labels: ToolLabels, server: string, tool: string, outcom
  * `execute_tool` CLIENT span named `tools/call <tool>` (the GenAI and MCP semantic conventions:
  * `gen_ai.tool.name` is the server's name, `mcptools.tool.exposed_name` the caller's), counts
  * it and times it. Arguments and results are measured, never recorded. With no SDK
- * registered it is `run()` and one non-recording span.
+ * registered it is `run()`.
  */
 export function observeToolCall(
   server: ObservedServer,
@@ -106,21 +107,24 @@ export function observeToolCall(
   args: Record<string, unknown>,
   run: () => Promise<ToolResult>,
 ): Promise<ToolResult> {
+  const api = otelApi();
+  if (api === undefined) return run();
   const instruments = mcptoolsInstruments();
-  const parent = context.active();
   // Names and attributes are worked out only for an SDK (and then once per tool).
-  if (instruments === undefined && !tracing()) return run();
+  if (instruments === undefined && !tracing(api)) return run();
+  const parent = api.context.active();
   const labels = labelsOf(server, originalName, exposedName);
-  const span = tracer.startSpan(
+  const span = mcptoolsTracer(api).startSpan(
     labels.spanName,
-    { kind: SpanKind.CLIENT, attributes: labels.spanAttributes },
+    { kind: api.SpanKind.CLIENT, attributes: labels.spanAttributes },
     parent,
   );
   if (!span.isRecording() && instruments === undefined) return run();
-  return observed(server, originalName, args, run, instruments, parent, span, labels);
+  return observed(api, server, originalName, args, run, instruments, parent, span, labels);
 }
 
 async function observed(
+  api: OtelApi,
   server: ObservedServer,
   originalName: string,
   args: Record<string, unknown>,
@@ -142,12 +146,12 @@ async function observed(
   try {
     // Over HTTP the span must reach the transport's fetch (the `traceparent` header), later and
     // asynchronously: only there is it made the active context (see withContextForInjection).
-    const traced = trace.setSpan(parent, span);
+    const traced = api.trace.setSpan(parent, span);
     result = !recording
       ? await run()
       : server.transportKind === 'stdio' || server.transportKind === 'in-memory'
         ? await withContextForInjection(traced, run)
-        : await context.with(traced, run);
+        : await api.context.with(traced, run);
     return result;
   } finally {
     const outcome = result === undefined ? 'internal_error' : outcomeOf(result);
@@ -158,7 +162,7 @@ async function observed(
         span.setAttribute(ATTR.resultContentCount, result.content.length);
         span.setAttribute(ATTR.resultChars, size);
       }
-      if (outcome !== 'ok') failSpan(span, outcome);
+      if (outcome !== 'ok') failSpan(api, span, outcome);
       span.end();
     }
     if (instruments !== undefined) {

@@ -1,12 +1,5 @@
-import {
-  type Context,
-  context,
-  isSpanContextValid,
-  propagation,
-  ROOT_CONTEXT,
-  type TextMapGetter,
-  trace,
-} from '@opentelemetry/api';
+import type { Context, TextMapGetter } from '@opentelemetry/api';
+import { type OtelApi, otelApi } from './otel-api.js';
 
 /** The keys of W3C Trace Context and Baggage, unprefixed in `params._meta` (MCP SEP-414). */
 const PROPAGATION_KEYS = ['traceparent', 'tracestate', 'baggage'] as const;
@@ -33,12 +26,13 @@ export interface HeaderReader {
  * while no propagator is registered (the API's no-op).
  */
 export function extractTraceContext(
+  api: OtelApi,
   meta: Record<string, unknown> | undefined,
   headers?: HeaderReader,
 ): Context {
-  const active = context.active();
+  const active = api.context.active();
   if (meta?.traceparent === undefined && headers?.get('traceparent') == null) return active;
-  return propagation.extract(
+  return api.propagation.extract(
     active,
     { ...(meta ? { meta } : {}), ...(headers ? { headers } : {}) },
     carrierGetter,
@@ -76,12 +70,14 @@ export const OWN_TRACESTATE_KEY = 'mcptools';
  * common, telemetry-off case costs one lookup).
  */
 export function traceContextMeta(): Record<string, string> | undefined {
-  const active = injecting ?? context.active();
-  if (active === ROOT_CONTEXT) return undefined;
-  const span = trace.getSpan(active);
+  const api = otelApi();
+  if (api === undefined) return undefined;
+  const active = injecting ?? api.context.active();
+  if (active === api.ROOT_CONTEXT) return undefined;
+  const span = api.trace.getSpan(active);
   if (span?.isRecording() !== true) return undefined;
   const spanContext = span.spanContext();
-  if (!isSpanContextValid(spanContext)) return undefined;
+  if (!api.isSpanContextValid(spanContext)) return undefined;
   const flags = (spanContext.traceFlags & 0xff).toString(16).padStart(2, '0');
   const carrier: Record<string, string> = {
     traceparent: `00-${spanContext.traceId}-${spanContext.spanId}-${flags}`,

@@ -1,10 +1,11 @@
-import { type Attributes, context, SpanKind, trace } from '@opentelemetry/api';
+import type { Attributes } from '@opentelemetry/api';
 import { McpToolsError } from '../errors/mcp-tools-error.js';
 import { mcptoolsInstruments } from './mcptools-metrics.js';
+import { otelApi } from './otel-api.js';
 import { ATTR } from './telemetry-names.js';
 import { type ObservedServer, transportAttributes } from './tool-call-telemetry.js';
 import { withContextForInjection } from './trace-context.js';
-import { errorType, failSpan, tracer } from './tracer.js';
+import { errorType, failSpan, mcptoolsTracer } from './tracer.js';
 
 /** The low-cardinality type of a failure: an `McpToolsError`'s code, a JSON-RPC code, else `_OTHER`. */
 export function failureType(error: unknown): string {
@@ -38,12 +39,14 @@ export function observeUpstreamRequest<T>(
   extra: Attributes,
   send: () => Promise<T>,
 ): Promise<T> {
+  const api = otelApi();
+  if (api === undefined) return send();
   const instruments = mcptoolsInstruments();
-  const parent = context.active();
+  const parent = api.context.active();
   const prompt = extra[ATTR.promptName];
-  const span = tracer.startSpan(
+  const span = mcptoolsTracer(api).startSpan(
     typeof prompt === 'string' ? `${method} ${prompt}` : method,
-    { kind: SpanKind.CLIENT },
+    { kind: api.SpanKind.CLIENT },
     parent,
   );
   const recording = span.isRecording();
@@ -58,7 +61,7 @@ export function observeUpstreamRequest<T>(
   const started = performance.now();
   const finish = (failure?: string) => {
     if (recording) {
-      if (failure !== undefined) failSpan(span, failure);
+      if (failure !== undefined) failSpan(api, span, failure);
       span.end();
     }
     instruments?.upstreamDuration.record((performance.now() - started) / 1000, {
@@ -68,6 +71,6 @@ export function observeUpstreamRequest<T>(
     });
   };
   // The span goes upstream in `_meta` (built synchronously by `send`); no async context needed.
-  const sent = recording ? withContextForInjection(trace.setSpan(parent, span), send) : send();
+  const sent = recording ? withContextForInjection(api.trace.setSpan(parent, span), send) : send();
   return finishWhenSettled(sent, finish);
 }

@@ -46,15 +46,54 @@ export function formatArgumentIssues(issues: ArgumentIssue[]): string {
     .join('; ');
 }
 
+/** Distinct schemas one shared engine compiles before a fresh engine takes over (memory bound). */
+const MAX_SCHEMAS_PER_ENGINE = 1000;
+
+/**
+ * The ajv engines every {@link ArgumentValidator} of the process compiles with, one per dialect:
+ * each engine loads its meta-schema and compiles it to check a schema (tens of milliseconds), which
+ * a `call` from the CLI paid twice (its own usage check and the hub's) when each validator made its
+ * own. Schemas are compiled with `addUsedSchema: false`: a top-level `$id` is not registered in the
+ * engine, so two tools (or servers) declaring one `$id` with different content never meet, and a
+ * schema's references to its own `$id` still resolve inside it. The engine keeps every schema it
+ * compiled, so past {@link MAX_SCHEMAS_PER_ENGINE} a fresh one takes over; checks already made
+ * keep working.
+ */
+const sharedEngines: {
+  draft7?: { ajv: Ajv; compiled: number };
+  draft2020?: { ajv: Ajv2020; compiled: number };
+} = {};
+
+const engineOptions = { allErrors: true, strict: false, logger: false, addUsedSchema: false } as const;
+
+function draft7Engine(): Ajv {
+  let engine = sharedEngines.draft7;
+  if (engine === undefined || engine.compiled >= MAX_SCHEMAS_PER_ENGINE) {
+    engine = { ajv: createAjv(engineOptions), compiled: 0 };
+    sharedEngines.draft7 = engine;
+  }
+  engine.compiled++;
+  return engine.ajv;
+}
+
+function draft2020Engine(): Ajv2020 {
+  let engine = sharedEngines.draft2020;
+  if (engine === undefined || engine.compiled >= MAX_SCHEMAS_PER_ENGINE) {
+    engine = { ajv: createAjv2020(engineOptions), compiled: 0 };
+    sharedEngines.draft2020 = engine;
+  }
+  engine.compiled++;
+  return engine.ajv;
+}
+
 /**
  * Compiles tool input schemas into argument checks with ajv, once per distinct schema: a
- * draft 2020-12 schema (by `$schema`) goes to `ajv/dist/2020`, everything else to draft-07.
+ * draft 2020-12 schema (by `$schema`) goes to `ajv/dist/2020`, everything else to draft-07
+ * (the process's shared engines, see {@link sharedEngines}).
  * A schema ajv cannot compile never blocks a call: its check accepts everything and
  * `onUncompilable` is told why.
  */
 export class ArgumentValidator {
-  #draft7: Ajv | undefined;
-  #draft2020: Ajv2020 | undefined;
   readonly #cache = new Map<string, ArgumentCheck>();
   // Tools hand out the same schema object on every call: skip the JSON key on the hot path.
   readonly #byObject = new WeakMap<object, ArgumentCheck>();
@@ -78,12 +117,12 @@ export class ArgumentValidator {
   #compile(schema: Record<string, unknown>): ArgumentCheck {
     let validate: ValidateFunction;
     try {
-      validate = this.#engineFor(schema).compile(schema);
+      validate = engineFor(schema).compile(schema);
     } catch (error) {
       // Unknown meta-schemas (draft-04 and older) are the usual cause: retry without `$schema`.
       try {
         const { $schema: _ignored, ...rest } = schema;
-        validate = this.#draft7Engine().compile(rest);
+        validate = draft7Engine().compile(rest);
       } catch {
         this.#onUncompilable?.(error instanceof Error ? error.message : String(error));
         return acceptAll;
@@ -91,20 +130,11 @@ export class ArgumentValidator {
     }
     return (args) => (validate(args) ? undefined : issuesOf(validate.errors));
   }
+}
 
-  #engineFor(schema: Record<string, unknown>): Ajv | Ajv2020 {
-    const dialect = typeof schema.$schema === 'string' ? schema.$schema : '';
-    if (dialect.includes('2020-12')) {
-      this.#draft2020 ??= createAjv2020({ allErrors: true, strict: false, logger: false });
-      return this.#draft2020;
-    }
-    return this.#draft7Engine();
-  }
-
-  #draft7Engine(): Ajv {
-    this.#draft7 ??= createAjv({ allErrors: true, strict: false, logger: false });
-    return this.#draft7;
-  }
+function engineFor(schema: Record<string, unknown>): Ajv | Ajv2020 {
+  const dialect = typeof schema.$schema === 'string' ? schema.$schema : '';
+  return dialect.includes('2020-12') ? draft2020Engine() : draft7Engine();
 }
 
 /** Why arguments were rejected: the field at fault and a sentence naming it. */

@@ -63,7 +63,35 @@ describe('finding cgroups', () => {
       },
     });
     const readOnly = detect(lines, '0::/gateway.service\n', { ...delegating, writable: () => false });
-    expect(readOnly).toMatchObject({ available: false, reason: /does not delegate "pids"/ });
+    expect(readOnly).toMatchObject({
+      available: false,
+      reason: /is not writable or has no "pids" controller/,
+    });
+  });
+
+  it('takes cgroup v2 where this process’s cgroup has pids but does not delegate it yet: the box delegates it first', () => {
+    const lines = mountinfo(['/ /sys/fs/cgroup rw - cgroup2 cgroup2 rw']);
+    const files: Record<string, string> = {
+      '/sys/fs/cgroup/gateway.service/cgroup.controllers': 'cpu memory pids\n',
+      '/sys/fs/cgroup/gateway.service/cgroup.subtree_control': 'cpu\n',
+    };
+    const probe = { writable: () => true, read: (path: string) => files[path] ?? '' };
+    const parents = {
+      version: 2,
+      pids: '/sys/fs/cgroup/gateway.service',
+      memory: '/sys/fs/cgroup/gateway.service',
+      cpu: '/sys/fs/cgroup/gateway.service',
+      delegate: ['pids', 'memory'],
+    };
+    expect(detect(lines, '0::/gateway.service\n', probe)).toEqual({ available: true, parents });
+    // A gateway started in that cgroup after another delegated it is in the leaf: its boxes go beside it.
+    expect(detect(lines, '0::/gateway.service/mcptools-gateway\n', probe)).toEqual({
+      available: true,
+      parents,
+    });
+    // Without pids among its controllers: none.
+    const noPids = { ...probe, read: (path: string) => (path.endsWith('controllers') ? 'cpu memory' : '') };
+    expect(detect(lines, '0::/gateway.service\n', noPids)).toMatchObject({ available: false });
   });
 
   it('says why there are none without a pids hierarchy', () => {

@@ -2,6 +2,7 @@ import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sandboxStatus } from '../../src/boxes/sandbox-status.js';
 import { resolveNpmTree } from '../../src/catalog/npm-lock-tree.js';
 import { parseRunnerCommand } from '../../src/catalog/runner-command.js';
 import type { ServerConfig, StdioServerConfig } from '../../src/config/config-types.js';
@@ -249,6 +250,16 @@ describe.skipIf(unavailable !== undefined)('a boxed npx server, installed outsid
     },
     120_000,
   );
+
+  it('doctor names the runner whose package is installed outside the box', () => {
+    const reason = (command: string, args: string[]) =>
+      sandboxStatus({ type: 'stdio', command, args, sandbox: true }).reason;
+    expect(reason('npm', ['exec', '--', 'x'])).toMatch(/its npm exec package installed outside the box/);
+    expect(reason('pnpm', ['dlx', 'x'])).toMatch(/its pnpm dlx package installed outside the box/);
+    expect(reason('bunx', ['x'])).toMatch(/its bunx package installed outside the box/);
+    // Control: pnpm exec runs what the project installed, not a package.
+    expect(reason('pnpm', ['exec', 'x'])).not.toMatch(/installed outside the box/);
+  });
 
   it('a boxed runner entry whose spec is no registry package is refused, naming the fix', async () => {
     const registry = new ToolRegistry();

@@ -62,6 +62,25 @@ describe('ArgumentValidator', () => {
     expect(validator.checkFor(schema)({ a: 'not-an-email' })).toBeDefined();
   });
 
+  it('two validators (one engine per process) each check by their own schema when two tools declare one $id', () => {
+    const first = new ArgumentValidator();
+    const second = new ArgumentValidator();
+    const id = 'https://example.test/args.json';
+    const numbers = first.checkFor({
+      $id: id,
+      type: 'object',
+      properties: { n: { $ref: `${id}#/$defs/count` } },
+      $defs: { count: { type: 'number' } },
+    });
+    const strings = second.checkFor({ $id: id, type: 'object', properties: { n: { type: 'string' } } });
+    // Each schema keeps its own content (the second is not refused, nor taken for the first)...
+    expect(formatArgumentIssues(numbers({ n: 'x' }) ?? [])).toBe('/n must be number');
+    expect(formatArgumentIssues(strings({ n: 1 }) ?? [])).toBe('/n must be string');
+    // ...and the control: each accepts what its own schema allows (a reference to its own $id resolves).
+    expect(numbers({ n: 1 })).toBeUndefined();
+    expect(strings({ n: 'x' })).toBeUndefined();
+  });
+
   it('accepts everything for a schema it cannot compile, and says so', () => {
     const reasons: string[] = [];
     const validator = new ArgumentValidator({ onUncompilable: (reason) => reasons.push(reason) });

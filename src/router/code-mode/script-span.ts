@@ -1,5 +1,5 @@
-import { context, SpanKind, trace } from '@opentelemetry/api';
-import { failSpan, tracer, tracing } from '../../telemetry/tracer.js';
+import { otelApi } from '../../telemetry/otel-api.js';
+import { failSpan, mcptoolsTracer, tracing } from '../../telemetry/tracer.js';
 import type { ToolResult } from '../../tool/tool.js';
 
 /**
@@ -9,21 +9,22 @@ import type { ToolResult } from '../../tool/tool.js';
  * SDK registered it is `run()`.
  */
 export async function observeScript(scriptId: string, run: () => Promise<ToolResult>): Promise<ToolResult> {
-  if (!tracing()) return run();
-  const parent = context.active();
-  const span = tracer.startSpan(
+  const api = otelApi();
+  if (api === undefined || !tracing(api)) return run();
+  const parent = api.context.active();
+  const span = mcptoolsTracer(api).startSpan(
     'run_script',
-    { kind: SpanKind.INTERNAL, attributes: { 'mcptools.script.id': scriptId } },
+    { kind: api.SpanKind.INTERNAL, attributes: { 'mcptools.script.id': scriptId } },
     parent,
   );
   try {
-    const result = await context.with(trace.setSpan(parent, span), run);
+    const result = await api.context.with(api.trace.setSpan(parent, span), run);
     const calls = (result.details as { calls?: unknown } | undefined)?.calls;
     if (typeof calls === 'number') span.setAttribute('mcptools.script.calls', calls);
-    if (result.isError === true) failSpan(span, 'script_error');
+    if (result.isError === true) failSpan(api, span, 'script_error');
     return result;
   } catch (error) {
-    failSpan(span, 'internal_error');
+    failSpan(api, span, 'internal_error');
     throw error;
   } finally {
     span.end();
