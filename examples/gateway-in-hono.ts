@@ -13,7 +13,7 @@ import { serve } from '@hono/node-server';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Hono } from 'hono';
 import { loadMCPServers, ToolRegistry } from 'mcptools';
-import { createGateway, gatewayServerRequests } from 'mcptools/gateway';
+import { createGateway } from 'mcptools/gateway';
 
 const require = createRequire(import.meta.url);
 const registry = new ToolRegistry();
@@ -28,8 +28,8 @@ const hub = await loadMCPServers(
     },
   },
   registry,
-  gatewayServerRequests(),
 );
+// The upstreams' sampling, elicitation and roots requests go to the client whose call caused them.
 // allowedHosts: the Host header the gateway accepts besides loopback names (DNS rebinding guard).
 const gateway = createGateway({ registry, hub });
 

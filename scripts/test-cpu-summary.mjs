@@ -7,7 +7,10 @@ import { readFileSync } from 'node:fs';
 const args = process.argv.slice(2);
 const topAt = args.indexOf('--top');
 const top = topAt >= 0 ? Number(args[topAt + 1]) : 25;
-const [after, before] = args.filter((arg, index) => !arg.startsWith('--') && index !== topAt + 1);
+// Without --top, topAt + 1 is 0: the first log would be taken for --top's number.
+const [after, before] = args.filter(
+  (arg, index) => !arg.startsWith('--') && (topAt < 0 || index !== topAt + 1),
+);
 if (!after) {
   console.error('usage: node scripts/test-cpu-summary.mjs after.jsonl [before.jsonl] [--top N]');
   process.exit(2);

@@ -14,4 +14,6 @@ export type {
   ToolOrigin,
   UpstreamNotification,
 } from './mcp/hub-types.js';
+export type { McpServerRequestRouter, ServerRequestDeclaration } from './mcp/routed-server-requests.js';
+export type { ServePerCallerOptions } from './mcp/serve-per-caller-options.js';
 export type { ElicitationRequest, SamplingRequest, ServerRequestContext } from './mcp/server-requests.js';

@@ -5,7 +5,7 @@ import type {
   SamplingHandler,
   ServerRequestContext,
   ServerRequestOptions,
-} from './server-requests.js';
+} from './server-request-handlers.js';
 
 /**
  * The server→client request handlers a gateway installs on the hub it serves

@@ -25,6 +25,33 @@ describe('SharedOutputValidator', () => {
     });
   });
 
+  it('checks each dialect as the SDK does: 2020-12 (formats too), draft-07, and refuses one it does not know', () => {
+    const validator = new SharedOutputValidator();
+    const email = { type: 'object' as const, properties: { to: { type: 'string', format: 'email' } } };
+    const items = {
+      type: 'object' as const,
+      properties: { l: { prefixItems: [{ type: 'string' }], items: false } },
+    };
+    for (const declared of [{}, { $schema: 'https://json-schema.org/draft/2020-12/schema#' }]) {
+      const check = validator.getValidator({ ...email, ...declared });
+      expect(check({ to: 'not an address' }).valid).toBe(false);
+      expect(check({ to: 'ada@example.com' }).valid).toBe(true);
+      // 2020-12's prefixItems, which draft-07 does not know.
+      const list = validator.getValidator({ ...items, ...declared });
+      expect(list({ l: ['a', 'b'] }).valid).toBe(false);
+      expect(list({ l: ['a'] }).valid).toBe(true);
+    }
+    const draft7 = validator.getValidator({
+      ...wants('number'),
+      $schema: 'http://json-schema.org/draft-07/schema#',
+    });
+    expect(draft7({ n: 'one' }).valid).toBe(false);
+    expect(draft7({ n: 1 }).valid).toBe(true);
+    expect(() => validator.getValidator({ ...wants('number'), $schema: 'urn:no-such-dialect' })).toThrow(
+      /unsupported dialect/,
+    );
+  });
+
   it('keeps two schemas with the same $id apart', () => {
     const validator = new SharedOutputValidator();
     const numbers = validator.getValidator(wants('number', 'urn:mcptools:same'));
