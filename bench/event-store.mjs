@@ -5,7 +5,7 @@
 // one with `eventStore: false`. Rounds alternate between the two; p50/p90 per call, sequential.
 //   npm run build && node bench/event-store.mjs [--rounds=N] [--calls=N]
 import { createGateway, gatewayServerRequests } from '../dist/gateway.js';
-import { loadMCPServers, ToolRegistry } from '../dist/index.js';
+import { loadMcpServers, ToolRegistry } from '../dist/index.js';
 import { format, printTable } from './lib/report.mjs';
 import { connectSdk } from './lib/sdk-side.mjs';
 import { echoStdioCommand } from './lib/servers.mjs';
@@ -21,7 +21,7 @@ const calls = flag('calls', 500);
 
 async function start(eventStore) {
   const registry = new ToolRegistry();
-  const hub = await loadMCPServers(
+  const hub = await loadMcpServers(
     { servers: { echo: { type: 'stdio', ...echoStdioCommand() } } },
     registry,
     gatewayServerRequests(),

@@ -15,7 +15,7 @@ import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { frontDoor } from '../dist/gateway/auth/front-door.js';
 import { createGateway } from '../dist/gateway/create-gateway.js';
 import { authenticateRequest } from '../dist/gateway/http-guard.js';
-import { loadMCPServers } from '../dist/mcp/load-mcp-servers.js';
+import { loadMcpServers } from '../dist/mcp/load-mcp-servers.js';
 import { ToolRegistry } from '../dist/pipeline/tool-registry.js';
 import { quantile } from './lib/stats.mjs';
 
@@ -125,7 +125,7 @@ registry.register({
   parameters: { type: 'object', properties: {} },
   execute: async () => ({ content: [{ type: 'text', text: 'hello' }] }),
 });
-const hub = await loadMCPServers({ servers: {} }, registry);
+const hub = await loadMcpServers({ servers: {} }, registry);
 const probe = createServer();
 await new Promise((resolve) => probe.listen(0, '127.0.0.1', resolve));
 const port = probe.address().port;

@@ -30,7 +30,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ensureMcpProxy, startGatewayHttp, startMcpProxy } from './gateway.mjs';
-import { loadMcptools } from './lib/mcptools-side.mjs';
+import { loadMcpTools } from './lib/mcptools-side.mjs';
 import { treeCpuUsOf } from './lib/proc-cpu.mjs';
 import { format, printTable, warnIfBusy, writeResult } from './lib/report.mjs';
 import { connectSdk } from './lib/sdk-side.mjs';
@@ -259,9 +259,9 @@ try {
     };
 
     if (parts.has('latency')) {
-      const lib = await loadMcptools();
+      const lib = await loadMcpTools();
       if (lib.unavailable) throw new Error(lib.unavailable);
-      const libB = BASE_DIST ? await loadMcptools(BASE_DIST) : lib;
+      const libB = BASE_DIST ? await loadMcpTools(BASE_DIST) : lib;
       if (libB.unavailable) throw new Error(`base: ${libB.unavailable}`);
       const { sides: peers, skipped } = await loadSides(['sdk-v1', ...peerNames]);
       for (const [name, reason] of Object.entries(skipped)) console.log(`${name} skipped: ${reason}`);

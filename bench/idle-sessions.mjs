@@ -8,7 +8,7 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { createGateway, gatewayServerRequests, MemoryEventStores } from '../dist/gateway.js';
-import { loadMCPServers, ToolRegistry } from '../dist/index.js';
+import { loadMcpServers, ToolRegistry } from '../dist/index.js';
 import { printTable } from './lib/report.mjs';
 import { connectSdk } from './lib/sdk-side.mjs';
 import { echoStdioCommand } from './lib/servers.mjs';
@@ -37,7 +37,7 @@ const memory = () => {
 const mib = (bytes) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 
 const registry = new ToolRegistry();
-const hub = await loadMCPServers(
+const hub = await loadMcpServers(
   { servers: { echo: { type: 'stdio', ...echoStdioCommand() } } },
   registry,
   gatewayServerRequests(),

@@ -70,8 +70,8 @@ if (task === 'import') {
     open = (n) => fanOutSdk(commands(n), mode);
     close = (clients) => closeSdkClients(clients);
   } else {
-    const { loadHub, loadMcptools, serverConfig } = await import('./lib/mcptools-side.mjs');
-    const lib = await loadMcptools();
+    const { loadHub, loadMcpTools, serverConfig } = await import('./lib/mcptools-side.mjs');
+    const lib = await loadMcpTools();
     if (lib.unavailable) throw new Error(lib.unavailable);
     let hubs = 0;
     open = (n) => {
@@ -146,7 +146,7 @@ if (task === 'import') {
 } else if (task === 'first-connect') {
   // What a user pays for one server: import, connect one stdio echo server, list its tools (no
   // call), then a full collection. The SDK side imports the client and its stdio transport; the
-  // mcptools side its package entry, `loadMCPServers` and `registry.resolveAll()`.
+  // mcptools side its package entry, `loadMcpServers` and `registry.resolveAll()`.
   const { echoStdioCommand } = await import('./lib/servers.mjs');
   const stdio = echoStdioCommand();
   const start = performance.now();
@@ -156,8 +156,8 @@ if (task === 'import') {
     const { client } = await connectAndListSdk({ stdio }, 'default');
     close = () => client.close();
   } else {
-    const { loadHub, loadMcptools, serverConfig } = await import('./lib/mcptools-side.mjs');
-    const lib = await loadMcptools();
+    const { loadHub, loadMcpTools, serverConfig } = await import('./lib/mcptools-side.mjs');
+    const lib = await loadMcpTools();
     if (lib.unavailable) throw new Error(lib.unavailable);
     const { registry, provider } = await loadHub(lib, { echo: serverConfig({ stdio, mode: 'default' }) }, 1);
     if ((await registry.resolveAll()).length !== 1) throw new Error('mcptools: expected one tool');
@@ -183,9 +183,9 @@ if (task === 'import') {
     const connected = await fanOutSdk(commands, 'default');
     close = () => closeSdkClients(connected);
   } else {
-    const { loadHub, loadMcptools, serverConfig } = await import('./lib/mcptools-side.mjs');
+    const { loadHub, loadMcpTools, serverConfig } = await import('./lib/mcptools-side.mjs');
     const dist = process.env.MCPTOOLS_BENCH_DIST;
-    const lib = await loadMcptools(dist ? new URL(dist) : undefined);
+    const lib = await loadMcpTools(dist ? new URL(dist) : undefined);
     if (lib.unavailable) throw new Error(lib.unavailable);
     const servers = Object.fromEntries(
       commands.map((stdio, index) => [`echo${index}`, serverConfig({ stdio, mode: 'default' })]),

@@ -5,7 +5,7 @@
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { loadMcptools } from './lib/mcptools-side.mjs';
+import { loadMcpTools } from './lib/mcptools-side.mjs';
 import { format, printTable, writeResult } from './lib/report.mjs';
 import { ratio, summarize } from './lib/stats.mjs';
 
@@ -35,12 +35,12 @@ export async function runMemoryBenchmark(options = {}) {
   const mode = options.mode ?? 'default';
   const jit = options.jit ?? true;
   const serverChildFlags = jit ? SERVER_CHILD_FLAGS : [...SERVER_CHILD_FLAGS, ...NO_JIT_FLAGS];
-  const lib = await loadMcptools();
+  const lib = await loadMcpTools();
   if (lib.unavailable) console.log(`mcptools side skipped: ${lib.unavailable}`);
-  const withMcptools = !lib.unavailable;
+  const withMcpTools = !lib.unavailable;
 
   const importSides = parts.has('import')
-    ? ['bare', 'sdk', 'sdk-stdio', ...(withMcptools ? ['mcptools', 'mcptools-hub'] : [])]
+    ? ['bare', 'sdk', 'sdk-stdio', ...(withMcpTools ? ['mcptools', 'mcptools-hub'] : [])]
     : [];
   const imports = Object.fromEntries(importSides.map((side) => [side, []]));
   for (let repetition = 0; repetition < repetitions + 2; repetition++) {
@@ -66,7 +66,7 @@ export async function runMemoryBenchmark(options = {}) {
       };
     });
 
-  const serverSides = ['sdk', ...(withMcptools ? ['mcptools'] : [])];
+  const serverSides = ['sdk', ...(withMcpTools ? ['mcptools'] : [])];
   const perServer = Object.fromEntries(serverSides.map((side) => [side, []]));
   for (let repetition = 0; parts.has('servers') && repetition < repetitions; repetition++) {
     const order = repetition % 2 === 0 ? serverSides : [...serverSides].reverse();
@@ -101,7 +101,7 @@ export async function runMemoryBenchmark(options = {}) {
 
   // First connect: import, one stdio server connected and its tools listed, full
   // collection; both sides in fresh processes, alternated, median.
-  const firstSides = parts.has('first-connect') ? ['sdk', ...(withMcptools ? ['mcptools'] : [])] : [];
+  const firstSides = parts.has('first-connect') ? ['sdk', ...(withMcpTools ? ['mcptools'] : [])] : [];
   const first = Object.fromEntries(firstSides.map((side) => [side, []]));
   for (let repetition = 0; repetition < repetitions + 2; repetition++) {
     const order = repetition % 2 === 0 ? firstSides : [...firstSides].reverse();

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { measureTransport } from './call.mjs';
-import { loadHub, loadMcptools } from './lib/mcptools-side.mjs';
+import { loadHub, loadMcpTools } from './lib/mcptools-side.mjs';
 import { format, printTable, writeResult } from './lib/report.mjs';
 
 const option = (name, fallback) => {
@@ -28,9 +28,13 @@ const perRound = Number(option('calls', 200));
 const scratch = mkdtempSync(join(tmpdir(), 'mcptools-bench-pipeline-'));
 
 const textOf = (result) => result.content.map((block) => block.text ?? '').join('');
-const current = await loadMcptools();
+const current = await loadMcpTools();
 const baseModule = await import(pathToFileURL(join(base, 'dist', 'index.js')).href);
-const baseLib = { loadMCPServers: baseModule.loadMCPServers, ToolRegistry: baseModule.ToolRegistry };
+// A base built before the one casing exports the hub's loader as `loadMCPServers`.
+const baseLib = {
+  loadMcpServers: baseModule.loadMcpServers ?? baseModule.loadMCPServers,
+  ToolRegistry: baseModule.ToolRegistry,
+};
 
 function side(name, lib, setup = () => undefined) {
   return {

@@ -10,7 +10,7 @@
 // user writes (`npx -y <package>@<version>`) boxed, installed once by the package runner and run
 // from that folder, and unboxed as npx runs it. The sides alternate, in an order that flips each
 // round, and the ratio to the unboxed `node` side is taken per round (its median reported). One
-// sample: `loadMCPServers` until the server's tools are in the registry, then `close()`.
+// sample: `loadMcpServers` until the server's tools are in the registry, then `close()`.
 // Call: one hub with both sides of one server connected; calls alternate between the sides in
 // blocks of 10 (`read_graph`, `list_allowed_directories`), p50 per side.
 // Cycles: one server whose process starts a `sh` with N `sleep` grandchildren at start; connect
@@ -29,7 +29,7 @@ import { getHeapStatistics, setFlagsFromString, writeHeapSnapshot } from 'node:v
 import { runInNewContext } from 'node:vm';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { loadMcptools } from './lib/mcptools-side.mjs';
+import { loadMcpTools } from './lib/mcptools-side.mjs';
 import { format, machineInfo, printTable, warnIfBusy, writeResult } from './lib/report.mjs';
 import { quantile } from './lib/stats.mjs';
 
@@ -41,7 +41,7 @@ const flag = (name, fallback) => {
   return value === undefined ? fallback : Number(value);
 };
 
-const lib = await loadMcptools();
+const lib = await loadMcpTools();
 if (lib.unavailable) {
   console.error(`mcptools is not built: ${lib.unavailable} (run npm run build)`);
   process.exit(1);
@@ -110,7 +110,7 @@ function publishedServers(dir) {
 async function startOnce(entry) {
   const registry = new lib.ToolRegistry();
   const started = performance.now();
-  const hub = await lib.loadMCPServers({ servers: { s: entry } }, registry, { eraCache: false });
+  const hub = await lib.loadMcpServers({ servers: { s: entry } }, registry, { eraCache: false });
   const status = hub.status('s');
   const elapsed = performance.now() - started;
   await hub.close();
@@ -153,7 +153,7 @@ async function runStartAndCall() {
     // own process), alternating in blocks of 10.
     const callSides = sides.filter((side) => side !== 'npx-unboxed');
     const registry = new lib.ToolRegistry();
-    const hub = await lib.loadMCPServers(
+    const hub = await lib.loadMcpServers(
       {
         servers: Object.fromEntries(callSides.map((side) => [side.replace('-', '_'), server.entries[side]])),
       },
@@ -301,7 +301,7 @@ function memoryAfterGc() {
 /** Connects `entry` alone through a new hub until its tools are listed: `{ error?, close }`. */
 async function connectHubOnce(entry) {
   const registry = new lib.ToolRegistry();
-  const hub = await lib.loadMCPServers({ servers: { f: entry } }, registry, { eraCache: false });
+  const hub = await lib.loadMcpServers({ servers: { f: entry } }, registry, { eraCache: false });
   const status = hub.status('f');
   return {
     error: status?.state === 'connected' ? undefined : (status?.lastError?.message ?? 'not connected'),

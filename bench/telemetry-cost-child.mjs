@@ -1,4 +1,4 @@
-// One side of bench/telemetry-cost.mjs: a hub (`loadMCPServers` from `--dist`) over the bench
+// One side of bench/telemetry-cost.mjs: a hub (`loadMcpServers` from `--dist`) over the bench
 // echo server (stdio), telemetry off or on (`--mode=on`: the CLI's own SDK setup, traces
 // sampled at 100% over OTLP/HTTP to `--otlp`, metrics on the Prometheus reader). It answers each
 // `run N` line on stdin with one JSON line: the latencies (ms) of N sequential `echo` calls and
@@ -27,10 +27,10 @@ if (mode !== 'off') {
     },
   });
 }
-const { loadMCPServers } = await import(new URL('mcp/load-mcp-servers.js', dir).href);
+const { loadMcpServers } = await import(new URL('mcp/load-mcp-servers.js', dir).href);
 const { ToolRegistry } = await import(new URL('pipeline/tool-registry.js', dir).href);
 const registry = new ToolRegistry();
-const hub = await loadMCPServers({ servers: { echo: { type: 'stdio', ...echoStdioCommand() } } }, registry, {
+const hub = await loadMcpServers({ servers: { echo: { type: 'stdio', ...echoStdioCommand() } } }, registry, {
   eraCache: false,
 });
 const tool = registry.get('echo__echo');

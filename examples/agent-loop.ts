@@ -10,7 +10,7 @@
 import { createRequire } from 'node:module';
 import { generateText, jsonSchema, stepCountIs } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
-import { loadMCPServers } from '../src/mcp/load-mcp-servers.js';
+import { loadMcpServers } from '../src/mcp/load-mcp-servers.js';
 import { ToolRegistry } from '../src/pipeline/tool-registry.js';
 import { loadOpenClawPlugins } from '../src/plugins/load-openclaw-plugins.js';
 import { toAISDKTools } from '../src/providers/ai-sdk-tools.js';
@@ -21,7 +21,7 @@ const require = createRequire(import.meta.url);
 const registry = new ToolRegistry();
 
 // 1. One Tool[]: an MCP server over stdio and an OpenClaw plugin, in the same registry.
-const hub = await loadMCPServers(
+const hub = await loadMcpServers(
   {
     servers: {
       everything: {

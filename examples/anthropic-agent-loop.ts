@@ -7,13 +7,13 @@
  */
 import { createRequire } from 'node:module';
 import Anthropic from '@anthropic-ai/sdk';
-import { loadMCPServers, ToolRegistry } from 'mcptools';
+import { loadMcpServers, ToolRegistry } from 'mcptools';
 import { createProviderToolCaller, toAnthropicToolResult, toAnthropicTools } from 'mcptools/providers';
 import { scriptedAnthropic } from './scripted-models.js';
 
 const require = createRequire(import.meta.url);
 const registry = new ToolRegistry();
-const hub = await loadMCPServers(
+const hub = await loadMcpServers(
   {
     servers: {
       everything: {

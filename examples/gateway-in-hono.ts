@@ -12,12 +12,12 @@ import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Hono } from 'hono';
-import { loadMCPServers, ToolRegistry } from 'mcptools';
+import { loadMcpServers, ToolRegistry } from 'mcptools';
 import { createGateway } from 'mcptools/gateway';
 
 const require = createRequire(import.meta.url);
 const registry = new ToolRegistry();
-const hub = await loadMCPServers(
+const hub = await loadMcpServers(
   {
     servers: {
       everything: {

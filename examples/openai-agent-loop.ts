@@ -6,7 +6,7 @@
  *   npm run build && node --import tsx examples/openai-agent-loop.ts
  */
 import { createRequire } from 'node:module';
-import { loadMCPServers, ToolRegistry } from 'mcptools';
+import { loadMcpServers, ToolRegistry } from 'mcptools';
 import { createProviderToolCaller, toOpenAIToolResult, toOpenAITools } from 'mcptools/providers';
 import OpenAI from 'openai';
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
@@ -14,7 +14,7 @@ import { scriptedOpenAI } from './scripted-models.js';
 
 const require = createRequire(import.meta.url);
 const registry = new ToolRegistry();
-const hub = await loadMCPServers(
+const hub = await loadMcpServers(
   {
     servers: {
       everything: {

@@ -28,9 +28,9 @@ export {
 // The hub of MCP servers
 export type {
   CallOptions,
-  MCPToolHub,
-  MCPToolHubEvents,
   MCPToolProvider,
+  McpToolHub,
+  McpToolHubEvents,
   PromptEntry,
   PromptService,
   ProtocolEra,
@@ -41,8 +41,8 @@ export type {
   TransportKind,
 } from './mcp/hub-types.js';
 export type { InProcessServer } from './mcp/in-process-server.js';
-export { loadMCPServers } from './mcp/load-mcp-servers.js';
-export type { LoadMCPServersOptions } from './mcp/mcp-tool-hub.js';
+export { loadMCPServers, loadMcpServers } from './mcp/load-mcp-servers.js';
+export type { LoadMcpServersOptions } from './mcp/mcp-tool-hub.js';
 export type { ReconnectOptions } from './mcp/reconnect-policy.js';
 export type { ElicitationHandler, RootInput, RootsHandler, SamplingHandler } from './mcp/server-requests.js';
 // The registry: the catalog of tools, handed out through the tool-call pipeline

@@ -1,7 +1,7 @@
 /**
  * `mcptools/mcp`: the hub's services in detail, types only: resource contents and templates,
  * prompt results, tasks, results across servers, server→client requests and the notifications
- * a gateway forwards. The hub itself (`loadMCPServers`) is the package root's.
+ * a gateway forwards. The hub itself (`loadMcpServers`) is the package root's.
  */
 export type {
   ErrorInfo,

@@ -27,7 +27,7 @@ const INTERNAL = [
   'GatewayCore',
   'ToolPipeline',
   'McpConnection',
-  'MCPToolHubImpl',
+  'McpToolHubImpl',
   'RequestStateSeal',
 ];
 
@@ -140,7 +140,10 @@ describe('the package entries', () => {
     const gatewayEntry = (await import(pathToFileURL(resolve(root, 'dist/gateway.js')).href)) as object;
     // The control: the name is exported, from its own subpath.
     expect(Object.keys(gatewayEntry)).toContain('createGateway');
-    expect(Object.keys(rootEntry)).toContain('loadMCPServers');
+    expect(Object.keys(rootEntry)).toContain('loadMcpServers');
+    // The name before the one casing stays one release, deprecated: the same function.
+    const rootNames = rootEntry as Record<string, unknown>;
+    expect(rootNames.loadMCPServers).toBe(rootNames.loadMcpServers);
     const elsewhere = [
       'createGateway',
       'createRouterTools',

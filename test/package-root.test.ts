@@ -5,7 +5,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { createGateway } from '../src/gateway.js';
-import { loadMCPServers, ToolRegistry, textResult } from '../src/index.js';
+import { loadMcpServers, ToolRegistry, textResult } from '../src/index.js';
 
 const SRC = resolve(dirname(fileURLToPath(import.meta.url)), '../src');
 
@@ -52,7 +52,7 @@ describe('the package root', () => {
       parameters: { type: 'object', properties: { who: { type: 'string' } } },
       execute: async (_id, args) => textResult(`hello ${(args as { who: string }).who}`),
     });
-    const provider = await loadMCPServers({ servers: {} }, registry);
+    const provider = await loadMcpServers({ servers: {} }, registry);
     const gateway = createGateway({ registry, provider });
     const { url } = await gateway.listen({ host: '127.0.0.1', port: 0 });
     const client = new Client({ name: 'root-test', version: '1.0.0' });

@@ -4,13 +4,13 @@
 // its standard input closes it.
 //   MCPTOOLS_CLUSTER_KEY=… node bench/lib/event-store-gateway.mjs <redis url> <port> <name> on|off
 import { createGateway, gatewayServerRequests } from '../../dist/gateway.js';
-import { loadMCPServers, ToolRegistry } from '../../dist/index.js';
+import { loadMcpServers, ToolRegistry } from '../../dist/index.js';
 import { echoStdioCommand } from './servers.mjs';
 
 const [redis, port, name, store] = process.argv.slice(2);
 const registry = new ToolRegistry();
 const config = { servers: { echo: { type: 'stdio', ...echoStdioCommand() } } };
-const hub = await loadMCPServers(config, registry, gatewayServerRequests());
+const hub = await loadMcpServers(config, registry, gatewayServerRequests());
 const gateway = createGateway({
   registry,
   hub,

@@ -1,22 +1,25 @@
-// The measured side: mcptools' hub (`loadMCPServers`) and `Tool.execute`, loaded from dist/.
+// The measured side: mcptools' hub (`loadMcpServers`) and `Tool.execute`, loaded from dist/.
 import { existsSync } from 'node:fs';
 
 const BUILT = new URL('../../dist/', import.meta.url);
 
+/** The hub's loader of `module`: `loadMcpServers`, or `loadMCPServers` in a build before the rename. */
+const loaderOf = (module) => module.loadMcpServers ?? module.loadMCPServers;
+
 /**
- * Imports `loadMCPServers` and `ToolRegistry` from the built package: from dist/index.js once it
- * exports them, else from their own modules. Resolves `{ loadMCPServers, ToolRegistry, entry }`
+ * Imports `loadMcpServers` and `ToolRegistry` from the built package: from dist/index.js once it
+ * exports them, else from their own modules. Resolves `{ loadMcpServers, ToolRegistry, entry }`
  * or `{ unavailable: reason }`. `dist` (a file URL of a `dist/` folder) loads another build, to
  * compare two builds in one process.
  */
-export async function loadMcptools(dist = BUILT) {
+export async function loadMcpTools(dist = BUILT) {
   const index = new URL('index.js', dist);
   if (existsSync(index)) {
     try {
       const module = await import(index.href);
-      if (typeof module.loadMCPServers === 'function' && typeof module.ToolRegistry === 'function') {
+      if (typeof loaderOf(module) === 'function' && typeof module.ToolRegistry === 'function') {
         return {
-          loadMCPServers: module.loadMCPServers,
+          loadMcpServers: loaderOf(module),
           ToolRegistry: module.ToolRegistry,
           entry: 'dist/index.js',
         };
@@ -31,12 +34,10 @@ export async function loadMcptools(dist = BUILT) {
     return { unavailable: 'dist/mcp/load-mcp-servers.js not built yet (run npm run build)' };
   }
   try {
-    const [{ loadMCPServers }, { ToolRegistry }] = await Promise.all([
-      import(hub.href),
-      import(registry.href),
-    ]);
-    if (typeof loadMCPServers !== 'function') return { unavailable: 'loadMCPServers is not exported' };
-    return { loadMCPServers, ToolRegistry, entry: 'dist/mcp/load-mcp-servers.js' };
+    const [hubModule, { ToolRegistry }] = await Promise.all([import(hub.href), import(registry.href)]);
+    const loadMcpServers = loaderOf(hubModule);
+    if (typeof loadMcpServers !== 'function') return { unavailable: 'loadMcpServers is not exported' };
+    return { loadMcpServers, ToolRegistry, entry: 'dist/mcp/load-mcp-servers.js' };
   } catch (error) {
     return {
       unavailable: `importing dist failed: ${error instanceof Error ? error.message : String(error)}`,
@@ -54,12 +55,12 @@ export function serverConfig({ stdio, url, mode }) {
 
 /**
  * Loads `servers` (name → entry) through the hub. Resolves once every server's tools are in
- * the registry: if `loadMCPServers` returned earlier, the wait for the rest is part of the time.
+ * the registry: if `loadMcpServers` returned earlier, the wait for the rest is part of the time.
  */
 export async function loadHub(lib, servers, expectedTools) {
   const registry = new lib.ToolRegistry();
   // The SDK client has no connect timeout; on a loaded machine 20 servers can take over 30 s.
-  const provider = await lib.loadMCPServers({ servers }, registry, { connectTimeoutMs: 180_000 });
+  const provider = await lib.loadMcpServers({ servers }, registry, { connectTimeoutMs: 180_000 });
   await waitForTools(registry, provider, expectedTools);
   return { registry, provider };
 }

@@ -29,7 +29,7 @@ if (flag('telemetry') === 'on') {
     },
   });
 }
-const { loadMCPServers, ToolRegistry } = await import(new URL('index.js', dist).href);
+const { loadMcpServers, ToolRegistry } = await import(new URL('index.js', dist).href);
 const { createGateway, gatewayServerRequests } = await import(new URL('gateway.js', dist).href);
 const policies = {
   deny: [{ match: { tools: ['*__delete_repo'] }, reason: 'Deleting repositories is not allowed' }],
@@ -47,7 +47,7 @@ const config = {
   ...(process.argv.includes('--policies') ? { policies } : {}),
 };
 const registry = new ToolRegistry();
-const hub = await loadMCPServers(config, registry, gatewayServerRequests());
+const hub = await loadMcpServers(config, registry, gatewayServerRequests());
 const gateway = createGateway({
   registry,
   hub,

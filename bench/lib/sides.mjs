@@ -9,11 +9,11 @@
 // - `sdk`       — the SDK's `Client` in its DEFAULT mode: one process, `initialize` (the reference)
 // - `sdk-auto`  — the SDK's `Client` with `versionNegotiation: { mode: 'auto' }` (probes
 //                 `server/discover`, on a throw-away sibling process over stdio)
-// - `mcptools`  — `loadMCPServers` in its default mode, `Tool.execute`
+// - `mcptools`  — `loadMcpServers` in its default mode, `Tool.execute`
 // - `mcptools-auto` — the same with `protocol: "auto"` (asks `server/discover` on the one process)
 // - `sdk-v1`    — the SDK v1 client (`@modelcontextprotocol/sdk`, a devDependency), 2025 era
 // - `mcporter`, `mastra`, `langchain` — the peers, from bench/peers (see peers.mjs)
-import { loadHub, loadMcptools } from './mcptools-side.mjs';
+import { loadHub, loadMcpTools } from './mcptools-side.mjs';
 import { loadPeers } from './peers.mjs';
 import { connectAndListSdk } from './sdk-side.mjs';
 import { sdkV1Side } from './sdk-v1-side.mjs';
@@ -44,7 +44,7 @@ export function sdkSide(name, mode) {
   };
 }
 
-/** The hub of `lib` (see loadMcptools) as a side; `name` defaults to `mcptools[-protocol]`. */
+/** The hub of `lib` (see loadMcpTools) as a side; `name` defaults to `mcptools[-protocol]`. */
 export function mcptoolsSide(lib, protocol, name) {
   const extra = protocol === undefined ? {} : { protocol };
   return {
@@ -77,7 +77,7 @@ export function mcptoolsSide(lib, protocol, name) {
 export async function loadSides(names = ['sdk', 'sdk-auto', 'mcptools', 'mcporter', 'mastra', 'langchain']) {
   const sides = [];
   const skipped = {};
-  const lib = names.some((name) => name.startsWith('mcptools')) ? await loadMcptools() : undefined;
+  const lib = names.some((name) => name.startsWith('mcptools')) ? await loadMcpTools() : undefined;
   const peerNames = names.filter((name) => ['mcporter', 'mastra', 'langchain'].includes(name));
   const peers = peerNames.length > 0 ? await loadPeers(peerNames) : { sides: {}, skipped: {} };
   for (const name of names) {

@@ -6,7 +6,7 @@ import type { AuthorizationStart, AuthorizationUrlHandler } from './server-autho
 import type { TokenStore } from './token-store.js';
 import { createTransportAuth, type TransportAuth } from './transport-auth.js';
 
-/** The OAuth options of `loadMCPServers`. */
+/** The OAuth options of `loadMcpServers`. */
 export interface OAuthHostOptions {
   /**
    * Receives each authorization URL a person must open. With it, a server that needs OAuth

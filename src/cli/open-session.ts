@@ -1,8 +1,8 @@
 import type { McpToolsConfig } from '../config/config-types.js';
 import type { PinsConfig } from '../config/pins-config.js';
 import type { McpChangingHub, ServerStatus } from '../mcp/hub-types.js';
-import { startMCPServers } from '../mcp/load-mcp-servers.js';
-import type { LoadMCPServersOptions } from '../mcp/mcp-tool-hub.js';
+import { startMcpServers } from '../mcp/load-mcp-servers.js';
+import type { LoadMcpServersOptions } from '../mcp/mcp-tool-hub.js';
 import { cliPins } from '../pins/cli-pins.js';
 import { ToolRegistry } from '../pipeline/tool-registry.js';
 import { loadOpenClawPlugins } from '../plugins/load-openclaw-plugins.js';
@@ -35,7 +35,7 @@ export interface SessionOptions {
    * live (a cluster's shared vault; default the vault file).
    */
   requests?: Pick<
-    LoadMCPServersOptions,
+    LoadMcpServersOptions,
     'onElicitation' | 'onSamplingRequest' | 'onRootsRequest' | 'serverRequests' | 'tokenStore'
   >;
   /** Runs once the configuration is read, before any server connects (`serve` sets up telemetry there). */
@@ -111,7 +111,7 @@ export async function openSession(options: SessionOptions = {}): Promise<Session
     options.onStatus?.(status);
   };
   const narrowed = narrowServers(config, options.only);
-  const { hub, connected: serversConnected } = await startMCPServers(narrowed ?? config, registry, {
+  const { hub, connected: serversConnected } = await startMcpServers(narrowed ?? config, registry, {
     ...options.requests,
     serverRequests: options.requests?.serverRequests ?? 'configured',
     onStatus,

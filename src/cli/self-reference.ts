@@ -111,7 +111,7 @@ function mcptoolsArguments(argv: string[], cwd: string, self: SelfIdentity): str
       index++;
       skipOptions();
       const script = argv[index];
-      return script !== undefined && isMcptoolsPath(script, cwd, self) ? argv.slice(index + 1) : undefined;
+      return script !== undefined && isMcpToolsPath(script, cwd, self) ? argv.slice(index + 1) : undefined;
     }
     if (RUNNERS.has(name) || PACKAGE_MANAGERS.has(name)) {
       index++;
@@ -123,21 +123,21 @@ function mcptoolsArguments(argv: string[], cwd: string, self: SelfIdentity): str
       const packageFlag = argv.findIndex((arg) => arg === '-p' || arg === '--package');
       skipOptions();
       const packageName = packageFlag >= 0 ? argv[packageFlag + 1] : argv[index];
-      if (packageName === undefined || !isMcptoolsPackage(packageName)) return undefined;
+      if (packageName === undefined || !isMcpToolsPackage(packageName)) return undefined;
       return argv.slice(index + 1);
     }
-    return isMcptoolsPath(token, cwd, self) ? argv.slice(index + 1) : undefined;
+    return isMcpToolsPath(token, cwd, self) ? argv.slice(index + 1) : undefined;
   }
   return undefined;
 }
 
 /** `mcptools`, `mcptools@1.2.3`, `mcptools@latest`. */
-function isMcptoolsPackage(spec: string): boolean {
+function isMcpToolsPackage(spec: string): boolean {
   return /^mcptools(@[^/]*)?$/.test(spec);
 }
 
 /** A path (or a name on PATH) that runs this mcptools' CLI. */
-function isMcptoolsPath(path: string, cwd: string, self: SelfIdentity): boolean {
+function isMcpToolsPath(path: string, cwd: string, self: SelfIdentity): boolean {
   if (programName(path) === 'mcptools') return true;
   const full = resolve(cwd, path);
   if (/[\\/]mcptools[\\/]dist[\\/]cli[\\/]main\.c?js$/.test(full)) return true;

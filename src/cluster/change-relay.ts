@@ -1,4 +1,4 @@
-import type { MCPToolHub } from '../mcp/hub-types.js';
+import type { McpToolHub } from '../mcp/hub-types.js';
 import type { RedisConnection } from './redis-connection.js';
 import type { RedisKeys } from './redis-keys.js';
 
@@ -36,7 +36,7 @@ export async function relayChanges(
   redis: RedisConnection,
   keys: RedisKeys,
   replicaId: string,
-  hub: MCPToolHub,
+  hub: McpToolHub,
   log: (line: string) => void,
 ): Promise<ChangeRelay> {
   const channel = keys.control();

@@ -1,4 +1,4 @@
-import type { MCPToolHub } from '../mcp/hub-types.js';
+import type { McpToolHub } from '../mcp/hub-types.js';
 import { relayChanges } from './change-relay.js';
 import type { ClusterNode } from './cluster-node.js';
 import { sharePinsInRedis } from './redis-pins.js';
@@ -22,7 +22,7 @@ export interface ReplicaServices {
 export async function startReplicaServices(
   node: ClusterNode,
   parts: {
-    hub: MCPToolHub;
+    hub: McpToolHub;
     onPeerReload?: ((from: string) => void) | undefined;
     log: (line: string) => void;
   },

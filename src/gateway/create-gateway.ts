@@ -113,11 +113,11 @@ export interface Gateway extends AsyncDisposable {
  * `input_required`) and 2025-era clients (`initialize`, `Mcp-Session-Id`, the GET stream,
  * `DELETE`) on the same URL, over one shared connection per upstream server. The upstreams'
  * sampling, elicitation and roots requests go to the downstream client whose call caused them
- * (handlers given to `loadMCPServers` answer first).
+ * (handlers given to `loadMcpServers` answer first).
  *
  * @example
  * const registry = new ToolRegistry();
- * const hub = await loadMCPServers(config, registry);
+ * const hub = await loadMcpServers(config, registry);
  * const gateway = createGateway({ registry, hub, config });
  * const { url } = await gateway.listen({ port: 8808 });
  */
@@ -347,7 +347,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   const stopRouting = hub.routeServerRequests?.(gatewayRequestRouter());
   if (stopRouting === undefined)
     log(
-      "this hub takes no server-request routing (not loadMCPServers' own, or loaded with serverRequests: 'configured'): upstream sampling, elicitation and roots requests are answered by the hub's own handlers, never by the gateway's clients",
+      "this hub takes no server-request routing (not loadMcpServers' own, or loaded with serverRequests: 'configured'): upstream sampling, elicitation and roots requests are answered by the hub's own handlers, never by the gateway's clients",
     );
   const unsubscribers = [
     ...(stopRouting === undefined ? [] : [stopRouting]),

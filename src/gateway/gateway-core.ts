@@ -5,7 +5,7 @@ import {
   type RequestStatePayload,
   RequestStateSeal,
 } from '../cluster/request-state-seal.js';
-import type { MCPToolHub, UpstreamNotification } from '../mcp/hub-types.js';
+import type { McpToolHub, UpstreamNotification } from '../mcp/hub-types.js';
 import type { DownstreamCall } from './calls/downstream-call.js';
 import { ParkedScriptBytes } from './calls/parked-script-bytes.js';
 import { RelayContinuations } from './calls/relay-continuations.js';
@@ -27,7 +27,7 @@ import { type DownstreamSession, stateBinding } from './sessions/downstream-sess
  * however many sessions asked).
  */
 export class GatewayCore implements ResourceHost {
-  readonly hub: MCPToolHub;
+  readonly hub: McpToolHub;
   readonly separator: string;
   readonly profiles = new Map<string, GatewayProfile>();
   /** Sessions that receive notifications: 2025-era HTTP sessions and stdio connections. */
@@ -56,7 +56,7 @@ export class GatewayCore implements ResourceHost {
   readonly #log: (line: string) => void;
 
   constructor(
-    hub: MCPToolHub,
+    hub: McpToolHub,
     options: {
       separator: string;
       inputTimeoutMs: number;
@@ -304,7 +304,7 @@ export class GatewayCore implements ResourceHost {
    * or takes `mcp_auth` (full mode); one that (re)connected may bring other resources and
    * prompts, and has forgotten the subscriptions of its last connection. Returns the unsubscriber.
    */
-  followUpstreamStates(hub: MCPToolHub): () => void {
+  followUpstreamStates(hub: McpToolHub): () => void {
     const lastState = new Map(hub.status().map((status) => [status.name, status.state]));
     return hub.on('status', (status) => {
       const was = lastState.get(status.name);

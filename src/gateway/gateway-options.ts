@@ -5,7 +5,7 @@ import type { GatewayOAuthConfig } from '../config/gateway-auth-types.js';
 import type { GatewayLimitsConfig } from '../config/gateway-limits-types.js';
 import type { ToolFilter } from '../config/tool-filter.js';
 import { McpToolsError } from '../errors/mcp-tools-error.js';
-import type { MCPToolHub } from '../mcp/hub-types.js';
+import type { McpToolHub } from '../mcp/hub-types.js';
 import type { ToolRegistry } from '../pipeline/tool-registry.js';
 import type { ToolContext } from '../tool/tool.js';
 import type { SessionEventStores } from './sessions/session-event-stores.js';
@@ -21,12 +21,12 @@ export type GatewayOptions = GatewaySettings & GatewayHubOption;
 export type GatewayHubOption =
   | {
       /** The MCP hub: resources, prompts, status and change events of the upstream servers. */
-      hub: MCPToolHub;
+      hub: McpToolHub;
       provider?: undefined;
     }
   | {
       /** @deprecated Renamed `hub` (a provider names an LLM adapter); removed in the next release. */
-      provider: MCPToolHub;
+      provider: McpToolHub;
       hub?: undefined;
     };
 
@@ -34,12 +34,12 @@ export type GatewayHubOption =
  * The hub `options` name: `hub`, else the deprecated `provider`. A JavaScript caller that gives
  * neither is told which option is missing.
  */
-export function hubOf(options: GatewayHubOption): MCPToolHub {
+export function hubOf(options: GatewayHubOption): McpToolHub {
   const hub = options.hub ?? options.provider;
   if (hub === undefined)
     throw new McpToolsError(
       'INVALID_ARGUMENTS',
-      'createGateway needs `hub`: the MCP hub loadMCPServers returned',
+      'createGateway needs `hub`: the MCP hub loadMcpServers returned',
     );
   return hub;
 }

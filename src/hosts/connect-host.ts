@@ -105,7 +105,7 @@ export function undoHost(host: HostDefinition, options: HostCommandOptions): Und
  * Creates the mcptools configuration a host is pointed at when it does not exist yet, with no
  * servers (owner-only: `import` may copy tokens into it); `true` when it did.
  */
-export function ensureMcptoolsConfig(path: string): boolean {
+export function ensureMcpToolsConfig(path: string): boolean {
   if (existsSync(path)) return false;
   mkdirSync(dirname(path), { recursive: true });
   writeFileSync(path, '{\n  "servers": {}\n}\n', { mode: 0o600, flag: 'wx' });

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { isDeepStrictEqual } from 'node:util';
 import { McpToolsError } from '../errors/mcp-tools-error.js';
 import {
-  ensureMcptoolsConfig,
+  ensureMcpToolsConfig,
   type HostCommandOptions,
   hostRecord,
   hostServersFile,
@@ -11,7 +11,7 @@ import { type ConnectTarget, entryName } from './connect-target.js';
 import { hostBackupPath } from './host-backups.js';
 import type { HostDefinition } from './host-definitions.js';
 import { UnimportableEntry } from './import-entry.js';
-import { isMcptoolsEntry } from './is-mcptools-entry.js';
+import { isMcpToolsEntry } from './is-mcptools-entry.js';
 import { openServersDocument } from './open-servers-document.js';
 import { changeServers } from './servers-change.js';
 
@@ -85,7 +85,7 @@ export function importHost(host: HostDefinition, options: ImportOptions): Import
   const cliEntry = options.cliEntry ?? options.replace?.args[0];
   const converted = new Map<string, Record<string, unknown>>();
   for (const [name, raw] of Object.entries(hostServers)) {
-    if (isMcptoolsEntry(name, raw, cliEntry)) continue;
+    if (isMcpToolsEntry(name, raw, cliEntry)) continue;
     try {
       converted.set(name, host.importEntry(raw));
     } catch (error) {
@@ -116,7 +116,7 @@ export function importHost(host: HostDefinition, options: ImportOptions): Import
   );
   if (options.replace !== undefined) {
     // The host is about to start mcptools with this file: it must exist even when nothing moved.
-    ensureMcptoolsConfig(options.configPath);
+    ensureMcpToolsConfig(options.configPath);
     const target = options.replace;
     const moved = [...result.imported, ...result.alreadyThere];
     const name = entryName(target);

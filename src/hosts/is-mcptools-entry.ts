@@ -6,7 +6,7 @@ import { MCPTOOLS_ENTRY_NAMES } from './connect-target.js';
  * runs `mcptools … serve` (the `mcptools` bin, or a path with `mcptools` in it). `import` never
  * copies such an entry into mcptools' own configuration: it would serve itself.
  */
-export function isMcptoolsEntry(name: string, entry: unknown, cliEntry?: string): boolean {
+export function isMcpToolsEntry(name: string, entry: unknown, cliEntry?: string): boolean {
   if (MCPTOOLS_ENTRY_NAMES.includes(name)) return true;
   if (!isPlainObject(entry) || typeof entry.command !== 'string') return false;
   const words = [entry.command, ...(Array.isArray(entry.args) ? entry.args : [])].filter(

@@ -3,7 +3,7 @@ import { dirname } from 'node:path';
 import { findOnPath } from '../paths/find-on-path.js';
 import { HOSTS } from './host-definitions.js';
 import type { HostEnvironment } from './host-environment.js';
-import { isMcptoolsEntry } from './is-mcptools-entry.js';
+import { isMcpToolsEntry } from './is-mcptools-entry.js';
 import { openServersDocument } from './open-servers-document.js';
 
 /** One row of `mcptools connect --list`. */
@@ -49,7 +49,7 @@ export function listHosts(environment: HostEnvironment, cliEntry?: string): Host
         readFileSync(file),
       ).servers();
       status.mcptools = Object.entries(servers)
-        .filter(([name, entry]) => isMcptoolsEntry(name, entry, cliEntry))
+        .filter(([name, entry]) => isMcpToolsEntry(name, entry, cliEntry))
         .map(([name]) => name);
     } catch (error) {
       status.error = error instanceof Error ? error.message : 'unreadable';

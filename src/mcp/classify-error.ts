@@ -58,9 +58,9 @@ function fromSdkError(error: SdkError, context: ErrorContext): McpToolsError {
 
 /** What to configure when a 2026-era server needs a client capability mcptools did not declare. */
 const capabilityHints: [RegExp, string][] = [
-  [/sampling/i, 'sampling is not enabled in mcptools; pass onSamplingRequest to loadMCPServers'],
-  [/elicit/i, 'elicitation is not enabled in mcptools; pass onElicitation to loadMCPServers'],
-  [/roots/i, 'roots are not enabled in mcptools; pass workspaceDir or roots to loadMCPServers'],
+  [/sampling/i, 'sampling is not enabled in mcptools; pass onSamplingRequest to loadMcpServers'],
+  [/elicit/i, 'elicitation is not enabled in mcptools; pass onElicitation to loadMcpServers'],
+  [/roots/i, 'roots are not enabled in mcptools; pass workspaceDir or roots to loadMcpServers'],
 ];
 
 function fromProtocolError(error: ProtocolError, context: ErrorContext): McpToolsError {

@@ -192,7 +192,7 @@ export type UpstreamNotification =
   | { method: 'notifications/prompts/list_changed' };
 
 /** Events the hub emits. */
-export interface MCPToolHubEvents {
+export interface McpToolHubEvents {
   /** The tools of a server changed in the registry (connect, list_changed, disconnect). */
   toolsChanged: (server: string, change: RegistryChange) => void;
   /** A server changed state. */
@@ -203,8 +203,8 @@ export interface MCPToolHubEvents {
   notification: (server: string, notification: UpstreamNotification) => void;
 }
 
-/** The hub over every configured MCP server, returned by `loadMCPServers`. */
-export interface MCPToolHub extends AsyncDisposable {
+/** The hub over every configured MCP server, returned by `loadMcpServers`. */
+export interface McpToolHub extends AsyncDisposable {
   /** Names of every configured server, enabled or not. */
   servers(): string[];
   status(): ServerStatus[];
@@ -217,7 +217,7 @@ export interface MCPToolHub extends AsyncDisposable {
   readonly prompts: PromptService;
   /** The tasks extension of the servers that offer it (absent: no server can). */
   readonly tasks?: TaskService;
-  on<E extends keyof MCPToolHubEvents>(event: E, listener: MCPToolHubEvents[E]): () => void;
+  on<E extends keyof McpToolHubEvents>(event: E, listener: McpToolHubEvents[E]): () => void;
   /** The pins of every server's definitions, when pins apply (a cluster shares their approvals). */
   readonly pins?: PinGuard | undefined;
   /** Where an exposed tool name routes: its server and the tool's original name. */
@@ -276,9 +276,9 @@ export interface MCPToolHub extends AsyncDisposable {
 
 /**
  * The hub `serve` runs: its servers and policies change while it runs (a configuration
- * reloaded, a server an agent added). What `startMCPServers` returns.
+ * reloaded, a server an agent added). What `startMcpServers` returns.
  */
-export interface McpChangingHub extends MCPToolHub {
+export interface McpChangingHub extends McpToolHub {
   /** Connects one more server; rejects `INVALID_ARGUMENTS` for a name already served. */
   addServer(name: string, server: ServerConfig, signal?: AbortSignal): Promise<void>;
   /** Stops serving one server: its tools leave the registry, then its connection closes. */
@@ -310,7 +310,7 @@ export interface ToolOrigin {
 }
 
 /**
- * @deprecated Renamed {@link MCPToolHub}: the hub of MCP servers is never called a provider
+ * @deprecated Renamed {@link McpToolHub}: the hub of MCP servers is never called a provider
  * (that word names the LLM adapters of `mcptools/providers`). Removed in the next release.
  */
-export type MCPToolProvider = MCPToolHub;
+export type MCPToolProvider = McpToolHub;

@@ -10,7 +10,7 @@ import type { ServerCommon, ServerConfig } from '../config/config-types.js';
 import type { StderrTail } from './stderr-tail.js';
 
 /**
- * An MCP server running in this process, handed to `loadMCPServers` as code (its
+ * An MCP server running in this process, handed to `loadMcpServers` as code (its
  * `inProcessServers` option), never read from a configuration file. It takes the settings every
  * server entry takes (timeouts, tool filter, prefix, protocol) and is connected, listed, called
  * and reconnected like any other server, over the SDK's in-memory transport.

@@ -3,8 +3,8 @@ import { inferServerType } from '../config/normalize-server.js';
 import { withSandboxDefault } from '../config/sandbox-default.js';
 import { McpToolsError } from '../errors/mcp-tools-error.js';
 import type { ToolRegistry } from '../pipeline/tool-registry.js';
-import type { MCPToolHub, McpChangingHub } from './hub-types.js';
-import type { LoadMCPServersOptions } from './mcp-tool-hub.js';
+import type { McpChangingHub, McpToolHub } from './hub-types.js';
+import type { LoadMcpServersOptions } from './mcp-tool-hub.js';
 
 /** The hub module, imported by the first call (a later `import()` would still go through the module loader). */
 let hubModule: Promise<typeof import('./mcp-tool-hub.js')> | undefined;
@@ -18,7 +18,7 @@ let hubModule: Promise<typeof import('./mcp-tool-hub.js')> | undefined;
  *
  * @example
  * const registry = new ToolRegistry();
- * const hub = await loadMCPServers(
+ * const hub = await loadMcpServers(
  *   { servers: { files: { type: 'stdio', command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', '.'] } } },
  *   registry,
  * );
@@ -27,33 +27,39 @@ let hubModule: Promise<typeof import('./mcp-tool-hub.js')> | undefined;
  *
  * The hub and the MCP SDK client load with the first call, not with an import of mcptools.
  */
-export async function loadMCPServers(
+export async function loadMcpServers(
   config: McpToolsConfig,
   registry: ToolRegistry,
-  options: LoadMCPServersOptions = {},
-): Promise<MCPToolHub> {
-  const { hub, connected } = await startMCPServers(config, registry, options);
+  options: LoadMcpServersOptions = {},
+): Promise<McpToolHub> {
+  const { hub, connected } = await startMcpServers(config, registry, options);
   await connected;
   return hub;
 }
 
 /**
- * {@link loadMCPServers} without the wait: resolves with the hub as soon as the servers
- * start connecting, and `connected`, which settles like `loadMCPServers` (rejects only with
+ * @deprecated Renamed {@link loadMcpServers} (`Mcp…`, as `McpToolsError` and the SDK's
+ * `McpServer` are written). Removed in the next release.
+ */
+export const loadMCPServers = loadMcpServers;
+
+/**
+ * {@link loadMcpServers} without the wait: resolves with the hub as soon as the servers
+ * start connecting, and `connected`, which settles like `loadMcpServers` (rejects only with
  * `ABORTED`, after closing what it started). `serve` uses it to answer `initialize` at once.
  */
-export async function startMCPServers(
+export async function startMcpServers(
   config: McpToolsConfig,
   registry: ToolRegistry,
-  options: LoadMCPServersOptions = {},
+  options: LoadMcpServersOptions = {},
 ): Promise<{ hub: McpChangingHub; connected: Promise<void> }> {
   hubModule ??= import('./mcp-tool-hub.js');
-  const { MCPToolHubImpl } = await hubModule;
-  const hub = new MCPToolHubImpl(withServerTypes(config), registry, options);
+  const { McpToolHubImpl } = await hubModule;
+  const hub = new McpToolHubImpl(withServerTypes(config), registry, options);
   const connected = hub.start(options.signal).then(async () => {
     if (!options.signal?.aborted) return;
     await hub.close();
-    throw new McpToolsError('ABORTED', 'loadMCPServers was aborted', { cause: options.signal.reason });
+    throw new McpToolsError('ABORTED', 'loadMcpServers was aborted', { cause: options.signal.reason });
   });
   return { hub, connected };
 }

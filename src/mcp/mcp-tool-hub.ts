@@ -30,7 +30,7 @@ import { DEFAULT_MAX_RESULT_CHARS } from '../tool/result.js';
 import type { Tool } from '../tool/tool.js';
 import { CallerRouting } from './caller-routing.js';
 import { defaultEraCacheFile, type EraMemory, eraMemoryFor } from './era-memory.js';
-import type { CallOptions, MCPToolHubEvents, McpChangingHub, ServerStatus, ToolOrigin } from './hub-types.js';
+import type { CallOptions, McpChangingHub, McpToolHubEvents, ServerStatus, ToolOrigin } from './hub-types.js';
 import type { ConnectionConfig, InProcessServer } from './in-process-server.js';
 import {
   type ConnectionListeners,
@@ -61,9 +61,9 @@ import { DEFAULT_MAX_RESPONSE_BYTES, type SizeLimits } from './size-limited-fetc
 import { McpTaskService } from './task-service.js';
 import { keepTimerList } from './timer-list-keeper.js';
 
-/** Options of `loadMCPServers`; each overrides the matching configuration value. */
-export interface LoadMCPServersOptions extends OAuthHostOptions {
-  /** Aborts the initial connects; `loadMCPServers` then closes everything and rejects with `ABORTED`. */
+/** Options of `loadMcpServers`; each overrides the matching configuration value. */
+export interface LoadMcpServersOptions extends OAuthHostOptions {
+  /** Aborts the initial connects; `loadMcpServers` then closes everything and rejects with `ABORTED`. */
   signal?: AbortSignal;
   /** Connect timeout of every server, in ms. Default: the server's `connectTimeoutMs`, else 30 000. */
   connectTimeoutMs?: number;
@@ -136,14 +136,14 @@ const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
 const DEFAULT_CALL_TIMEOUT_MS = 60_000;
 const DEFAULT_MAX_ARGUMENT_BYTES = 10 * 1024 * 1024;
 
-type Listeners = { [E in keyof MCPToolHubEvents]: Set<MCPToolHubEvents[E]> };
+type Listeners = { [E in keyof McpToolHubEvents]: Set<McpToolHubEvents[E]> };
 
 /**
  * The hub over every configured MCP server: one {@link McpConnection} each, their tools
  * registered into the registry under `mcp:<server>`, resources, prompts, status and events.
- * Built and started by `loadMCPServers`.
+ * Built and started by `loadMcpServers`.
  */
-export class MCPToolHubImpl implements McpChangingHub {
+export class McpToolHubImpl implements McpChangingHub {
   readonly resources: McpResourceService;
   readonly prompts: McpPromptService;
   readonly tasks: McpTaskService;
@@ -192,7 +192,7 @@ export class MCPToolHubImpl implements McpChangingHub {
   /** `policies.guards`, read by the screen of resource reads and prompt gets. */
   #guards: GuardsConfig | undefined;
 
-  constructor(config: McpToolsConfig, registry: ToolRegistry, options: LoadMCPServersOptions = {}) {
+  constructor(config: McpToolsConfig, registry: ToolRegistry, options: LoadMcpServersOptions = {}) {
     // Before anything joins the registry: a refused hub leaves nothing behind.
     for (const name of Object.keys(options.inProcessServers ?? {}))
       if (Object.hasOwn(config.servers, name))
@@ -503,7 +503,7 @@ export class MCPToolHubImpl implements McpChangingHub {
 
   /**
    * Hands the servers' sampling, elicitation and roots requests that no handler given to
-   * `loadMCPServers` answers to `router` (a gateway's: the caller whose call caused each)
+   * `loadMcpServers` answers to `router` (a gateway's: the caller whose call caused each)
    * until the returned function is called. Works on connections made before: see
    * `RoutedServerRequests`. `undefined` for a hub loaded with `serverRequests: 'configured'`.
    */
@@ -556,8 +556,8 @@ export class MCPToolHubImpl implements McpChangingHub {
     return undefined;
   }
 
-  on<E extends keyof MCPToolHubEvents>(event: E, listener: MCPToolHubEvents[E]): () => void {
-    const set = this.#listeners[event] as Set<MCPToolHubEvents[E]>;
+  on<E extends keyof McpToolHubEvents>(event: E, listener: McpToolHubEvents[E]): () => void {
+    const set = this.#listeners[event] as Set<McpToolHubEvents[E]>;
     set.add(listener);
     // Logs and resource updates are asked of the clients only once someone listens for them.
     if (event === 'notification' && set.size === 1)
@@ -675,14 +675,14 @@ export class MCPToolHubImpl implements McpChangingHub {
     }
   }
 
-  #emit<E extends keyof MCPToolHubEvents>(event: E, ...args: Parameters<MCPToolHubEvents[E]>): void {
+  #emit<E extends keyof McpToolHubEvents>(event: E, ...args: Parameters<McpToolHubEvents[E]>): void {
     const listeners = this.#listeners[event];
     if (listeners.size === 0) return;
     // Warnings quote upstream text; status rows carry error messages: both leave the library here.
     args = this.#redactor.value(args);
     for (const listener of listeners) {
       try {
-        (listener as (...values: Parameters<MCPToolHubEvents[E]>) => void)(...args);
+        (listener as (...values: Parameters<McpToolHubEvents[E]>) => void)(...args);
       } catch {
         // A listener's failure must not break the hub.
       }
@@ -690,7 +690,7 @@ export class MCPToolHubImpl implements McpChangingHub {
   }
 }
 
-/** An optional duration option of `loadMCPServers`, checked and clamped. */
+/** An optional duration option of `loadMcpServers`, checked and clamped. */
 function optionalDuration(value: number | undefined, field: string): number | undefined {
   return value === undefined ? undefined : durationMs(value, field);
 }

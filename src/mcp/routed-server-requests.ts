@@ -9,7 +9,7 @@ import type {
 
 /**
  * The server→client request handlers a gateway installs on the hub it serves
- * (`MCPToolHub.routeServerRequests`): each hands the request to the downstream client whose
+ * (`McpToolHub.routeServerRequests`): each hands the request to the downstream client whose
  * call caused it.
  */
 export interface McpServerRequestRouter {
@@ -27,7 +27,7 @@ export interface McpServerRequestRouter {
  */
 export type ServerRequestDeclaration = 'routed' | 'configured';
 
-/** The handlers and roots given to `loadMCPServers`: they answer before any router. */
+/** The handlers and roots given to `loadMcpServers`: they answer before any router. */
 export interface OwnServerRequests {
   onSamplingRequest?: SamplingHandler | undefined;
   onElicitation?: ElicitationHandler | undefined;
@@ -37,11 +37,11 @@ export interface OwnServerRequests {
 
 const missing = {
   'sampling/createMessage':
-    'sampling is not enabled in mcptools; pass onSamplingRequest to loadMCPServers, or serve the hub through createGateway, which routes it to the caller',
+    'sampling is not enabled in mcptools; pass onSamplingRequest to loadMcpServers, or serve the hub through createGateway, which routes it to the caller',
   'elicitation/create':
-    'elicitation is not enabled in mcptools; pass onElicitation to loadMCPServers, or serve the hub through createGateway, which routes it to the caller',
+    'elicitation is not enabled in mcptools; pass onElicitation to loadMcpServers, or serve the hub through createGateway, which routes it to the caller',
   'roots/list':
-    'roots are not enabled in mcptools; pass workspaceDir or roots to loadMCPServers, or serve the hub through createGateway, which routes them to the caller',
+    'roots are not enabled in mcptools; pass workspaceDir or roots to loadMcpServers, or serve the hub through createGateway, which routes them to the caller',
 } as const;
 
 /**

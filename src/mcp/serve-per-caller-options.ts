@@ -1,7 +1,7 @@
 import type { RedirectReceiver } from '../auth/server-authorization.js';
 import type { CallContext, Caller } from '../tool/call-context.js';
 
-/** How a gateway turns on upstream calls as the caller (see `MCPToolHub.servePerCaller`). */
+/** How a gateway turns on upstream calls as the caller (see `McpToolHub.servePerCaller`). */
 export interface ServePerCallerOptions {
   /**
    * Who the call `context` is for: a caller served with their own connection, `operator` for

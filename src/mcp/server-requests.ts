@@ -220,9 +220,9 @@ export function clientCapabilities(options: ServerRequestOptions): ClientCapabil
 }
 
 const notEnabled: Record<string, string> = {
-  'sampling/createMessage': 'sampling is not enabled in mcptools; pass onSamplingRequest to loadMCPServers',
-  'elicitation/create': 'elicitation is not enabled in mcptools; pass onElicitation to loadMCPServers',
-  'roots/list': 'roots are not enabled in mcptools; pass workspaceDir or roots to loadMCPServers',
+  'sampling/createMessage': 'sampling is not enabled in mcptools; pass onSamplingRequest to loadMcpServers',
+  'elicitation/create': 'elicitation is not enabled in mcptools; pass onElicitation to loadMcpServers',
+  'roots/list': 'roots are not enabled in mcptools; pass workspaceDir or roots to loadMcpServers',
 };
 
 /**

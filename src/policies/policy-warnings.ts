@@ -3,7 +3,7 @@ import type { McpToolsConfig } from '../config/config-types.js';
 import type { PolicyMatch } from '../config/policies-schema.js';
 import type { ToolRegistry } from '../pipeline/tool-registry.js';
 
-/** Who applied `policies.overrides` (the hub `loadMCPServers` returns), asked why one could not be applied. */
+/** Who applied `policies.overrides` (the hub `loadMcpServers` returns), asked why one could not be applied. */
 export interface OverrideProblemSource {
   overrideProblem?(server: string, tool: string): string | undefined;
 }

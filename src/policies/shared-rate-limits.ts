@@ -1,7 +1,7 @@
 /**
  * A token-bucket store shared by every replica of a cluster (Redis, in the gateway's cluster
  * mode): the configured rate limits of a hub take their tokens here instead of in the process
- * while one is set (`MCPToolHub.shareRateLimits`).
+ * while one is set (`McpToolHub.shareRateLimits`).
  */
 export interface SharedRateLimitStore {
   /**

@@ -1,4 +1,4 @@
-import type { MCPToolHub } from '../mcp/hub-types.js';
+import type { McpToolHub } from '../mcp/hub-types.js';
 import type { ToolRegistry } from '../pipeline/tool-registry.js';
 import { namespacedName, uniqueName } from '../registry/tool-name.js';
 import type { Tool } from '../tool/tool.js';
@@ -19,7 +19,7 @@ import { activeServers } from './server-availability.js';
 import { createToolIndexTool, type ToolIndexToolOptions } from './tool-index-tool.js';
 
 /** The per-server surface: `mcp__<server>__list_resources` and `mcp__<server>__read_resource`. */
-function perServerTools(hub: MCPToolHub, settings: ResolvedRouterOptions, taken: Set<string>): Tool[] {
+function perServerTools(hub: McpToolHub, settings: ResolvedRouterOptions, taken: Set<string>): Tool[] {
   const separator = settings.naming.separator ?? '__';
   const maxLength = settings.naming.maxLength ?? 64;
   const tools: Tool[] = [];
@@ -49,11 +49,11 @@ function perServerTools(hub: MCPToolHub, settings: ResolvedRouterOptions, taken:
  * `run_script` and `mcp_auth`.
  *
  * @example
- * const hub = await loadMCPServers(config, registry);
+ * const hub = await loadMcpServers(config, registry);
  * const tools = createRouterTools(hub, registry, { planMode: () => agent.planning });
  */
 export function createRouterTools(
-  hub: MCPToolHub,
+  hub: McpToolHub,
   registry: ToolRegistry,
   options: RouterToolsOptions = {},
 ): Tool[] {

@@ -1,4 +1,4 @@
-import type { CallOptions, MCPToolHub } from '../mcp/hub-types.js';
+import type { CallOptions, McpToolHub } from '../mcp/hub-types.js';
 import { classifyRouterError, type RouterError } from './error-taxonomy.js';
 import { serverProblem } from './server-availability.js';
 
@@ -44,7 +44,7 @@ function isUnsupported(error: RouterError): boolean {
   return /method not found|-32601|not supported|capabilit/i.test(error.msg);
 }
 
-async function gatherOne(hub: MCPToolHub, server: string, options: CallOptions): Promise<GatheredResources> {
+async function gatherOne(hub: McpToolHub, server: string, options: CallOptions): Promise<GatheredResources> {
   const empty: GatheredResources = { resources: [], templates: [], errors: [] };
   const problem = serverProblem(hub, server);
   if (problem) return { ...empty, errors: [listError(server, problem)] };
@@ -92,7 +92,7 @@ async function gatherOne(hub: MCPToolHub, server: string, options: CallOptions):
  * disconnected or failing lands in `errors`; it never fails the whole listing.
  */
 export async function gatherResources(
-  hub: MCPToolHub,
+  hub: McpToolHub,
   servers: string[],
   options: CallOptions = {},
 ): Promise<GatheredResources> {

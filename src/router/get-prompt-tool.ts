@@ -1,4 +1,4 @@
-import type { CallOptions, MCPToolHub } from '../mcp/hub-types.js';
+import type { CallOptions, McpToolHub } from '../mcp/hub-types.js';
 import type { CallContext } from '../tool/call-context.js';
 import type { JsonSchemaObject, Tool } from '../tool/tool.js';
 import { defineRouterTool } from './define-router-tool.js';
@@ -17,7 +17,7 @@ const parameters: JsonSchemaObject = {
   required: ['server', 'name'],
 };
 
-async function availablePrompts(hub: MCPToolHub, server: string, options: CallOptions) {
+async function availablePrompts(hub: McpToolHub, server: string, options: CallOptions) {
   try {
     const prompts = await hub.prompts.list(server, options);
     return { available: prompts.map((prompt) => prompt.name) };
@@ -30,7 +30,7 @@ async function availablePrompts(hub: MCPToolHub, server: string, options: CallOp
  * `get_mcp_prompt { server, name, arguments? }`: expands one prompt into its messages.
  * An unknown prompt is a `ResourceNotFound` error listing the server's prompts. Read-only.
  */
-export function createGetPromptTool(base: MCPToolHub, settings: ResolvedRouterOptions, name: string): Tool {
+export function createGetPromptTool(base: McpToolHub, settings: ResolvedRouterOptions, name: string): Tool {
   const run = async (params: Record<string, unknown>, call: CallContext): Promise<RouterOutcome> => {
     const { signal } = call;
     // What this caller may reach: the view of the hub for them (a gateway profile's).

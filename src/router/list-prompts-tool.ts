@@ -1,4 +1,4 @@
-import type { MCPToolHub, PromptEntry } from '../mcp/hub-types.js';
+import type { McpToolHub, PromptEntry } from '../mcp/hub-types.js';
 import type { CallContext } from '../tool/call-context.js';
 import type { JsonSchemaObject, Tool } from '../tool/tool.js';
 import { defineRouterTool } from './define-router-tool.js';
@@ -42,7 +42,7 @@ function toListed(entry: PromptEntry): ListedPrompt {
  * `list_mcp_prompts { server? }`: prompts of one server or every enabled one, in parallel,
  * on the pattern of `list_mcp_resources` (cap, per-server `errors`). Read-only.
  */
-export function createListPromptsTool(base: MCPToolHub, settings: ResolvedRouterOptions, name: string): Tool {
+export function createListPromptsTool(base: McpToolHub, settings: ResolvedRouterOptions, name: string): Tool {
   const run = async (params: Record<string, unknown>, call: CallContext): Promise<RouterOutcome> => {
     const { signal } = call;
     // What this caller may reach: the view of the hub for them (a gateway profile's).

@@ -1,4 +1,4 @@
-import type { MCPToolHub } from '../mcp/hub-types.js';
+import type { McpToolHub } from '../mcp/hub-types.js';
 import type { CallContext } from '../tool/call-context.js';
 import type { JsonSchemaObject, Tool } from '../tool/tool.js';
 import { defineRouterTool } from './define-router-tool.js';
@@ -63,7 +63,7 @@ function compactData(
  * per-server failures in `errors`. Read-only.
  */
 export function createListResourcesTool(
-  base: MCPToolHub,
+  base: McpToolHub,
   settings: ResolvedRouterOptions,
   target: ListResourcesToolTarget,
 ): Tool {

@@ -1,4 +1,4 @@
-import type { MCPToolHub } from '../mcp/hub-types.js';
+import type { McpToolHub } from '../mcp/hub-types.js';
 import type { CallContext } from '../tool/call-context.js';
 import type { JsonSchemaObject, Tool } from '../tool/tool.js';
 import { defineRouterTool } from './define-router-tool.js';
@@ -19,8 +19,8 @@ const parameters: JsonSchemaObject = {
  * the sign-in completed and the server reconnected. Other tools keep working meanwhile. Not
  * read-only (it changes stored credentials), so plan mode hides it.
  */
-export function createMcpAuthTool(base: MCPToolHub, settings: ResolvedRouterOptions, name: string): Tool {
-  const describe = async (hub: MCPToolHub, call: CallContext, server: string) => {
+export function createMcpAuthTool(base: McpToolHub, settings: ResolvedRouterOptions, name: string): Tool {
+  const describe = async (hub: McpToolHub, call: CallContext, server: string) => {
     const status = hub.status(server);
     const pending = hub.pendingAuthorization?.(server, call);
     // A server each gateway caller signs in to: this caller's own sign-in, not the shared state.

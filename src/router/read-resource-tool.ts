@@ -1,4 +1,4 @@
-import type { CallOptions, MCPToolHub, ResourceContents } from '../mcp/hub-types.js';
+import type { CallOptions, McpToolHub, ResourceContents } from '../mcp/hub-types.js';
 import type { CallContext } from '../tool/call-context.js';
 import { base64ByteLength, formatBytes } from '../tool/result.js';
 import type { JsonSchemaObject, Tool } from '../tool/tool.js';
@@ -92,7 +92,7 @@ function capContents(contents: ResourceContents[], maxBytes: number) {
   return { items, truncated, originalSize, shown };
 }
 
-async function availableResources(hub: MCPToolHub, server: string, options: CallOptions) {
+async function availableResources(hub: McpToolHub, server: string, options: CallOptions) {
   const [resources, templates] = await Promise.allSettled([
     hub.resources.list(server, options),
     hub.resources.listTemplates(server, options),
@@ -112,7 +112,7 @@ async function availableResources(hub: MCPToolHub, server: string, options: Call
  * decoded length, and reports failures with the router's error taxonomy. Read-only.
  */
 export function createReadResourceTool(
-  base: MCPToolHub,
+  base: McpToolHub,
   settings: ResolvedRouterOptions,
   target: ReadResourceToolTarget,
 ): Tool {

@@ -1,5 +1,5 @@
 import type { McpToolsConfig } from '../config/config-types.js';
-import type { MCPToolHub } from '../mcp/hub-types.js';
+import type { McpToolHub } from '../mcp/hub-types.js';
 import type { NamingOptions } from '../registry/tool-name.js';
 import type { Caller } from '../tool/call-context.js';
 import type { Tool, ToolContext } from '../tool/tool.js';
@@ -71,7 +71,7 @@ export interface RouterToolsOptions {
    * The view of the hub a caller's call reaches (a gateway profile's: only the servers
    * that caller may see). Default: the hub itself.
    */
-  view?: (hub: MCPToolHub, caller: Caller | undefined) => MCPToolHub;
+  view?: (hub: McpToolHub, caller: Caller | undefined) => McpToolHub;
   /** `json` (default) or the `compact` two-line format. */
   format?: RouterFormat;
   /** The loaded configuration: `router.*` supplies defaults, `namespace` the naming rules. */
@@ -106,7 +106,7 @@ export interface ResolvedRouterOptions {
   planMode: () => boolean;
   senderIsOwner: (caller?: Caller) => boolean;
   toolVisible: ((tool: Tool, caller?: Caller) => boolean) | undefined;
-  view: (hub: MCPToolHub, caller: Caller | undefined) => MCPToolHub;
+  view: (hub: McpToolHub, caller: Caller | undefined) => McpToolHub;
   format: RouterFormat;
   naming: NamingOptions;
   context: ToolContext;

@@ -1,4 +1,4 @@
-import type { MCPToolHub } from '../mcp/hub-types.js';
+import type { McpToolHub } from '../mcp/hub-types.js';
 import { type RouterError, routerError, routerErrorType } from './error-taxonomy.js';
 
 /**
@@ -6,7 +6,7 @@ import { type RouterError, routerError, routerErrorType } from './error-taxonomy
  * name lists the configured servers; a disconnected one carries its last error (it fails
  * fast instead of waiting for a timeout).
  */
-export function serverProblem(hub: MCPToolHub, server: string): RouterError | undefined {
+export function serverProblem(hub: McpToolHub, server: string): RouterError | undefined {
   const status = hub.status(server);
   if (!status) {
     const known = hub.servers();
@@ -35,7 +35,7 @@ export function serverProblem(hub: MCPToolHub, server: string): RouterError | un
 }
 
 /** Servers a call without `server` covers: every configured server that is not disabled or skipped. */
-export function activeServers(hub: MCPToolHub): string[] {
+export function activeServers(hub: McpToolHub): string[] {
   return hub.servers().filter((server) => {
     const state = hub.status(server)?.state;
     return state !== 'disabled' && state !== 'skipped';

@@ -8,7 +8,7 @@ const DURATION_BUCKETS = [
 ];
 
 /** Every instrument mcptools records on, made from one meter. */
-export interface McptoolsInstruments {
+export interface McpToolsInstruments {
   /**
    * `mcptools.tool.call.duration` (s) {server, tool, outcome}. The call counts, calls in flight
    * and bytes are observable instruments over plain tallies (tool-call-tallies.ts).
@@ -31,14 +31,14 @@ export interface McptoolsInstruments {
 }
 
 let cachedProvider: MeterProvider | undefined;
-let cached: McptoolsInstruments | undefined;
+let cached: McpToolsInstruments | undefined;
 
 /**
  * The instruments on the global meter provider, or `undefined` while none is registered (the
  * API's no-op, or the API not even loaded: nothing is measured, nothing is computed). Made again
  * when the provider changes (a host that registers its SDK after importing mcptools).
  */
-export function mcptoolsInstruments(): McptoolsInstruments | undefined {
+export function mcptoolsInstruments(): McpToolsInstruments | undefined {
   const api = otelApi();
   if (api === undefined) return undefined;
   const provider = api.metrics.getMeterProvider();
@@ -51,17 +51,17 @@ export function mcptoolsInstruments(): McptoolsInstruments | undefined {
 }
 
 /** Called with the instruments each time a new meter provider is found (observable gauges register there). */
-const providerListeners = new Set<(instruments: McptoolsInstruments) => void>();
+const providerListeners = new Set<(instruments: McpToolsInstruments) => void>();
 
 /** Registers `listener` for every meter provider found from now on (and the current one). */
-export function onInstruments(listener: (instruments: McptoolsInstruments) => void): () => void {
+export function onInstruments(listener: (instruments: McpToolsInstruments) => void): () => void {
   providerListeners.add(listener);
   const current = mcptoolsInstruments();
   if (current) listener(current);
   return () => providerListeners.delete(listener);
 }
 
-function makeInstruments(meter: Meter): McptoolsInstruments {
+function makeInstruments(meter: Meter): McpToolsInstruments {
   const duration = { unit: 's', advice: { explicitBucketBoundaries: DURATION_BUCKETS } };
   return {
     meter,

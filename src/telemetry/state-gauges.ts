@@ -1,4 +1,4 @@
-import { type McptoolsInstruments, onInstruments } from './mcptools-metrics.js';
+import { type McpToolsInstruments, onInstruments } from './mcptools-metrics.js';
 import { ATTR } from './telemetry-names.js';
 
 /** The servers of every open hub (each yields its connections' states). */
@@ -11,7 +11,7 @@ let watching = false;
 function watch(): void {
   if (watching) return;
   watching = true;
-  onInstruments((instruments: McptoolsInstruments) => {
+  onInstruments((instruments: McpToolsInstruments) => {
     instruments.meter
       .createObservableGauge('mcptools.servers', { description: 'Configured MCP servers, by state' })
       .addCallback((result) => {

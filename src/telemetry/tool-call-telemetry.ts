@@ -1,6 +1,6 @@
 import type { Attributes, Context, Span } from '@opentelemetry/api';
 import type { ToolResult } from '../tool/tool.js';
-import { type McptoolsInstruments, mcptoolsInstruments } from './mcptools-metrics.js';
+import { type McpToolsInstruments, mcptoolsInstruments } from './mcptools-metrics.js';
 import { type OtelApi, otelApi } from './otel-api.js';
 import { ATTR, EXECUTE_TOOL } from './telemetry-names.js';
 import { callEnded, callStarted } from './tool-call-tallies.js';
@@ -129,7 +129,7 @@ async function observed(
   originalName: string,
   args: Record<string, unknown>,
   run: () => Promise<ToolResult>,
-  instruments: McptoolsInstruments | undefined,
+  instruments: McpToolsInstruments | undefined,
   parent: Context,
   span: Span,
   labels: ToolLabels,

@@ -5,8 +5,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { FileTokenStore } from '../../src/auth/file-token-store.js';
 import { MemoryTokenStore } from '../../src/auth/memory-token-store.js';
 import type { McpToolsConfig } from '../../src/config/config-types.js';
-import type { MCPToolHub } from '../../src/mcp/hub-types.js';
-import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
+import type { McpToolHub } from '../../src/mcp/hub-types.js';
+import { loadMcpServers } from '../../src/mcp/load-mcp-servers.js';
 import { ToolRegistry } from '../../src/pipeline/tool-registry.js';
 import {
   followAuthorizationUrl,
@@ -17,7 +17,7 @@ import {
 const canary = 'CANARYq7x';
 let fixture: OAuthFixture;
 let dir: string;
-const open: MCPToolHub[] = [];
+const open: McpToolHub[] = [];
 
 beforeAll(async () => {
   fixture = await startOAuthFixture({ canary, clients: { machine: 'machine-secret' } });
@@ -44,11 +44,11 @@ const config = (auth?: Record<string, unknown>, headers?: Record<string, string>
 
 async function load(
   configuration: McpToolsConfig,
-  options: Parameters<typeof loadMCPServers>[2] = {},
-): Promise<{ provider: MCPToolHub; registry: ToolRegistry; output: string[] }> {
+  options: Parameters<typeof loadMcpServers>[2] = {},
+): Promise<{ provider: McpToolHub; registry: ToolRegistry; output: string[] }> {
   const registry = new ToolRegistry();
   const output: string[] = [];
-  const provider = await loadMCPServers(configuration, registry, {
+  const provider = await loadMcpServers(configuration, registry, {
     connectTimeoutMs: 10_000,
     reconnect: { enabled: false },
     ...options,

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FileTokenStore } from '../../src/auth/file-token-store.js';
 import { MemoryTokenStore } from '../../src/auth/memory-token-store.js';
 import type { TokenStore } from '../../src/auth/token-store.js';
-import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
+import { loadMcpServers } from '../../src/mcp/load-mcp-servers.js';
 import { defaultVaultPath } from '../../src/paths/default-vault-path.js';
 import { ToolRegistry } from '../../src/pipeline/tool-registry.js';
 import {
@@ -114,7 +114,7 @@ describe('two processes refreshing the same server at once', () => {
   it('refresh once, both end with the newest token, the vault stays valid', async () => {
     const path = join(dir, 'concurrent', 'vault.json');
     const store = new FileTokenStore(path);
-    const provider = await loadMCPServers(
+    const provider = await loadMcpServers(
       { servers: { remote: { type: 'streamable-http', url: fixture.mcpUrl } } },
       new ToolRegistry(),
       { tokenStore: store, onAuthorizationUrl: followAuthorizationUrl, reconnect: { enabled: false } },

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { detect, findCgroups } from '../../src/boxes/find-cgroups.js';
 import { sandboxStatus } from '../../src/boxes/sandbox-status.js';
-import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
+import { loadMcpServers } from '../../src/mcp/load-mcp-servers.js';
 import { ToolRegistry } from '../../src/pipeline/tool-registry.js';
 import { stdioFixture, textOf } from '../mcp/hub-test-helpers.js';
 import { boxUnavailable } from './box-availability.js';
@@ -120,7 +120,7 @@ describe.skipIf(unavailable !== undefined)('a box with a process limit (cgroup)'
       return write(chunk, ...(rest as []));
     });
     const registry = new ToolRegistry();
-    const provider = await loadMCPServers(
+    const provider = await loadMcpServers(
       {
         servers: {
           bomb: stdioFixture('box-probe', [], { sandbox: { read: [ROOT], maxProcesses: 32 } }),

@@ -8,8 +8,8 @@ import { findCgroups } from '../../src/boxes/find-cgroups.js';
 import { sandboxStatus } from '../../src/boxes/sandbox-status.js';
 import { checkServerConfig, suggestFix } from '../../src/cli/doctor/suggest-fix.js';
 import { parseConfig } from '../../src/config/parse-config.js';
-import type { MCPToolHub, ServerStatus } from '../../src/mcp/hub-types.js';
-import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
+import type { McpToolHub, ServerStatus } from '../../src/mcp/hub-types.js';
+import { loadMcpServers } from '../../src/mcp/load-mcp-servers.js';
 import { ToolRegistry } from '../../src/pipeline/tool-registry.js';
 import { waitUntil } from '../helpers/wait-until.js';
 import { stdioFixture, textOf } from '../mcp/hub-test-helpers.js';
@@ -80,7 +80,7 @@ function catchBoxLog(): string[] {
 }
 
 async function load(servers: Record<string, ReturnType<typeof stdioFixture>>, registry: ToolRegistry) {
-  return loadMCPServers({ servers }, registry, {
+  return loadMcpServers({ servers }, registry, {
     eraCache: false,
     reconnect: { initialDelayMs: 100, maxDelayMs: 500 },
   });
@@ -143,7 +143,7 @@ describe.skipIf(noCpu !== undefined)('a box with a CPU quota', () => {
   it('throttles a spinning server at maxCpus by its cgroup’s own count, not the one without a quota, and logs it', async () => {
     const logged = catchBoxLog();
     const registry = new ToolRegistry();
-    const hub: MCPToolHub = await load(
+    const hub: McpToolHub = await load(
       {
         capped: stdioFixture('box-probe', [], { sandbox: { read: [ROOT], maxCpus: 0.1 } }),
         free: stdioFixture('box-probe', [], { sandbox: { read: [ROOT] } }),

@@ -9,8 +9,8 @@ import { findCgroups } from '../../src/boxes/find-cgroups.js';
 import { sandboxStatus } from '../../src/boxes/sandbox-status.js';
 import { checkServerConfig, suggestFix } from '../../src/cli/doctor/suggest-fix.js';
 import type { StdioServerConfig } from '../../src/config/config-types.js';
-import type { MCPToolHub } from '../../src/mcp/hub-types.js';
-import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
+import type { McpToolHub } from '../../src/mcp/hub-types.js';
+import { loadMcpServers } from '../../src/mcp/load-mcp-servers.js';
 import { ToolRegistry } from '../../src/pipeline/tool-registry.js';
 import { publishedServers, stdioFixture, stdioPackage, textOf } from '../mcp/hub-test-helpers.js';
 import { boxUnavailable } from './box-availability.js';
@@ -40,7 +40,7 @@ describe.skipIf(unavailable !== undefined)('a stdio server in a bubblewrap box',
   let shared: string;
   let listener: Server;
   let port: number;
-  let provider: MCPToolHub;
+  let provider: McpToolHub;
   const registry = new ToolRegistry();
   const call = async (tool: string, args: Record<string, unknown>) =>
     textOf(await registry.get(tool)!.execute('1', args));
@@ -60,7 +60,7 @@ describe.skipIf(unavailable !== undefined)('a stdio server in a bubblewrap box',
     // The fixture's code and node_modules are under the worktree: granted read-only.
     const boxed = (sandbox: StdioServerConfig['sandbox']): StdioServerConfig =>
       stdioFixture('box-probe', [], { sandbox, env: { ENTRY_VARIABLE: 'from the entry' } });
-    provider = await loadMCPServers(
+    provider = await loadMcpServers(
       {
         servers: {
           boxed: boxed({ read: [ROOT, shared], env: ['MCPTOOLS_TEST_GRANTED'] }),
@@ -127,7 +127,7 @@ describe.skipIf(unavailable !== undefined)('a box with a memory limit', () => {
   it('stops a server that allocates past maxMemoryBytes; the other servers serve on and it is started again', async () => {
     const registry = new ToolRegistry();
     const warnings: string[] = [];
-    const provider = await loadMCPServers(
+    const provider = await loadMcpServers(
       {
         servers: {
           limited: stdioFixture('box-probe', [], {
@@ -199,7 +199,7 @@ describe.skipIf(unavailable !== undefined)('a published server in a box', () => 
         env: { MEMORY_FILE_PATH: file },
         sandbox: { read: [join(ROOT, 'node_modules')], write: [data] },
       });
-    const provider = await loadMCPServers(
+    const provider = await loadMcpServers(
       {
         servers: { memory: memory(join(data, 'memory.jsonl')), outside: memory(join(ROOT, 'memory.jsonl')) },
       },
@@ -234,7 +234,7 @@ describe.skipIf(unavailable !== undefined)('the library’s top-level sandbox', 
       },
       sandbox: { read: [ROOT] },
     };
-    const provider = await loadMCPServers(config, registry, { eraCache: false });
+    const provider = await loadMcpServers(config, registry, { eraCache: false });
     try {
       const home = async (server: string) =>
         textOf(await registry.get(`${server}__env`)!.execute('1', { name: 'HOME' }));
@@ -252,7 +252,7 @@ describe.skipIf(unavailable !== undefined)('a boxed server that cannot start', (
     const registry = new ToolRegistry();
     // Its code is under the worktree, which the box does not show.
     const server = stdioFixture('box-probe', [], { sandbox: true, connectTimeoutMs: 20_000 });
-    const provider = await loadMCPServers({ servers: { hidden: server } }, registry, { eraCache: false });
+    const provider = await loadMcpServers({ servers: { hidden: server } }, registry, { eraCache: false });
     try {
       const status = provider.status('hidden');
       expect(status?.state).toBe('error');
@@ -269,10 +269,10 @@ describe('a box asked for without bubblewrap', () => {
     const empty = mkdtempSync(join(tmpdir(), 'mcptools-no-bwrap-'));
     process.env.PATH = empty;
     const registry = new ToolRegistry();
-    let provider: MCPToolHub | undefined;
+    let provider: McpToolHub | undefined;
     const boxed = stdioFixture('box-probe', [], { sandbox: true });
     try {
-      provider = await loadMCPServers(
+      provider = await loadMcpServers(
         {
           servers: {
             boxed: stdioFixture('box-probe', [], { sandbox: true }),

@@ -7,7 +7,7 @@ import { findContainerEngine, findContainerEngineSync } from '../../src/boxes/fi
 import { sandboxStatus } from '../../src/boxes/sandbox-status.js';
 import { checkServerConfig, suggestFix } from '../../src/cli/doctor/suggest-fix.js';
 import { parseConfig } from '../../src/config/parse-config.js';
-import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
+import { loadMcpServers } from '../../src/mcp/load-mcp-servers.js';
 import { findOnPath } from '../../src/paths/find-on-path.js';
 import { ToolRegistry } from '../../src/pipeline/tool-registry.js';
 
@@ -194,7 +194,7 @@ describe('no container engine available', () => {
       process.env.PATH = onlyDocker;
       const registry = new ToolRegistry();
       try {
-        const hub = await loadMCPServers(
+        const hub = await loadMcpServers(
           {
             servers: {
               imaged: {

@@ -5,8 +5,8 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { sandboxStatus } from '../../src/boxes/sandbox-status.js';
 import type { StdioServerConfig } from '../../src/config/config-types.js';
-import type { MCPToolHub } from '../../src/mcp/hub-types.js';
-import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
+import type { McpToolHub } from '../../src/mcp/hub-types.js';
+import { loadMcpServers } from '../../src/mcp/load-mcp-servers.js';
 import { ToolRegistry } from '../../src/pipeline/tool-registry.js';
 import { hasBinary } from '../helpers/system-binaries.js';
 import { stdioFixture, textOf } from '../mcp/hub-test-helpers.js';
@@ -55,7 +55,7 @@ async function listen(label: string): Promise<{ server: Server; port: number }> 
 describe.skipIf(unavailable !== undefined)('a box with a network allowlist', () => {
   let target: { server: Server; port: number };
   let other: { server: Server; port: number };
-  let provider: MCPToolHub;
+  let provider: McpToolHub;
   const logged: string[] = [];
   const registry = new ToolRegistry();
   const call = async (tool: string, args: Record<string, unknown>) =>
@@ -72,7 +72,7 @@ describe.skipIf(unavailable !== undefined)('a box with a network allowlist', () 
     const boxed = (sandbox: StdioServerConfig['sandbox']): StdioServerConfig =>
       stdioFixture('box-probe', [], { sandbox, env: { ENTRY_TOKEN: 'entry-token-value' } });
     const allow = [`localhost:${target.port}`, ...(alias === undefined ? [] : [`${alias}:${target.port}`])];
-    provider = await loadMCPServers(
+    provider = await loadMcpServers(
       {
         servers: {
           listed: boxed({ read: [ROOT], network: { allow } }),

@@ -6,7 +6,7 @@ import { sandboxStatus } from '../../src/boxes/sandbox-status.js';
 import { resolveNpmTree } from '../../src/catalog/npm-lock-tree.js';
 import { parseRunnerCommand } from '../../src/catalog/runner-command.js';
 import type { ServerConfig, StdioServerConfig } from '../../src/config/config-types.js';
-import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
+import { loadMcpServers } from '../../src/mcp/load-mcp-servers.js';
 import { findOnPath } from '../../src/paths/find-on-path.js';
 import { ToolRegistry } from '../../src/pipeline/tool-registry.js';
 import { runCli } from '../cli/cli-process.js';
@@ -181,7 +181,7 @@ describe.skipIf(unavailable !== undefined)('a boxed npx server, installed outsid
     check: (registry: ToolRegistry) => Promise<void>,
   ): Promise<void> {
     const registry = new ToolRegistry();
-    const hub = await loadMCPServers({ servers: { [name]: entry } }, registry);
+    const hub = await loadMcpServers({ servers: { [name]: entry } }, registry);
     try {
       expect(hub.status(name)?.state, hub.status(name)?.lastError?.message).toBe('connected');
       await check(registry);
@@ -269,7 +269,7 @@ describe.skipIf(unavailable !== undefined)('a boxed npx server, installed outsid
       args: ['dlx', 'github:owner/repo'],
       sandbox: true,
     };
-    const hub = await loadMCPServers({ servers: { remote: entry } }, registry);
+    const hub = await loadMcpServers({ servers: { remote: entry } }, registry);
     try {
       expect(hub.status('remote')?.state).toBe('error');
       expect(hub.status('remote')?.lastError?.message).toMatch(
@@ -375,7 +375,7 @@ describe.skipIf(pnpm === undefined)('an unboxed pnpm dlx entry', () => {
       sandbox: false,
       connectTimeoutMs: 120_000,
     };
-    const hub = await loadMCPServers({ servers: { dlx: entry } }, registry);
+    const hub = await loadMcpServers({ servers: { dlx: entry } }, registry);
     try {
       expect(hub.status('dlx')?.state, hub.status('dlx')?.lastError?.message).toBe('connected');
       // Not boxed: the server sees the gateway's home, and pnpm fetched the package itself.

@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { MCPToolHub } from '../../src/mcp/hub-types.js';
-import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
+import type { McpToolHub } from '../../src/mcp/hub-types.js';
+import { loadMcpServers } from '../../src/mcp/load-mcp-servers.js';
 import { findOnPath } from '../../src/paths/find-on-path.js';
 import { ToolRegistry } from '../../src/pipeline/tool-registry.js';
 import { stdioFixture, textOf } from '../mcp/hub-test-helpers.js';
@@ -65,7 +65,7 @@ describe.skipIf(unavailable !== undefined)('a stdio server in a Podman container
   let hostDir: string;
   let hostFile: string;
   let port: number;
-  let hub: MCPToolHub;
+  let hub: McpToolHub;
   const registry = new ToolRegistry();
   const call = async (tool: string, args: Record<string, unknown>) =>
     textOf(await registry.get(tool)!.execute('1', args));
@@ -78,7 +78,7 @@ describe.skipIf(unavailable !== undefined)('a stdio server in a Podman container
     listener = createServer((socket) => socket.end());
     await new Promise<void>((done) => listener.listen(0, '127.0.0.1', done));
     port = (listener.address() as { port: number }).port;
-    hub = await loadMCPServers(
+    hub = await loadMcpServers(
       {
         servers: {
           // The fixture's code and node_modules are under the checkout: granted read-only.

@@ -6,8 +6,8 @@ import { RedisKeys } from '../../src/cluster/redis-keys.js';
 import { RedisTokenStore } from '../../src/cluster/redis-token-store.js';
 import { gatewayServerRequests } from '../../src/gateway/calls/gateway-server-requests.js';
 import { createGateway, type Gateway } from '../../src/gateway/create-gateway.js';
-import type { MCPToolHub } from '../../src/mcp/hub-types.js';
-import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
+import type { McpToolHub } from '../../src/mcp/hub-types.js';
+import { loadMcpServers } from '../../src/mcp/load-mcp-servers.js';
 import { ToolRegistry } from '../../src/pipeline/tool-registry.js';
 import {
   followAuthorizationUrl,
@@ -30,7 +30,7 @@ import { freePort, redisAvailable } from './cluster-harness.js';
 const bench = useClusterBench();
 const key = bench.keyBytes;
 let fixture: OAuthFixture;
-const running: { gateway: Gateway; provider: MCPToolHub; url: string }[] = [];
+const running: { gateway: Gateway; provider: McpToolHub; url: string }[] = [];
 const connections: RedisConnection[] = [];
 
 async function replica(name: string, clustered: boolean) {
@@ -39,7 +39,7 @@ async function replica(name: string, clustered: boolean) {
   connections.push(connection);
   const derived = deriveClusterKeys(clustered ? key : randomBytes(32));
   const registry = new ToolRegistry();
-  const provider = await loadMCPServers(config, registry, {
+  const provider = await loadMcpServers(config, registry, {
     ...gatewayServerRequests(),
     tokenStore: new RedisTokenStore(
       connection,

@@ -6,8 +6,8 @@ import { RedisKeys } from '../../src/cluster/redis-keys.js';
 import { RedisTokenStore } from '../../src/cluster/redis-token-store.js';
 import { gatewayServerRequests } from '../../src/gateway/calls/gateway-server-requests.js';
 import { createGateway, type Gateway } from '../../src/gateway/create-gateway.js';
-import type { MCPToolHub } from '../../src/mcp/hub-types.js';
-import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
+import type { McpToolHub } from '../../src/mcp/hub-types.js';
+import { loadMcpServers } from '../../src/mcp/load-mcp-servers.js';
 import { ToolRegistry } from '../../src/pipeline/tool-registry.js';
 import { type OAuthFixture, startOAuthFixture } from '../fixtures/oauth/oauth-fixture.js';
 import { CookieBrowser } from '../fixtures/oidc/cookie-browser.js';
@@ -33,7 +33,7 @@ let oidc: OidcFixture;
 let notes: OAuthFixture;
 let balancer: Balancer;
 const bases = [{ base: '' }, { base: '' }];
-const running: { gateway: Gateway; provider: MCPToolHub; url: string }[] = [];
+const running: { gateway: Gateway; provider: McpToolHub; url: string }[] = [];
 const connections: RedisConnection[] = [];
 
 async function replica(name: string, audience: string) {
@@ -58,7 +58,7 @@ async function replica(name: string, audience: string) {
   connections.push(connection);
   const derived = deriveClusterKeys(key);
   const registry = new ToolRegistry();
-  const provider = await loadMCPServers(config, registry, {
+  const provider = await loadMcpServers(config, registry, {
     ...gatewayServerRequests(),
     tokenStore: new RedisTokenStore(
       connection,

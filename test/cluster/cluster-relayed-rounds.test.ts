@@ -2,8 +2,8 @@ import type { Client } from '@modelcontextprotocol/client';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { gatewayServerRequests } from '../../src/gateway/calls/gateway-server-requests.js';
 import { createGateway, type Gateway } from '../../src/gateway/create-gateway.js';
-import type { MCPToolHub } from '../../src/mcp/hub-types.js';
-import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
+import type { McpToolHub } from '../../src/mcp/hub-types.js';
+import { loadMcpServers } from '../../src/mcp/load-mcp-servers.js';
 import { ToolRegistry } from '../../src/pipeline/tool-registry.js';
 import { type HttpFixture, startHttpFixture } from '../fixtures/spawn-http.js';
 import { cityClient } from '../gateway/gateway-test-helpers.js';
@@ -20,7 +20,7 @@ import { freePort, redisAvailable } from './cluster-harness.js';
 
 const bench = useClusterBench();
 let upstream: HttpFixture;
-const replicas: { gateway: Gateway; provider: MCPToolHub; url: string }[] = [];
+const replicas: { gateway: Gateway; provider: McpToolHub; url: string }[] = [];
 const clients = bench.clients;
 
 interface Round {
@@ -39,7 +39,7 @@ async function replica(name: string) {
       ],
     },
   };
-  const provider = await loadMCPServers(config, registry, {
+  const provider = await loadMcpServers(config, registry, {
     ...gatewayServerRequests(),
     connectTimeoutMs: 50_000,
   });

@@ -4,8 +4,8 @@ import { deriveClusterKeys } from '../../src/cluster/cluster-key.js';
 import { FORWARD_HEADER, signForward } from '../../src/cluster/forward-signature.js';
 import { gatewayServerRequests } from '../../src/gateway/calls/gateway-server-requests.js';
 import { createGateway, type Gateway } from '../../src/gateway/create-gateway.js';
-import type { MCPToolHub } from '../../src/mcp/hub-types.js';
-import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
+import type { McpToolHub } from '../../src/mcp/hub-types.js';
+import { loadMcpServers } from '../../src/mcp/load-mcp-servers.js';
 import { ToolRegistry } from '../../src/pipeline/tool-registry.js';
 import { runCli } from '../cli/cli-process.js';
 import { sseEvents, ssePayload } from '../gateway/raw-legacy-session.js';
@@ -25,14 +25,14 @@ const bench = useClusterBench();
 const ACCESS = 'access-token-1111';
 const OWNER = 'owner-token-2222';
 const key = bench.keyBytes;
-const gateways: { gateway: Gateway; provider: MCPToolHub; url: string }[] = [];
+const gateways: { gateway: Gateway; provider: McpToolHub; url: string }[] = [];
 /** What the replicas logged (a dropped record or event is reported). */
 const logs: string[] = [];
 
 async function replica(name: string, port?: number) {
   const registry = new ToolRegistry();
   const config = { servers: { echo: stdioFixture('echo') } };
-  const provider = await loadMCPServers(config, registry, {
+  const provider = await loadMcpServers(config, registry, {
     ...gatewayServerRequests(),
     connectTimeoutMs: 50_000,
   });

@@ -1,19 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CODE_MODE_TASKS } from '../../bench/code-mode/code-mode-tasks.js';
-import type { MCPToolHub } from '../../src/mcp/hub-types.js';
-import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
+import type { McpToolHub } from '../../src/mcp/hub-types.js';
+import { loadMcpServers } from '../../src/mcp/load-mcp-servers.js';
 import { ToolRegistry } from '../../src/pipeline/tool-registry.js';
 import { createRouterTools } from '../../src/router/create-router-tools.js';
 import type { Tool } from '../../src/tool/tool.js';
 import { createBusinessServer } from '../fixtures/servers/business-server.js';
 
 const registry = new ToolRegistry();
-let hub: MCPToolHub;
+let hub: McpToolHub;
 let runScript: Tool;
 
 beforeAll(async () => {
   // The subject is code mode, not a transport: the three fixtures run in this process.
-  hub = await loadMCPServers({ servers: {} }, registry, {
+  hub = await loadMcpServers({ servers: {} }, registry, {
     inProcessServers: {
       issues: { server: () => createBusinessServer('issues') },
       crm: { server: () => createBusinessServer('crm') },

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { McpToolsConfig } from '../../src/config/config-types.js';
-import type { MCPToolHub } from '../../src/mcp/hub-types.js';
-import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
+import type { McpToolHub } from '../../src/mcp/hub-types.js';
+import { loadMcpServers } from '../../src/mcp/load-mcp-servers.js';
 import type { ApprovalRequest } from '../../src/pipeline/tool-call-hooks.js';
 import { ToolRegistry } from '../../src/pipeline/tool-registry.js';
 import { spareToolNames } from '../../src/router/code-mode/warm-sandbox.js';
@@ -59,7 +59,7 @@ const nativeTools: Tool[] = [
 
 const requests: ApprovalRequest[] = [];
 const registry = new ToolRegistry();
-let provider: MCPToolHub;
+let provider: McpToolHub;
 
 function runScript(options: RouterToolsOptions = {}): Tool {
   return createRouterTools(provider, registry, options).find((tool) => tool.name === 'run_script')!;
@@ -84,7 +84,7 @@ const as = (principal: string, onApproval?: CallContext['onApproval']): Partial<
 
 beforeAll(async () => {
   for (const tool of nativeTools) registry.register(tool);
-  provider = await loadMCPServers(config, registry);
+  provider = await loadMcpServers(config, registry);
 });
 
 afterAll(async () => {
@@ -469,7 +469,7 @@ describe('run_script registered in the registry (as the CLI does)', () => {
   it('is screened by the guards as a call of its own: a secret the script put together is redacted, and its details dropped', async () => {
     const canary = `ghp_${'a1B2c3D4e5'.repeat(4).slice(0, 36)}`;
     const guarded = new ToolRegistry();
-    const none = await loadMCPServers(
+    const none = await loadMcpServers(
       { servers: {}, policies: { guards: { results: { secrets: 'redact' } } } },
       guarded,
     );

@@ -2,8 +2,8 @@ import { context, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { InMemorySpanExporter, SimpleSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { MCPToolHub } from '../../src/mcp/hub-types.js';
-import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
+import type { McpToolHub } from '../../src/mcp/hub-types.js';
+import { loadMcpServers } from '../../src/mcp/load-mcp-servers.js';
 import { ToolRegistry } from '../../src/pipeline/tool-registry.js';
 import { createRouterTools } from '../../src/router/create-router-tools.js';
 import { stdioFixture } from '../mcp/hub-test-helpers.js';
@@ -12,12 +12,12 @@ import { stdioFixture } from '../mcp/hub-test-helpers.js';
 const exporter = new InMemorySpanExporter();
 const tracerProvider = new TracerProvider({ spanProcessors: [new SimpleSpanProcessor({ exporter })] });
 const registry = new ToolRegistry();
-let provider: MCPToolHub;
+let provider: McpToolHub;
 
 beforeAll(async () => {
   context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
   trace.setGlobalTracerProvider(tracerProvider);
-  provider = await loadMCPServers({ servers: { echo: stdioFixture('echo') } }, registry);
+  provider = await loadMcpServers({ servers: { echo: stdioFixture('echo') } }, registry);
 }, 60_000);
 
 afterAll(async () => {

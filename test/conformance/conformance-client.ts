@@ -1,10 +1,10 @@
 // The client the official MCP conformance suite drives (client mode): one scenario per run,
 // named by MCP_CONFORMANCE_SCENARIO, against the server URL given as the last argument. It is
-// mcptools as a host uses it: loadMCPServers with a scripted browser for OAuth.
+// mcptools as a host uses it: loadMcpServers with a scripted browser for OAuth.
 
 import { MemoryTokenStore } from '../../src/auth/memory-token-store.js';
 import type { OAuthConfig } from '../../src/config/config-types.js';
-import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
+import { loadMcpServers } from '../../src/mcp/load-mcp-servers.js';
 import { ToolRegistry } from '../../src/pipeline/tool-registry.js';
 
 /** Where the suite's authorization servers may fetch this client's metadata document (SEP-991). */
@@ -48,7 +48,7 @@ async function followAuthorizationUrl(authorizationUrl: URL): Promise<void> {
 
 const auth = authFor(scenario);
 const registry = new ToolRegistry();
-const provider = await loadMCPServers(
+const provider = await loadMcpServers(
   { servers: { conformance: { type: 'streamable-http', url, ...(auth ? { auth } : {}) } } },
   registry,
   {

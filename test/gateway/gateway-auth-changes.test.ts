@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryTokenStore } from '../../src/auth/memory-token-store.js';
 import { gatewayServerRequests } from '../../src/gateway/calls/gateway-server-requests.js';
 import { createGateway, type Gateway } from '../../src/gateway/create-gateway.js';
-import type { MCPToolHub } from '../../src/mcp/hub-types.js';
-import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
+import type { McpToolHub } from '../../src/mcp/hub-types.js';
+import { loadMcpServers } from '../../src/mcp/load-mcp-servers.js';
 import { ToolRegistry } from '../../src/pipeline/tool-registry.js';
 import {
   followAuthorizationUrl,
@@ -22,7 +22,7 @@ import { connectClient, toolNames, watchGetStream, watchToolChanges } from './ga
  */
 
 let fixture: OAuthFixture;
-let provider: MCPToolHub;
+let provider: McpToolHub;
 let registry: ToolRegistry;
 let gateway: Gateway;
 let url: string;
@@ -36,7 +36,7 @@ beforeAll(async () => {
     },
   };
   registry = new ToolRegistry();
-  provider = await loadMCPServers(config, registry, {
+  provider = await loadMcpServers(config, registry, {
     ...gatewayServerRequests(),
     tokenStore: new MemoryTokenStore(),
     reconnect: { enabled: false },

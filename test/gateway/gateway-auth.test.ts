@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryTokenStore } from '../../src/auth/memory-token-store.js';
 import { gatewayServerRequests } from '../../src/gateway/calls/gateway-server-requests.js';
 import { createGateway, type Gateway } from '../../src/gateway/create-gateway.js';
-import type { MCPToolHub } from '../../src/mcp/hub-types.js';
-import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
+import type { McpToolHub } from '../../src/mcp/hub-types.js';
+import { loadMcpServers } from '../../src/mcp/load-mcp-servers.js';
 import { ToolRegistry } from '../../src/pipeline/tool-registry.js';
 import {
   followAuthorizationUrl,
@@ -22,7 +22,7 @@ import { connectClient } from './gateway-test-helpers.js';
 
 const canary = 'CANARYgw4';
 let fixture: OAuthFixture;
-let provider: MCPToolHub;
+let provider: McpToolHub;
 let gateway: Gateway;
 let url: string;
 
@@ -35,7 +35,7 @@ beforeAll(async () => {
     },
   };
   const registry = new ToolRegistry();
-  provider = await loadMCPServers(config, registry, {
+  provider = await loadMcpServers(config, registry, {
     ...gatewayServerRequests(),
     tokenStore: new MemoryTokenStore(),
     reconnect: { enabled: false },

@@ -6,8 +6,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { MemoryTokenStore } from '../../src/auth/memory-token-store.js';
 import { gatewayServerRequests } from '../../src/gateway/calls/gateway-server-requests.js';
 import { createGateway, type Gateway } from '../../src/gateway/create-gateway.js';
-import type { MCPToolHub } from '../../src/mcp/hub-types.js';
-import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
+import type { McpToolHub } from '../../src/mcp/hub-types.js';
+import { loadMcpServers } from '../../src/mcp/load-mcp-servers.js';
 import { ToolRegistry } from '../../src/pipeline/tool-registry.js';
 import { type OAuthFixture, startOAuthFixture } from '../fixtures/oauth/oauth-fixture.js';
 import { CookieBrowser } from '../fixtures/oidc/cookie-browser.js';
@@ -28,7 +28,7 @@ const LOGIN_SECRET = 'gateway-login-secret-0123456789';
 let oidc: OidcFixture;
 let notes: OAuthFixture;
 let gateway: Gateway;
-let provider: MCPToolHub;
+let provider: McpToolHub;
 let url: string;
 let origin: string;
 let dir: string;
@@ -68,7 +68,7 @@ beforeAll(async () => {
     },
   };
   const registry = new ToolRegistry();
-  provider = await loadMCPServers(config, registry, {
+  provider = await loadMcpServers(config, registry, {
     ...gatewayServerRequests(),
     tokenStore: new MemoryTokenStore(),
     connectTimeoutMs: 50_000,

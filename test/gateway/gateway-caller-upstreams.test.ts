@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryTokenStore } from '../../src/auth/memory-token-store.js';
 import { gatewayServerRequests } from '../../src/gateway/calls/gateway-server-requests.js';
 import { createGateway, type Gateway } from '../../src/gateway/create-gateway.js';
-import type { MCPToolHub } from '../../src/mcp/hub-types.js';
-import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
+import type { McpToolHub } from '../../src/mcp/hub-types.js';
+import { loadMcpServers } from '../../src/mcp/load-mcp-servers.js';
 import { ToolRegistry } from '../../src/pipeline/tool-registry.js';
 import {
   followAuthorizationUrl,
@@ -29,7 +29,7 @@ let oidc: OidcFixture;
 let notes: OAuthFixture;
 let audienceServer: Awaited<ReturnType<typeof startAudienceServer>>;
 let gateway: Gateway;
-let provider: MCPToolHub;
+let provider: McpToolHub;
 let url: string;
 let gatewayOrigin: string;
 const tokens: Record<'alice' | 'bob', string> = { alice: '', bob: '' };
@@ -72,7 +72,7 @@ beforeAll(async () => {
     },
   };
   const registry = new ToolRegistry();
-  provider = await loadMCPServers(config, registry, {
+  provider = await loadMcpServers(config, registry, {
     ...gatewayServerRequests(),
     tokenStore: store,
     connectTimeoutMs: 30_000,
@@ -219,7 +219,7 @@ describe.each(eras)(
     // gateway with static tokens. `plain` is a server that takes no per-caller credentials.
     const CAROL = 'carol-static-token-0123456789abcdef';
     const DAVE = 'dave-static-token-0123456789abcdef';
-    let shared: { gateway: Gateway; provider: MCPToolHub; url: string } | undefined;
+    let shared: { gateway: Gateway; provider: McpToolHub; url: string } | undefined;
     const warnings: string[] = [];
 
     beforeAll(async () => {
@@ -240,7 +240,7 @@ describe.each(eras)(
         },
       };
       const registry = new ToolRegistry();
-      const hub = await loadMCPServers(config, registry, {
+      const hub = await loadMcpServers(config, registry, {
         ...gatewayServerRequests(),
         tokenStore: new MemoryTokenStore(),
         connectTimeoutMs: 30_000,
@@ -330,7 +330,7 @@ describe('perUser outside a gateway', () => {
   it('is ignored by the library: one shared sign-in, as before', async () => {
     const registry = new ToolRegistry();
     const shared = new MemoryTokenStore();
-    const hub = await loadMCPServers(
+    const hub = await loadMcpServers(
       {
         servers: {
           notes: { type: 'streamable-http', url: notes.mcpUrl, auth: { type: 'oauth', perUser: true } },

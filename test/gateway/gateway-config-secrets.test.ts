@@ -6,8 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load-config.js';
 import { McpToolsError } from '../../src/errors/mcp-tools-error.js';
 import { createGateway, type Gateway } from '../../src/gateway/create-gateway.js';
-import type { MCPToolHub } from '../../src/mcp/hub-types.js';
-import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
+import type { McpToolHub } from '../../src/mcp/hub-types.js';
+import { loadMcpServers } from '../../src/mcp/load-mcp-servers.js';
 import { ToolRegistry } from '../../src/pipeline/tool-registry.js';
 import { type OidcFixture, startOidcProvider } from '../fixtures/oidc/oidc-fixture.js';
 import { freePort } from '../helpers/free-port.js';
@@ -26,7 +26,7 @@ const GATEWAY_SECRET = 'gateway-secret-0123456789';
 let dir: string;
 let oidc: OidcFixture;
 let gateway: Gateway;
-let provider: MCPToolHub;
+let provider: McpToolHub;
 let url: string;
 let opaqueAudience: string;
 
@@ -78,7 +78,7 @@ beforeAll(async () => {
     env: { MCPTOOLS_CI_TOKEN: CI_SECRET, MCPTOOLS_INTROSPECTION_SECRET: GATEWAY_SECRET },
   });
   const registry = new ToolRegistry();
-  provider = await loadMCPServers({ servers: {} }, registry);
+  provider = await loadMcpServers({ servers: {} }, registry);
   gateway = createGateway({ registry, provider, config });
   ({ url } = await gateway.listen({ host: '127.0.0.1', port }));
 }, 60_000);

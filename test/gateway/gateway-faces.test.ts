@@ -2,8 +2,8 @@ import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { activateGatewayChain, REACH_HEADER } from '../../src/chain/gateway-chain.js';
 import { createGateway, type Gateway } from '../../src/gateway/create-gateway.js';
-import type { MCPToolHub } from '../../src/mcp/hub-types.js';
-import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
+import type { McpToolHub } from '../../src/mcp/hub-types.js';
+import { loadMcpServers } from '../../src/mcp/load-mcp-servers.js';
 import { ToolRegistry } from '../../src/pipeline/tool-registry.js';
 import type { Tool } from '../../src/tool/tool.js';
 import { initializeRequest } from '../helpers/initialize-request.js';
@@ -38,7 +38,7 @@ const echo: Tool = {
   execute: async (_id, params) => ({ content: [{ type: 'text', text: String(params.text) }] }),
 };
 
-let hub: MCPToolHub;
+let hub: McpToolHub;
 let gateway: Gateway;
 let origin: string;
 let reach: string;
@@ -48,7 +48,7 @@ beforeAll(async () => {
   reach = activateGatewayChain('faces-test').token;
   const registry = new ToolRegistry();
   registry.register(echo);
-  hub = await loadMCPServers({ servers: {} }, registry);
+  hub = await loadMcpServers({ servers: {} }, registry);
   gateway = createGateway({
     registry,
     hub,

@@ -1,17 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGateway } from '../../src/gateway/create-gateway.js';
 import type { GatewayOptions } from '../../src/gateway/gateway-options.js';
-import type { MCPToolHub } from '../../src/mcp/hub-types.js';
-import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
+import type { McpToolHub } from '../../src/mcp/hub-types.js';
+import { loadMcpServers } from '../../src/mcp/load-mcp-servers.js';
 import { ToolRegistry } from '../../src/pipeline/tool-registry.js';
 
 // A hub with one disabled server: nothing starts, and `/healthz` names the server only when the
 // gateway serves this hub.
 const registry = new ToolRegistry();
-let hub: MCPToolHub;
+let hub: McpToolHub;
 
 beforeAll(async () => {
-  hub = await loadMCPServers(
+  hub = await loadMcpServers(
     { servers: { parked: { type: 'stdio', command: 'never-started', enabled: false } } },
     registry,
     { eraCache: false },

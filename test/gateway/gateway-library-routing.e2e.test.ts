@@ -3,15 +3,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { McpToolsConfig } from '../../src/config/config-types.js';
 import { gatewayServerRequests } from '../../src/gateway/calls/gateway-server-requests.js';
 import { createGateway, type Gateway } from '../../src/gateway/create-gateway.js';
-import type { MCPToolHub } from '../../src/mcp/hub-types.js';
-import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
+import type { McpToolHub } from '../../src/mcp/hub-types.js';
+import { loadMcpServers } from '../../src/mcp/load-mcp-servers.js';
 import { ToolRegistry } from '../../src/pipeline/tool-registry.js';
 import { type HttpFixture, startHttpFixture } from '../fixtures/spawn-http.js';
 import { httpServer, stdioFixture, textOf } from '../mcp/hub-test-helpers.js';
 import { cityClient, eras, expectAllConnected } from './gateway-test-helpers.js';
 
 /*
- * A gateway made with the library as the docs show it — `loadMCPServers(config, registry)`,
+ * A gateway made with the library as the docs show it — `loadMcpServers(config, registry)`,
  * then `createGateway` — with no `gatewayServerRequests()`: the upstreams' sampling,
  * elicitation and roots requests still reach the downstream client whose call caused them,
  * in both upstream eras. The control: a hub loaded with `gatewayServerRequests()` (the earlier
@@ -24,7 +24,7 @@ let samplingHttp: HttpFixture;
 let samplingModern: HttpFixture;
 let config: McpToolsConfig;
 let registry: ToolRegistry;
-let hub: MCPToolHub;
+let hub: McpToolHub;
 let gateway: Gateway;
 let url: string;
 const warnings: string[] = [];
@@ -44,7 +44,7 @@ beforeAll(async () => {
   };
   registry = new ToolRegistry();
   // Nothing about server requests: the hub declares them routed, the gateway routes them.
-  hub = await loadMCPServers(config, registry, { connectTimeoutMs: 50_000 });
+  hub = await loadMcpServers(config, registry, { connectTimeoutMs: 50_000 });
   hub.on('warning', (message) => warnings.push(message));
   gateway = createGateway({ registry, hub, config, log: (line) => logLines.push(line) });
   ({ url } = await gateway.listen({ host: '127.0.0.1' }));
@@ -122,7 +122,7 @@ describe('the routing createGateway installs', () => {
 describe('the control: a hub loaded with gatewayServerRequests() (deprecated)', () => {
   it('still hands the requests to the calling client', async () => {
     const ownRegistry = new ToolRegistry();
-    const own = await loadMCPServers(
+    const own = await loadMcpServers(
       { servers: { ask25: stdioFixture('sampling', ['--era', 'legacy']) } },
       ownRegistry,
       { ...gatewayServerRequests(), connectTimeoutMs: 50_000 },
@@ -151,7 +151,7 @@ describe('what a hub declares to a server that asks only what its client declare
 
   it('routed (the default): sampling and elicitation are declared, and asked', async () => {
     const ownRegistry = new ToolRegistry();
-    const own = await loadMCPServers(conformance(), ownRegistry, { connectTimeoutMs: 50_000 });
+    const own = await loadMcpServers(conformance(), ownRegistry, { connectTimeoutMs: 50_000 });
     try {
       expectAllConnected(own);
       const result = await ownRegistry.get('drafts__input_required_result_capabilities')!.execute('1', {});
@@ -164,7 +164,7 @@ describe('what a hub declares to a server that asks only what its client declare
 
   it('configured: nothing without a handler is declared, so nothing is asked', async () => {
     const ownRegistry = new ToolRegistry();
-    const own = await loadMCPServers(conformance(), ownRegistry, {
+    const own = await loadMcpServers(conformance(), ownRegistry, {
       connectTimeoutMs: 50_000,
       serverRequests: 'configured',
     });

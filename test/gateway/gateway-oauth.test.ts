@@ -4,8 +4,8 @@ import { MemoryTokenStore } from '../../src/auth/memory-token-store.js';
 import type { GatewayOAuthConfig } from '../../src/config/gateway-auth-types.js';
 import { GatewayOAuth } from '../../src/gateway/auth/gateway-oauth.js';
 import { createGateway, type Gateway } from '../../src/gateway/create-gateway.js';
-import type { MCPToolHub } from '../../src/mcp/hub-types.js';
-import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
+import type { McpToolHub } from '../../src/mcp/hub-types.js';
+import { loadMcpServers } from '../../src/mcp/load-mcp-servers.js';
 import { ToolRegistry } from '../../src/pipeline/tool-registry.js';
 import type { Tool } from '../../src/tool/tool.js';
 import {
@@ -44,14 +44,14 @@ const whoami: Tool = {
 
 interface Running {
   gateway: Gateway;
-  provider: MCPToolHub;
+  provider: McpToolHub;
   url: string;
 }
 
 async function startGateway(port: number, auth: GatewayOAuthConfig): Promise<Running> {
   const registry = new ToolRegistry();
   registry.register(whoami);
-  const provider = await loadMCPServers({ servers: {} }, registry);
+  const provider = await loadMcpServers({ servers: {} }, registry);
   const gateway = createGateway({
     registry,
     provider,
@@ -330,7 +330,7 @@ describe('the SDK client’s own OAuth support', () => {
   it('finds the provider from the 401 alone, signs in as the user and lists the tools', async () => {
     const registry = new ToolRegistry();
     const urls: string[] = [];
-    const client = await loadMCPServers(
+    const client = await loadMcpServers(
       { servers: { team: { type: 'streamable-http', url: main.url } } },
       registry,
       {

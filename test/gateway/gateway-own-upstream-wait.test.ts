@@ -8,8 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config/parse-config.js';
 import { gatewayServerRequests } from '../../src/gateway/calls/gateway-server-requests.js';
 import { createGateway, type Gateway } from '../../src/gateway/create-gateway.js';
-import type { MCPToolHub } from '../../src/mcp/hub-types.js';
-import { startMCPServers } from '../../src/mcp/load-mcp-servers.js';
+import type { McpToolHub } from '../../src/mcp/hub-types.js';
+import { startMcpServers } from '../../src/mcp/load-mcp-servers.js';
 import { ToolRegistry } from '../../src/pipeline/tool-registry.js';
 import { stdioFixture } from '../mcp/hub-test-helpers.js';
 import { connectClient, toolNames } from './gateway-test-helpers.js';
@@ -24,7 +24,7 @@ import { connectClient, toolNames } from './gateway-test-helpers.js';
  */
 
 let dir: string;
-let provider: MCPToolHub;
+let provider: McpToolHub;
 let gateway: Gateway;
 let url: string;
 const start = (server: 'late' | 'slow') => writeFileSync(join(dir, server), '');
@@ -39,7 +39,7 @@ beforeAll(async () => {
     gateway: { listWaitMs: 600_000, profiles: { lateonly: { servers: { allow: ['late'] } } } },
   };
   const registry = new ToolRegistry();
-  const started = await startMCPServers(config, registry, gatewayServerRequests());
+  const started = await startMcpServers(config, registry, gatewayServerRequests());
   provider = started.hub;
   gateway = createGateway({ registry, provider, config, ready: started.connected });
   ({ url } = await gateway.listen({ host: '127.0.0.1', port: 0 }));

@@ -4,8 +4,8 @@ import { importJWK, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GatewayOAuthConfig } from '../../src/config/gateway-auth-types.js';
 import { createGateway, type Gateway } from '../../src/gateway/create-gateway.js';
-import type { MCPToolHub } from '../../src/mcp/hub-types.js';
-import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
+import type { McpToolHub } from '../../src/mcp/hub-types.js';
+import { loadMcpServers } from '../../src/mcp/load-mcp-servers.js';
 import { ToolRegistry } from '../../src/pipeline/tool-registry.js';
 import { type OidcFixture, startOidcProvider } from '../fixtures/oidc/oidc-fixture.js';
 import { freePort } from '../helpers/free-port.js';
@@ -26,7 +26,7 @@ const ACCESS = 'opaque-access-token-0123456789';
 const REFRESH = 'opaque-refresh-token-0123456789';
 
 let oidc: OidcFixture;
-let provider: MCPToolHub;
+let provider: McpToolHub;
 let introspection: Server;
 const running: Gateway[] = [];
 let audience: string;
@@ -98,7 +98,7 @@ beforeAll(async () => {
     users: { alice: { groups: [] } },
     clients: { 'app-a': 'app-a-secret-0123456789' },
   });
-  provider = await loadMCPServers({ servers: {} }, new ToolRegistry());
+  provider = await loadMcpServers({ servers: {} }, new ToolRegistry());
   main = await startGateway(port, { type: 'oauth', issuer: oidc.issuer, audience });
   opaque = await startGateway(opaquePort, {
     type: 'oauth',

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryTokenStore } from '../../src/auth/memory-token-store.js';
 import type { GatewayOAuthConfig } from '../../src/config/gateway-auth-types.js';
 import { createGateway, type Gateway } from '../../src/gateway/create-gateway.js';
-import type { MCPToolHub } from '../../src/mcp/hub-types.js';
-import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
+import type { McpToolHub } from '../../src/mcp/hub-types.js';
+import { loadMcpServers } from '../../src/mcp/load-mcp-servers.js';
 import { ToolRegistry } from '../../src/pipeline/tool-registry.js';
 import type { Tool } from '../../src/tool/tool.js';
 import { followWithCookies, type OidcFixture, startOidcProvider } from '../fixtures/oidc/oidc-fixture.js';
@@ -27,7 +27,7 @@ const hello: Tool = {
 };
 
 let oidc: OidcFixture;
-let provider: MCPToolHub;
+let provider: McpToolHub;
 const running: Gateway[] = [];
 let audience: string;
 let profileResource: string;
@@ -61,7 +61,7 @@ beforeAll(async () => {
     users: { alice: { groups: [] } },
     clients,
   });
-  provider = await loadMCPServers({ servers: {} }, new ToolRegistry());
+  provider = await loadMcpServers({ servers: {} }, new ToolRegistry());
   withPath = await startGateway(port, { type: 'oauth', issuer: oidc.issuer, audience });
   bare = await startGateway(barePort, { type: 'oauth', issuer: oidc.issuer, audience: bareAudience });
 }, 60_000);
@@ -120,7 +120,7 @@ describe('RFC 9728 metadata of the profiles', () => {
   it('signs the SDK client in for the profile’s resource from the profile’s URL alone', async () => {
     const registry = new ToolRegistry();
     const resources: (string | null)[] = [];
-    const client = await loadMCPServers(
+    const client = await loadMcpServers(
       { servers: { ops: { type: 'streamable-http', url: `${new URL(audience).origin}/mcp/ops` } } },
       registry,
       {

@@ -8,15 +8,15 @@ import { expect } from 'vitest';
 import type { McpToolsConfig } from '../../src/config/config-types.js';
 import { createGateway, type Gateway } from '../../src/gateway/create-gateway.js';
 import type { GatewaySettings } from '../../src/gateway/gateway-options.js';
-import type { MCPToolHub } from '../../src/mcp/hub-types.js';
-import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
+import type { McpToolHub } from '../../src/mcp/hub-types.js';
+import { loadMcpServers } from '../../src/mcp/load-mcp-servers.js';
 import { ToolRegistry } from '../../src/pipeline/tool-registry.js';
 
 /** A gateway over `config`'s servers, listening on 127.0.0.1 (any port unless `port` is given). */
 export interface RunningGateway {
   gateway: Gateway;
   registry: ToolRegistry;
-  hub: MCPToolHub;
+  hub: McpToolHub;
   url: string;
   close(): Promise<void>;
 }
@@ -28,7 +28,7 @@ export async function startGateway(
 ): Promise<RunningGateway> {
   const registry = options.registry ?? new ToolRegistry();
   // No server-request handlers: createGateway routes them (gateway-library-routing.e2e.test.ts).
-  const hub = await loadMCPServers(config, registry, {
+  const hub = await loadMcpServers(config, registry, {
     reconnect: { initialDelayMs: 100, maxDelayMs: 500 },
     // Test files run in parallel on a shared machine: a fixture's start can take most of the default 30 s.
     connectTimeoutMs: 50_000,
@@ -48,7 +48,7 @@ export async function startGateway(
 }
 
 /** Asserts that every server of `hub` is connected, naming any that is not and why. */
-export function expectAllConnected(hub: MCPToolHub): void {
+export function expectAllConnected(hub: McpToolHub): void {
   expect(hub.status().map((status) => [status.name, status.state, status.lastError?.message])).toEqual(
     hub.status().map((status) => [status.name, 'connected', undefined]),
   );

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GatewayOAuthConfig } from '../../src/config/gateway-auth-types.js';
 import { createGateway, type Gateway } from '../../src/gateway/create-gateway.js';
-import type { MCPToolHub } from '../../src/mcp/hub-types.js';
-import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
+import type { McpToolHub } from '../../src/mcp/hub-types.js';
+import { loadMcpServers } from '../../src/mcp/load-mcp-servers.js';
 import { ToolRegistry } from '../../src/pipeline/tool-registry.js';
 import { type OidcFixture, startOidcProvider } from '../fixtures/oidc/oidc-fixture.js';
 import { freePort } from '../helpers/free-port.js';
@@ -22,7 +22,7 @@ const clients = {
 const MAX_CONCURRENT = 3;
 
 let oidc: OidcFixture;
-let provider: MCPToolHub;
+let provider: McpToolHub;
 const running: Gateway[] = [];
 let opaqueUrl: string;
 let opaqueAudience: string;
@@ -54,7 +54,7 @@ beforeAll(async () => {
     // Long enough for concurrent introspections to overlap at the provider.
     introspectionDelayMs: 50,
   });
-  provider = await loadMCPServers({ servers: {} }, new ToolRegistry());
+  provider = await loadMcpServers({ servers: {} }, new ToolRegistry());
   const introspection = {
     clientId: 'gateway',
     clientSecret: clients.gateway,

@@ -2,8 +2,8 @@ import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gatewayServerRequests } from '../../src/gateway/calls/gateway-server-requests.js';
 import { createGateway, type Gateway } from '../../src/gateway/create-gateway.js';
-import type { MCPToolHub } from '../../src/mcp/hub-types.js';
-import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
+import type { McpToolHub } from '../../src/mcp/hub-types.js';
+import { loadMcpServers } from '../../src/mcp/load-mcp-servers.js';
 import { ToolRegistry } from '../../src/pipeline/tool-registry.js';
 import { startAudienceServer } from '../fixtures/oidc/audience-server.js';
 import { type OidcFixture, startOidcProvider } from '../fixtures/oidc/oidc-fixture.js';
@@ -22,7 +22,7 @@ import { connectClient, eras, toolNames } from './gateway-test-helpers.js';
 let oidc: OidcFixture;
 let audienceServer: Awaited<ReturnType<typeof startAudienceServer>>;
 let gateway: Gateway;
-let provider: MCPToolHub;
+let provider: McpToolHub;
 let url: string;
 let wide: string;
 let narrow: string;
@@ -59,7 +59,7 @@ beforeAll(async () => {
     gateway: { auth: { type: 'oauth' as const, issuer: oidc.issuer, audience } },
   };
   const registry = new ToolRegistry();
-  provider = await loadMCPServers(config, registry, {
+  provider = await loadMcpServers(config, registry, {
     ...gatewayServerRequests(),
     connectTimeoutMs: 30_000,
     eraCache: false,

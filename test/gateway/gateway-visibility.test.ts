@@ -4,8 +4,8 @@ import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gatewayServerRequests } from '../../src/gateway/calls/gateway-server-requests.js';
 import { createGateway, type Gateway } from '../../src/gateway/create-gateway.js';
-import type { MCPToolHub } from '../../src/mcp/hub-types.js';
-import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
+import type { McpToolHub } from '../../src/mcp/hub-types.js';
+import { loadMcpServers } from '../../src/mcp/load-mcp-servers.js';
 import { ToolRegistry } from '../../src/pipeline/tool-registry.js';
 import type { Tool } from '../../src/tool/tool.js';
 import { type OidcFixture, startOidcProvider } from '../fixtures/oidc/oidc-fixture.js';
@@ -29,7 +29,7 @@ const native = (name: string, extra: Partial<Tool> = {}): Tool => ({
 
 let oidc: OidcFixture;
 let gateway: Gateway;
-let provider: MCPToolHub;
+let provider: McpToolHub;
 let url: string;
 const tokens: Record<'alice' | 'bob', string> = { alice: '', bob: '' };
 
@@ -65,7 +65,7 @@ beforeAll(async () => {
       profiles: { router: { mode: 'router' as const } },
     },
   };
-  provider = await loadMCPServers(config, registry, { ...gatewayServerRequests(), connectTimeoutMs: 50_000 });
+  provider = await loadMcpServers(config, registry, { ...gatewayServerRequests(), connectTimeoutMs: 50_000 });
   gateway = createGateway({ registry, provider, config });
   ({ url } = await gateway.listen({ host: '127.0.0.1', port }));
   tokens.alice = await oidc.userToken('alice', 'app-a', audience);
@@ -239,7 +239,7 @@ describe('a 2025 session opened with a high-scope token', () => {
   // One principal, two static tokens: `purge` needs the `tools:admin` scope, which only one has.
   const HIGH = 'high-scope-token-0123456789abcdef';
   const LOW = 'low-scope-token-0123456789abcdefgh';
-  let own: { gateway: Gateway; provider: MCPToolHub; url: string } | undefined;
+  let own: { gateway: Gateway; provider: McpToolHub; url: string } | undefined;
 
   beforeAll(async () => {
     const registry = new ToolRegistry();
@@ -255,7 +255,7 @@ describe('a 2025 session opened with a high-scope token', () => {
         access: [{ tools: ['purge'], who: { scopes: ['tools:admin'] } }],
       },
     };
-    const hub = await loadMCPServers(config, registry, gatewayServerRequests());
+    const hub = await loadMcpServers(config, registry, gatewayServerRequests());
     const served = createGateway({ registry, provider: hub, config });
     const listening = await served.listen({ host: '127.0.0.1', port: 0 });
     own = { gateway: served, provider: hub, url: listening.url };

@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GuardsConfig } from '../../src/config/guards-config.js';
-import type { MCPToolHub } from '../../src/mcp/hub-types.js';
-import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
+import type { McpToolHub } from '../../src/mcp/hub-types.js';
+import { loadMcpServers } from '../../src/mcp/load-mcp-servers.js';
 import { ToolRegistry } from '../../src/pipeline/tool-registry.js';
 import type { ApprovalDecision, ApprovalRequest } from '../../src/tool/approval.js';
 import type { ToolResult } from '../../src/tool/tool.js';
@@ -25,14 +25,14 @@ describe.each([
     const registry = new ToolRegistry();
     const audit = join(dir, `audit-${randomBytes(4).toString('hex')}.jsonl`);
     // The subject is the guards, not a transport: the canary fixture runs in this process.
-    const provider = await loadMCPServers(
+    const provider = await loadMcpServers(
       { servers: {}, policies: { guards, audit: { file: audit } } },
       registry,
       { inProcessServers: { canary: { server: createCanaryServer, protocol: variant.protocol } } },
     );
     return { registry, provider, audit };
   };
-  const opened: MCPToolHub[] = [];
+  const opened: McpToolHub[] = [];
 
   beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), 'mcptools-guards-'));
@@ -182,9 +182,9 @@ describe.each([
   { label: 'the 2025 era', protocol: '2025' as const },
   { label: '2026-07-28', protocol: '2026-07-28' as const },
 ])('content guards on resources/read and prompts/get over $label', (variant) => {
-  const opened: MCPToolHub[] = [];
+  const opened: McpToolHub[] = [];
   const open = async (guards: GuardsConfig) => {
-    const provider = await loadMCPServers({ servers: {}, policies: { guards } }, new ToolRegistry(), {
+    const provider = await loadMcpServers({ servers: {}, policies: { guards } }, new ToolRegistry(), {
       inProcessServers: { canary: { server: createCanaryServer, protocol: variant.protocol } },
     });
     opened.push(provider);
@@ -244,10 +244,10 @@ describe.each([
 });
 
 describe('personal data guards', () => {
-  let provider: MCPToolHub;
+  let provider: McpToolHub;
   const registry = new ToolRegistry();
   beforeAll(async () => {
-    provider = await loadMCPServers(
+    provider = await loadMcpServers(
       {
         servers: {},
         policies: { guards: { results: { personalData: 'redact' } } },
@@ -286,10 +286,10 @@ describe('personal data guards', () => {
 });
 
 describe('personal data guards with a default region', () => {
-  let provider: MCPToolHub;
+  let provider: McpToolHub;
   const registry = new ToolRegistry();
   beforeAll(async () => {
-    provider = await loadMCPServers(
+    provider = await loadMcpServers(
       {
         servers: {},
         policies: { guards: { results: { personalData: 'redact' }, personalData: { defaultRegion: 'US' } } },

@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GuardsConfig } from '../../src/config/guards-config.js';
 import { parseConfig } from '../../src/config/parse-config.js';
-import type { MCPToolHub } from '../../src/mcp/hub-types.js';
-import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
+import type { McpToolHub } from '../../src/mcp/hub-types.js';
+import { loadMcpServers } from '../../src/mcp/load-mcp-servers.js';
 import { ToolRegistry } from '../../src/pipeline/tool-registry.js';
 import type { ToolResult } from '../../src/tool/tool.js';
 import { caughtMcpToolsError } from '../caught-error.js';
@@ -76,7 +76,7 @@ afterAll(async () => {
 const everything = (result: ToolResult) => JSON.stringify(result);
 
 describe('the http detector', () => {
-  const opened: MCPToolHub[] = [];
+  const opened: McpToolHub[] = [];
   let dir: string;
   beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), 'mcptools-http-detector-'));
@@ -106,7 +106,7 @@ describe('the http detector', () => {
     const errors: string[] = [];
     const registry = new ToolRegistry({ onPipelineError: (message) => errors.push(message) });
     // The subject is the detector, not a transport: the canary fixture runs in this process.
-    const provider = await loadMCPServers(config, registry, {
+    const provider = await loadMcpServers(config, registry, {
       inProcessServers: { canary: { server: createCanaryServer } },
     });
     opened.push(provider);

@@ -2,8 +2,8 @@ import { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ServerConfig } from '../../src/config/config-types.js';
 import { McpToolsError } from '../../src/errors/mcp-tools-error.js';
-import type { MCPToolHub } from '../../src/mcp/hub-types.js';
-import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
+import type { McpToolHub } from '../../src/mcp/hub-types.js';
+import { loadMcpServers } from '../../src/mcp/load-mcp-servers.js';
 import { ToolRegistry } from '../../src/pipeline/tool-registry.js';
 import type { ToolUpdate } from '../../src/tool/tool.js';
 import { type HttpFixture, startHttpFixture } from '../fixtures/spawn-http.js';
@@ -52,14 +52,14 @@ const variants: Variant[] = [
 
 describe.each(variants)('MCP hub contract over $label', (variant) => {
   let registry: ToolRegistry;
-  let provider: MCPToolHub;
+  let provider: McpToolHub;
   let closeServer: () => Promise<void>;
 
   beforeAll(async () => {
     const server = await variant.server();
     closeServer = server.close;
     registry = new ToolRegistry();
-    provider = await loadMCPServers({ servers: { echo: server.config } }, registry, {
+    provider = await loadMcpServers({ servers: { echo: server.config } }, registry, {
       connectTimeoutMs: 15_000,
     });
   });

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ProtocolMode, StdioServerConfig } from '../../src/config/config-types.js';
 import { eraKey } from '../../src/mcp/era-memory.js';
-import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
+import { loadMcpServers } from '../../src/mcp/load-mcp-servers.js';
 import { ToolRegistry } from '../../src/pipeline/tool-registry.js';
 import { startHttpFixture } from '../fixtures/spawn-http.js';
 import { waitUntil } from '../helpers/wait-until.js';
@@ -25,7 +25,7 @@ function countedServer(args: string[], extra: Partial<StdioServerConfig> = {}) {
 
 async function connectOnce(config: StdioServerConfig, eraCache: string | false = false) {
   const registry = new ToolRegistry();
-  const provider = await loadMCPServers({ servers: { s: config } }, registry, {
+  const provider = await loadMcpServers({ servers: { s: config } }, registry, {
     connectTimeoutMs: 60_000,
     reconnect: { enabled: false },
     eraCache,
@@ -75,7 +75,7 @@ describe('one process per stdio server', { timeout: 120_000 }, () => {
   it('spawns once per reconnect, in the era found before', async () => {
     const server = countedServer(['--era', 'modern']);
     const registry = new ToolRegistry();
-    const provider = await loadMCPServers({ servers: { s: server.config } }, registry, {
+    const provider = await loadMcpServers({ servers: { s: server.config } }, registry, {
       reconnect: { initialDelayMs: 100, maxDelayMs: 100, jitter: 0 },
       eraCache: false,
     });
@@ -176,7 +176,7 @@ describe('eras over HTTP', { timeout: 120_000 }, () => {
     const modern = await startHttpFixture('crash', ['--era', 'modern']);
     const both = await startHttpFixture('crash');
     fixtures.push(modern, both);
-    const provider = await loadMCPServers(
+    const provider = await loadMcpServers(
       { servers: { modern: httpServer(modern.url), both: httpServer(both.url) } },
       new ToolRegistry(),
       { reconnect: { enabled: false }, eraCache: false },
@@ -202,7 +202,7 @@ describe('eras over HTTP', { timeout: 120_000 }, () => {
           probe.close(() => resolve(port));
         });
       });
-      const provider = await loadMCPServers(
+      const provider = await loadMcpServers(
         {
           servers: {
             gone: httpServer(`http://127.0.0.1:${port}/mcp`, { type: 'streamable-http', protocol }),

@@ -17,7 +17,7 @@ import {
 } from '../../src/chain/gateway-chain.js';
 import { McpToolsError } from '../../src/errors/mcp-tools-error.js';
 import type { ServerStatus } from '../../src/mcp/hub-types.js';
-import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
+import { loadMcpServers } from '../../src/mcp/load-mcp-servers.js';
 import { ToolRegistry } from '../../src/pipeline/tool-registry.js';
 import { stdioFixture } from './hub-test-helpers.js';
 
@@ -102,11 +102,11 @@ describe('the gateway chain', () => {
   });
 });
 
-describe('loadMCPServers({ skip })', () => {
+describe('loadMcpServers({ skip })', () => {
   it('marks a skipped server once, never starts it, and fails calls to it without retrying', async () => {
     const registry = new ToolRegistry();
     const events: ServerStatus[] = [];
-    const provider = await loadMCPServers(
+    const provider = await loadMcpServers(
       {
         servers: {
           echo: stdioFixture('echo'),

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { MCPToolHub } from '../../src/mcp/hub-types.js';
-import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
+import type { McpToolHub } from '../../src/mcp/hub-types.js';
+import { loadMcpServers } from '../../src/mcp/load-mcp-servers.js';
 import { ToolRegistry } from '../../src/pipeline/tool-registry.js';
 import { toGeminiToolResult } from '../../src/providers/gemini-tool-result.js';
 import { toOpenClawResult } from '../../src/tool/result.js';
@@ -8,10 +8,10 @@ import { stdioFixture, textOf } from './hub-test-helpers.js';
 
 describe('hostile results from an upstream', () => {
   const registry = new ToolRegistry();
-  let provider: MCPToolHub;
+  let provider: McpToolHub;
 
   beforeAll(async () => {
-    provider = await loadMCPServers(
+    provider = await loadMcpServers(
       { servers: { bad: stdioFixture('hostile'), good: stdioFixture('echo', [], { protocol: '2025' }) } },
       registry,
       { connectTimeoutMs: 30_000, callTimeoutMs: 20_000 },

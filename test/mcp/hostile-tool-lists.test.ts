@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { MCPToolHub } from '../../src/mcp/hub-types.js';
-import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
+import type { McpToolHub } from '../../src/mcp/hub-types.js';
+import { loadMcpServers } from '../../src/mcp/load-mcp-servers.js';
 import { MAX_SCHEMA_DEPTH, oversize, screenToolDefinitions } from '../../src/mcp/screen-tool-definitions.js';
 import { ToolRegistry } from '../../src/pipeline/tool-registry.js';
 import { createRouterTools } from '../../src/router/create-router-tools.js';
@@ -10,10 +10,10 @@ import { stdioFixture, textOf } from './hub-test-helpers.js';
 describe('one hostile tool definition costs only that tool', () => {
   const registry = new ToolRegistry();
   const warnings: string[] = [];
-  let provider: MCPToolHub;
+  let provider: McpToolHub;
 
   beforeAll(async () => {
-    provider = await loadMCPServers(
+    provider = await loadMcpServers(
       {
         servers: {
           // The schemas are written raw: the SDK's own validation overflows its stack on them.

@@ -1,8 +1,8 @@
 import { McpServer, type ServerContext } from '@modelcontextprotocol/server';
 import { afterEach, describe, expect, it } from 'vitest';
 import * as z from 'zod/v4';
-import type { MCPToolHub } from '../../src/mcp/hub-types.js';
-import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
+import type { McpToolHub } from '../../src/mcp/hub-types.js';
+import { loadMcpServers } from '../../src/mcp/load-mcp-servers.js';
 import { ToolRegistry } from '../../src/pipeline/tool-registry.js';
 import { createEchoServer } from '../fixtures/servers/echo-server.js';
 import { stdioFixture, textOf } from './hub-test-helpers.js';
@@ -10,7 +10,7 @@ import { stdioFixture, textOf } from './hub-test-helpers.js';
 // A server handed to the hub as code (`inProcessServers`) goes the way of every other server:
 // connected, listed, registered, called and reconnected by the hub, over an in-memory transport.
 
-let hub: MCPToolHub | undefined;
+let hub: McpToolHub | undefined;
 
 afterEach(async () => {
   await hub?.close();
@@ -38,7 +38,7 @@ function samplingServer(): McpServer {
 describe('in-process servers (inProcessServers)', () => {
   it('are connected, listed and called through the hub like a configured server', async () => {
     const registry = new ToolRegistry();
-    hub = await loadMCPServers({ servers: {} }, registry, {
+    hub = await loadMcpServers({ servers: {} }, registry, {
       inProcessServers: { echo: { server: createEchoServer } },
     });
     expect(hub.status('echo')).toMatchObject({ state: 'connected', transport: 'in-memory' });
@@ -59,7 +59,7 @@ describe('in-process servers (inProcessServers)', () => {
 
   it('speak the era their protocol asks for, one factory serving both', async () => {
     const registry = new ToolRegistry();
-    hub = await loadMCPServers({ servers: {} }, registry, {
+    hub = await loadMcpServers({ servers: {} }, registry, {
       inProcessServers: {
         old: { server: createEchoServer, protocol: '2025' },
         new: { server: createEchoServer, protocol: '2026-07-28' },
@@ -73,7 +73,7 @@ describe('in-process servers (inProcessServers)', () => {
 
   it('take the settings of a server entry: tool filter and prefix', async () => {
     const registry = new ToolRegistry();
-    hub = await loadMCPServers({ servers: {} }, registry, {
+    hub = await loadMcpServers({ servers: {} }, registry, {
       inProcessServers: {
         echo: { server: createEchoServer, prefix: 'e', tools: { allow: ['echo', 'add'] } },
       },
@@ -85,14 +85,14 @@ describe('in-process servers (inProcessServers)', () => {
     const registry = new ToolRegistry();
     const config = { servers: { echo: stdioFixture('echo') } };
     await expect(
-      loadMCPServers(config, registry, { inProcessServers: { echo: { server: createEchoServer } } }),
+      loadMcpServers(config, registry, { inProcessServers: { echo: { server: createEchoServer } } }),
     ).rejects.toMatchObject({
       code: 'INVALID_ARGUMENTS',
       message: expect.stringContaining('inProcessServers.echo'),
     });
     // Nothing was started nor registered by the refused hub; the same servers under two names are served.
     expect(registry.list()).toEqual([]);
-    hub = await loadMCPServers(config, registry, {
+    hub = await loadMcpServers(config, registry, {
       inProcessServers: { inner: { server: createEchoServer } },
     });
     expect(hub.status().map((status) => [status.name, status.state, status.transport])).toEqual([
@@ -104,7 +104,7 @@ describe('in-process servers (inProcessServers)', () => {
   it('reconnect with a fresh instance when the server closes', async () => {
     const registry = new ToolRegistry();
     const instances: McpServer[] = [];
-    hub = await loadMCPServers({ servers: {} }, registry, {
+    hub = await loadMcpServers({ servers: {} }, registry, {
       reconnect: { initialDelayMs: 20, maxDelayMs: 50 },
       inProcessServers: {
         echo: {
@@ -132,7 +132,7 @@ describe('in-process servers (inProcessServers)', () => {
   it('carry server→client requests to the hub’s handlers, and refuse them without one', async () => {
     const registry = new ToolRegistry();
     const asked: string[] = [];
-    hub = await loadMCPServers({ servers: {} }, registry, {
+    hub = await loadMcpServers({ servers: {} }, registry, {
       onSamplingRequest: async (request) => {
         asked.push(JSON.stringify(request.messages));
         return { role: 'assistant', content: { type: 'text', text: 'forty-two' }, model: 'test' };
@@ -145,7 +145,7 @@ describe('in-process servers (inProcessServers)', () => {
     // Control: a hub without a sampling handler declares none, and the server's request fails.
     await hub.close();
     const plain = new ToolRegistry();
-    hub = await loadMCPServers({ servers: {} }, plain, {
+    hub = await loadMcpServers({ servers: {} }, plain, {
       inProcessServers: { asking: { server: samplingServer, protocol: '2025' } },
     });
     const refused = await plain.get('asking__ask')!.execute('ask', { prompt: 'the answer?' });

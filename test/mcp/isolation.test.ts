@@ -2,8 +2,8 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { MCPToolHub, ServerStatus } from '../../src/mcp/hub-types.js';
-import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
+import type { McpToolHub, ServerStatus } from '../../src/mcp/hub-types.js';
+import { loadMcpServers } from '../../src/mcp/load-mcp-servers.js';
 import { ToolRegistry } from '../../src/pipeline/tool-registry.js';
 import { fixtureEntry, type HttpFixture, startHttpFixture } from '../fixtures/spawn-http.js';
 import { waitUntil } from '../helpers/wait-until.js';
@@ -18,13 +18,13 @@ import {
 
 describe('a failing server is isolated at load time', () => {
   let registry: ToolRegistry;
-  let provider: MCPToolHub;
+  let provider: McpToolHub;
   let garbageHttp: HttpFixture;
 
   beforeAll(async () => {
     garbageHttp = await startHttpFixture('garbage');
     registry = new ToolRegistry();
-    provider = await loadMCPServers(
+    provider = await loadMcpServers(
       {
         servers: {
           // Seven children start at once on a small machine: generous timeouts except for the hang.
@@ -134,7 +134,7 @@ describe('reconnecting', () => {
   it('reconnects in the era the first connect found, starting the server once', async () => {
     const log = join(mkdtempSync(join(tmpdir(), 'mcptools-starts-')), 'starts.log');
     const registry = new ToolRegistry();
-    const provider = await loadMCPServers(
+    const provider = await loadMcpServers(
       { servers: { crash: stdioFixture('crash', ['--era', 'modern', '--start-log', log]) } },
       registry,
       { reconnect: { initialDelayMs: 100, maxDelayMs: 100, jitter: 0 } },
@@ -160,7 +160,7 @@ describe('reconnecting', () => {
 describe('a server that crashes while connected', () => {
   it('fails the call in flight promptly, fails later calls at once, then reconnects and re-registers', async () => {
     const registry = new ToolRegistry();
-    const provider = await loadMCPServers({ servers: { crash: stdioFixture('crash') } }, registry, {
+    const provider = await loadMcpServers({ servers: { crash: stdioFixture('crash') } }, registry, {
       callTimeoutMs: 30_000,
       reconnect: { initialDelayMs: 300, maxDelayMs: 300, jitter: 0 },
     });
@@ -199,7 +199,7 @@ describe('a server that crashes while connected', () => {
 
   it('returns the disconnected error at once while the server is down', async () => {
     const registry = new ToolRegistry();
-    const provider = await loadMCPServers({ servers: { crash: stdioFixture('crash') } }, registry, {
+    const provider = await loadMcpServers({ servers: { crash: stdioFixture('crash') } }, registry, {
       reconnect: { initialDelayMs: 60_000, jitter: 0 },
     });
     try {
@@ -220,7 +220,7 @@ describe('a server that crashes while connected', () => {
     let fixture = await startHttpFixture('crash', ['--era', 'modern']);
     const port = new URL(fixture.url).port;
     const registry = new ToolRegistry();
-    const provider = await loadMCPServers({ servers: { web: httpServer(fixture.url) } }, registry, {
+    const provider = await loadMcpServers({ servers: { web: httpServer(fixture.url) } }, registry, {
       callTimeoutMs: 10_000,
       reconnect: { initialDelayMs: 200, maxDelayMs: 400, jitter: 0 },
     });
@@ -257,7 +257,7 @@ describe('a server that crashes while connected', () => {
 describe('close()', () => {
   it('kills a child that ignores SIGTERM and stdin close', async () => {
     const registry = new ToolRegistry();
-    const provider = await loadMCPServers(
+    const provider = await loadMcpServers(
       { servers: { stubborn: stdioFixture('hang', ['--stubborn'], { protocol: '2025' }) } },
       registry,
       { connectTimeoutMs: 1500, reconnect: { enabled: false } },
@@ -273,7 +273,7 @@ describe('close()', () => {
 
   it('is idempotent, cancels retries and leaves no child process', async () => {
     const registry = new ToolRegistry();
-    const provider = await loadMCPServers(
+    const provider = await loadMcpServers(
       {
         servers: {
           a: stdioFixture('echo'),
@@ -304,7 +304,7 @@ describe('close()', () => {
     const registry = new ToolRegistry();
     let pid: number | undefined;
     {
-      await using provider = await loadMCPServers({ servers: { a: stdioFixture('echo') } }, registry);
+      await using provider = await loadMcpServers({ servers: { a: stdioFixture('echo') } }, registry);
       pid = provider.status('a')?.pid;
       expect(pid && isAlive(pid)).toBe(true);
     }

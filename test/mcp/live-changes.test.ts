@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ServerConfig } from '../../src/config/config-types.js';
-import type { MCPToolHub } from '../../src/mcp/hub-types.js';
-import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
+import type { McpToolHub } from '../../src/mcp/hub-types.js';
+import { loadMcpServers } from '../../src/mcp/load-mcp-servers.js';
 import { ToolRegistry } from '../../src/pipeline/tool-registry.js';
 import { type HttpFixture, startHttpFixture } from '../fixtures/spawn-http.js';
 import { waitUntil } from '../helpers/wait-until.js';
@@ -44,14 +44,14 @@ const variants: Variant[] = [
 
 describe.each(variants)('live tool list changes over $label', (variant) => {
   let registry: ToolRegistry;
-  let provider: MCPToolHub;
+  let provider: McpToolHub;
   let fixture: HttpFixture | undefined;
 
   beforeAll(async () => {
     const started = await variant.start();
     fixture = started.fixture;
     registry = new ToolRegistry();
-    provider = await loadMCPServers({ servers: { chg: started.config } }, registry);
+    provider = await loadMcpServers({ servers: { chg: started.config } }, registry);
   });
 
   afterAll(async () => {
@@ -86,7 +86,7 @@ describe.each(variants)('live tool list changes over $label', (variant) => {
 describe('list_changed from a server that never declared listChanged (Python SDK, fastmcp)', () => {
   it('is accepted anyway: tools, prompt and resource counts refresh', async () => {
     const registry = new ToolRegistry();
-    const provider = await loadMCPServers(
+    const provider = await loadMcpServers(
       { servers: { lax: stdioFixture('undeclared-changes', [], { protocol: '2025' }) } },
       registry,
     );

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { MCPToolHub } from '../../src/mcp/hub-types.js';
-import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
+import type { McpToolHub } from '../../src/mcp/hub-types.js';
+import { loadMcpServers } from '../../src/mcp/load-mcp-servers.js';
 import { ToolRegistry } from '../../src/pipeline/tool-registry.js';
 import { TOOL_NAME_PATTERN } from '../../src/registry/tool-name.js';
 import { AWKWARD_TOOL_NAMES, MANY_TOOL_NAMES } from '../fixtures/servers/many-tools-names.js';
@@ -8,12 +8,12 @@ import { stdioFixture, textOf } from './hub-test-helpers.js';
 
 describe('200 tools with awkward, long and colliding names', () => {
   let registry: ToolRegistry;
-  let provider: MCPToolHub;
+  let provider: McpToolHub;
 
   beforeAll(async () => {
     registry = new ToolRegistry();
     // `twin` uses `many`'s prefix on purpose: every one of its 200 names collides with one of `many`.
-    provider = await loadMCPServers(
+    provider = await loadMcpServers(
       {
         servers: {
           many: stdioFixture('many-tools', [], { protocol: '2025' }),

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { MCPToolHub, UpstreamNotification } from '../../src/mcp/hub-types.js';
-import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
+import type { McpToolHub, UpstreamNotification } from '../../src/mcp/hub-types.js';
+import { loadMcpServers } from '../../src/mcp/load-mcp-servers.js';
 import { ToolRegistry } from '../../src/pipeline/tool-registry.js';
 import { waitUntil } from '../helpers/wait-until.js';
 import { eventually, stdioFixture } from './hub-test-helpers.js';
@@ -10,12 +10,12 @@ import { eventually, stdioFixture } from './hub-test-helpers.js';
 // the client a reconnect opens.
 describe('the hub forwards server logs to a notification listener added after connect', () => {
   let registry: ToolRegistry;
-  let provider: MCPToolHub;
+  let provider: McpToolHub;
   const received: Array<{ server: string; notification: UpstreamNotification }> = [];
 
   beforeAll(async () => {
     registry = new ToolRegistry();
-    provider = await loadMCPServers({ servers: { notify: stdioFixture('notify') } }, registry, {
+    provider = await loadMcpServers({ servers: { notify: stdioFixture('notify') } }, registry, {
       connectTimeoutMs: 30_000,
       reconnect: { initialDelayMs: 50, jitter: 0 },
       eraCache: false,

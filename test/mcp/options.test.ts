@@ -1,15 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { McpToolsError } from '../../src/errors/mcp-tools-error.js';
-import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
+import { loadMcpServers } from '../../src/mcp/load-mcp-servers.js';
 import { ToolRegistry } from '../../src/pipeline/tool-registry.js';
 import { fixtureEntry } from '../fixtures/spawn-http.js';
 import { waitUntil } from '../helpers/wait-until.js';
 import { childPidsMatching, eventually, stdioFixture, textOf } from './hub-test-helpers.js';
 
-describe('loadMCPServers options', () => {
+describe('loadMcpServers options', () => {
   it('times a call out with TIMEOUT, cancels it upstream, and keeps the server usable', async () => {
     const registry = new ToolRegistry();
-    const provider = await loadMCPServers(
+    const provider = await loadMcpServers(
       { servers: { echo: stdioFixture('echo', [], { protocol: '2025' }) } },
       registry,
       {
@@ -35,7 +35,7 @@ describe('loadMCPServers options', () => {
 
   it("applies each server's own callTimeoutMs to its tools only", async () => {
     const registry = new ToolRegistry();
-    const provider = await loadMCPServers(
+    const provider = await loadMcpServers(
       {
         servers: {
           quick: stdioFixture('echo', [], { protocol: '2025', callTimeoutMs: 300 }),
@@ -61,7 +61,7 @@ describe('loadMCPServers options', () => {
 
   it("names the caller's AbortSignal.timeout as the timeout that fired, not the call timeout", async () => {
     const registry = new ToolRegistry();
-    const provider = await loadMCPServers(
+    const provider = await loadMcpServers(
       { servers: { echo: stdioFixture('echo', [], { protocol: '2025' }) } },
       registry,
     );
@@ -78,7 +78,7 @@ describe('loadMCPServers options', () => {
 
   it('clamps a call timeout above 2^31-1 ms instead of failing every call at once', async () => {
     const registry = new ToolRegistry();
-    const provider = await loadMCPServers(
+    const provider = await loadMcpServers(
       { servers: { echo: stdioFixture('echo', [], { protocol: '2025', callTimeoutMs: 3e9 }) } },
       registry,
     );
@@ -87,7 +87,7 @@ describe('loadMCPServers options', () => {
       expect(result.isError).toBeUndefined();
       expect(textOf(result)).toBe('slept 300ms in 2 steps');
       await expect(
-        loadMCPServers({ servers: {} }, new ToolRegistry(), { callTimeoutMs: -1 }),
+        loadMcpServers({ servers: {} }, new ToolRegistry(), { callTimeoutMs: -1 }),
       ).rejects.toMatchObject({ code: 'CONFIG_INVALID', message: expect.stringContaining('callTimeoutMs') });
     } finally {
       await provider.close();
@@ -96,7 +96,7 @@ describe('loadMCPServers options', () => {
 
   it('returns ABORTED at once for a signal that is already aborted', async () => {
     const registry = new ToolRegistry();
-    const provider = await loadMCPServers(
+    const provider = await loadMcpServers(
       { servers: { echo: stdioFixture('echo', [], { protocol: '2025' }) } },
       registry,
     );
@@ -110,7 +110,7 @@ describe('loadMCPServers options', () => {
 
   it('caps long text results with a truncation notice', async () => {
     const registry = new ToolRegistry();
-    const provider = await loadMCPServers(
+    const provider = await loadMcpServers(
       { servers: { echo: stdioFixture('echo', [], { protocol: '2025' }) } },
       registry,
       {
@@ -128,7 +128,7 @@ describe('loadMCPServers options', () => {
 
   it('honours protocol: legacy (no probe) and a pin the server cannot meet', async () => {
     const registry = new ToolRegistry();
-    const provider = await loadMCPServers(
+    const provider = await loadMcpServers(
       {
         servers: {
           plain: stdioFixture('echo', [], { protocol: '2025' }),
@@ -152,7 +152,7 @@ describe('loadMCPServers options', () => {
 
   it('uses the separator and length budget of the namespace option', async () => {
     const registry = new ToolRegistry();
-    const provider = await loadMCPServers(
+    const provider = await loadMcpServers(
       {
         servers: {
           echo: stdioFixture('echo', [], { protocol: '2025', tools: { allow: ['echo', 'add'] } }),
@@ -172,7 +172,7 @@ describe('loadMCPServers options', () => {
     const registry = new ToolRegistry();
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 200);
-    const outcome = await loadMCPServers({ servers: { hangs: stdioFixture('hang') } }, registry, {
+    const outcome = await loadMcpServers({ servers: { hangs: stdioFixture('hang') } }, registry, {
       signal: controller.signal,
       connectTimeoutMs: 20_000,
     }).catch((error: unknown) => error);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
+import { loadMcpServers } from '../../src/mcp/load-mcp-servers.js';
 import { ToolRegistry } from '../../src/pipeline/tool-registry.js';
 import { type HttpFixture, startHttpFixture } from '../fixtures/spawn-http.js';
 import { httpServer, textOf } from './hub-test-helpers.js';
@@ -23,7 +23,7 @@ describe('the standalone GET stream over the HTTP pool', () => {
   it('reaches the server before the requests sent after it', async () => {
     for (let round = 1; round <= 3; round++) {
       const registry = new ToolRegistry();
-      const provider = await loadMCPServers({ servers: { s: httpServer(fixture.url) } }, registry, {
+      const provider = await loadMcpServers({ servers: { s: httpServer(fixture.url) } }, registry, {
         reconnect: { enabled: false },
       });
       try {
@@ -44,7 +44,7 @@ describe('the standalone GET stream over the HTTP pool', () => {
   it('is open before the first call reaches the server, connect after connect', async () => {
     for (let round = 1; round <= 5; round++) {
       const registry = new ToolRegistry();
-      const provider = await loadMCPServers({ servers: { s: httpServer(fixture.url) } }, registry, {
+      const provider = await loadMcpServers({ servers: { s: httpServer(fixture.url) } }, registry, {
         onElicitation: async () => ({ action: 'accept', content: { city: `Lisbon ${round}` } }),
         reconnect: { enabled: false },
       });

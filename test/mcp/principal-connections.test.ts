@@ -4,8 +4,8 @@ import { MemoryTokenStore } from '../../src/auth/memory-token-store.js';
 import type { HttpServerConfig } from '../../src/config/config-types.js';
 import { SecretRedactor } from '../../src/config/secret-redactor.js';
 import { McpToolsError } from '../../src/errors/mcp-tools-error.js';
-import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
-import type { MCPToolHubImpl } from '../../src/mcp/mcp-tool-hub.js';
+import { loadMcpServers } from '../../src/mcp/load-mcp-servers.js';
+import type { McpToolHubImpl } from '../../src/mcp/mcp-tool-hub.js';
 import { PrincipalConnections } from '../../src/mcp/principal-connections.js';
 import { reconnectPolicy } from '../../src/mcp/reconnect-policy.js';
 import { ToolRegistry } from '../../src/pipeline/tool-registry.js';
@@ -122,12 +122,12 @@ const callerOptions = (principal: string | undefined) =>
 
 describe('a hub serving per caller', () => {
   it("serves a per-user server's lists, templates, prompts, completions and reads per caller, never over the shared connection", async () => {
-    const hub = (await loadMCPServers({ servers: { notes: config } }, new ToolRegistry(), {
+    const hub = (await loadMcpServers({ servers: { notes: config } }, new ToolRegistry(), {
       tokenStore: new MemoryTokenStore(),
       eraCache: false,
       // The operator signed the shared connection in: it is connected, with their access.
       onAuthorizationUrl: (url) => followAuthorizationUrl(url),
-    })) as MCPToolHubImpl;
+    })) as McpToolHubImpl;
     expect(hub.status('notes')?.state).toBe('connected');
     const stop = hub.servePerCaller({
       caller: (context) => {

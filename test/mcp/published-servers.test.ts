@@ -4,8 +4,8 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { MCPToolHub } from '../../src/mcp/hub-types.js';
-import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
+import type { McpToolHub } from '../../src/mcp/hub-types.js';
+import { loadMcpServers } from '../../src/mcp/load-mcp-servers.js';
 import { ToolRegistry } from '../../src/pipeline/tool-registry.js';
 import { killChild } from '../fixtures/spawn-http.js';
 import { isAlive, publishedServers, stdioPackage, textOf } from './hub-test-helpers.js';
@@ -50,7 +50,7 @@ async function startEverything(
 
 describe('published MCP servers', () => {
   let registry: ToolRegistry;
-  let provider: MCPToolHub;
+  let provider: McpToolHub;
   let workspace: string;
   let streamable: { port: number; child: ChildProcess };
   let sse: { port: number; child: ChildProcess };
@@ -60,7 +60,7 @@ describe('published MCP servers', () => {
     await writeFile(join(workspace, 'note.txt'), 'hello from the workspace\n');
     [streamable, sse] = await Promise.all([startEverything('streamableHttp'), startEverything('sse')]);
     registry = new ToolRegistry();
-    provider = await loadMCPServers(
+    provider = await loadMcpServers(
       {
         servers: {
           everything: stdioPackage(publishedServers.everything, ['stdio']),

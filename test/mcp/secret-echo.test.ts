@@ -3,8 +3,8 @@ import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config/parse-config.js';
 import { McpToolsError } from '../../src/errors/mcp-tools-error.js';
-import type { MCPToolHub } from '../../src/mcp/hub-types.js';
-import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
+import type { McpToolHub } from '../../src/mcp/hub-types.js';
+import { loadMcpServers } from '../../src/mcp/load-mcp-servers.js';
 import { ToolRegistry } from '../../src/pipeline/tool-registry.js';
 import { fixtureCommand, type HttpFixture, startHttpFixture } from '../fixtures/spawn-http.js';
 import { textOf } from './hub-test-helpers.js';
@@ -28,7 +28,7 @@ function everything(error: unknown): string {
 
 describe('a canary secret echoed back by upstreams never leaves mcptools', () => {
   let http: HttpFixture;
-  let provider: MCPToolHub;
+  let provider: McpToolHub;
   const registry = new ToolRegistry();
   const warnings: string[] = [];
   const events: unknown[] = [];
@@ -55,7 +55,7 @@ describe('a canary secret echoed back by upstreams never leaves mcptools', () =>
       },
       { env: { CANARY: canary } },
     );
-    provider = await loadMCPServers(config, registry, {
+    provider = await loadMcpServers(config, registry, {
       connectTimeoutMs: 30_000,
       reconnect: { initialDelayMs: 60_000 },
     });

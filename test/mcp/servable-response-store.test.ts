@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { MCPToolHub } from '../../src/mcp/hub-types.js';
-import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
+import type { McpToolHub } from '../../src/mcp/hub-types.js';
+import { loadMcpServers } from '../../src/mcp/load-mcp-servers.js';
 import { ServableResponseStore } from '../../src/mcp/servable-response-store.js';
 import { ToolRegistry } from '../../src/pipeline/tool-registry.js';
 import { type HttpFixture, startHttpFixture } from '../fixtures/spawn-http.js';
@@ -44,7 +44,7 @@ describe('ServableResponseStore', () => {
 
 describe('a hub’s clients keep no tool lists, and lose nothing by it', () => {
   const registry = new ToolRegistry();
-  let provider: MCPToolHub;
+  let provider: McpToolHub;
   let cached: HttpFixture;
   let uncached: HttpFixture;
 
@@ -53,7 +53,7 @@ describe('a hub’s clients keep no tool lists, and lose nothing by it', () => {
       startHttpFixture('cache-hints', ['--era', 'modern', '--ttl', '60000']),
       startHttpFixture('cache-hints', ['--era', 'modern']),
     ]);
-    provider = await loadMCPServers(
+    provider = await loadMcpServers(
       {
         servers: {
           cached: httpServer(cached.url, { protocol: '2026-07-28' }),

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ServerConfig } from '../../src/config/config-types.js';
-import type { MCPToolHub } from '../../src/mcp/hub-types.js';
-import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
+import type { McpToolHub } from '../../src/mcp/hub-types.js';
+import { loadMcpServers } from '../../src/mcp/load-mcp-servers.js';
 import type { ElicitationRequest, SamplingRequest } from '../../src/mcp/server-requests.js';
 import { ToolRegistry } from '../../src/pipeline/tool-registry.js';
 import type { CallContext } from '../../src/tool/call-context.js';
@@ -48,8 +48,8 @@ const variants: Variant[] = [
 describe.each(variants)('server→client requests over $label', (variant) => {
   let fixture: HttpFixture | undefined;
   let config: ServerConfig;
-  let withHandlers: { provider: MCPToolHub; registry: ToolRegistry };
-  let without: { provider: MCPToolHub; registry: ToolRegistry };
+  let withHandlers: { provider: McpToolHub; registry: ToolRegistry };
+  let without: { provider: McpToolHub; registry: ToolRegistry };
   const seen: {
     sampling: { request: SamplingRequest; server: string; caller?: CallContext; inFlight: CallContext[] }[];
     elicitation: ElicitationRequest[];
@@ -63,7 +63,7 @@ describe.each(variants)('server→client requests over $label', (variant) => {
     fixture = started.fixture;
     config = started.config;
     const registry = new ToolRegistry();
-    const provider = await loadMCPServers({ servers: { s: config } }, registry, {
+    const provider = await loadMcpServers({ servers: { s: config } }, registry, {
       workspaceDir: '/tmp/mcptools-workspace',
       roots: ['/tmp/other-root'],
       onSamplingRequest: async (request, context) => {
@@ -84,7 +84,7 @@ describe.each(variants)('server→client requests over $label', (variant) => {
     withHandlers = { provider, registry };
     const bareRegistry = new ToolRegistry();
     without = {
-      provider: await loadMCPServers({ servers: { s: config } }, bareRegistry),
+      provider: await loadMcpServers({ servers: { s: config } }, bareRegistry),
       registry: bareRegistry,
     };
   });

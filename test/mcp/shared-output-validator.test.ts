@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { MCPToolHub } from '../../src/mcp/hub-types.js';
-import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
+import type { McpToolHub } from '../../src/mcp/hub-types.js';
+import { loadMcpServers } from '../../src/mcp/load-mcp-servers.js';
 import { SharedOutputValidator, sharedOutputValidator } from '../../src/mcp/shared-output-validator.js';
 import { ToolRegistry } from '../../src/pipeline/tool-registry.js';
 import { stdioFixture, textOf } from './hub-test-helpers.js';
@@ -78,12 +78,12 @@ describe('SharedOutputValidator', () => {
 
 describe('the clients of a hub share one output validator', () => {
   const registry = new ToolRegistry();
-  let provider: MCPToolHub;
+  let provider: McpToolHub;
 
   beforeAll(async () => {
     const typed = (type: string, id?: string) =>
       stdioFixture('hostile', ['--output-type', type, ...(id === undefined ? [] : ['--output-id', id])]);
-    provider = await loadMCPServers(
+    provider = await loadMcpServers(
       {
         servers: {
           numbers: typed('number'),

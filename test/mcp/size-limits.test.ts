@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { MCPToolHub } from '../../src/mcp/hub-types.js';
-import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
+import type { McpToolHub } from '../../src/mcp/hub-types.js';
+import { loadMcpServers } from '../../src/mcp/load-mcp-servers.js';
 import { limitSseEvents } from '../../src/mcp/sse-event-limiter.js';
 import { ToolRegistry } from '../../src/pipeline/tool-registry.js';
 import { type HttpFixture, startHttpFixture } from '../fixtures/spawn-http.js';
@@ -10,13 +10,13 @@ describe('size limits, enforced before the bytes are buffered', () => {
   const registry = new ToolRegistry();
   let http: HttpFixture;
   let httpBoth: HttpFixture;
-  let provider: MCPToolHub;
+  let provider: McpToolHub;
 
   beforeAll(async () => {
     // Sessions answer over SSE; the stateless handler (2026-07-28) answers with JSON bodies.
     http = await startHttpFixture('big', ['--era', 'legacy']);
     httpBoth = await startHttpFixture('big');
-    provider = await loadMCPServers(
+    provider = await loadMcpServers(
       {
         servers: {
           web: httpServer(http.url),

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SecretRedactor } from '../../src/config/secret-redactor.js';
-import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
+import { loadMcpServers } from '../../src/mcp/load-mcp-servers.js';
 import { STDERR_FILE_CAP_BYTES, StderrTail } from '../../src/mcp/stderr-tail.js';
 import { ToolRegistry } from '../../src/pipeline/tool-registry.js';
 import { waitUntil } from '../helpers/wait-until.js';
@@ -104,7 +104,7 @@ describe.runIf(process.platform === 'linux')(
   () => {
     it('writes straight into the file, with no pipe in this process, and the file stays under the cap', async () => {
       const registry = new ToolRegistry();
-      const provider = await loadMCPServers({ servers: { s: stdioFixture('hostile') } }, registry, {
+      const provider = await loadMcpServers({ servers: { s: stdioFixture('hostile') } }, registry, {
         connectTimeoutMs: 60_000,
         reconnect: { enabled: false },
       });
@@ -133,7 +133,7 @@ describe.runIf(process.platform === 'linux')(
       for (let cycle = 0; cycle < 3; cycle++) {
         // Counted after a first cycle: Node opens some descriptors of its own once, at the first spawn.
         if (cycle === 1) before = readdirSync('/proc/self/fd').length;
-        const provider = await loadMCPServers(
+        const provider = await loadMcpServers(
           { servers: { s: stdioFixture('crash', ['--crash-after-ms', '300', '--start-log', log]) } },
           new ToolRegistry(),
           { connectTimeoutMs: 60_000, reconnect: { initialDelayMs: 20, maxDelayMs: 20, jitter: 0 } },
@@ -161,7 +161,7 @@ describe.runIf(process.platform === 'linux')(
           env: { KEY: 'k3y-s3cr3t' },
         },
       );
-      const provider = await loadMCPServers({ servers: { s: config } }, registry, {
+      const provider = await loadMcpServers({ servers: { s: config } }, registry, {
         connectTimeoutMs: 60_000,
         reconnect: { enabled: false },
       });
@@ -190,7 +190,7 @@ describe.runIf(process.platform === 'linux')(
       const before = stderrFiles().length;
       const config = stdioFixture('exit-at-start', [], { env: { API_KEY: 'configuration missing' } });
       try {
-        const provider = await loadMCPServers({ servers: { s: config } }, new ToolRegistry(), {
+        const provider = await loadMcpServers({ servers: { s: config } }, new ToolRegistry(), {
           connectTimeoutMs: 60_000,
           reconnect: { enabled: false },
         });

@@ -2,8 +2,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
-import type { MCPToolHubImpl } from '../../src/mcp/mcp-tool-hub.js';
+import { loadMcpServers } from '../../src/mcp/load-mcp-servers.js';
+import type { McpToolHubImpl } from '../../src/mcp/mcp-tool-hub.js';
 import { approvePending } from '../../src/pins/pin-guard.js';
 import { ToolRegistry } from '../../src/pipeline/tool-registry.js';
 import { createRouterTools } from '../../src/router/create-router-tools.js';
@@ -18,7 +18,7 @@ describe.each(variants)('pinned definitions over $label', (variant) => {
   let directory: string;
   let file: string;
   let registry: ToolRegistry;
-  let hub: MCPToolHubImpl;
+  let hub: McpToolHubImpl;
   const warnings: string[] = [];
 
   const shift = async (change: string) => {
@@ -36,7 +36,7 @@ describe.each(variants)('pinned definitions over $label', (variant) => {
       variant.args,
       variant.protocol ? { protocol: variant.protocol } : {},
     );
-    hub = (await loadMCPServers({ servers: { dict: server }, pins: { file } }, registry)) as MCPToolHubImpl;
+    hub = (await loadMcpServers({ servers: { dict: server }, pins: { file } }, registry)) as McpToolHubImpl;
     hub.on('warning', (message) => warnings.push(message));
   });
 
@@ -169,10 +169,10 @@ describe.each(variants)('pinned definitions over $label', (variant) => {
       variant.args,
       variant.protocol ? { protocol: variant.protocol } : {},
     );
-    const second = (await loadMCPServers(
+    const second = (await loadMcpServers(
       { servers: { dict: server }, pins: { file } },
       again,
-    )) as MCPToolHubImpl;
+    )) as McpToolHubImpl;
     try {
       expect(again.get('dict__lookup')).toBeDefined();
       expect(second.pins!.quarantined()).toEqual([]);

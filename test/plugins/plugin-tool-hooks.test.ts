@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { MCPToolHub } from '../../src/mcp/hub-types.js';
-import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
+import type { McpToolHub } from '../../src/mcp/hub-types.js';
+import { loadMcpServers } from '../../src/mcp/load-mcp-servers.js';
 import type { ApprovalDecision, ApprovalRequest } from '../../src/pipeline/tool-call-hooks.js';
 import { ToolRegistry } from '../../src/pipeline/tool-registry.js';
 import { loadOpenClawPlugins } from '../../src/plugins/load-openclaw-plugins.js';
@@ -19,13 +19,13 @@ describe("a plugin's tool hooks over an MCP server's tools", () => {
       return answer;
     },
   });
-  let provider: MCPToolHub;
+  let provider: McpToolHub;
   let unload: () => void;
   const tool = (name: string): Tool => registry.get(name)!;
   const log = async () => JSON.parse(textOf(await tool('policy_log').execute('log', {})));
 
   beforeAll(async () => {
-    provider = await loadMCPServers({ servers: { echo: stdioFixture('echo') } }, registry);
+    provider = await loadMcpServers({ servers: { echo: stdioFixture('echo') } }, registry);
     const loaded = await loadOpenClawPlugins([`${fixtures}tool-policy-plugin.mjs`], registry);
     unload = loaded.unload;
     expect(loaded.plugins[0]).toMatchObject({ status: 'loaded', id: 'tool-policy' });

@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
+import { loadMcpServers } from '../../src/mcp/load-mcp-servers.js';
 import { ToolRegistry } from '../../src/pipeline/tool-registry.js';
 import { loadOpenClawPlugins } from '../../src/plugins/load-openclaw-plugins.js';
 import { TOOL_NAME_PATTERN } from '../../src/registry/tool-name.js';
@@ -11,7 +11,7 @@ const fixtures = fileURLToPath(new URL('../fixtures/plugins/', import.meta.url))
 describe('plugin tools beside MCP tools', () => {
   it('land in the same resolveAll() list, run through the same registry and filters, and never clash', async () => {
     const registry = new ToolRegistry();
-    const provider = await loadMCPServers({ servers: { echo: stdioFixture('echo') } }, registry);
+    const provider = await loadMcpServers({ servers: { echo: stdioFixture('echo') } }, registry);
     try {
       expect(provider.status().find((status) => status.name === 'echo')?.state).toBe('connected');
       const { plugins } = await loadOpenClawPlugins(

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { McpToolsConfig } from '../../src/config/config-types.js';
 import { parseConfig } from '../../src/config/parse-config.js';
-import type { MCPToolHub } from '../../src/mcp/hub-types.js';
-import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
+import type { McpToolHub } from '../../src/mcp/hub-types.js';
+import { loadMcpServers } from '../../src/mcp/load-mcp-servers.js';
 import type { ApprovalRequest } from '../../src/pipeline/tool-call-hooks.js';
 import { ToolRegistry } from '../../src/pipeline/tool-registry.js';
 import { policyWarnings } from '../../src/policies/policy-warnings.js';
@@ -64,10 +64,10 @@ describe('policies from the configuration', () => {
       audit: { file: auditFile },
     },
   };
-  let provider: MCPToolHub;
+  let provider: McpToolHub;
 
   beforeAll(async () => {
-    provider = await loadMCPServers(config, registry);
+    provider = await loadMcpServers(config, registry);
   });
 
   afterAll(async () => {

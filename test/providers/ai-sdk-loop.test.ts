@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { generateText, jsonSchema, stepCountIs } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { MCPToolHub } from '../../src/mcp/hub-types.js';
-import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
+import type { McpToolHub } from '../../src/mcp/hub-types.js';
+import { loadMcpServers } from '../../src/mcp/load-mcp-servers.js';
 import { ToolRegistry } from '../../src/pipeline/tool-registry.js';
 import { loadOpenClawPlugins } from '../../src/plugins/load-openclaw-plugins.js';
 import { toAISDKTools } from '../../src/providers/ai-sdk-tools.js';
@@ -23,14 +23,14 @@ const usage = {
 describe('an AI SDK generateText loop over MCP and OpenClaw plugin tools', () => {
   const realHome = process.env.HOME;
   const home = mkdtempSync(join(tmpdir(), 'mcptools-providers-home-'));
-  let provider: MCPToolHub;
+  let provider: McpToolHub;
   let tools: Tool[] = [];
 
   beforeAll(async () => {
     // oh-my-openclaw keeps its state under ~/.openclaw: keep it out of the real home.
     process.env.HOME = home;
     const registry = new ToolRegistry();
-    provider = await loadMCPServers(
+    provider = await loadMcpServers(
       {
         servers: {
           everything: stdioPackage(publishedServers.everything, ['stdio']),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
+import { loadMcpServers } from '../../src/mcp/load-mcp-servers.js';
 import { ToolRegistry } from '../../src/pipeline/tool-registry.js';
 import type { ToolResult } from '../../src/tool/tool.js';
 import { eventually, isAlive, stdioFixture, textOf } from '../mcp/hub-test-helpers.js';
@@ -22,7 +22,7 @@ describe('kill -9 of one of five upstreams with calls in flight on all', () => {
   it('fails only its calls, promptly, while the others succeed; it reconnects and serves again', async () => {
     const registry = new ToolRegistry();
     const names = ['s0', 's1', 's2', 's3', 's4'];
-    const provider = await loadMCPServers(
+    const provider = await loadMcpServers(
       {
         servers: Object.fromEntries(
           names.map((name) => [name, stdioFixture('echo', [], { protocol: '2025' })]),
@@ -76,7 +76,7 @@ describe('hostile upstreams beside a healthy one', () => {
     const warnings: string[] = [];
     const baseline = Math.round(process.memoryUsage().rss / 1024 / 1024);
     const sampler = rssSampler();
-    const provider = await loadMCPServers(
+    const provider = await loadMcpServers(
       {
         servers: {
           good: stdioFixture('echo', [], { protocol: '2025' }),

@@ -1,16 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { McpToolsError } from '../../src/errors/mcp-tools-error.js';
-import type { MCPToolHub } from '../../src/mcp/hub-types.js';
-import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
+import type { McpToolHub } from '../../src/mcp/hub-types.js';
+import { loadMcpServers } from '../../src/mcp/load-mcp-servers.js';
 import { ToolRegistry } from '../../src/pipeline/tool-registry.js';
 import { stdioFixture, textOf } from '../mcp/hub-test-helpers.js';
 
 describe('hostile tool arguments and resource URIs never reach an upstream', () => {
   const registry = new ToolRegistry();
-  let provider: MCPToolHub;
+  let provider: McpToolHub;
 
   beforeAll(async () => {
-    provider = await loadMCPServers(
+    provider = await loadMcpServers(
       {
         servers: {
           big: stdioFixture('big', ['--era', 'legacy']),

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mib, rssPeakSampler } from '../../bench/lib/process-stats.js';
-import type { MCPToolHub } from '../../src/mcp/hub-types.js';
-import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
+import type { McpToolHub } from '../../src/mcp/hub-types.js';
+import { loadMcpServers } from '../../src/mcp/load-mcp-servers.js';
 import { ToolRegistry } from '../../src/pipeline/tool-registry.js';
 import { type HttpFixture, startHttpFixture } from '../fixtures/spawn-http.js';
 import { eventually, httpServer, stdioFixture, textOf } from '../mcp/hub-test-helpers.js';
@@ -10,12 +10,12 @@ import { type FaultProxy, startFaultProxy } from './fault-proxy.js';
 describe('a 200 MB Streamable HTTP response', () => {
   const registry = new ToolRegistry();
   let big: HttpFixture;
-  let provider: MCPToolHub;
+  let provider: McpToolHub;
 
   beforeAll(async () => {
     // 2025 sessions: the result comes as one SSE event.
     big = await startHttpFixture('big', ['--era', 'legacy'], { timeoutMs: 60_000 });
-    provider = await loadMCPServers(
+    provider = await loadMcpServers(
       { servers: { web: httpServer(big.url), local: stdioFixture('echo', [], { protocol: '2025' }) } },
       registry,
       { connectTimeoutMs: 60_000, callTimeoutMs: 90_000 },
@@ -51,7 +51,7 @@ describe('upstreams answering HTTP 500 and 404, and one breaking its SSE stream 
   let failing500: FaultProxy;
   let failing404: FaultProxy;
   let breaking: FaultProxy;
-  let provider: MCPToolHub;
+  let provider: McpToolHub;
 
   beforeAll(async () => {
     echo = await startHttpFixture('echo', ['--era', 'legacy'], { timeoutMs: 60_000 });
@@ -62,7 +62,7 @@ describe('upstreams answering HTTP 500 and 404, and one breaking its SSE stream 
     ]);
     failing500.mode = { status: 500 };
     failing404.mode = { status: 404 };
-    provider = await loadMCPServers(
+    provider = await loadMcpServers(
       {
         servers: {
           e500: httpServer(failing500.url),

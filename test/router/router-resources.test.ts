@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { McpToolsConfig } from '../../src/config/config-types.js';
-import type { MCPToolHub } from '../../src/mcp/hub-types.js';
-import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
+import type { McpToolHub } from '../../src/mcp/hub-types.js';
+import { loadMcpServers } from '../../src/mcp/load-mcp-servers.js';
 import { ToolRegistry } from '../../src/pipeline/tool-registry.js';
 import { createRouterTools } from '../../src/router/create-router-tools.js';
 import type { RouterToolsOptions } from '../../src/router/router-options.js';
@@ -10,7 +10,7 @@ import { everythingServer, firstText, fixtureServer, jsonOf } from './router-tes
 
 const STRADDLE_PREFIX = 1023;
 
-let provider: MCPToolHub;
+let provider: McpToolHub;
 let registry: ToolRegistry;
 const config: McpToolsConfig = {
   servers: {
@@ -28,7 +28,7 @@ function routerTools(options: RouterToolsOptions = {}): Record<string, Tool> {
 
 beforeAll(async () => {
   registry = new ToolRegistry();
-  provider = await loadMCPServers(config, registry, { reconnect: { enabled: false } });
+  provider = await loadMcpServers(config, registry, { reconnect: { enabled: false } });
 });
 
 afterAll(async () => {

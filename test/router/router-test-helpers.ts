@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import type { ServerConfig } from '../../src/config/config-types.js';
-import type { MCPToolHub, ServerStatus } from '../../src/mcp/hub-types.js';
+import type { McpToolHub, ServerStatus } from '../../src/mcp/hub-types.js';
 import type { ToolResult } from '../../src/tool/tool.js';
 import { publishedServers, stdioFixture, stdioPackage } from '../mcp/hub-test-helpers.js';
 
@@ -38,7 +38,7 @@ export async function eventually(predicate: () => boolean, timeoutMs = 10_000): 
 }
 
 /** A provider that knows server names and states and is never asked for data. */
-export function namesOnlyProvider(states: Record<string, ServerStatus['state']>): MCPToolHub {
+export function namesOnlyProvider(states: Record<string, ServerStatus['state']>): McpToolHub {
   const status = (name: string): ServerStatus | undefined =>
     states[name] === undefined
       ? undefined
@@ -51,7 +51,7 @@ export function namesOnlyProvider(states: Record<string, ServerStatus['state']>)
     status: ((name?: string) =>
       name === undefined
         ? Object.keys(states).map((each) => status(each)!)
-        : status(name)) as MCPToolHub['status'],
+        : status(name)) as McpToolHub['status'],
     refresh: unused,
     close: async () => {},
     resources: {

@@ -1,7 +1,7 @@
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { MCPToolHub } from '../../src/mcp/hub-types.js';
-import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
+import type { McpToolHub } from '../../src/mcp/hub-types.js';
+import { loadMcpServers } from '../../src/mcp/load-mcp-servers.js';
 import { ToolRegistry } from '../../src/pipeline/tool-registry.js';
 import { TOOL_NAME_PATTERN } from '../../src/registry/tool-name.js';
 import { createRouterTools } from '../../src/router/create-router-tools.js';
@@ -11,7 +11,7 @@ import type { Tool, ToolUpdate } from '../../src/tool/tool.js';
 import { waitUntil } from '../helpers/wait-until.js';
 import { everythingServer, firstText, fixtureServer, jsonOf } from './router-test-helpers.js';
 
-let provider: MCPToolHub;
+let provider: McpToolHub;
 let registry: ToolRegistry;
 
 function routerTools(options: RouterToolsOptions = {}): Record<string, Tool> {
@@ -20,7 +20,7 @@ function routerTools(options: RouterToolsOptions = {}): Record<string, Tool> {
 
 beforeAll(async () => {
   registry = new ToolRegistry();
-  provider = await loadMCPServers(
+  provider = await loadMcpServers(
     {
       servers: {
         everything: everythingServer(),

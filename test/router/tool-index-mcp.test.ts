@@ -2,8 +2,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { MCPToolHub } from '../../src/mcp/hub-types.js';
-import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
+import type { McpToolHub } from '../../src/mcp/hub-types.js';
+import { loadMcpServers } from '../../src/mcp/load-mcp-servers.js';
 import { ToolRegistry } from '../../src/pipeline/tool-registry.js';
 import { createToolIndexTool } from '../../src/router/tool-index-tool.js';
 import type { Tool } from '../../src/tool/tool.js';
@@ -28,7 +28,7 @@ async function call(tool: Tool, params: Record<string, unknown> = {}) {
 
 describe('tool_index over real MCP servers and a native tool', () => {
   let registry: ToolRegistry;
-  let provider: MCPToolHub;
+  let provider: McpToolHub;
   let workspace: string;
 
   beforeAll(async () => {
@@ -41,7 +41,7 @@ describe('tool_index over real MCP servers and a native tool', () => {
       readOnly: true,
       execute: async () => ({ content: [{ type: 'text', text: new Date().toISOString() }] }),
     });
-    provider = await loadMCPServers(
+    provider = await loadMcpServers(
       {
         servers: {
           fs: stdioPackage(publishedServers.filesystem, [workspace]),

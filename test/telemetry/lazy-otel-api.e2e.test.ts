@@ -21,9 +21,9 @@ import { createRequire } from 'node:module';
 const [dist, command, args, register] = process.argv.slice(1);
 const require = createRequire(dist);
 const apiLoaded = () => Object.keys(require.cache).some((path) => path.includes('/@opentelemetry/api/'));
-const { loadMCPServers, ToolRegistry } = await import(dist);
+const { loadMcpServers, ToolRegistry } = await import(dist);
 const registry = new ToolRegistry();
-const provider = await loadMCPServers({ servers: { echo: { type: 'stdio', command, args: JSON.parse(args) } } }, registry);
+const provider = await loadMcpServers({ servers: { echo: { type: 'stdio', command, args: JSON.parse(args) } } }, registry);
 const call = async () => {
   const tool = (await registry.resolveAll()).find((entry) => entry.name.endsWith('echo'));
   const result = await tool.execute('c1', { text: 'hi' });

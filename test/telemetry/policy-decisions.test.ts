@@ -2,8 +2,8 @@ import { metrics } from '@opentelemetry/api';
 import { type DataPoint, MeterProvider, MetricReader } from '@opentelemetry/sdk-metrics';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { McpToolsConfig } from '../../src/config/config-types.js';
-import type { MCPToolHub } from '../../src/mcp/hub-types.js';
-import { loadMCPServers } from '../../src/mcp/load-mcp-servers.js';
+import type { McpToolHub } from '../../src/mcp/hub-types.js';
+import { loadMcpServers } from '../../src/mcp/load-mcp-servers.js';
 import { ToolRegistry } from '../../src/pipeline/tool-registry.js';
 import { stdioFixture } from '../mcp/hub-test-helpers.js';
 
@@ -45,11 +45,11 @@ describe('the tool pipeline counts its policy decisions (mcptools.policy.decisio
       requireApproval: [{ match: { tools: ['echo__echo'] } }],
     },
   };
-  let provider: MCPToolHub;
+  let provider: McpToolHub;
 
   beforeAll(async () => {
     metrics.setGlobalMeterProvider(meterProvider);
-    provider = await loadMCPServers(config, registry, { eraCache: false });
+    provider = await loadMcpServers(config, registry, { eraCache: false });
   }, 30_000);
 
   afterAll(async () => {

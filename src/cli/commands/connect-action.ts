@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { McpToolsError } from '../../errors/mcp-tools-error.js';
-import { connectHost, ensureMcptoolsConfig, type UndoneFile, undoHost } from '../../hosts/connect-host.js';
+import { connectHost, ensureMcpToolsConfig, type UndoneFile, undoHost } from '../../hosts/connect-host.js';
 import type { ConnectTarget } from '../../hosts/connect-target.js';
 import { hostDefinition } from '../../hosts/host-definitions.js';
 import { processHostEnvironment } from '../../hosts/host-environment.js';
@@ -98,7 +98,7 @@ export async function connectAction(hostName: string | undefined, options: Conne
     target = { kind: 'http', url: options.http, ...(tokenEnv === undefined ? {} : { tokenEnv }) };
   } else {
     target = stdioTarget(configPath);
-    created = ensureMcptoolsConfig(configPath);
+    created = ensureMcpToolsConfig(configPath);
   }
   const connected = connectHost(host, target, hostOptions);
   if (json) {

@@ -1,9 +1,9 @@
 import { McpToolsError } from '../../errors/mcp-tools-error.js';
-import type { MCPToolHub } from '../../mcp/hub-types.js';
+import type { McpToolHub } from '../../mcp/hub-types.js';
 import { suggestToolNames } from '../../registry/suggest-tool-names.js';
 
 /** Throws a usage error (exit 2) naming the configured servers when `name` is not one of them. */
-export function requireServer(hub: MCPToolHub, name: string): void {
+export function requireServer(hub: McpToolHub, name: string): void {
   const servers = hub.servers();
   if (servers.includes(name)) return;
   const close = suggestToolNames(name, servers);

@@ -8,7 +8,7 @@ import { McpToolsError } from '../../errors/mcp-tools-error.js';
 import { createGateway } from '../../gateway/create-gateway.js';
 import { assertBindAllowed } from '../../gateway/http/loopback.js';
 import { DEFAULT_LIST_WAIT_MS } from '../../gateway/http/upstreams-ready.js';
-import { loadMCPServers } from '../../mcp/load-mcp-servers.js';
+import { loadMcpServers } from '../../mcp/load-mcp-servers.js';
 import { endProcessGroups } from '../../mcp/process-groups.js';
 import { ToolRegistry } from '../../pipeline/tool-registry.js';
 import type { TelemetryHandle } from '../../telemetry/setup-telemetry.js';
@@ -147,7 +147,7 @@ function logStateChanges(hub: Session['hub'], write: (line: string) => void): vo
  */
 async function refuseStdioRequests(): Promise<void> {
   const registry = new ToolRegistry();
-  const hub = await loadMCPServers({ servers: {} }, registry);
+  const hub = await loadMcpServers({ servers: {} }, registry);
   const gateway = createGateway({ registry, hub, log });
   // close() refuses new calls at once, then reads and answers what is pending before it closes.
   gateway.serveStdio();

@@ -1,6 +1,6 @@
 import { CallbackRedirects, type CallerOfToken, OAUTH_CALLBACK_PATH } from '../../auth/callback-redirects.js';
 import type { McpToolsConfig } from '../../config/config-types.js';
-import type { MCPToolHub } from '../../mcp/hub-types.js';
+import type { McpToolHub } from '../../mcp/hub-types.js';
 import { usesCallerCredentials } from '../../mcp/principal-connections.js';
 import type { GatewayOAuth } from './gateway-oauth.js';
 
@@ -23,8 +23,8 @@ export interface CallerUpstreams {
 /**
  * Upstream calls as the caller: when the configuration has servers that take each caller's own
  * credentials (`auth: { type: "oauth", perUser: true }`, `auth: { type: "tokenExchange" }`) and
- * the hub is `loadMCPServers`' own, the hub routes their calls to each principal's own connection
- * (`MCPToolHub.servePerCaller`), and sign-ins come back to the gateway's `/oauth/callback`.
+ * the hub is `loadMcpServers`' own, the hub routes their calls to each principal's own connection
+ * (`McpToolHub.servePerCaller`), and sign-ins come back to the gateway's `/oauth/callback`.
  * `baseUrl` is read when a sign-in starts: the gateway's public origin. `callerOf` tells whose a
  * gateway token is: a sign-in completes only for the caller who started it. Stdio callers (the
  * owner) keep the shared connection. `link`, with a browser login at the front door: the
@@ -32,7 +32,7 @@ export interface CallerUpstreams {
  * `/oauth/callback` (through `settleFor`). `undefined` when nothing is configured so.
  */
 export function serveCallerUpstreams(
-  hub: MCPToolHub,
+  hub: McpToolHub,
   config: McpToolsConfig | undefined,
   oauth: GatewayOAuth | undefined,
   baseUrl: () => string | undefined,
@@ -45,7 +45,7 @@ export function serveCallerUpstreams(
   if (hub.servePerCaller === undefined) {
     // Never silently: a wrapped hub cannot route, and these servers then act as shared.
     log(
-      'servers with perUser or tokenExchange auth need the hub of loadMCPServers itself: calls stay shared',
+      'servers with perUser or tokenExchange auth need the hub of loadMcpServers itself: calls stay shared',
     );
     return undefined;
   }

@@ -1,6 +1,6 @@
 import type { InputRequiredResult, Result } from '@modelcontextprotocol/server';
 import type { RequestStateSeal } from '../../cluster/request-state-seal.js';
-import type { MCPToolHub } from '../../mcp/hub-types.js';
+import type { McpToolHub } from '../../mcp/hub-types.js';
 import type { DownstreamSession } from '../sessions/downstream-session.js';
 import type { DownstreamCall } from './downstream-call.js';
 import type { ParkedScriptBytes } from './parked-script-bytes.js';
@@ -15,7 +15,7 @@ import type { ScriptTasks } from './script-tasks.js';
  */
 export interface CallHost {
   /** The MCP hub the gateway serves. */
-  readonly hub: MCPToolHub;
+  readonly hub: McpToolHub;
   /** Every call in flight. */
   readonly calls: Set<DownstreamCall>;
   /** The gateway is shutting down: no call starts. */

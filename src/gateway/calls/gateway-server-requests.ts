@@ -55,11 +55,11 @@ export function gatewayRequestRouter(): McpServerRequestRouter {
 }
 
 /**
- * The `loadMCPServers` options that make the hub hand every elicitation, sampling and roots
+ * The `loadMcpServers` options that make the hub hand every elicitation, sampling and roots
  * request of an upstream to the gateway's downstream client whose call caused it.
  *
  * @deprecated `createGateway` routes them itself (`hub.routeServerRequests`); passing these
- * still works (handlers given to `loadMCPServers` answer first). Removed in the next release.
+ * still works (handlers given to `loadMcpServers` answer first). Removed in the next release.
  */
 export function gatewayServerRequests(): McpServerRequestRouter {
   return gatewayRequestRouter();

@@ -1,4 +1,4 @@
-import type { MCPToolHub } from '../../mcp/hub-types.js';
+import type { McpToolHub } from '../../mcp/hub-types.js';
 import type { RequestPrincipal } from '../auth/http-guard.js';
 import type { GatewayProfile } from '../profiles/gateway-profile.js';
 
@@ -48,7 +48,7 @@ export interface CatalogView {
   updatedAt: Date;
   /** Whether a request must carry a static bearer token, or may (OAuth callers sign in instead). */
   bearer: 'required' | 'optional' | 'none';
-  hub: MCPToolHub;
+  hub: McpToolHub;
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { MCPToolHub, ServerState } from '../../mcp/hub-types.js';
+import type { McpToolHub, ServerState } from '../../mcp/hub-types.js';
 import type { Caller } from '../../tool/call-context.js';
 import type { GatewayProfile } from '../profiles/gateway-profile.js';
 import { LISTS } from './upstreams-ready.js';
@@ -14,7 +14,7 @@ const SETTLED: ReadonlySet<ServerState> = new Set([
 
 /** What {@link ownUpstreams} needs to know about the gateway. */
 export interface UpstreamWaitScope {
-  hub: MCPToolHub;
+  hub: McpToolHub;
   /** The separator between a server's name and its tools' names (`__` by default). */
   separator: string;
   /** Settles with the first connect round: the watch ends then whatever it waited for. */
@@ -68,7 +68,7 @@ export function ownUpstreams(
  * or tools, until `round` settles (the gate answers then anyway, and the listeners go).
  */
 function whenever(
-  hub: MCPToolHub,
+  hub: McpToolHub,
   holds: () => boolean | Promise<boolean>,
   round: Promise<unknown>,
 ): Promise<void> {

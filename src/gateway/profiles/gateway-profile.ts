@@ -1,7 +1,7 @@
 import type { GatewayMode, GatewayProfileConfig, McpToolsConfig } from '../../config/config-types.js';
 import type { CallerSelector } from '../../config/gateway-auth-types.js';
 import { compileToolFilter } from '../../config/tool-filter.js';
-import type { MCPToolHub } from '../../mcp/hub-types.js';
+import type { McpToolHub } from '../../mcp/hub-types.js';
 import { ToolRegistry } from '../../pipeline/tool-registry.js';
 import { createRouterTools } from '../../router/create-router-tools.js';
 import { createMcpAuthTool } from '../../router/mcp-auth-tool.js';
@@ -17,7 +17,7 @@ import { DEFAULT_SERVED_NAME_LENGTH, type ServedNaming, servedUnder } from './se
 /** What one profile needs from the gateway. */
 export interface ProfileParts {
   registry: ToolRegistry;
-  hub: MCPToolHub;
+  hub: McpToolHub;
   config: McpToolsConfig | undefined;
   context: ToolContext;
   /** Whether `caller` (a call's, absent when the call names none) is the owner. */
@@ -84,7 +84,7 @@ function aliases(tool: Tool): string[] {
 }
 
 /** Whether `server` waits for a person to sign it in (`auth_required`, a sign-in under way or not). */
-function waitsForSignIn(hub: MCPToolHub, server: string): boolean {
+function waitsForSignIn(hub: McpToolHub, server: string): boolean {
   return hub.status(server)?.state === 'auth_required';
 }
 
@@ -172,7 +172,7 @@ export class GatewayProfile {
         const viewer = viewerOf(caller);
         return viewer === undefined || this.#visibility.seesTool(viewer, tool);
       },
-      view: (_hub: MCPToolHub, caller: Caller | undefined) => {
+      view: (_hub: McpToolHub, caller: Caller | undefined) => {
         const viewer = viewerOf(caller);
         return viewer === undefined
           ? scoped

@@ -1,6 +1,6 @@
 import { McpToolsError } from '../../errors/mcp-tools-error.js';
 import type {
-  MCPToolHub,
+  McpToolHub,
   MultiServerList,
   PromptService,
   ResourceService,
@@ -24,7 +24,7 @@ function only<T extends { server: string }>(
  * server the profile denies. A denied server reads as unknown. OAuth sign-in (`authorize`,
  * `oauthServers`) is passed through for the admitted servers, so `mcp_auth` is served too.
  */
-export function scopedHub(hub: MCPToolHub, allows: (server: string) => boolean): MCPToolHub {
+export function scopedHub(hub: McpToolHub, allows: (server: string) => boolean): McpToolHub {
   const check = (server: string) => {
     if (!allows(server)) {
       throw new McpToolsError('CONNECTION_FAILED', `unknown server "${server}"`, {
@@ -82,7 +82,7 @@ export function scopedHub(hub: MCPToolHub, allows: (server: string) => boolean):
     // OAuth sign-in (`mcp_auth`) for the admitted servers only.
     ...(hub.authorize
       ? {
-          authorize: guarded((server, options?: Parameters<NonNullable<MCPToolHub['authorize']>>[1]) =>
+          authorize: guarded((server, options?: Parameters<NonNullable<McpToolHub['authorize']>>[1]) =>
             hub.authorize!(server, options),
           ),
         }

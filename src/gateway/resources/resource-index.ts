@@ -1,5 +1,5 @@
 import { UriTemplate } from '@modelcontextprotocol/server';
-import type { MCPToolHub } from '../../mcp/hub-types.js';
+import type { McpToolHub } from '../../mcp/hub-types.js';
 
 /** How many URIs the index remembers per server from tool results and prompt messages. */
 export const SEEN_URIS_PER_SERVER = 1000;
@@ -28,7 +28,7 @@ function matcherOf(text: string): UriTemplate | undefined {
  * with it from outside.
  */
 export class ResourceIndex {
-  readonly #hub: MCPToolHub;
+  readonly #hub: McpToolHub;
   readonly #listed = new Map<string, Promise<ReadonlySet<string>>>();
   readonly #templates = new Map<string, Promise<readonly ListedTemplate[]>>();
   /** Settled lists, read without waiting. */
@@ -44,7 +44,7 @@ export class ResourceIndex {
    * never lists those itself (a listing names no caller, and would be refused), and knows their
    * URIs from what was listed to callers and handed out ({@link recordResources}, {@link noteSeen}).
    */
-  constructor(hub: MCPToolHub, perCaller: (server: string) => boolean = () => false) {
+  constructor(hub: McpToolHub, perCaller: (server: string) => boolean = () => false) {
     this.#hub = hub;
     this.#perCaller = perCaller;
   }

@@ -1,5 +1,5 @@
 import { McpToolsError } from '../../errors/mcp-tools-error.js';
-import type { MCPToolHub } from '../../mcp/hub-types.js';
+import type { McpToolHub } from '../../mcp/hub-types.js';
 import type { ResourceIndex } from './resource-index.js';
 import { unwrapResourceUri, wrapResourceUri } from './resource-uri.js';
 
@@ -12,7 +12,7 @@ export interface ResourceTarget {
 /** What routing needs: the index, the hub, and the servers the asker may see. */
 export interface ResourceScope {
   index: ResourceIndex;
-  hub: MCPToolHub;
+  hub: McpToolHub;
   /** The servers visible to the asker (a profile's, a caller's): nothing else is routed to. */
   servers: readonly string[];
 }

@@ -1,4 +1,4 @@
-import type { MCPToolHub } from '../../mcp/hub-types.js';
+import type { McpToolHub } from '../../mcp/hub-types.js';
 import type { ResourceUriRouting } from '../../router/router-options.js';
 import type { ResourceIndex } from './resource-index.js';
 import { locateResource, presentUri, type ResourceScope } from './resource-routing.js';
@@ -11,7 +11,7 @@ import { locateResource, presentUri, type ResourceScope } from './resource-routi
  */
 export function routerResourceUris(
   index: ResourceIndex,
-  hub: MCPToolHub,
+  hub: McpToolHub,
   allows: (server: string) => boolean,
 ): ResourceUriRouting {
   const scope = (): ResourceScope => ({ index, hub, servers: hub.servers().filter(allows) });

@@ -1,5 +1,5 @@
 import { McpToolsError } from '../../errors/mcp-tools-error.js';
-import type { MCPToolHub } from '../../mcp/hub-types.js';
+import type { McpToolHub } from '../../mcp/hub-types.js';
 import type { CallContext } from '../../tool/call-context.js';
 import type { DownstreamSession } from '../sessions/downstream-session.js';
 import { sessionContext } from '../sessions/downstream-session.js';
@@ -51,7 +51,7 @@ function message(error: unknown): string {
  * the error, later ones `lost`.
  */
 export class UpstreamSubscriptions {
-  readonly #hub: MCPToolHub;
+  readonly #hub: McpToolHub;
   readonly #events: SubscriptionEvents;
   readonly #log: (line: string) => void;
   readonly #delays: readonly number[];
@@ -60,7 +60,7 @@ export class UpstreamSubscriptions {
   readonly #first = new Map<Held, Promise<SubscriptionState>>();
 
   constructor(
-    hub: MCPToolHub,
+    hub: McpToolHub,
     events: SubscriptionEvents,
     log: (line: string) => void,
     retryDelaysMs: readonly number[] = SUBSCRIBE_RETRY_DELAYS_MS,
