@@ -8,18 +8,14 @@ import { CHAIN_HEADER, incomingLoop } from '../../chain/gateway-chain.js';
 import type { HeaderSource } from '../../http/header-source.js';
 import type { Caller } from '../../tool/call-context.js';
 import type { GatewayOAuth } from './gateway-oauth.js';
-import { pairTokens, StaticTokens } from './static-tokens.js';
+import type { StaticTokens } from './static-tokens.js';
 
 /** What {@link guardRequest} checks a request against. */
 export interface HttpGuardSettings {
-  /** The access token; when set, every request must present it (or the owner token). */
-  token?: string;
-  /** Named static tokens; when set, `token` and `ownerToken` are ignored (include them here). */
+  /** The static bearer tokens (the front door's pair and named tokens); when set, every request must present one. */
   tokens?: StaticTokens;
   /** The gateway as an OAuth resource server: a bearer token no static token matches is verified by it. */
   oauth?: GatewayOAuth;
-  /** The owner token; presenting it marks the client as the owner. */
-  ownerToken?: string;
   /** Host names accepted in `Host` and `Origin`; `undefined` accepts any (a wildcard bind). */
   allowedHostnames?: string[];
   /** Bodies above this many bytes (by `Content-Length`) are refused before they are read. */
@@ -65,20 +61,6 @@ function hostAccepted(host: string | null, allowed: string[]): boolean {
 
 /** Who a request comes from when no token is configured (shared: never changed). */
 const ANONYMOUS: RequestPrincipal = Object.freeze({ principal: 'anonymous', owner: false, via: 'anonymous' });
-
-/** The token pair compiled once per settings object (callers that pass `token`/`ownerToken` only). */
-const compiledPairs = new WeakMap<HttpGuardSettings, StaticTokens>();
-
-function staticTokensOf(settings: HttpGuardSettings): StaticTokens | undefined {
-  if (settings.tokens !== undefined) return settings.tokens;
-  if (settings.token === undefined && settings.ownerToken === undefined) return undefined;
-  let tokens = compiledPairs.get(settings);
-  if (tokens === undefined) {
-    tokens = new StaticTokens(pairTokens(settings.token, settings.ownerToken), { digestPrincipals: true });
-    compiledPairs.set(settings, tokens);
-  }
-  return tokens;
-}
 
 /** A bearer token no static token matched, left for OAuth to verify. */
 interface Unverified {
@@ -126,7 +108,7 @@ function guardHeaders(
     }
   }
   let principal: RequestPrincipal | Unverified = ANONYMOUS;
-  const tokens = staticTokensOf(settings);
+  const { tokens } = settings;
   if (tokens !== undefined || settings.oauth !== undefined) {
     const header = request.headers.get('authorization');
     const presented = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '')?.[1];
