@@ -49,6 +49,26 @@ export function formatArgumentIssues(issues: ArgumentIssue[]): string {
 /** Distinct schemas one shared engine compiles before a fresh engine takes over (memory bound). */
 const MAX_SCHEMAS_PER_ENGINE = 1000;
 
+/** One ajv engine shared by every validator of the process, replaced once it holds {@link MAX_SCHEMAS_PER_ENGINE} schemas. */
+class SharedEngine<T> {
+  #ajv: T | undefined;
+  #compiled = 0;
+
+  constructor(private readonly create: () => T) {}
+
+  /** The engine to compile one more schema with: a fresh one when there is none or it is full. */
+  next(): T {
+    if (this.#ajv === undefined || this.#compiled >= MAX_SCHEMAS_PER_ENGINE) {
+      this.#ajv = this.create();
+      this.#compiled = 0;
+    }
+    this.#compiled++;
+    return this.#ajv;
+  }
+}
+
+const engineOptions = { allErrors: true, strict: false, logger: false, addUsedSchema: false } as const;
+
 /**
  * The ajv engines every {@link ArgumentValidator} of the process compiles with, one per dialect:
  * each engine loads its meta-schema and compiles it to check a schema (tens of milliseconds), which
@@ -59,32 +79,10 @@ const MAX_SCHEMAS_PER_ENGINE = 1000;
  * compiled, so past {@link MAX_SCHEMAS_PER_ENGINE} a fresh one takes over; checks already made
  * keep working.
  */
-const sharedEngines: {
-  draft7?: { ajv: Ajv; compiled: number };
-  draft2020?: { ajv: Ajv2020; compiled: number };
-} = {};
-
-const engineOptions = { allErrors: true, strict: false, logger: false, addUsedSchema: false } as const;
-
-function draft7Engine(): Ajv {
-  let engine = sharedEngines.draft7;
-  if (engine === undefined || engine.compiled >= MAX_SCHEMAS_PER_ENGINE) {
-    engine = { ajv: createAjv(engineOptions), compiled: 0 };
-    sharedEngines.draft7 = engine;
-  }
-  engine.compiled++;
-  return engine.ajv;
-}
-
-function draft2020Engine(): Ajv2020 {
-  let engine = sharedEngines.draft2020;
-  if (engine === undefined || engine.compiled >= MAX_SCHEMAS_PER_ENGINE) {
-    engine = { ajv: createAjv2020(engineOptions), compiled: 0 };
-    sharedEngines.draft2020 = engine;
-  }
-  engine.compiled++;
-  return engine.ajv;
-}
+const sharedEngines = {
+  draft7: new SharedEngine<Ajv>(() => createAjv(engineOptions)),
+  draft2020: new SharedEngine<Ajv2020>(() => createAjv2020(engineOptions)),
+};
 
 /**
  * Compiles tool input schemas into argument checks with ajv, once per distinct schema: a
@@ -122,7 +120,7 @@ export class ArgumentValidator {
       // Unknown meta-schemas (draft-04 and older) are the usual cause: retry without `$schema`.
       try {
         const { $schema: _ignored, ...rest } = schema;
-        validate = draft7Engine().compile(rest);
+        validate = sharedEngines.draft7.next().compile(rest);
       } catch {
         this.#onUncompilable?.(error instanceof Error ? error.message : String(error));
         return acceptAll;
@@ -134,7 +132,7 @@ export class ArgumentValidator {
 
 function engineFor(schema: Record<string, unknown>): Ajv | Ajv2020 {
   const dialect = typeof schema.$schema === 'string' ? schema.$schema : '';
-  return dialect.includes('2020-12') ? draft2020Engine() : draft7Engine();
+  return dialect.includes('2020-12') ? sharedEngines.draft2020.next() : sharedEngines.draft7.next();
 }
 
 /** Why arguments were rejected: the field at fault and a sentence naming it. */
