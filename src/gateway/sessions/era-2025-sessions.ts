@@ -13,6 +13,7 @@ import { createSession, type DownstreamSession } from './downstream-session.js';
 import { openEventStream } from './event-stream-open.js';
 import { releasedWithBody } from './released-with-body.js';
 import { ResumableStreams } from './resumable-streams.js';
+import { countOf, endIdleOf, holdersOf } from './session-entries.js';
 import type { SessionEventStores } from './session-event-stores.js';
 import type { SessionHost, SessionServerFactory } from './session-host.js';
 
@@ -79,9 +80,7 @@ export class Era2025Sessions {
   /** How many sessions this process holds, in all or of `principal`. */
   count(principal?: string): number {
     if (principal === undefined) return this.#entries.size;
-    let count = 0;
-    for (const entry of this.#entries.values()) if (entry.session.principal === principal) count++;
-    return count;
+    return countOf(this.#entries.values(), principal);
   }
 
   /** How many sessions this process holds. */
@@ -91,10 +90,7 @@ export class Era2025Sessions {
 
   /** The principals holding sessions here, with how many each holds. */
   holders(): Map<string, number> {
-    const held = new Map<string, number>();
-    for (const { session } of this.#entries.values())
-      held.set(session.principal, (held.get(session.principal) ?? 0) + 1);
-    return held;
+    return holdersOf(this.#entries.values());
   }
 
   /**
@@ -102,13 +98,7 @@ export class Era2025Sessions {
    * `false` when every one is busy.
    */
   async endIdle(principal?: string): Promise<boolean> {
-    for (const entry of this.#entries.values()) {
-      if (entry.session.calls.size > 0) continue;
-      if (principal !== undefined && entry.session.principal !== principal) continue;
-      await entry.transport.close();
-      return true;
-    }
-    return false;
+    return endIdleOf(this.#entries.values(), principal);
   }
 
   /** Ends every session unused for `idleMs`, with no call in flight and no GET stream open. */

@@ -3,6 +3,7 @@ import type { RequestPrincipal } from '../auth/http-guard.js';
 import { principalAuth } from '../auth/request-caller.js';
 import type { GatewayProfile } from '../profiles/gateway-profile.js';
 import { createSession, type DownstreamSession } from './downstream-session.js';
+import { countOf, endIdleOf, holdersOf } from './session-entries.js';
 import type { SessionHost, SessionServerFactory } from './session-host.js';
 import { SseServerTransport } from './sse-server-transport.js';
 
@@ -115,17 +116,12 @@ export class SseSessions {
 
   /** Sessions open now of `principal`. */
   count(principal: string): number {
-    let count = 0;
-    for (const entry of this.#sessions.values()) if (entry.session.principal === principal) count++;
-    return count;
+    return countOf(this.#sessions.values(), principal);
   }
 
   /** The principals holding sessions here, with how many each holds. */
   holders(): Map<string, number> {
-    const held = new Map<string, number>();
-    for (const { session } of this.#sessions.values())
-      held.set(session.principal, (held.get(session.principal) ?? 0) + 1);
-    return held;
+    return holdersOf(this.#sessions.values());
   }
 
   /**
@@ -133,13 +129,7 @@ export class SseSessions {
    * `false` when every one has calls.
    */
   async endIdle(principal?: string): Promise<boolean> {
-    for (const entry of this.#sessions.values()) {
-      if (entry.session.calls.size > 0) continue;
-      if (principal !== undefined && entry.session.principal !== principal) continue;
-      await entry.transport.close();
-      return true;
-    }
-    return false;
+    return endIdleOf(this.#sessions.values(), principal);
   }
 
   /** Ends every session. */
