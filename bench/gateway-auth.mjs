@@ -15,7 +15,7 @@ import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { frontDoor } from '../dist/gateway/auth/front-door.js';
 import { createGateway } from '../dist/gateway/create-gateway.js';
 import { authenticateRequest } from '../dist/gateway/http-guard.js';
-import { loadMcpServers } from '../dist/mcp/load-mcp-servers.js';
+import { loadMcpServers } from '../dist/hub/load-mcp-servers.js';
 import { ToolRegistry } from '../dist/pipeline/tool-registry.js';
 import { quantile } from './lib/stats.mjs';
 

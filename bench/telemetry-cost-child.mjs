@@ -27,7 +27,7 @@ if (mode !== 'off') {
     },
   });
 }
-const { loadMcpServers } = await import(new URL('mcp/load-mcp-servers.js', dir).href);
+const { loadMcpServers } = await import(new URL('hub/load-mcp-servers.js', dir).href);
 const { ToolRegistry } = await import(new URL('pipeline/tool-registry.js', dir).href);
 const registry = new ToolRegistry();
 const hub = await loadMcpServers({ servers: { echo: { type: 'stdio', ...echoStdioCommand() } } }, registry, {

@@ -10,7 +10,7 @@
 import { createRequire } from 'node:module';
 import { generateText, jsonSchema, stepCountIs } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
-import { loadMcpServers } from '../src/mcp/load-mcp-servers.js';
+import { loadMcpServers } from '../src/hub/load-mcp-servers.js';
 import { ToolRegistry } from '../src/pipeline/tool-registry.js';
 import { loadOpenClawPlugins } from '../src/plugins/load-openclaw-plugins.js';
 import { toAISDKTools } from '../src/providers/ai-sdk-tools.js';

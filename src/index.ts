@@ -25,6 +25,7 @@ export {
   type McpToolsErrorCode,
   type McpToolsErrorOptions,
 } from './errors/mcp-tools-error.js';
+export { loadMCPServers, loadMcpServers } from './hub/load-mcp-servers.js';
 // The hub of MCP servers
 export type {
   CallOptions,
@@ -41,7 +42,6 @@ export type {
   TransportKind,
 } from './mcp/hub-types.js';
 export type { InProcessServer } from './mcp/in-process-server.js';
-export { loadMCPServers, loadMcpServers } from './mcp/load-mcp-servers.js';
 export type { LoadMcpServersOptions } from './mcp/mcp-tool-hub.js';
 export type { ReconnectOptions } from './mcp/reconnect-policy.js';
 export type { ElicitationHandler, RootInput, RootsHandler, SamplingHandler } from './mcp/server-requests.js';

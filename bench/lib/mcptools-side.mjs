@@ -28,16 +28,19 @@ export async function loadMcpTools(dist = BUILT) {
       // An unfinished index must not stop the direct imports below.
     }
   }
-  const hub = new URL('mcp/load-mcp-servers.js', dist);
+  // `hub/` since the hub receives its policies; `mcp/` in the commits before (a comparison run).
+  const hub = ['hub/load-mcp-servers.js', 'mcp/load-mcp-servers.js']
+    .map((file) => new URL(file, dist))
+    .find((url) => existsSync(url));
   const registry = new URL('pipeline/tool-registry.js', dist);
-  if (!existsSync(hub) || !existsSync(registry)) {
-    return { unavailable: 'dist/mcp/load-mcp-servers.js not built yet (run npm run build)' };
+  if (hub === undefined || !existsSync(registry)) {
+    return { unavailable: 'dist/hub/load-mcp-servers.js not built yet (run npm run build)' };
   }
   try {
     const [hubModule, { ToolRegistry }] = await Promise.all([import(hub.href), import(registry.href)]);
     const loadMcpServers = loaderOf(hubModule);
     if (typeof loadMcpServers !== 'function') return { unavailable: 'loadMcpServers is not exported' };
-    return { loadMcpServers, ToolRegistry, entry: 'dist/mcp/load-mcp-servers.js' };
+    return { loadMcpServers, ToolRegistry, entry: `dist/${hub.href.slice(dist.href.length)}` };
   } catch (error) {
     return {
       unavailable: `importing dist failed: ${error instanceof Error ? error.message : String(error)}`,

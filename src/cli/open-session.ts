@@ -1,7 +1,7 @@
 import type { McpToolsConfig } from '../config/config-types.js';
 import type { PinsConfig } from '../config/pins-config.js';
+import { startMcpServers } from '../hub/load-mcp-servers.js';
 import type { McpChangingHub, ServerStatus } from '../mcp/hub-types.js';
-import { startMcpServers } from '../mcp/load-mcp-servers.js';
 import type { LoadMcpServersOptions } from '../mcp/mcp-tool-hub.js';
 import { cliPins } from '../pins/cli-pins.js';
 import { ToolRegistry } from '../pipeline/tool-registry.js';

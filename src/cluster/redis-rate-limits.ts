@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { SharedRateLimitStore } from '../policies/shared-rate-limits.js';
+import type { SharedRateLimitStore } from '../pipeline/shared-rate-limits.js';
 import type { RedisConnection } from './redis-connection.js';
 import type { RedisKeys } from './redis-keys.js';
 

@@ -1,7 +1,7 @@
 import type { McpToolsConfig, ServerConfig } from '../config/config-types.js';
 import type { McpToolsError, McpToolsErrorCode } from '../errors/mcp-tools-error.js';
 import type { PinGuard } from '../pins/pin-guard.js';
-import type { SharedRateLimitStore } from '../policies/shared-rate-limits.js';
+import type { SharedRateLimitStore } from '../pipeline/shared-rate-limits.js';
 import type { RegistryChange } from '../registry/tool-catalog.js';
 import type { CallContext, Caller } from '../tool/call-context.js';
 import type { ProtocolEra } from './protocol-era.js';

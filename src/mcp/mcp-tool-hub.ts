@@ -4,7 +4,6 @@ import type { AuthorizationStart, AuthorizationUrlHandler } from '../auth/server
 import { type OAuthHostOptions, ServerAuthorizations } from '../auth/server-authorizations.js';
 import type { McpToolsConfig, ProtocolMode, ServerConfig } from '../config/config-types.js';
 import { durationMs } from '../config/duration.js';
-import type { GuardsConfig } from '../config/guards-config.js';
 import type { PinsConfig } from '../config/pins-config.js';
 import type { ToolOverrideConfig } from '../config/policies-schema.js';
 import { SecretRedactor } from '../config/secret-redactor.js';
@@ -13,15 +12,9 @@ import { compileToolFilter } from '../config/tool-filter.js';
 import { McpToolsError } from '../errors/mcp-tools-error.js';
 import { defaultPinsPath } from '../pins/default-pins-path.js';
 import { PinGuard } from '../pins/pin-guard.js';
+import type { SharedRateLimitStore } from '../pipeline/shared-rate-limits.js';
 import { applyToolOverride } from '../pipeline/tool-override.js';
 import type { ToolRegistry } from '../pipeline/tool-registry.js';
-import {
-  type ConfigPolicies,
-  type ConfigPolicyOptions,
-  configPolicies,
-} from '../policies/config-policies.js';
-import { OverrideProblems } from '../policies/override-problems.js';
-import type { SharedRateLimitStore } from '../policies/shared-rate-limits.js';
 import { type NamingOptions, namespacedName, uniqueName } from '../registry/tool-name.js';
 import { observeServerStates } from '../telemetry/state-gauges.js';
 import { ArgumentValidator } from '../tool/argument-validator.js';
@@ -30,6 +23,7 @@ import { DEFAULT_MAX_RESULT_CHARS } from '../tool/result.js';
 import type { Tool } from '../tool/tool.js';
 import { CallerRouting } from './caller-routing.js';
 import { defaultEraCacheFile, type EraMemory, eraMemoryFor } from './era-memory.js';
+import type { HubPolicies } from './hub-policies.js';
 import type { CallOptions, McpChangingHub, McpToolHubEvents, ServerStatus, ToolOrigin } from './hub-types.js';
 import type { ConnectionConfig, InProcessServer } from './in-process-server.js';
 import {
@@ -141,7 +135,8 @@ type Listeners = { [E in keyof McpToolHubEvents]: Set<McpToolHubEvents[E]> };
 /**
  * The hub over every configured MCP server: one {@link McpConnection} each, their tools
  * registered into the registry under `mcp:<server>`, resources, prompts, status and events.
- * Built and started by `loadMcpServers`.
+ * It applies the policies it is given ({@link HubPolicies}) and builds none itself. Built and
+ * started by `loadMcpServers`.
  */
 export class McpToolHubImpl implements McpChangingHub {
   readonly resources: McpResourceService;
@@ -167,15 +162,14 @@ export class McpToolHubImpl implements McpChangingHub {
   /** Every configured secret, hidden in every message, status row, event and error result. */
   readonly #redactor: SecretRedactor;
   readonly #authorizations: ServerAuthorizations;
-  /** `policies.overrides` of the configuration, per server and original tool name. */
-  #overrides: NonNullable<NonNullable<McpToolsConfig['policies']>['overrides']>;
-  /** The configured policies in the registry's pipeline (none without a `policies` section). */
-  #policies: ConfigPolicies;
+  /**
+   * The policies this hub was given: their middlewares in the registry's pipeline, their
+   * overrides at each registration, their guards on resource reads and prompt gets.
+   */
+  readonly #policies: HubPolicies;
   #policyRemovers: Array<() => void>;
-  /** Why some `policies.overrides` could not be applied (those tools are not served). */
-  readonly #overrideProblems = new OverrideProblems();
-  /** The cluster's token buckets for the configured rate limits, while the gateway shares them. */
-  #sharedRateLimits: SharedRateLimitStore | undefined;
+  /** Ends the hub's hearing of the policies' warnings. */
+  readonly #unhearPolicies: () => void;
   #closing: Promise<void> | undefined;
   /** The timer lists of the call timeouts in use, kept alive (see keepTimerList), by duration. */
   readonly #timerLists = new Map<number, NodeJS.Timeout | undefined>();
@@ -189,10 +183,13 @@ export class McpToolHubImpl implements McpChangingHub {
   readonly pins: PinGuard | undefined;
   /** Who answers the servers' sampling, elicitation and roots requests (see {@link routeServerRequests}). */
   readonly #serverRequests: RoutedServerRequests;
-  /** `policies.guards`, read by the screen of resource reads and prompt gets. */
-  #guards: GuardsConfig | undefined;
 
-  constructor(config: McpToolsConfig, registry: ToolRegistry, options: LoadMcpServersOptions = {}) {
+  constructor(
+    config: McpToolsConfig,
+    registry: ToolRegistry,
+    policies: HubPolicies,
+    options: LoadMcpServersOptions = {},
+  ) {
     // Before anything joins the registry: a refused hub leaves nothing behind.
     for (const name of Object.keys(options.inProcessServers ?? {}))
       if (Object.hasOwn(config.servers, name))
@@ -202,10 +199,9 @@ export class McpToolHubImpl implements McpChangingHub {
         );
     this.#registry = registry;
     this.#redactor = SecretRedactor.forConfig(config);
-    this.#overrides = config.policies?.overrides ?? {};
-    this.#policies = configPolicies(config.policies, this.#policyOptions());
-    this.#guards = config.policies?.guards;
-    this.#policyRemovers = this.#policies.middlewares.map((middleware) => registry.use(middleware));
+    this.#policies = policies;
+    this.#unhearPolicies = policies.onWarning((message) => this.#emit('warning', message));
+    this.#policyRemovers = policies.middlewares.map((middleware) => registry.use(middleware));
     this.#naming = { ...config.namespace, ...options.namespace };
     if (options.onStatus) this.#listeners.status.add(options.onStatus);
     const validator = new ArgumentValidator({
@@ -363,7 +359,7 @@ export class McpToolHubImpl implements McpChangingHub {
     this.#directory = directory;
     // resources/read and prompts/get do not pass the tool pipeline: the guards screen them here.
     const screen = new ReadScreen(
-      () => this.#guards,
+      () => this.#policies.guards,
       (message, server) => this.#emit('warning', message, server),
     );
     this.resources = new McpResourceService(directory, screen);
@@ -377,46 +373,33 @@ export class McpToolHubImpl implements McpChangingHub {
     await Promise.allSettled([...this.#connections.values()].map((connection) => connection.start(signal)));
   }
 
-  #policyOptions(): ConfigPolicyOptions {
-    return {
-      onError: (message) => this.#emit('warning', message),
-      sharedRateLimits: () => this.#sharedRateLimits,
-    };
-  }
-
   /**
    * Makes the configured rate limits cluster-wide through `store` (they survive a reload of
    * the policies); returns the function that makes them local again. Set by the gateway when it
    * joins a cluster.
    */
   shareRateLimits(store: SharedRateLimitStore): () => void {
-    this.#sharedRateLimits = store;
-    return () => {
-      if (this.#sharedRateLimits === store) this.#sharedRateLimits = undefined;
-    };
+    return this.#policies.shareRateLimits(store);
   }
 
   /** Why the `policies.overrides` entry of `server`/`tool` could not be applied, if it could not. */
   overrideProblem(server: string, tool: string): string | undefined {
-    return this.#overrideProblems.of(server, tool);
+    return this.#policies.overrideProblem(server, tool);
   }
 
   /**
-   * Replaces the configured policies (deny, approval rules, rate limits, audit) from the next
-   * call on: the new ones join the registry's pipeline before the old ones leave it, and the old
-   * audit log is flushed and closed. `policies.overrides` apply from the next registration of a
+   * Replaces the policies this hub was given by those of `policies` (deny, approval rules, rate
+   * limits, audit; built by the policies object) from the next call on: the new ones join the
+   * registry's pipeline before the old ones leave it, and the old audit log is flushed and closed. `policies.overrides` apply from the next registration of a
    * server's tools (an added or changed server; an unchanged one keeps the tools it has).
    */
   async replacePolicies(policies: McpToolsConfig['policies']): Promise<void> {
-    const previous = this.#policies;
     const removers = this.#policyRemovers;
-    this.#overrides = policies?.overrides ?? {};
-    // The same options as at start: a cluster's shared rate limits survive a reload.
-    this.#policies = configPolicies(policies, this.#policyOptions());
-    this.#guards = policies?.guards;
+    // The policies object keeps what outlives a reload (a cluster's shared rate limits).
+    const retired = this.#policies.replace(policies);
     this.#policyRemovers = this.#policies.middlewares.map((middleware) => this.#registry.use(middleware));
     for (const remove of removers) remove();
-    await previous.close();
+    await retired.close();
   }
 
   /**
@@ -582,6 +565,7 @@ export class McpToolHubImpl implements McpChangingHub {
     await this.#eras.flush();
     await this.pins?.close();
     for (const remove of this.#policyRemovers) remove();
+    this.#unhearPolicies();
     await this.#policies.close();
     for (const name of this.#connections.keys()) {
       const removed = this.#registry.unregisterOwner(`mcp:${name}`);
@@ -601,8 +585,9 @@ export class McpToolHubImpl implements McpChangingHub {
     const adapterOptions = this.#adapterOptions.get(name) ?? this.#commonAdapterOptions!;
     const prefix = connection.config.prefix ?? name;
     const tools: Tool[] = [];
-    const overrides = Object.hasOwn(this.#overrides, name) ? this.#overrides[name] : undefined;
-    if (overrides) this.#overrideProblems.clear(name);
+    const configured = this.#policies.overrides;
+    const overrides = Object.hasOwn(configured, name) ? configured[name] : undefined;
+    if (overrides) this.#policies.clearOverrideProblems(name);
     for (const definition of definitions) {
       if (!passes(definition.name)) continue;
       const override =
@@ -646,7 +631,7 @@ export class McpToolHubImpl implements McpChangingHub {
     const server = connection.name;
     const where = `policies.overrides.${server}.${definition.name}`;
     const fail = (message: string) => {
-      this.#overrideProblems.report(server, definition.name, message);
+      this.#policies.reportOverrideProblem(server, definition.name, message);
       this.#emit('warning', message, server);
       return undefined;
     };

@@ -1,5 +1,6 @@
 import type { PoliciesConfig } from '../config/policies-schema.js';
 import { contentGuard, GUARDS_NAME } from '../guards/content-guard.js';
+import type { SharedRateLimitStore } from '../pipeline/shared-rate-limits.js';
 import type {
   BeforeToolCallEvent,
   BeforeToolCallResult,
@@ -10,7 +11,6 @@ import { recordPolicyDecision } from '../telemetry/mcptools-metrics.js';
 import { AuditLog } from './audit-log.js';
 import { compilePolicyMatch } from './policy-match.js';
 import { RateLimitRules } from './rate-limit-rules.js';
-import type { SharedRateLimitStore } from './shared-rate-limits.js';
 
 /** The name the configured policies decide under (in block reasons, approvals and the audit log). */
 export const CONFIG_POLICY_NAME = 'policies';

@@ -1,4 +1,5 @@
 import type { RateLimitConfig } from '../config/policies-schema.js';
+import type { SharedRateLimitStore } from '../pipeline/shared-rate-limits.js';
 import type {
   BeforeToolCallEvent,
   BeforeToolCallResult,
@@ -6,7 +7,6 @@ import type {
 } from '../pipeline/tool-call-hooks.js';
 import { recordPolicyDecision } from '../telemetry/mcptools-metrics.js';
 import { compilePolicyMatch } from './policy-match.js';
-import type { SharedRateLimitStore } from './shared-rate-limits.js';
 import { TokenBuckets } from './token-bucket.js';
 
 interface Rule extends RateLimitConfig {

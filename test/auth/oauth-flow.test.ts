@@ -5,8 +5,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { FileTokenStore } from '../../src/auth/file-token-store.js';
 import { MemoryTokenStore } from '../../src/auth/memory-token-store.js';
 import type { McpToolsConfig } from '../../src/config/config-types.js';
+import { loadMcpServers } from '../../src/hub/load-mcp-servers.js';
 import type { McpToolHub } from '../../src/mcp/hub-types.js';
-import { loadMcpServers } from '../../src/mcp/load-mcp-servers.js';
 import { ToolRegistry } from '../../src/pipeline/tool-registry.js';
 import {
   followAuthorizationUrl,

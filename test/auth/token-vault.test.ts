@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FileTokenStore } from '../../src/auth/file-token-store.js';
 import { MemoryTokenStore } from '../../src/auth/memory-token-store.js';
 import type { TokenStore } from '../../src/auth/token-store.js';
-import { loadMcpServers } from '../../src/mcp/load-mcp-servers.js';
+import { loadMcpServers } from '../../src/hub/load-mcp-servers.js';
 import { defaultVaultPath } from '../../src/paths/default-vault-path.js';
 import { ToolRegistry } from '../../src/pipeline/tool-registry.js';
 import {

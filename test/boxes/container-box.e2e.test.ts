@@ -7,7 +7,7 @@ import { findContainerEngine, findContainerEngineSync } from '../../src/boxes/fi
 import { sandboxStatus } from '../../src/boxes/sandbox-status.js';
 import { checkServerConfig, suggestFix } from '../../src/cli/doctor/suggest-fix.js';
 import { parseConfig } from '../../src/config/parse-config.js';
-import { loadMcpServers } from '../../src/mcp/load-mcp-servers.js';
+import { loadMcpServers } from '../../src/hub/load-mcp-servers.js';
 import { findOnPath } from '../../src/paths/find-on-path.js';
 import { ToolRegistry } from '../../src/pipeline/tool-registry.js';
 

@@ -6,7 +6,7 @@ import { sandboxStatus } from '../../src/boxes/sandbox-status.js';
 import { resolveNpmTree } from '../../src/catalog/npm-lock-tree.js';
 import { parseRunnerCommand } from '../../src/catalog/runner-command.js';
 import type { ServerConfig, StdioServerConfig } from '../../src/config/config-types.js';
-import { loadMcpServers } from '../../src/mcp/load-mcp-servers.js';
+import { loadMcpServers } from '../../src/hub/load-mcp-servers.js';
 import { findOnPath } from '../../src/paths/find-on-path.js';
 import { ToolRegistry } from '../../src/pipeline/tool-registry.js';
 import { runCli } from '../cli/cli-process.js';

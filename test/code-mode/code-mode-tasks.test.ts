@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CODE_MODE_TASKS } from '../../bench/code-mode/code-mode-tasks.js';
+import { loadMcpServers } from '../../src/hub/load-mcp-servers.js';
 import type { McpToolHub } from '../../src/mcp/hub-types.js';
-import { loadMcpServers } from '../../src/mcp/load-mcp-servers.js';
 import { ToolRegistry } from '../../src/pipeline/tool-registry.js';
 import { createRouterTools } from '../../src/router/create-router-tools.js';
 import type { Tool } from '../../src/tool/tool.js';

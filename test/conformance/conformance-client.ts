@@ -4,7 +4,7 @@
 
 import { MemoryTokenStore } from '../../src/auth/memory-token-store.js';
 import type { OAuthConfig } from '../../src/config/config-types.js';
-import { loadMcpServers } from '../../src/mcp/load-mcp-servers.js';
+import { loadMcpServers } from '../../src/hub/load-mcp-servers.js';
 import { ToolRegistry } from '../../src/pipeline/tool-registry.js';
 
 /** Where the suite's authorization servers may fetch this client's metadata document (SEP-991). */

@@ -4,8 +4,8 @@ import { MemoryTokenStore } from '../../src/auth/memory-token-store.js';
 import type { GatewayOAuthConfig } from '../../src/config/gateway-auth-types.js';
 import { GatewayOAuth } from '../../src/gateway/auth/gateway-oauth.js';
 import { createGateway, type Gateway } from '../../src/gateway/create-gateway.js';
+import { loadMcpServers } from '../../src/hub/load-mcp-servers.js';
 import type { McpToolHub } from '../../src/mcp/hub-types.js';
-import { loadMcpServers } from '../../src/mcp/load-mcp-servers.js';
 import { ToolRegistry } from '../../src/pipeline/tool-registry.js';
 import type { Tool } from '../../src/tool/tool.js';
 import {

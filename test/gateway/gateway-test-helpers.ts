@@ -8,8 +8,8 @@ import { expect } from 'vitest';
 import type { McpToolsConfig } from '../../src/config/config-types.js';
 import { createGateway, type Gateway } from '../../src/gateway/create-gateway.js';
 import type { GatewaySettings } from '../../src/gateway/gateway-options.js';
+import { loadMcpServers } from '../../src/hub/load-mcp-servers.js';
 import type { McpToolHub } from '../../src/mcp/hub-types.js';
-import { loadMcpServers } from '../../src/mcp/load-mcp-servers.js';
 import { ToolRegistry } from '../../src/pipeline/tool-registry.js';
 
 /** A gateway over `config`'s servers, listening on 127.0.0.1 (any port unless `port` is given). */

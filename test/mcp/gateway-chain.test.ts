@@ -16,8 +16,8 @@ import {
   resetGatewayChain,
 } from '../../src/chain/gateway-chain.js';
 import { McpToolsError } from '../../src/errors/mcp-tools-error.js';
+import { loadMcpServers } from '../../src/hub/load-mcp-servers.js';
 import type { ServerStatus } from '../../src/mcp/hub-types.js';
-import { loadMcpServers } from '../../src/mcp/load-mcp-servers.js';
 import { ToolRegistry } from '../../src/pipeline/tool-registry.js';
 import { stdioFixture } from './hub-test-helpers.js';
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadMcpServers } from '../../src/hub/load-mcp-servers.js';
 import type { McpToolHub } from '../../src/mcp/hub-types.js';
-import { loadMcpServers } from '../../src/mcp/load-mcp-servers.js';
 import { MAX_SCHEMA_DEPTH, oversize, screenToolDefinitions } from '../../src/mcp/screen-tool-definitions.js';
 import { ToolRegistry } from '../../src/pipeline/tool-registry.js';
 import { createRouterTools } from '../../src/router/create-router-tools.js';

@@ -1,8 +1,8 @@
 import { McpServer, type ServerContext } from '@modelcontextprotocol/server';
 import { afterEach, describe, expect, it } from 'vitest';
 import * as z from 'zod/v4';
+import { loadMcpServers } from '../../src/hub/load-mcp-servers.js';
 import type { McpToolHub } from '../../src/mcp/hub-types.js';
-import { loadMcpServers } from '../../src/mcp/load-mcp-servers.js';
 import { ToolRegistry } from '../../src/pipeline/tool-registry.js';
 import { createEchoServer } from '../fixtures/servers/echo-server.js';
 import { stdioFixture, textOf } from './hub-test-helpers.js';

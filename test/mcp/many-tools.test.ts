@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadMcpServers } from '../../src/hub/load-mcp-servers.js';
 import type { McpToolHub } from '../../src/mcp/hub-types.js';
-import { loadMcpServers } from '../../src/mcp/load-mcp-servers.js';
 import { ToolRegistry } from '../../src/pipeline/tool-registry.js';
 import { TOOL_NAME_PATTERN } from '../../src/registry/tool-name.js';
 import { AWKWARD_TOOL_NAMES, MANY_TOOL_NAMES } from '../fixtures/servers/many-tools-names.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { McpToolsError } from '../../src/errors/mcp-tools-error.js';
-import { loadMcpServers } from '../../src/mcp/load-mcp-servers.js';
+import { loadMcpServers } from '../../src/hub/load-mcp-servers.js';
 import { ToolRegistry } from '../../src/pipeline/tool-registry.js';
 import { fixtureEntry } from '../fixtures/spawn-http.js';
 import { waitUntil } from '../helpers/wait-until.js';

@@ -4,7 +4,7 @@ import { MemoryTokenStore } from '../../src/auth/memory-token-store.js';
 import type { HttpServerConfig } from '../../src/config/config-types.js';
 import { SecretRedactor } from '../../src/config/secret-redactor.js';
 import { McpToolsError } from '../../src/errors/mcp-tools-error.js';
-import { loadMcpServers } from '../../src/mcp/load-mcp-servers.js';
+import { loadMcpServers } from '../../src/hub/load-mcp-servers.js';
 import type { McpToolHubImpl } from '../../src/mcp/mcp-tool-hub.js';
 import { PrincipalConnections } from '../../src/mcp/principal-connections.js';
 import { reconnectPolicy } from '../../src/mcp/reconnect-policy.js';

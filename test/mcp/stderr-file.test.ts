@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SecretRedactor } from '../../src/config/secret-redactor.js';
-import { loadMcpServers } from '../../src/mcp/load-mcp-servers.js';
+import { loadMcpServers } from '../../src/hub/load-mcp-servers.js';
 import { STDERR_FILE_CAP_BYTES, StderrTail } from '../../src/mcp/stderr-tail.js';
 import { ToolRegistry } from '../../src/pipeline/tool-registry.js';
 import { waitUntil } from '../helpers/wait-until.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { McpToolsConfig } from '../../src/config/config-types.js';
-import { loadMcpServers } from '../../src/mcp/load-mcp-servers.js';
+import { loadMcpServers } from '../../src/hub/load-mcp-servers.js';
 import { ToolRegistry } from '../../src/pipeline/tool-registry.js';
 import { fixtureCommand } from '../fixtures/spawn-http.js';
 

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadMcpServers } from '../../src/mcp/load-mcp-servers.js';
+import { loadMcpServers } from '../../src/hub/load-mcp-servers.js';
 import type { McpToolHubImpl } from '../../src/mcp/mcp-tool-hub.js';
 import { approvePending } from '../../src/pins/pin-guard.js';
 import { ToolRegistry } from '../../src/pipeline/tool-registry.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadMcpServers } from '../../src/mcp/load-mcp-servers.js';
+import { loadMcpServers } from '../../src/hub/load-mcp-servers.js';
 import { ToolRegistry } from '../../src/pipeline/tool-registry.js';
 import type { ToolResult } from '../../src/tool/tool.js';
 import { eventually, isAlive, stdioFixture, textOf } from '../mcp/hub-test-helpers.js';

@@ -7,7 +7,7 @@ import type { McpToolsConfig } from '../../config/config-types.js';
 import { loadConfig } from '../../config/load-config.js';
 import { redactUrl } from '../../config/redact-url.js';
 import { McpToolsError } from '../../errors/mcp-tools-error.js';
-import { loadMcpServers } from '../../mcp/load-mcp-servers.js';
+import { loadMcpServers } from '../../hub/load-mcp-servers.js';
 import { ToolRegistry } from '../../pipeline/tool-registry.js';
 import { printJson, printLine } from '../print.js';
 import { warnOnStderr } from '../warn-on-stderr.js';

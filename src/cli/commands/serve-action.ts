@@ -8,7 +8,7 @@ import { McpToolsError } from '../../errors/mcp-tools-error.js';
 import { createGateway } from '../../gateway/create-gateway.js';
 import { assertBindAllowed } from '../../gateway/http/loopback.js';
 import { DEFAULT_LIST_WAIT_MS } from '../../gateway/http/upstreams-ready.js';
-import { loadMcpServers } from '../../mcp/load-mcp-servers.js';
+import { loadMcpServers } from '../../hub/load-mcp-servers.js';
 import { endProcessGroups } from '../../mcp/process-groups.js';
 import { ToolRegistry } from '../../pipeline/tool-registry.js';
 import type { TelemetryHandle } from '../../telemetry/setup-telemetry.js';

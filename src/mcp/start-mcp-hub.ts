@@ -3,59 +3,37 @@ import { inferServerType } from '../config/normalize-server.js';
 import { withSandboxDefault } from '../config/sandbox-default.js';
 import { McpToolsError } from '../errors/mcp-tools-error.js';
 import type { ToolRegistry } from '../pipeline/tool-registry.js';
-import type { McpChangingHub, McpToolHub } from './hub-types.js';
+import type { HubPolicies } from './hub-policies.js';
+import type { McpChangingHub } from './hub-types.js';
 import type { LoadMcpServersOptions } from './mcp-tool-hub.js';
 
 /** The hub module, imported by the first call (a later `import()` would still go through the module loader). */
 let hubModule: Promise<typeof import('./mcp-tool-hub.js')> | undefined;
 
 /**
- * Connects every enabled server of `config` in parallel, registers their tools into
- * `registry` (owner `mcp:<server>`, names `<server>__<tool>`), and resolves once each server
- * has connected or failed. One server's failure never rejects it: the server's status says
- * why and it is retried in the background. Rejects only with `ABORTED` when `options.signal`
- * aborts, after closing what it started.
- *
- * @example
- * const registry = new ToolRegistry();
- * const hub = await loadMcpServers(
- *   { servers: { files: { type: 'stdio', command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', '.'] } } },
- *   registry,
- * );
- * const tools = await registry.resolveAll();
- * await hub.close();
- *
- * The hub and the MCP SDK client load with the first call, not with an import of mcptools.
+ * Makes the hub of `config`'s servers with `policies` (the hub installs their middlewares in
+ * `registry`'s pipeline, applies their overrides and guards, and closes them when it closes)
+ * and starts connecting: resolves with the hub at once, and `connected`, which settles once
+ * each server has connected or failed (rejects only with `ABORTED` when `options.signal`
+ * aborts, after closing what it started). `loadMcpServers` gives it the policies of
+ * `config.policies`; the hub and the MCP SDK client load with the first call.
  */
-export async function loadMcpServers(
+export async function startMcpHub(
   config: McpToolsConfig,
   registry: ToolRegistry,
-  options: LoadMcpServersOptions = {},
-): Promise<McpToolHub> {
-  const { hub, connected } = await startMcpServers(config, registry, options);
-  await connected;
-  return hub;
-}
-
-/**
- * @deprecated Renamed {@link loadMcpServers} (`Mcp…`, as `McpToolsError` and the SDK's
- * `McpServer` are written). Removed in the next release.
- */
-export const loadMCPServers = loadMcpServers;
-
-/**
- * {@link loadMcpServers} without the wait: resolves with the hub as soon as the servers
- * start connecting, and `connected`, which settles like `loadMcpServers` (rejects only with
- * `ABORTED`, after closing what it started). `serve` uses it to answer `initialize` at once.
- */
-export async function startMcpServers(
-  config: McpToolsConfig,
-  registry: ToolRegistry,
+  policies: HubPolicies,
   options: LoadMcpServersOptions = {},
 ): Promise<{ hub: McpChangingHub; connected: Promise<void> }> {
   hubModule ??= import('./mcp-tool-hub.js');
   const { McpToolHubImpl } = await hubModule;
-  const hub = new McpToolHubImpl(withServerTypes(config), registry, options);
+  let hub: InstanceType<typeof McpToolHubImpl>;
+  try {
+    hub = new McpToolHubImpl(withServerTypes(config), registry, policies, options);
+  } catch (error) {
+    // A refused hub takes nothing with it: the policies it was given are closed all the same.
+    await policies.close();
+    throw error;
+  }
   const connected = hub.start(options.signal).then(async () => {
     if (!options.signal?.aborted) return;
     await hub.close();
