@@ -200,8 +200,6 @@ export class McpToolHubImpl implements McpChangingHub {
     this.#registry = registry;
     this.#redactor = SecretRedactor.forConfig(config);
     this.#policies = policies;
-    this.#unhearPolicies = policies.onWarning((message) => this.#emit('warning', message));
-    this.#policyRemovers = policies.middlewares.map((middleware) => registry.use(middleware));
     this.#naming = { ...config.namespace, ...options.namespace };
     if (options.onStatus) this.#listeners.status.add(options.onStatus);
     const validator = new ArgumentValidator({
@@ -366,6 +364,9 @@ export class McpToolHubImpl implements McpChangingHub {
     this.prompts = new McpPromptService(directory, screen);
     this.tasks = new McpTaskService(directory);
     this.#unobserveStates = observeServerStates(() => this.#connections.values());
+    // Last: a hub refused by a bad option above leaves no middleware in the registry.
+    this.#unhearPolicies = policies.onWarning((message) => this.#emit('warning', message));
+    this.#policyRemovers = policies.middlewares.map((middleware) => registry.use(middleware));
   }
 
   /** Connects every enabled server in parallel; resolves when each has connected or failed. */

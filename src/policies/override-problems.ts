@@ -1,6 +1,7 @@
 /**
  * Why `policies.overrides` could not be applied to some tools, by server and tool: a field of
- * whoever applies the overrides (the hub), read by `policyWarnings`. Such a tool is not served.
+ * the policies a hub is given (`ConfiguredPolicies`), reported by the hub that applies them and
+ * read by `policyWarnings` through the hub. Such a tool is not served.
  */
 export class OverrideProblems {
   readonly #byTool = new Map<string, string>();

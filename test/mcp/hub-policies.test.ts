@@ -131,6 +131,26 @@ describe('a hub given its policies', () => {
     expect(taken).toHaveLength(2);
   });
 
+  it('leaves no policy in the registry when the hub is refused', async () => {
+    const registry = new ToolRegistry();
+    registry.register({
+      name: 'ping',
+      description: 'answers pong',
+      parameters: { type: 'object', properties: {} },
+      execute: async () => ({ content: [{ type: 'text', text: 'pong' }] }),
+    });
+    const policies = new ConfiguredPolicies({ deny: [{ match: { tools: ['ping'] } }] });
+    await expect(startMcpHub(CONFIG, registry, policies, { callTimeoutMs: -1 })).rejects.toMatchObject({
+      code: 'CONFIG_INVALID',
+    });
+    expect(textOf(await call(registry, 'ping', {}))).toBe('pong');
+    // The control: a deny rule of the same shape, given to a hub that starts, blocks.
+    const { registry: served } = await open(
+      new ConfiguredPolicies({ deny: [{ match: { tools: ['echo__echo'] } }] }),
+    );
+    expect((await call(served, 'echo__echo', { text: 'hello' })).isError).toBe(true);
+  });
+
   it('closes the policies it was given when it closes: the audit log is flushed', async () => {
     const file = join(dir, 'audit.jsonl');
     const { hub, registry } = await open(new ConfiguredPolicies({ audit: { file } }));
