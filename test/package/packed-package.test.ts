@@ -42,20 +42,20 @@ describe('mcptools installed from its packed tarball into an empty folder', () =
     expect(installed).toEqual(['CHANGELOG.md', 'LICENSE', 'README.md', 'dist', 'package.json']);
   });
 
-  it('resolves the root and every subpath of its exports from the installed package', async () => {
+  it('resolves the root and every subpath of its exports from the installed package, each typed', async () => {
+    const installed = join(project, 'node_modules', 'mcptools');
     const exports = (
-      JSON.parse(readFileSync(join(project, 'node_modules', 'mcptools', 'package.json'), 'utf8')) as {
-        exports: object;
+      JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')) as {
+        exports: Record<string, string | { types: string; default: string }>;
       }
     ).exports;
-    const entries = Object.keys(exports)
-      .filter((subpath) => subpath !== './package.json')
-      .map((subpath) => `mcptools${subpath.slice(1)}`);
+    const subpaths = Object.entries(exports).filter(([subpath]) => subpath !== './package.json');
+    const entries = subpaths.map(([subpath]) => `mcptools${subpath.slice(1)}`);
     expect(entries).toContain('mcptools/gateway');
     const script = [
       'const names = {};',
       `for (const entry of ${JSON.stringify(entries)})`,
-      '  names[entry] = Object.keys(await import(entry)).length;',
+      '  names[entry] = Object.keys(await import(entry));',
       'console.log(JSON.stringify(names));',
     ].join('\n');
     const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], {
@@ -63,12 +63,24 @@ describe('mcptools installed from its packed tarball into an empty folder', () =
       env,
       timeout: 60_000,
     });
-    const counts = JSON.parse(stdout) as Record<string, number>;
+    const names = JSON.parse(stdout) as Record<string, string[]>;
+    expect(Object.keys(names)).toEqual(entries);
     // `mcptools/mcp` holds types only: it resolves, and has no value to export.
     expect(
-      Object.entries(counts).filter(([entry, count]) => count === 0 && entry !== 'mcptools/mcp'),
+      Object.entries(names).filter(([entry, exported]) => exported.length === 0 && entry !== 'mcptools/mcp'),
     ).toEqual([]);
-    expect(Object.keys(counts)).toEqual(entries);
+    // The declarations say what the code exports: nothing reaches a user untyped.
+    const untyped: string[] = [];
+    for (const [subpath, target] of subpaths) {
+      if (typeof target === 'string') throw new Error(`${subpath}: give types and default`);
+      const declarations = readFileSync(join(installed, target.types), 'utf8');
+      const exported = names[`mcptools${subpath.slice(1)}`] ?? [];
+      if (exported.length === 0 && !/^export type \{/m.test(declarations))
+        untyped.push(`${subpath} declares nothing`);
+      for (const name of exported)
+        if (!new RegExp(`\\b${name}\\b`).test(declarations)) untyped.push(`${subpath}: ${name}`);
+    }
+    expect(untyped).toEqual([]);
   });
 
   it('runs the demo with no configuration (the default servers through npx, said once)', async () => {
