@@ -1,17 +1,16 @@
-import type { Ajv, ErrorObject } from 'ajv';
 import { McpToolsError } from '../errors/mcp-tools-error.js';
-import { createAjv } from '../json/load-ajv.js';
+import { type AjvError, createAjv, type DraftAjv } from '../json/load-ajv.js';
 
-let ajv: Ajv | undefined;
+let ajv: DraftAjv | undefined;
 
-function engine(): Ajv {
+function engine(): DraftAjv {
   // `useDefaults` fills in the manifest's defaults, as OpenClaw does before `register`.
   ajv ??= createAjv({ useDefaults: true, allErrors: true, strict: false, validateSchema: false });
   return ajv;
 }
 
 /** The config field an ajv error is about, as a dotted path (`port`, `routing.model`). */
-function fieldOf(error: ErrorObject): string {
+function fieldOf(error: AjvError): string {
   const segments = error.instancePath.split('/').filter(Boolean);
   const params = error.params as Record<string, unknown>;
   const child = params.missingProperty ?? params.additionalProperty ?? params.propertyName;
@@ -36,7 +35,7 @@ export function validatePluginConfig(
     });
   }
   if (!schema) return config;
-  let validate: ReturnType<Ajv['compile']>;
+  let validate: ReturnType<DraftAjv['compile']>;
   try {
     validate = engine().compile(schema);
   } catch (error) {

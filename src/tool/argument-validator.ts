@@ -1,6 +1,5 @@
-import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
 import type { Ajv2020 } from 'ajv/dist/2020.js';
-import { createAjv, createAjv2020 } from '../json/load-ajv.js';
+import { type AjvError, createAjv, createAjv2020, type DraftAjv } from '../json/load-ajv.js';
 
 /** One reason the arguments were refused. */
 export interface ArgumentIssue {
@@ -16,9 +15,12 @@ export interface ArgumentIssue {
 /** Checks one tool's arguments; `undefined` means they are valid. */
 export type ArgumentCheck = (args: Record<string, unknown>) => ArgumentIssue[] | undefined;
 
+/** A compiled schema of either engine: the two copies of ajv share this shape. */
+type CompiledSchema = { (data: unknown): boolean; errors?: readonly AjvError[] | null };
+
 const acceptAll: ArgumentCheck = () => undefined;
 
-function fieldOf(error: ErrorObject): string {
+function fieldOf(error: AjvError): string {
   const parts = error.instancePath
     .split('/')
     .slice(1)
@@ -30,7 +32,7 @@ function fieldOf(error: ErrorObject): string {
   return parts.length > 0 ? parts.join('.') : '(arguments)';
 }
 
-function issuesOf(errors: ErrorObject[] | null | undefined): ArgumentIssue[] {
+function issuesOf(errors: readonly AjvError[] | null | undefined): ArgumentIssue[] {
   return (errors ?? []).map((error) => ({
     path: error.instancePath,
     message: error.message ?? 'is invalid',
@@ -80,7 +82,7 @@ const engineOptions = { allErrors: true, strict: false, logger: false, addUsedSc
  * keep working.
  */
 const sharedEngines = {
-  draft7: new SharedEngine<Ajv>(() => createAjv(engineOptions)),
+  draft7: new SharedEngine<DraftAjv>(() => createAjv(engineOptions)),
   draft2020: new SharedEngine<Ajv2020>(() => createAjv2020(engineOptions)),
 };
 
@@ -113,9 +115,9 @@ export class ArgumentValidator {
   }
 
   #compile(schema: Record<string, unknown>): ArgumentCheck {
-    let validate: ValidateFunction;
+    let validate: CompiledSchema;
     try {
-      validate = engineFor(schema).compile(schema);
+      validate = compileFor(schema);
     } catch (error) {
       // Unknown meta-schemas (draft-04 and older) are the usual cause: retry without `$schema`.
       try {
@@ -130,9 +132,12 @@ export class ArgumentValidator {
   }
 }
 
-function engineFor(schema: Record<string, unknown>): Ajv | Ajv2020 {
+/** The check ajv compiles for `schema`, by the engine of its dialect (`$schema`). */
+function compileFor(schema: Record<string, unknown>): CompiledSchema {
   const dialect = typeof schema.$schema === 'string' ? schema.$schema : '';
-  return dialect.includes('2020-12') ? sharedEngines.draft2020.next() : sharedEngines.draft7.next();
+  return dialect.includes('2020-12')
+    ? sharedEngines.draft2020.next().compile(schema)
+    : sharedEngines.draft7.next().compile(schema);
 }
 
 /** Why arguments were rejected: the field at fault and a sentence naming it. */

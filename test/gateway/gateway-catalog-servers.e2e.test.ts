@@ -1,11 +1,10 @@
 import { readFileSync } from 'node:fs';
-import type { Ajv } from 'ajv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { planAdd } from '../../src/catalog/add-server.js';
 import { buildEntry } from '../../src/catalog/build-entry.js';
 import { findCatalogEntry, searchCatalogs } from '../../src/catalog/catalog-lookup.js';
 import type { CatalogSource } from '../../src/catalog/catalog-source.js';
-import { createAjv } from '../../src/json/load-ajv.js';
+import { createAjv, type DraftAjv } from '../../src/json/load-ajv.js';
 import { stdioFixture } from '../mcp/hub-test-helpers.js';
 import { connectClient, type RunningGateway, startGateway, toolNames } from './gateway-test-helpers.js';
 
@@ -24,7 +23,7 @@ const serverSchema = JSON.parse(
 
 let gateway: RunningGateway;
 let origin: string;
-let ajv: Ajv;
+let ajv: DraftAjv;
 const sourceOf = (who: keyof typeof TOKENS): CatalogSource => ({
   url: origin,
   headers: { authorization: `Bearer ${TOKENS[who]}` },

@@ -1,9 +1,8 @@
 import { readFileSync } from 'node:fs';
-import type { Ajv } from 'ajv';
 import type { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
-import { createAjv, createAjv2020 } from '../../src/json/load-ajv.js';
+import { createAjv, createAjv2020, type DraftAjv } from '../../src/json/load-ajv.js';
 import { startHttpFixture } from '../fixtures/spawn-http.js';
 import { httpServer, stdioFixture } from '../mcp/hub-test-helpers.js';
 import { connectClient, type RunningGateway, startGateway, toolNames } from './gateway-test-helpers.js';
@@ -21,7 +20,7 @@ const openapi = parseYaml(readFileSync(new URL('openapi.yaml', spec), 'utf8')) a
 const serverSchema = JSON.parse(readFileSync(new URL('server.schema.json', spec), 'utf8')) as { $id: string };
 
 let ajv2020: Ajv2020;
-let ajv07: Ajv;
+let ajv07: DraftAjv;
 /** Fails with ajv's own report when `value` does not follow the named OpenAPI component. */
 function expectComponent(name: 'ServerList' | 'ServerResponse', value: unknown): void {
   const validate = ajv2020.getSchema(`${openapi.$id}#/components/schemas/${name}`);

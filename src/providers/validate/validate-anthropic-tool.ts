@@ -1,12 +1,11 @@
-import type { Ajv } from 'ajv';
-import { createAjv } from '../../json/load-ajv.js';
+import { createAjv, type DraftAjv } from '../../json/load-ajv.js';
 import { TOOL_NAME_PATTERN } from '../../registry/tool-name.js';
 import type { AnthropicTool } from '../anthropic-tools.js';
 import { ARGUMENT_NAME_PATTERNS } from '../provider-argument-names.js';
 import { isSchemaRecord } from '../schema-record.js';
 import { SchemaProblems } from './schema-problems.js';
 
-let metaValidator: Ajv | undefined;
+let metaValidator: DraftAjv | undefined;
 
 /**
  * Problems the Messages API would reject `tool` for: the name (`^[a-zA-Z0-9_-]{1,64}$`), an
