@@ -1,21 +1,36 @@
-import { createRequire } from 'node:module';
-import { Ajv, addFormats } from '@modelcontextprotocol/client/validators/ajv';
-import type { Options } from 'ajv';
-import type { Ajv2020 } from 'ajv/dist/2020.js';
+import { Ajv, AjvJsonSchemaValidator, addFormats } from '@modelcontextprotocol/client/validators/ajv';
 
-// The draft-07 engine is the ajv the MCP SDK bundles (with its ajv-formats): every process that
-// opens a client loads that copy already, and loading the `ajv` package beside it cost about
-// 60 ms of CPU and its memory. The SDK does not export its 2020-12 class, so that engine alone
-// still comes from the `ajv` package, loaded synchronously (CommonJS) on its first use: a process
-// that never meets a 2020-12 schema never loads it.
-const require = createRequire(import.meta.url);
+// Every engine is the ajv the MCP SDK bundles (with its ajv-formats): every process that opens a
+// client loads that copy already, and the `ajv` package beside it cost about 60 ms of CPU to load
+// and its memory again.
 
-/** A draft-07 ajv engine (the SDK's copy). */
+/** An ajv engine (the SDK's copy) of either dialect. */
 export type DraftAjv = InstanceType<typeof Ajv>;
-/** The options of a draft-07 ajv engine. */
+/** The options of an ajv engine. */
 export type AjvOptions = NonNullable<ConstructorParameters<typeof Ajv>[0]>;
 /** One error ajv reports for data or a schema. */
 export type AjvError = NonNullable<DraftAjv['errors']>[number];
+
+type AjvClass = new (options: AjvOptions) => DraftAjv;
+
+const DRAFT_2020_META = 'https://json-schema.org/draft/2020-12/schema';
+let draft2020: AjvClass | undefined;
+
+/**
+ * The SDK's 2020-12 class, which its entry does not export: the class of the engine its validator
+ * builds for a schema without `$schema` (the `ajv` getter, documented there as that engine). The
+ * class is checked to know the 2020-12 meta-schema, so an SDK that stops handing it out fails
+ * here, loudly, rather than checking 2020-12 schemas by draft-07 rules.
+ */
+function draft2020Class(): AjvClass {
+  if (draft2020) return draft2020;
+  const engine = Reflect.get(new AjvJsonSchemaValidator(), 'ajv') as Partial<DraftAjv> | undefined;
+  // `schemas` holds the meta-schemas the engine was built with (looked up without compiling them).
+  if (engine?.schemas?.[DRAFT_2020_META] === undefined)
+    throw new Error('the MCP SDK no longer exposes its draft 2020-12 ajv engine');
+  draft2020 = engine.constructor as AjvClass;
+  return draft2020;
+}
 
 /** A draft-07 ajv, with ajv-formats unless `formats` is false. */
 export function createAjv(options: AjvOptions, formats = true): DraftAjv {
@@ -24,15 +39,9 @@ export function createAjv(options: AjvOptions, formats = true): DraftAjv {
   return ajv;
 }
 
-/**
- * A draft 2020-12 ajv with ajv-formats, from the `ajv` package (loaded on the first call). Its
- * formats come from the `ajv-formats` package: the SDK's plugin generates code with the SDK's
- * copy of ajv, which another copy's engine cannot run.
- */
-export function createAjv2020(options: Options): Ajv2020 {
-  const { Ajv2020: Draft2020 } = require('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js');
-  const ajv = new Draft2020(options);
-  const plugin = require('ajv-formats') as { default?: (ajv: Ajv2020) => void };
-  ((plugin.default ?? plugin) as (ajv: Ajv2020) => void)(ajv);
+/** A draft 2020-12 ajv with ajv-formats. */
+export function createAjv2020(options: AjvOptions): DraftAjv {
+  const ajv = new (draft2020Class())(options);
+  addFormats(ajv);
   return ajv;
 }

@@ -1,4 +1,3 @@
-import type { Ajv2020 } from 'ajv/dist/2020.js';
 import { type AjvError, createAjv, createAjv2020, type DraftAjv } from '../json/load-ajv.js';
 
 /** One reason the arguments were refused. */
@@ -83,12 +82,12 @@ const engineOptions = { allErrors: true, strict: false, logger: false, addUsedSc
  */
 const sharedEngines = {
   draft7: new SharedEngine<DraftAjv>(() => createAjv(engineOptions)),
-  draft2020: new SharedEngine<Ajv2020>(() => createAjv2020(engineOptions)),
+  draft2020: new SharedEngine<DraftAjv>(() => createAjv2020(engineOptions)),
 };
 
 /**
  * Compiles tool input schemas into argument checks with ajv, once per distinct schema: a
- * draft 2020-12 schema (by `$schema`) goes to `ajv/dist/2020`, everything else to draft-07
+ * draft 2020-12 schema (by `$schema`) goes to the 2020-12 engine, everything else to draft-07
  * (the process's shared engines, see {@link sharedEngines}).
  * A schema ajv cannot compile never blocks a call: its check accepts everything and
  * `onUncompilable` is told why.

@@ -1,5 +1,4 @@
 import { readFileSync } from 'node:fs';
-import type { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { createAjv, createAjv2020, type DraftAjv } from '../../src/json/load-ajv.js';
@@ -19,7 +18,7 @@ const spec = new URL('../../spec/registry/', import.meta.url);
 const openapi = parseYaml(readFileSync(new URL('openapi.yaml', spec), 'utf8')) as { $id: string };
 const serverSchema = JSON.parse(readFileSync(new URL('server.schema.json', spec), 'utf8')) as { $id: string };
 
-let ajv2020: Ajv2020;
+let ajv2020: DraftAjv;
 let ajv07: DraftAjv;
 /** Fails with ajv's own report when `value` does not follow the named OpenAPI component. */
 function expectComponent(name: 'ServerList' | 'ServerResponse', value: unknown): void {

@@ -49,10 +49,16 @@ describe('ArgumentValidator', () => {
     const draft2020 = validator.checkFor({
       $schema: 'https://json-schema.org/draft/2020-12/schema',
       type: 'object',
-      properties: { list: { type: 'array', prefixItems: [{ type: 'string' }], items: false } },
+      properties: {
+        list: { type: 'array', prefixItems: [{ type: 'string' }], items: false },
+        when: { type: 'string', format: 'date-time' },
+      },
     });
-    expect(draft2020({ list: ['a'] })).toBeUndefined();
+    expect(draft2020({ list: ['a'], when: '2026-11-29T19:00:00Z' })).toBeUndefined();
     expect(draft2020({ list: ['a', 'b'] })).toBeDefined();
+    expect(formatArgumentIssues(draft2020({ when: 'tomorrow' }) ?? [])).toBe(
+      '/when must match format "date-time"',
+    );
   });
 
   it('compiles each distinct schema once', () => {
