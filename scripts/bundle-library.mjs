@@ -32,11 +32,10 @@ const externalModules = new Set([
   resolve(src, 'cli/package-version.ts'),
   resolve(src, 'router/search/thesaurus.ts'),
 ]);
-// `import.meta.url` becomes the chunk's URL: right only where the folder does not matter (load-ajv
-// resolves the `ajv` package from it, found the same from dist/ as from dist/json/; so does
-// code mode's QuickJS loader with its WebAssembly package, and a box's undici folder).
+// `import.meta.url` becomes the chunk's URL: right only where the folder does not matter (code
+// mode's QuickJS loader resolves its WebAssembly package from it, found the same from dist/ as
+// from dist/router/code-mode/; so does a box's undici folder).
 const importMetaAllowed = new Set([
-  resolve(src, 'json/load-ajv.ts'),
   resolve(src, 'boxes/undici-folder.ts'),
   resolve(src, 'router/code-mode/quickjs-module.ts'),
   // Resolves an installed package's binary: found the same from dist/ as from dist/cli/demo/.
