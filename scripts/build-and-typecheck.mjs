@@ -8,10 +8,13 @@
 //   node scripts/build-and-typecheck.mjs vitest run …     and the tests, once the build is done
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+// TypeScript 7, the native compiler (its package exports no `bin/` path, so it is found beside
+// its package.json); TypeScript 5.9 stays for the tests that read the compiler's API.
+const tsc = join(dirname(createRequire(import.meta.url).resolve('typescript-7/package.json')), 'bin', 'tsc');
 const [testCommand, ...testArgs] = process.argv.slice(2);
 
 // The npm that runs this script, when there is one (`npm test`), else the one on PATH.
