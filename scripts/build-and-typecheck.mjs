@@ -4,15 +4,17 @@
 // type-check's result, so on two cores its time no longer comes before the first test.
 // Everything runs to the end so every error is printed; the type-check's output is held back
 // until the tests end, so it is not lost among theirs. The step fails if any part fails.
-//   node scripts/build-and-typecheck.mjs                  `npm run build` and type-check only
-//   node scripts/build-and-typecheck.mjs vitest run …     dist/'s code without declarations, the
-//                                                         type-check, and the tests once the code is built
+//   node scripts/build-and-typecheck.mjs                  build and type-check only
+//   node scripts/build-and-typecheck.mjs vitest run …     and the tests, once the build is done
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+// TypeScript 7, the native compiler (its package exports no `bin/` path, so it is found beside
+// its package.json); TypeScript 5.9 stays for the tests that read the compiler's API.
+const tsc = join(dirname(createRequire(import.meta.url).resolve('typescript-7/package.json')), 'bin', 'tsc');
 const [testCommand, ...testArgs] = process.argv.slice(2);
 
 // The npm that runs this script, when there is one (`npm test`), else the one on PATH.
@@ -61,28 +63,7 @@ const typecheck = run(
   testCommand !== undefined,
 );
 
-/** Runs the steps one after another, stopping at the first that fails; resolves with its exit code. */
-async function runAll(name, steps) {
-  for (const [command, args] of steps) {
-    const { code } = await run(name, command, args);
-    if (code !== 0) return code;
-  }
-  return 0;
-}
-
-// The tests need dist/'s code, not its declarations: esbuild writes it in about a second
-// (scripts/transpile-dist.mjs) where tsc's build takes about 30 s of CPU, and the type-check
-// beside the tests checks what tsc's build would. The package is packed from `npm run build`.
-const build =
-  testCommand === undefined
-    ? run('build', npm[0], [...npm.slice(1), 'run', 'build', '--silent']).then(({ code }) => code)
-    : runAll(
-        'build',
-        ['transpile-dist', 'bundle-cli', 'bundle-library'].map((script) => [
-          process.execPath,
-          [`scripts/${script}.mjs`],
-        ]),
-      );
+const build = run('build', npm[0], [...npm.slice(1), 'run', 'build', '--silent']).then(({ code }) => code);
 
 let testCode = 0;
 if (testCommand !== undefined) {

@@ -51,7 +51,7 @@ export function buildWithoutTelemetry(out = join(tmpdir(), `mcptools-no-telemetr
   }
   execFileSync(
     process.execPath,
-    [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'],
+    [join(root, 'node_modules/typescript-7/bin/tsc'), '-p', 'tsconfig.build.json'],
     {
       cwd: out,
       stdio: 'inherit',

@@ -1,7 +1,7 @@
-import { mkdir, readFile, stat } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { readFile, stat } from 'node:fs/promises';
 import { McpToolsError } from '../errors/mcp-tools-error.js';
 import { defaultVaultPath } from '../paths/default-vault-path.js';
+import { QUICK_FILE_LOCK, underFileLock } from '../paths/under-file-lock.js';
 import { writeFileAtomically } from '../paths/write-file-atomically.js';
 import type { TokenStore, VaultEntry, VaultUpdate } from './token-store.js';
 
@@ -9,9 +9,6 @@ interface VaultFile {
   version: 1;
   servers: Record<string, VaultEntry>;
 }
-
-/** How long a lock may go without its holder touching it before another process may break it. */
-const STALE_LOCK_MS = 10_000;
 
 /**
  * The OAuth vault: one JSON file (by default {@link defaultVaultPath}) holding every server's
@@ -44,25 +41,14 @@ export class FileTokenStore implements TokenStore {
   }
 
   async update(serverUrl: string, update: VaultUpdate): Promise<VaultEntry | undefined> {
-    await mkdir(dirname(this.path), { recursive: true, mode: 0o700 });
-    // proper-lockfile (and graceful-fs under it) loads with the first write, not with mcptools.
-    const { default: lockfile } = await import('proper-lockfile');
-    const release = await lockfile.lock(this.path, {
-      realpath: false,
-      lockfilePath: `${this.path}.lock`,
-      stale: STALE_LOCK_MS,
-      retries: { retries: 200, factor: 1.3, minTimeout: 10, maxTimeout: 250 },
-    });
-    try {
+    return underFileLock(this.path, QUICK_FILE_LOCK, async () => {
       const vault = await this.#read();
       const next = await update(vault.servers[serverUrl]);
       if (next === undefined) delete vault.servers[serverUrl];
       else vault.servers[serverUrl] = next;
       await this.#write(vault);
       return next;
-    } finally {
-      await release().catch(() => undefined);
-    }
+    });
   }
 
   async #read(): Promise<VaultFile> {

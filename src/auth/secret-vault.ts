@@ -1,4 +1,3 @@
-import { dirname } from 'node:path';
 import {
   defaultSecretVaultPath,
   readVaultFile,
@@ -7,12 +6,10 @@ import {
   type VaultFileContent,
 } from '../config/vault-file.js';
 import { VAULT_KEY_ENV, type VaultSeal } from '../config/vault-seal.js';
+import { QUICK_FILE_LOCK, underFileLock } from '../paths/under-file-lock.js';
 import { writeFileAtomically } from '../paths/write-file-atomically.js';
 
 export { defaultSecretVaultPath, VAULT_KEY_ENV };
-
-/** How long a lock may go without its holder touching it before another process may break it. */
-const STALE_LOCK_MS = 10_000;
 
 /**
  * The secrets `mcptools add` was given for a server entry (a value its registry marks secret),
@@ -91,27 +88,10 @@ export class SecretVault {
   }
 
   async #update(change: (file: VaultFileContent) => void): Promise<void> {
-    // Loaded by the first write: reading a configuration with vault references needs none of it.
-    const { mkdir } = await import('node:fs/promises');
-    await mkdir(dirname(this.path), { recursive: true, mode: 0o700 });
-    const { default: lockfile } = await import('proper-lockfile');
-    const release = await lockfile.lock(this.path, {
-      realpath: false,
-      lockfilePath: `${this.path}.lock`,
-      stale: STALE_LOCK_MS,
-      retries: { retries: 200, factor: 1.3, minTimeout: 10, maxTimeout: 250 },
-    });
-    try {
+    await underFileLock(this.path, QUICK_FILE_LOCK, async () => {
       const file = this.#read();
       change(file);
-      await writeFileAtomically(
-        this.path,
-        `${JSON.stringify(file, null, 2)}
-`,
-        0o600,
-      );
-    } finally {
-      await release().catch(() => undefined);
-    }
+      await writeFileAtomically(this.path, `${JSON.stringify(file, null, 2)}\n`, 0o600);
+    });
   }
 }

@@ -32,6 +32,19 @@ function failure(name: ContainerEngineName, output: string, error?: string): str
   return `${name}: ${said}`;
 }
 
+/** The engines to try that are on `PATH`, in order; each one that is not is noted in `tried`. */
+function* enginesOnPath(
+  preferred: ContainerEngineName | undefined,
+  env: NodeJS.ProcessEnv,
+  tried: string[],
+): Generator<{ name: ContainerEngineName; path: string }> {
+  for (const name of candidates(preferred)) {
+    const path = findOnPath(name, { env });
+    if (path === undefined) tried.push(`${name}: not on PATH`);
+    else yield { name, path };
+  }
+}
+
 /**
  * The first engine (the one `preferred` names, else `docker` then `podman`) that is on `PATH`
  * and answers `version` (Docker's daemon or Podman reached), checked at each start so a daemon
@@ -42,12 +55,7 @@ export async function findContainerEngine(
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<ContainerEngineFound> {
   const tried: string[] = [];
-  for (const name of candidates(preferred)) {
-    const path = findOnPath(name, { env });
-    if (path === undefined) {
-      tried.push(`${name}: not on PATH`);
-      continue;
-    }
+  for (const { name, path } of enginesOnPath(preferred, env, tried)) {
     const answer = await new Promise<string | undefined>((resolve) => {
       execFile(
         path,
@@ -69,12 +77,7 @@ export function findContainerEngineSync(
   env: NodeJS.ProcessEnv = process.env,
 ): ContainerEngineFound {
   const tried: string[] = [];
-  for (const name of candidates(preferred)) {
-    const path = findOnPath(name, { env });
-    if (path === undefined) {
-      tried.push(`${name}: not on PATH`);
-      continue;
-    }
+  for (const { name, path } of enginesOnPath(preferred, env, tried)) {
     const result = spawnSync(path, versionArgs(name), { env, timeout: ANSWER_MS, encoding: 'utf8' });
     if (result.status === 0) return { available: true, engine: { name, path } };
     tried.push(failure(name, result.stderr || result.stdout || '', result.error?.message));

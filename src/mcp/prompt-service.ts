@@ -1,5 +1,4 @@
 import type { Client, Prompt } from '@modelcontextprotocol/client';
-import { sendForCaller } from './caller-request.js';
 import type {
   CallOptions,
   CompletionParams,
@@ -66,26 +65,17 @@ export class McpPromptService implements PromptService {
     args?: Record<string, string>,
     options?: CallOptions,
   ): Promise<PromptResult> {
-    const { client, calls } = await this.#servers.connected(server, options?.context, { signIn: true });
+    const connected = await this.#servers.connected(server, options?.context, { signIn: true });
     this.#servers.checkPinned(server, 'prompt', name);
-    const sent = await this.#servers.request(
+    const sent = await this.#servers.requestForCaller(
       server,
-      client,
+      connected,
+      name,
       options,
-      (requestOptions) =>
-        // For the caller: in flight on the client, linked, and a 2026-07-28 get's input_required relayed.
-        sendForCaller(
-          client,
-          calls,
-          server,
-          name,
-          options?.context,
-          ({ params, allowInputRequired }) =>
-            client.getPrompt(
-              { name, ...(args === undefined ? {} : { arguments: args }), ...params },
-              allowInputRequired ? { ...requestOptions, allowInputRequired } : requestOptions,
-            ),
-          { capabilities: false },
+      (params, requestOptions) =>
+        connected.client.getPrompt(
+          { name, ...(args === undefined ? {} : { arguments: args }), ...params },
+          requestOptions,
         ),
       { method: 'prompts/get', prompt: name },
     );

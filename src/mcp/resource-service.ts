@@ -6,7 +6,6 @@ import {
   UriTemplate,
 } from '@modelcontextprotocol/client';
 import { McpToolsError } from '../errors/mcp-tools-error.js';
-import { sendForCaller } from './caller-request.js';
 import { checkResourceUri } from './check-resource-uri.js';
 import type {
   CallOptions,
@@ -87,27 +86,14 @@ export class McpResourceService implements ResourceService {
 
   async read(server: string, uri: string, options?: CallOptions): Promise<ResourceContents[]> {
     checkResourceUri(uri, server);
-    const { client, calls } = await this.#servers.connected(server, options?.context, { signIn: true });
-    await this.#refuseHeldTemplate(server, uri, client, options);
-    const sent = await this.#servers.request(
+    const connected = await this.#servers.connected(server, options?.context, { signIn: true });
+    await this.#refuseHeldTemplate(server, uri, connected.client, options);
+    const sent = await this.#servers.requestForCaller(
       server,
-      client,
+      connected,
+      uri,
       options,
-      (requestOptions) =>
-        // For the caller: in flight on the client, linked, and a 2026-07-28 read's input_required relayed.
-        sendForCaller(
-          client,
-          calls,
-          server,
-          uri,
-          options?.context,
-          ({ params, allowInputRequired }) =>
-            client.readResource(
-              { uri, ...params },
-              allowInputRequired ? { ...requestOptions, allowInputRequired } : requestOptions,
-            ),
-          { capabilities: false },
-        ),
+      (params, requestOptions) => connected.client.readResource({ uri, ...params }, requestOptions),
       { operation: 'resource', uri, method: 'resources/read' },
     );
     if (sent.relayed) return [];

@@ -1,4 +1,4 @@
-import type { Client } from '@modelcontextprotocol/client';
+import type { Client, RequestOptions } from '@modelcontextprotocol/client';
 import { durationMs } from '../config/duration.js';
 import type { PinnedKind } from '../config/pins-config.js';
 import { SecretRedactor } from '../config/secret-redactor.js';
@@ -6,6 +6,7 @@ import { McpToolsError } from '../errors/mcp-tools-error.js';
 import type { PinGuard } from '../pins/pin-guard.js';
 import { observeUpstreamRequest } from '../telemetry/upstream-request-telemetry.js';
 import type { CallContext } from '../tool/call-context.js';
+import { type CallerRequestParts, type CallerResult, sendForCaller } from './caller-request.js';
 import { classifyError, type ErrorContext, errorInfo } from './classify-error.js';
 import type { CallOptions, MultiServerList, ServerError } from './hub-types.js';
 import type { McpConnection } from './mcp-connection.js';
@@ -186,6 +187,40 @@ export class ServerDirectory {
         }),
       );
     }
+  }
+
+  /**
+   * {@link request} on behalf of the caller of `options.context` (see {@link sendForCaller}): a
+   * resource read or prompt get for `name` (its URI or prompt name), in flight on the connection
+   * `connected` for the caller, its `_meta` the caller's, its 2026-07-28 `input_required`
+   * relayed. `send` gets the caller's params to merge and the SDK request options.
+   */
+  requestForCaller<T>(
+    server: string,
+    connected: { client: Client; calls: CallsInFlight },
+    name: string,
+    options: CallOptions | undefined,
+    send: (params: CallerRequestParts['params'], requestOptions: RequestOptions) => Promise<T>,
+    context: { operation?: ErrorContext['operation']; uri?: string; method?: string; prompt?: string },
+  ): Promise<CallerResult<T>> {
+    const { client, calls } = connected;
+    return this.request(
+      server,
+      client,
+      options,
+      (requestOptions) =>
+        sendForCaller(
+          client,
+          calls,
+          server,
+          name,
+          options?.context,
+          ({ params, allowInputRequired }) =>
+            send(params, allowInputRequired ? { ...requestOptions, allowInputRequired } : requestOptions),
+          { capabilities: false },
+        ),
+      context,
+    );
   }
 
   /**

@@ -1,5 +1,4 @@
-import { mkdir } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { underFileLock } from './under-file-lock.js';
 
 /**
  * `ready()`'s answer when there is one; else `work()` run under a lock on `path` (the lock file
@@ -14,17 +13,9 @@ export async function onceUnderLock<T>(
 ): Promise<T> {
   const before = await ready();
   if (before !== undefined) return before;
-  await mkdir(dirname(path), { recursive: true, mode: 0o700 });
-  const { default: lockfile } = await import('proper-lockfile');
-  const release = await lockfile.lock(path, {
-    realpath: false,
-    lockfilePath: `${path}.lock`,
-    stale: 60_000,
-    retries: { retries: 600, factor: 1.2, minTimeout: 50, maxTimeout: 1_000 },
-  });
-  try {
-    return (await ready()) ?? (await work());
-  } finally {
-    await release().catch(() => undefined);
-  }
+  return underFileLock(
+    path,
+    { staleMs: 60_000, retries: 600, patient: true },
+    async () => (await ready()) ?? (await work()),
+  );
 }

@@ -1,8 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
-import { dirname } from 'node:path';
 import type { PinnedKind } from '../config/pins-config.js';
 import { McpToolsError } from '../errors/mcp-tools-error.js';
+import { QUICK_FILE_LOCK, underFileLock } from '../paths/under-file-lock.js';
 import { writeFileAtomically } from '../paths/write-file-atomically.js';
 
 /** One approved definition: its fingerprint and the pinned view it was computed over (for diffs). */
@@ -49,9 +48,6 @@ export function emptyServerPins(): ServerPins {
   return { pins: {}, pending: {}, seen: [] };
 }
 
-/** How long a lock may go without its holder touching it before another process may break it. */
-const STALE_LOCK_MS = 10_000;
-
 /**
  * Reads the pin file at `path` (an absent file is empty). Synchronous: the guard needs its pins
  * before the first list is screened, and the file is small. A file that is not a pin file is
@@ -97,20 +93,10 @@ export async function updatePinFile(
   path: string,
   change: (content: PinFileContent) => void,
 ): Promise<PinFileContent> {
-  await mkdir(dirname(path), { recursive: true, mode: 0o700 });
-  const { default: lockfile } = await import('proper-lockfile');
-  const release = await lockfile.lock(path, {
-    realpath: false,
-    lockfilePath: `${path}.lock`,
-    stale: STALE_LOCK_MS,
-    retries: { retries: 200, factor: 1.3, minTimeout: 10, maxTimeout: 250 },
-  });
-  try {
+  return underFileLock(path, QUICK_FILE_LOCK, async () => {
     const content = readPinFile(path);
     change(content);
     await writeFileAtomically(path, `${JSON.stringify(content, null, 2)}\n`, 0o600);
     return content;
-  } finally {
-    await release().catch(() => undefined);
-  }
+  });
 }
