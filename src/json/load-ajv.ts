@@ -19,8 +19,9 @@ let draft2020: AjvClass | undefined;
 /**
  * The SDK's 2020-12 class, which its entry does not export: the class of the engine its validator
  * builds for a schema without `$schema` (the `ajv` getter, documented there as that engine). The
- * class is checked to know the 2020-12 meta-schema, so an SDK that stops handing it out fails
- * here, loudly, rather than checking 2020-12 schemas by draft-07 rules.
+ * class is checked to know the 2020-12 meta-schema: an SDK that stops handing it out throws here,
+ * never hands back a draft-07 engine in its place (the argument checks then treat such schemas as
+ * they treat any dialect they cannot compile, and the 2020-12 unit test fails).
  */
 function draft2020Class(): AjvClass {
   if (draft2020) return draft2020;
