@@ -36,6 +36,8 @@ const externalModules = new Set([
 // mode's QuickJS loader resolves its WebAssembly package from it, found the same from dist/ as
 // from dist/router/code-mode/; so does a box's undici folder).
 const importMetaAllowed = new Set([
+  // Resolves the MCP SDK's `validators/ajv` ES module: found the same from dist/ as from dist/json/.
+  resolve(src, 'json/load-ajv.ts'),
   resolve(src, 'boxes/undici-folder.ts'),
   resolve(src, 'router/code-mode/quickjs-module.ts'),
   // Resolves an installed package's binary: found the same from dist/ as from dist/cli/demo/.
