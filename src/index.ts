@@ -25,8 +25,8 @@ export {
   type McpToolsErrorCode,
   type McpToolsErrorOptions,
 } from './errors/mcp-tools-error.js';
-export { loadMCPServers, loadMcpServers } from './hub/load-mcp-servers.js';
 // The hub of MCP servers
+export { loadMCPServers, loadMcpServers } from './hub/load-mcp-servers.js';
 export type {
   CallOptions,
   MCPToolProvider,

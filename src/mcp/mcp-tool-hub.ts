@@ -391,8 +391,9 @@ export class McpToolHubImpl implements McpChangingHub {
   /**
    * Replaces the policies this hub was given by those of `policies` (deny, approval rules, rate
    * limits, audit; built by the policies object) from the next call on: the new ones join the
-   * registry's pipeline before the old ones leave it, and the old audit log is flushed and closed. `policies.overrides` apply from the next registration of a
-   * server's tools (an added or changed server; an unchanged one keeps the tools it has).
+   * registry's pipeline before the old ones leave it, and the old audit log is flushed and
+   * closed. `policies.overrides` apply from the next registration of a server's tools (an added
+   * or changed server; an unchanged one keeps the tools it has).
    */
   async replacePolicies(policies: McpToolsConfig['policies']): Promise<void> {
     const removers = this.#policyRemovers;

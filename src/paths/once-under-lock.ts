@@ -15,7 +15,8 @@ export async function onceUnderLock<T>(
   if (before !== undefined) return before;
   return underFileLock(
     path,
-    { staleMs: 60_000, retries: 600, patient: true },
+    // Work that takes seconds (an install): waited for longer, between longer attempts.
+    { staleMs: 60_000, retries: { retries: 600, factor: 1.2, minTimeout: 50, maxTimeout: 1_000 } },
     async () => (await ready()) ?? (await work()),
   );
 }

@@ -5,14 +5,15 @@ import { dirname } from 'node:path';
 export interface FileLockTiming {
   /** A lock not refreshed for this long was left by a process that died; it is broken. */
   staleMs: number;
-  /** Attempts before giving up, backing off from 10 ms (50 ms with `patient`) to 250 ms (1 s). */
-  retries: number;
-  /** Waits longer between attempts: for work that takes seconds, such as an install. */
-  patient?: boolean;
+  /** The attempts before giving up, and the back-off between them (as `proper-lockfile` takes them). */
+  retries: { retries: number; factor: number; minTimeout: number; maxTimeout: number };
 }
 
 /** A write of a small shared file: held for milliseconds, broken after 10 s. */
-export const QUICK_FILE_LOCK: FileLockTiming = { staleMs: 10_000, retries: 200 };
+export const QUICK_FILE_LOCK: FileLockTiming = {
+  staleMs: 10_000,
+  retries: { retries: 200, factor: 1.3, minTimeout: 10, maxTimeout: 250 },
+};
 
 /**
  * `work()` run under a lock on `path` that other processes honour too (the lock file
@@ -30,9 +31,7 @@ export async function underFileLock<T>(
     realpath: false,
     lockfilePath: `${path}.lock`,
     stale: timing.staleMs,
-    retries: timing.patient
-      ? { retries: timing.retries, factor: 1.2, minTimeout: 50, maxTimeout: 1_000 }
-      : { retries: timing.retries, factor: 1.3, minTimeout: 10, maxTimeout: 250 },
+    retries: timing.retries,
   });
   try {
     return await work();

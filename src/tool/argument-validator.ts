@@ -14,8 +14,8 @@ export interface ArgumentIssue {
 /** Checks one tool's arguments; `undefined` means they are valid. */
 export type ArgumentCheck = (args: Record<string, unknown>) => ArgumentIssue[] | undefined;
 
-/** A compiled schema of either engine: the two copies of ajv share this shape. */
-type CompiledSchema = { (data: unknown): boolean; errors?: readonly AjvError[] | null };
+/** A schema as an engine compiled it. */
+type CompiledSchema = ReturnType<DraftAjv['compile']>;
 
 const acceptAll: ArgumentCheck = () => undefined;
 
@@ -51,14 +51,14 @@ export function formatArgumentIssues(issues: ArgumentIssue[]): string {
 const MAX_SCHEMAS_PER_ENGINE = 1000;
 
 /** One ajv engine shared by every validator of the process, replaced once it holds {@link MAX_SCHEMAS_PER_ENGINE} schemas. */
-class SharedEngine<T> {
-  #ajv: T | undefined;
+class SharedEngine {
+  #ajv: DraftAjv | undefined;
   #compiled = 0;
 
-  constructor(private readonly create: () => T) {}
+  constructor(private readonly create: () => DraftAjv) {}
 
   /** The engine to compile one more schema with: a fresh one when there is none or it is full. */
-  next(): T {
+  next(): DraftAjv {
     if (this.#ajv === undefined || this.#compiled >= MAX_SCHEMAS_PER_ENGINE) {
       this.#ajv = this.create();
       this.#compiled = 0;
@@ -81,8 +81,8 @@ const engineOptions = { allErrors: true, strict: false, logger: false, addUsedSc
  * keep working.
  */
 const sharedEngines = {
-  draft7: new SharedEngine<DraftAjv>(() => createAjv(engineOptions)),
-  draft2020: new SharedEngine<DraftAjv>(() => createAjv2020(engineOptions)),
+  draft7: new SharedEngine(() => createAjv(engineOptions)),
+  draft2020: new SharedEngine(() => createAjv2020(engineOptions)),
 };
 
 /**
