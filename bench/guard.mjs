@@ -12,12 +12,15 @@
 // - the gateway hop, SDK v2 client → `mcptools serve --http` (the built CLI) → the echo server
 //   over stdio, in the 2025 era (default client, `initialize` session; upstream 2025) and in the
 //   2026-07-28 era (`auto` client; upstream `protocol: "auto"`), ÷ (direct stdio + direct HTTP)
-//   of the same era: the two hops it replaces; and ÷ mcp-proxy (peer gateway, 2025);
+//   of the same era: the two hops it replaces; and ÷ mcp-proxy (peer gateway, 2025) and ÷ the
+//   bare SDK relay (bench/servers/sdk-relay.mjs, 2025: the SDK's two legs and nothing else, the
+//   floor of a gateway built on the SDK);
 // - the stdio echo call of mcptools' hub (`Tool.execute`) ÷ the SDK v2 client in its default
 //   mode, beside the SDK v1 client (and the peers named by `--peers`).
 // Throughput: calls/s with 50 in flight, the gateway (10 sessions over 5 upstreams, 2025) ÷ the
-// SDK client straight to the echo server over HTTP, bursts interleaved; beside it the CPU each
-// side spends per call (the clients in this process, the server's process tree from /proc).
+// SDK client straight to the echo server over HTTP, bursts interleaved; beside it mcp-proxy and
+// the bare SDK relay in the same shape, and the CPU each side spends per call (the clients in
+// this process, the server's process tree from /proc).
 // RSS: fresh processes alternating the SDK client and mcptools (`--rss` each): import, connect
 // 1 and 20 stdio echo servers and list their tools, full collection, RSS.
 //
@@ -34,7 +37,7 @@ import { loadMcpTools } from './lib/mcptools-side.mjs';
 import { treeCpuUsOf } from './lib/proc-cpu.mjs';
 import { format, printTable, warnIfBusy, writeResult } from './lib/report.mjs';
 import { connectSdk } from './lib/sdk-side.mjs';
-import { echoStdioCommand, settle, startHttpEcho } from './lib/servers.mjs';
+import { echoStdioCommand, settle, startHttpEcho, startSdkRelay } from './lib/servers.mjs';
 import { loadSides, mcptoolsSide, rotated } from './lib/sides.mjs';
 import { quantile } from './lib/stats.mjs';
 
@@ -239,6 +242,7 @@ try {
     let gateway;
     let gatewayB;
     let proxy;
+    let relay;
     if (!stdioOnly) {
       ensureMcpProxy();
       echoHttp = await startHttpEcho();
@@ -249,6 +253,8 @@ try {
       started.push(gatewayB);
       proxy = await startMcpProxy();
       started.push(proxy);
+      relay = await startSdkRelay(UPSTREAMS);
+      started.push(relay);
     }
     const stdio = { stdio: echoStdioCommand() };
     const v2 = async (target, mode, name, tool = 'echo') => {
@@ -280,6 +286,7 @@ try {
             'e0__echo',
           ),
           proxy25: await v2({ url: proxy.url }, 'default', 'SDK v2 → mcp-proxy → stdio'),
+          relay25: await v2({ url: relay.url }, 'default', 'SDK v2 → bare SDK relay → stdio', 'e0__echo'),
           stdio26: await v2(stdio, 'auto', 'SDK v2 auto → echo, stdio'),
           http26: await v2({ url: echoHttp.url }, 'auto', 'SDK v2 auto → echo, HTTP'),
           hop26: await v2(
@@ -332,6 +339,8 @@ try {
               hop2025Control: perRoundRatio(side.hop25B, sum(side.stdio25, side.http25)),
               hop2025AA: perRoundRatio(side.hop25, of(side.hop25B)),
               hop2025VsMcpProxy: perRoundRatio(side.hop25, of(side.proxy25)),
+              hop2025Relay: perRoundRatio(side.relay25, sum(side.stdio25, side.http25)),
+              hop2025VsRelay: perRoundRatio(side.hop25, of(side.relay25)),
               hop2026: perRoundRatio(side.hop26, sum(side.stdio26, side.http26)),
               hop2026Control: perRoundRatio(side.hop26B, sum(side.stdio26, side.http26)),
               hop2026AA: perRoundRatio(side.hop26, of(side.hop26B)),
@@ -364,6 +373,8 @@ try {
           [`  the same, ${control} gateway`, showSpread(ratios.hop2025Control), ''],
           [`  hop ÷ hop ${control} (control)`, showSpread(ratios.hop2025AA), '1.00×'],
           ['hop 2025 p50 ÷ mcp-proxy', showSpread(ratios.hop2025VsMcpProxy), 'reported'],
+          ['  bare SDK relay ÷ (direct stdio + direct HTTP)', showSpread(ratios.hop2025Relay), 'the floor'],
+          ['hop 2025 p50 ÷ bare SDK relay', showSpread(ratios.hop2025VsRelay), 'reported'],
           ['hop 2026-07-28 p50 ÷ (direct stdio + direct HTTP)', showSpread(ratios.hop2026), '≤ 1.10×'],
           [`  the same, ${control} gateway`, showSpread(ratios.hop2026Control), ''],
           [`  hop ÷ hop ${control} (control)`, showSpread(ratios.hop2026AA), '1.00×'],
@@ -402,13 +413,21 @@ try {
       const proxyMany = await sessions(`mcp-proxy, ${SESSIONS} sessions`, proxy.url, SESSIONS, 'default', [
         'echo',
       ]);
-      open.push(many, manyB, proxyMany);
+      const relayMany = await sessions(
+        `bare SDK relay, ${SESSIONS} sessions → ${UPSTREAMS} upstreams`,
+        relay.url,
+        SESSIONS,
+        'default',
+        tools,
+      );
+      open.push(many, manyB, proxyMany, relayMany);
       // The process (tree) serving each side: its CPU per call is read around each burst.
       direct.serverPid = echoHttp.pid;
       many.serverPid = gateway.pid;
       manyB.serverPid = gatewayB.pid;
       proxyMany.serverPid = proxy.pid;
-      const sides = [direct, many, manyB, proxyMany];
+      relayMany.serverPid = relay.pid;
+      const sides = [direct, many, manyB, proxyMany, relayMany];
       for (const item of sides) await burst(item, Math.min(200, perBurst));
       const rates = Object.fromEntries(sides.map((item) => [item.name, []]));
       const cpu = Object.fromEntries(sides.map((item) => [item.name, { client: [], server: [] }]));
@@ -438,10 +457,14 @@ try {
       result.ratios.throughputControl = per(manyB, direct);
       result.ratios.throughputAA = per(many, manyB);
       result.ratios.throughputMcpProxy = per(proxyMany, direct);
+      result.ratios.throughputRelay = per(relayMany, direct);
+      result.ratios.throughputVsRelay = per(many, relayMany);
       result.ratios.throughputCpu = cpuPer(many, direct);
       result.ratios.throughputCpuControl = cpuPer(manyB, direct);
       result.ratios.throughputCpuAA = cpuPer(many, manyB);
       result.ratios.throughputCpuMcpProxy = cpuPer(proxyMany, direct);
+      result.ratios.throughputCpuRelay = cpuPer(relayMany, direct);
+      result.ratios.throughputCpuVsRelay = cpuPer(many, relayMany);
       const medianUs = (values) => quantile(values, 0.5).toFixed(0);
       printTable(
         `Throughput: calls/s, ${IN_FLIGHT} in flight, and CPU µs per call, median of rounds`,
@@ -458,6 +481,8 @@ try {
         [`  the same, ${control} gateway`, showSpread(result.ratios.throughputControl), ''],
         [`  gateway ÷ ${control} (control)`, showSpread(result.ratios.throughputAA), '1.00×'],
         ['  mcp-proxy ÷ direct HTTP', showSpread(result.ratios.throughputMcpProxy), ''],
+        ['  bare SDK relay ÷ direct HTTP', showSpread(result.ratios.throughputRelay), 'the floor'],
+        ['gateway calls/s ÷ bare SDK relay', showSpread(result.ratios.throughputVsRelay), 'reported'],
         [
           'CPU per call at 50 in flight, gateway side ÷ direct HTTP',
           showSpread(result.ratios.throughputCpu),
@@ -466,6 +491,12 @@ try {
         [`  the same, ${control} gateway`, showSpread(result.ratios.throughputCpuControl), ''],
         [`  gateway ÷ ${control} (control)`, showSpread(result.ratios.throughputCpuAA), '1.00×'],
         ['  mcp-proxy ÷ direct HTTP', showSpread(result.ratios.throughputCpuMcpProxy), ''],
+        ['  bare SDK relay ÷ direct HTTP', showSpread(result.ratios.throughputCpuRelay), ''],
+        [
+          'CPU per call, gateway side ÷ bare SDK relay side',
+          showSpread(result.ratios.throughputCpuVsRelay),
+          'reported',
+        ],
       );
       await Promise.all(open.splice(0).map((item) => item.close()));
     }

@@ -1,14 +1,16 @@
 // Where the CPU of the gateway's throughput goes: the guard's calls/s measurement (10 SDK v2
 // sessions → `mcptools serve --http` → 5 stdio echo servers, 50 calls in flight, 2025 era)
-// beside the SDK client straight to the echo server over HTTP, with every process's CPU time per
-// call (from /proc) and the gateway's CPU profile under load, per layer and per function.
+// beside the SDK client straight to the echo server over HTTP and the same shape through the bare
+// SDK relay (bench/servers/sdk-relay.mjs: the SDK's two legs and nothing else), with every
+// process's CPU time per call (from /proc) and the CPU profiles of the gateway and the relay
+// under load, per layer and per function, each of its own bursts only.
 //
 //   node bench/run.mjs profile-throughput [--bursts=N] [--burst=N] [--top=N] [--cli=PATH] [--keep=DIR]
 //
 // On two cores every process of a side competes for the same CPU, so a side's calls/s is bound
 // by the sum of its processes' CPU per call: client + gateway + stdio echo servers against
-// client + HTTP echo server. The gateway's profile (`--cpu-prof`, written when it exits) is of
-// the gateway bursts only (it idles during the direct ones).
+// client + HTTP echo server. A profile (`--cpu-prof`, written when the process exits) keeps the
+// samples of its own side's bursts only (the process idles during the others').
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,7 +20,7 @@ import { profileLayers } from './lib/cpu-profile-layers.mjs';
 import { cpuUsOf } from './lib/proc-cpu.mjs';
 import { printTable, warnIfBusy } from './lib/report.mjs';
 import { connectSdk } from './lib/sdk-side.mjs';
-import { echoStdioCommand, startHttpEcho } from './lib/servers.mjs';
+import { echoStdioCommand, startHttpEcho, startSdkRelay } from './lib/servers.mjs';
 
 const args = process.argv.slice(2);
 const flag = (name, fallback) =>
@@ -33,8 +35,12 @@ const SESSIONS = 10;
 const IN_FLIGHT = 50;
 
 const dir = keep ? resolve(keep) : mkdtempSync(join(tmpdir(), 'mcptools-profile-throughput-'));
-mkdirSync(dir, { recursive: true });
-for (const name of readdirSync(dir)) if (name.endsWith('.cpuprofile')) rmSync(join(dir, name));
+const relayDir = join(dir, 'relay');
+for (const at of [dir, relayDir]) {
+  mkdirSync(at, { recursive: true });
+  for (const name of readdirSync(at)) if (name.endsWith('.cpuprofile')) rmSync(join(at, name));
+}
+const profileArgs = (at) => ['--cpu-prof', `--cpu-prof-dir=${at}`, '--cpu-prof-interval=100'];
 
 /** The CPU time of `pid` and its children (the stdio echo servers), from /proc. */
 function treeCpu(pid) {
@@ -51,17 +57,7 @@ function treeCpu(pid) {
 async function startGateway(config) {
   const child = spawn(
     process.execPath,
-    [
-      '--cpu-prof',
-      `--cpu-prof-dir=${dir}`,
-      '--cpu-prof-interval=100',
-      cli,
-      'serve',
-      '--http',
-      '127.0.0.1:0',
-      '--config',
-      config,
-    ],
+    [...profileArgs(dir), cli, 'serve', '--http', '127.0.0.1:0', '--config', config],
     { stdio: ['ignore', 'ignore', 'pipe'] },
   );
   let stderr = '';
@@ -132,6 +128,7 @@ writeFileSync(
 );
 const echoHttp = await startHttpEcho();
 const gateway = await startGateway(config);
+const relay = await startSdkRelay(UPSTREAMS, { nodeArgs: profileArgs(relayDir) });
 const direct = [(await connectSdk({ url: echoHttp.url, mode: 'default' })).client];
 const many = await Promise.all(
   Array.from(
@@ -139,14 +136,26 @@ const many = await Promise.all(
     async () => (await connectSdk({ url: gateway.url, mode: 'default' })).client,
   ),
 );
+const relayed = await Promise.all(
+  Array.from(
+    { length: SESSIONS },
+    async () => (await connectSdk({ url: relay.url, mode: 'default' })).client,
+  ),
+);
 const gatewayTools = Array.from({ length: UPSTREAMS }, (_u, index) => `e${index}__echo`);
 const sides = [
   { name: 'SDK v2 → echo, HTTP', clients: direct, tools: ['echo'], pid: echoHttp.pid },
   { name: 'serve --http, 10 sessions → 5 upstreams', clients: many, tools: gatewayTools, pid: gateway.pid },
+  {
+    name: 'bare SDK relay, 10 sessions → 5 upstreams',
+    clients: relayed,
+    tools: gatewayTools,
+    pid: relay.pid,
+  },
 ];
 for (const side of sides) await burst(side.clients, side.tools, 300);
-// The gateway bursts' time windows (monotonic µs, the clock of the profile's timestamps).
-const windows = [];
+// Each side's bursts' time windows (monotonic µs, the clock of the profiles' timestamps).
+const windows = new Map(sides.map((side) => [side.pid, []]));
 const totals = sides.map(() => ({ ms: 0, client: 0, server: 0, children: 0 }));
 for (let round = 0; round < bursts; round++) {
   for (const [index, side] of (round % 2 ? [...sides].reverse() : sides).entries()) {
@@ -155,7 +164,7 @@ for (let round = 0; round < bursts; round++) {
     const serverBefore = treeCpu(side.pid);
     const from = process.hrtime.bigint() / 1000n;
     totals[at].ms += await burst(side.clients, side.tools, perBurst);
-    if (side.pid === gateway.pid) windows.push([Number(from), Number(process.hrtime.bigint() / 1000n)]);
+    windows.get(side.pid).push([Number(from), Number(process.hrtime.bigint() / 1000n)]);
     const client = process.cpuUsage(clientBefore);
     const serverAfter = treeCpu(side.pid);
     totals[at].client += client.user + client.system;
@@ -179,16 +188,21 @@ printTable(
     ];
   }),
 );
-await Promise.all([...direct, ...many].map((client) => client.close().catch(() => {})));
+await Promise.all([...direct, ...many, ...relayed].map((client) => client.close().catch(() => {})));
 await gateway.close();
+await relay.close();
 await echoHttp.close();
-const file = readdirSync(dir).find((name) => name.endsWith('.cpuprofile'));
-if (file) {
+for (const [who, at, pid] of [
+  ['The gateway', dir, gateway.pid],
+  ['The bare SDK relay', relayDir, relay.pid],
+]) {
+  const file = readdirSync(at).find((name) => name.includes(`.${pid}.`) && name.endsWith('.cpuprofile'));
+  if (file === undefined) continue;
   const { totalUs, layers, functions } = profileLayers(
-    within(JSON.parse(readFileSync(join(dir, file), 'utf8')), windows),
+    within(JSON.parse(readFileSync(join(at, file), 'utf8')), windows.get(pid)),
   );
   printTable(
-    `The gateway: self time per layer during its bursts (${(totalUs / 1000).toFixed(0)} ms sampled)`,
+    `${who}: self time per layer during its bursts (${(totalUs / 1000).toFixed(0)} ms sampled)`,
     ['layer', 'ms', 'share'],
     [...layers].map(([layer, us]) => [
       layer,
@@ -197,7 +211,7 @@ if (file) {
     ]),
   );
   printTable(
-    `The gateway: top ${top} functions by self time`,
+    `${who}: top ${top} functions by self time`,
     ['function', 'ms', 'share'],
     [...functions]
       .slice(0, top)

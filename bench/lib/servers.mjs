@@ -1,4 +1,4 @@
-// Launch helpers for the bench echo server (bench/servers/echo-server.mjs).
+// Launch helpers for the bench servers (bench/servers/): the echo server, and the bare SDK relay.
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
@@ -29,9 +29,32 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
   process.once(signal, () => process.exit(130));
 }
 
-/** Starts the echo server over Streamable HTTP; resolves with its URL and a close function. */
-export async function startHttpEcho(args = [], timeoutMs = 20_000) {
-  const child = spawn(process.execPath, [ECHO_SERVER, '--http', ...args], {
+/** Absolute path of the bare SDK v2 relay, HTTP to stdio: the floor of a gateway on the SDK. */
+export const SDK_RELAY = fileURLToPath(new URL('../servers/sdk-relay.mjs', import.meta.url));
+
+/** Starts the echo server over Streamable HTTP; resolves with its URL, pid and a close function. */
+export function startHttpEcho(args = [], timeoutMs = 20_000) {
+  return startListening(ECHO_SERVER, ['--http', ...args], timeoutMs);
+}
+
+/**
+ * Starts the bare SDK relay in front of `upstreams` stdio servers named `e0`, `e1`, …, each the
+ * stdio echo server; resolves with its URL, pid and a close function.
+ */
+export function startSdkRelay(upstreams, { timeoutMs = 20_000, nodeArgs = [] } = {}) {
+  const specs = Array.from({ length: upstreams }, (_unused, index) => {
+    const { command, args } = echoStdioCommand();
+    return `e${index}=${[command, ...args].join(',')}`;
+  });
+  return startListening(SDK_RELAY, specs, timeoutMs, nodeArgs);
+}
+
+/**
+ * Starts a bench server that prints `LISTENING <url>` on stderr once it serves; `nodeArgs` go to
+ * Node before the script (`--cpu-prof`, …).
+ */
+async function startListening(script, args, timeoutMs, nodeArgs = []) {
+  const child = spawn(process.execPath, [...nodeArgs, script, ...args], {
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   running.add(child);
@@ -40,7 +63,7 @@ export async function startHttpEcho(args = [], timeoutMs = 20_000) {
   const url = await new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`echo server did not listen within ${timeoutMs} ms: ${stderr}`));
+      reject(new Error(`${script} did not listen within ${timeoutMs} ms: ${stderr}`));
     }, timeoutMs);
     child.stderr.on('data', (chunk) => {
       stderr += chunk;
@@ -52,7 +75,7 @@ export async function startHttpEcho(args = [], timeoutMs = 20_000) {
     });
     child.once('exit', (code) => {
       clearTimeout(timer);
-      reject(new Error(`echo server exited with ${code}: ${stderr}`));
+      reject(new Error(`${script} exited with ${code}: ${stderr}`));
     });
   });
   const close = () =>
