@@ -35,6 +35,13 @@ export interface ChildResources {
   close(): Promise<void>;
 }
 
+/** The newlines in `chunk`: the messages it ends (the stdio framing is one JSON message a line). */
+function linesIn(chunk: Buffer): number {
+  let lines = 0;
+  for (let at = chunk.indexOf(10); at !== -1; at = chunk.indexOf(10, at + 1)) lines++;
+  return lines;
+}
+
 /** How long a closing child gets for its stdin's end, then for SIGTERM (the SDK's own times). */
 const CLOSE_GRACE_MS = 2000;
 
@@ -61,8 +68,14 @@ const DETACHED = 2;
  * (no pipe or stream in this process), or where there is none (Windows) into the tail from
  * the child's own pipe, which holds what the child writes until the tail is attached.
  *
- * Messages sent in one go (calls issued together, answers to a batch of server requests)
- * reach the child's stdin in one write ({@link corkUntilImmediate}), still serialized by the SDK.
+ * A request sent while others are still unanswered joins the writes of its event-loop turn, and
+ * they reach the child's stdin in one write ({@link corkUntilImmediate}), still serialized by
+ * the SDK; a lone request (a caller's sequential calls) is written at once: corked, it waited
+ * for the turn's end, about a tenth of a stdio call's latency. A request counts as unanswered
+ * until a line comes back for it; the child's own notifications and requests count as answers
+ * too, which only makes a write leave at once that could have waited. Where the SDK reads the
+ * child itself (no process groups: Windows), no line is counted here, and every request after
+ * the first joins its turn.
  * A response reaches the async context of the caller that sent its request ({@link linkToCaller}:
  * in `send`, where other transports get a wrapper of their own `send`).
  */
@@ -72,6 +85,8 @@ export class ReusableStdioTransport extends StdioClientTransport {
   readonly #tail: StderrTail | undefined;
   /** Made by the first request a caller sends (see {@link linkToCaller}). */
   #links: ResponseLinks | undefined;
+  /** Requests written less the lines read back since (never below 0): see the class comment. */
+  #unanswered = 0;
   readonly #resources: ChildResources | undefined;
 
   /**
@@ -132,9 +147,12 @@ export class ReusableStdioTransport extends StdioClientTransport {
 
   override send(message: JSONRPCMessage): Promise<void> {
     this.#links = linkToCaller(this, this.#links, message);
-    // The SDK keeps the child private; its stdin is the stream `super.send` writes to.
-    const stdin = (this as unknown as SdkStdioInternals)._process?.stdin;
-    if (stdin) corkUntilImmediate(stdin);
+    if ('method' in message && 'id' in message) {
+      // The SDK keeps the child private; its stdin is the stream `super.send` writes to.
+      const stdin = (this as unknown as SdkStdioInternals)._process?.stdin;
+      if (stdin && this.#unanswered > 0) corkUntilImmediate(stdin);
+      this.#unanswered++;
+    }
     return super.send(message);
   }
 
@@ -166,6 +184,7 @@ export class ReusableStdioTransport extends StdioClientTransport {
       });
       child.stdin?.on('error', (error) => this.onerror?.(error));
       child.stdout?.on('data', (chunk: Buffer) => {
+        if (this.#unanswered > 0) this.#unanswered = Math.max(0, this.#unanswered - linesIn(chunk));
         try {
           internals._readBuffer.append(chunk);
           internals.processReadBuffer();
