@@ -13,8 +13,8 @@
 //   over stdio, in the 2025 era (default client, `initialize` session; upstream 2025) and in the
 //   2026-07-28 era (`auto` client; upstream `protocol: "auto"`), ÷ (direct stdio + direct HTTP)
 //   of the same era: the two hops it replaces; and ÷ mcp-proxy (peer gateway, 2025) and ÷ the
-//   bare SDK relay (bench/servers/sdk-relay.mjs, 2025: the SDK's two legs and nothing else, the
-//   floor of a gateway built on the SDK);
+//   bare SDK relay of the same era (bench/servers/sdk-relay.mjs: the SDK's two legs and nothing
+//   else, the floor of a gateway built on the SDK);
 // - the stdio echo call of mcptools' hub (`Tool.execute`) ÷ the SDK v2 client in its default
 //   mode, beside the SDK v1 client (and the peers named by `--peers`).
 // Throughput: calls/s with 50 in flight, the gateway (10 sessions over 5 upstreams, 2025) ÷ the
@@ -243,6 +243,7 @@ try {
     let gatewayB;
     let proxy;
     let relay;
+    let relay26;
     if (!stdioOnly) {
       ensureMcpProxy();
       echoHttp = await startHttpEcho();
@@ -255,6 +256,8 @@ try {
       started.push(proxy);
       relay = await startSdkRelay(UPSTREAMS);
       started.push(relay);
+      relay26 = await startSdkRelay(1, { era: '2026-07-28' });
+      started.push(relay26);
     }
     const stdio = { stdio: echoStdioCommand() };
     const v2 = async (target, mode, name, tool = 'echo') => {
@@ -301,6 +304,7 @@ try {
             `hop (${control}): SDK v2 auto → serve --http → stdio`,
             'm0__echo',
           ),
+          relay26: await v2({ url: relay26.url }, 'auto', 'SDK v2 auto → bare SDK relay → stdio', 'e0__echo'),
         });
       side.hub = await openSide(
         mcptoolsSide(lib, undefined, 'mcptools'),
@@ -344,6 +348,8 @@ try {
               hop2026: perRoundRatio(side.hop26, sum(side.stdio26, side.http26)),
               hop2026Control: perRoundRatio(side.hop26B, sum(side.stdio26, side.http26)),
               hop2026AA: perRoundRatio(side.hop26, of(side.hop26B)),
+              hop2026Relay: perRoundRatio(side.relay26, sum(side.stdio26, side.http26)),
+              hop2026VsRelay: perRoundRatio(side.hop26, of(side.relay26)),
             }),
         stdioCall: perRoundRatio(side.hub, of(side.stdio25)),
         stdioCallControl: perRoundRatio(side.hubB, of(side.stdio25)),
@@ -378,6 +384,8 @@ try {
           ['hop 2026-07-28 p50 ÷ (direct stdio + direct HTTP)', showSpread(ratios.hop2026), '≤ 1.10×'],
           [`  the same, ${control} gateway`, showSpread(ratios.hop2026Control), ''],
           [`  hop ÷ hop ${control} (control)`, showSpread(ratios.hop2026AA), '1.00×'],
+          ['  bare SDK relay ÷ (direct stdio + direct HTTP)', showSpread(ratios.hop2026Relay), 'the floor'],
+          ['hop 2026-07-28 p50 ÷ bare SDK relay', showSpread(ratios.hop2026VsRelay), 'reported'],
         );
       rows.push(
         ['stdio call p50, mcptools ÷ SDK v2', showSpread(ratios.stdioCall), '≤ 0.85×'],

@@ -39,14 +39,20 @@ export function startHttpEcho(args = [], timeoutMs = 20_000) {
 
 /**
  * Starts the bare SDK relay in front of `upstreams` stdio servers named `e0`, `e1`, …, each the
- * stdio echo server; resolves with its URL, pid and a close function.
+ * stdio echo server, in the 2025 era or `era: '2026-07-28'`; resolves with its URL, pid and a
+ * close function.
  */
-export function startSdkRelay(upstreams, { timeoutMs = 20_000, nodeArgs = [] } = {}) {
+export function startSdkRelay(upstreams, { era, timeoutMs = 20_000, nodeArgs = [] } = {}) {
   const specs = Array.from({ length: upstreams }, (_unused, index) => {
     const { command, args } = echoStdioCommand();
     return `e${index}=${[command, ...args].join(',')}`;
   });
-  return startListening(SDK_RELAY, specs, timeoutMs, nodeArgs);
+  return startListening(
+    SDK_RELAY,
+    [...(era === undefined ? [] : [`--era=${era}`]), ...specs],
+    timeoutMs,
+    nodeArgs,
+  );
 }
 
 /**

@@ -1,12 +1,15 @@
 // The floor of a gateway built on the MCP SDK v2: the least a relay from Streamable HTTP to stdio
 // servers can be with the SDK's own parts, for the call-path guard to measure mcptools' gateway
-// against. One 2025-era session per client (the SDK's Node transport, a session id of its own);
-// a low-level `Server` per session whose `tools/list` and `tools/call` go straight to one SDK
+// against. A low-level `Server` whose `tools/list` and `tools/call` go straight to one SDK
 // `Client` per upstream (`<name>__<tool>`, split at the first `__`). No policies, telemetry,
 // resumability, identities or checks of any kind: what is left is the two SDK legs a gateway
-// cannot do without.
+// cannot do without. By default it serves the 2025 era: one session per client (the SDK's Node
+// transport, a session id of its own, a `Server` per session), its upstream clients in their
+// default mode. `--era=2026-07-28` serves the 2026-07-28 era as the SDK serves it
+// (`createMcpHandler`, a `Server` per request, 2025-era requests refused), its upstream clients
+// negotiating 2026-07-28 (`auto`).
 //
-//   node bench/servers/sdk-relay.mjs <upstream name>=<command> [<args>…] …
+//   node bench/servers/sdk-relay.mjs [--era=2026-07-28] <upstream name>=<command>[,<arg>…] …
 //     e.g. e0=node,bench/servers/echo-server.mjs e1=…   (the command and its arguments split at commas)
 //
 // Prints `LISTENING <url>` on stderr once every upstream is connected.
@@ -14,18 +17,25 @@ import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
-import { isInitializeRequest, Server } from '@modelcontextprotocol/server';
+import { NodeStreamableHTTPServerTransport, toNodeHandler } from '@modelcontextprotocol/node';
+import { createMcpHandler, isInitializeRequest, Server } from '@modelcontextprotocol/server';
 
+const modern = process.argv.includes('--era=2026-07-28');
 const upstreams = new Map(
   await Promise.all(
-    process.argv.slice(2).map(async (spec) => {
-      const [name, joined] = spec.split(/=(.*)/s);
-      const [command, ...args] = joined.split(',');
-      const client = new Client({ name: 'sdk-relay', version: '1.0.0' });
-      await client.connect(new StdioClientTransport({ command, args, stderr: 'ignore' }));
-      return [name, client];
-    }),
+    process.argv
+      .slice(2)
+      .filter((arg) => !arg.startsWith('--'))
+      .map(async (spec) => {
+        const [name, joined] = spec.split(/=(.*)/s);
+        const [command, ...args] = joined.split(',');
+        const client = new Client(
+          { name: 'sdk-relay', version: '1.0.0' },
+          modern ? { versionNegotiation: { mode: 'auto' } } : undefined,
+        );
+        await client.connect(new StdioClientTransport({ command, args, stderr: 'ignore' }));
+        return [name, client];
+      }),
   ),
 );
 
@@ -43,13 +53,14 @@ function relayServer() {
     const at = request.params.name.indexOf('__');
     const client = upstreams.get(request.params.name.slice(0, at));
     if (at < 0 || client === undefined) throw new Error(`unknown tool ${request.params.name}`);
-    return client.callTool({ ...request.params, name: request.params.name.slice(at + 2) });
+    return client.callTool({ name: request.params.name.slice(at + 2), arguments: request.params.arguments });
   });
   return server;
 }
 
 const sessions = new Map();
-const httpServer = createServer(async (req, res) => {
+/** 2025: the session's transport, made at `initialize`. */
+async function serveSession(req, res) {
   const chunks = [];
   for await (const chunk of req) chunks.push(chunk);
   const body = chunks.length === 0 ? undefined : JSON.parse(Buffer.concat(chunks).toString('utf8'));
@@ -68,7 +79,10 @@ const httpServer = createServer(async (req, res) => {
     await relayServer().connect(transport);
   }
   await transport.handleRequest(req, res, body);
-});
+}
+
+const serve = modern ? toNodeHandler(createMcpHandler(relayServer, { legacy: 'reject' })) : serveSession;
+const httpServer = createServer((req, res) => void serve(req, res));
 httpServer.keepAliveTimeout = 120_000;
 httpServer.listen(0, '127.0.0.1', () => {
   process.stderr.write(`LISTENING http://127.0.0.1:${httpServer.address().port}/mcp\n`);
