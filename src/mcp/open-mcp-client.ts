@@ -262,7 +262,8 @@ export async function openMcpClient(
         parameters.configFile,
       );
       // The stdio transport links responses to callers in its own `send`.
-      if (!isReusable(transport)) linkResponsesToCallers(transport);
+      if (isReusable(transport)) transport.batchGatewayCalls(parameters.calls);
+      else linkResponsesToCallers(transport);
     }
     const current = transport!;
     const held = isReusable(current) && index < steps.length - 1;

@@ -7,7 +7,7 @@ import {
 } from '@modelcontextprotocol/client/stdio';
 import { corkUntilImmediate } from './cork-until-immediate.js';
 import { endProcessGroup, PROCESS_GROUPS, spawnInProcessGroup } from './process-groups.js';
-import { linkToCaller, type ResponseLinks } from './server-requests.js';
+import { type CallsInFlight, linkToCaller, type ResponseLinks } from './server-requests.js';
 import type { StderrTail } from './stderr-tail.js';
 
 /** Parameters of a {@link ReusableStdioTransport}: the SDK's, without `stderr` (see {@link ReusableStdioTransport}). */
@@ -68,14 +68,18 @@ const DETACHED = 2;
  * (no pipe or stream in this process), or where there is none (Windows) into the tail from
  * the child's own pipe, which holds what the child writes until the tail is attached.
  *
- * A request sent while others are still unanswered joins the writes of its event-loop turn, and
- * they reach the child's stdin in one write ({@link corkUntilImmediate}), still serialized by
- * the SDK; a lone request (a caller's sequential calls) is written at once: corked, it waited
- * for the turn's end, about a tenth of a stdio call's latency. A request counts as unanswered
- * until a line comes back for it; the child's own notifications and requests count as answers
- * too, which only makes a write leave at once that could have waited. Where the SDK reads the
- * child itself (no process groups: Windows), no line is counted here, and every request after
- * the first joins its turn.
+ * Requests sent together reach the child's stdin in one write ({@link corkUntilImmediate}),
+ * still serialized by the SDK. For a program's own calls, a request joins the writes of its
+ * event-loop turn only while another is still unanswered; a lone one (sequential calls) is
+ * written at once: corked, it waited for the turn's end, about a tenth of a stdio call's
+ * latency. A request sent while a gateway's call is in flight on the connection
+ * ({@link batchGatewayCalls}) joins its turn too: many clients' calls reach a gateway's upstream
+ * in lockstep, each burst after the last one's answers, and each burst's first request written
+ * alone cost the gateway's calls/s at 50 in flight up to a tenth. A request counts as unanswered until a line
+ * comes back for it; the child's own notifications and requests count as answers too, which
+ * only makes a write leave at once that could have waited. Where the SDK reads the child itself
+ * (no process groups: Windows), no line is counted here, and every request after the first
+ * joins its turn.
  * A response reaches the async context of the caller that sent its request ({@link linkToCaller}:
  * in `send`, where other transports get a wrapper of their own `send`).
  */
@@ -87,6 +91,8 @@ export class ReusableStdioTransport extends StdioClientTransport {
   #links: ResponseLinks | undefined;
   /** Requests written less the lines read back since (never below 0): see the class comment. */
   #unanswered = 0;
+  /** The connection's gateway calls in flight, once {@link batchGatewayCalls} gave them. */
+  #gatewayCalls: CallsInFlight | undefined;
   readonly #resources: ChildResources | undefined;
 
   /**
@@ -103,6 +109,11 @@ export class ReusableStdioTransport extends StdioClientTransport {
     super(own);
     this.#tail = stderr;
     this.#resources = resources;
+  }
+
+  /** Batches every request sent while one of `calls` (a gateway's calls on this connection) is in flight. */
+  batchGatewayCalls(calls: CallsInFlight): void {
+    this.#gatewayCalls = calls;
   }
 
   /** While `true`, `close()` detaches the client instead of ending the child. */
@@ -150,7 +161,7 @@ export class ReusableStdioTransport extends StdioClientTransport {
     if ('method' in message && 'id' in message) {
       // The SDK keeps the child private; its stdin is the stream `super.send` writes to.
       const stdin = (this as unknown as SdkStdioInternals)._process?.stdin;
-      if (stdin && this.#unanswered > 0) corkUntilImmediate(stdin);
+      if (stdin && (this.#unanswered > 0 || this.#gatewayCalls?.inFlight === true)) corkUntilImmediate(stdin);
       this.#unanswered++;
     }
     return super.send(message);

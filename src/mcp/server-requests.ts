@@ -65,6 +65,11 @@ export class CallsInFlight {
     };
   }
 
+  /** Whether a gateway's call is in flight on the connection now (a program's own calls are not tracked). */
+  get inFlight(): boolean {
+    return this.#calls !== undefined && this.#calls.size > 0;
+  }
+
   /** What a server→client request of `server` is handed: the call it belongs to (when in flight) and every call in flight. */
   requestContext(server: string, signal: AbortSignal): ServerRequestContext {
     const calls = this.#calls;

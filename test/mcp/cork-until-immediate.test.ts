@@ -4,6 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { BatchedStdioServerTransport } from '../../src/gateway/sessions/batched-stdio-server-transport.js';
 import { corkUntilImmediate } from '../../src/mcp/cork-until-immediate.js';
 import { ReusableStdioTransport } from '../../src/mcp/reusable-stdio-transport.js';
+import { CallsInFlight } from '../../src/mcp/server-requests.js';
+import type { CallContext } from '../../src/tool/call-context.js';
 
 /** A writable that records each batch it is handed: one entry per `_write`/`_writev`. */
 function recorder(highWaterMark = 16_384) {
@@ -90,6 +92,37 @@ describe('stdio transports batch the writes of one turn', () => {
       expect(stdin.writableCorked).toBe(0);
       // A notification is no request: it never waits for the turn.
       await transport.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+      expect(stdin.writableCorked).toBe(0);
+    } finally {
+      await transport.close();
+    }
+  });
+
+  it("the client side: a gateway caller's lone request waits for the turn (its upstream batches every burst)", async () => {
+    const transport = new ReusableStdioTransport({
+      command: process.execPath,
+      args: ['-e', 'process.stdin.resume()'],
+    });
+    await transport.start();
+    try {
+      const stdin = (transport as unknown as { _process: { stdin: Writable } })._process.stdin;
+      const calls = new CallsInFlight();
+      transport.batchGatewayCalls(calls);
+      const caller: CallContext = {
+        toolCallId: 'call-1',
+        upstream: {
+          logLevel: undefined,
+          capabilities: undefined,
+          sessionId: 's1',
+          ask: async () => undefined,
+          log: () => {},
+        },
+      };
+      const release = calls.track(caller);
+      await transport.send(messages[0] as JSONRPCMessage);
+      expect(stdin.writableCorked).toBe(1);
+      await nextTurn();
+      release();
       expect(stdin.writableCorked).toBe(0);
     } finally {
       await transport.close();
