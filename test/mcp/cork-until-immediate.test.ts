@@ -26,6 +26,23 @@ function recorder(highWaterMark = 16_384) {
 
 const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 
+/** Runs `test` on a transport to a child running the script `child`, with the child's stdin; closes it after. */
+async function withChild(
+  child: string,
+  test: (transport: ReusableStdioTransport, stdin: Writable) => Promise<void>,
+): Promise<void> {
+  const transport = new ReusableStdioTransport({ command: process.execPath, args: ['-e', child] });
+  await transport.start();
+  try {
+    await test(transport, (transport as unknown as { _process: { stdin: Writable } })._process.stdin);
+  } finally {
+    await transport.close();
+  }
+}
+
+/** A child that reads its stdin and never answers. */
+const SILENT_CHILD = 'process.stdin.resume()';
+
 describe('corkUntilImmediate', () => {
   it('sends the writes of one loop turn as one batch, in order, and the next turn as another', async () => {
     const { stream, batches } = recorder();
@@ -77,13 +94,7 @@ describe('stdio transports batch the writes of one turn', () => {
 
   it('the client side: a lone request leaves at once, one sent while another is unanswered waits for the turn', async () => {
     // The child never answers: every request stays unanswered.
-    const transport = new ReusableStdioTransport({
-      command: process.execPath,
-      args: ['-e', 'process.stdin.resume()'],
-    });
-    await transport.start();
-    try {
-      const stdin = (transport as unknown as { _process: { stdin: Writable } })._process.stdin;
+    await withChild(SILENT_CHILD, async (transport, stdin) => {
       await transport.send(messages[0] as JSONRPCMessage);
       expect(stdin.writableCorked).toBe(0);
       await transport.send(messages[1] as JSONRPCMessage);
@@ -93,19 +104,11 @@ describe('stdio transports batch the writes of one turn', () => {
       // A notification is no request: it never waits for the turn.
       await transport.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
       expect(stdin.writableCorked).toBe(0);
-    } finally {
-      await transport.close();
-    }
+    });
   });
 
   it("the client side: a gateway caller's lone request waits for the turn (its upstream batches every burst)", async () => {
-    const transport = new ReusableStdioTransport({
-      command: process.execPath,
-      args: ['-e', 'process.stdin.resume()'],
-    });
-    await transport.start();
-    try {
-      const stdin = (transport as unknown as { _process: { stdin: Writable } })._process.stdin;
+    await withChild(SILENT_CHILD, async (transport, stdin) => {
       const calls = new CallsInFlight();
       transport.batchGatewayCalls(calls);
       const caller: CallContext = {
@@ -124,28 +127,21 @@ describe('stdio transports batch the writes of one turn', () => {
       await nextTurn();
       release();
       expect(stdin.writableCorked).toBe(0);
-    } finally {
-      await transport.close();
-    }
+    });
   });
 
   it('the client side: once its answer is read, the next request leaves at once again', async () => {
     // The child answers every line it reads.
     const child = `require('readline').createInterface({ input: process.stdin }).on('line', (line) => process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id: JSON.parse(line).id, result: {} }) + '\\n'));`;
-    const transport = new ReusableStdioTransport({ command: process.execPath, args: ['-e', child] });
-    const received: JSONRPCMessage[] = [];
-    transport.onmessage = (message) => received.push(message);
-    await transport.start();
-    try {
-      const stdin = (transport as unknown as { _process: { stdin: Writable } })._process.stdin;
+    await withChild(child, async (transport, stdin) => {
+      const received: JSONRPCMessage[] = [];
+      transport.onmessage = (message) => received.push(message);
       await transport.send(messages[0] as JSONRPCMessage);
       await expect.poll(() => received.length, { timeout: 10_000 }).toBe(1);
       await transport.send(messages[1] as JSONRPCMessage);
       expect(stdin.writableCorked).toBe(0);
       await expect.poll(() => received.length, { timeout: 10_000 }).toBe(2);
-    } finally {
-      await transport.close();
-    }
+    });
   });
 
   it('the client side: the child reads requests sent together in at most two chunks', async () => {
