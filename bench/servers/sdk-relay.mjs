@@ -59,7 +59,7 @@ function relayServer() {
 }
 
 const sessions = new Map();
-/** 2025: the session's transport, made at `initialize`. */
+/** Serves a 2025-era request on its session's transport, made at `initialize`. */
 async function serveSession(req, res) {
   const chunks = [];
   for await (const chunk of req) chunks.push(chunk);
