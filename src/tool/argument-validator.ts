@@ -134,9 +134,8 @@ export class ArgumentValidator {
 /** The check ajv compiles for `schema`, by the engine of its dialect (`$schema`). */
 function compileFor(schema: Record<string, unknown>): CompiledSchema {
   const dialect = typeof schema.$schema === 'string' ? schema.$schema : '';
-  return dialect.includes('2020-12')
-    ? sharedEngines.draft2020.next().compile(schema)
-    : sharedEngines.draft7.next().compile(schema);
+  const engine = dialect.includes('2020-12') ? sharedEngines.draft2020 : sharedEngines.draft7;
+  return engine.next().compile(schema);
 }
 
 /** Why arguments were rejected: the field at fault and a sentence naming it. */
